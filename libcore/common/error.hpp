@@ -1,0 +1,69 @@
+#pragma once
+// The suite's one error type. A verification failure is data, not an Error.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace common {
+
+enum class ErrorCode : std::uint8_t {
+  io,                // file missing, unreadable, unwritable, disk full
+  malformed,         // input is not what the format says (JSON syntax, schema, NaN...)
+  invalid_argument,  // a caller-supplied option or value is out of its domain
+  unsupported,       // recognised but not implemented / not available on this machine
+};
+
+struct Location {
+  std::string file;       // empty when the input has no name
+  std::int64_t line = 0;  // 1-based; 0 when unknown
+  std::string json_path;  // JSON Pointer ("/layers/0/units"); empty when not applicable
+};
+
+class Error {
+ public:
+  Error(ErrorCode code, std::string message, Location where = {})
+      : code_(code), message_(std::move(message)), where_(std::move(where)) {}
+
+  static Error io(std::string msg, Location w = {}) { return {ErrorCode::io, std::move(msg), std::move(w)}; }
+  static Error malformed(std::string msg, Location w = {}) { return {ErrorCode::malformed, std::move(msg), std::move(w)}; }
+  static Error invalid_argument(std::string msg, Location w = {}) {
+    return {ErrorCode::invalid_argument, std::move(msg), std::move(w)};
+  }
+  static Error unsupported(std::string msg, Location w = {}) {
+    return {ErrorCode::unsupported, std::move(msg), std::move(w)};
+  }
+
+  [[nodiscard]] ErrorCode code() const { return code_; }
+  [[nodiscard]] const std::string& message() const { return message_; }
+  [[nodiscard]] const Location& where() const { return where_; }
+
+  // Returns a copy with the location filled in where it was empty.
+  [[nodiscard]] Error at_file(std::string file) const {
+    Error e = *this;
+    if (e.where_.file.empty()) e.where_.file = std::move(file);
+    return e;
+  }
+  // Returns a copy reported against `file`, whatever it named before.
+  [[nodiscard]] Error for_file(std::string file) const {
+    Error e = *this;
+    e.where_.file = std::move(file);
+    return e;
+  }
+  [[nodiscard]] Error at_path(std::string json_path) const {
+    Error e = *this;
+    if (e.where_.json_path.empty()) e.where_.json_path = std::move(json_path);
+    return e;
+  }
+
+  // One stable line: "file:line: /json/path: message".
+  [[nodiscard]] std::string to_string() const;
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+  Location where_;
+};
+
+[[nodiscard]] const char* to_string(ErrorCode code);
+
+}  // namespace common

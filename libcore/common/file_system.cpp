@@ -1,0 +1,241 @@
+#include "common/file_system.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace common {
+namespace {
+
+Error errno_error(const std::string& what, const std::string& path, int err) {
+  return Error::io(what + ": " + std::strerror(err), Location{path, 0, {}});
+}
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  PosixWritableFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~PosixWritableFile() override { (void)close(); }
+
+  Status append(std::span<const std::byte> data) override {
+    const std::byte* p = data.data();
+    std::size_t left = data.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno_error("write failed", path_, errno);
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    return {};
+  }
+  Status sync() override {
+    if (::fsync(fd_) != 0) return errno_error("fsync failed", path_, errno);
+    return {};
+  }
+  Status close() override {
+    if (fd_ < 0) return {};
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) return errno_error("close failed", path_, errno);
+    return {};
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+class PosixFileSystem final : public FileSystem {
+ public:
+  Result<std::unique_ptr<WritableFile>> create(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return errno_error("cannot create file", path, errno);
+    return std::unique_ptr<WritableFile>(new PosixWritableFile(fd, path));
+  }
+
+  Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno_error("cannot open file", path, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return errno_error("cannot stat file", path, e);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return Error::io("is a directory", Location{path, 0, {}});
+    }
+    std::vector<std::byte> out;
+    if (S_ISREG(st.st_mode)) {
+      if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+        ::close(fd);
+        return Error::io("file is " + std::to_string(st.st_size) + " bytes; the limit is " +
+                             std::to_string(max_bytes),
+                         Location{path, 0, {}});
+      }
+      out.reserve(static_cast<std::size_t>(st.st_size));
+    }
+    std::byte buf[65536];
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        return errno_error("read failed", path, e);
+      }
+      if (n == 0) break;
+      if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
+        ::close(fd);
+        return Error::io("input exceeds the limit of " + std::to_string(max_bytes) + " bytes",
+                         Location{path, 0, {}});
+      }
+      out.insert(out.end(), buf, buf + n);
+    }
+    ::close(fd);
+    return out;
+  }
+
+  Status rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return errno_error("rename to " + to + " failed", from, errno);
+    return {};
+  }
+
+  Status sync_dir(const std::string& dir) override {
+    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno_error("cannot open directory", dir, errno);
+    int rc = ::fsync(fd);
+    int e = errno;
+    ::close(fd);
+    if (rc != 0) return errno_error("fsync of directory failed", dir, e);
+    return {};
+  }
+
+  Status remove(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return errno_error("cannot remove", path, errno);
+    return {};
+  }
+
+  Status create_dirs(const std::string& dir) override {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error::io("cannot create directory: " + ec.message(), Location{dir, 0, {}});
+    if (!is_dir(dir)) return Error::io("exists and is not a directory", Location{dir, 0, {}});
+    return {};
+  }
+
+  bool exists(const std::string& path) override {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+  }
+  bool is_dir(const std::string& path) override {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  }
+
+  Result<std::vector<std::string>> list_dir(const std::string& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return errno_error("cannot list directory", dir, errno);
+    std::vector<std::string> names;
+    while (dirent* ent = ::readdir(d)) {
+      std::string name = ent->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Result<std::uint64_t> file_size(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return errno_error("cannot stat", path, errno);
+    return static_cast<std::uint64_t>(st.st_size);
+  }
+};
+
+class FaultyWritableFile final : public WritableFile {
+ public:
+  FaultyWritableFile(FaultInjectingFileSystem& fs, std::unique_ptr<WritableFile> base)
+      : fs_(fs), base_(std::move(base)) {}
+  Status append(std::span<const std::byte> data) override {
+    if (fs_.should_fail()) {
+      (void)base_->append(data.first(data.size() / 2));
+      return Error::io("injected write failure");
+    }
+    return base_->append(data);
+  }
+  Status sync() override {
+    if (fs_.should_fail()) return Error::io("injected fsync failure");
+    return base_->sync();
+  }
+  Status close() override { return base_->close(); }
+
+ private:
+  FaultInjectingFileSystem& fs_;
+  std::unique_ptr<WritableFile> base_;
+};
+
+}  // namespace
+
+FileSystem& real_file_system() {
+  static PosixFileSystem fs;
+  return fs;
+}
+
+bool FaultInjectingFileSystem::should_fail() {
+  ++count_;
+  if (fail_at_ != 0 && count_ == fail_at_) {
+    fired_ = true;
+    return true;
+  }
+  return false;
+}
+
+Result<std::unique_ptr<WritableFile>> FaultInjectingFileSystem::create(const std::string& path) {
+  if (should_fail()) return Error::io("injected create failure", Location{path, 0, {}});
+  auto f = base_.create(path);
+  if (!f) return f.error();
+  return std::unique_ptr<WritableFile>(new FaultyWritableFile(*this, std::move(f.value())));
+}
+
+Result<std::vector<std::byte>> FaultInjectingFileSystem::read(const std::string& path, std::size_t max_bytes) {
+  return base_.read(path, max_bytes);
+}
+
+Status FaultInjectingFileSystem::rename(const std::string& from, const std::string& to) {
+  if (should_fail()) return Error::io("injected rename failure", Location{from, 0, {}});
+  return base_.rename(from, to);
+}
+
+Status FaultInjectingFileSystem::sync_dir(const std::string& dir) {
+  if (should_fail()) return Error::io("injected directory fsync failure", Location{dir, 0, {}});
+  return base_.sync_dir(dir);
+}
+
+Status FaultInjectingFileSystem::remove(const std::string& path) {
+  if (should_fail()) return Error::io("injected remove failure", Location{path, 0, {}});
+  return base_.remove(path);
+}
+
+Status FaultInjectingFileSystem::create_dirs(const std::string& dir) {
+  if (should_fail()) return Error::io("injected mkdir failure", Location{dir, 0, {}});
+  return base_.create_dirs(dir);
+}
+
+Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes) {
+  auto bytes = fs.read(path, max_bytes);
+  if (!bytes) return bytes.error();
+  const auto& b = bytes.value();
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+}  // namespace common

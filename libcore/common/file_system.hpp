@@ -1,0 +1,76 @@
+#pragma once
+// All file I/O of the suite goes through FileSystem, so atomic writes, the SSD tier and
+// checkpoints can be run against a fault-injecting version (FaultInjectingFileSystem).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+
+namespace common {
+
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Status append(std::span<const std::byte> data) = 0;
+  virtual Status sync() = 0;   // fsync: data and metadata reach the disk
+  virtual Status close() = 0;  // idempotent
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+  // Creates or truncates `path` for writing.
+  virtual Result<std::unique_ptr<WritableFile>> create(const std::string& path) = 0;
+  virtual Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) = 0;
+  virtual Status rename(const std::string& from, const std::string& to) = 0;
+  virtual Status sync_dir(const std::string& dir) = 0;
+  virtual Status remove(const std::string& path) = 0;  // missing file is not an error
+  virtual Status create_dirs(const std::string& dir) = 0;
+  virtual bool exists(const std::string& path) = 0;
+  virtual bool is_dir(const std::string& path) = 0;
+  virtual Result<std::vector<std::string>> list_dir(const std::string& dir) = 0;  // sorted names
+  virtual Result<std::uint64_t> file_size(const std::string& path) = 0;
+};
+
+// The process-wide POSIX implementation (stateless, safe to share).
+FileSystem& real_file_system();
+
+// Wraps another FileSystem and fails the Nth mutating operation (create, append, sync,
+// rename, sync_dir, remove, create_dirs), counting from 1. An `append` that fails writes
+// half of its bytes first, as a real short write would. 0 disables injection.
+class FaultInjectingFileSystem final : public FileSystem {
+ public:
+  explicit FaultInjectingFileSystem(FileSystem& base) : base_(base) {}
+  void fail_at(std::uint64_t nth) { fail_at_ = nth; count_ = 0; }
+  [[nodiscard]] std::uint64_t operations() const { return count_; }
+  [[nodiscard]] bool fired() const { return fired_; }
+
+  Result<std::unique_ptr<WritableFile>> create(const std::string& path) override;
+  Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) override;
+  Status rename(const std::string& from, const std::string& to) override;
+  Status sync_dir(const std::string& dir) override;
+  Status remove(const std::string& path) override;
+  Status create_dirs(const std::string& dir) override;
+  bool exists(const std::string& path) override { return base_.exists(path); }
+  bool is_dir(const std::string& path) override { return base_.is_dir(path); }
+  Result<std::vector<std::string>> list_dir(const std::string& dir) override { return base_.list_dir(dir); }
+  Result<std::uint64_t> file_size(const std::string& path) override { return base_.file_size(path); }
+
+  // True when this operation is the one to fail (advances the counter).
+  bool should_fail();
+
+ private:
+  FileSystem& base_;
+  std::uint64_t fail_at_ = 0;
+  std::uint64_t count_ = 0;
+  bool fired_ = false;
+};
+
+// Convenience: read a whole file as text through `fs`, refusing files above max_bytes.
+Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes);
+
+}  // namespace common
