@@ -27,7 +27,7 @@ std::string temp_name_for(const std::string& path) {
 Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<const std::byte> data) {
   const std::string tmp = temp_name_for(path);
   auto file = fs.create(tmp);
-  if (!file) return file.error();
+  if (!file) return file.error().for_file(path);
   auto fail = [&](const Error& e) -> Status {
     (void)file.value()->close();
     (void)fs.remove(tmp);
