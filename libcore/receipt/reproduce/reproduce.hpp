@@ -1,0 +1,22 @@
+#pragma once
+// Re-run the engine from receipts: each receipt's inputs, targets, parameters_before, optimizer
+// config/state, batch and settings are read back and the whole receipt is regenerated. This is
+// what `bp verify` (engine reproduction) and golden regeneration use.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.hpp"
+#include "receipt/engine/general_input.hpp"
+
+namespace receipt::reproduce {
+
+// One regenerated receipt per input receipt, same order. Errors carry the record index in
+// Location::line (1-based) and the JSON path of the offending field.
+[[nodiscard]] common::Result<std::vector<nlohmann::ordered_json>> reproduce(
+    const std::vector<nlohmann::ordered_json>& receipts);
+
+// The engine input a (v0.2.0+) receipt describes.
+[[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const nlohmann::ordered_json& receipt);
+
+}  // namespace receipt::reproduce

@@ -1,0 +1,28 @@
+#pragma once
+// Strict parse of a topology+input document (schema topology-input v0.4.0) into TopologyInput.
+// Unknown keys, wrong types, non-finite numbers, ids off the identifier pattern, sizes over the
+// limits of topology_input.hpp and inconsistent topologies are refused with the JSON path.
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.hpp"
+#include "receipt/topology/topology_input.hpp"
+
+namespace receipt::topology {
+
+struct ParseOptions {
+  // false: the topology-input schema surface (sigmoid/identity/relu, half_squared_error).
+  // true: also softmax output + cross_entropy_softmax, as receipts carry them.
+  bool allow_softmax = false;
+};
+
+// `file` only labels errors. Duplicate keys cannot be seen here (the JSON parser keeps the last).
+[[nodiscard]] common::Result<TopologyInput> parse_topology_input(const nlohmann::json& doc, std::string_view file,
+                                                                 ParseOptions options = {});
+
+// The Topology object alone (used for receipts too); `path` is the JSON Pointer of `node`.
+[[nodiscard]] common::Result<Topology> parse_topology(const nlohmann::json& node, std::string_view path,
+                                                      ParseOptions options = {});
+
+}  // namespace receipt::topology
