@@ -1,0 +1,65 @@
+#include "tape/ops/nl_normalized_silu.hpp"
+
+#include <cassert>
+#include <cmath>
+
+#include "tape/ops/nl_sigmoid_clamped.hpp"
+
+namespace tape::ops {
+
+template <typename T>
+void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t cols, std::span<T> out,
+                             std::span<T> row_norms) {
+  assert(x.size() == rows * cols && out.size() == x.size() && row_norms.size() == rows);
+  const T gain = std::sqrt(static_cast<T>(cols));
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T* xr = x.data() + r * cols;
+    T* o = out.data() + r * cols;
+    T sq = 0;
+    for (std::size_t j = 0; j < cols; ++j) {
+      o[j] = xr[j] * nl_sigmoid(xr[j]);
+      sq += o[j] * o[j];
+    }
+    const T n = std::sqrt(sq);
+    row_norms[r] = n;
+    // Below eps the direction is noise: the spec pins the output (and gradient) to 0.
+    const T scale = n > static_cast<T>(kNormalizedSiluEps) ? gain / n : T(0);
+    for (std::size_t j = 0; j < cols; ++j) o[j] *= scale;
+  }
+}
+
+template <typename T>
+void normalized_silu_backward(std::span<const T> x, std::span<const T> out, std::span<const T> row_norms,
+                              std::span<const T> d_out, std::size_t rows, std::size_t cols, std::span<T> d_x) {
+  assert(x.size() == rows * cols && out.size() == x.size() && d_out.size() == x.size() && d_x.size() == x.size());
+  const T gain = std::sqrt(static_cast<T>(cols));
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T n = row_norms[r];
+    if (!(n > static_cast<T>(kNormalizedSiluEps))) continue;
+    const T* xr = x.data() + r * cols;
+    const T* o = out.data() + r * cols;
+    const T* g = d_out.data() + r * cols;
+    T* dx = d_x.data() + r * cols;
+    // With c_hat = out / sqrt(m): d_c = (sqrt(m)/n) (g - c_hat (c_hat . g)) = (sqrt(m)/n) g - out (out . g) / (m n / sqrt(m)).
+    T dot = 0;
+    for (std::size_t j = 0; j < cols; ++j) dot += o[j] * g[j];
+    const T a = gain / n;
+    const T b = dot / (gain * n);  // c_hat (c_hat . g) * sqrt(m)/n = out * dot / (sqrt(m) n)
+    for (std::size_t j = 0; j < cols; ++j) {
+      const T dc = a * g[j] - b * o[j];
+      dx[j] += dc * nl_silu_derivative(xr[j]);
+    }
+  }
+}
+
+template void normalized_silu_forward<float>(std::span<const float>, std::size_t, std::size_t, std::span<float>,
+                                             std::span<float>);
+template void normalized_silu_forward<double>(std::span<const double>, std::size_t, std::size_t, std::span<double>,
+                                              std::span<double>);
+template void normalized_silu_backward<float>(std::span<const float>, std::span<const float>, std::span<const float>,
+                                              std::span<const float>, std::size_t, std::size_t, std::span<float>);
+template void normalized_silu_backward<double>(std::span<const double>, std::span<const double>,
+                                               std::span<const double>, std::span<const double>, std::size_t,
+                                               std::size_t, std::span<double>);
+
+}  // namespace tape::ops
