@@ -1,0 +1,15 @@
+#pragma once
+// The .meta file of a persistent cache entry: "kind=..\nlen=..\nchecksum32=..\ncreated_unix=..\n"
+// (checksum32 in decimal). Parsing is strict: each key exactly once, no unknown keys, decimal
+// numbers without sign or leading '+', in range. Any violation is CacheError::Corrupt.
+#include <string>
+#include <string_view>
+
+#include "hybrid/cache/cache_types.hpp"
+
+namespace hybrid {
+
+[[nodiscard]] std::string format_cache_meta(const CacheEntryMeta& meta);
+[[nodiscard]] CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text);
+
+}  // namespace hybrid

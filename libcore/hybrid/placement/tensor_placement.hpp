@@ -1,0 +1,43 @@
+#pragma once
+// APX 13.1.0-13.1.2: where a tensor should live, from a hardware snapshot only.
+// Rules, in order: no GPU -> Cpu; SSD last resort under critical pressure for huge tensors;
+// VRAM on the most reliable GPU when safe; huge tensors to RAM; RAM when VRAM is hot; Cpu.
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "hybrid/placement/placement_types.hpp"
+#include "hybrid/profiler/hardware_types.hpp"
+
+namespace hybrid {
+
+namespace placement {
+inline constexpr float VRAM_SAFE = 0.80F;
+inline constexpr float RAM_SAFE = 0.85F;
+inline constexpr std::uint64_t TENSOR_HUGE_BYTES = 512ull * 1024 * 1024;
+inline constexpr float COMPUTE_HEAVY = 100.0F;  // abstract units
+inline constexpr float VRAM_CRITICAL = 0.95F;
+inline constexpr float RAM_CRITICAL = 0.95F;
+inline constexpr float RAM_VERY_HIGH = 0.90F;
+inline constexpr bool SSD_LAST_RESORT_ALLOWED = true;
+// A GPU at or above this reliability takes tensors that are not compute-heavy.
+inline constexpr float GPU_RELIABLE = 0.75F;
+// Penalty applied when a device has a recorded error (no wall-clock involved).
+inline constexpr float RECENT_ERROR_PENALTY = 0.85F;
+}  // namespace placement
+
+[[nodiscard]] float clamp01(float x);  // NaN -> 0
+
+// No stats -> 1.0; else ok/(ok+fail) (1.0 when both are 0), clamped, times 0.85 when an error
+// time is recorded.
+[[nodiscard]] float reliability_score(const ReliabilityStats* stats);
+
+// Highest reliability, then highest compute score (absent = 0), then smallest id.
+[[nodiscard]] std::optional<std::pair<const GpuCaps*, float>> best_gpu(const GlobalHardwareSnapshot& hw);
+
+class TensorPlacementEngine {
+ public:
+  [[nodiscard]] static PlacementDecision decide(const TensorProfile& tensor, const GlobalHardwareSnapshot& hw);
+};
+
+}  // namespace hybrid

@@ -1,0 +1,18 @@
+#pragma once
+// GPU probe: the suite has no GPU code below libgpu, so GPUs come only from a VRAM adapter
+// that reports devices. No adapter, or one that is unavailable, means no GPU (not an error).
+#include <optional>
+#include <vector>
+
+#include "hybrid/profiler/hardware_types.hpp"
+
+namespace hybrid {
+
+class VramAdapter;
+
+[[nodiscard]] std::vector<GpuCaps> probe_gpus(const VramAdapter* adapter);
+
+// Highest 1 - free/total over the GPUs with a known total; absent with no GPU.
+[[nodiscard]] std::optional<float> vram_pressure(const std::vector<GpuCaps>& gpus);
+
+}  // namespace hybrid
