@@ -1,0 +1,84 @@
+#include "common/canonical_json.hpp"
+
+#include "common/json_string.hpp"
+#include "common/number_format.hpp"
+
+namespace common {
+
+void CompactJsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_.empty()) {
+    if (!first_.back()) out_.push_back(',');
+    first_.back() = false;
+  }
+}
+
+void CompactJsonWriter::begin_object() {
+  before_value();
+  out_.push_back('{');
+  first_.push_back(true);
+}
+
+void CompactJsonWriter::end_object() {
+  out_.push_back('}');
+  first_.pop_back();
+}
+
+void CompactJsonWriter::begin_array() {
+  before_value();
+  out_.push_back('[');
+  first_.push_back(true);
+}
+
+void CompactJsonWriter::end_array() {
+  out_.push_back(']');
+  first_.pop_back();
+}
+
+void CompactJsonWriter::key(std::string_view k) {
+  before_value();
+  append_json_string(out_, k);
+  out_.push_back(':');
+  after_key_ = true;
+}
+
+Status CompactJsonWriter::number(double v) {
+  auto s = format_receipt_number(v);
+  if (!s) return s.error();
+  before_value();
+  out_.append(*s);
+  return {};
+}
+
+Status CompactJsonWriter::integer(double v) {
+  auto s = format_receipt_integer(v);
+  if (!s) return s.error();
+  before_value();
+  out_.append(*s);
+  return {};
+}
+
+void CompactJsonWriter::string(std::string_view s) {
+  before_value();
+  append_json_string(out_, s);
+}
+
+void CompactJsonWriter::boolean(bool b) {
+  before_value();
+  out_.append(b ? "true" : "false");
+}
+
+void CompactJsonWriter::null() {
+  before_value();
+  out_.append("null");
+}
+
+void CompactJsonWriter::raw_value(std::string_view json) {
+  before_value();
+  out_.append(json);
+}
+
+}  // namespace common

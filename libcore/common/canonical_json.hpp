@@ -1,0 +1,46 @@
+#pragma once
+// CompactJsonWriter: builds compact JSON text (no whitespace) token by token,
+// placing commas and colons itself. Numbers go through the canonical receipt
+// formatter (common/number_format.hpp), strings through JSON.stringify escaping
+// (common/json_string.hpp). Key order is the caller's: this writer never sorts.
+//
+//   common::CompactJsonWriter w;
+//   w.begin_object();
+//   w.key("lr");  if (auto s = w.number(0.5); !s) return s.error();   // "0.500000000"
+//   w.key("ids"); w.begin_array(); w.string("a"); w.end_array();
+//   w.end_object();
+//   std::string text = w.take();   // {"lr":0.500000000,"ids":["a"]}
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+
+namespace common {
+
+class CompactJsonWriter {
+ public:
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(std::string_view k);  // inside an object, before each value
+  [[nodiscard]] Status number(double v);   // canonical 9-significant-digit form
+  [[nodiscard]] Status integer(double v);  // bare digits; error unless integral
+  void string(std::string_view s);
+  void boolean(bool b);
+  void null();
+  // A value already spelled as JSON (e.g. the output of another writer).
+  void raw_value(std::string_view json);
+
+  [[nodiscard]] const std::string& text() const { return out_; }
+  [[nodiscard]] std::string take() { return std::move(out_); }
+
+ private:
+  void before_value();
+  std::string out_;
+  std::vector<bool> first_;  // per open container: no element written yet
+  bool after_key_ = false;
+};
+
+}  // namespace common
