@@ -1,0 +1,49 @@
+#pragma once
+// APX 13.7.1: a structured record of what backward decided and which gradient moves it made.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hybrid/graph/graph_placement_plan.hpp"
+#include "hybrid/memory/memory_tier.hpp"
+#include "hybrid/planner/execution_target.hpp"
+
+namespace hybrid {
+
+inline constexpr const char* kGradSkipNotRegistered = "tensor not registered in memory manager";
+inline constexpr const char* kGradSkipAlreadyThere = "already in target tier";
+inline constexpr const char* kGradGpuFallback = "GPU fallback due to move failure";
+
+struct GradMoveRecord {
+  enum class Kind : std::uint8_t {
+    Planned,  // a move from -> to was needed
+    Applied,  // plan_move + apply_move succeeded
+    Skipped,  // no move attempted; reason says why
+    Failed,   // plan_move or apply_move failed; reason holds the error
+  };
+
+  Kind kind = Kind::Skipped;
+  std::string grad_id;
+  MemoryTier from = MemoryTier::Ram;  // Planned / Applied
+  MemoryTier to = MemoryTier::Ram;    // Planned / Applied
+  std::string reason;                 // Skipped / Failed
+
+  friend bool operator==(const GradMoveRecord&, const GradMoveRecord&) = default;
+};
+
+[[nodiscard]] const char* to_string(GradMoveRecord::Kind kind);  // "Planned", "Applied", "Skipped", "Failed"
+
+struct AutogradNodeTrace {
+  NodeId node_id = 0;
+  ExecutionTarget forward_target = ExecutionTarget::Cpu;
+  ExecutionTarget requested_backward_target = ExecutionTarget::Cpu;
+  ExecutionTarget final_backward_target = ExecutionTarget::Cpu;
+  std::string reason;
+  std::vector<GradMoveRecord> moves;
+};
+
+struct AutogradTrace {
+  std::vector<AutogradNodeTrace> nodes;  // backward (reverse) order
+};
+
+}  // namespace hybrid

@@ -1,0 +1,85 @@
+#include "hybrid/planner/execution_planner.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace hybrid {
+
+const char* to_string(ExecutionTarget target) {
+  switch (target) {
+    case ExecutionTarget::Cpu: return "Cpu";
+    case ExecutionTarget::Gpu: return "Gpu";
+    case ExecutionTarget::CpuFallback: return "CpuFallback";
+  }
+  return "Unknown";
+}
+
+const char* to_string(DecisionRule rule) {
+  switch (rule) {
+    case DecisionRule::GpuNotAvailable: return "GpuNotAvailable";
+    case DecisionRule::KernelNotGpuFriendly: return "KernelNotGpuFriendly";
+    case DecisionRule::TensorOnSsd: return "TensorOnSsd";
+    case DecisionRule::HighVramPressure: return "HighVramPressure";
+    case DecisionRule::GpuPreferred: return "GpuPreferred";
+  }
+  return "Unknown";
+}
+
+namespace {
+
+struct Verdict {
+  ExecutionTarget target;
+  const char* reason;
+};
+
+// The rule's verdict, or nothing when the rule does not fire.
+std::optional<Verdict> evaluate(DecisionRule rule, const KernelProfile& kernel, std::span<const MemoryTier> tiers,
+                                const MemorySnapshot& snapshot, bool gpu_available) {
+  switch (rule) {
+    case DecisionRule::GpuNotAvailable:
+      if (!gpu_available) return Verdict{ExecutionTarget::CpuFallback, "GPU not available"};
+      return std::nullopt;
+    case DecisionRule::KernelNotGpuFriendly:
+      if (!kernel.is_gpu_friendly()) return Verdict{ExecutionTarget::Cpu, "Kernel not suitable for GPU execution"};
+      return std::nullopt;
+    case DecisionRule::TensorOnSsd:
+      if (std::ranges::find(tiers, MemoryTier::Ssd) != tiers.end()) {
+        return Verdict{ExecutionTarget::Cpu, "Tensor resides on SSD"};
+      }
+      return std::nullopt;
+    case DecisionRule::HighVramPressure:
+      if (snapshot.vram.pressure.value_or(0.0F) > kPlannerVramPressureLimit) {
+        return Verdict{ExecutionTarget::CpuFallback, "VRAM pressure too high"};
+      }
+      return std::nullopt;
+    case DecisionRule::GpuPreferred: return Verdict{ExecutionTarget::Gpu, "GPU execution preferred"};
+  }
+  return std::nullopt;
+}
+
+constexpr DecisionRule kRuleOrder[] = {DecisionRule::GpuNotAvailable, DecisionRule::KernelNotGpuFriendly,
+                                       DecisionRule::TensorOnSsd, DecisionRule::HighVramPressure,
+                                       DecisionRule::GpuPreferred};
+
+}  // namespace
+
+ExecutionPlan plan_execution(const KernelProfile& kernel, std::span<const MemoryTier> tensor_tiers,
+                             const MemorySnapshot& snapshot, bool gpu_available) {
+  ExecutionDecisionTrace trace;
+  trace.kernel_name = kernel.name;
+  for (DecisionRule rule : kRuleOrder) {
+    trace.evaluated_rules.push_back(rule);
+    if (auto verdict = evaluate(rule, kernel, tensor_tiers, snapshot, gpu_available)) {
+      trace.winning_rule = rule;
+      trace.target = verdict->target;
+      trace.reason = verdict->reason;
+      ExecutionPlan plan{verdict->target, verdict->reason, std::nullopt};
+      plan.trace = std::move(trace);
+      return plan;
+    }
+  }
+  // Unreachable: GpuPreferred always fires.
+  return ExecutionPlan{ExecutionTarget::Gpu, "GPU execution preferred", std::nullopt};
+}
+
+}  // namespace hybrid

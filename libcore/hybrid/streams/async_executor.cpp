@@ -1,0 +1,73 @@
+#include "hybrid/streams/async_executor.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace hybrid {
+
+namespace {
+
+std::string describe(const StreamTask& task, StreamKind as_stream) {
+  return fmt::format("stream={} id={} kind={} name={} cost={}", to_string(as_stream), task.id,
+                     to_string(task.kind.category), task.kind.name, task.estimated_cost);
+}
+
+}  // namespace
+
+std::deque<StreamTask>& AsyncExecutor::queue_for(StreamKind stream) {
+  switch (stream) {
+    case StreamKind::Gpu: return gpu_q_;
+    case StreamKind::SsdPrefetch: return ssd_q_;
+    case StreamKind::Cpu: break;
+  }
+  return cpu_q_;
+}
+
+std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint64_t cost) {
+  const std::uint64_t id = next_id_;
+  if (next_id_ != std::numeric_limits<std::uint64_t>::max()) ++next_id_;  // saturating
+  StreamTask task{id, stream, std::move(kind), cost};
+  timeline_.push_back("ENQUEUE " + describe(task, stream));
+  queue_for(stream).push_back(std::move(task));
+  return id;
+}
+
+void AsyncExecutor::record_run(StreamKind as_stream, const StreamTask& task) {
+  timeline_.push_back("RUN " + describe(task, as_stream));
+}
+
+void AsyncExecutor::run_to_completion() {
+  if (cfg_.advanced_streams_supported) {
+    run_advanced();
+  } else {
+    run_fallback();
+  }
+}
+
+void AsyncExecutor::run_advanced() {
+  constexpr StreamKind kRotation[] = {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch};
+  for (std::size_t i = 0; pending() > 0; ++i) {
+    auto& q = queue_for(kRotation[i % 3]);
+    if (q.empty()) continue;
+    StreamTask task = std::move(q.front());
+    q.pop_front();
+    record_run(task.stream, task);
+  }
+}
+
+void AsyncExecutor::run_fallback() {
+  for (StreamKind stream : {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch}) {
+    auto& q = queue_for(stream);
+    while (!q.empty()) {
+      StreamTask task = std::move(q.front());
+      q.pop_front();
+      if (stream != StreamKind::Cpu) {
+        timeline_.push_back(fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(stream), task.id));
+      }
+      record_run(StreamKind::Cpu, task);
+    }
+  }
+}
+
+}  // namespace hybrid

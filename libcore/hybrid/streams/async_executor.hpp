@@ -1,0 +1,51 @@
+#pragma once
+// APX 13.4.0: a single-threaded mock executor. Tasks wait in per-stream FIFO queues; running them
+// only records lines in a timeline, so the order of work is observable and deterministic.
+//
+// Timeline lines (exact formats):
+//   ENQUEUE stream=<S> id=<n> kind=<Compute|Transfer|Io> name=<name> cost=<c>
+//   RUN stream=<S> id=<n> kind=<K> name=<name> cost=<c>
+//   FALLBACK stream=<Gpu|SsdPrefetch> id=<n> -> Cpu       (fallback mode, before the task's RUN)
+// Other components (batch loop, autograd) append their own lines through record().
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "hybrid/streams/stream_types.hpp"
+
+namespace hybrid {
+
+class AsyncExecutor {
+ public:
+  explicit AsyncExecutor(StreamConfig cfg) : cfg_(cfg) {}
+
+  // Queues a task and returns its id (1, 2, 3... across all streams).
+  std::uint64_t submit(StreamKind stream, TaskKind kind, std::uint64_t cost);
+
+  // Drains every queue. Advanced mode visits Cpu, Gpu, SsdPrefetch in turn (step i picks i % 3)
+  // and runs one task from the visited queue when it has one. Fallback mode runs the CPU queue,
+  // then each GPU task, then each SSD task, as CPU work.
+  void run_to_completion();
+
+  void record(std::string line) { timeline_.push_back(std::move(line)); }
+
+  [[nodiscard]] const std::vector<std::string>& timeline() const { return timeline_; }
+  [[nodiscard]] const StreamConfig& config() const { return cfg_; }
+  [[nodiscard]] std::size_t pending() const { return cpu_q_.size() + gpu_q_.size() + ssd_q_.size(); }
+
+ private:
+  void run_advanced();
+  void run_fallback();
+  void record_run(StreamKind as_stream, const StreamTask& task);
+  std::deque<StreamTask>& queue_for(StreamKind stream);
+
+  StreamConfig cfg_;
+  std::deque<StreamTask> cpu_q_;
+  std::deque<StreamTask> gpu_q_;
+  std::deque<StreamTask> ssd_q_;
+  std::vector<std::string> timeline_;
+  std::uint64_t next_id_ = 1;
+};
+
+}  // namespace hybrid

@@ -1,0 +1,132 @@
+#include "hybrid/streams/stream_router.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace hybrid {
+
+namespace {
+
+constexpr std::uint64_t kTaskCost = 1;
+
+StreamKind compute_stream(ExecutionTarget target) {
+  return target == ExecutionTarget::Gpu ? StreamKind::Gpu : StreamKind::Cpu;
+}
+
+const char* tier_word(MemoryTier tier) {
+  switch (tier) {
+    case MemoryTier::Vram: return "vram";
+    case MemoryTier::Ram: return "ram";
+    case MemoryTier::Ssd: return "ssd";
+    case MemoryTier::Cpu: return "cpu";
+  }
+  return "unknown";
+}
+
+// One routing call's memory preparation: moves tensors and enqueues their transfer tasks.
+class MemoryPreparation {
+ public:
+  MemoryPreparation(AsyncExecutor& exec, HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+                    RoutedBundle& bundle)
+      : exec_(exec), mem_(mem), snapshot_(snapshot), bundle_(bundle) {}
+
+  [[nodiscard]] bool degraded() const { return degraded_; }
+
+  // The tier the compute needs now: Vram while the GPU plan holds, Ram otherwise.
+  [[nodiscard]] MemoryTier required_tier() const {
+    return (!degraded_ && bundle_.plan_target == ExecutionTarget::Gpu) ? MemoryTier::Vram : MemoryTier::Ram;
+  }
+
+  void bring_to_required_tier(const std::string& id) {
+    const std::optional<MemoryTier> current = mem_.get_tier(id);
+    if (!current) return;
+    const MemoryTier required = required_tier();
+    const bool from_ssd = *current == MemoryTier::Ssd;
+    const bool ram_to_vram = *current == MemoryTier::Ram && required == MemoryTier::Vram;
+    const bool vram_to_ram = *current == MemoryTier::Vram && required == MemoryTier::Ram;
+    if (!from_ssd && !ram_to_vram && !vram_to_ram) return;
+
+    auto plan = mem_.plan_move(id, required, snapshot_);
+    if (!plan) {
+      degrade(kDegradedMoveFailed);
+      return;
+    }
+    const MemoryTier reached = plan->to;
+    if (reached != required) {
+      degrade(kDegradedVramUnavailable);
+      // A degraded plan from SSD still lands in RAM, which the CPU compute now needs.
+      if (!(from_ssd && reached == MemoryTier::Ram)) return;
+    }
+    if (auto applied = mem_.apply_move(id, *plan); !applied) {
+      degrade(kDegradedMoveFailed);
+      return;
+    }
+    const StreamKind stream = reached == MemoryTier::Vram ? StreamKind::Gpu : StreamKind::Cpu;
+    const std::string name = std::string("move:") + tier_word(*current) + "->" + tier_word(reached) + ":" + id;
+    bundle_.submitted_task_ids.push_back(exec_.submit(stream, TaskKind::transfer(name), kTaskCost));
+  }
+
+ private:
+  void degrade(const char* why) {
+    if (degraded_) return;
+    degraded_ = true;
+    bundle_.plan_target = ExecutionTarget::CpuFallback;
+    bundle_.reason += "; ";
+    bundle_.reason += why;
+  }
+
+  AsyncExecutor& exec_;
+  HybridMemoryManager& mem_;
+  const MemorySnapshot& snapshot_;
+  RoutedBundle& bundle_;
+  bool degraded_ = false;
+};
+
+}  // namespace
+
+RoutedBundle route_kernel(AsyncExecutor& exec, const KernelProfile& kernel, std::span<const MemoryTier> tensor_tiers,
+                          const MemorySnapshot& snapshot, bool gpu_available) {
+  const ExecutionPlan plan = plan_execution(kernel, tensor_tiers, snapshot, gpu_available);
+  RoutedBundle bundle{plan.target, {}, plan.reason};
+  if (std::ranges::find(tensor_tiers, MemoryTier::Ssd) != tensor_tiers.end()) {
+    bundle.submitted_task_ids.push_back(
+        exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + kernel.name), kTaskCost));
+  }
+  bundle.submitted_task_ids.push_back(
+      exec.submit(compute_stream(plan.target), TaskKind::compute(kernel.name), kTaskCost));
+  return bundle;
+}
+
+RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& mem, const KernelProfile& kernel,
+                                      std::span<const std::string> tensor_ids, const MemorySnapshot& snapshot,
+                                      bool gpu_available) {
+  std::vector<MemoryTier> tiers;
+  tiers.reserve(tensor_ids.size());
+  for (const auto& id : tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::Ram));
+
+  const ExecutionPlan plan = plan_execution(kernel, tiers, snapshot, gpu_available);
+  RoutedBundle bundle{plan.target, {}, plan.reason};
+  MemoryPreparation prep(exec, mem, snapshot, bundle);
+
+  for (const auto& id : tensor_ids) {
+    if (mem.get_tier(id) == MemoryTier::Ssd && prep.required_tier() != MemoryTier::Ssd) {
+      bundle.submitted_task_ids.push_back(
+          exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + id), kTaskCost));
+    }
+  }
+  for (const auto& id : tensor_ids) prep.bring_to_required_tier(id);
+  // Degradation part-way leaves earlier tensors in VRAM; the CPU compute needs them in RAM.
+  if (prep.degraded()) {
+    for (const auto& id : tensor_ids) {
+      if (mem.get_tier(id) == MemoryTier::Vram) prep.bring_to_required_tier(id);
+    }
+  }
+
+  const ExecutionTarget effective = prep.degraded() ? ExecutionTarget::CpuFallback : plan.target;
+  bundle.submitted_task_ids.push_back(
+      exec.submit(compute_stream(effective), TaskKind::compute(kernel.name), kTaskCost));
+  return bundle;
+}
+
+}  // namespace hybrid
+

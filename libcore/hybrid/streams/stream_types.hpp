@@ -1,0 +1,44 @@
+#pragma once
+// APX 13.4.0: logical streams, the tasks queued on them, and the executor's configuration.
+#include <cstdint>
+#include <string>
+
+namespace hybrid {
+
+enum class StreamKind : std::uint8_t { Cpu, Gpu, SsdPrefetch };
+
+[[nodiscard]] const char* to_string(StreamKind kind);  // "Cpu", "Gpu", "SsdPrefetch"
+
+enum class TaskCategory : std::uint8_t {
+  Compute,   // kernels (matmul, conv)
+  Transfer,  // data movement between tiers
+  Io,        // SSD prefetch
+};
+
+[[nodiscard]] const char* to_string(TaskCategory category);  // "Compute", "Transfer", "Io"
+
+// The seed's TaskKind enum: every variant carries a debug name.
+struct TaskKind {
+  TaskCategory category = TaskCategory::Compute;
+  std::string name;
+
+  static TaskKind compute(std::string n) { return {TaskCategory::Compute, std::move(n)}; }
+  static TaskKind transfer(std::string n) { return {TaskCategory::Transfer, std::move(n)}; }
+  static TaskKind io(std::string n) { return {TaskCategory::Io, std::move(n)}; }
+
+  friend bool operator==(const TaskKind&, const TaskKind&) = default;
+};
+
+struct StreamTask {
+  std::uint64_t id = 0;
+  StreamKind stream = StreamKind::Cpu;
+  TaskKind kind;
+  std::uint64_t estimated_cost = 0;  // abstract units; reserved for future policies
+};
+
+struct StreamConfig {
+  // true: round-robin over the three streams; false: everything serialized onto the CPU stream.
+  bool advanced_streams_supported = false;
+};
+
+}  // namespace hybrid
