@@ -1,0 +1,80 @@
+#include "hybrid/cache/cache_meta_format.hpp"
+
+#include <charconv>
+#include <limits>
+
+namespace hybrid {
+
+namespace {
+
+template <typename T>
+bool parse_decimal(std::string_view s, T& out) {
+  if (s.empty() || s.front() < '0' || s.front() > '9') return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+CacheError corrupt(const std::string& what) { return CacheError::corrupt("Malformed cache meta: " + what); }
+
+}  // namespace
+
+std::string format_cache_meta(const CacheEntryMeta& meta) {
+  std::string s;
+  s += "kind=";
+  s += to_string(meta.kind);
+  s += "\nlen=" + std::to_string(meta.len_bytes);
+  s += "\nchecksum32=" + std::to_string(meta.checksum32);
+  s += "\ncreated_unix=" + std::to_string(meta.created_unix);
+  s += "\n";
+  return s;
+}
+
+CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
+  CacheEntryMeta meta;
+  bool seen_kind = false, seen_len = false, seen_sum = false, seen_created = false;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    if (line.empty()) continue;
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos) return corrupt("line " + std::to_string(line_no) + " has no '='");
+    const std::string_view key = line.substr(0, eq);
+    const std::string_view value = line.substr(eq + 1);
+    auto dup = [&](bool& seen) {
+      if (seen) return true;
+      seen = true;
+      return false;
+    };
+    if (key == "kind") {
+      if (dup(seen_kind)) return corrupt("duplicate key kind");
+      auto k = parse_cache_kind(value);
+      if (!k) return corrupt("unknown kind '" + std::string(value) + "'");
+      meta.kind = *k;
+    } else if (key == "len") {
+      if (dup(seen_len)) return corrupt("duplicate key len");
+      if (!parse_decimal(value, meta.len_bytes)) return corrupt("invalid len '" + std::string(value) + "'");
+    } else if (key == "checksum32") {
+      if (dup(seen_sum)) return corrupt("duplicate key checksum32");
+      if (!parse_decimal(value, meta.checksum32)) {
+        return corrupt("invalid checksum32 '" + std::string(value) + "'");
+      }
+    } else if (key == "created_unix") {
+      if (dup(seen_created)) return corrupt("duplicate key created_unix");
+      if (!parse_decimal(value, meta.created_unix)) {
+        return corrupt("invalid created_unix '" + std::string(value) + "'");
+      }
+    } else {
+      return corrupt("unknown key '" + std::string(key) + "'");
+    }
+  }
+  if (!seen_kind) return corrupt("missing key kind");
+  if (!seen_len) return corrupt("missing key len");
+  if (!seen_sum) return corrupt("missing key checksum32");
+  if (!seen_created) return corrupt("missing key created_unix");
+  return meta;
+}
+
+}  // namespace hybrid

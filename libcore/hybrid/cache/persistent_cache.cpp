@@ -1,0 +1,179 @@
+#include "hybrid/cache/persistent_cache.hpp"
+
+#include "common/atomic_file.hpp"
+#include "hybrid/cache/cache_meta_format.hpp"
+#include "hybrid/cache/checksum32.hpp"
+
+namespace hybrid {
+
+namespace {
+
+constexpr std::size_t kMaxKeyBytes = 200;
+constexpr std::size_t kMaxMetaBytes = 4096;
+constexpr CacheKind kAllKinds[] = {CacheKind::Tensor, CacheKind::Gradient, CacheKind::KernelMeta};
+
+CacheError io(const std::string& what, const common::Error& e) { return CacheError::io(what + ": " + e.to_string()); }
+
+std::span<const std::byte> as_bytes_span(std::span<const std::uint8_t> d) {
+  return {reinterpret_cast<const std::byte*>(d.data()), d.size()};
+}
+
+CacheResult<void> validate_key(std::string_view key) {
+  if (key.empty()) return CacheError::invalid_key("cache key is empty");
+  if (key.size() > kMaxKeyBytes) {
+    return CacheError::invalid_key("cache key is " + std::to_string(key.size()) + " bytes; the limit is " +
+                                   std::to_string(kMaxKeyBytes));
+  }
+  if (key == "." || key == "..") return CacheError::invalid_key("cache key '" + std::string(key) + "' is reserved");
+  if (key.find_first_of(std::string_view("/\\\0", 3)) != std::string_view::npos) {
+    return CacheError::invalid_key("cache key holds '/', '\\' or NUL");
+  }
+  return {};
+}
+
+std::string entry_name(CacheKind kind, std::string_view key) {
+  return std::string(to_string(kind)) + "/" + std::string(key);
+}
+
+// The payload at `path` if it is present and matches `meta`; NotFound when absent, Corrupt
+// (naming the mismatch) otherwise.
+CacheResult<std::vector<std::uint8_t>> read_matching(common::FileSystem& fs, const std::string& path,
+                                                     const CacheEntryMeta& meta) {
+  if (!fs.exists(path)) return CacheError::not_found("payload " + path + " is missing");
+  auto size = fs.file_size(path);
+  if (!size) return io("Cannot stat cache payload " + path, size.error());
+  if (*size != meta.len_bytes) {
+    return CacheError::corrupt("length mismatch in " + path + ": meta says " + std::to_string(meta.len_bytes) +
+                               " bytes, file has " + std::to_string(*size));
+  }
+  auto raw = fs.read(path, meta.len_bytes);
+  if (!raw) return io("Cannot read cache payload " + path, raw.error());
+  const auto* p = reinterpret_cast<const std::uint8_t*>(raw->data());
+  std::vector<std::uint8_t> bytes(p, p + raw->size());
+  if (bytes.size() != meta.len_bytes) {
+    return CacheError::corrupt("length mismatch in " + path + ": meta says " + std::to_string(meta.len_bytes) +
+                               " bytes, read " + std::to_string(bytes.size()));
+  }
+  const std::uint32_t sum = checksum32(bytes);
+  if (sum != meta.checksum32) {
+    return CacheError::corrupt("checksum mismatch in " + path + ": meta says " + std::to_string(meta.checksum32) +
+                               ", payload gives " + std::to_string(sum));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+PersistentHybridCache::PersistentHybridCache(std::string root, common::FileSystem& fs)
+    : root_(std::move(root)), fs_(&fs) {}
+
+std::string PersistentHybridCache::bin_path(CacheKind kind, std::string_view key) const {
+  return root_ + "/" + entry_name(kind, key) + ".bin";
+}
+
+std::string PersistentHybridCache::meta_path(CacheKind kind, std::string_view key) const {
+  return root_ + "/" + entry_name(kind, key) + ".meta";
+}
+
+CacheResult<void> PersistentHybridCache::ensure_root() const {
+  if (root_.empty()) return CacheError::io("cache root path is empty");
+  if (fs_->exists(root_) && !fs_->is_dir(root_)) {
+    return CacheError::io("cache root " + root_ + " exists and is not a directory");
+  }
+  for (CacheKind k : kAllKinds) {
+    const std::string dir = root_ + "/" + to_string(k);
+    if (auto s = fs_->create_dirs(dir); !s) return io("Cannot create cache directory " + dir, s.error());
+  }
+  return {};
+}
+
+CacheResult<CacheEntryMeta> PersistentHybridCache::get_meta(CacheKind kind, std::string_view key) const {
+  if (auto v = validate_key(key); !v) return v.error();
+  const std::string mpath = meta_path(kind, key);
+  if (!fs_->exists(mpath)) return CacheError::not_found("no cache entry " + entry_name(kind, key));
+  auto text = common::read_text(*fs_, mpath, kMaxMetaBytes);
+  if (!text) return io("Cannot read cache meta " + mpath, text.error());
+  auto meta = parse_cache_meta(*text);
+  if (!meta) return CacheError::corrupt(meta.error().message + " in " + mpath);
+  if (meta->kind != kind) {
+    return CacheError::corrupt("cache meta " + mpath + " names kind " + to_string(meta->kind));
+  }
+  return meta;
+}
+
+bool PersistentHybridCache::exists(CacheKind kind, std::string_view key) const {
+  if (!validate_key(key)) return false;
+  const std::string bin = bin_path(kind, key);
+  return fs_->exists(meta_path(kind, key)) && (fs_->exists(bin) || fs_->exists(bin + ".next"));
+}
+
+CacheResult<std::vector<std::uint8_t>> PersistentHybridCache::get_blob(CacheKind kind, std::string_view key) const {
+  auto meta = get_meta(kind, key);
+  if (!meta) return meta.error();
+  const std::string bin = bin_path(kind, key);
+  auto main = read_matching(*fs_, bin, *meta);
+  if (main) return main;
+  // A replace interrupted after its commit point leaves the new payload in .bin.next.
+  auto next = read_matching(*fs_, bin + ".next", *meta);
+  if (next) return next;
+  if (main.error().kind == CacheError::Kind::NotFound && next.error().kind == CacheError::Kind::NotFound) {
+    return CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
+  }
+  return main.error().kind == CacheError::Kind::NotFound ? next.error() : main.error();
+}
+
+CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_view key,
+                                                  std::span<const std::uint8_t> bytes, std::uint64_t created_unix,
+                                                  bool overwrite) const {
+  if (auto v = validate_key(key); !v) return v.error();
+  if (auto r = ensure_root(); !r) return r.error();
+  if (!overwrite && exists(kind, key)) {
+    return CacheError::already_exists("cache entry " + entry_name(kind, key) + " already exists");
+  }
+  const std::string bin = bin_path(kind, key);
+  const std::string next = bin + ".next";
+  const std::string mpath = meta_path(kind, key);
+
+  // Settle a replace that an earlier failure interrupted, so .next is free for this one.
+  if (fs_->exists(next)) {
+    auto meta = get_meta(kind, key);
+    if (meta && read_matching(*fs_, next, *meta)) {
+      if (auto s = fs_->rename(next, bin); !s) return io("Cannot finish earlier replace of " + bin, s.error());
+      if (auto s = fs_->sync_dir(common::parent_dir(bin)); !s) return io("Cannot sync " + bin, s.error());
+    } else if (auto s = fs_->remove(next); !s) {
+      return io("Cannot remove stale " + next, s.error());
+    }
+  }
+
+  const CacheEntryMeta meta{kind, bytes.size(), checksum32(bytes), created_unix};
+  if (auto s = common::write_file_atomic(*fs_, next, as_bytes_span(bytes)); !s) {
+    return io("Cannot write cache payload " + next, s.error());
+  }
+  // Commit point: from here on readers see the new version.
+  if (auto s = common::write_file_atomic(*fs_, mpath, format_cache_meta(meta)); !s) {
+    return io("Cannot write cache meta " + mpath, s.error());
+  }
+  if (auto s = fs_->rename(next, bin); !s) return io("Cannot install cache payload " + bin, s.error());
+  if (auto s = fs_->sync_dir(common::parent_dir(bin)); !s) return io("Cannot sync " + bin, s.error());
+  return {};
+}
+
+CacheResult<void> PersistentHybridCache::remove(CacheKind kind, std::string_view key) const {
+  if (auto v = validate_key(key); !v) return v.error();
+  const std::string bin = bin_path(kind, key);
+  // The meta goes first: without it the entry is absent, whatever payload files remain.
+  for (const std::string& p : {meta_path(kind, key), bin, bin + ".next"}) {
+    if (auto s = fs_->remove(p); !s) return io("Cannot remove " + p, s.error());
+  }
+  return {};
+}
+
+std::string tensor_cache_key(std::string_view id, std::size_t len_bytes) {
+  return "tensor:" + std::string(id) + ":len" + std::to_string(len_bytes);
+}
+
+std::string gradient_cache_key(std::string_view id, std::size_t len_bytes) {
+  return "grad:" + std::string(id) + ":len" + std::to_string(len_bytes);
+}
+
+}  // namespace hybrid

@@ -1,0 +1,135 @@
+#include "hybrid/memory/ssd_cache.hpp"
+
+#include <cstdio>
+#include <limits>
+
+#include "common/atomic_file.hpp"
+#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/memory/crc32c.hpp"
+#include "hybrid/memory/rle_codec.hpp"
+#include "hybrid/memory/shuffle_zstd_codec.hpp"
+
+namespace hybrid {
+
+namespace {
+
+std::span<const std::byte> as_bytes_span(std::span<const std::uint8_t> data) {
+  return {reinterpret_cast<const std::byte*>(data.data()), data.size()};
+}
+
+MoveError io(const std::string& what, const common::Error& e) { return MoveError::io_error(what + ": " + e.to_string()); }
+
+bool is_safe_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+}  // namespace
+
+SsdCache::SsdCache(std::string dir, common::FileSystem& fs) : dir_(std::move(dir)), fs_(&fs) {}
+
+MoveResult<void> SsdCache::ensure_dir() const {
+  if (dir_.empty()) return MoveError::unsupported("SSD cache directory path is empty");
+  if (auto s = fs_->create_dirs(dir_); !s) return io("Cannot create SSD cache directory " + dir_, s.error());
+  return {};
+}
+
+std::string SsdCache::blob_path(std::string_view tensor_id) const {
+  std::string name;
+  name.reserve(tensor_id.size());
+  bool replaced = false;
+  for (char c : tensor_id) {
+    if (is_safe_char(c)) {
+      name.push_back(c);
+    } else {
+      name.push_back('_');
+      replaced = true;
+    }
+  }
+  if (replaced) {
+    char suffix[10];
+    std::snprintf(suffix, sizeof suffix, "-%08x",
+                  checksum32({reinterpret_cast<const std::uint8_t*>(tensor_id.data()), tensor_id.size()}));
+    name += suffix;
+  }
+  return dir_ + "/tensor_" + name + ".bin";
+}
+
+MoveResult<void> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data) const {
+  if (auto s = common::write_file_atomic(*fs_, path, as_bytes_span(data)); !s) {
+    return io("Cannot write SSD blob " + path, s.error());
+  }
+  return {};
+}
+
+MoveResult<CompressionMeta> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data,
+                                                 CompressionKind compression) const {
+  return write_blob(path, data, CompressionChoice{compression, 4, 1});
+}
+
+MoveResult<CompressionMeta> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data,
+                                                 const CompressionChoice& choice) const {
+  CompressionMeta meta{CompressionKind::None, data.size(), 0, std::nullopt};
+  switch (choice.kind) {
+    case CompressionKind::None: {
+      meta.crc32c = crc32c(data);
+      if (auto w = write_blob(path, data); !w) return w.error();
+      return meta;
+    }
+    case CompressionKind::Rle: {
+      auto [encoded, rle_meta] = rle_compress(data);
+      rle_meta.crc32c = crc32c(data);
+      if (auto w = write_blob(path, encoded); !w) return w.error();
+      return rle_meta;
+    }
+    case CompressionKind::ShuffleZstd: {
+      auto encoded = shuffle_zstd_compress(data, choice.element_size, choice.zstd_level, &meta);
+      if (!encoded) return encoded.error();
+      if (auto w = write_blob(path, *encoded); !w) return w.error();
+      return meta;
+    }
+  }
+  return MoveError::unsupported("Unknown compression kind");
+}
+
+MoveResult<Bytes> SsdCache::read_blob(const std::string& path) const {
+  auto raw = fs_->read(path, std::numeric_limits<std::size_t>::max());
+  if (!raw) return io("Cannot read SSD blob " + path, raw.error());
+  const auto& v = raw.value();
+  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+  return Bytes(p, p + v.size());
+}
+
+MoveResult<Bytes> SsdCache::read_blob_with_meta(const std::string& path, const CompressionMeta& meta) const {
+  auto raw = read_blob(path);
+  if (!raw) return raw.error();
+  Bytes out;
+  switch (meta.kind) {
+    case CompressionKind::None:
+      if (raw->size() != meta.original_bytes) {
+        return MoveError::unsupported("Invalid SSD blob: length mismatch for uncompressed data");
+      }
+      out = std::move(raw).value();
+      break;
+    case CompressionKind::Rle: {
+      auto decoded = rle_decompress(*raw, meta);
+      if (!decoded) return decoded.error();
+      out = std::move(decoded).value();
+      break;
+    }
+    case CompressionKind::ShuffleZstd: {
+      // The codec checks its own header and CRC against the metadata.
+      return shuffle_zstd_decompress(*raw, meta);
+    }
+  }
+  if (meta.crc32c && crc32c(out) != *meta.crc32c) {
+    return MoveError::unsupported("Invalid SSD blob: CRC-32C mismatch in " + path);
+  }
+  return out;
+}
+
+MoveResult<void> SsdCache::delete_blob(const std::string& path) const {
+  if (auto s = fs_->remove(path); !s) return io("Cannot delete SSD blob " + path, s.error());
+  return {};
+}
+
+}  // namespace hybrid
