@@ -1,0 +1,45 @@
+#pragma once
+// Shape of a tape tensor: rank 0..4, row-major, stored inline so op records stay heap-free.
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+
+namespace tape {
+
+class Shape {
+ public:
+  static constexpr std::size_t kMaxRank = 4;
+
+  constexpr Shape() = default;  // rank 0: a scalar (one element)
+  // Throws TapeError when more than kMaxRank dimensions are given.
+  Shape(std::initializer_list<std::size_t> dims);
+
+  [[nodiscard]] constexpr std::size_t rank() const { return rank_; }
+  [[nodiscard]] constexpr std::size_t dim(std::size_t i) const { return dims_[i]; }
+  [[nodiscard]] constexpr std::size_t numel() const {
+    std::size_t n = 1;
+    for (std::size_t i = 0; i < rank_; ++i) n *= dims_[i];
+    return n;
+  }
+  // Rows and columns when the tensor is read as a matrix: rank 0 is 1x1, rank 1 is 1xN,
+  // rank >= 2 folds the leading dimensions into rows.
+  [[nodiscard]] std::size_t rows() const;
+  [[nodiscard]] std::size_t cols() const;
+
+  friend bool operator==(const Shape& a, const Shape& b) {
+    if (a.rank_ != b.rank_) return false;
+    for (std::size_t i = 0; i < a.rank_; ++i)
+      if (a.dims_[i] != b.dims_[i]) return false;
+    return true;
+  }
+
+  // "[2,3]"; "[]" for a scalar.
+  [[nodiscard]] std::string to_string() const;
+
+ private:
+  std::array<std::size_t, kMaxRank> dims_{};
+  std::size_t rank_ = 0;
+};
+
+}  // namespace tape

@@ -1,0 +1,159 @@
+#include "tape/tape.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "tape/finite.hpp"
+
+namespace tape {
+namespace {
+
+std::atomic<std::uint32_t> g_next_serial{1};
+
+// Enough room that small models record without regrowing.
+constexpr std::size_t kReserveOps = 1024;
+
+std::string id_text(BufId id) {
+  return "BufId{tape " + std::to_string(id.tape_serial()) + ", index " + std::to_string(id.index()) + "}";
+}
+
+}  // namespace
+
+namespace detail {
+ActiveTapeScope::ActiveTapeScope(Tape& tape) {
+  if (active != nullptr) {
+    throw TapeError("with_tape", "a tape is already active on this thread (one tape per thread)", {});
+  }
+  active = &tape;
+}
+}  // namespace detail
+
+Tape::Tape() : serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)) {
+  ops_.reserve(kReserveOps);
+  bufs_.reserve(2 * kReserveOps);
+}
+
+Tape::~Tape() = default;
+
+BufId Tape::push_buf(const float* data, Shape shape, bool is_param, bool requires_grad) {
+  const std::size_t offset = grad_floats_;
+  if (requires_grad) grad_floats_ += shape.numel();
+  bufs_.push_back(TapeBuf{data, shape, offset, is_param, requires_grad});
+  return BufId(serial_, static_cast<std::uint32_t>(bufs_.size() - 1));
+}
+
+NewBuffer Tape::new_buffer(Shape shape, bool requires_grad) {
+  if (backward_done_) throw_recorded_after_backward();
+  FloatArena::Block block = arena_.allocate(shape.numel());
+  const BufId id = push_buf(block.data.data(), shape, false, requires_grad);
+  return {Tensor(std::move(block.owner), block.data.data(), shape, id), block.data};
+}
+
+Tensor Tape::register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param) {
+  if (data.size() != shape.numel()) {
+    throw TapeError(what, "data holds " + std::to_string(data.size()) + " values, shape needs " +
+                              std::to_string(shape.numel()),
+                    {shape});
+  }
+  if (!all_finite(data)) throw TapeError(what, "data contains NaN or Inf", {shape});
+  NewBuffer b = new_buffer(shape, true);
+  std::copy(data.begin(), data.end(), b.data.begin());  // the snapshot (CS-47)
+  bufs_[b.tensor.id().index()].is_param = is_param;
+  return std::move(b.tensor);
+}
+
+Tensor Tape::register_param(std::span<const float> data, Shape shape) {
+  return register_leaf("register_param", data, shape, true);
+}
+
+Tensor Tape::register_input(std::span<const float> data, Shape shape) {
+  return register_leaf("register_input", data, shape, false);
+}
+
+BufId Tape::adopt(const Tensor& t, std::string_view op) {
+  if (t.id().valid()) {
+    throw TapeError(std::string(op),
+                    "input " + id_text(t.id()) + " belongs to another tape (this is tape " +
+                        std::to_string(serial_) + ")",
+                    {t.shape()});
+  }
+  if (t.empty()) throw TapeError(std::string(op), "input tensor is empty (default-constructed)", {});
+  if (backward_done_) throw_recorded_after_backward();
+  // The tensor's storage is immutable, so sharing it is as good as a snapshot.
+  pinned_.push_back(t.owner_);
+  return push_buf(t.data().data(), t.shape(), false, false);
+}
+
+void Tape::check_ids(std::string_view op, std::span<const BufId> ids) const {
+  for (BufId id : ids) {
+    if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) {
+      throw TapeError(std::string(op), id_text(id) + " is not a buffer of tape " + std::to_string(serial_), {});
+    }
+  }
+}
+
+void Tape::record_custom(const CustomOp& op) {
+  const std::string name = op.name != nullptr && op.name[0] != '\0' ? op.name : "CustomOp";
+  if (op.backward == nullptr) throw TapeError(name, "custom op recorded without a backward function", {});
+  check_ids(name, op.inputs.span());
+  check_ids(name, op.outputs.span());
+  check_ids(name, op.saved.span());
+  record(op);
+}
+
+void Tape::record_opaque(OpaqueOp op) {
+  const std::string name = "Opaque(" + std::string(opaque::to_string(op.key)) + ")";
+  if (op.backward == nullptr) throw TapeError(name, "no backward function registered for this key", {});
+  if (op.outputs.empty()) throw TapeError(name, "opaque block recorded without outputs", {});
+  check_ids(name, op.inputs);
+  check_ids(name, op.outputs);
+  check_ids(name, op.saved);
+  record(std::move(op));
+}
+
+std::span<const float> Tape::grad(BufId id) const {
+  const TapeBuf& b = buf(id);
+  if (!b.requires_grad) return {};
+  return {grads_.data() + b.grad_offset, b.shape.numel()};
+}
+
+std::span<float> Tape::grad_accumulator(BufId id) {
+  const TapeBuf& b = buf(id);
+  if (!b.requires_grad) return {};
+  return {grads_.data() + b.grad_offset, b.shape.numel()};
+}
+
+std::vector<float> Tape::get_grad(BufId id) const {
+  const TapeBuf& b = buf(id);
+  if (!backward_done_) throw TapeError("get_grad", "backward has not run on this tape", {b.shape});
+  if (!b.requires_grad) return std::vector<float>(b.shape.numel(), 0.0f);
+  const float* g = grads_.data() + b.grad_offset;
+  return {g, g + b.shape.numel()};
+}
+
+std::vector<std::vector<float>> Tape::extract_param_grads(std::span<const BufId> params) const {
+  std::vector<std::vector<float>> out;
+  out.reserve(params.size());
+  for (BufId id : params) {
+    if (!buf(id).is_param) {
+      throw TapeError("extract_param_grads", id_text(id) + " is not a registered parameter", {buf(id).shape});
+    }
+    out.push_back(get_grad(id));
+  }
+  return out;
+}
+
+void Tape::throw_foreign(BufId id) const {
+  if (id.tape_serial() != serial_) {
+    throw TapeError("Tape", id_text(id) + " belongs to another tape (this is tape " + std::to_string(serial_) + ")",
+                    {});
+  }
+  throw TapeError("Tape", id_text(id) + " is out of range (" + std::to_string(bufs_.size()) + " buffers)", {});
+}
+
+void Tape::throw_recorded_after_backward() {
+  throw TapeError("Tape", "op recorded after backward (a tape runs forward, then backward once)", {});
+}
+
+}  // namespace tape

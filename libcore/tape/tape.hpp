@@ -1,0 +1,194 @@
+#pragma once
+// Wengert tape: reverse-mode automatic differentiation by recording operations
+// (seeds/wengert-tape.md; numerics in specs/nltrain-math.md §0 and §9).
+//
+// Usage
+//
+//   std::vector<std::vector<float>> grads = tape::with_tape([&](tape::Tape& t) {
+//     tape::Tensor w = t.register_param(w_data, {d, d});    // snapshot: later edits to w_data
+//     tape::Tensor x = tape::Tensor::from(x_data, {s, d});  //   do not reach the tape (CS-47)
+//     tape::Tensor loss = tape::ops::cross_entropy(tape::ops::matmul(x, w), targets);
+//     t.backward(loss.id());                                // seeds d_loss = 1
+//     return t.extract_param_grads(std::array{w.id()});
+//   });
+//
+// * with_tape(f) is the only way to record (CS-40). It makes a tape, makes it the active tape
+//   of this thread, runs f(tape) and drops the tape. Nested with_tape on one thread is an error.
+//   Outside with_tape the traced ops in tape/ops/ just compute: same kernels, bitwise-identical
+//   results, nothing recorded.
+// * Tensor (tensor.hpp) is the immutable value the ops take and return. Under a tape each op
+//   allocates its result in the tape's arena, gives it a BufId and appends a TapeOp record;
+//   no op writes into an existing buffer (CS-47) and every intermediate is kept (CS-42).
+// * A Tensor made outside the tape enters it as a constant (no gradient). A Tensor carrying a
+//   BufId of another tape is rejected.
+// * Gradients: backward(loss) seeds d_loss = 1 and runs the records in reverse; every VJP adds
+//   into the accumulators of its inputs (a buffer used twice receives both contributions).
+//   Only buffers downstream of a parameter or a registered input carry a gradient, and VJPs
+//   skip the others. backward runs once per tape.
+// * Errors: traced ops and the Tape throw tape::TapeError (op name + shapes; see tape_error.hpp
+//   for why exceptions here). try_with_tape turns one into a common::Error.
+// * fp32 throughout. The ops check every result for NaN/Inf and name the op that made it.
+//
+// Writing an op (see tape/ops/elementwise.cpp for the pattern): an op family file holds the
+// traced function (validate shapes, Recorder inputs, compute into NewTensor, record) and its
+// VJP `void backward(const XOp&, Tape&)` side by side. Ops defined outside the core record a
+// CustomOp; memory-rule blocks record an OpaqueOp (tape_op.hpp).
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "common/result.hpp"
+#include "tape/arena.hpp"
+#include "tape/buf_id.hpp"
+#include "tape/shape.hpp"
+#include "tape/tape_error.hpp"
+#include "tape/tape_op.hpp"
+#include "tape/tensor.hpp"
+
+namespace tape {
+
+class Tape;
+
+namespace detail {
+// The recording tape of this thread; null outside with_tape.
+inline constinit thread_local Tape* active = nullptr;
+}  // namespace detail
+
+[[nodiscard]] inline Tape* active_tape() noexcept { return detail::active; }
+
+template <typename F>
+auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>>;
+
+class Tape {
+ public:
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+  ~Tape();
+
+  // ── Leaves ────────────────────────────────────────────────────────────────
+  // Copies `data` into the tape (a snapshot). Parameters and inputs both receive gradients;
+  // extract_param_grads accepts only parameters. Throws on size mismatch or non-finite data.
+  [[nodiscard]] Tensor register_param(std::span<const float> data, Shape shape);
+  [[nodiscard]] Tensor register_input(std::span<const float> data, Shape shape);
+
+  // ── Backward ──────────────────────────────────────────────────────────────
+  // Seeds d_loss = 1; loss must hold exactly one element. Once per tape.
+  void backward(BufId loss);
+  // Seeds d_output = `seed` (same size as the output), for testing a block in isolation.
+  void backward(BufId output, std::span<const float> seed);
+  [[nodiscard]] bool backward_done() const { return backward_done_; }
+
+  // The accumulated gradient (zeros for a buffer that carries none). Needs backward.
+  [[nodiscard]] std::vector<float> get_grad(BufId id) const;
+  [[nodiscard]] std::vector<std::vector<float>> extract_param_grads(std::span<const BufId> params) const;
+
+  // ── Inspection ────────────────────────────────────────────────────────────
+  [[nodiscard]] std::uint32_t serial() const { return serial_; }
+  [[nodiscard]] const std::vector<TapeOp>& ops() const { return ops_; }
+  [[nodiscard]] std::size_t num_bufs() const { return bufs_.size(); }
+  [[nodiscard]] std::span<const float> data(BufId id) const { return {buf(id).data, buf(id).shape.numel()}; }
+  [[nodiscard]] const Shape& shape(BufId id) const { return buf(id).shape; }
+  [[nodiscard]] bool is_param(BufId id) const { return buf(id).is_param; }
+  [[nodiscard]] bool requires_grad(BufId id) const { return buf(id).requires_grad; }
+  [[nodiscard]] std::size_t arena_bytes() const { return arena_.bytes_reserved(); }
+
+  // ── For op implementations ────────────────────────────────────────────────
+  // This tape's id for an input tensor: its own BufId, or a new constant leaf for a tensor made
+  // without a tape. Throws TapeError (naming `op`) for an empty tensor or one from another tape.
+  [[nodiscard]] BufId id_of(const Tensor& t, std::string_view op) {
+    if (t.id().tape_serial() == serial_) return t.id();
+    return adopt(t, op);
+  }
+  // A fresh buffer for an op's output (or a saved value), uninitialised; the op fills `data`.
+  [[nodiscard]] NewBuffer new_buffer(Shape shape, bool requires_grad);
+  // Appends a record of one of the core ops (ids were minted by this tape).
+  template <typename Op>
+  void record(Op&& op) {
+    if (backward_done_) [[unlikely]] throw_recorded_after_backward();
+    ops_.emplace_back(std::forward<Op>(op));
+  }
+  // Validates the ids (this tape's), the function pointer and the counts, then appends.
+  void record_custom(const CustomOp& op);
+  void record_opaque(OpaqueOp op);
+
+  // During backward: the upstream gradient of `id`, and the accumulator a VJP adds into. Both
+  // are empty when the buffer carries no gradient: a VJP skips that output or input.
+  [[nodiscard]] std::span<const float> grad(BufId id) const;
+  [[nodiscard]] std::span<float> grad_accumulator(BufId id);
+
+ private:
+  template <typename F>
+  friend auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>>;
+  Tape();
+
+  struct TapeBuf {
+    const float* data;
+    Shape shape;
+    std::size_t grad_offset;  // into grads_; meaningful when requires_grad
+    bool is_param;
+    bool requires_grad;
+  };
+  [[nodiscard]] const TapeBuf& buf(BufId id) const {
+    if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) [[unlikely]] throw_foreign(id);
+    return bufs_[id.index()];
+  }
+  BufId push_buf(const float* data, Shape shape, bool is_param, bool requires_grad);
+  BufId adopt(const Tensor& t, std::string_view op);
+  Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
+  void check_ids(std::string_view op, std::span<const BufId> ids) const;
+  [[noreturn]] void throw_foreign(BufId id) const;
+  [[noreturn]] static void throw_recorded_after_backward();
+
+  std::uint32_t serial_;
+  FloatArena arena_;
+  std::vector<TapeBuf> bufs_;
+  std::vector<TapeOp> ops_;
+  std::vector<std::shared_ptr<const float[]>> pinned_;  // constants entered by adopt()
+  std::size_t grad_floats_ = 0;
+  std::vector<float> grads_;  // all accumulators, allocated by backward
+  bool backward_done_ = false;
+};
+
+namespace detail {
+// Makes `tape` the active tape of this thread for its lifetime; throws when one already is.
+class ActiveTapeScope {
+ public:
+  explicit ActiveTapeScope(Tape& tape);
+  ~ActiveTapeScope() { active = nullptr; }
+  ActiveTapeScope(const ActiveTapeScope&) = delete;
+  ActiveTapeScope& operator=(const ActiveTapeScope&) = delete;
+};
+}  // namespace detail
+
+// The sole entry point for recording: runs f(tape) with a fresh tape active on this thread and
+// returns f's result (by value: the tape is gone when with_tape returns).
+template <typename F>
+auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>> {
+  Tape tape;
+  detail::ActiveTapeScope scope(tape);
+  return std::invoke(f, tape);
+}
+
+// with_tape, with a TapeError turned into common::Error (invalid_argument, "tape: <what>").
+template <typename F>
+auto try_with_tape(F&& f) -> common::Result<std::decay_t<std::invoke_result_t<F&, Tape&>>> {
+  using R = std::decay_t<std::invoke_result_t<F&, Tape&>>;
+  try {
+    if constexpr (std::is_void_v<R>) {
+      with_tape(std::forward<F>(f));
+      return {};
+    } else {
+      return with_tape(std::forward<F>(f));
+    }
+  } catch (const TapeError& e) {
+    return common::Error::invalid_argument(std::string("tape: ") + e.what());
+  }
+}
+
+}  // namespace tape

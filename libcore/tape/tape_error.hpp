@@ -1,0 +1,34 @@
+#pragma once
+// TapeError: the one exception type of the tape library.
+//
+// Why an exception and not common::Result: traced ops are called in expression chains
+// (`softmax(add(matmul(x, w), b))`), and every one of them can meet bad input (shape mismatch,
+// a tensor from another tape, a non-finite value). Threading a Result through each call would
+// bury the math. The tape therefore throws TapeError, and only TapeError, carrying the op name
+// and the shapes involved; `try_with_tape` (tape.hpp) converts it to a common::Error at the
+// boundary, so callers outside libcore/tape see errors as values. Nothing else is thrown on
+// purpose (std::bad_alloc aside).
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tape/shape.hpp"
+
+namespace tape {
+
+class TapeError : public std::runtime_error {
+ public:
+  // what(): "<op>: <problem>; shapes [2,3] [4,5]" (the shapes part only when shapes are given).
+  TapeError(std::string op, std::string problem, std::vector<Shape> shapes);
+
+  [[nodiscard]] const std::string& op() const { return op_; }
+  [[nodiscard]] const std::string& problem() const { return problem_; }
+  [[nodiscard]] const std::vector<Shape>& shapes() const { return shapes_; }
+
+ private:
+  std::string op_;
+  std::string problem_;
+  std::vector<Shape> shapes_;
+};
+
+}  // namespace tape
