@@ -1,0 +1,40 @@
+#pragma once
+// What a bp command reports when it stops early: the reference's "Tier-1" error shape
+// ({ok:false, error:{code, message, hint?, cause?, retryable?}} under --json, otherwise
+// "bp: <message>" and "Hint: <hint>" on stderr) plus the process exit status.
+#include <optional>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace bp::cli {
+
+// Exit statuses of every bp command (bp(1) EXIT STATUS).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitVerificationFailed = 1,  // verdict: drift under --check, schema-invalid receipt
+  kExitUsageOrInput = 2,        // usage, I/O, malformed or out-of-range input
+  kExitBadArgument = 3,         // invalid option or option value
+  kExitNotAvailable = 4,        // command declared but not available in this build
+};
+
+struct CliError {
+  int exit_code = kExitUsageOrInput;
+  std::string code;  // machine-readable, e.g. "ENOENT", "INVALID_FLAG"
+  std::string message;
+  std::optional<std::string> hint;
+  std::optional<std::string> cause;
+  std::optional<bool> retryable;
+};
+
+// Writes `e` the way --json asks (envelope on stdout) or as human text on stderr.
+void report(const CliError& e, bool json_mode);
+
+// The envelope line (with "\n") for --json mode.
+[[nodiscard]] std::string json_envelope(const CliError& e);
+
+// The one place a library error becomes a CLI error: io -> 2, malformed -> 2,
+// invalid_argument -> 3, unsupported -> 4. `code` names the failure for --json.
+[[nodiscard]] CliError from_library_error(const common::Error& e, std::string code);
+
+}  // namespace bp::cli

@@ -1,0 +1,115 @@
+// bp generate <builtin> | from-config <file>: run the engine, emit canonical receipts.
+#include <algorithm>
+#include <variant>
+
+#include "command_support.hpp"
+#include "command_table.hpp"
+#include "common/json_input.hpp"
+#include "fixture_locator.hpp"
+#include "generated_output.hpp"
+#include "help_text.hpp"
+#include "input_source.hpp"
+#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/engine/generate.hpp"
+#include "receipt/topology/parse_topology_input.hpp"
+#include "suggest.hpp"
+
+namespace bp::cli {
+namespace {
+
+// The golden a builtin is checked against: "<name>.golden.jsonl", or "<base>.multi-step.jsonl"
+// for "<base>-multi-step".
+std::string golden_file_for(std::string_view name) {
+  constexpr std::string_view kMulti = "-multi-step";
+  if (name.size() > kMulti.size() && name.substr(name.size() - kMulti.size()) == kMulti) {
+    return std::string(name.substr(0, name.size() - kMulti.size())) + ".multi-step.jsonl";
+  }
+  return std::string(name) + ".golden.jsonl";
+}
+
+// Library errors of this command: everything the input or engine refuses is exit 2.
+int fail_library(const Invocation& inv, const common::Error& e, std::string code, std::string_view context) {
+  CliError c = from_library_error(e, std::move(code));
+  c.message = std::string(context) + c.message;
+  return fail(inv, c);
+}
+
+int run_builtin(const Invocation& inv, std::string_view name) {
+  auto receipts = receipt::engine::generate_builtin(name);
+  if (!receipts) return fail_library(inv, receipts.error(), "ENGINE_RUNTIME_ERROR", "generate: ");
+  auto bytes = receipt::emit::emit_receipts(receipts.value());
+  if (!bytes) return fail_library(inv, bytes.error(), "EMIT_ERROR", "generate: ");
+  return deliver_generated(inv, {std::move(bytes.value()), std::string(name), bundled_fixture(golden_file_for(name))});
+}
+
+int run_from_config(const Invocation& inv) {
+  if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
+  auto arg = file_argument(inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false,
+                                    kExitBadArgument});
+  if (auto* code = std::get_if<int>(&arg)) return *code;
+  const std::string& file = std::get<std::string>(arg);
+  verbose_log(inv, "processing " + std::string(file == "-" ? "<stdin>" : file));
+  auto input = read_input(file);
+  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
+  const InputText& in = std::get<InputText>(input);
+
+  common::JsonInputOptions options;
+  options.file = in.name;
+  options.bom = common::BomPolicy::strip;  // input configs tolerate a BOM, as the reference does
+  auto doc = common::parse_json_text(in.text, options);
+  if (!doc) return fail_library(inv, doc.error(), "JSON_SYNTAX", "generate from-config: input rejected: ");
+  auto parsed = receipt::topology::parse_topology_input(doc.value(), in.name);
+  if (!parsed) {
+    return fail_library(inv, parsed.error().at_file(in.name), "SCHEMA_VIOLATION",
+                        "generate from-config: input rejected: ");
+  }
+  auto receipts = receipt::engine::generate_from_config(parsed.value());
+  if (!receipts) {
+    return fail_library(inv, receipts.error().at_file(in.name), "ENGINE_RUNTIME_ERROR",
+                        "generate from-config: engine rejected input: ");
+  }
+  auto bytes = receipt::emit::emit_receipts(receipts.value());
+  if (!bytes) {
+    return fail_library(inv, bytes.error().at_file(in.name), "ENGINE_RUNTIME_ERROR",
+                        "generate from-config: engine rejected input: ");
+  }
+  if (inv.check && !inv.has_out()) {
+    CliError e;
+    e.exit_code = kExitBadArgument;
+    e.code = "MISSING_CHECK_GOLDEN";
+    e.message =
+        "generate from-config --check requires --out <file> to name the golden fixture to compare against. "
+        "Example: bp generate from-config my.json --check --out fixtures/my.golden.jsonl";
+    return fail(inv, e);
+  }
+  return deliver_generated(inv, {std::move(bytes.value()), "from-config", inv.out.value_or(file)});
+}
+
+}  // namespace
+
+int run_generate(const Invocation& inv) {
+  const auto noun = word(inv, 1);
+  if (!noun) {
+    return usage_error(inv, "incomplete command 'generate'. Did you mean 'bp generate mazur', 'bp generate xor', "
+                            "'bp generate iris', or 'bp generate from-config <file>'? Run 'bp --help' for usage.");
+  }
+  if (is_help_word(inv, 1)) return print_help(top_usage());
+  const auto& names = receipt::engine::builtin_names();
+  if (std::find(names.begin(), names.end(), std::string_view(*noun)) != names.end()) {
+    if (is_help_word(inv, 2)) return print_help(generate_builtin_usage(*noun));
+    return run_builtin(inv, *noun);
+  }
+  if (*noun == "from-config") return run_from_config(inv);
+  const auto suggestion = suggest_subnoun(*noun, {{"mazur", "bp generate mazur"},
+                                                  {"xor", "bp generate xor"},
+                                                  {"iris", "bp generate iris"},
+                                                  {"from-config", "bp generate from-config <file>"}});
+  if (suggestion) {
+    return usage_error(inv, "unknown subcommand 'generate " + *noun + "'. Did you mean '" + std::string(*suggestion) +
+                                "'? Run 'bp --help' for usage.");
+  }
+  return usage_error(inv, "unknown subcommand 'generate " + *noun +
+                              "'. Expected 'mazur', 'xor', 'iris', or 'from-config'. Run 'bp --help' for usage.");
+}
+
+}  // namespace bp::cli

@@ -1,0 +1,80 @@
+#include "generated_output.hpp"
+
+#include <unistd.h>
+
+#include <variant>
+
+#include "command_support.hpp"
+#include "common/json_input.hpp"
+#include "common/json_string.hpp"
+#include "input_source.hpp"
+#include "output_sink.hpp"
+#include "terminal.hpp"
+
+namespace bp::cli {
+namespace {
+
+// Lengths and offsets are reported in UTF-16 code units, as the reference (JavaScript strings)
+// reports them; for ASCII receipts they equal byte counts.
+std::size_t utf16_units(std::string_view utf8) {
+  std::size_t n = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) != 0x80) ++n;  // a lead byte starts a code point
+    if (c >= 0xF0) ++n;           // four-byte sequences need a surrogate pair
+  }
+  return n;
+}
+
+int check_against_golden(const Invocation& inv, const GeneratedBytes& g) {
+  auto golden = read_file_text(g.golden_path, common::kMaxJsonInputBytes);
+  if (auto* e = std::get_if<CliError>(&golden)) return fail(inv, *e);
+  const std::string& want = std::get<std::string>(golden);
+  if (g.bytes == want) {
+    if (inv.json) {
+      (void)write_stdout("{\"ok\":true}\n");
+    } else {
+      verbose_log(inv, "generate " + g.label + " --check: byte-equal");
+    }
+    return kExitOk;
+  }
+  std::size_t same = 0;
+  while (same < g.bytes.size() && same < want.size() && g.bytes[same] == want[same]) ++same;
+  // Back up to the start of a code point so the offset counts whole characters.
+  while (same > 0 && (static_cast<unsigned char>(g.bytes[same]) & 0xC0) == 0x80) --same;
+  const std::size_t offset = utf16_units(std::string_view(g.bytes).substr(0, same));
+  const std::size_t emitted = utf16_units(g.bytes);
+  const std::size_t golden_len = utf16_units(want);
+  if (inv.json) {
+    (void)write_stdout("{\"ok\":false,\"drift_offset\":" + std::to_string(offset) +
+                       ",\"emitted_length\":" + std::to_string(emitted) +
+                       ",\"golden_length\":" + std::to_string(golden_len) + "}\n");
+  } else {
+    const bool color = use_color(STDERR_FILENO, inv.color, inv.json);
+    std::string head = "generate " + g.label + " --check: drift detected";
+    if (color) head = std::string(sgr_bold_red()) + head + std::string(sgr_reset());
+    write_stderr(head + "\n  drift_offset:   " + std::to_string(offset) + "\n  emitted_length: " +
+                 std::to_string(emitted) + "\n  golden_length:  " + std::to_string(golden_len) + "\n");
+  }
+  return kExitVerificationFailed;
+}
+
+}  // namespace
+
+int deliver_generated(const Invocation& inv, const GeneratedBytes& g) {
+  if (inv.check) return check_against_golden(inv, g);
+  if (inv.has_out()) {
+    if (auto e = write_out_file(*inv.out, g.bytes)) return fail(inv, *e);
+    const std::size_t n = utf16_units(g.bytes);
+    if (inv.json) {
+      (void)write_stdout("{\"ok\":true,\"out\":" + common::json_string(*inv.out) + ",\"bytes\":" + std::to_string(n) +
+                         "}\n");
+    } else {
+      verbose_log(inv, "generate " + g.label + ": wrote " + std::to_string(n) + " bytes to " + *inv.out);
+    }
+    return kExitOk;
+  }
+  if (auto e = write_to_stdout(g.bytes)) return fail(inv, *e);
+  return kExitOk;
+}
+
+}  // namespace bp::cli

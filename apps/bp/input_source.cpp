@@ -1,0 +1,90 @@
+#include "input_source.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string_view>
+
+#include "common/file_system.hpp"
+#include "common/json_input.hpp"
+
+namespace bp::cli {
+namespace {
+
+CliError too_large(const std::string& name, std::size_t max_bytes) {
+  CliError e;
+  e.code = "INPUT_TOO_LARGE";
+  e.message = "input too large to read: " + name + ". The limit is " + std::to_string(max_bytes) + " bytes.";
+  e.hint = "split the input into smaller files.";
+  e.retryable = false;
+  return e;
+}
+
+CliError simple(std::string code, std::string message, std::string hint) {
+  CliError e;
+  e.code = std::move(code);
+  e.message = std::move(message);
+  e.hint = std::move(hint);
+  e.retryable = false;
+  return e;
+}
+
+std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
+  if (::isatty(STDIN_FILENO) == 1) {
+    return simple("STDIN_IS_TTY",
+                  "no data on stdin: the '-' argument means 'read from stdin', but stdin is a terminal "
+                  "(nothing is piped in).",
+                  "pipe a receipt in, e.g. `cat receipt.jsonl | bp ... -` or `echo '{...}' | bp ... -`; or pass "
+                  "a file path instead of '-'.");
+  }
+  InputText in{"<stdin>", {}};
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      CliError e = simple("IO_ERROR", "could not read <stdin>: read failed",
+                          "verify the path is a readable file; if this persists, the file or filesystem may be "
+                          "damaged.");
+      return e;
+    }
+    if (n == 0) break;
+    if (in.text.size() + static_cast<std::size_t>(n) > max_bytes) return too_large("<stdin>", max_bytes);
+    in.text.append(buf, static_cast<std::size_t>(n));
+  }
+  return in;
+}
+
+}  // namespace
+
+std::variant<std::string, CliError> read_file_text(const std::string& path, std::size_t max_bytes) {
+  common::FileSystem& fs = common::real_file_system();
+  if (!fs.exists(path)) {
+    return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+  }
+  if (fs.is_dir(path)) {
+    return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
+  }
+  if (::access(path.c_str(), R_OK) != 0 && errno == EACCES) {
+    return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
+  }
+  if (auto size = fs.file_size(path); size && *size > max_bytes) return too_large(path, max_bytes);
+  auto text = common::read_text(fs, path, max_bytes);
+  if (!text) {
+    CliError e = simple("IO_ERROR", "could not read " + path + ": " + text.error().message(),
+                        "verify the path is a readable file; if this persists, the file or filesystem may be "
+                        "damaged.");
+    return e;
+  }
+  return std::move(text.value());
+}
+
+std::variant<InputText, CliError> read_input(const std::string& path_or_dash) {
+  if (path_or_dash == "-") return read_stdin(common::kMaxJsonInputBytes);
+  auto text = read_file_text(path_or_dash, common::kMaxJsonInputBytes);
+  if (auto* e = std::get_if<CliError>(&text)) return *e;
+  return InputText{path_or_dash, std::move(std::get<std::string>(text))};
+}
+
+}  // namespace bp::cli

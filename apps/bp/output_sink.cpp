@@ -1,0 +1,39 @@
+#include "output_sink.hpp"
+
+#include "common/atomic_file.hpp"
+#include "common/file_system.hpp"
+#include "terminal.hpp"
+
+namespace bp::cli {
+
+std::optional<CliError> write_out_file(const std::string& out_path, std::string_view bytes) {
+  common::FileSystem& fs = common::real_file_system();
+  if (fs.is_dir(out_path)) {
+    CliError e;
+    e.code = "EISDIR";
+    e.message = "path is a directory, not a file: " + out_path + ".";
+    e.hint = "provide a file path.";
+    e.retryable = false;
+    return e;
+  }
+  if (auto st = common::write_file_atomic(fs, out_path, bytes); !st) {
+    CliError e;
+    e.code = "IO_ERROR";
+    e.message = "could not write " + out_path + ": " + st.error().message();
+    e.hint = "check that the directory exists and is writable.";
+    e.retryable = false;
+    return e;
+  }
+  return std::nullopt;
+}
+
+std::optional<CliError> write_to_stdout(std::string_view bytes) {
+  if (write_stdout(bytes)) return std::nullopt;
+  CliError e;
+  e.code = "IO_ERROR";
+  e.message = "could not write to stdout";
+  e.retryable = false;
+  return e;
+}
+
+}  // namespace bp::cli

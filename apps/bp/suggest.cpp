@@ -1,0 +1,101 @@
+#include "suggest.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace bp::cli {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::size_t threshold_for(std::string_view candidate) {
+  return std::max<std::size_t>(2, (candidate.size() + 2) / 3);
+}
+
+struct VerbExample {
+  std::string_view verb;
+  std::string_view example;
+};
+
+// Order matters: ties keep the earlier entry.
+constexpr std::array<VerbExample, 8> kVerbs = {{
+    {"reconcile", "bp reconcile receipt <file>"},
+    {"verify", "bp verify mazur | general <file> | multi <file.jsonl>"},
+    {"generate", "bp generate mazur | xor | iris | from-config <file>"},
+    {"import", "bp import pytorch <sidecar.jsonl>"},
+    {"scaffold", "bp scaffold topology --topology mazur|xor|iris"},
+    {"examples", "bp examples pytorch [--print]"},
+    {"validate-input", "bp validate-input <file>"},
+    {"validate", "bp validate <file>"},
+}};
+
+}  // namespace
+
+std::size_t osa_distance(std::string_view a, std::string_view b) {
+  const std::size_t m = a.size(), n = b.size();
+  if (m == 0) return n;
+  if (n == 0) return m;
+  const std::size_t w = n + 1;
+  std::vector<std::size_t> d((m + 1) * w);
+  for (std::size_t j = 0; j <= n; ++j) d[j] = j;
+  for (std::size_t i = 1; i <= m; ++i) d[i * w] = i;
+  for (std::size_t i = 1; i <= m; ++i) {
+    for (std::size_t j = 1; j <= n; ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      std::size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) v = std::min(v, d[(i - 2) * w + j - 2] + 1);
+      d[i * w + j] = v;
+    }
+  }
+  return d[m * w + n];
+}
+
+std::optional<std::string> suggest_command(std::string_view unknown) {
+  // 1. The shortest verb the typed word is a prefix of ("gen" -> generate, "validat" -> validate).
+  const VerbExample* best = nullptr;
+  for (const auto& c : kVerbs) {
+    if (starts_with(c.verb, unknown) && (best == nullptr || c.verb.size() < best->verb.size())) best = &c;
+  }
+  if (best != nullptr) return std::string(best->example);
+  // 2. The longest verb that is a prefix of the typed word ("validate-inp" -> validate-input).
+  for (const auto& c : kVerbs) {
+    if (starts_with(unknown, c.verb) && (best == nullptr || c.verb.size() > best->verb.size())) best = &c;
+  }
+  if (best != nullptr) return std::string(best->example);
+  // 3. The nearest verb by edit distance.
+  std::size_t best_dist = 0;
+  for (const auto& c : kVerbs) {
+    const std::size_t dist = osa_distance(unknown, c.verb);
+    if (dist > threshold_for(c.verb)) continue;
+    if (best == nullptr || dist < best_dist || (dist == best_dist && c.verb.size() < best->verb.size())) {
+      best = &c;
+      best_dist = dist;
+    }
+  }
+  if (best != nullptr) return std::string(best->example);
+  return std::nullopt;
+}
+
+std::optional<std::string_view> suggest_flag(std::string_view unknown, const std::vector<std::string_view>& known) {
+  const std::string_view head = unknown.substr(0, unknown.find('='));
+  std::optional<std::string_view> best;
+  std::size_t best_dist = 0;
+  for (auto flag : known) {
+    const std::size_t dist = osa_distance(head, flag);
+    if (dist > threshold_for(flag)) continue;
+    if (!best || dist < best_dist || (dist == best_dist && flag.size() < best->size())) {
+      best = flag;
+      best_dist = dist;
+    }
+  }
+  return best;
+}
+
+std::optional<std::string_view> suggest_subnoun(std::string_view unknown, const std::vector<SubnounExample>& candidates) {
+  for (const auto& c : candidates) {
+    if (starts_with(c.noun, unknown) || starts_with(unknown, c.noun)) return c.example;
+  }
+  return std::nullopt;
+}
+
+}  // namespace bp::cli
