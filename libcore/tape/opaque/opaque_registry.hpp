@@ -1,28 +1,26 @@
 #pragma once
-// OpaqueRegistry: maps each OpaqueKey to the backward function of its block. It is a plain
-// object owned by the caller (no process-wide registry): the tape that records opaque blocks is
-// given the registry it dispatches to, so two trainers can run different rule sets side by side.
+// OpaqueRegistry: maps each OpaqueKey to the backward function (VJP) of its block. It is a plain
+// object owned by the caller, not a process-wide table: record_opaque is handed the registry to
+// resolve a key against, so two trainers can run different rule sets side by side. The function
+// type is the seed's signature, tape::OpaqueBackwardFn (tape/tape_op.hpp).
 #include <array>
 
 #include "common/result.hpp"
-#include "tape/opaque/opaque_backward_fn.hpp"
 #include "tape/opaque/opaque_key.hpp"
+#include "tape/tape_op.hpp"
 
 namespace tape::opaque {
 
 class OpaqueRegistry {
  public:
-  // Fails (invalid_argument) when fn is empty or when the key already has a function:
+  // Fails (invalid_argument) when fn is null or when the key already has a function:
   // a second registration is almost always two rules claiming one key.
   [[nodiscard]] common::Status register_backward(OpaqueKey key, OpaqueBackwardFn fn);
 
-  [[nodiscard]] bool contains(OpaqueKey key) const { return static_cast<bool>(fns_[index_of(key)]); }
+  [[nodiscard]] bool contains(OpaqueKey key) const { return fns_[index_of(key)] != nullptr; }
 
-  // Calls the key's function. d_inputs must be sized like the block's inputs; they are zeroed
-  // here first. Errors: the key has no function (unsupported), the function failed (its error,
-  // prefixed with the key), or it resized a d_input (invalid_argument).
-  [[nodiscard]] common::Status run_backward(OpaqueKey key, ConstBuffers d_outputs, ConstBuffers saved,
-                                            std::span<std::vector<float>> d_inputs) const;
+  // The key's function; unsupported error naming the key when none is registered.
+  [[nodiscard]] common::Result<OpaqueBackwardFn> find(OpaqueKey key) const;
 
  private:
   std::array<OpaqueBackwardFn, kOpaqueKeyCount> fns_{};

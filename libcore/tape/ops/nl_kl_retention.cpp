@@ -4,6 +4,9 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <utility>
+
+#include "tape/recorder.hpp"
 
 namespace tape::ops {
 
@@ -65,5 +68,45 @@ template void kl_retention_backward<float>(std::span<const float>, std::span<con
 template void kl_retention_backward<double>(std::span<const double>, std::span<const double>,
                                             std::span<const double>, const KlRetentionParams&, std::span<double>,
                                             std::span<double>);
+
+namespace {
+
+void kl_retention_vjp(const CustomOp& op, Tape& tape) {
+  const std::span<const float> g = tape.grad(op.outputs[0]);
+  if (g.empty()) return;
+  const std::span<float> d_prior = tape.grad_accumulator(op.inputs[0]);
+  const std::span<float> d_grad = tape.grad_accumulator(op.inputs[1]);
+  if (d_prior.empty() && d_grad.empty()) return;
+  const KlRetentionParams p{op.scalars[0], op.scalars[1], op.dims[0], op.dims[1]};
+  // A constant input has no accumulator; its gradient goes to scratch and is dropped.
+  std::vector<float> scratch(d_prior.empty() || d_grad.empty() ? g.size() : 0);
+  kl_retention_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), g, p,
+                               d_prior.empty() ? std::span<float>(scratch) : d_prior,
+                               d_grad.empty() ? std::span<float>(scratch) : d_grad);
+}
+
+}  // namespace
+
+Tensor kl_retention(const Tensor& prior, const Tensor& grad, float alpha, float theta) {
+  require_same_shape("KLRetention", prior, grad);
+  const KlRetentionParams p{alpha, theta, prior.shape().rows(), prior.shape().cols()};
+  Recorder rec("KLRetention");
+  const BufId ip = rec.input(prior);
+  const BufId ig = rec.input(grad);
+  NewBuffer out = rec.output(prior.shape());
+  kl_retention_forward<float>(prior.data(), grad.data(), p, out.data);
+  rec.check_finite(out.data, {prior.shape(), grad.shape()});
+  if (rec.recording()) {
+    CustomOp op;
+    op.name = "KLRetention";
+    op.backward = kl_retention_vjp;
+    op.inputs = {ip, ig};
+    op.outputs = {out.tensor.id()};
+    op.scalars = {alpha, theta, 0.0f, 0.0f};
+    op.dims = {p.rows, p.cols, 0, 0};
+    rec.tape().record_custom(op);
+  }
+  return std::move(out.tensor);
+}
 
 }  // namespace tape::ops

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <span>
 
+#include "tape/tape.hpp"
+
 namespace tape::ops {
 
 inline constexpr double kKlRetentionFloor = 1e-8;
@@ -15,6 +17,10 @@ struct KlRetentionParams {
   std::size_t rows = 0;
   std::size_t cols = 0;
 };
+
+// Traced op: prior and grad share one shape, read as rows (Shape::rows/cols). Records a CustomOp
+// ("KLRetention") with inputs {prior, grad}; throws TapeError on a shape mismatch.
+[[nodiscard]] Tensor kl_retention(const Tensor& prior, const Tensor& grad, float alpha, float theta);
 
 // Row softmax with the max subtracted; a row whose exponentials sum to 0 stays 0.
 template <typename T>

@@ -2,8 +2,11 @@
 
 #include <cassert>
 #include <cmath>
+#include <utility>
+#include <vector>
 
-#include "tape/ops/nl_sigmoid_clamped.hpp"
+#include "tape/ops/activation.hpp"
+#include "tape/recorder.hpp"
 
 namespace tape::ops {
 
@@ -17,7 +20,7 @@ void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t
     T* o = out.data() + r * cols;
     T sq = 0;
     for (std::size_t j = 0; j < cols; ++j) {
-      o[j] = xr[j] * nl_sigmoid(xr[j]);
+      o[j] = xr[j] * clamped_sigmoid(xr[j]);
       sq += o[j] * o[j];
     }
     const T n = std::sqrt(sq);
@@ -47,7 +50,7 @@ void normalized_silu_backward(std::span<const T> x, std::span<const T> out, std:
     const T b = dot / (gain * n);  // c_hat (c_hat . g) * sqrt(m)/n = out * dot / (sqrt(m) n)
     for (std::size_t j = 0; j < cols; ++j) {
       const T dc = a * g[j] - b * o[j];
-      dx[j] += dc * nl_silu_derivative(xr[j]);
+      dx[j] += dc * silu_derivative(xr[j]);
     }
   }
 }
@@ -61,5 +64,42 @@ template void normalized_silu_backward<float>(std::span<const float>, std::span<
 template void normalized_silu_backward<double>(std::span<const double>, std::span<const double>,
                                                std::span<const double>, std::span<const double>, std::size_t,
                                                std::size_t, std::span<double>);
+
+namespace {
+
+void normalized_silu_vjp(const CustomOp& op, Tape& tape) {
+  const std::span<const float> g = tape.grad(op.outputs[0]);
+  const std::span<float> dx = tape.grad_accumulator(op.inputs[0]);
+  if (g.empty() || dx.empty()) return;
+  normalized_silu_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), tape.data(op.saved[0]), g,
+                                  op.dims[0], op.dims[1], dx);
+}
+
+}  // namespace
+
+Tensor normalized_silu(const Tensor& x) {
+  const std::size_t rows = x.shape().rows(), cols = x.shape().cols();
+  Recorder rec("NormalizedSiLU");
+  const BufId ix = rec.input(x);
+  NewBuffer out = rec.output(x.shape());
+  if (!rec.recording()) {
+    std::vector<float> norms(rows);
+    normalized_silu_forward<float>(x.data(), rows, cols, out.data, norms);
+    rec.check_finite(out.data, {x.shape()});
+    return std::move(out.tensor);
+  }
+  NewBuffer norms = rec.saved(Shape{rows});
+  normalized_silu_forward<float>(x.data(), rows, cols, out.data, norms.data);
+  rec.check_finite(out.data, {x.shape()});
+  CustomOp op;
+  op.name = "NormalizedSiLU";
+  op.backward = normalized_silu_vjp;
+  op.inputs = {ix};
+  op.outputs = {out.tensor.id()};
+  op.saved = {norms.tensor.id()};
+  op.dims = {rows, cols, 0, 0};
+  rec.tape().record_custom(op);
+  return std::move(out.tensor);
+}
 
 }  // namespace tape::ops

@@ -5,9 +5,15 @@
 #include <cstddef>
 #include <span>
 
+#include "tape/tape.hpp"
+
 namespace tape::ops {
 
 inline constexpr double kNormalizedSiluEps = 1e-8;
+
+// Traced op: rows and row length m come from x's shape (Shape::rows/cols). Records a CustomOp
+// ("NormalizedSiLU") that saves the row norms; the VJP reuses x, the output and the norms.
+[[nodiscard]] Tensor normalized_silu(const Tensor& x);
 
 // Writes out (rows*cols) and row_norms (rows) = ||silu(row)||, which the VJP reuses.
 template <typename T>

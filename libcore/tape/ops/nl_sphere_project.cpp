@@ -2,6 +2,10 @@
 
 #include <cassert>
 #include <cmath>
+#include <utility>
+#include <vector>
+
+#include "tape/recorder.hpp"
 
 namespace tape::ops {
 
@@ -49,5 +53,41 @@ template void sphere_project_backward<float>(std::span<const float>, std::span<c
                                              std::size_t, std::size_t, std::span<float>);
 template void sphere_project_backward<double>(std::span<const double>, std::span<const double>,
                                               std::span<const double>, std::size_t, std::size_t, std::span<double>);
+
+namespace {
+
+void sphere_project_vjp(const CustomOp& op, Tape& tape) {
+  const std::span<const float> g = tape.grad(op.outputs[0]);
+  const std::span<float> ds = tape.grad_accumulator(op.inputs[0]);
+  if (g.empty() || ds.empty()) return;
+  sphere_project_backward<float>(tape.data(op.outputs[0]), tape.data(op.saved[0]), g, op.dims[0], op.dims[1], ds);
+}
+
+}  // namespace
+
+Tensor sphere_project_normalize(const Tensor& s) {
+  const std::size_t m_slots = s.shape().rows(), d = s.shape().cols();
+  Recorder rec("SphereProjectNormalize");
+  const BufId is = rec.input(s);
+  NewBuffer out = rec.output(s.shape());
+  if (!rec.recording()) {
+    std::vector<float> norms(m_slots);
+    sphere_project_forward<float>(s.data(), m_slots, d, out.data, norms);
+    rec.check_finite(out.data, {s.shape()});
+    return std::move(out.tensor);
+  }
+  NewBuffer norms = rec.saved(Shape{m_slots});
+  sphere_project_forward<float>(s.data(), m_slots, d, out.data, norms.data);
+  rec.check_finite(out.data, {s.shape()});
+  CustomOp op;
+  op.name = "SphereProjectNormalize";
+  op.backward = sphere_project_vjp;
+  op.inputs = {is};
+  op.outputs = {out.tensor.id()};
+  op.saved = {norms.tensor.id()};
+  op.dims = {m_slots, d, 0, 0};
+  rec.tape().record_custom(op);
+  return std::move(out.tensor);
+}
 
 }  // namespace tape::ops

@@ -5,9 +5,15 @@
 #include <cstddef>
 #include <span>
 
+#include "tape/tape.hpp"
+
 namespace tape::ops {
 
 inline constexpr double kSphereProjectEps = 1e-8;
+
+// Traced op on s of shape [m_slots, d] (Shape::rows/cols). Records a CustomOp
+// ("SphereProjectNormalize") that saves the slot norms.
+[[nodiscard]] Tensor sphere_project_normalize(const Tensor& s);
 
 // Writes out (m_slots*d) and slot_norms (m_slots) = ||S[i]|| before projection.
 template <typename T>

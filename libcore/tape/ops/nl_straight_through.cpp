@@ -1,6 +1,9 @@
 #include "tape/ops/nl_straight_through.hpp"
 
 #include <cassert>
+#include <utility>
+
+#include "tape/recorder.hpp"
 
 namespace tape::ops {
 
@@ -20,5 +23,32 @@ template void straight_through_bool_forward<float>(std::span<const float>, float
 template void straight_through_bool_forward<double>(std::span<const double>, double, std::span<double>);
 template void straight_through_bool_backward<float>(std::span<const float>, std::span<float>);
 template void straight_through_bool_backward<double>(std::span<const double>, std::span<double>);
+
+namespace {
+
+void straight_through_vjp(const CustomOp& op, Tape& tape) {
+  const std::span<const float> g = tape.grad(op.outputs[0]);
+  const std::span<float> dx = tape.grad_accumulator(op.inputs[0]);
+  if (!g.empty() && !dx.empty()) straight_through_bool_backward<float>(g, dx);
+}
+
+}  // namespace
+
+Tensor straight_through_bool(const Tensor& x, float threshold) {
+  Recorder rec("StraightThroughBool");
+  const BufId ix = rec.input(x);
+  NewBuffer out = rec.output(x.shape());
+  straight_through_bool_forward<float>(x.data(), threshold, out.data);
+  if (rec.recording()) {
+    CustomOp op;
+    op.name = "StraightThroughBool";
+    op.backward = straight_through_vjp;
+    op.inputs = {ix};
+    op.outputs = {out.tensor.id()};
+    op.scalars = {threshold, 0.0f, 0.0f, 0.0f};
+    rec.tape().record_custom(op);
+  }
+  return std::move(out.tensor);
+}
 
 }  // namespace tape::ops

@@ -5,7 +5,12 @@
 #include <cstddef>
 #include <span>
 
+#include "tape/tape.hpp"
+
 namespace tape::ops {
+
+// Traced op; records a CustomOp ("StraightThroughBool") holding the threshold.
+[[nodiscard]] Tensor straight_through_bool(const Tensor& x, float threshold);
 
 template <typename T>
 void straight_through_bool_forward(std::span<const T> x, T threshold, std::span<T> out);
