@@ -165,8 +165,11 @@ void backward(const OuterProductOp& op, Tape& tape) {
     }
   }
   if (auto db = tape.grad_accumulator(op.b); !db.empty()) {
-    for (std::size_t i = 0; i < a.size(); ++i)
-      for (std::size_t j = 0; j < n; ++j) db[j] += g[i * n + j] * a[i];
+    for (std::size_t j = 0; j < n; ++j) {
+      float s = 0.0f;
+      for (std::size_t i = 0; i < a.size(); ++i) s += g[i * n + j] * a[i];
+      db[j] += s;
+    }
   }
 }
 
