@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tape/ops/nl_fd_check.hpp"
+#include "tape/ops/nl_tape_check.hpp"
 
 namespace {
 
@@ -83,4 +84,51 @@ TEST_CASE("nl_kl_retention: prior entries at or below the 1e-8 floor get exactly
   CHECK(d[3] != 0.0);  // grad input still receives -theta * d_z
   const auto out = forward64(x, p);
   CHECK(out[0] == doctest::Approx(out[1] * std::exp(0.3 * (-0.2 - 0.1))).epsilon(1e-12));
+}
+
+TEST_CASE("nl_kl_retention: traced op records one CustomOp; tape VJPs of prior and grad match fp64 FD") {
+  const auto x = inputs(55);
+  const auto w = tapetest::random_vector(12, -1, 1, 56);
+  const std::vector<float> x32 = cast_vector<float>(x);
+  const std::vector<float> prior(x32.begin(), x32.begin() + 12), grad(x32.begin() + 12, x32.end());
+  const auto r = tapetest::run_on_tape(
+      [](auto in) { return tape::ops::kl_retention(in[0], in[1], static_cast<float>(kParams.alpha),
+                                                   static_cast<float>(kParams.theta)); },
+      {prior, grad}, tape::Shape{3, 4}, cast_vector<float>(w));
+  CHECK(r.records == 1);
+  CHECK(r.traced_out == r.untraced_out);
+  // The op's constants are fp32; re-evaluate in fp64 with the same rounded values.
+  const KlRetentionParams p32{static_cast<float>(kParams.alpha), static_cast<float>(kParams.theta), 3, 4};
+  const auto f = [&](const std::vector<double>& v) { return forward64(v, p32); };
+  const std::vector<double> xd(x32.begin(), x32.end());
+  const std::vector<float> w32 = cast_vector<float>(w);
+  const auto fd = tapetest::fd_gradient(f, xd, std::vector<double>(w32.begin(), w32.end()), 1e-7);
+  std::vector<float> tape_grads = r.grads.at(0);
+  tape_grads.insert(tape_grads.end(), r.grads.at(1).begin(), r.grads.at(1).end());
+  const auto m = tapetest::compare_gradients(tape_grads, fd, 1e-4);
+  INFO("worst entry " << m.index << ": tape " << m.analytic << " vs fd " << m.numeric);
+  CHECK(m.worst < 1e-3);
+}
+
+TEST_CASE("nl_kl_retention: a constant input gets no gradient; the tracked one still does") {
+  const std::vector<float> prior = {0.2f, 0.3f, 0.5f}, grad = {0.1f, -0.4f, 0.2f}, w = {1.0f, -1.0f, 0.5f};
+  tape::with_tape([&](tape::Tape& t) {
+    const tape::Tensor p = t.register_input(prior, tape::Shape{1, 3});
+    const tape::Tensor g = tape::Tensor::from(grad, tape::Shape{1, 3});  // constant
+    const tape::Tensor out = tape::ops::kl_retention(p, g, 0.7f, 0.9f);
+    t.backward(out.id(), w);
+    const std::vector<float> dp = t.get_grad(p.id());
+    std::vector<float> o(3), want(3, 0.0f), unused(3, 0.0f);
+    const KlRetentionParams params{0.7f, 0.9f, 1, 3};
+    tape::ops::kl_retention_forward<float>(prior, grad, params, o);
+    tape::ops::kl_retention_backward<float>(prior, o, w, params, want, unused);
+    for (std::size_t i = 0; i < 3; ++i) CHECK(dp[i] == doctest::Approx(want[i]));
+  });
+}
+
+TEST_CASE("nl_kl_retention: mismatched shapes are a TapeError naming the op") {
+  const auto a = tape::Tensor::from(std::vector<float>{0.5f, 0.5f}, tape::Shape{1, 2});
+  const auto b = tape::Tensor::from(std::vector<float>{0.5f, 0.5f, 0.1f}, tape::Shape{1, 3});
+  CHECK_THROWS_WITH_AS((void)tape::ops::kl_retention(a, b, 1.0f, 1.0f), doctest::Contains("KLRetention"),
+                       tape::TapeError);
 }
