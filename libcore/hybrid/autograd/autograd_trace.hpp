@@ -2,6 +2,7 @@
 // APX 13.7.1: a structured record of what backward decided and which gradient moves it made.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hybrid/graph/graph_placement_plan.hpp"
@@ -27,6 +28,19 @@ struct GradMoveRecord {
   MemoryTier from = MemoryTier::Ram;  // Planned / Applied
   MemoryTier to = MemoryTier::Ram;    // Planned / Applied
   std::string reason;                 // Skipped / Failed
+
+  static GradMoveRecord planned(std::string id, MemoryTier from, MemoryTier to) {
+    return {Kind::Planned, std::move(id), from, to, {}};
+  }
+  static GradMoveRecord applied(std::string id, MemoryTier from, MemoryTier to) {
+    return {Kind::Applied, std::move(id), from, to, {}};
+  }
+  static GradMoveRecord skipped(std::string id, std::string why) {
+    return {Kind::Skipped, std::move(id), MemoryTier::Ram, MemoryTier::Ram, std::move(why)};
+  }
+  static GradMoveRecord failed(std::string id, std::string why) {
+    return {Kind::Failed, std::move(id), MemoryTier::Ram, MemoryTier::Ram, std::move(why)};
+  }
 
   friend bool operator==(const GradMoveRecord&, const GradMoveRecord&) = default;
 };

@@ -38,28 +38,28 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
   for (const auto& grad : grads) {
     const std::optional<MemoryTier> current = mem.get_tier(grad.id);
     if (!current) {
-      records.push_back({GradMoveRecord::Kind::Skipped, grad.id, {}, {}, kGradSkipNotRegistered});
+      records.push_back(GradMoveRecord::skipped(grad.id, kGradSkipNotRegistered));
       continue;
     }
     if (*current == desired) {
-      records.push_back({GradMoveRecord::Kind::Skipped, grad.id, {}, {}, kGradSkipAlreadyThere});
+      records.push_back(GradMoveRecord::skipped(grad.id, kGradSkipAlreadyThere));
       continue;
     }
-    records.push_back({GradMoveRecord::Kind::Planned, grad.id, *current, desired, {}});
+    records.push_back(GradMoveRecord::planned(grad.id, *current, desired));
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) {
-      records.push_back({GradMoveRecord::Kind::Failed, grad.id, {}, {}, to_string(plan.error())});
+      records.push_back(GradMoveRecord::failed(grad.id, to_string(plan.error())));
       all_ok = false;
       continue;
     }
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) {
-      records.push_back({GradMoveRecord::Kind::Failed, grad.id, {}, {}, to_string(applied.error())});
+      records.push_back(GradMoveRecord::failed(grad.id, to_string(applied.error())));
       all_ok = false;
       continue;
     }
     // The memory manager may land somewhere else (VRAM unavailable degrades to RAM).
     const MemoryTier reached = mem.get_tier(grad.id).value_or(plan->to);
-    records.push_back({GradMoveRecord::Kind::Applied, grad.id, *current, reached, {}});
+    records.push_back(GradMoveRecord::applied(grad.id, *current, reached));
     if (reached != desired) all_ok = false;
   }
   return all_ok;

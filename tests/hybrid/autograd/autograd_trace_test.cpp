@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "hybrid/autograd/execute_backward.hpp"
+#include "hybrid/memory/fake_vram_adapter.hpp"
+#include "hybrid/planner/snapshot_builders.hpp"
+#include "hybrid/streams/refusing_vram_adapter.hpp"
+#include "hybrid/streams/timeline_lines.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+using hybrid::testing::has_line_containing;
+using hybrid::testing::low_pressure;
+
+namespace {
+
+using K = GradMoveRecord::Kind;
+
+AutogradGraph one_node(NodeId id, ExecutionTarget forward, MemoryTier believed) {
+  AutogradGraph g;
+  g.add_node(AutogradNode{id, forward, ExecutionTarget::Cpu, {{"g1", believed}, {"g2", believed}}, {}, "node reason"});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("autograd_trace: trace_records_moves_and_target_gpu_success") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path(), std::make_unique<FakeVramAdapter>());
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{1, 2}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g2", Bytes{3, 4}, MemoryTier::Ram).ok());
+  AsyncExecutor exec(StreamConfig{true});
+  const AutogradTrace trace =
+      execute_backward_with_trace(exec, mem, one_node(1, ExecutionTarget::Gpu, MemoryTier::Vram), low_pressure(), true);
+  REQUIRE(trace.nodes.size() == 1);
+  const auto& n = trace.nodes[0];
+  CHECK(n.node_id == 1);
+  CHECK(n.forward_target == ExecutionTarget::Gpu);
+  CHECK(n.requested_backward_target == ExecutionTarget::Gpu);
+  CHECK(n.final_backward_target == ExecutionTarget::Gpu);
+  CHECK(n.reason == "node reason");
+  CHECK(n.moves == std::vector<GradMoveRecord>{
+                       GradMoveRecord::planned("g1", MemoryTier::Ram, MemoryTier::Vram),
+                       GradMoveRecord::applied("g1", MemoryTier::Ram, MemoryTier::Vram),
+                       GradMoveRecord::planned("g2", MemoryTier::Ram, MemoryTier::Vram),
+                       GradMoveRecord::applied("g2", MemoryTier::Ram, MemoryTier::Vram),
+                   });
+  CHECK(mem.get_tier("g1") == MemoryTier::Vram);
+  CHECK(exec.timeline() == std::vector<std::string>{
+                               "ENQUEUE stream=Gpu id=1 kind=Compute name=backward:node1 cost=1",
+                               "AUTOGRAD node=1 target=Gpu moves=4 fallback=0",
+                           });
+}
+
+TEST_CASE("autograd_trace: trace_records_fallback_when_gpu_move_fails") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path(), std::make_unique<hybrid::testing::RefusingVramAdapter>());
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{1, 2}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g2", Bytes{3, 4}, MemoryTier::Ram).ok());
+  AsyncExecutor exec(StreamConfig{true});
+  const AutogradTrace trace =
+      execute_backward_with_trace(exec, mem, one_node(2, ExecutionTarget::Gpu, MemoryTier::Vram), low_pressure(), true);
+  REQUIRE(trace.nodes.size() == 1);
+  const auto& n = trace.nodes[0];
+  CHECK(n.requested_backward_target == ExecutionTarget::Gpu);
+  CHECK(n.final_backward_target == ExecutionTarget::Cpu);
+  CHECK(n.reason == "node reason; GPU fallback due to move failure");
+  const auto failed = std::ranges::find_if(n.moves, [](const GradMoveRecord& m) { return m.kind == K::Failed; });
+  REQUIRE(failed != n.moves.end());
+  CHECK(failed->reason.find("simulated VRAM failure") != std::string::npos);
+  // After the failed GPU attempt both gradients are already in RAM: the CPU pass skips them.
+  CHECK(n.moves.back() == GradMoveRecord::skipped("g2", "already in target tier"));
+  CHECK(mem.get_tier("g1") == MemoryTier::Ram);
+  CHECK(has_line_containing(exec.timeline(), "ENQUEUE stream=Cpu", "name=backward:node2 "));
+  CHECK(exec.timeline().back() ==
+        "AUTOGRAD node=2 target=Cpu moves=" + std::to_string(n.moves.size()) + " fallback=1");
+}
+
+TEST_CASE("autograd_trace: trace_skips_moves_when_already_in_target") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path());
+  mem.register_tensor("g1", 4, MemoryTier::Ram);
+  mem.register_tensor("g2", 4, MemoryTier::Ram);
+  AsyncExecutor exec(StreamConfig{true});
+  const AutogradTrace trace =
+      execute_backward_with_trace(exec, mem, one_node(3, ExecutionTarget::Cpu, MemoryTier::Ram), low_pressure(), true);
+  REQUIRE(trace.nodes.size() == 1);
+  const auto& n = trace.nodes[0];
+  CHECK(n.requested_backward_target == ExecutionTarget::Cpu);
+  CHECK(n.final_backward_target == ExecutionTarget::Cpu);
+  REQUIRE(n.moves.size() == 2);
+  for (const auto& m : n.moves) {
+    CHECK(m.kind == K::Skipped);
+    CHECK(m.reason.find("already in target tier") != std::string::npos);
+  }
+  CHECK(exec.timeline().back() == "AUTOGRAD node=3 target=Cpu moves=2 fallback=0");
+}
+
+TEST_CASE("autograd_trace: unregistered gradients are skipped with their reason") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path());
+  AsyncExecutor exec(StreamConfig{true});
+  const AutogradTrace trace =
+      execute_backward_with_trace(exec, mem, one_node(5, ExecutionTarget::Cpu, MemoryTier::Ssd), low_pressure(), true);
+  REQUIRE(trace.nodes[0].moves.size() == 2);
+  CHECK(trace.nodes[0].moves[0] ==
+        GradMoveRecord::skipped("g1", "tensor not registered in memory manager"));
+}

@@ -1,0 +1,75 @@
+#include "hybrid/planner/execution_planner.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "hybrid/planner/snapshot_builders.hpp"
+
+using namespace hybrid;
+using hybrid::testing::kernel;
+using hybrid::testing::pressure_snapshot;
+
+namespace {
+const std::vector<MemoryTier> kRam{MemoryTier::Ram, MemoryTier::Ram};
+}
+
+TEST_CASE("kernel_model: only ComputeHeavy and MemoryBound are GPU friendly") {
+  CHECK(kernel("k", KernelKind::ComputeHeavy).is_gpu_friendly());
+  CHECK(kernel("k", KernelKind::MemoryBound).is_gpu_friendly());
+  CHECK_FALSE(kernel("k", KernelKind::Small).is_gpu_friendly());
+  CHECK_FALSE(kernel("k", KernelKind::Serial).is_gpu_friendly());
+}
+
+TEST_CASE("execution_planner: cpu_when_gpu_not_available") {
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.2F, 0.1F), false);
+  CHECK(plan.target == ExecutionTarget::CpuFallback);
+  CHECK(plan.reason == "GPU not available");
+}
+
+TEST_CASE("execution_planner: cpu_when_kernel_small") {
+  auto plan = plan_execution(kernel("tiny", KernelKind::Small), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  CHECK(plan.target == ExecutionTarget::Cpu);
+  CHECK(plan.reason == "Kernel not suitable for GPU execution");
+  auto serial = plan_execution(kernel("scan", KernelKind::Serial), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  CHECK(serial.target == ExecutionTarget::Cpu);
+}
+
+TEST_CASE("execution_planner: cpu_when_tensor_on_ssd") {
+  const std::vector<MemoryTier> tiers{MemoryTier::Ram, MemoryTier::Ssd};
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), tiers, pressure_snapshot(0.2F, 0.1F), true);
+  CHECK(plan.target == ExecutionTarget::Cpu);
+  CHECK(plan.reason == "Tensor resides on SSD");
+}
+
+TEST_CASE("execution_planner: cpu_fallback_when_vram_pressure_high") {
+  auto plan = plan_execution(kernel("mm", KernelKind::MemoryBound), kRam, pressure_snapshot(0.95F, 0.1F), true);
+  CHECK(plan.target == ExecutionTarget::CpuFallback);
+  CHECK(plan.reason == "VRAM pressure too high");
+}
+
+TEST_CASE("execution_planner: VRAM pressure exactly at 0.90 still prefers GPU (rule is strictly above)") {
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.90F, 0.1F), true);
+  CHECK(plan.target == ExecutionTarget::Gpu);
+}
+
+TEST_CASE("execution_planner: gpu_when_all_conditions_good") {
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  CHECK(plan.target == ExecutionTarget::Gpu);
+  CHECK(plan.reason == "GPU execution preferred");
+}
+
+TEST_CASE("execution_planner: absent VRAM pressure counts as zero") {
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, empty_memory_snapshot(), true);
+  CHECK(plan.target == ExecutionTarget::Gpu);
+}
+
+TEST_CASE("execution_planner: rules apply in order (GPU absent beats SSD tensor and high pressure)") {
+  const std::vector<MemoryTier> tiers{MemoryTier::Ssd};
+  auto plan = plan_execution(kernel("tiny", KernelKind::Small), tiers, pressure_snapshot(0.99F, 0.99F), false);
+  CHECK(plan.reason == "GPU not available");
+  auto plan2 = plan_execution(kernel("tiny", KernelKind::Small), tiers, pressure_snapshot(0.99F, 0.99F), true);
+  CHECK(plan2.reason == "Kernel not suitable for GPU execution");
+  auto plan3 = plan_execution(kernel("mm", KernelKind::ComputeHeavy), tiers, pressure_snapshot(0.99F, 0.99F), true);
+  CHECK(plan3.reason == "Tensor resides on SSD");
+}

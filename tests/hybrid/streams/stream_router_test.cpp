@@ -1,0 +1,69 @@
+#include "hybrid/streams/stream_router.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "hybrid/planner/snapshot_builders.hpp"
+#include "hybrid/streams/timeline_lines.hpp"
+
+using namespace hybrid;
+using hybrid::testing::has_line_containing;
+using hybrid::testing::index_of;
+using hybrid::testing::kernel;
+using hybrid::testing::lines_starting;
+using hybrid::testing::low_pressure;
+
+TEST_CASE("stream_router: routes_gpu_compute_to_gpu_stream") {
+  AsyncExecutor exec(StreamConfig{true});
+  const std::vector<MemoryTier> tiers{MemoryTier::Ram, MemoryTier::Ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
+  CHECK(bundle.plan_target == ExecutionTarget::Gpu);
+  CHECK(bundle.reason == "GPU execution preferred");
+  CHECK(bundle.submitted_task_ids == std::vector<std::uint64_t>{1});
+  exec.run_to_completion();
+  CHECK(has_line_containing(exec.timeline(), "ENQUEUE stream=Gpu", "name=gemm"));
+  CHECK(has_line_containing(exec.timeline(), "RUN stream=Gpu", "name=gemm"));
+  CHECK_FALSE(has_line_containing(exec.timeline(), "SsdPrefetch"));
+}
+
+TEST_CASE("stream_router: injects_prefetch_when_tensor_on_ssd") {
+  AsyncExecutor exec(StreamConfig{true});
+  const std::vector<MemoryTier> tiers{MemoryTier::Ram, MemoryTier::Ssd};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
+  REQUIRE(bundle.submitted_task_ids.size() == 2);
+  CHECK(bundle.submitted_task_ids[0] < bundle.submitted_task_ids[1]);
+  CHECK(bundle.plan_target == ExecutionTarget::Cpu);
+  const auto enq = lines_starting(exec.timeline(), "ENQUEUE");
+  REQUIRE(enq.size() == 2);
+  CHECK(enq[0] == "ENQUEUE stream=SsdPrefetch id=1 kind=Io name=prefetch:gemm cost=1");
+  CHECK(enq[1] == "ENQUEUE stream=Cpu id=2 kind=Compute name=gemm cost=1");
+  exec.run_to_completion();
+  CHECK(has_line_containing(exec.timeline(), "RUN stream=SsdPrefetch"));
+  CHECK(has_line_containing(exec.timeline(), "RUN", "name=gemm "));
+}
+
+TEST_CASE("stream_router: routes_to_cpu_when_gpu_not_available") {
+  AsyncExecutor exec(StreamConfig{true});
+  const std::vector<MemoryTier> tiers{MemoryTier::Ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), false);
+  CHECK(bundle.plan_target == ExecutionTarget::CpuFallback);
+  CHECK(bundle.reason == "GPU not available");
+  exec.run_to_completion();
+  const auto runs = lines_starting(exec.timeline(), "RUN ");
+  REQUIRE_FALSE(runs.empty());
+  for (const auto& r : runs) CHECK(r.starts_with("RUN stream=Cpu "));
+}
+
+TEST_CASE("stream_router: fallback_mode_serializes_gpu_task") {
+  AsyncExecutor exec(StreamConfig{false});
+  const std::vector<MemoryTier> tiers{MemoryTier::Ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
+  CHECK(bundle.plan_target == ExecutionTarget::Gpu);
+  CHECK(has_line_containing(exec.timeline(), "ENQUEUE stream=Gpu", "name=gemm"));
+  exec.run_to_completion();
+  CHECK(index_of(exec.timeline(), "FALLBACK stream=Gpu id=1 -> Cpu") >= 0);
+  const auto runs = lines_starting(exec.timeline(), "RUN ");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0] == "RUN stream=Cpu id=1 kind=Compute name=gemm cost=1");
+}
