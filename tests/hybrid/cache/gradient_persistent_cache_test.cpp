@@ -1,0 +1,69 @@
+// APX 13.8.2 (memory side): gradients persisted under "grad:<id>:len<n>" in the Gradient namespace.
+#include <doctest/doctest.h>
+
+#include "hybrid/cache/persistent_cache.hpp"
+#include "hybrid/memory/fake_vram_adapter.hpp"
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+
+TEST_CASE("gradient cache: persist and restore gradient roundtrip") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("ssd"), std::make_unique<FakeVramAdapter>());
+  mem.attach_persistent_cache(PersistentHybridCache(dir.file("grad_cache")));
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::Ram).ok());
+  REQUIRE(mem.persist_gradient_to_ssd_cache("g1", Bytes{9, 8, 7}, 1, true).ok());
+  CHECK(mem.is_grad_id("g1"));
+  CHECK_FALSE(mem.is_grad_id("t1"));
+  CHECK(mem.gradient_cache_key_of("g1") == std::optional<std::string>("grad:g1:len3"));
+  CHECK(mem.persistent_cache()->exists(CacheKind::Gradient, "grad:g1:len3"));
+  CHECK_FALSE(mem.persistent_cache()->exists(CacheKind::Tensor, "grad:g1:len3"));
+  REQUIRE(mem.remove_tensor("g1"));
+  auto restored = mem.restore_gradient_from_ssd_cache("g1");
+  REQUIRE(restored.ok());
+  CHECK(*restored == Bytes{9, 8, 7});
+  // Re-persisting without overwrite is refused; with overwrite it replaces.
+  CHECK(mem.persist_gradient_to_ssd_cache("g1", Bytes{9, 8, 7}, 2, false).error().kind ==
+        CacheError::Kind::AlreadyExists);
+  REQUIRE(mem.persist_gradient_to_ssd_cache("g1", Bytes{1, 1, 1}, 2, true).ok());
+  CHECK(*mem.restore_gradient_from_ssd_cache("g1") == Bytes{1, 1, 1});
+}
+
+TEST_CASE("gradient cache: gradients use separate namespace from tensors") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("grad_cache"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "k", Bytes{1, 2, 3}, 0, false).ok());
+  REQUIRE(cache.put_blob(CacheKind::Gradient, "k", Bytes{4, 5, 6}, 0, false).ok());
+  CHECK(cache.exists(CacheKind::Tensor, "k"));
+  CHECK(cache.exists(CacheKind::Gradient, "k"));
+  CHECK(*cache.get_blob(CacheKind::Tensor, "k") == Bytes{1, 2, 3});
+  CHECK(*cache.get_blob(CacheKind::Gradient, "k") == Bytes{4, 5, 6});
+}
+
+TEST_CASE("gradient cache: helpers without a cache, and unknown gradients") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("ssd"));
+  const CacheError not_attached = CacheError::io("Persistent cache not attached to HybridMemoryManager");
+  CHECK(mem.persist_gradient_to_ssd_cache("g", Bytes{1}, 0, true).error() == not_attached);
+  CHECK(mem.restore_gradient_from_ssd_cache("g").error() == not_attached);
+  mem.attach_persistent_cache(PersistentHybridCache(dir.file("pc")));
+  CHECK(mem.restore_gradient_from_ssd_cache("never").error().kind == CacheError::Kind::NotFound);
+  CHECK_FALSE(mem.is_grad_id("never"));
+}
+
+TEST_CASE("gradient cache: a corrupted gradient blob is reported, not returned") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("ssd"));
+  mem.attach_persistent_cache(PersistentHybridCache(dir.file("pc")));
+  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{1, 2, 3, 4}, 0, true).ok());
+  {
+    std::FILE* f = std::fopen(mem.persistent_cache()->bin_path(CacheKind::Gradient, "grad:g:len4").c_str(), "r+b");
+    REQUIRE(f != nullptr);
+    std::fputc(0x7F, f);
+    std::fclose(f);
+  }
+  auto r = mem.restore_gradient_from_ssd_cache("g");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == CacheError::Kind::Corrupt);
+}

@@ -1,0 +1,141 @@
+// APX 13.8.0: persistent cache API contract and corruption detection.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/cache/persistent_cache.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void spit(const std::string& p, const std::string& s, bool append = false) {
+  std::ofstream out(p, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
+  out << s;
+}
+}  // namespace
+
+TEST_CASE("persistent_cache: put and get roundtrip tensor") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("roundtrip"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "w1", Bytes{1, 2, 3}, 1234, false).ok());
+  CHECK(cache.exists(CacheKind::Tensor, "w1"));
+  auto got = cache.get_blob(CacheKind::Tensor, "w1");
+  REQUIRE(got.ok());
+  CHECK(*got == Bytes{1, 2, 3});
+  CHECK(std::filesystem::exists(dir.file("roundtrip/tensor/w1.bin")));
+  CHECK(slurp(dir.file("roundtrip/tensor/w1.bin")) == std::string("\x01\x02\x03", 3));
+  CHECK(slurp(dir.file("roundtrip/tensor/w1.meta")) ==
+        "kind=tensor\nlen=3\nchecksum32=" + std::to_string(checksum32(Bytes{1, 2, 3})) + "\ncreated_unix=1234\n");
+  auto meta = cache.get_meta(CacheKind::Tensor, "w1");
+  REQUIRE(meta.ok());
+  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, checksum32(Bytes{1, 2, 3}), 1234});
+}
+
+TEST_CASE("persistent_cache: put rejects overwrite by default, overwrites when asked") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("overwrite"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "k1", Bytes{1}, 1, false).ok());
+  const std::string meta_before = slurp(cache.meta_path(CacheKind::Tensor, "k1"));
+  auto again = cache.put_blob(CacheKind::Tensor, "k1", Bytes{2, 2}, 2, false);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().kind == CacheError::Kind::AlreadyExists);
+  CHECK(slurp(cache.meta_path(CacheKind::Tensor, "k1")) == meta_before);
+  CHECK(*cache.get_blob(CacheKind::Tensor, "k1") == Bytes{1});
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "k1", Bytes{2, 2}, 2, true).ok());
+  CHECK(*cache.get_blob(CacheKind::Tensor, "k1") == Bytes{2, 2});
+  CHECK_FALSE(std::filesystem::exists(cache.bin_path(CacheKind::Tensor, "k1") + ".next"));
+}
+
+TEST_CASE("persistent_cache: get detects corruption by length and checksum") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("corrupt"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "c1", Bytes{10, 20, 30, 40}, 5, false).ok());
+  const std::string bin = dir.file("corrupt/tensor/c1.bin");
+  spit(bin, "x", true);
+  auto longer = cache.get_blob(CacheKind::Tensor, "c1");
+  REQUIRE_FALSE(longer.ok());
+  CHECK(longer.error().kind == CacheError::Kind::Corrupt);
+  CHECK(longer.error().message.find("mismatch") != std::string::npos);
+  CHECK(longer.error().message.find("length") != std::string::npos);
+  spit(bin, std::string("\x0a\x14\x1f\x28", 4));  // same length, one bit flipped
+  auto flipped = cache.get_blob(CacheKind::Tensor, "c1");
+  REQUIRE_FALSE(flipped.ok());
+  CHECK(flipped.error().kind == CacheError::Kind::Corrupt);
+  CHECK(flipped.error().message.find("checksum mismatch") != std::string::npos);
+}
+
+TEST_CASE("persistent_cache: separate kinds use separate namespaces") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("kinds"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "k", Bytes{1, 2, 3}, 0, false).ok());
+  REQUIRE(cache.put_blob(CacheKind::Gradient, "k", Bytes{9, 8, 7}, 0, false).ok());
+  CHECK(cache.exists(CacheKind::Tensor, "k"));
+  CHECK(cache.exists(CacheKind::Gradient, "k"));
+  CHECK_FALSE(cache.exists(CacheKind::KernelMeta, "k"));
+  CHECK(*cache.get_blob(CacheKind::Tensor, "k") == Bytes{1, 2, 3});
+  CHECK(*cache.get_blob(CacheKind::Gradient, "k") == Bytes{9, 8, 7});
+  CHECK(std::filesystem::is_directory(dir.file("kinds/kernel_meta")));
+}
+
+TEST_CASE("persistent_cache: missing entries, bad keys and a root that is a file") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("misc"));
+  CHECK(cache.get_blob(CacheKind::Tensor, "nope").error().kind == CacheError::Kind::NotFound);
+  CHECK_FALSE(cache.exists(CacheKind::Tensor, "nope"));
+  for (std::string bad : {std::string(""), std::string(".."), std::string("a/b"), std::string("a\\b"),
+                          std::string("a\0b", 3), std::string(201, 'k')}) {
+    CAPTURE(bad);
+    CHECK(cache.put_blob(CacheKind::Tensor, bad, Bytes{1}, 0, false).error().kind == CacheError::Kind::InvalidKey);
+    CHECK(cache.get_blob(CacheKind::Tensor, bad).error().kind == CacheError::Kind::InvalidKey);
+    CHECK_FALSE(cache.exists(CacheKind::Tensor, bad));
+  }
+  spit(dir.file("afile"), "not a dir");
+  PersistentHybridCache on_file(dir.file("afile"));
+  auto r = on_file.put_blob(CacheKind::Tensor, "k", Bytes{1}, 0, false);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == CacheError::Kind::Io);
+  CHECK(r.error().message.find("is not a directory") != std::string::npos);
+  CHECK(on_file.ensure_root().error().kind == CacheError::Kind::Io);
+  CHECK(slurp(dir.file("afile")) == "not a dir");
+}
+
+TEST_CASE("persistent_cache: missing payload is NotFound, bad meta is Corrupt, remove forgets") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("m"));
+  REQUIRE(cache.put_blob(CacheKind::Gradient, "g", Bytes{4, 5}, 0, false).ok());
+  std::filesystem::remove(cache.bin_path(CacheKind::Gradient, "g"));
+  CHECK_FALSE(cache.exists(CacheKind::Gradient, "g"));
+  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().kind == CacheError::Kind::NotFound);
+  REQUIRE(cache.put_blob(CacheKind::Gradient, "g", Bytes{4, 5}, 0, true).ok());
+  spit(cache.meta_path(CacheKind::Gradient, "g"), "kind=gradient\nlen=2\nchecksum32=1\ncreated_unix=0\nextra=1\n");
+  auto bad = cache.get_blob(CacheKind::Gradient, "g");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().kind == CacheError::Kind::Corrupt);
+  CHECK(bad.error().message.find("unknown key 'extra'") != std::string::npos);
+  spit(cache.meta_path(CacheKind::Gradient, "g"), "kind=tensor\nlen=2\nchecksum32=1\ncreated_unix=0\n");
+  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().message.find("names kind tensor") != std::string::npos);
+  REQUIRE(cache.remove(CacheKind::Gradient, "g").ok());
+  CHECK_FALSE(std::filesystem::exists(cache.meta_path(CacheKind::Gradient, "g")));
+  CHECK(cache.remove(CacheKind::Gradient, "g").ok());
+}
+
+TEST_CASE("persistent_cache: deterministic tensor and gradient keys") {
+  CHECK(tensor_cache_key("t1", 4) == "tensor:t1:len4");
+  CHECK(gradient_cache_key("g1", 3) == "grad:g1:len3");
+}
+
+TEST_CASE("checksum32: FNV-1a reference values") {
+  CHECK(checksum32(Bytes{}) == 0x811C9DC5U);
+  const std::string a = "a";
+  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(a.data()), a.size()}) == 0xE40C292CU);
+  const std::string foobar = "foobar";
+  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(foobar.data()), foobar.size()}) == 0xBF9CF968U);
+}

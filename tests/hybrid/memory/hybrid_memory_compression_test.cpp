@@ -1,0 +1,227 @@
+// APX 13.2.3: RLE scaffold, plus the shuffle+zstd codec and the per-tensor policy.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "hybrid/memory/byte_shuffle.hpp"
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "hybrid/memory/rle_codec.hpp"
+#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "memory_test_support.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+
+namespace {
+Bytes repeated() {
+  Bytes b;
+  for (int r = 0; r < 20; ++r) b.insert(b.end(), static_cast<std::size_t>(r * 37 % 300 + 1), static_cast<std::uint8_t>(r));
+  return b;
+}
+Bytes smooth_floats(std::size_t n) {
+  std::mt19937 rng(42);
+  std::normal_distribution<float> nd(0.0F, 1.0F);
+  Bytes b(n * 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    float v = nd(rng);
+    std::memcpy(b.data() + i * 4, &v, 4);
+  }
+  return b;
+}
+}  // namespace
+
+TEST_CASE("compression: rle roundtrip integrity") {
+  const Bytes data = repeated();
+  auto [enc, meta] = rle_compress(data);
+  CHECK(meta.kind == CompressionKind::Rle);
+  CHECK(meta.original_bytes == data.size());
+  CHECK(enc.size() < data.size());
+  auto dec = rle_decompress(enc, meta);
+  REQUIRE(dec.ok());
+  CHECK(*dec == data);
+  // Runs longer than 255 split into several pairs.
+  Bytes long_run(600, 0xAB);
+  auto [enc2, meta2] = rle_compress(long_run);
+  CHECK(enc2 == Bytes{255, 0xAB, 255, 0xAB, 90, 0xAB});
+  CHECK(*rle_decompress(enc2, meta2) == long_run);
+  auto [enc3, meta3] = rle_compress(Bytes{});
+  CHECK(enc3.empty());
+  CHECK(rle_decompress(enc3, meta3)->empty());
+}
+
+TEST_CASE("compression: ssd roundtrip with compression meta none") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  const Bytes data = memory_test::pattern(1000);
+  REQUIRE(mem.register_tensor_with_data("t", data, MemoryTier::Ram).ok());
+  REQUIRE(mem.apply_move("t", *mem.plan_move("t", MemoryTier::Ssd, empty_memory_snapshot())).ok());
+  const auto* ssd = as_ssd(mem.backing("t"));
+  REQUIRE(ssd != nullptr);
+  REQUIRE(ssd->compression.has_value());
+  CHECK(ssd->compression->kind == CompressionKind::None);
+  CHECK(ssd->compression->original_bytes == data.size());
+  CHECK(memory_test::read_file(ssd->path) == data);  // raw on disk by default
+  REQUIRE(mem.apply_move("t", *mem.plan_move("t", MemoryTier::Ram, empty_memory_snapshot())).ok());
+  CHECK(*memory_test::ram_bytes(mem, "t") == data);
+}
+
+TEST_CASE("compression: ssd roundtrip with rle compression") {
+  testsupport::TempDir dir;
+  SsdCache cache(dir.file("rle"));
+  REQUIRE(cache.ensure_dir().ok());
+  const Bytes data = repeated();
+  const std::string p = cache.blob_path("r");
+  auto meta = cache.write_blob(p, data, CompressionKind::Rle);
+  REQUIRE(meta.ok());
+  CHECK(meta->kind == CompressionKind::Rle);
+  CHECK(memory_test::read_file(p).size() < data.size());
+  auto back = cache.read_blob_with_meta(p, *meta);
+  REQUIRE(back.ok());
+  CHECK(*back == data);
+}
+
+TEST_CASE("compression: invalid rle stream returns error") {
+  const CompressionMeta meta{CompressionKind::Rle, 4, 0, std::nullopt};
+  auto odd = rle_decompress(Bytes{2, 1, 2}, meta);
+  REQUIRE_FALSE(odd.ok());
+  CHECK(odd.error().kind == MoveError::Kind::Unsupported);
+  CHECK(odd.error().message.find("Invalid RLE stream") != std::string::npos);
+  auto zero = rle_decompress(Bytes{0, 1, 4, 1}, meta);
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().message.find("Invalid RLE stream") != std::string::npos);
+  auto short_stream = rle_decompress(Bytes{3, 1}, meta);
+  REQUIRE_FALSE(short_stream.ok());
+  CHECK(short_stream.error().message.find("Invalid RLE stream") != std::string::npos);
+  auto long_stream = rle_decompress(Bytes{200, 1}, meta);
+  REQUIRE_FALSE(long_stream.ok());
+  CHECK(long_stream.error().message.find("Invalid RLE stream") != std::string::npos);
+}
+
+TEST_CASE("compression: uncompressed blob with a wrong length is rejected") {
+  testsupport::TempDir dir;
+  SsdCache cache(dir.file("c"));
+  REQUIRE(cache.ensure_dir().ok());
+  const std::string p = cache.blob_path("x");
+  REQUIRE(cache.write_blob(p, Bytes{1, 2, 3}).ok());
+  auto r = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::None, 4, 0, std::nullopt});
+  CHECK(r.error() == MoveError::unsupported("Invalid SSD blob: length mismatch for uncompressed data"));
+}
+
+TEST_CASE("byte_shuffle: groups bytes by significance and inverts, tail copied") {
+  const Bytes in{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};  // two 4-byte elements + 2 tail bytes
+  Bytes out(in.size());
+  byte_shuffle(in, out, 4);
+  CHECK(out == Bytes{1, 5, 2, 6, 3, 7, 4, 8, 9, 10});
+  Bytes back(in.size());
+  byte_unshuffle(out, back, 4);
+  CHECK(back == in);
+  const Bytes big = memory_test::pattern(100003);
+  Bytes s(big.size()), u(big.size());
+  byte_shuffle(big, s, 2);
+  byte_unshuffle(s, u, 2);
+  CHECK(u == big);
+}
+
+TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, header checked") {
+  const Bytes data = smooth_floats(1 << 16);
+  CompressionMeta meta;
+  auto enc = shuffle_zstd_compress(data, 4, 1, &meta);
+  REQUIRE(enc.ok());
+  CHECK(meta.kind == CompressionKind::ShuffleZstd);
+  CHECK(meta.element_size == 4);
+  CHECK(meta.original_bytes == data.size());
+  CHECK(enc->size() < data.size());
+  CompressionMeta unshuffled_meta;
+  auto plain = shuffle_zstd_compress(data, 1, 1, &unshuffled_meta);  // width 1 = no shuffle
+  REQUIRE(plain.ok());
+  CHECK(enc->size() < plain->size());
+  auto dec = shuffle_zstd_decompress(*enc, meta);
+  REQUIRE(dec.ok());
+  CHECK(*dec == data);
+
+  CompressionMeta wrong_width = meta;
+  wrong_width.element_size = 2;
+  CHECK(shuffle_zstd_decompress(*enc, wrong_width).error().message.find("element size") != std::string::npos);
+  CompressionMeta wrong_kind = meta;
+  wrong_kind.kind = CompressionKind::Rle;
+  CHECK(shuffle_zstd_decompress(*enc, wrong_kind).error().message.find("metadata names codec rle") !=
+        std::string::npos);
+  Bytes bad_codec = *enc;
+  bad_codec[5] = 9;
+  CHECK(shuffle_zstd_decompress(bad_codec, meta).error().message.find("header names codec 9") != std::string::npos);
+  Bytes flipped = *enc;
+  flipped[flipped.size() / 2] ^= 0x40;
+  auto corrupt = shuffle_zstd_decompress(flipped, meta);
+  REQUIRE_FALSE(corrupt.ok());
+  CHECK(corrupt.error().message.find("Invalid shuffle_zstd blob") != std::string::npos);
+  Bytes truncated(enc->begin(), enc->begin() + 10);
+  CHECK_FALSE(shuffle_zstd_decompress(truncated, meta).ok());
+  CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().kind == MoveError::Kind::Unsupported);
+}
+
+TEST_CASE("compression_policy: off by default, size threshold, element alignment, per-tensor override") {
+  CompressionPolicy off;
+  CHECK(off.choose("t", 1u << 30).kind == CompressionKind::None);
+  CompressionPolicy on;
+  on.default_kind = CompressionKind::ShuffleZstd;
+  on.min_bytes = 1024;
+  CHECK(on.choose("t", 1023).kind == CompressionKind::None);
+  CHECK(on.choose("t", 4096).kind == CompressionKind::ShuffleZstd);
+  CHECK(on.choose("t", 4097).kind == CompressionKind::None);  // not whole float32 elements
+  on.per_tensor["ids"] = CompressionChoice{CompressionKind::Rle, 1, 1};
+  CHECK(on.choose("ids", 10).kind == CompressionKind::Rle);
+}
+
+TEST_CASE("compression: manager spills through the policy and records the codec") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  CompressionPolicy policy;
+  policy.default_kind = CompressionKind::ShuffleZstd;
+  policy.min_bytes = 1024;
+  mem.set_compression_policy(policy);
+  const Bytes data = smooth_floats(4096);
+  const Bytes small = memory_test::pattern(100);
+  REQUIRE(mem.register_tensor_with_data("w", data, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("b", small, MemoryTier::Ram).ok());
+  for (const char* id : {"w", "b"}) {
+    REQUIRE(mem.apply_move(id, *mem.plan_move(id, MemoryTier::Ssd, empty_memory_snapshot())).ok());
+  }
+  const auto* w = as_ssd(mem.backing("w"));
+  REQUIRE(w != nullptr);
+  CHECK(w->compression->kind == CompressionKind::ShuffleZstd);
+  CHECK(memory_test::read_file(w->path).size() < data.size());
+  CHECK(as_ssd(mem.backing("b"))->compression->kind == CompressionKind::None);
+  for (const char* id : {"w", "b"}) {
+    REQUIRE(mem.apply_move(id, *mem.plan_move(id, MemoryTier::Ram, empty_memory_snapshot())).ok());
+  }
+  CHECK(*memory_test::ram_bytes(mem, "w") == data);
+  CHECK(*memory_test::ram_bytes(mem, "b") == small);
+}
+
+TEST_CASE("compression: a corrupted compressed blob fails the load and the tensor stays on ssd") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  CompressionPolicy policy;
+  policy.default_kind = CompressionKind::ShuffleZstd;
+  policy.min_bytes = 0;
+  mem.set_compression_policy(policy);
+  REQUIRE(mem.register_tensor_with_data("w", smooth_floats(2048), MemoryTier::Ssd).ok());
+  const std::string path = memory_test::ssd_path(mem, "w");
+  Bytes raw = memory_test::read_file(path);
+  raw[raw.size() - 3] ^= 0xFF;
+  memory_test::write_file(path, raw);
+  auto r = mem.apply_move("w", MovePlan{MemoryTier::Ssd, MemoryTier::Ram, "load"});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == MoveError::Kind::Unsupported);
+  CHECK(r.error().message.find("Invalid shuffle_zstd blob") != std::string::npos);
+  CHECK(mem.get_tier("w") == MemoryTier::Ssd);
+}
+
+TEST_CASE("compression_kind: names round-trip") {
+  for (auto k : {CompressionKind::None, CompressionKind::Rle, CompressionKind::ShuffleZstd}) {
+    CHECK(parse_compression_kind(to_string(k)) == k);
+  }
+  CHECK_FALSE(parse_compression_kind("zstd").has_value());
+}

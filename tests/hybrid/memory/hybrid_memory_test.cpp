@@ -1,0 +1,104 @@
+// APX 13.2.0: logical registry and move planning.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "memory_test_support.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+
+TEST_CASE("hybrid_memory: register and query tier") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  mem.register_tensor("t1", 1024, MemoryTier::Vram);
+  CHECK(mem.get_tier("t1") == MemoryTier::Vram);
+  CHECK(mem.tensor_len_bytes("t1") == std::optional<std::size_t>(1024));
+  CHECK(std::holds_alternative<NoBacking>(*mem.backing("t1")));
+  CHECK_FALSE(mem.get_tier("nope").has_value());
+  CHECK_FALSE(mem.tensor_len_bytes("nope").has_value());
+}
+
+TEST_CASE("hybrid_memory: plan and apply move vram to ram") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  mem.register_tensor("t1", 1024, MemoryTier::Vram);
+  auto plan = mem.plan_move("t1", MemoryTier::Ram, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  CHECK(plan->from == MemoryTier::Vram);
+  CHECK(plan->to == MemoryTier::Ram);
+  REQUIRE(mem.apply_move("t1", *plan).ok());
+  CHECK(mem.get_tier("t1") == MemoryTier::Ram);
+}
+
+TEST_CASE("hybrid_memory: plan to ssd ensures cache dir") {
+  testsupport::TempDir dir;
+  const std::string cache = dir.file("atenia_cache_test");
+  HybridMemoryManager mem(cache);
+  REQUIRE(mem.register_tensor_with_data("t1", memory_test::pattern(16), MemoryTier::Ram).ok());
+  CHECK_FALSE(std::filesystem::exists(cache));
+  auto plan = mem.plan_move("t1", MemoryTier::Ssd, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  CHECK(plan->to == MemoryTier::Ssd);
+  CHECK(std::filesystem::is_directory(cache));
+}
+
+TEST_CASE("hybrid_memory: already in target tier is ok") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  mem.register_tensor("t1", 8, MemoryTier::Ram);
+  auto plan = mem.plan_move("t1", MemoryTier::Ram, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  CHECK(plan->reason == "Already in target tier");
+  CHECK(plan->from == MemoryTier::Ram);
+  CHECK(plan->to == MemoryTier::Ram);
+}
+
+TEST_CASE("hybrid_memory: unknown tensor returns error from plan, apply and remove") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  auto plan = mem.plan_move("ghost", MemoryTier::Ram, empty_memory_snapshot());
+  REQUIRE_FALSE(plan.ok());
+  CHECK(plan.error() == MoveError::unsupported("Tensor not registered"));
+  auto applied = mem.apply_move("ghost", MovePlan{MemoryTier::Ram, MemoryTier::Ssd, "x"});
+  REQUIRE_FALSE(applied.ok());
+  CHECK(applied.error() == MoveError::unsupported("Tensor not registered"));
+  CHECK_FALSE(mem.remove_tensor("ghost"));
+  CHECK(mem.backing("ghost") == nullptr);
+}
+
+TEST_CASE("hybrid_memory: ids_for_checkpoint is sorted and remove_tensor forgets the id") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  mem.register_tensor("b", 1, MemoryTier::Ram);
+  mem.register_tensor("a", 1, MemoryTier::Cpu);
+  REQUIRE(mem.register_tensor_with_data("c", memory_test::pattern(4), MemoryTier::Ssd).ok());
+  const std::string blob = memory_test::ssd_path(mem, "c");
+  CHECK(std::filesystem::exists(blob));
+  CHECK(mem.ids_for_checkpoint() == std::vector<std::string>{"a", "b", "c"});
+  CHECK(mem.remove_tensor("c"));
+  CHECK_FALSE(std::filesystem::exists(blob));
+  CHECK(mem.ids_for_checkpoint() == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("hybrid_memory: placement hints are stored per id") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  CHECK_FALSE(mem.get_desired_tier_hint("t").has_value());
+  mem.set_desired_tier_hint("t", MemoryTier::Vram);
+  mem.set_last_plan_summary("t", std::string("hot weights"));
+  CHECK(mem.get_desired_tier_hint("t") == MemoryTier::Vram);
+  CHECK(mem.get_last_plan_summary("t") == std::optional<std::string>("hot weights"));
+  mem.set_desired_tier_hint("t", std::nullopt);
+  CHECK_FALSE(mem.get_desired_tier_hint("t").has_value());
+  CHECK(mem.get_last_plan_summary("t").has_value());
+}
+
+TEST_CASE("memory_tier: names round-trip and unknown names are rejected") {
+  for (MemoryTier t : {MemoryTier::Vram, MemoryTier::Ram, MemoryTier::Ssd, MemoryTier::Cpu}) {
+    CHECK(parse_memory_tier(to_string(t)) == t);
+  }
+  CHECK_FALSE(parse_memory_tier("RAM").has_value());
+  CHECK_FALSE(parse_memory_tier("").has_value());
+}

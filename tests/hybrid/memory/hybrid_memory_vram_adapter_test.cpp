@@ -1,0 +1,122 @@
+// APX 13.2.2: VRAM backing through an adapter, degrading to RAM without one.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "hybrid/memory/fake_vram_adapter.hpp"
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "memory_test_support.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+using memory_test::pattern;
+
+namespace {
+struct VramFixture {
+  testsupport::TempDir dir;
+  FakeVramAdapter* fake;
+  HybridMemoryManager mem;
+  VramFixture() : VramFixture(std::make_unique<FakeVramAdapter>()) {}
+  explicit VramFixture(std::unique_ptr<FakeVramAdapter> a) : fake(a.get()), mem(dir.file("cache"), std::move(a)) {}
+  MoveResult<void> move(const std::string& id, MemoryTier to) {
+    auto plan = mem.plan_move(id, to, empty_memory_snapshot());
+    if (!plan) return plan.error();
+    return mem.apply_move(id, *plan);
+  }
+};
+}  // namespace
+
+TEST_CASE("hybrid_memory vram: ram to vram and back roundtrip") {
+  VramFixture f;
+  const Bytes data = pattern(300);
+  REQUIRE(f.mem.register_tensor_with_data("t", data, MemoryTier::Ram).ok());
+  REQUIRE(f.move("t", MemoryTier::Vram).ok());
+  CHECK(f.mem.get_tier("t") == MemoryTier::Vram);
+  REQUIRE(as_vram(f.mem.backing("t")) != nullptr);
+  CHECK(as_vram(f.mem.backing("t"))->key == "t");
+  CHECK(f.fake->holds("t"));
+  REQUIRE(f.move("t", MemoryTier::Ram).ok());
+  CHECK(f.mem.get_tier("t") == MemoryTier::Ram);
+  REQUIRE(memory_test::ram_bytes(f.mem, "t") != nullptr);
+  CHECK(*memory_test::ram_bytes(f.mem, "t") == data);
+  CHECK_FALSE(f.fake->holds("t"));  // freed after download
+}
+
+TEST_CASE("hybrid_memory vram: ssd to vram via fake adapter") {
+  VramFixture f;
+  const Bytes data = pattern(123, 9);
+  REQUIRE(f.mem.register_tensor_with_data("s", data, MemoryTier::Ssd).ok());
+  const std::string blob = memory_test::ssd_path(f.mem, "s");
+  REQUIRE(f.move("s", MemoryTier::Vram).ok());
+  CHECK(f.mem.get_tier("s") == MemoryTier::Vram);
+  CHECK(as_vram(f.mem.backing("s")) != nullptr);
+  CHECK_FALSE(std::filesystem::exists(blob));
+  REQUIRE(f.move("s", MemoryTier::Ram).ok());
+  REQUIRE(memory_test::ram_bytes(f.mem, "s") != nullptr);
+  CHECK(*memory_test::ram_bytes(f.mem, "s") == data);
+}
+
+TEST_CASE("hybrid_memory vram: vram to ssd writes the blob and frees vram") {
+  VramFixture f;
+  const Bytes data = pattern(64);
+  REQUIRE(f.mem.register_tensor_with_data("v", data, MemoryTier::Vram).ok());
+  CHECK(f.mem.get_tier("v") == MemoryTier::Vram);
+  REQUIRE(f.move("v", MemoryTier::Ssd).ok());
+  CHECK(f.mem.get_tier("v") == MemoryTier::Ssd);
+  CHECK_FALSE(f.fake->holds("v"));
+  REQUIRE(f.move("v", MemoryTier::Ram).ok());
+  CHECK(*memory_test::ram_bytes(f.mem, "v") == data);
+}
+
+TEST_CASE("hybrid_memory vram: vram unavailable degrades to ram") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.file("cache"));
+  const Bytes data = pattern(40);
+  REQUIRE(mem.register_tensor_with_data("t", data, MemoryTier::Ram).ok());
+  auto plan = mem.plan_move("t", MemoryTier::Vram, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  CHECK(plan->to == MemoryTier::Ram);
+  CHECK(plan->reason.find("VRAM unavailable") != std::string::npos);
+  REQUIRE(mem.apply_move("t", *plan).ok());
+  CHECK(mem.get_tier("t") == MemoryTier::Ram);
+  REQUIRE(memory_test::ram_bytes(mem, "t") != nullptr);
+  CHECK(*memory_test::ram_bytes(mem, "t") == data);
+  // Even a forced plan to VRAM leaves the bytes in RAM.
+  REQUIRE(mem.apply_move("t", MovePlan{MemoryTier::Ram, MemoryTier::Vram, "forced"}).ok());
+  CHECK(mem.get_tier("t") == MemoryTier::Ram);
+  // Registering straight into VRAM degrades too, keeping the bytes.
+  REQUIRE(mem.register_tensor_with_data("u", data, MemoryTier::Vram).ok());
+  CHECK(mem.get_tier("u") == MemoryTier::Ram);
+  CHECK(*memory_test::ram_bytes(mem, "u") == data);
+}
+
+TEST_CASE("hybrid_memory vram: null adapter refuses every call") {
+  NullVramAdapter null;
+  CHECK_FALSE(null.is_available());
+  const auto expected = MoveError::backend_unavailable("VRAM adapter not available");
+  CHECK(null.upload("x", Bytes{1}).error() == expected);
+  CHECK(null.download("x").error() == expected);
+  CHECK(null.free("x").error() == expected);
+}
+
+TEST_CASE("hybrid_memory vram: a failed upload leaves the tensor in ram with its bytes") {
+  VramFixture f;
+  const Bytes data = pattern(50);
+  REQUIRE(f.mem.register_tensor_with_data("t", data, MemoryTier::Ram).ok());
+  f.fake->fail_next_upload();
+  auto r = f.move("t", MemoryTier::Vram);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == MoveError::Kind::BackendUnavailable);
+  CHECK(f.mem.get_tier("t") == MemoryTier::Ram);
+  CHECK(*memory_test::ram_bytes(f.mem, "t") == data);
+}
+
+TEST_CASE("hybrid_memory vram: a lost vram buffer is an error and the tensor stays in vram") {
+  VramFixture f;
+  REQUIRE(f.mem.register_tensor_with_data("t", pattern(8), MemoryTier::Vram).ok());
+  REQUIRE(f.fake->free("t").ok());  // the device lost it behind our back
+  auto r = f.move("t", MemoryTier::Ram);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == MoveError::Kind::BackendUnavailable);
+  CHECK(f.mem.get_tier("t") == MemoryTier::Vram);
+}
