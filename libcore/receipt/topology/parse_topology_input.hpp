@@ -2,6 +2,7 @@
 // Strict parse of a topology+input document (schema topology-input v0.4.0) into TopologyInput.
 // Unknown keys, wrong types, non-finite numbers, ids off the identifier pattern, sizes over the
 // limits of topology_input.hpp and inconsistent topologies are refused with the JSON path.
+#include <cstddef>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@ struct ParseOptions {
   // false: the topology-input schema surface (sigmoid/identity/relu, half_squared_error).
   // true: also softmax output + cross_entropy_softmax, as receipts carry them.
   bool allow_softmax = false;
+  // Units per layer; the input schema says 64, receipts may carry up to the engine's 512.
+  std::size_t max_layer_units = kMaxLayerUnits;
 };
 
 // `file` only labels errors. Duplicate keys cannot be seen here (the JSON parser keeps the last).
