@@ -94,3 +94,11 @@ TEST_CASE("offload_hysteresis: legacy plan ignores cooldown") {
   CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 10).actions.size() == 1);
   CHECK(engine.plan(hot, f.ids, f.mem).actions.size() == 1);
 }
+
+TEST_CASE("offload_hysteresis: a tensor is eligible again exactly cooldown_ticks later") {
+  VramFixture f;
+  SmartOffloadEngine engine;
+  const auto hot = pressure_snapshot(0.99F, 0.1F);
+  CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 10).actions.size() == 1);
+  CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 15).actions.size() == 1);
+}
