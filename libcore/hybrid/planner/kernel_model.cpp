@@ -12,6 +12,22 @@ const char* to_string(KernelKind kind) {
   return "Unknown";
 }
 
+std::optional<KernelKind> parse_kernel_kind(std::string_view text) {
+  struct Name {
+    std::string_view camel;
+    std::string_view snake;
+    KernelKind kind;
+  };
+  constexpr Name kNames[] = {{"ComputeHeavy", "compute_heavy", KernelKind::ComputeHeavy},
+                             {"MemoryBound", "memory_bound", KernelKind::MemoryBound},
+                             {"Small", "small", KernelKind::Small},
+                             {"Serial", "serial", KernelKind::Serial}};
+  for (const auto& n : kNames) {
+    if (text == n.camel || text == n.snake) return n.kind;
+  }
+  return std::nullopt;
+}
+
 bool KernelProfile::is_gpu_friendly() const {
   switch (kind) {
     case KernelKind::ComputeHeavy:

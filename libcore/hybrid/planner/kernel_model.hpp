@@ -1,7 +1,9 @@
 #pragma once
 // APX 13.3.0: what a kernel looks like to the scheduler.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace hybrid {
 
@@ -13,6 +15,8 @@ enum class KernelKind : std::uint8_t {
 };
 
 [[nodiscard]] const char* to_string(KernelKind kind);  // "ComputeHeavy", ...
+// Accepts the to_string names and their snake_case forms ("compute_heavy", "memory_bound", "small", "serial").
+[[nodiscard]] std::optional<KernelKind> parse_kernel_kind(std::string_view text);
 
 struct KernelProfile {
   std::string name;

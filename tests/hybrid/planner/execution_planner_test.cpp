@@ -73,3 +73,15 @@ TEST_CASE("execution_planner: rules apply in order (GPU absent beats SSD tensor 
   auto plan3 = plan_execution(kernel("mm", KernelKind::ComputeHeavy), tiers, pressure_snapshot(0.99F, 0.99F), true);
   CHECK(plan3.reason == "Tensor resides on SSD");
 }
+
+TEST_CASE("kernel_model: parse_kernel_kind reads both spellings and rejects others") {
+  CHECK(parse_kernel_kind("ComputeHeavy") == KernelKind::ComputeHeavy);
+  CHECK(parse_kernel_kind("memory_bound") == KernelKind::MemoryBound);
+  CHECK(parse_kernel_kind("Small") == KernelKind::Small);
+  CHECK(parse_kernel_kind("serial") == KernelKind::Serial);
+  CHECK_FALSE(parse_kernel_kind("small ").has_value());
+  CHECK_FALSE(parse_kernel_kind("").has_value());
+  for (KernelKind k : {KernelKind::ComputeHeavy, KernelKind::MemoryBound, KernelKind::Small, KernelKind::Serial}) {
+    CHECK(parse_kernel_kind(to_string(k)) == k);
+  }
+}
