@@ -1,0 +1,52 @@
+"""Runs the built `bp` and checks exact stdout / stderr / exit status (tests/cli/bp/*_test.py)."""
+import os
+import subprocess
+import sys
+
+
+class Failures:
+    def __init__(self):
+        self.items = []
+        self.count = 0
+
+    def check(self, name, got, want):
+        self.count += 1
+        if got != want:
+            self.items.append("%s:\n  got:  %r\n  want: %r" % (name, got, want))
+
+    def truth(self, name, cond, detail=""):
+        self.count += 1
+        if not cond:
+            self.items.append("%s: %s" % (name, detail or "condition is false"))
+
+    def finish(self):
+        for f in self.items:
+            print("FAIL", f)
+        print("%d checks, %d failed" % (self.count, len(self.items)))
+        return 1 if self.items else 0
+
+
+def run(bp, args, stdin=b"", env=None, cwd=None):
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    if env:
+        full_env.update(env)
+    p = subprocess.run([bp] + args, input=stdin, capture_output=True, env=full_env, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(f, bp, name, args, code, stdout=None, stderr=None, stdin=b"", env=None, cwd=None):
+    rc, out, err = run(bp, args, stdin=stdin, env=env, cwd=cwd)
+    f.check(name + " exit", rc, code)
+    if stdout is not None:
+        f.check(name + " stdout", out.decode("utf-8", "replace"), stdout)
+    if stderr is not None:
+        f.check(name + " stderr", err.decode("utf-8", "replace"), stderr)
+    return rc, out, err
+
+
+def bp_from_argv():
+    if len(sys.argv) < 2:
+        print("usage: %s <path to bp> [args]" % sys.argv[0])
+        sys.exit(2)
+    return sys.argv[1]
