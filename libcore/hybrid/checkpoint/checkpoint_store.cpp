@@ -1,0 +1,95 @@
+#include "hybrid/checkpoint/checkpoint_store.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "hybrid/checkpoint/manifest_format.hpp"
+
+namespace hybrid {
+
+HybridCheckpoint build_checkpoint(std::uint64_t created_unix, const HybridMemoryManager& mem) {
+  HybridCheckpoint cp;
+  cp.version = kCheckpointVersion;
+  cp.created_unix = created_unix;
+  const PersistentHybridCache* cache = mem.persistent_cache();
+  for (const std::string& id : mem.ids_for_checkpoint()) {
+    CheckpointEntry e;
+    e.id = id;
+    e.is_grad = mem.is_grad_id(id);
+    e.tier = mem.get_tier(id).value_or(MemoryTier::Cpu);
+    e.len_bytes = mem.tensor_len_bytes(id).value_or(0);
+    if (cache) {
+      const CacheKind kind = e.is_grad ? CacheKind::Gradient : CacheKind::Tensor;
+      std::string key = e.is_grad ? gradient_cache_key(id, e.len_bytes) : tensor_cache_key(id, e.len_bytes);
+      if (cache->exists(kind, key)) {
+        e.cache_kind = kind;
+        e.cache_key = std::move(key);
+      }
+    }
+    e.desired_tier = mem.get_desired_tier_hint(id);
+    e.last_plan_summary = mem.get_last_plan_summary(id);
+    cp.entries.push_back(std::move(e));
+  }
+  std::sort(cp.entries.begin(), cp.entries.end(), [](const CheckpointEntry& a, const CheckpointEntry& b) {
+    return std::tie(a.is_grad, a.id) < std::tie(b.is_grad, b.id);
+  });
+  return cp;
+}
+
+CheckpointResult<HybridCheckpoint> save_checkpoint(const std::string& root, std::uint64_t created_unix,
+                                                   const HybridMemoryManager& mem, common::FileSystem& fs) {
+  HybridCheckpoint cp = build_checkpoint(created_unix, mem);
+  if (auto s = write_manifest(fs, root, cp); !s) return s.error();
+  return cp;
+}
+
+MemoryTier restore_tier(MemoryTier saved) { return saved == MemoryTier::Vram ? MemoryTier::Ram : saved; }
+
+CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, HybridMemoryManager& mem,
+                                                      DriftCollector* drift, common::FileSystem& fs) {
+  if (drift) drift->clear();
+  auto cp = read_manifest(fs, root);
+  if (!cp) return cp.error();
+  const PersistentHybridCache* cache = mem.persistent_cache();
+  if (!cache) return CheckpointError::io(std::string(kErrPersistentCacheNotAttached));
+
+  // Phase 1: fetch and verify every blob, so a bad one leaves the manager untouched.
+  std::vector<std::optional<Bytes>> payloads;
+  for (const CheckpointEntry& e : cp->entries) {
+    if (e.tier == MemoryTier::Cpu) {  // no restore policy for CPU entries yet
+      payloads.emplace_back();
+      continue;
+    }
+    if (!e.cache_kind || !e.cache_key) {
+      return CheckpointError::missing_blob("entry '" + e.id + "' (tier " + to_string(e.tier) +
+                                           ") has no cache reference to restore from");
+    }
+    auto bytes = cache->get_blob(*e.cache_kind, *e.cache_key);
+    if (!bytes) return from_cache_error(bytes.error(), e.id);
+    if (bytes->size() != e.len_bytes) {
+      return CheckpointError::invalid_format("entry '" + e.id + "': manifest says " + std::to_string(e.len_bytes) +
+                                             " bytes, cache blob has " + std::to_string(bytes->size()));
+    }
+    payloads.emplace_back(std::move(bytes.value()));
+  }
+
+  // Phase 2: register, then judge drift and re-apply hints.
+  for (std::size_t i = 0; i < cp->entries.size(); ++i) {
+    const CheckpointEntry& e = cp->entries[i];
+    const MemoryTier actual = restore_tier(e.tier);
+    if (payloads[i]) {
+      if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
+        return CheckpointError::io("entry '" + e.id + "': " + to_string(r.error()));
+      }
+      if (e.is_grad) mem.note_gradient_key(e.id, *e.cache_key);
+    }
+    if (drift) {
+      if (auto report = detect_drift(e, actual, kRestoreAssumesGpu)) drift->push(std::move(*report));
+    }
+    mem.set_desired_tier_hint(e.id, e.desired_tier);
+    mem.set_last_plan_summary(e.id, e.last_plan_summary);
+  }
+  return cp;
+}
+
+}  // namespace hybrid

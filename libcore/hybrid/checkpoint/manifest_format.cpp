@@ -1,0 +1,247 @@
+#include "hybrid/checkpoint/manifest_format.hpp"
+
+#include <charconv>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "common/atomic_file.hpp"
+#include "hybrid/cache/checksum32.hpp"
+
+namespace hybrid {
+
+namespace {
+
+std::uint32_t checksum_of(std::string_view text) {
+  return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+struct Line {
+  std::int64_t number = 0;
+  std::string_view key;
+  std::string_view value;
+};
+
+struct Block {
+  std::vector<Line> lines;
+  std::size_t start_offset = 0;  // byte offset of the block's first line
+};
+
+template <typename T>
+bool parse_uint(std::string_view s, T& out) {
+  if (s.empty()) return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+  CheckpointResult<HybridCheckpoint> run() {
+    std::vector<Block> blocks;
+    if (auto err = split_blocks(blocks)) return *err;
+    if (blocks.empty()) return fail(1, "empty manifest; expected a header block with version, created_unix, entry_count");
+
+    // The trailer, when present, is the last block and covers every byte before it.
+    const Block& last = blocks.back();
+    if (!last.lines.empty() && last.lines.front().key.starts_with("manifest_")) {
+      if (auto err = check_trailer(last)) return *err;
+      blocks.pop_back();
+    }
+
+    HybridCheckpoint cp;
+    std::uint64_t entry_count = 0;
+    {
+      auto fields = fields_of(blocks.front(), {"version", "created_unix", "entry_count"}, {});
+      if (!fields) return fields.error();
+      auto& f = fields.value();
+      if (!parse_uint(f["version"].value, cp.version)) return bad_value(f["version"], "an unsigned integer");
+      if (cp.version != kCheckpointVersion) {
+        return fail(f["version"].number, "unsupported manifest version " + std::string(f["version"].value) +
+                                             "; expected " + std::to_string(kCheckpointVersion));
+      }
+      if (!parse_uint(f["created_unix"].value, cp.created_unix)) return bad_value(f["created_unix"], "an unsigned integer");
+      if (!parse_uint(f["entry_count"].value, entry_count)) return bad_value(f["entry_count"], "an unsigned integer");
+    }
+
+    std::set<std::pair<bool, std::string>> ids;
+    for (std::size_t b = 1; b < blocks.size(); ++b) {
+      auto entry = parse_entry(blocks[b]);
+      if (!entry) return entry.error();
+      if (!ids.insert({entry->is_grad, entry->id}).second) {
+        return fail(blocks[b].lines.front().number, "id '" + entry->id + "' appears twice");
+      }
+      cp.entries.push_back(std::move(entry.value()));
+    }
+    if (cp.entries.size() != entry_count) {
+      return fail(blocks.front().lines.front().number, "entry_count says " + std::to_string(entry_count) +
+                                                           " but the manifest has " +
+                                                           std::to_string(cp.entries.size()) + " entries");
+    }
+    return cp;
+  }
+
+ private:
+  CheckpointError fail(std::int64_t line, const std::string& msg) const {
+    return CheckpointError::invalid_format(source_ + ":" + std::to_string(line) + ": " + msg);
+  }
+  CheckpointError bad_value(const Line& l, const std::string& expected) const {
+    return fail(l.number, std::string(l.key) + " must be " + expected + ", got '" + std::string(l.value) + "'");
+  }
+
+  std::optional<CheckpointError> split_blocks(std::vector<Block>& blocks) const {
+    std::size_t offset = 0;
+    std::int64_t number = 0;
+    bool in_block = false;
+    while (offset < text_.size()) {
+      const std::size_t start = offset;
+      auto nl = text_.find('\n', offset);
+      std::string_view line = text_.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
+      offset = nl == std::string_view::npos ? text_.size() : nl + 1;
+      ++number;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty()) {
+        in_block = false;
+        continue;
+      }
+      auto eq = line.find('=');
+      if (eq == std::string_view::npos || eq == 0) return fail(number, "expected key=value, got '" + std::string(line) + "'");
+      if (!in_block) {
+        blocks.push_back({{}, start});
+        in_block = true;
+      }
+      blocks.back().lines.push_back({number, line.substr(0, eq), line.substr(eq + 1)});
+    }
+    return std::nullopt;
+  }
+
+  std::optional<CheckpointError> check_trailer(const Block& block) const {
+    auto fields = fields_of(block, {"manifest_len", "manifest_checksum32"}, {});
+    if (!fields) return fields.error();
+    auto& f = fields.value();
+    std::uint64_t len = 0;
+    std::uint32_t sum = 0;
+    if (!parse_uint(f["manifest_len"].value, len)) return bad_value(f["manifest_len"], "an unsigned integer");
+    if (!parse_uint(f["manifest_checksum32"].value, sum)) return bad_value(f["manifest_checksum32"], "an unsigned 32-bit integer");
+    const std::string_view body = text_.substr(0, block.start_offset);
+    if (len != body.size()) {
+      return fail(f["manifest_len"].number, "length mismatch: trailer says " + std::to_string(len) +
+                                                " bytes, manifest has " + std::to_string(body.size()));
+    }
+    if (sum != checksum_of(body)) {
+      return fail(f["manifest_checksum32"].number, "checksum mismatch: trailer says " + std::to_string(sum) +
+                                                       ", manifest hashes to " + std::to_string(checksum_of(body)));
+    }
+    return std::nullopt;
+  }
+
+  // The block's lines by key; every `required` key present, only `required` + `optional` keys.
+  CheckpointResult<std::map<std::string, Line, std::less<>>> fields_of(const Block& block,
+                                                                      std::initializer_list<const char*> required,
+                                                                      std::initializer_list<const char*> optional) const {
+    std::map<std::string, Line, std::less<>> out;
+    std::set<std::string_view> allowed;
+    for (const char* k : required) allowed.insert(k);
+    for (const char* k : optional) allowed.insert(k);
+    for (const Line& l : block.lines) {
+      if (!allowed.contains(l.key)) return fail(l.number, "unknown key '" + std::string(l.key) + "'");
+      if (!out.emplace(std::string(l.key), l).second) return fail(l.number, "key '" + std::string(l.key) + "' appears twice");
+    }
+    for (const char* k : required) {
+      if (!out.contains(k)) return fail(block.lines.front().number, std::string("missing key '") + k + "'");
+    }
+    return out;
+  }
+
+  CheckpointResult<CheckpointEntry> parse_entry(const Block& block) const {
+    auto fields = fields_of(block, {"id", "is_grad", "tier", "len", "cache_kind", "cache_key"},
+                            {"desired_tier", "plan_summary"});
+    if (!fields) return fields.error();
+    auto& f = fields.value();
+    CheckpointEntry e;
+    e.id = std::string(f["id"].value);
+    if (f["is_grad"].value != "0" && f["is_grad"].value != "1") return bad_value(f["is_grad"], "0 or 1");
+    e.is_grad = f["is_grad"].value == "1";
+    auto tier = parse_memory_tier(f["tier"].value);
+    if (!tier) return bad_value(f["tier"], "ram, ssd, vram or cpu");
+    e.tier = *tier;
+    if (!parse_uint(f["len"].value, e.len_bytes)) return bad_value(f["len"], "an unsigned integer");
+    const std::string_view kind = f["cache_kind"].value, key = f["cache_key"].value;
+    if (kind != "none") {
+      auto k = parse_cache_kind(kind);
+      if (!k || kind == "kernelmeta") return bad_value(f["cache_kind"], "tensor, gradient, kernel_meta or none");
+      e.cache_kind = *k;
+    }
+    if (key != "none") e.cache_key = std::string(key);
+    if (e.cache_kind.has_value() != e.cache_key.has_value()) {
+      return fail(f["cache_key"].number, "cache_kind and cache_key must both be none or both be set");
+    }
+    if (auto it = f.find("desired_tier"); it != f.end() && it->second.value != "none") {
+      auto d = parse_memory_tier(it->second.value);
+      if (!d) return bad_value(it->second, "ram, ssd, vram, cpu or none");
+      e.desired_tier = *d;
+    }
+    if (auto it = f.find("plan_summary"); it != f.end() && it->second.value != "none") {
+      e.last_plan_summary = std::string(it->second.value);
+    }
+    return e;
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+};
+
+}  // namespace
+
+CheckpointResult<std::string> format_manifest(const HybridCheckpoint& cp) {
+  std::string out = "version=" + std::to_string(cp.version) + "\ncreated_unix=" + std::to_string(cp.created_unix) +
+                    "\nentry_count=" + std::to_string(cp.entries.size()) + "\n";
+  for (const CheckpointEntry& e : cp.entries) {
+    for (const std::string* s : {&e.id, e.cache_key ? &*e.cache_key : nullptr}) {
+      if (s && (s->empty() || s->find_first_of("\r\n") != std::string::npos || *s == "none")) {
+        return CheckpointError::invalid_format("entry '" + one_line(e.id) +
+                                               "': ids and cache keys must be one non-empty line other than 'none'");
+      }
+    }
+    out += "\nid=" + e.id + "\nis_grad=" + (e.is_grad ? "1" : "0") + "\ntier=" + to_string(e.tier) +
+           "\nlen=" + std::to_string(e.len_bytes) + "\ncache_kind=" + (e.cache_kind ? to_string(*e.cache_kind) : "none") +
+           "\ncache_key=" + (e.cache_key ? *e.cache_key : "none") +
+           "\ndesired_tier=" + (e.desired_tier ? to_string(*e.desired_tier) : "none") +
+           "\nplan_summary=" + (e.last_plan_summary ? one_line(*e.last_plan_summary) : "none") + "\n";
+  }
+  out += "\n";
+  const std::size_t body_len = out.size();
+  const std::uint32_t sum = checksum_of(out);
+  return out + "manifest_len=" + std::to_string(body_len) + "\nmanifest_checksum32=" + std::to_string(sum) + "\n";
+}
+
+CheckpointResult<HybridCheckpoint> parse_manifest(std::string_view text, const std::string& source) {
+  return Parser(text, source).run();
+}
+
+CheckpointResult<HybridCheckpoint> read_manifest(common::FileSystem& fs, const std::string& root) {
+  const std::string path = manifest_path(root);
+  auto text = common::read_text(fs, path, kMaxManifestBytes);
+  if (!text) return CheckpointError::io(text.error().at_file(path).to_string());
+  return parse_manifest(*text, path);
+}
+
+CheckpointResult<void> write_manifest(common::FileSystem& fs, const std::string& root, const HybridCheckpoint& cp) {
+  auto text = format_manifest(cp);
+  if (!text) return text.error();
+  if (auto s = fs.create_dirs(root); !s) return CheckpointError::io(s.error().to_string());
+  if (auto s = common::write_file_atomic(fs, manifest_path(root), text.value()); !s) {
+    return CheckpointError::io(s.error().to_string());
+  }
+  return {};
+}
+
+}  // namespace hybrid

@@ -1,0 +1,38 @@
+#include "hybrid/explain/decision_explanation.hpp"
+
+#include "hybrid/explain/representative_entry.hpp"
+
+namespace hybrid {
+
+std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
+                                                    const LearningContextSnapshot& context) {
+  const LearningSnapshot snap = learning_snapshot(trainer);
+  const auto chosen = representative_entry(snap, context);
+  if (!chosen) return std::nullopt;
+
+  DecisionExplanation out;
+  out.context = context;
+  // The decision is the trainer's own for this bucket, never a policy of the explainer.
+  out.recommended_backend = to_kind(trainer.recommend_for_bucket(to_bucket(context)));
+  const auto& s = chosen->stats;
+  out.confidence = s.episodes == 0 ? 0.0F : clamp_confidence(static_cast<float>(s.successes) / static_cast<float>(s.episodes));
+
+  if (out.recommended_backend == BackendKind::gpu) {
+    out.explanation = "GPU was selected because this context has been observed " + std::to_string(s.episodes) +
+                      " times, with " + std::to_string(s.successes) + " successful executions and " +
+                      (s.drift_events == 0 ? "low drift" : "some drift observed") +
+                      ". Historical performance favors GPU execution under similar memory conditions.";
+  } else {
+    // Rejecting the GPU is explained by the GPU row's drift, when there is one.
+    const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::gpu);
+    const bool gpu_drifted = gpu && gpu->drift_count > 0;
+    out.explanation = std::string("CPU was selected because ") +
+                      (gpu_drifted ? "GPU execution in this context showed instability or drift"
+                                   : "historical data does not strongly favor GPU") +
+                      ". Historical data indicates CPU is more reliable under the current memory pressure, based on " +
+                      std::to_string(s.episodes) + " observations.";
+  }
+  return out;
+}
+
+}  // namespace hybrid

@@ -1,0 +1,41 @@
+#pragma once
+// The same decision as decision_explanation, as four weighted factors for tools (APX 13.11.2).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hybrid/explain/learning_snapshot.hpp"
+
+namespace hybrid {
+
+enum class DecisionFactorKind : std::uint8_t {
+  historical_success_rate,
+  drift_penalty,
+  observation_count,
+  memory_stability,
+};
+
+[[nodiscard]] std::string_view to_string(DecisionFactorKind k);
+
+struct DecisionFactor {
+  DecisionFactorKind kind = DecisionFactorKind::historical_success_rate;
+  float weight = 0.0F;  // in [0, 1]
+  std::string description;
+};
+
+struct StructuredDecisionExplanation {
+  LearningContextSnapshot context;
+  BackendKind recommended_backend = BackendKind::cpu;
+  float confidence = 0.0F;
+  std::vector<DecisionFactor> factors;  // always the four kinds, in enum order
+};
+
+// An observation count at which ObservationCount reaches full weight.
+inline constexpr float kFullObservationCount = 50.0F;
+
+[[nodiscard]] std::optional<StructuredDecisionExplanation> explain_decision_structured(
+    const SelfTrainer& trainer, const LearningContextSnapshot& context);
+
+}  // namespace hybrid

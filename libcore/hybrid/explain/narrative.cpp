@@ -1,0 +1,69 @@
+#include "hybrid/explain/narrative.hpp"
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "hybrid/explain/representative_entry.hpp"
+
+namespace hybrid {
+
+namespace {
+
+std::optional<float> weight_of(const StructuredDecisionExplanation& s, DecisionFactorKind kind) {
+  for (const auto& f : s.factors) {
+    if (f.kind == kind) return f.weight;
+  }
+  return std::nullopt;
+}
+
+const char* success_phrase(float w) {
+  if (w >= 0.75F) return "strong";
+  if (w >= 0.40F) return "moderate";
+  return "limited";
+}
+
+}  // namespace
+
+const char* influence_label(float weight) {
+  if (weight >= 0.75F) return "high";
+  if (weight >= 0.40F) return "medium";
+  return "low";
+}
+
+NarrativeExplanation build_narrative(const DecisionExplanation& text, const StructuredDecisionExplanation& structured) {
+  NarrativeExplanation out;
+  out.context = text.context;
+  out.recommended_backend = text.recommended_backend;
+  out.confidence = clamp_confidence(text.confidence);
+  const long percent = std::lround(out.confidence * 100.0F);
+
+  std::string p1 = "Atenia selected " + std::string(to_string(text.recommended_backend)) +
+                   " execution with a confidence of " + std::to_string(percent) + "%. " + text.explanation;
+
+  const float success = weight_of(structured, DecisionFactorKind::historical_success_rate).value_or(0.0F);
+  const float drift = weight_of(structured, DecisionFactorKind::drift_penalty).value_or(0.0F);
+  std::string p2 = std::string("The decision is based on a ") + success_phrase(success) +
+                   " historical success rate under similar memory conditions. " +
+                   (drift > 0.0F ? "Drift or instability has been observed in this context."
+                                 : "No significant drift or instability has been observed in this context.");
+
+  static constexpr std::array<std::pair<DecisionFactorKind, const char*>, 4> kLabels{{
+      {DecisionFactorKind::historical_success_rate, "historical success"},
+      {DecisionFactorKind::drift_penalty, "drift impact"},
+      {DecisionFactorKind::observation_count, "observation count"},
+      {DecisionFactorKind::memory_stability, "memory stability"},
+  }};
+  std::string p3 = "Key contributing factors include";
+  for (const auto& [kind, label] : kLabels) {
+    const auto w = weight_of(structured, kind);
+    if (!w) continue;
+    p3 += std::string(" ") + label + " factor has " + influence_label(*w) + " influence.";
+  }
+
+  out.narrative = p1 + "\n\n" + p2 + "\n\n" + p3;
+  return out;
+}
+
+}  // namespace hybrid

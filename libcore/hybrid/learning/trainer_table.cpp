@@ -1,0 +1,204 @@
+#include "hybrid/learning/trainer_table.hpp"
+
+#include <charconv>
+#include <set>
+#include <variant>
+
+#include "common/atomic_file.hpp"
+#include "hybrid/cache/checksum32.hpp"
+
+namespace hybrid {
+
+namespace {
+
+constexpr std::string_view kTrailerTag = "table_end";
+
+std::uint32_t checksum_of(std::string_view text) {
+  return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+template <typename T>
+std::optional<T> parse_int(std::string_view s) {
+  T v{};
+  if (s.empty()) return std::nullopt;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    auto pos = s.find(sep, start);
+    out.push_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+struct Row {
+  ContextBucket bucket;
+  BackendChoice backend = BackendChoice::cpu;
+  ChoiceStats stats;
+};
+
+// A row, or why it is not one.
+std::variant<Row, std::string> parse_row(std::string_view line) {
+  std::optional<bool> gpu;
+  std::optional<std::uint8_t> vram, ram;
+  std::optional<BackendChoice> backend;
+  std::optional<std::uint32_t> count, success, drift;
+  std::optional<std::int64_t> score_sum;
+  std::set<std::string_view> seen;
+  for (std::string_view seg : split(line, ';')) {
+    auto eq = seg.find('=');
+    if (eq == std::string_view::npos) continue;  // not a key=value pair: nothing we know
+    std::string_view key = seg.substr(0, eq), val = seg.substr(eq + 1);
+    bool known = true;
+    if (key == "gpu_avail") {
+      if (val == "0" || val == "1") gpu = val == "1";
+      else return "gpu_avail must be 0 or 1, got '" + std::string(val) + "'";
+    } else if (key == "vram_band" || key == "ram_band") {
+      auto b = parse_int<std::uint8_t>(val);
+      if (!b || *b > kMaxBand) return std::string(key) + " must be 0..3, got '" + std::string(val) + "'";
+      (key == "vram_band" ? vram : ram) = *b;
+    } else if (key == "backend") {
+      if (val == "cpu") backend = BackendChoice::cpu;
+      else if (val == "gpu") backend = BackendChoice::gpu;
+      else return "backend must be cpu or gpu, got '" + std::string(val) + "'";
+    } else if (key == "count" || key == "success" || key == "drift") {
+      auto n = parse_int<std::uint32_t>(val);
+      if (!n) return std::string(key) + " must be an unsigned 32-bit integer, got '" + std::string(val) + "'";
+      (key == "count" ? count : key == "success" ? success : drift) = *n;
+    } else if (key == "score_sum") {
+      score_sum = parse_int<std::int64_t>(val);
+      if (!score_sum) return "score_sum must be a signed 64-bit integer, got '" + std::string(val) + "'";
+    } else {
+      known = false;  // unknown keys are for forward compatibility
+    }
+    if (known && !seen.insert(key).second) return "key '" + std::string(key) + "' appears twice";
+  }
+  for (const char* k : {"gpu_avail", "vram_band", "ram_band", "backend", "count", "success", "score_sum", "drift"}) {
+    if (!seen.contains(k)) return std::string("missing required key '") + k + "'";
+  }
+  if (*success > *count || *drift > *count) return std::string("success and drift cannot exceed count");
+  return Row{{*gpu, *vram, *ram}, *backend, {*count, *success, *score_sum, *drift}};
+}
+
+}  // namespace
+
+common::Error PersistError::to_error() const {
+  return kind == Kind::Io ? common::Error::io(message) : common::Error::malformed(message);
+}
+
+std::string format_trainer_table(const SelfTrainer& trainer) {
+  std::string body = std::string(kTrainerTableHeader) + "\n";
+  for (const StatsEntry& e : trainer.all_stats()) {  // already in the documented order
+    body += "gpu_avail=" + std::string(e.bucket.gpu_available ? "1" : "0") +
+            ";vram_band=" + std::to_string(e.bucket.vram_band) + ";ram_band=" + std::to_string(e.bucket.ram_band) +
+            ";backend=" + std::string(to_string(e.backend)) + ";count=" + std::to_string(e.stats.count) +
+            ";success=" + std::to_string(e.stats.success_count) + ";score_sum=" + std::to_string(e.stats.score_sum) +
+            ";drift=" + std::to_string(e.stats.drift_count) + "\n";
+  }
+  return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
+         ";checksum32=" + std::to_string(checksum_of(body)) + "\n";
+}
+
+ParsedTable parse_trainer_table(std::string_view text) {
+  ParsedTable out;
+  std::size_t offset = 0;
+  std::int64_t line_no = 0;
+  std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
+  bool trailer_seen = false;
+  while (offset < text.size()) {
+    const std::size_t line_start = offset;
+    auto nl = text.find('\n', offset);
+    std::string_view line = text.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
+    offset = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_no == 1) {
+      out.header_ok = line == kTrainerTableHeader;
+      if (!out.header_ok) return out;
+      continue;
+    }
+    if (line.empty()) continue;
+    if (trailer_seen) {
+      out.integrity = TableIssue{line_no, "content after the table_end trailer"};
+      return out;
+    }
+    if (line.starts_with(std::string(kTrailerTag) + ";")) {
+      trailer_seen = true;
+      std::optional<std::uint64_t> len;
+      std::optional<std::uint32_t> sum;
+      for (std::string_view seg : split(line, ';')) {
+        if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
+        if (seg.starts_with("checksum32=")) sum = parse_int<std::uint32_t>(seg.substr(11));
+      }
+      const std::string_view body = text.substr(0, line_start);
+      if (!len || !sum) {
+        out.integrity = TableIssue{line_no, "table_end trailer needs len and checksum32"};
+      } else if (*len != body.size()) {
+        out.integrity = TableIssue{line_no, "length mismatch: trailer says " + std::to_string(*len) +
+                                                " bytes, table has " + std::to_string(body.size())};
+      } else if (*sum != checksum_of(body)) {
+        out.integrity = TableIssue{line_no, "checksum mismatch: trailer says " + std::to_string(*sum) +
+                                                ", table hashes to " + std::to_string(checksum_of(body))};
+      } else {
+        out.verified = true;
+      }
+      continue;
+    }
+    auto row = parse_row(line);
+    if (auto* why = std::get_if<std::string>(&row)) {
+      out.skipped.push_back({line_no, *why});
+      continue;
+    }
+    const Row& r = std::get<Row>(row);
+    if (!rows_seen.insert({r.bucket, r.backend}).second) {
+      out.skipped.push_back({line_no, "duplicate row for this context and backend (the later row wins)"});
+    }
+    out.trainer.set_stats_entry(r.bucket, r.backend, r.stats);
+  }
+  return out;
+}
+
+PersistResult<void> save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
+  if (auto s = fs.create_dirs(common::parent_dir(path)); !s) {
+    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+  }
+  if (auto s = common::write_file_atomic(fs, path, format_trainer_table(trainer)); !s) {
+    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+  }
+  return {};
+}
+
+PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
+  auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
+  if (!text) return SelfTrainer{};
+  ParsedTable parsed = parse_trainer_table(*text);
+  if (parsed.integrity) {
+    return PersistError{PersistError::Kind::Format,
+                        path + ":" + std::to_string(parsed.integrity->line) + ": " + parsed.integrity->message};
+  }
+  if (!parsed.header_ok) return SelfTrainer{};
+  return std::move(parsed.trainer);
+}
+
+common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path) {
+  auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
+  if (!text) return text.error().at_file(path);
+  ParsedTable parsed = parse_trainer_table(*text);
+  auto at = [&](std::int64_t line, std::string msg) {
+    return common::Error::malformed(std::move(msg), common::Location{path, line, {}});
+  };
+  if (text->empty()) return at(1, "empty file; expected header " + std::string(kTrainerTableHeader));
+  if (!parsed.header_ok) return at(1, "not a self-training table; expected header " + std::string(kTrainerTableHeader));
+  if (parsed.integrity) return at(parsed.integrity->line, parsed.integrity->message);
+  if (!parsed.skipped.empty()) return at(parsed.skipped.front().line, parsed.skipped.front().message);
+  return std::move(parsed.trainer);
+}
+
+}  // namespace hybrid

@@ -1,0 +1,68 @@
+#pragma once
+// The self-training table on disk (APX 13.10.3): a versioned text file, one row per line,
+//
+//   ATENIA_SELFTRAINER_V1
+//   gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=3;success=3;score_sum=30;drift=0
+//   table_end;len=<bytes above this line>;checksum32=<FNV-1a of those bytes>
+//
+// Rows are ordered by (gpu_avail, vram_band, ram_band, backend). The trailer is ours: the
+// seed's loader skips it as a row without required keys, and a table without one (hand
+// written, or from an older writer) still loads. Writes are atomic (temporary + rename).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/expected.hpp"
+#include "common/file_system.hpp"
+#include "common/result.hpp"
+#include "hybrid/learning/self_trainer.hpp"
+
+namespace hybrid {
+
+struct PersistError {
+  enum class Kind : std::uint8_t { Io, Format };
+  Kind kind = Kind::Io;
+  std::string message;  // one line, names the file
+  [[nodiscard]] common::Error to_error() const;  // Io -> io, Format -> malformed
+};
+
+template <typename T>
+using PersistResult = common::Expected<T, PersistError>;
+
+inline constexpr std::string_view kTrainerTableHeader = "ATENIA_SELFTRAINER_V1";
+inline constexpr std::size_t kMaxTrainerTableBytes = std::size_t{64} << 20;
+
+[[nodiscard]] std::string format_trainer_table(const SelfTrainer& trainer);
+
+struct TableIssue {
+  std::int64_t line = 0;  // 1-based
+  std::string message;
+};
+
+struct ParsedTable {
+  SelfTrainer trainer;
+  bool header_ok = false;                // false: the trainer is empty
+  bool verified = false;                 // a trailer was present and matched
+  std::vector<TableIssue> skipped;       // rows left out, with why
+  std::optional<TableIssue> integrity;   // trailer present but length/checksum disagree
+};
+
+// Never fails: what cannot be read is reported in the result (best-effort, as the seed says).
+[[nodiscard]] ParsedTable parse_trainer_table(std::string_view text);
+
+// Creates the parent directory, then replaces `path` atomically.
+[[nodiscard]] PersistResult<void> save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer,
+                                                       const std::string& path);
+
+// The seed's loader: a missing or unreadable file, or an unknown header, gives an empty
+// trainer; bad rows are skipped. A trailer that does not match is a Format error.
+[[nodiscard]] PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path);
+
+// For tools: anything short of a clean table (missing file, wrong header, a bad row,
+// a trailer mismatch) is an error naming the file and line.
+[[nodiscard]] common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path);
+
+}  // namespace hybrid

@@ -1,0 +1,190 @@
+#include "hybrid/checkpoint/checkpoint_store.hpp"
+
+#include <doctest/doctest.h>
+
+#include "checkpoint_fixture.hpp"
+
+using namespace hybrid;
+
+// ---- 13.9.0 ----
+
+TEST_CASE("checkpoint_store: save_and_restore_checkpoint_ram_entries") {
+  testckpt::Dirs d;
+  auto mem = d.vram_manager();
+  REQUIRE(mem.register_tensor_with_data("t1", {1, 2, 3}, MemoryTier::Ram).ok());
+  d.put("tensor:t1:len3", {1, 2, 3});
+  auto saved = save_checkpoint(d.ckpt_root, 1234, mem);
+  REQUIRE(saved.ok());
+  REQUIRE(saved->entries.size() == 1);
+  CHECK(saved->entries[0].id == "t1");
+  CHECK(saved->entries[0].cache_key == "tensor:t1:len3");
+
+  auto fresh = d.vram_manager();
+  auto restored = restore_checkpoint(d.ckpt_root, fresh);
+  REQUIRE(restored.ok());
+  CHECK(restored->entries.size() == 1);
+  CHECK(restored.value() == saved.value());
+  CHECK(fresh.get_tier("t1") == MemoryTier::Ram);
+  REQUIRE(testckpt::ram_bytes(fresh, "t1"));
+  CHECK(*testckpt::ram_bytes(fresh, "t1") == Bytes{1, 2, 3});
+}
+
+TEST_CASE("checkpoint_store: restore_ssd_entry_as_reference_without_loading") {
+  testckpt::Dirs d;
+  auto mem = d.cpu_manager();
+  REQUIRE(mem.register_tensor_with_data("t2", {5, 6, 7, 8}, MemoryTier::Ram).ok());
+  auto plan = mem.plan_move("t2", MemoryTier::Ssd, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  REQUIRE(mem.apply_move("t2", plan.value()).ok());
+  auto saved = save_checkpoint(d.ckpt_root, 1, mem);
+  REQUIRE(saved.ok());
+  REQUIRE(saved->entries.size() == 1);
+  CHECK(saved->entries[0].tier == MemoryTier::Ssd);
+  CHECK(saved->entries[0].cache_key == "tensor:t2:len4");
+
+  auto fresh = d.cpu_manager();
+  auto restored = restore_checkpoint(d.ckpt_root, fresh);
+  REQUIRE(restored.ok());
+  CHECK(restored->entries.size() == 1);
+  CHECK(fresh.get_tier("t2") == MemoryTier::Ssd);
+  auto back = fresh.plan_move("t2", MemoryTier::Ram, empty_memory_snapshot());
+  REQUIRE(back.ok());
+  REQUIRE(fresh.apply_move("t2", back.value()).ok());
+  REQUIRE(testckpt::ram_bytes(fresh, "t2"));
+  CHECK(*testckpt::ram_bytes(fresh, "t2") == Bytes{5, 6, 7, 8});
+}
+
+TEST_CASE("checkpoint_store: vram_entries_restore_safely_to_ram") {
+  testckpt::Dirs d;
+  auto mem = d.vram_manager();
+  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::Ram).ok());
+  auto plan = mem.plan_move("t3", MemoryTier::Vram, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  REQUIRE(mem.apply_move("t3", plan.value()).ok());
+  REQUIRE(mem.get_tier("t3") == MemoryTier::Vram);
+  d.put("tensor:t3:len2", {9, 9});
+  auto saved = save_checkpoint(d.ckpt_root, 1, mem);
+  REQUIRE(saved.ok());
+  REQUIRE(saved->entries.size() == 1);
+  CHECK(saved->entries[0].tier == MemoryTier::Vram);
+
+  auto fresh = d.vram_manager();
+  auto restored = restore_checkpoint(d.ckpt_root, fresh);
+  REQUIRE(restored.ok());
+  CHECK(restored->entries.size() == 1);
+  CHECK(fresh.get_tier("t3") == MemoryTier::Ram);
+  REQUIRE(testckpt::ram_bytes(fresh, "t3"));
+  CHECK(*testckpt::ram_bytes(fresh, "t3") == Bytes{9, 9});
+}
+
+// ---- 13.9.1 ----
+
+TEST_CASE("checkpoint_store: save_and_restore_preserves_hints") {
+  testckpt::Dirs d;
+  auto mem = d.cpu_manager();
+  REQUIRE(mem.register_tensor_with_data("h1", {4, 4, 4}, MemoryTier::Ram).ok());
+  d.put("tensor:h1:len3", {4, 4, 4});
+  mem.set_desired_tier_hint("h1", MemoryTier::Vram);
+  mem.set_last_plan_summary("h1", "GPU preferred:\nlarge matmul\r\noperand");
+  REQUIRE(save_checkpoint(d.ckpt_root, 5, mem).ok());
+
+  auto fresh = d.cpu_manager();
+  auto restored = restore_checkpoint(d.ckpt_root, fresh);
+  REQUIRE(restored.ok());
+  REQUIRE(restored->entries.size() == 1);
+  REQUIRE(restored->entries[0].last_plan_summary.has_value());
+  CHECK(restored->entries[0].last_plan_summary->find("large matmul") != std::string::npos);
+  CHECK(*restored->entries[0].last_plan_summary == "GPU preferred: large matmul  operand");
+  CHECK(fresh.get_desired_tier_hint("h1") == MemoryTier::Vram);
+  CHECK(fresh.get_last_plan_summary("h1") == "GPU preferred: large matmul  operand");
+}
+
+TEST_CASE("checkpoint_store: restore_old_manifest_without_hints_is_ok") {
+  testckpt::Dirs d;
+  d.put("tensor:old:len2", {1, 2});
+  d.write_manifest_text(testckpt::manifest_with(
+      "id=old\nis_grad=0\ntier=ram\nlen=2\ncache_kind=tensor\ncache_key=tensor:old:len2\n"));
+  auto mem = d.cpu_manager();
+  auto restored = restore_checkpoint(d.ckpt_root, mem);
+  REQUIRE(restored.ok());
+  CHECK(mem.get_tier("old") == MemoryTier::Ram);
+  CHECK_FALSE(mem.get_desired_tier_hint("old").has_value());
+  CHECK_FALSE(mem.get_last_plan_summary("old").has_value());
+}
+
+TEST_CASE("checkpoint_store: vram_hint_survives_safe_restore_to_ram") {
+  testckpt::Dirs d;
+  d.put("tensor:v:len3", {7, 8, 9});
+  d.write_manifest_text(testckpt::manifest_with(
+      "id=v\nis_grad=0\ntier=vram\nlen=3\ncache_kind=tensor\ncache_key=tensor:v:len3\ndesired_tier=vram\n"
+      "plan_summary=none\n"));
+  auto mem = d.cpu_manager();
+  REQUIRE(restore_checkpoint(d.ckpt_root, mem).ok());
+  CHECK(mem.get_tier("v") == MemoryTier::Ram);
+  CHECK(mem.get_desired_tier_hint("v") == MemoryTier::Vram);
+  REQUIRE(testckpt::ram_bytes(mem, "v"));
+  CHECK(*testckpt::ram_bytes(mem, "v") == Bytes{7, 8, 9});
+}
+
+// ---- beyond the seed's list ----
+
+TEST_CASE("checkpoint_store: entries are sorted (is_grad, id); gradients keep their kind and key") {
+  testckpt::Dirs d;
+  auto mem = d.cpu_manager();
+  REQUIRE(mem.register_tensor_with_data("b", {1}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("a", {2}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g", {3, 3}, MemoryTier::Ram).ok());
+  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{3, 3}, 0, true).ok());
+  mem.register_tensor("c", 10, MemoryTier::Cpu);
+  auto saved = save_checkpoint(d.ckpt_root, 9, mem);
+  REQUIRE(saved.ok());
+  REQUIRE(saved->entries.size() == 4);
+  CHECK(saved->entries[0].id == "a");
+  CHECK_FALSE(saved->entries[0].cache_key.has_value());  // never put in the cache
+  CHECK(saved->entries[2].id == "c");
+  CHECK(saved->entries[3].id == "g");
+  CHECK(saved->entries[3].is_grad);
+  CHECK(saved->entries[3].cache_kind == CacheKind::Gradient);
+  CHECK(saved->entries[3].cache_key == "grad:g:len2");
+}
+
+TEST_CASE("checkpoint_store: restore needs an attached cache") {
+  testckpt::Dirs d;
+  d.write_manifest_text(testckpt::manifest_with("", 0));
+  HybridMemoryManager bare(d.tmp.file("ssd"));
+  auto r = restore_checkpoint(d.ckpt_root, bare);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == CheckpointError::Kind::Io);
+}
+
+TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and registers nothing") {
+  testckpt::Dirs d;
+  d.put("tensor:a:len2", {1, 2});
+  const std::string two =
+      "id=a\nis_grad=0\ntier=ram\nlen=2\ncache_kind=tensor\ncache_key=tensor:a:len2\n\n"
+      "id=b\nis_grad=0\ntier=ram\nlen=2\ncache_kind=tensor\ncache_key=tensor:b:len2\n";
+  d.write_manifest_text(testckpt::manifest_with(two, 2));
+  auto mem = d.cpu_manager();
+  auto r = restore_checkpoint(d.ckpt_root, mem);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == CheckpointError::Kind::MissingBlob);
+  CHECK(r.error().message.find("'b'") != std::string::npos);
+  CHECK(mem.tensor_count() == 0);
+
+  d.put("tensor:b:len2", {3, 4});
+  PersistentHybridCache cache(d.cache_root);
+  { std::ofstream(cache.bin_path(CacheKind::Tensor, "tensor:b:len2"), std::ios::binary) << "XY"; }
+  auto corrupt = restore_checkpoint(d.ckpt_root, mem);
+  REQUIRE_FALSE(corrupt.ok());
+  CHECK(corrupt.error().kind == CheckpointError::Kind::InvalidFormat);
+  CHECK(mem.tensor_count() == 0);
+}
+
+TEST_CASE("checkpoint_store: a checkpoint root that is a file is an Io error") {
+  testckpt::Dirs d;
+  { std::ofstream(d.ckpt_root) << "x"; }
+  auto mem = d.cpu_manager();
+  auto r = save_checkpoint(d.ckpt_root, 1, mem);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == CheckpointError::Kind::Io);
+}

@@ -1,0 +1,85 @@
+#include "hybrid/explain/decision_explanation.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace hybrid;
+
+namespace {
+
+void record(SelfTrainer& t, ExecutionContext ctx, BackendChoice b, bool ok, int score, bool drift = false) {
+  t.record_episode({ctx, {b, 0, 0, 0}, {ok, score, drift}});
+}
+
+const ExecutionContext kCtx{true, 0.1F, 0.6F};
+
+}  // namespace
+
+TEST_CASE("decision_explanation: explanation_none_when_context_unknown") {
+  SelfTrainer t;
+  CHECK_FALSE(explain_decision(t, {true, 0, 0}).has_value());
+  record(t, kCtx, BackendChoice::gpu, true, 5);
+  CHECK_FALSE(explain_decision(t, {true, 0, 0}).has_value());
+  CHECK_FALSE(explain_decision(t, {false, 0, 1}).has_value());
+}
+
+TEST_CASE("decision_explanation: explanation_for_gpu_context") {
+  SelfTrainer t;
+  record(t, kCtx, BackendChoice::gpu, true, 8);
+  const auto ctx = learning_snapshot(t).entries.at(0).context;
+  auto e = explain_decision(t, ctx);
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->confidence > 0.5F);
+  CHECK(e->explanation ==
+        "GPU was selected because this context has been observed 1 times, with 1 successful executions and low "
+        "drift. Historical performance favors GPU execution under similar memory conditions.");
+}
+
+TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
+  SelfTrainer t;
+  record(t, kCtx, BackendChoice::gpu, false, 1, true);
+  record(t, kCtx, BackendChoice::cpu, true, 4);
+  const auto ctx = learning_snapshot(t).entries.at(0).context;
+  auto e = explain_decision(t, ctx);
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendKind::cpu);
+  CHECK(e->explanation.find("CPU") != std::string::npos);
+  CHECK(e->explanation ==
+        "CPU was selected because GPU execution in this context showed instability or drift. Historical data "
+        "indicates CPU is more reliable under the current memory pressure, based on 1 observations.");
+}
+
+TEST_CASE("decision_explanation: explanation_is_deterministic") {
+  SelfTrainer t;
+  record(t, kCtx, BackendChoice::cpu, true, 3);
+  const LearningContextSnapshot ctx{true, 0, 1};
+  auto a = explain_decision(t, ctx), b = explain_decision(t, ctx);
+  REQUIRE(a.has_value());
+  REQUIRE(b.has_value());
+  CHECK(a->recommended_backend == b->recommended_backend);
+  CHECK(a->confidence == b->confidence);
+  CHECK(a->explanation == b->explanation);
+  CHECK(a->explanation.find("does not strongly favor GPU") != std::string::npos);
+}
+
+TEST_CASE("decision_explanation: band 3 contexts are explained with their own statistics") {
+  SelfTrainer t;
+  const ExecutionContext hot{true, 0.95F, 0.95F};
+  record(t, hot, BackendChoice::gpu, true, 9);
+  record(t, {true, 0.6F, 0.6F}, BackendChoice::cpu, true, 50);  // band 1: must not leak into band 3
+  auto e = explain_decision(t, {true, 3, 3});
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->recommended_backend == to_kind(t.recommend_backend(hot)));
+}
+
+TEST_CASE("decision_explanation: the busiest row is the evidence; confidence is its success rate") {
+  SelfTrainer t;
+  for (int i = 0; i < 3; ++i) record(t, kCtx, BackendChoice::cpu, i < 2, 2);
+  record(t, kCtx, BackendChoice::gpu, true, 9);
+  auto e = explain_decision(t, {true, 0, 1});
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->confidence == doctest::Approx(2.0 / 3.0));
+  CHECK(e->explanation.find("observed 3 times, with 2 successful") != std::string::npos);
+}

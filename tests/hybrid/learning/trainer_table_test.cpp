@@ -1,0 +1,166 @@
+#include "hybrid/learning/trainer_table.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "common/file_system.hpp"
+#include "hybrid/learning/trainer_integration.hpp"
+#include "plans_for_test.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hybrid;
+
+namespace {
+
+common::FileSystem& fs() { return common::real_file_system(); }
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+SelfTrainer trained() {
+  SelfTrainer t;
+  const auto a = context_from_pressures(true, 0.1F, 0.1F);
+  const auto b = context_from_pressures(true, 0.95F, 0.6F);
+  for (int i = 0; i < 4; ++i) {
+    t.record_episode({a, summarize_warm_start_plan(testplans::gpu_plan()), outcome_from_exec_result(ExecResult::Ok(9), false)});
+    t.record_episode({a, summarize_warm_start_plan(testplans::cpu_plan()), outcome_from_exec_result(ExecResult::Ok(3), false)});
+    t.record_episode({b, summarize_warm_start_plan(testplans::gpu_plan()), outcome_from_exec_result(ExecResult::Err(1), true)});
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("trainer_table: persistence_roundtrip_preserves_recommendations") {
+  testsupport::TempDir dir;
+  const SelfTrainer t = trained();
+  REQUIRE(save_trainer_to_path(fs(), t, dir.file("x/table.txt")).ok());
+  auto back = load_trainer_from_path(fs(), dir.file("x/table.txt"));
+  REQUIRE(back.ok());
+  for (auto ctx : {context_from_pressures(true, 0.1F, 0.1F), context_from_pressures(true, 0.95F, 0.6F)}) {
+    CHECK(back->recommend_backend(ctx) == t.recommend_backend(ctx));
+  }
+  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::gpu);
+}
+
+TEST_CASE("trainer_table: persistence_roundtrip_preserves_stats") {
+  testsupport::TempDir dir;
+  SelfTrainer t;
+  const auto ctx = context_from_pressures(true, 0.8F, 0.3F);
+  t.record_episode({ctx, {BackendChoice::gpu, 1, 0, 0}, {true, -7, true}});
+  REQUIRE(save_trainer_to_path(fs(), t, dir.file("t.txt")).ok());
+  auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
+  REQUIRE(back.ok());
+  CHECK(back->stats_for(ctx, BackendChoice::gpu) == t.stats_for(ctx, BackendChoice::gpu));
+  CHECK(back->all_stats().size() == 1);
+}
+
+TEST_CASE("trainer_table: corrupted_lines_are_ignored") {
+  testsupport::TempDir dir;
+  write(dir.file("t.txt"),
+        "ATENIA_SELFTRAINER_V1\n"
+        "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=x;success=1;score_sum=7;drift=0\n"
+        "gpu_avail=1;vram_band=0;ram_band=0;backend=cpu;count=2;success=1;score_sum=7;drift=0;future=9\n");
+  auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
+  REQUIRE(back.ok());
+  const auto ctx = context_from_pressures(true, 0.1F, 0.1F);
+  CHECK_FALSE(back->stats_for(ctx, BackendChoice::gpu).has_value());
+  auto cpu = back->stats_for(ctx, BackendChoice::cpu);
+  REQUIRE(cpu.has_value());
+  CHECK(*cpu == ChoiceStats{2, 1, 7, 0});
+
+  auto strict = read_trainer_table_strict(fs(), dir.file("t.txt"));
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error().to_string() == dir.file("t.txt") + ":2: count must be an unsigned 32-bit integer, got 'x'");
+}
+
+TEST_CASE("trainer_table: missing_file_returns_empty_trainer") {
+  testsupport::TempDir dir;
+  auto back = load_trainer_from_path(fs(), dir.file("nope.txt"));
+  REQUIRE(back.ok());
+  CHECK(back->empty());
+  CHECK(back->recommend_backend({false, 0.0F, 0.0F}) == BackendChoice::cpu);
+  CHECK_FALSE(read_trainer_table_strict(fs(), dir.file("nope.txt")).ok());
+}
+
+TEST_CASE("trainer_table: unknown header loads empty; strict read names it") {
+  testsupport::TempDir dir;
+  write(dir.file("t.txt"), "ATENIA_SELFTRAINER_V2\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=1;drift=0\n");
+  auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
+  REQUIRE(back.ok());
+  CHECK(back->empty());
+  auto strict = read_trainer_table_strict(fs(), dir.file("t.txt"));
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error().to_string() ==
+        dir.file("t.txt") + ":1: not a self-training table; expected header ATENIA_SELFTRAINER_V1");
+}
+
+TEST_CASE("trainer_table: the format is sorted, stable and ends with a verified trailer") {
+  const std::string text = format_trainer_table(trained());
+  CHECK(text.starts_with("ATENIA_SELFTRAINER_V1\n"
+                         "gpu_avail=1;vram_band=0;ram_band=0;backend=cpu;count=4;success=4;score_sum=12;drift=0\n"
+                         "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4;success=4;score_sum=36;drift=0\n"
+                         "gpu_avail=1;vram_band=3;ram_band=1;backend=gpu;count=4;success=0;score_sum=4;drift=4\n"
+                         "table_end;len="));
+  CHECK(text == format_trainer_table(trained()));
+  auto parsed = parse_trainer_table(text);
+  CHECK(parsed.verified);
+  CHECK(parsed.skipped.empty());
+}
+
+TEST_CASE("trainer_table: a flipped byte or a truncation fails verification") {
+  testsupport::TempDir dir;
+  REQUIRE(save_trainer_to_path(fs(), trained(), dir.file("t.txt")).ok());
+  std::string text = slurp(dir.file("t.txt"));
+  std::string flipped = text;
+  flipped[flipped.find("score_sum=36") + 10] = '7';  // still a valid row: only the checksum sees it
+  write(dir.file("t.txt"), flipped);
+  auto bad = load_trainer_from_path(fs(), dir.file("t.txt"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().kind == PersistError::Kind::Format);
+  CHECK(bad.error().message.find("checksum mismatch") != std::string::npos);
+
+  std::string cut = text;
+  cut.erase(cut.find("gpu_avail=1;vram_band=3"), cut.find("table_end") - cut.find("gpu_avail=1;vram_band=3"));
+  write(dir.file("t.txt"), cut);
+  auto strict = read_trainer_table_strict(fs(), dir.file("t.txt"));
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error().message().find("length mismatch") != std::string::npos);
+}
+
+TEST_CASE("trainer_table: a save failing at any step leaves the old table or the new one") {
+  testsupport::TempDir dir;
+  const std::string path = dir.file("t.txt");
+  SelfTrainer old_t;
+  old_t.record_episode({{true, 0.1F, 0.1F}, {BackendChoice::cpu, 0, 0, 1}, {true, 1, false}});
+  REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
+  const std::string old_text = format_trainer_table(old_t), new_text = format_trainer_table(trained());
+  int failures = 0;
+  for (std::uint64_t n = 1;; ++n) {
+    common::FaultInjectingFileSystem faulty(fs());
+    faulty.fail_at(n);
+    auto r = save_trainer_to_path(faulty, trained(), path);
+    const std::string now = slurp(path);
+    CHECK((now == old_text || now == new_text));
+    if (!faulty.fired()) {
+      CHECK(r.ok());
+      break;
+    }
+    ++failures;
+    if (!r.ok()) CHECK(r.error().kind == PersistError::Kind::Io);
+    REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
+    REQUIRE(n < 50);
+  }
+  CHECK(failures >= 4);
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    CHECK(e.path().filename() == "t.txt");  // no temporaries left behind
+  }
+}
