@@ -4,7 +4,7 @@
 
 namespace tape {
 
-NewBuffer Recorder::heap_buffer(Shape shape) {
+NewBuffer Recorder::heap_buffer(const Shape& shape) {
   const std::size_t n = shape.numel();
   std::shared_ptr<float[]> block = std::make_shared_for_overwrite<float[]>(n == 0 ? 1 : n);
   float* p = block.get();

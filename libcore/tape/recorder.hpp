@@ -11,6 +11,7 @@
 //     rec.record(AddOp{ia, ib, out.tensor.id()});
 //     return std::move(out.tensor);
 //   }
+#include <cassert>
 #include <initializer_list>
 #include <span>
 #include <utility>
@@ -40,11 +41,14 @@ class Recorder {
     return id;
   }
   // Uninitialised storage for the op's result.
-  [[nodiscard]] NewBuffer output(Shape shape) {
+  [[nodiscard]] NewBuffer output(const Shape& shape) {
     return tape_ != nullptr ? tape_->new_buffer(shape, needs_grad_) : heap_buffer(shape);
   }
-  // A value kept for backward only (no gradient); only while recording.
-  [[nodiscard]] NewBuffer saved(Shape shape) { return tape_->new_buffer(shape, false); }
+  // A value kept for backward only (no gradient). Only while recording().
+  [[nodiscard]] NewBuffer saved(const Shape& shape) {
+    assert(tape_ != nullptr);
+    return tape_->new_buffer(shape, false);
+  }
 
   void check_finite(std::span<const float> out, std::initializer_list<Shape> input_shapes) const {
     if (!all_finite(out)) [[unlikely]] throw_non_finite(input_shapes);
@@ -55,7 +59,7 @@ class Recorder {
   }
 
  private:
-  [[nodiscard]] static NewBuffer heap_buffer(Shape shape);
+  [[nodiscard]] static NewBuffer heap_buffer(const Shape& shape);
   [[noreturn]] void throw_empty() const;
   [[noreturn]] void throw_non_finite(std::initializer_list<Shape> input_shapes) const;
 

@@ -11,6 +11,13 @@ namespace {
 
 std::atomic<std::uint32_t> g_next_serial{1};
 
+// Serial 0 means "no tape" in a BufId, so a wrap-around skips it.
+std::uint32_t next_serial() {
+  std::uint32_t s = g_next_serial.fetch_add(1, std::memory_order_relaxed);
+  while (s == 0) s = g_next_serial.fetch_add(1, std::memory_order_relaxed);
+  return s;
+}
+
 // Enough room that small models record without regrowing.
 constexpr std::size_t kReserveOps = 1024;
 
@@ -29,21 +36,21 @@ ActiveTapeScope::ActiveTapeScope(Tape& tape) {
 }
 }  // namespace detail
 
-Tape::Tape() : serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)) {
+Tape::Tape() : serial_(next_serial()) {
   ops_.reserve(kReserveOps);
   bufs_.reserve(2 * kReserveOps);
 }
 
 Tape::~Tape() = default;
 
-BufId Tape::push_buf(const float* data, Shape shape, bool is_param, bool requires_grad) {
+BufId Tape::push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad) {
   const std::size_t offset = grad_floats_;
   if (requires_grad) grad_floats_ += shape.numel();
   bufs_.push_back(TapeBuf{data, shape, offset, is_param, requires_grad});
   return BufId(serial_, static_cast<std::uint32_t>(bufs_.size() - 1));
 }
 
-NewBuffer Tape::new_buffer(Shape shape, bool requires_grad) {
+NewBuffer Tape::new_buffer(const Shape& shape, bool requires_grad) {
   if (backward_done_) throw_recorded_after_backward();
   FloatArena::Block block = arena_.allocate(shape.numel());
   const BufId id = push_buf(block.data.data(), shape, false, requires_grad);

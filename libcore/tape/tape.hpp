@@ -28,6 +28,11 @@
 // * Errors: traced ops and the Tape throw tape::TapeError (op name + shapes; see tape_error.hpp
 //   for why exceptions here). try_with_tape turns one into a common::Error.
 // * fp32 throughout. The ops check every result for NaN/Inf and name the op that made it.
+// * Cost: recording appends one TapeOp (a variant; no heap allocation except for the ops that
+//   carry index lists) and one buffer entry, and takes the result's storage from a chunked
+//   arena. Backward allocates all accumulators at once (one zeroed block), matmul VJPs
+//   accumulate straight into them with sgemm beta = 1, and VJPs skip inputs that carry no
+//   gradient (constants), so a first layer costs one gemm in backward, not two.
 //
 // Writing an op (see tape/ops/elementwise.cpp for the pattern): an op family file holds the
 // traced function (validate shapes, Recorder inputs, compute into NewTensor, record) and its
@@ -106,7 +111,7 @@ class Tape {
     return adopt(t, op);
   }
   // A fresh buffer for an op's output (or a saved value), uninitialised; the op fills `data`.
-  [[nodiscard]] NewBuffer new_buffer(Shape shape, bool requires_grad);
+  [[nodiscard]] NewBuffer new_buffer(const Shape& shape, bool requires_grad);
   // Appends a record of one of the core ops (ids were minted by this tape).
   template <typename Op>
   void record(Op&& op) {
@@ -138,7 +143,7 @@ class Tape {
     if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) [[unlikely]] throw_foreign(id);
     return bufs_[id.index()];
   }
-  BufId push_buf(const float* data, Shape shape, bool is_param, bool requires_grad);
+  BufId push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad);
   BufId adopt(const Tensor& t, std::string_view op);
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;

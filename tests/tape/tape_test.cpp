@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <bit>
 #include <cmath>
 
 #include "tape/ops/activation.hpp"
@@ -91,7 +92,9 @@ TEST_CASE("backward: constants and leaves off the loss path carry zero gradient"
     t.backward(loss.id());
     CHECK(t.get_grad(p.id()) == std::vector<float>{3, 4});
     CHECK(t.get_grad(unused.id()) == std::vector<float>{0, 0});
-    CHECK_FALSE(t.requires_grad(loss.id()) == false);
+    CHECK(t.requires_grad(loss.id()));
+    CHECK(t.requires_grad(unused.id()));
+    CHECK(t.is_param(unused.id()));
   });
 }
 
@@ -198,4 +201,13 @@ TEST_CASE("forward: identical bits with and without a tape across a small networ
   const float plain = net(Tensor::from(xv, {2, 3}), Tensor::from(wv, {2, 3})).item();
   const float traced = with_tape([&](Tape& t) { return net(t.register_input(xv, {2, 3}), t.register_param(wv, {2, 3})).item(); });
   CHECK(std::bit_cast<std::uint32_t>(plain) == std::bit_cast<std::uint32_t>(traced));
+}
+
+TEST_CASE("with_tape: a tensor returned out of the tape keeps its storage alive") {
+  const Tensor y = with_tape([](Tape& t) {
+    const Tensor x = t.register_input(std::vector<float>{1, 2, 3}, {3});
+    return ops::scale(x, 2.0f);
+  });
+  CHECK(y.to_vector() == std::vector<float>{2, 4, 6});
+  CHECK(y.id().valid());  // still names its (gone) tape, so no later tape will accept it
 }

@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include "tape/ops/retention.hpp"
 #include "tape/ops/op_check.hpp"
 
 using namespace tape;
@@ -32,7 +31,7 @@ TEST_CASE("add/sub/mul: VJPs match fp64 finite differences, accumulate, untraced
   }));
 }
 
-TEST_CASE("scale/negate/l2_retention: VJPs match fp64 finite differences, accumulate, untraced is bitwise equal") {
+TEST_CASE("scale/negate: VJPs match fp64 finite differences, accumulate, untraced is bitwise equal") {
   check_all(make_case("Scale", {kShape}, [](auto in) { return ops::scale(in[0], -1.75f); }, [](const V& x) {
     std::vector<double> o(6);
     ops::scale_forward<double>(x[0], static_cast<double>(-1.75f), o);
@@ -43,12 +42,6 @@ TEST_CASE("scale/negate/l2_retention: VJPs match fp64 finite differences, accumu
     ops::scale_forward<double>(x[0], -1.0, o);
     return o;
   }));
-  check_all(make_case("L2Retention", {kShape}, [](auto in) { return ops::l2_retention(in[0], 0.9f); },
-                      [](const V& x) {
-                        std::vector<double> o(6);
-                        ops::scale_forward<double>(x[0], static_cast<double>(0.9f), o);
-                        return o;
-                      }));
 }
 
 TEST_CASE("elementwise: forward values") {
@@ -59,7 +52,6 @@ TEST_CASE("elementwise: forward values") {
   CHECK(ops::mul(a, b).to_vector() == std::vector<float>{4, 10, 21});
   CHECK(ops::scale(a, 0.5f).to_vector() == std::vector<float>{0.5f, 1, 1.5f});
   CHECK(ops::negate(a).to_vector() == std::vector<float>{-1, -2, -3});
-  CHECK(ops::l2_retention(a, 2.0f).to_vector() == std::vector<float>{2, 4, 6});
 }
 
 TEST_CASE("elementwise: shape mismatch names the op and both shapes") {
