@@ -22,6 +22,7 @@ MoveResult<void> prepare_gradients(HybridMemoryManager& mem, std::span<const Ten
     if (mem.get_tier(grad.id) == desired) continue;
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) return plan.error();
+    if (plan->to != desired) return MoveError::backend_unavailable(plan->reason);
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) return applied;
   }
   return {};

@@ -6,16 +6,6 @@
 
 namespace hybrid {
 
-const char* to_string(GradMoveRecord::Kind kind) {
-  switch (kind) {
-    case GradMoveRecord::Kind::Planned: return "Planned";
-    case GradMoveRecord::Kind::Applied: return "Applied";
-    case GradMoveRecord::Kind::Skipped: return "Skipped";
-    case GradMoveRecord::Kind::Failed: return "Failed";
-  }
-  return "Unknown";
-}
-
 namespace {
 
 std::vector<MemoryTier> tiers_of(const std::vector<TensorGrad>& grads) {
@@ -52,15 +42,17 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
       all_ok = false;
       continue;
     }
+    if (plan->to != desired) {  // the memory manager degraded it (VRAM unavailable)
+      records.push_back(GradMoveRecord::failed(grad.id, plan->reason));
+      all_ok = false;
+      continue;
+    }
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) {
       records.push_back(GradMoveRecord::failed(grad.id, to_string(applied.error())));
       all_ok = false;
       continue;
     }
-    // The memory manager may land somewhere else (VRAM unavailable degrades to RAM).
-    const MemoryTier reached = mem.get_tier(grad.id).value_or(plan->to);
-    records.push_back(GradMoveRecord::applied(grad.id, *current, reached));
-    if (reached != desired) all_ok = false;
+    records.push_back(GradMoveRecord::applied(grad.id, *current, desired));
   }
   return all_ok;
 }

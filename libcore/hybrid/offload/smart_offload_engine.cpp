@@ -7,14 +7,6 @@
 
 namespace hybrid {
 
-const char* to_string(OffloadAction::Kind kind) {
-  switch (kind) {
-    case OffloadAction::Kind::MoveToRam: return "MoveToRam";
-    case OffloadAction::Kind::MoveToSsd: return "MoveToSsd";
-  }
-  return "Unknown";
-}
-
 namespace {
 
 enum class Pressure : std::uint8_t { Both, VramOnly, RamOnly, None };

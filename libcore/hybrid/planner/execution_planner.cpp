@@ -5,26 +5,6 @@
 
 namespace hybrid {
 
-const char* to_string(ExecutionTarget target) {
-  switch (target) {
-    case ExecutionTarget::Cpu: return "Cpu";
-    case ExecutionTarget::Gpu: return "Gpu";
-    case ExecutionTarget::CpuFallback: return "CpuFallback";
-  }
-  return "Unknown";
-}
-
-const char* to_string(DecisionRule rule) {
-  switch (rule) {
-    case DecisionRule::GpuNotAvailable: return "GpuNotAvailable";
-    case DecisionRule::KernelNotGpuFriendly: return "KernelNotGpuFriendly";
-    case DecisionRule::TensorOnSsd: return "TensorOnSsd";
-    case DecisionRule::HighVramPressure: return "HighVramPressure";
-    case DecisionRule::GpuPreferred: return "GpuPreferred";
-  }
-  return "Unknown";
-}
-
 namespace {
 
 struct Verdict {

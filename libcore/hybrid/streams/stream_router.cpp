@@ -13,16 +13,6 @@ StreamKind compute_stream(ExecutionTarget target) {
   return target == ExecutionTarget::Gpu ? StreamKind::Gpu : StreamKind::Cpu;
 }
 
-const char* tier_word(MemoryTier tier) {
-  switch (tier) {
-    case MemoryTier::Vram: return "vram";
-    case MemoryTier::Ram: return "ram";
-    case MemoryTier::Ssd: return "ssd";
-    case MemoryTier::Cpu: return "cpu";
-  }
-  return "unknown";
-}
-
 // One routing call's memory preparation: moves tensors and enqueues their transfer tasks.
 class MemoryPreparation {
  public:
@@ -62,7 +52,7 @@ class MemoryPreparation {
       return;
     }
     const StreamKind stream = reached == MemoryTier::Vram ? StreamKind::Gpu : StreamKind::Cpu;
-    const std::string name = std::string("move:") + tier_word(*current) + "->" + tier_word(reached) + ":" + id;
+    const std::string name = std::string("move:") + to_string(*current) + "->" + to_string(reached) + ":" + id;
     bundle_.submitted_task_ids.push_back(exec_.submit(stream, TaskKind::transfer(name), kTaskCost));
   }
 

@@ -108,3 +108,17 @@ TEST_CASE("autograd_trace: unregistered gradients are skipped with their reason"
   CHECK(trace.nodes[0].moves[0] ==
         GradMoveRecord::skipped("g1", "tensor not registered in memory manager"));
 }
+
+TEST_CASE("autograd_trace: a degraded VRAM plan is recorded as Failed and falls back") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path());  // NullVramAdapter
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{1}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g2", Bytes{2}, MemoryTier::Ram).ok());
+  AsyncExecutor exec(StreamConfig{true});
+  const AutogradTrace trace =
+      execute_backward_with_trace(exec, mem, one_node(7, ExecutionTarget::Gpu, MemoryTier::Vram), low_pressure(), true);
+  const auto& n = trace.nodes[0];
+  CHECK(n.final_backward_target == ExecutionTarget::Cpu);
+  CHECK(n.moves[1] == GradMoveRecord::failed("g1", "VRAM unavailable; degrading placement to RAM"));
+  CHECK(exec.timeline().back() == "AUTOGRAD node=7 target=Cpu moves=6 fallback=1");
+}

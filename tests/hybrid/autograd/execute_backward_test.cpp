@@ -118,3 +118,20 @@ TEST_CASE("execute_backward: a failed GPU preparation records BACKWARD_FALLBACK 
                            });
   CHECK(mem.get_tier("g1") == MemoryTier::Ram);
 }
+
+TEST_CASE("execute_backward: a VRAM placement the memory manager degrades counts as a failed GPU preparation") {
+  testsupport::TempDir dir;
+  HybridMemoryManager mem(dir.path());  // NullVramAdapter: plans to VRAM come back as RAM
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{1}, MemoryTier::Ram).ok());
+  const std::vector<TensorGrad> grads{{"g1", MemoryTier::Vram}};
+  auto prep = prepare_gradients(mem, grads, ExecutionTarget::Gpu, low_pressure());
+  REQUIRE_FALSE(prep.ok());
+  CHECK(prep.error().kind == MoveError::Kind::BackendUnavailable);
+  CHECK(prep.error().message == "VRAM unavailable; degrading placement to RAM");
+  AutogradGraph graph;
+  graph.add_node(node(6, ExecutionTarget::Gpu, grads));
+  AsyncExecutor exec(StreamConfig{true});
+  execute_backward(exec, mem, graph, low_pressure(), true);
+  CHECK(exec.timeline().front() == "BACKWARD_FALLBACK node=6 from=Gpu to=Cpu");
+  CHECK(exec.timeline().back() == "BACKWARD node=6 target=Cpu reason=test");
+}
