@@ -31,7 +31,9 @@ def run(bp, args, stdin=b"", env=None, cwd=None):
     full_env.pop("NO_COLOR", None)
     if env:
         full_env.update(env)
-    p = subprocess.run([bp] + args, input=stdin, capture_output=True, env=full_env, cwd=cwd)
+    # A .js path is the reference CLI (tests/compat replays the REF cases against it).
+    cmd = ["node", bp] if bp.endswith(".js") else [bp]
+    p = subprocess.run(cmd + args, input=stdin, capture_output=True, env=full_env, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
