@@ -81,3 +81,37 @@ TEST_CASE("persistent_cache faults: a first write leaves nothing or the new entr
     }
   }
 }
+
+TEST_CASE("persistent_cache faults: a second failing replace after an interrupted one stays old-or-new") {
+  const Bytes v0 = fill(100, 0x01), v1 = fill(200, 0x02), v2 = fill(300, 0x03);
+  for (std::uint64_t first = 1;; ++first) {
+    bool first_fired = false;
+    for (std::uint64_t second = 1;; ++second) {
+      testsupport::TempDir dir;
+      PersistentHybridCache clean(dir.file("c"));
+      REQUIRE(clean.put_blob(CacheKind::Tensor, "k", v0, 0, false).ok());
+      common::FaultInjectingFileSystem fs(common::real_file_system());
+      PersistentHybridCache faulty(dir.file("c"), fs);
+      fs.fail_at(first);
+      (void)faulty.put_blob(CacheKind::Tensor, "k", v1, 1, true);
+      first_fired = fs.fired();
+      if (!first_fired) break;
+      auto after_first = clean.get_blob(CacheKind::Tensor, "k");
+      REQUIRE(after_first.ok());
+      // fired() is sticky, so the second failure gets its own fault injector.
+      common::FaultInjectingFileSystem fs2(common::real_file_system());
+      PersistentHybridCache faulty2(dir.file("c"), fs2);
+      fs2.fail_at(second);
+      (void)faulty2.put_blob(CacheKind::Tensor, "k", v2, 2, true);
+      const bool second_fired = fs2.fired();
+      CAPTURE(first);
+      CAPTURE(second);
+      auto got = clean.get_blob(CacheKind::Tensor, "k");
+      REQUIRE(got.ok());
+      // Old is whatever the first failure left; new is v2.
+      CHECK((*got == *after_first || *got == v2));
+      if (!second_fired) break;
+    }
+    if (!first_fired) break;
+  }
+}
