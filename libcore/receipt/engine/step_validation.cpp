@@ -73,7 +73,7 @@ common::Status check_optimizer(const GeneralInput& in, const topology::TopologyI
 common::Result<topology::TopologyIndex> check_common(const GeneralInput& in) {
   const auto& b = in.base;
   auto ix = topology::index_topology(b.topology);
-  if (!ix) return ix.error().at_path("/topology");
+  if (!ix) return topology::under_path(ix.error(), "/topology");
   if (!std::isfinite(b.learning_rate) || !(b.learning_rate > 0)) {
     return engine_error("learning_rate must be a finite number > 0", "/learning_rate");
   }

@@ -265,7 +265,7 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
   if (!sharing) return sharing.error();
   t.bias_sharing = static_cast<BiasSharing>(*sharing);
   if (auto ix = index_topology(t, options.max_layer_units); !ix) {
-    return ix.error().at_path(path).for_file({});
+    return under_path(ix.error(), path);
   }
   return t;
 }

@@ -63,6 +63,12 @@ common::Status index_bias(const Topology& t, const Parameter& p, std::uint32_t k
 
 }  // namespace
 
+common::Error under_path(const common::Error& e, const std::string& prefix) {
+  common::Location where = e.where();
+  where.json_path = prefix + where.json_path;
+  return common::Error(e.code(), e.message(), std::move(where));
+}
+
 common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_units) {
   const std::pair<const char*, std::int64_t> sizes[] = {
       {"input_size", t.input_size}, {"hidden_size", t.hidden_size}, {"output_size", t.output_size}};

@@ -5,6 +5,7 @@
 // with full unique fan-in, bias sharing consistent, softmax iff cross-entropy.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/result.hpp"
@@ -31,6 +32,9 @@ struct TopologyIndex {
 };
 
 // Errors are invalid_argument with the JSON path (relative to the topology object) when one applies.
+// The topology's errors carry paths relative to the topology object; this re-roots them.
+[[nodiscard]] common::Error under_path(const common::Error& e, const std::string& prefix);
+
 [[nodiscard]] common::Result<TopologyIndex> index_topology(const Topology& t,
                                                            std::size_t max_units = kMaxEngineLayerUnits);
 
