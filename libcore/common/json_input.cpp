@@ -90,9 +90,14 @@ class DomBuilder final : public nlohmann::json_sax<ojson> {
   ojson take() { return std::move(root_); }
 
  private:
+  // JSON Pointer of the value being read. In the innermost array that is the
+  // element not yet placed (its size); outer tokens name placed containers.
   std::string pointer() const {
     std::string p;
-    for (const auto& t : tokens_) p += "/" + t;
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      const bool innermost_array = i + 1 == tokens_.size() && stack_[i]->is_array();
+      p += "/" + (innermost_array ? std::to_string(stack_[i]->size()) : tokens_[i]);
+    }
     return p;
   }
   void fail(std::string msg) {

@@ -1,0 +1,126 @@
+#include "common/json_input.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+
+#include "support/temp_dir.hpp"
+
+using common::BomPolicy;
+using common::parse_json_text;
+using common::parse_jsonl_text;
+
+namespace {
+
+std::string error_of(std::string_view text, common::JsonInputOptions opt = {}) {
+  auto r = parse_json_text(text, opt);
+  REQUIRE(!r.ok());
+  return r.error().to_string();
+}
+
+}  // namespace
+
+TEST_CASE("json_input: integers stay integers, fractions are doubles, key order is kept") {
+  auto r = parse_json_text(R"({"b":1,"a":0.5,"c":[true,null,"s"]})");
+  REQUIRE(r.ok());
+  CHECK(r->is_object());
+  CHECK(r->begin().key() == "b");
+  CHECK((*r)["b"].is_number_integer());
+  CHECK((*r)["a"].is_number_float());
+  CHECK((*r)["c"][2] == "s");
+}
+
+TEST_CASE("json_input: duplicate keys - last value wins at the first key's position (JSON.parse)") {
+  auto r = parse_json_text(R"({"a":1,"b":2,"a":3})");
+  REQUIRE(r.ok());
+  CHECK(r->size() == 2);
+  CHECK(r->begin().key() == "a");
+  CHECK((*r)["a"] == 3);
+}
+
+TEST_CASE("json_input: syntax errors name file, line and JSON pointer") {
+  common::JsonInputOptions opt;
+  opt.file = "in.json";
+  const std::string e = error_of("{\n  \"a\": {\n    \"b\": [1, 2,, 3]\n  }\n}", opt);
+  CHECK(e.starts_with("in.json:3: /a/b/2: invalid JSON:"));
+  CHECK(error_of("{\"a\": tru}").starts_with("/a: invalid JSON"));
+  CHECK(error_of("").find("invalid JSON") != std::string::npos);
+  CHECK(error_of("{} x").find("invalid JSON") != std::string::npos);
+  CHECK(error_of("[1,]").find("invalid JSON") != std::string::npos);
+  CHECK(error_of("{\"a\":1 // c\n}").find("invalid JSON") != std::string::npos);
+}
+
+TEST_CASE("json_input: NaN, Infinity and overflowing numbers are rejected") {
+  CHECK(error_of("[NaN]").find("invalid JSON") != std::string::npos);
+  CHECK(error_of("[Infinity]").find("invalid JSON") != std::string::npos);
+  const std::string e = error_of("{\"x\": [0, 1e400]}");
+  CHECK(e.find("/x/1: ") != std::string::npos);
+  CHECK(e.find("1e400") != std::string::npos);
+  CHECK(error_of("[1, {\"a\": tru}]").starts_with("/1/a: invalid JSON"));
+  CHECK(parse_json_text("[1e308, -0.0, 5e-324]").ok());
+}
+
+TEST_CASE("json_input: nesting depth limit") {
+  std::string deep(common::kMaxJsonNestingDepth, '[');
+  deep += std::string(common::kMaxJsonNestingDepth, ']');
+  CHECK(parse_json_text(deep).ok());
+  const std::string deeper = "[" + deep + "]";
+  const std::string e = error_of(deeper);
+  CHECK(e.find("nesting deeper than 128 levels") != std::string::npos);
+  common::JsonInputOptions shallow;
+  shallow.max_depth = 2;
+  CHECK(error_of(R"({"a":{"b":{}}})", shallow).find("/a/b: nesting deeper than 2") != std::string::npos);
+}
+
+TEST_CASE("json_input: size limit") {
+  common::JsonInputOptions small;
+  small.max_bytes = 4;
+  CHECK(error_of("[1,2]", small).find("5 bytes; the limit is 4") != std::string::npos);
+  CHECK(parse_json_text("[12]", small).ok());
+}
+
+TEST_CASE("json_input: byte order mark is rejected or stripped as the caller says") {
+  const std::string text = "\xEF\xBB\xBF{\"a\":1}";
+  CHECK(error_of(text).find("byte order mark") != std::string::npos);
+  common::JsonInputOptions strip;
+  strip.bom = BomPolicy::strip;
+  auto r = parse_json_text(text, strip);
+  REQUIRE(r.ok());
+  CHECK((*r)["a"] == 1);
+}
+
+TEST_CASE("json_input: JSONL records, CRLF, blank lines, line numbers") {
+  auto r = parse_jsonl_text("{\"a\":1}\r\n\n   \n{\"a\":2}\n");
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 2);
+  CHECK((*r)[0].line == 1);
+  CHECK((*r)[1].line == 4);
+  CHECK((*r)[1].value["a"] == 2);
+  common::JsonInputOptions opt;
+  opt.file = "r.jsonl";
+  auto bad = parse_jsonl_text("{\"a\":1}\n{\"a\":}\n", opt);
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().to_string().starts_with("r.jsonl:2: /a: invalid JSON"));
+  auto empty = parse_jsonl_text(" \n\n", opt);
+  REQUIRE(!empty.ok());
+  CHECK(empty.error().message().find("empty JSONL") != std::string::npos);
+}
+
+TEST_CASE("json_input: reading files through FileSystem") {
+  testsupport::TempDir dir;
+  const std::string path = dir.file("doc.json");
+  {
+    std::ofstream(path) << "{\"k\": [1, 2]}";
+  }
+  auto r = common::read_json_file(common::real_file_system(), path);
+  REQUIRE(r.ok());
+  CHECK((*r)["k"][1] == 2);
+  auto missing = common::read_json_file(common::real_file_system(), path + ".nope");
+  REQUIRE(!missing.ok());
+  CHECK(missing.error().code() == common::ErrorCode::io);
+}
+
+TEST_CASE("json_input: json_pointer_token escapes ~ and /") {
+  CHECK(common::json_pointer_token("a/b~c") == "a~1b~0c");
+}
