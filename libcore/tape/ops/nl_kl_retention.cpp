@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "tape/recorder.hpp"
 
@@ -97,14 +98,13 @@ Tensor kl_retention(const Tensor& prior, const Tensor& grad, float alpha, float 
   kl_retention_forward<float>(prior.data(), grad.data(), p, out.data);
   rec.check_finite(out.data, {prior.shape(), grad.shape()});
   if (rec.recording()) {
-    CustomOp op;
-    op.name = "KLRetention";
-    op.backward = kl_retention_vjp;
-    op.inputs = {ip, ig};
-    op.outputs = {out.tensor.id()};
-    op.scalars = {alpha, theta, 0.0f, 0.0f};
-    op.dims = {p.rows, p.cols, 0, 0};
-    rec.tape().record_custom(op);
+    rec.record(CustomOp{.name = "KLRetention",
+                        .backward = kl_retention_vjp,
+                        .inputs = {ip, ig},
+                        .outputs = {out.tensor.id()},
+                        .saved = {},
+                        .scalars = {alpha, theta, 0.0f, 0.0f},
+                        .dims = {p.rows, p.cols, 0, 0}});  // ids minted by this Recorder: no re-validation
   }
   return std::move(out.tensor);
 }

@@ -3,9 +3,9 @@
 #include <cassert>
 #include <cmath>
 #include <utility>
-#include <vector>
 
 #include "tape/ops/activation.hpp"
+#include "tape/ops/nl_row_norms.hpp"
 #include "tape/recorder.hpp"
 
 namespace tape::ops {
@@ -13,7 +13,7 @@ namespace tape::ops {
 template <typename T>
 void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t cols, std::span<T> out,
                              std::span<T> row_norms) {
-  assert(x.size() == rows * cols && out.size() == x.size() && row_norms.size() == rows);
+  assert(x.size() == rows * cols && out.size() == x.size() && (row_norms.empty() || row_norms.size() == rows));
   const T gain = std::sqrt(static_cast<T>(cols));
   for (std::size_t r = 0; r < rows; ++r) {
     const T* xr = x.data() + r * cols;
@@ -24,7 +24,7 @@ void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t
       sq += o[j] * o[j];
     }
     const T n = std::sqrt(sq);
-    row_norms[r] = n;
+    if (!row_norms.empty()) row_norms[r] = n;
     // Below eps the direction is noise: the spec pins the output (and gradient) to 0.
     const T scale = n > static_cast<T>(kNormalizedSiluEps) ? gain / n : T(0);
     for (std::size_t j = 0; j < cols; ++j) o[j] *= scale;
@@ -71,8 +71,8 @@ void normalized_silu_vjp(const CustomOp& op, Tape& tape) {
   const std::span<const float> g = tape.grad(op.outputs[0]);
   const std::span<float> dx = tape.grad_accumulator(op.inputs[0]);
   if (g.empty() || dx.empty()) return;
-  normalized_silu_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), tape.data(op.saved[0]), g,
-                                  op.dims[0], op.dims[1], dx);
+  normalized_silu_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), saved_row_norms(op, tape, op.dims[0]),
+                                  g, op.dims[0], op.dims[1], dx);
 }
 
 }  // namespace
@@ -83,22 +83,20 @@ Tensor normalized_silu(const Tensor& x) {
   const BufId ix = rec.input(x);
   NewBuffer out = rec.output(x.shape());
   if (!rec.recording()) {
-    std::vector<float> norms(rows);
-    normalized_silu_forward<float>(x.data(), rows, cols, out.data, norms);
+    normalized_silu_forward<float>(x.data(), rows, cols, out.data, {});
     rec.check_finite(out.data, {x.shape()});
     return std::move(out.tensor);
   }
-  NewBuffer norms = rec.saved(Shape{rows});
-  normalized_silu_forward<float>(x.data(), rows, cols, out.data, norms.data);
+  CustomOp op{.name = "NormalizedSiLU",
+              .backward = normalized_silu_vjp,
+              .inputs = {ix},
+              .outputs = {out.tensor.id()},
+              .saved = {},
+              .scalars = {},
+              .dims = {rows, cols, 0, 0}};
+  normalized_silu_forward<float>(x.data(), rows, cols, out.data, row_norms_storage(rec, op, rows));
   rec.check_finite(out.data, {x.shape()});
-  CustomOp op;
-  op.name = "NormalizedSiLU";
-  op.backward = normalized_silu_vjp;
-  op.inputs = {ix};
-  op.outputs = {out.tensor.id()};
-  op.saved = {norms.tensor.id()};
-  op.dims = {rows, cols, 0, 0};
-  rec.tape().record_custom(op);
+  rec.record(std::move(op));  // ids minted by this Recorder: no re-validation
   return std::move(out.tensor);
 }
 

@@ -15,7 +15,8 @@ inline constexpr double kNormalizedSiluEps = 1e-8;
 // ("NormalizedSiLU") that saves the row norms; the VJP reuses x, the output and the norms.
 [[nodiscard]] Tensor normalized_silu(const Tensor& x);
 
-// Writes out (rows*cols) and row_norms (rows) = ||silu(row)||, which the VJP reuses.
+// Writes out (rows*cols) and row_norms (rows) = ||silu(row)||, which the VJP reuses
+// (row_norms may be empty when no VJP will run).
 template <typename T>
 void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t cols, std::span<T> out,
                              std::span<T> row_norms);

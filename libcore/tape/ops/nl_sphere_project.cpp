@@ -3,8 +3,8 @@
 #include <cassert>
 #include <cmath>
 #include <utility>
-#include <vector>
 
+#include "tape/ops/nl_row_norms.hpp"
 #include "tape/recorder.hpp"
 
 namespace tape::ops {
@@ -12,14 +12,14 @@ namespace tape::ops {
 template <typename T>
 void sphere_project_forward(std::span<const T> s, std::size_t m_slots, std::size_t d, std::span<T> out,
                             std::span<T> slot_norms) {
-  assert(s.size() == m_slots * d && out.size() == s.size() && slot_norms.size() == m_slots);
+  assert(s.size() == m_slots * d && out.size() == s.size() && (slot_norms.empty() || slot_norms.size() == m_slots));
   for (std::size_t i = 0; i < m_slots; ++i) {
     const T* si = s.data() + i * d;
     T* o = out.data() + i * d;
     T sq = 0;
     for (std::size_t j = 0; j < d; ++j) sq += si[j] * si[j];
     const T n = std::sqrt(sq);
-    slot_norms[i] = n;
+    if (!slot_norms.empty()) slot_norms[i] = n;
     const T inv = n > static_cast<T>(kSphereProjectEps) ? T(1) / n : T(1);
     for (std::size_t j = 0; j < d; ++j) o[j] = si[j] * inv;
   }
@@ -60,7 +60,8 @@ void sphere_project_vjp(const CustomOp& op, Tape& tape) {
   const std::span<const float> g = tape.grad(op.outputs[0]);
   const std::span<float> ds = tape.grad_accumulator(op.inputs[0]);
   if (g.empty() || ds.empty()) return;
-  sphere_project_backward<float>(tape.data(op.outputs[0]), tape.data(op.saved[0]), g, op.dims[0], op.dims[1], ds);
+  sphere_project_backward<float>(tape.data(op.outputs[0]), saved_row_norms(op, tape, op.dims[0]), g, op.dims[0],
+                                 op.dims[1], ds);
 }
 
 }  // namespace
@@ -71,22 +72,20 @@ Tensor sphere_project_normalize(const Tensor& s) {
   const BufId is = rec.input(s);
   NewBuffer out = rec.output(s.shape());
   if (!rec.recording()) {
-    std::vector<float> norms(m_slots);
-    sphere_project_forward<float>(s.data(), m_slots, d, out.data, norms);
+    sphere_project_forward<float>(s.data(), m_slots, d, out.data, {});
     rec.check_finite(out.data, {s.shape()});
     return std::move(out.tensor);
   }
-  NewBuffer norms = rec.saved(Shape{m_slots});
-  sphere_project_forward<float>(s.data(), m_slots, d, out.data, norms.data);
+  CustomOp op{.name = "SphereProjectNormalize",
+              .backward = sphere_project_vjp,
+              .inputs = {is},
+              .outputs = {out.tensor.id()},
+              .saved = {},
+              .scalars = {},
+              .dims = {m_slots, d, 0, 0}};
+  sphere_project_forward<float>(s.data(), m_slots, d, out.data, row_norms_storage(rec, op, m_slots));
   rec.check_finite(out.data, {s.shape()});
-  CustomOp op;
-  op.name = "SphereProjectNormalize";
-  op.backward = sphere_project_vjp;
-  op.inputs = {is};
-  op.outputs = {out.tensor.id()};
-  op.saved = {norms.tensor.id()};
-  op.dims = {m_slots, d, 0, 0};
-  rec.tape().record_custom(op);
+  rec.record(std::move(op));  // ids minted by this Recorder: no re-validation
   return std::move(out.tensor);
 }
 

@@ -15,7 +15,8 @@ inline constexpr double kSphereProjectEps = 1e-8;
 // ("SphereProjectNormalize") that saves the slot norms.
 [[nodiscard]] Tensor sphere_project_normalize(const Tensor& s);
 
-// Writes out (m_slots*d) and slot_norms (m_slots) = ||S[i]|| before projection.
+// Writes out (m_slots*d) and slot_norms (m_slots) = ||S[i]|| before projection
+// (slot_norms may be empty when no VJP will run).
 template <typename T>
 void sphere_project_forward(std::span<const T> s, std::size_t m_slots, std::size_t d, std::span<T> out,
                             std::span<T> slot_norms);

@@ -40,13 +40,13 @@ Tensor straight_through_bool(const Tensor& x, float threshold) {
   NewBuffer out = rec.output(x.shape());
   straight_through_bool_forward<float>(x.data(), threshold, out.data);
   if (rec.recording()) {
-    CustomOp op;
-    op.name = "StraightThroughBool";
-    op.backward = straight_through_vjp;
-    op.inputs = {ix};
-    op.outputs = {out.tensor.id()};
-    op.scalars = {threshold, 0.0f, 0.0f, 0.0f};
-    rec.tape().record_custom(op);
+    rec.record(CustomOp{.name = "StraightThroughBool",
+                        .backward = straight_through_vjp,
+                        .inputs = {ix},
+                        .outputs = {out.tensor.id()},
+                        .saved = {},
+                        .scalars = {threshold, 0.0f, 0.0f, 0.0f},
+                        .dims = {}});  // ids minted by this Recorder: no re-validation
   }
   return std::move(out.tensor);
 }

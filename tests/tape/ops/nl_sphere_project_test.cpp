@@ -76,16 +76,20 @@ TEST_CASE("nl_sphere_project: a degenerate slot (norm <= 1e-8) is kept and its V
 }
 
 TEST_CASE("nl_sphere_project: traced op records one CustomOp whose VJP matches fp64 finite differences") {
-  const auto s = tapetest::random_vector(kSlots * kDim, -2, 2, 53);
-  const auto w = tapetest::random_vector(kSlots * kDim, -1, 1, 54);
-  const auto r = tapetest::run_on_tape([](auto in) { return tape::ops::sphere_project_normalize(in[0]); },
-                                       {cast_vector<float>(s)}, tape::Shape{kSlots, kDim}, cast_vector<float>(w));
-  CHECK(r.records == 1);
-  CHECK(r.traced_out == r.untraced_out);
-  const std::vector<float> s_f = cast_vector<float>(s), w_f = cast_vector<float>(w);
-  const std::vector<double> s32(s_f.begin(), s_f.end()), w32(w_f.begin(), w_f.end());
-  const auto f = [](const std::vector<double>& v) { return forward64(v, kSlots, kDim); };
-  const auto m = tapetest::compare_gradients(r.grads.at(0), tapetest::fd_gradient(f, s32, w32), 1e-4);
-  INFO("worst entry " << m.index << ": tape " << m.analytic << " vs fd " << m.numeric);
-  CHECK(m.worst < 1e-4);
+  // 4 slots keep their norms inside the record, 7 slots in a saved tape buffer: both paths.
+  for (const std::size_t slots : {std::size_t{4}, std::size_t{7}}) {
+    CAPTURE(slots);
+    const auto s = tapetest::random_vector(slots * kDim, -2, 2, 53);
+    const auto w = tapetest::random_vector(slots * kDim, -1, 1, 54);
+    const auto r = tapetest::run_on_tape([](auto in) { return tape::ops::sphere_project_normalize(in[0]); },
+                                         {cast_vector<float>(s)}, tape::Shape{slots, kDim}, cast_vector<float>(w));
+    CHECK(r.records == 1);
+    CHECK(r.traced_out == r.untraced_out);
+    const std::vector<float> s_f = cast_vector<float>(s), w_f = cast_vector<float>(w);
+    const std::vector<double> s32(s_f.begin(), s_f.end()), w32(w_f.begin(), w_f.end());
+    const auto f = [slots](const std::vector<double>& v) { return forward64(v, slots, kDim); };
+    const auto m = tapetest::compare_gradients(r.grads.at(0), tapetest::fd_gradient(f, s32, w32), 1e-4);
+    INFO("worst entry " << m.index << ": tape " << m.analytic << " vs fd " << m.numeric);
+    CHECK(m.worst < 1e-4);
+  }
 }
