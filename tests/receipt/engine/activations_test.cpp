@@ -73,3 +73,9 @@ TEST_CASE("losses: half squared error and its derivative") {
   CHECK(t - out == doctest::Approx(-dE).epsilon(1e-8));
   CHECK(receipt::engine::cross_entropy(0.0, 0.0) == 0.0);  // 0 * log 0 is taken as 0
 }
+
+TEST_CASE("activations: sigmoid and cross-entropy use V8's exp/log, not the C library's") {
+  // Node: 1 / (1 + Math.exp(-x)) and -Math.log(p) at arguments where glibc rounds differently.
+  CHECK(activate(Activation::sigmoid, 0x1.a12839042d8c1p-4) == 0x1.0d066015e567cp-1);
+  CHECK(receipt::engine::cross_entropy(1.0, 0x1.cfa8b4bf8fcd3p-4) == 0x1.16dcea28ea2b2p+1);
+}

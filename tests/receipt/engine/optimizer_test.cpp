@@ -79,3 +79,11 @@ TEST_CASE("optimizer: configuration checks name the field") {
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().where().json_path == "/optimizer_config/weight_decay");
 }
+
+TEST_CASE("optimizer: adam's bias correction uses V8's pow") {
+  // Node: Math.pow(0.94138404079675675, 3) = 0x1.ab23e4b5c6ba8p-1 (glibc differs by one ulp).
+  const double b1 = 0.94138404079675675;
+  OptimizerConfig c{.name = OptimizerName::adam, .learning_rate = 1.0, .beta1 = b1, .beta2 = 0.5, .epsilon = 1.0, .t = 3};
+  const auto u = apply_optimizer(&c, 1.0, 0.0, 0.0, OptimizerState{.m = 1.0, .v = 0.0});
+  CHECK(u.update == (b1 * 1.0 + (1.0 - b1) * 0.0) / (1.0 - 0x1.ab23e4b5c6ba8p-1) / (0.0 + 1.0));
+}
