@@ -27,6 +27,50 @@ except ImportError:
 RECEIPT_VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"]
 
 
+ANNOTATIONS = {"$id", "title", "description", "$comment", "examples", "x-purpose"}
+
+
+def constraints(node, in_names=False):
+    """The schema with annotations removed: what validates, plus x-order."""
+    if isinstance(node, dict):
+        return {k: constraints(v, (k in ("properties", "$defs", "patternProperties")) and not in_names)
+                for k, v in node.items()
+                if in_names or not (k in ANNOTATIONS or k.startswith("x-changes-from-"))}
+    if isinstance(node, list):
+        return [constraints(v) for v in node]
+    return node
+
+
+def first_difference(a, b, path=""):
+    if type(a) is not type(b):
+        return path or "/"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}/{k}"
+            d = first_difference(a[k], b[k], f"{path}/{k}")
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return path
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}/{i}")
+            if d:
+                return d
+        return None
+    return None if a == b else path
+
+
+def load_raw(directory):
+    out = {}
+    for path in glob.glob(os.path.join(directory, "*.json")):
+        with open(path, encoding="utf-8") as fh:
+            out[os.path.basename(path)[: -len(".json")]] = json.load(fh)
+    return out
+
+
 def load_schemas(directory):
     schemas = {}
     for path in glob.glob(os.path.join(directory, "*.json")):
@@ -119,7 +163,9 @@ def main():
     ap.add_argument("--reference", required=True)
     ap.add_argument("--our-fixtures")
     ap.add_argument("--node", default="node")
-    ap.add_argument("--mutations-per-schema", type=int, default=40,
+    ap.add_argument("--verdicts-out", help="write each document with the reference schema's verdict (JSONL), "
+                    "for the C++ validator's differential test")
+    ap.add_argument("--mutations-per-schema", type=int, default=25,
                     help="mutations of the first document of each schema version (jsonschema is slow)")
     args = ap.parse_args()
 
@@ -130,6 +176,18 @@ def main():
               "only reference:", sorted(set(theirs) - set(ours)))
         return 1
 
+    # 1. Same constraints and x-order, keyword for keyword (annotations aside).
+    ours_raw, theirs_raw = load_raw(args.ours), load_raw(os.path.join(args.reference, "schemas"))
+    structural = 0
+    for name in sorted(ours_raw):
+        d = first_difference(constraints(ours_raw[name]), constraints(theirs_raw[name]))
+        if d:
+            structural += 1
+            print(f"DIFFERENT constraints in {name} at {d}")
+    if structural:
+        return 1
+
+    # 2. Same verdicts on documents (guards the comparison above and our fixtures).
     sources = []  # (label, doc, must_be_valid)
     fx = os.path.join(args.reference, "fixtures")
     for path in sorted(glob.glob(os.path.join(fx, "*.jsonl")) + glob.glob(os.path.join(fx, "external", "*.jsonl"))
@@ -158,6 +216,7 @@ def main():
                 bad = ".bad" in path or "/bad/" in path
                 sources.append(("ours:" + os.path.relpath(path, args.our_fixtures) + f"#{i + 1}", doc, not bad))
 
+    verdicts = open(args.verdicts_out, "w", encoding="utf-8") if args.verdicts_out else None
     checked = disagreements = invalid_goldens = mutated = 0
     mutated_schemas = set()
     for label, doc, must_be_valid in sources:
@@ -174,6 +233,9 @@ def main():
             b = theirs[name].is_valid(d)
             checked += 1
             mutated += sub_label is not label
+            if verdicts:
+                verdicts.write(json.dumps({"label": sub_label, "schema": name, "valid": b, "doc": d},
+                                          ensure_ascii=False) + "\n")
             if a != b:
                 disagreements += 1
                 if disagreements <= 20:
@@ -186,6 +248,8 @@ def main():
                 invalid_goldens += 1
                 err = next(iter(ours[name].iter_errors(doc)))
                 print(f"INVALID golden {label} [{name}]: {err.json_path}: {err.message}")
+    if verdicts:
+        verdicts.close()
     print(f"schema_crosscheck: {len(sources)} documents, {checked} validations ({mutated} on mutations), "
           f"{disagreements} disagreements, {invalid_goldens} invalid goldens")
     return 0 if disagreements == 0 and invalid_goldens == 0 and len(sources) > 50 else 1

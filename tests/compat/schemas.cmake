@@ -10,9 +10,21 @@ set(_with_ref sh ${CMAKE_CURRENT_LIST_DIR}/with_reference.sh ${BP_REFERENCE_PACK
 add_test(NAME schemas_crosscheck
   COMMAND ${_with_ref} /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/schema_crosscheck.py
           --ours ${PROJECT_SOURCE_DIR}/schemas --reference ${BP_REFERENCE_PACKAGE_DIR}
-          --our-fixtures ${PROJECT_SOURCE_DIR}/fixtures --node ${BP_NODE_EXECUTABLE})
+          --our-fixtures ${PROJECT_SOURCE_DIR}/fixtures --node ${BP_NODE_EXECUTABLE}
+          --verdicts-out ${CMAKE_CURRENT_BINARY_DIR}/schema_verdicts.jsonl)
 set_tests_properties(schemas_crosscheck PROPERTIES
-  FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "compat;bp")
+  FIXTURES_REQUIRED bp_reference FIXTURES_SETUP bp_schema_verdicts
+  SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "compat;bp")
+
+if(TARGET receipt_tests)
+  # Our C++ validator gives the reference schemas' verdict on every document the
+  # cross-check saw (reference fixtures, scaffolds, our fixtures, mutations).
+  add_test(NAME schemas_validator_differential
+    COMMAND ${_with_ref} env BP_SCHEMA_VERDICTS=${CMAKE_CURRENT_BINARY_DIR}/schema_verdicts.jsonl
+            $<TARGET_FILE:receipt_tests> --no-skip "--test-case=validator: same verdicts*")
+  set_tests_properties(schemas_validator_differential PROPERTIES
+    FIXTURES_REQUIRED "bp_reference;bp_schema_verdicts" SKIP_RETURN_CODE 77 LABELS "compat;bp")
+endif()
 
 if(TARGET receipt_tests)
   # Every reference golden, parsed and re-emitted by receipt::emit, is byte-identical.
