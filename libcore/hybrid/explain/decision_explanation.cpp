@@ -17,7 +17,7 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
   const auto& s = chosen->stats;
   out.confidence = s.episodes == 0 ? 0.0F : clamp_confidence(static_cast<float>(s.successes) / static_cast<float>(s.episodes));
 
-  if (out.recommended_backend == BackendKind::gpu) {
+  if (out.recommended_backend == LearningBackendKind::gpu) {
     out.explanation = "GPU was selected because this context has been observed " + std::to_string(s.episodes) +
                       " times, with " + std::to_string(s.successes) + " successful executions and " +
                       (s.drift_events == 0 ? "low drift" : "some drift observed") +

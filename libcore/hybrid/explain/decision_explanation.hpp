@@ -9,7 +9,7 @@ namespace hybrid {
 
 struct DecisionExplanation {
   LearningContextSnapshot context;
-  BackendKind recommended_backend = BackendKind::cpu;
+  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
   float confidence = 0.0F;  // successes / episodes of the representative row, in [0, 1]
   std::string explanation;
 };

@@ -27,7 +27,7 @@ struct DecisionFactor {
 
 struct StructuredDecisionExplanation {
   LearningContextSnapshot context;
-  BackendKind recommended_backend = BackendKind::cpu;
+  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
   float confidence = 0.0F;
   std::vector<DecisionFactor> factors;  // always the four kinds, in enum order
 };

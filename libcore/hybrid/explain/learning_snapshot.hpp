@@ -9,12 +9,13 @@
 
 namespace hybrid {
 
-// What the snapshot exposes of a backend: "CPU" or "GPU", nothing engine-specific.
-enum class BackendKind : std::uint8_t { cpu, gpu };
+// The seed's BackendKind of the learning snapshot (renamed: hybrid::BackendKind is the
+// profiler's device backend): "CPU" or "GPU", nothing engine-specific.
+enum class LearningBackendKind : std::uint8_t { cpu, gpu };
 
-[[nodiscard]] constexpr std::string_view to_string(BackendKind b) { return b == BackendKind::gpu ? "GPU" : "CPU"; }
-[[nodiscard]] constexpr BackendKind to_kind(BackendChoice b) {
-  return b == BackendChoice::gpu ? BackendKind::gpu : BackendKind::cpu;
+[[nodiscard]] constexpr std::string_view to_string(LearningBackendKind b) { return b == LearningBackendKind::gpu ? "GPU" : "CPU"; }
+[[nodiscard]] constexpr LearningBackendKind to_kind(BackendChoice b) {
+  return b == BackendChoice::gpu ? LearningBackendKind::gpu : LearningBackendKind::cpu;
 }
 
 struct LearningContextSnapshot {
@@ -36,7 +37,7 @@ struct LearningStatsSnapshot {
 struct LearningEntrySnapshot {
   LearningContextSnapshot context;
   BackendChoice backend = BackendChoice::cpu;
-  BackendKind recommended_backend = BackendKind::cpu;
+  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
   LearningStatsSnapshot stats;
 };
 

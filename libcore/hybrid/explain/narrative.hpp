@@ -10,7 +10,7 @@ namespace hybrid {
 
 struct NarrativeExplanation {
   LearningContextSnapshot context;
-  BackendKind recommended_backend = BackendKind::cpu;
+  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
   float confidence = 0.0F;
   std::string narrative;  // three paragraphs separated by blank lines
 };

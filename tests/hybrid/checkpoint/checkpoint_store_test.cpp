@@ -188,3 +188,29 @@ TEST_CASE("checkpoint_store: a checkpoint root that is a file is an Io error") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().kind == CheckpointError::Kind::Io);
 }
+
+TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back, gradients stay gradients") {
+  testckpt::Dirs d;
+  auto mem = d.cpu_manager();
+  REQUIRE(mem.register_tensor_with_data("a", {1, 1}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("b", {2, 2, 2}, MemoryTier::Ram).ok());
+  auto plan = mem.plan_move("b", MemoryTier::Ssd, empty_memory_snapshot());
+  REQUIRE(plan.ok());
+  REQUIRE(mem.apply_move("b", plan.value()).ok());
+  REQUIRE(mem.register_tensor_with_data("g", {3}, MemoryTier::Ram).ok());
+  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{3}, 0, true).ok());
+  d.put("tensor:a:len2", {1, 1});
+  REQUIRE(save_checkpoint(d.ckpt_root, 3, mem).ok());
+
+  auto fresh = d.cpu_manager();
+  auto r = restore_checkpoint(d.ckpt_root, fresh);
+  REQUIRE(r.ok());
+  CHECK(r->entries.size() == 3);
+  CHECK(fresh.get_tier("a") == MemoryTier::Ram);
+  CHECK(fresh.get_tier("b") == MemoryTier::Ssd);
+  CHECK(fresh.get_tier("g") == MemoryTier::Ram);
+  CHECK(fresh.is_grad_id("g"));
+  CHECK_FALSE(fresh.is_grad_id("a"));
+  REQUIRE(testckpt::ram_bytes(fresh, "g"));
+  CHECK(*testckpt::ram_bytes(fresh, "g") == Bytes{3});
+}

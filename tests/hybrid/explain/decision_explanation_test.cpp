@@ -28,7 +28,7 @@ TEST_CASE("decision_explanation: explanation_for_gpu_context") {
   const auto ctx = learning_snapshot(t).entries.at(0).context;
   auto e = explain_decision(t, ctx);
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->recommended_backend == LearningBackendKind::gpu);
   CHECK(e->confidence > 0.5F);
   CHECK(e->explanation ==
         "GPU was selected because this context has been observed 1 times, with 1 successful executions and low "
@@ -42,7 +42,7 @@ TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
   const auto ctx = learning_snapshot(t).entries.at(0).context;
   auto e = explain_decision(t, ctx);
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendKind::cpu);
+  CHECK(e->recommended_backend == LearningBackendKind::cpu);
   CHECK(e->explanation.find("CPU") != std::string::npos);
   CHECK(e->explanation ==
         "CPU was selected because GPU execution in this context showed instability or drift. Historical data "
@@ -69,7 +69,7 @@ TEST_CASE("decision_explanation: band 3 contexts are explained with their own st
   record(t, {true, 0.6F, 0.6F}, BackendChoice::cpu, true, 50);  // band 1: must not leak into band 3
   auto e = explain_decision(t, {true, 3, 3});
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->recommended_backend == LearningBackendKind::gpu);
   CHECK(e->recommended_backend == to_kind(t.recommend_backend(hot)));
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("decision_explanation: the busiest row is the evidence; confidence is 
   record(t, kCtx, BackendChoice::gpu, true, 9);
   auto e = explain_decision(t, {true, 0, 1});
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendKind::gpu);
+  CHECK(e->recommended_backend == LearningBackendKind::gpu);
   CHECK(e->confidence == doctest::Approx(2.0 / 3.0));
   CHECK(e->explanation.find("observed 3 times, with 2 successful") != std::string::npos);
 }

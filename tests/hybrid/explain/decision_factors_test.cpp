@@ -28,7 +28,7 @@ TEST_CASE("decision_factors: structured_contains_all_factors") {
   CHECK(s->factors[1].kind == DecisionFactorKind::drift_penalty);
   CHECK(s->factors[2].kind == DecisionFactorKind::observation_count);
   CHECK(s->factors[3].kind == DecisionFactorKind::memory_stability);
-  CHECK(s->recommended_backend == BackendKind::gpu);
+  CHECK(s->recommended_backend == LearningBackendKind::gpu);
   CHECK(s->factors[0].description == "Historical success rate for this context is 1.00 (1 successes over 1 episodes).");
   CHECK(s->factors[2].weight == doctest::Approx(1.0 / 50.0));
 }

@@ -28,7 +28,7 @@ TEST_CASE("learning_snapshot: snapshot_contains_learned_entry") {
   const auto& e = snap.entries[0];
   CHECK(e.context == LearningContextSnapshot{true, 1, 3});
   CHECK(e.backend == BackendChoice::gpu);
-  CHECK(e.recommended_backend == BackendKind::gpu);
+  CHECK(e.recommended_backend == LearningBackendKind::gpu);
   CHECK(e.stats.episodes == 1);
   CHECK(e.stats.successes == 1);
   CHECK(e.stats.drift_events == 0);
@@ -74,7 +74,7 @@ TEST_CASE("learning_snapshot: rows of one context share the recommendation; aver
   record(t, {true, 0.1F, 0.1F}, BackendChoice::cpu, true, 1);
   const auto snap = learning_snapshot(t);
   REQUIRE(snap.entries.size() == 2);
-  CHECK(snap.entries[0].recommended_backend == BackendKind::gpu);
-  CHECK(snap.entries[1].recommended_backend == BackendKind::gpu);
+  CHECK(snap.entries[0].recommended_backend == LearningBackendKind::gpu);
+  CHECK(snap.entries[1].recommended_backend == LearningBackendKind::gpu);
   CHECK(snap.entries[1].stats.average_score == 2.5F);
 }

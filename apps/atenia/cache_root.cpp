@@ -1,0 +1,39 @@
+#include "cache_root.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "hybrid/memory/fake_vram_adapter.hpp"
+
+namespace atenia::cli {
+
+common::Status ensure_cache_root(const CacheRoot& root) {
+  auto& fs = common::real_file_system();
+  if (fs.exists(root.root) && !fs.is_dir(root.root)) {
+    return common::Error::io("cache root exists and is not a directory", common::Location{root.root, 0, {}});
+  }
+  return fs.create_dirs(root.root);
+}
+
+hybrid::HybridMemoryManager make_manager(const CacheRoot& root, const std::string& ssd_dir, bool with_vram) {
+  std::unique_ptr<hybrid::VramAdapter> vram;
+  if (with_vram) vram = std::make_unique<hybrid::FakeVramAdapter>();
+  else vram = std::make_unique<hybrid::NullVramAdapter>();
+  hybrid::HybridMemoryManager mem(ssd_dir, std::move(vram));
+  mem.attach_persistent_cache(hybrid::PersistentHybridCache(root.blobs()));
+  return mem;
+}
+
+ScratchDir::ScratchDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "atenia-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  else path_ = std::filesystem::temp_directory_path().string();
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  if (path_.find("atenia-") != std::string::npos) std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace atenia::cli

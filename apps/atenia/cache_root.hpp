@@ -1,0 +1,42 @@
+#pragma once
+// The on-disk layout `atenia checkpoint` and `atenia simulate` share under one cache root:
+//   <root>/blobs       PersistentHybridCache (tensor/, gradient/, kernel_meta/)
+//   <root>/ssd         the SSD tier's spill files
+//   <root>/checkpoint  checkpoint.meta
+#include <memory>
+#include <string>
+
+#include "common/result.hpp"
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+
+namespace atenia::cli {
+
+struct CacheRoot {
+  std::string root;
+  [[nodiscard]] std::string blobs() const { return root + "/blobs"; }
+  [[nodiscard]] std::string ssd() const { return root + "/ssd"; }
+  [[nodiscard]] std::string checkpoint() const { return root + "/checkpoint"; }
+};
+
+// Creates the root (io error when it is a file or cannot be made).
+[[nodiscard]] common::Status ensure_cache_root(const CacheRoot& root);
+
+// A manager whose SSD tier lives in `ssd_dir`, with the root's persistent cache attached.
+// `with_vram`: an in-process VRAM stand-in (FakeVramAdapter), so VRAM placements are real moves.
+[[nodiscard]] hybrid::HybridMemoryManager make_manager(const CacheRoot& root, const std::string& ssd_dir,
+                                                       bool with_vram);
+
+// A fresh directory under $TMPDIR, removed with its content on scope exit.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace atenia::cli

@@ -1,0 +1,258 @@
+// atenia checkpoint save ROOT --tensors T.json [--created-unix N] [--json]
+// atenia checkpoint restore ROOT [--lazy] [--gpu-available] [--json]
+// atenia checkpoint inspect ROOT [--json]
+// (APX 13.9). T.json: {"tensors":[{"id":"w1","bytes":64,"tier":"ram","grad":false,
+//                      "desired_tier":"vram","plan_summary":"..."}]}  (last three optional)
+// save stores each tensor's bytes (scenario_payload) in ROOT's persistent cache, places it on
+// its tier and writes ROOT/checkpoint/checkpoint.meta. restore materializes a checkpoint into
+// a fresh manager and prints what came back, the drift and the warm-start plan. inspect checks
+// every referenced blob (length + checksum) without restoring; a bad one makes the exit 1.
+#include <iostream>
+#include <set>
+
+#include "cache_root.hpp"
+#include "commands.hpp"
+#include "common/json_input.hpp"
+#include "hybrid/checkpoint/checkpoint_store.hpp"
+#include "hybrid/checkpoint/lazy_restore.hpp"
+#include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/checkpoint/warm_start.hpp"
+#include "hybrid/graph/batch_scenario.hpp"
+
+namespace atenia::cli {
+
+namespace {
+
+struct CheckpointOptions {
+  std::string root;
+  std::string tensors;
+  std::uint64_t created_unix = 0;
+  bool lazy = false;
+  bool gpu_available = false;
+  bool json = false;
+};
+
+struct TensorSpec {
+  std::string id;
+  std::uint64_t bytes = 0;
+  hybrid::MemoryTier tier = hybrid::MemoryTier::Ram;
+  bool grad = false;
+  std::optional<hybrid::MemoryTier> desired;
+  std::optional<std::string> summary;
+};
+
+common::Result<hybrid::MemoryTier> tier_field(const Fields& f, const char* key) {
+  auto s = f.string(key);
+  if (!s) return s.error();
+  auto t = hybrid::parse_memory_tier(*s);
+  if (!t) return f.error(key, "expected \"ram\", \"ssd\", \"vram\" or \"cpu\", got \"" + *s + "\"");
+  return *t;
+}
+
+common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& path) {
+  auto doc = common::read_json_file(common::real_file_system(), path, {.file = path, .bom = common::BomPolicy::strip});
+  if (!doc) return doc.error();
+  Fields top(*doc, path, 0, "");
+  if (auto s = top.only({"tensors"}); !s) return s.error();
+  auto arr = top.array("tensors");
+  if (!arr) return arr.error();
+  std::vector<TensorSpec> out;
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < (*arr)->size(); ++i) {
+    Fields f((**arr)[i], path, 0, "/tensors/" + std::to_string(i));
+    if (auto s = f.only({"id", "bytes", "tier", "grad", "desired_tier", "plan_summary"}); !s) return s.error();
+    TensorSpec t;
+    auto id = f.string("id");
+    if (!id) return id.error();
+    if (id->empty() || !ids.insert(*id).second) return f.error("id", "ids must be non-empty and unique, got \"" + *id + "\"");
+    t.id = *id;
+    auto bytes = f.unsigned_int("bytes");
+    if (!bytes) return bytes.error();
+    if (*bytes > hybrid::kMaxScenarioTensorBytes) return f.error("bytes", "larger than the 64 MiB limit");
+    t.bytes = *bytes;
+    auto tier = tier_field(f, "tier");
+    if (!tier) return tier.error();
+    t.tier = *tier;
+    if (f.has("grad")) {
+      auto g = f.boolean("grad");
+      if (!g) return g.error();
+      t.grad = *g;
+    }
+    if (f.has("desired_tier")) {
+      auto d = tier_field(f, "desired_tier");
+      if (!d) return d.error();
+      t.desired = *d;
+    }
+    if (f.has("plan_summary")) {
+      auto s = f.string("plan_summary");
+      if (!s) return s.error();
+      t.summary = *s;
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+int fail_checkpoint(const hybrid::CheckpointError& e) { return report(e.to_error()); }
+
+nlohmann::ordered_json entry_json(const hybrid::CheckpointEntry& e) {
+  return {{"id", e.id},
+          {"is_grad", e.is_grad},
+          {"tier", hybrid::to_string(e.tier)},
+          {"len", e.len_bytes},
+          {"cache_kind", e.cache_kind ? nlohmann::ordered_json(hybrid::to_string(*e.cache_kind)) : nullptr},
+          {"cache_key", e.cache_key ? nlohmann::ordered_json(*e.cache_key) : nullptr},
+          {"desired_tier", e.desired_tier ? nlohmann::ordered_json(hybrid::to_string(*e.desired_tier)) : nullptr},
+          {"plan_summary", e.last_plan_summary ? nlohmann::ordered_json(*e.last_plan_summary) : nullptr}};
+}
+
+int run_save(const CheckpointOptions& o) {
+  auto specs = read_tensor_specs(o.tensors);
+  if (!specs) return report(specs.error());
+  const CacheRoot root{o.root};
+  if (auto s = ensure_cache_root(root); !s) return report(s.error());
+  auto mem = make_manager(root, root.ssd(), true);
+  const hybrid::PersistentHybridCache& cache = *mem.persistent_cache();
+  for (const TensorSpec& t : *specs) {
+    hybrid::Bytes payload = hybrid::scenario_payload(t.id, t.bytes);
+    if (t.grad) {
+      if (auto r = mem.persist_gradient_to_ssd_cache(t.id, payload, o.created_unix, true); !r) {
+        return report(hybrid::to_common_error(r.error()));
+      }
+    } else if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
+                                       o.created_unix, true);
+               !r) {
+      return report(hybrid::to_common_error(r.error()));
+    }
+    if (auto r = mem.register_tensor_with_data(t.id, std::move(payload), t.tier); !r) {
+      return report(hybrid::to_common_error(r.error()));
+    }
+    mem.set_desired_tier_hint(t.id, t.desired);
+    mem.set_last_plan_summary(t.id, t.summary);
+  }
+  auto cp = hybrid::save_checkpoint(root.checkpoint(), o.created_unix, mem);
+  if (!cp) return fail_checkpoint(cp.error());
+  if (o.json) {
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const auto& e : cp->entries) entries.push_back(entry_json(e));
+    std::cout << nlohmann::ordered_json{{"manifest", hybrid::manifest_path(root.checkpoint())}, {"entries", entries}}.dump()
+              << "\n";
+  } else {
+    std::cout << "saved " << cp->entries.size() << " entries to " << hybrid::manifest_path(root.checkpoint()) << "\n";
+  }
+  return kExitOk;
+}
+
+int run_restore(const CheckpointOptions& o) {
+  const CacheRoot root{o.root};
+  auto& fs = common::real_file_system();
+  if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
+  ScratchDir scratch;  // the restored SSD tier is a throwaway: restore must not touch ROOT
+  auto mem = make_manager(root, scratch.path(), o.gpu_available);
+  hybrid::DriftCollector drift;
+  hybrid::LazyRegistry lazy;
+  auto cp = o.lazy ? hybrid::restore_checkpoint_lazy(root.checkpoint(), mem, lazy, &drift)
+                   : hybrid::restore_checkpoint(root.checkpoint(), mem, &drift);
+  if (!cp) return fail_checkpoint(cp.error());
+  const auto plan = hybrid::build_warm_start_plan(mem, cp.value(), drift.reports(), o.gpu_available);
+
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const auto& e : cp->entries) {
+    const auto tier = mem.get_tier(e.id);
+    const char* state = !tier ? "not_restored" : o.lazy && lazy.state(e.id) == hybrid::LazyState::Unmaterialized
+                                                     ? "lazy"
+                                                     : "loaded";
+    if (o.json) {
+      entries.push_back({{"id", e.id}, {"restored_tier", tier ? hybrid::to_string(*tier) : "none"},
+                         {"len", e.len_bytes}, {"state", state}});
+    } else {
+      std::cout << "RESTORED id=" << e.id << " tier=" << (tier ? hybrid::to_string(*tier) : "none")
+                << " len=" << e.len_bytes << " state=" << state << "\n";
+    }
+  }
+  nlohmann::ordered_json drifts = nlohmann::ordered_json::array(), decisions = nlohmann::ordered_json::array();
+  for (const auto& r : drift.reports()) {
+    if (o.json) drifts.push_back(hybrid::to_string(r));
+    else std::cout << "DRIFT " << hybrid::to_string(r) << "\n";
+  }
+  for (const auto& d : plan.decisions) {
+    if (o.json) decisions.push_back({{"id", d.id}, {"action", hybrid::to_string(d.action)}, {"reason", d.reason}});
+    else std::cout << "WARM_START id=" << d.id << " action=" << hybrid::to_string(d.action) << " reason=" << d.reason << "\n";
+  }
+  if (o.json) {
+    std::cout << nlohmann::ordered_json{{"entries", entries}, {"drift", drifts}, {"warm_start", decisions},
+                                        {"summary", plan.summary}}.dump()
+              << "\n";
+  } else {
+    std::cout << plan.summary << "\n";
+  }
+  return kExitOk;
+}
+
+int run_inspect(const CheckpointOptions& o) {
+  const CacheRoot root{o.root};
+  auto& fs = common::real_file_system();
+  if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
+  auto cp = hybrid::read_manifest(fs, root.checkpoint());
+  if (!cp) return fail_checkpoint(cp.error());
+  const hybrid::PersistentHybridCache cache(root.blobs());
+  int bad = 0;
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const auto& e : cp->entries) {
+    std::string blob = "none";
+    if (e.cache_kind && e.cache_key) {
+      auto bytes = cache.get_blob(*e.cache_kind, *e.cache_key);
+      if (!bytes) blob = hybrid::to_string(bytes.error());
+      else if (bytes->size() != e.len_bytes) blob = "length mismatch with manifest";
+      else blob = "ok";
+      if (blob != "ok") ++bad;
+    }
+    if (o.json) {
+      auto j = entry_json(e);
+      j["blob"] = blob;
+      entries.push_back(j);
+    } else {
+      std::cout << "ENTRY id=" << e.id << " is_grad=" << (e.is_grad ? 1 : 0) << " tier=" << hybrid::to_string(e.tier)
+                << " len=" << e.len_bytes << " cache_key=" << e.cache_key.value_or("none")
+                << " desired_tier=" << (e.desired_tier ? hybrid::to_string(*e.desired_tier) : "none")
+                << " blob=" << blob << "\n";
+    }
+  }
+  if (o.json) {
+    std::cout << nlohmann::ordered_json{{"version", cp->version}, {"created_unix", cp->created_unix},
+                                        {"entries", entries}, {"bad_blobs", bad}}.dump()
+              << "\n";
+  } else {
+    std::cout << "version=" << cp->version << " created_unix=" << cp->created_unix << " entries=" << cp->entries.size()
+              << " bad_blobs=" << bad << "\n";
+  }
+  return bad == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+Registration add_checkpoint_command(CLI::App& app) {
+  auto o = std::make_shared<CheckpointOptions>();
+  auto* sub = app.add_subcommand("checkpoint", "Save, restore or inspect a hybrid checkpoint under a cache root");
+  sub->require_subcommand(1);
+  auto* save = sub->add_subcommand("save", "Store tensors in the cache root and write its checkpoint");
+  save->add_option("root", o->root, "cache root directory")->required();
+  save->add_option("--tensors", o->tensors, "JSON file listing the tensors to checkpoint")->required();
+  save->add_option("--created-unix", o->created_unix, "logical timestamp recorded in the manifest");
+  save->add_flag("--json", o->json, "machine-readable output");
+  auto* restore = sub->add_subcommand("restore", "Restore the checkpoint into a fresh memory manager");
+  restore->add_option("root", o->root, "cache root directory")->required();
+  restore->add_flag("--lazy", o->lazy, "register entries without loading their bytes (13.9.3)");
+  restore->add_flag("--gpu-available", o->gpu_available, "plan the warm start for a host with a GPU");
+  restore->add_flag("--json", o->json, "machine-readable output");
+  auto* inspect = sub->add_subcommand("inspect", "List the manifest and verify every referenced blob");
+  inspect->add_option("root", o->root, "cache root directory")->required();
+  inspect->add_flag("--json", o->json, "machine-readable output");
+  return {sub, [o, save, restore] {
+            if (save->parsed()) return run_save(*o);
+            if (restore->parsed()) return run_restore(*o);
+            return run_inspect(*o);
+          }};
+}
+
+}  // namespace atenia::cli

@@ -1,0 +1,88 @@
+// atenia explain --gpu-available=<true|false> --vram-band=<0..3> --ram-band=<0..3> [--table F] [--json]
+// (APX 13.11.4). Bad or missing arguments: the usage line and exit 1, as the seed says.
+#include <iostream>
+
+#include "commands.hpp"
+#include "common/file_system.hpp"
+#include "hybrid/explain/narrative.hpp"
+#include "hybrid/learning/trainer_table.hpp"
+
+namespace atenia::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: atenia explain --gpu-available=<true|false> --vram-band=<0..3> --ram-band=<0..3>";
+constexpr const char* kNoData = "No learned data available for the given context.";
+
+nlohmann::ordered_json context_json(const hybrid::LearningContextSnapshot& c) {
+  return {{"gpu_available", c.gpu_available}, {"vram_band", c.vram_band}, {"ram_band", c.ram_band}};
+}
+
+}  // namespace
+
+int run_explain(int argc, char** argv) {
+  CLI::App app{"Explain the learned CPU/GPU choice for one context", "atenia explain"};
+  std::string gpu;
+  int vram = -1, ram = -1;
+  std::string table;
+  bool json = false;
+  app.add_option("--gpu-available", gpu)->required();
+  app.add_option("--vram-band", vram)->required();
+  app.add_option("--ram-band", ram)->required();
+  app.add_option("--table", table, "a learning table saved by `atenia learn`");
+  app.add_flag("--json", json);
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << kUsage << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError&) {
+    std::cerr << kUsage << "\n";
+    return kExitFailure;
+  }
+  if ((gpu != "true" && gpu != "false") || vram < 0 || vram > 3 || ram < 0 || ram > 3) {
+    std::cerr << kUsage << "\n";
+    return kExitFailure;
+  }
+
+  hybrid::SelfTrainer trainer;  // fresh, as in 13.11.4, unless a saved table is given
+  if (!table.empty()) {
+    auto loaded = hybrid::read_trainer_table_strict(common::real_file_system(), table);
+    if (!loaded) return report(loaded.error());
+    trainer = std::move(loaded.value());
+  }
+  const hybrid::LearningContextSnapshot ctx{gpu == "true", static_cast<std::uint8_t>(vram),
+                                            static_cast<std::uint8_t>(ram)};
+  const auto text = hybrid::explain_decision(trainer, ctx);
+  const auto structured = text ? hybrid::explain_decision_structured(trainer, ctx) : std::nullopt;
+  if (!text || !structured) {
+    if (json) {
+      nlohmann::ordered_json out{{"context", context_json(ctx)}, {"learned", false}, {"message", kNoData}};
+      std::cout << out.dump() << "\n";
+    } else {
+      std::cout << kNoData << "\n";
+    }
+    return kExitOk;
+  }
+  const auto narrative = hybrid::build_narrative(*text, *structured);
+  if (!json) {
+    std::cout << narrative.narrative << "\n";
+    return kExitOk;
+  }
+  nlohmann::ordered_json factors = nlohmann::ordered_json::array();
+  for (const auto& f : structured->factors) {
+    factors.push_back({{"kind", hybrid::to_string(f.kind)}, {"weight", float_json(f.weight)}, {"description", f.description}});
+  }
+  nlohmann::ordered_json out{{"context", context_json(ctx)},
+                             {"learned", true},
+                             {"recommended_backend", hybrid::to_string(narrative.recommended_backend)},
+                             {"confidence", float_json(narrative.confidence)},
+                             {"explanation", text->explanation},
+                             {"factors", factors},
+                             {"narrative", narrative.narrative}};
+  std::cout << out.dump() << "\n";
+  return kExitOk;
+}
+
+}  // namespace atenia::cli

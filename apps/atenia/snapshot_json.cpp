@@ -1,0 +1,199 @@
+#include "snapshot_json.hpp"
+
+#include <functional>
+
+#include "cli_support.hpp"
+#include "common/file_system.hpp"
+#include "common/json_input.hpp"
+
+namespace atenia::cli {
+
+namespace {
+
+template <typename T>
+nlohmann::ordered_json opt(const std::optional<T>& v) {
+  if (!v) return nullptr;
+  if constexpr (std::is_same_v<T, float>) return float_json(*v);
+  else return *v;
+}
+
+std::optional<hybrid::BackendKind> parse_backend(const std::string& s) {
+  using hybrid::BackendKind;
+  for (BackendKind k : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Rocm, BackendKind::Metal, BackendKind::OneApi,
+                        BackendKind::Vulkan, BackendKind::Unknown}) {
+    if (s == hybrid::to_string(k)) return k;
+  }
+  return std::nullopt;
+}
+
+common::Status opt_u64(const Fields& f, const char* key, std::optional<std::uint64_t>& out) {
+  if (!f.has(key)) return {};
+  auto n = f.unsigned_int(key);
+  if (!n) return n.error();
+  out = *n;
+  return {};
+}
+
+}  // namespace
+
+nlohmann::ordered_json snapshot_to_json(const hybrid::GlobalHardwareSnapshot& s) {
+  nlohmann::ordered_json gpus = nlohmann::ordered_json::array();
+  for (const auto& g : s.gpus) {
+    gpus.push_back({{"id", g.id}, {"backend", hybrid::to_string(g.backend)}, {"vram_total_bytes", g.vram_total_bytes},
+                    {"vram_free_bytes", g.vram_free_bytes}, {"bandwidth_gbps_est", opt(g.bandwidth_gbps_est)},
+                    {"compute_score_est", opt(g.compute_score_est)}});
+  }
+  nlohmann::ordered_json reliability = nlohmann::ordered_json::object();
+  for (const auto& [id, r] : s.reliability_by_device) {
+    reliability[id] = {{"ok_count", r.ok_count}, {"fail_count", r.fail_count}, {"last_error", opt(r.last_error)},
+                       {"last_error_epoch_ms", opt(r.last_error_epoch_ms)}};
+  }
+  return {{"timestamp_epoch_ms", s.timestamp_epoch_ms},
+          {"cpu", {{"physical_cores", s.cpu.physical_cores}, {"logical_cores", s.cpu.logical_cores}, {"simd", s.cpu.simd}}},
+          {"gpus", gpus},
+          {"ram", {{"total_bytes", s.ram.total_bytes}, {"free_bytes", s.ram.free_bytes}}},
+          {"ssd",
+           {{"cache_dir", s.ssd.cache_dir}, {"read_mb_s_est", opt(s.ssd.read_mb_s_est)},
+            {"write_mb_s_est", opt(s.ssd.write_mb_s_est)}, {"latency_ms_est", opt(s.ssd.latency_ms_est)},
+            {"fs_total_bytes", opt(s.ssd.fs_total_bytes)}, {"fs_free_bytes", opt(s.ssd.fs_free_bytes)}}},
+          {"reliability_by_device", reliability},
+          {"pressure",
+           {{"ram_pressure", opt(s.pressure.ram_pressure)}, {"vram_pressure", opt(s.pressure.vram_pressure)}}}};
+}
+
+common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& path) {
+  auto doc = common::read_json_file(common::real_file_system(), path, {.file = path, .bom = common::BomPolicy::strip});
+  if (!doc) return doc.error();
+  // Nulls mean "unknown": drop them so the typed readers below only see values.
+  std::function<void(nlohmann::ordered_json&)> drop_nulls = [&](nlohmann::ordered_json& j) {
+    if (!j.is_object()) return;
+    for (auto it = j.begin(); it != j.end();) {
+      if (it->is_null()) it = j.erase(it);
+      else {
+        if (it->is_object()) drop_nulls(*it);
+        if (it->is_array()) for (auto& e : *it) drop_nulls(e);
+        ++it;
+      }
+    }
+  };
+  nlohmann::ordered_json j = *doc;
+  drop_nulls(j);
+  hybrid::GlobalHardwareSnapshot s;
+  Fields top(j, path, 0, "");
+  if (auto st = top.only({"timestamp_epoch_ms", "cpu", "gpus", "ram", "ssd", "reliability_by_device", "pressure"}); !st) {
+    return st.error();
+  }
+  if (top.has("timestamp_epoch_ms")) {
+    auto t = top.unsigned_int("timestamp_epoch_ms");
+    if (!t) return t.error();
+    s.timestamp_epoch_ms = *t;
+  }
+  if (top.has("cpu")) {
+    Fields f(j["cpu"], path, 0, "/cpu");
+    if (auto st = f.only({"physical_cores", "logical_cores", "simd"}); !st) return st.error();
+    for (auto [k, dst] : {std::pair{"physical_cores", &s.cpu.physical_cores}, std::pair{"logical_cores", &s.cpu.logical_cores}}) {
+      if (!f.has(k)) continue;
+      auto v = f.unsigned_int(k);
+      if (!v) return v.error();
+      *dst = static_cast<std::uint32_t>(*v);
+    }
+  }
+  if (top.has("gpus")) {
+    auto arr = top.array("gpus");
+    if (!arr) return arr.error();
+    for (std::size_t i = 0; i < (*arr)->size(); ++i) {
+      Fields f(j["gpus"][i], path, 0, "/gpus/" + std::to_string(i));
+      if (auto st = f.only({"id", "backend", "vram_total_bytes", "vram_free_bytes", "bandwidth_gbps_est", "compute_score_est"}); !st) {
+        return st.error();
+      }
+      hybrid::GpuCaps g;
+      auto id = f.string("id");
+      if (!id) return id.error();
+      g.id = *id;
+      if (f.has("backend")) {
+        auto b = f.string("backend");
+        if (!b) return b.error();
+        auto k = parse_backend(*b);
+        if (!k) return f.error("backend", "unknown backend \"" + *b + "\"");
+        g.backend = *k;
+      }
+      for (auto [k, dst] : {std::pair{"vram_total_bytes", &g.vram_total_bytes}, std::pair{"vram_free_bytes", &g.vram_free_bytes}}) {
+        auto v = f.unsigned_int(k);
+        if (!v) return v.error();
+        *dst = *v;
+      }
+      for (auto [k, dst] : {std::pair{"bandwidth_gbps_est", &g.bandwidth_gbps_est}, std::pair{"compute_score_est", &g.compute_score_est}}) {
+        if (!f.has(k)) continue;
+        auto v = f.number(k);
+        if (!v) return v.error();
+        *dst = static_cast<float>(*v);
+      }
+      s.gpus.push_back(g);
+    }
+  }
+  if (top.has("ram")) {
+    Fields f(j["ram"], path, 0, "/ram");
+    if (auto st = f.only({"total_bytes", "free_bytes"}); !st) return st.error();
+    for (auto [k, dst] : {std::pair{"total_bytes", &s.ram.total_bytes}, std::pair{"free_bytes", &s.ram.free_bytes}}) {
+      if (!f.has(k)) continue;
+      auto v = f.unsigned_int(k);
+      if (!v) return v.error();
+      *dst = *v;
+    }
+  }
+  if (top.has("ssd")) {
+    Fields f(j["ssd"], path, 0, "/ssd");
+    if (auto st = f.only({"cache_dir", "read_mb_s_est", "write_mb_s_est", "latency_ms_est", "fs_total_bytes", "fs_free_bytes"}); !st) {
+      return st.error();
+    }
+    if (f.has("cache_dir")) {
+      auto c = f.string("cache_dir");
+      if (!c) return c.error();
+      s.ssd.cache_dir = *c;
+    }
+    for (auto [k, dst] : {std::pair{"read_mb_s_est", &s.ssd.read_mb_s_est}, std::pair{"write_mb_s_est", &s.ssd.write_mb_s_est},
+                          std::pair{"latency_ms_est", &s.ssd.latency_ms_est}}) {
+      if (!f.has(k)) continue;
+      auto v = f.number(k);
+      if (!v) return v.error();
+      *dst = static_cast<float>(*v);
+    }
+    if (auto st = opt_u64(f, "fs_total_bytes", s.ssd.fs_total_bytes); !st) return st.error();
+    if (auto st = opt_u64(f, "fs_free_bytes", s.ssd.fs_free_bytes); !st) return st.error();
+  }
+  if (top.has("reliability_by_device")) {
+    auto obj = top.object("reliability_by_device");
+    if (!obj) return obj.error();
+    for (const auto& [id, val] : (*obj)->items()) {
+      Fields f(val, path, 0, "/reliability_by_device/" + common::json_pointer_token(id));
+      if (auto st = f.only({"ok_count", "fail_count", "last_error", "last_error_epoch_ms"}); !st) return st.error();
+      hybrid::ReliabilityStats r;
+      for (auto [k, dst] : {std::pair{"ok_count", &r.ok_count}, std::pair{"fail_count", &r.fail_count}}) {
+        if (!f.has(k)) continue;
+        auto v = f.unsigned_int(k);
+        if (!v) return v.error();
+        *dst = *v;
+      }
+      if (f.has("last_error")) {
+        auto e = f.string("last_error");
+        if (!e) return e.error();
+        r.last_error = *e;
+      }
+      if (auto st = opt_u64(f, "last_error_epoch_ms", r.last_error_epoch_ms); !st) return st.error();
+      s.reliability_by_device[id] = r;
+    }
+  }
+  if (top.has("pressure")) {
+    Fields f(j["pressure"], path, 0, "/pressure");
+    if (auto st = f.only({"ram_pressure", "vram_pressure"}); !st) return st.error();
+    for (auto [k, dst] : {std::pair{"ram_pressure", &s.pressure.ram_pressure}, std::pair{"vram_pressure", &s.pressure.vram_pressure}}) {
+      if (!f.has(k)) continue;
+      auto v = f.unit_float(k);
+      if (!v) return v.error();
+      *dst = *v;
+    }
+  }
+  return s;
+}
+
+}  // namespace atenia::cli
