@@ -2,6 +2,10 @@
 // Re-run the engine from receipts: each receipt's inputs, targets, parameters_before, optimizer
 // config/state, batch and settings are read back and the whole receipt is regenerated. This is
 // what `bp verify` (engine reproduction) and golden regeneration use.
+// Unlike the reference's re-run (extractGeneralEngineInput), which drops optimizer_config and the
+// optimizer state and so re-runs coupled-L2 receipts as plain SGD with another schema_version (its
+// `verify general` rejects its own sgd-coupled-l2 goldens), the optimizer configuration, state and
+// batch are carried over: every engine golden of the reference regenerates byte for byte.
 #include <vector>
 
 #include <nlohmann/json.hpp>

@@ -13,6 +13,13 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+// Errors the topology-input schema does not catch but the engine or the emitter does (the
+// reference exits 2 for these, 1 for schema violations): reported as invalid_argument.
+common::Error engine_level(const JsonReader& r, const std::string& path, std::string message) {
+  common::Error e = r.error(path, std::move(message));
+  return common::Error(common::ErrorCode::invalid_argument, e.message(), e.where());
+}
+
 std::size_t parameter_limit(std::size_t max_units) { return 2 * max_units * max_units + 2 * max_units; }
 
 common::Result<Parameter> parse_parameter(const JsonReader& r, const json& node, const std::string& path,
@@ -63,14 +70,14 @@ common::Result<std::vector<double>> parse_value_map(const JsonReader& r, const j
   if (node.size() > order.size() || node.size() < order.size()) {
     std::unordered_set<std::string_view> known(order.begin(), order.end());
     for (const auto& [key, value] : node.items()) {
-      if (known.count(key) == 0) return r.error(child_path(path, key), "'" + key + "' is not a " + what + " of the topology");
+      if (known.count(key) == 0) return engine_level(r, child_path(path, key), "'" + key + "' is not a " + what + " of the topology");
     }
   }
   std::vector<double> values;
   values.reserve(order.size());
   for (const auto& id : order) {
     const auto it = node.find(id);
-    if (it == node.end()) return r.error(path, std::string("missing a value for ") + what + " '" + id + "'");
+    if (it == node.end()) return engine_level(r, path, std::string("missing a value for ") + what + " '" + id + "'");
     auto v = r.finite_number(*it, child_path(path, id));
     if (!v) return v.error();
     values.push_back(*v);
@@ -90,7 +97,7 @@ common::Result<NumericPolicy> parse_numeric_policy(const JsonReader& r, const js
   // config without them cannot become a receipt (the reference fails at emission, exit 2).
   for (const char* key : {"computation_order", "byte_output"}) {
     if (!node.contains(key)) {
-      return r.error(path, std::string("missing '") + key + "' (required to emit a receipt)");
+      return engine_level(r, path, std::string("missing '") + key + "' (required to emit a receipt)");
     }
   }
   NumericPolicy np;
@@ -179,7 +186,7 @@ common::Result<Metadata> parse_metadata(const JsonReader& r, const json& node, c
   // Free-form in the schema; receipts keep only these three keys (others are dropped, as the reference does).
   Metadata m;
   for (const char* key : {"source", "gradient_convention"}) {
-    if (!node.contains(key)) return r.error(path, std::string("missing '") + key + "' (required to emit a receipt)");
+    if (!node.contains(key)) return engine_level(r, path, std::string("missing '") + key + "' (required to emit a receipt)");
   }
   auto source = r.string(node["source"], path + "/source", kMaxTextLength);
   if (!source) return source.error();
@@ -237,6 +244,14 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
   auto order = r.identifier_array(node["parameter_order"], path + "/parameter_order", 1, max_params);
   if (!order) return order.error();
   t.parameter_order = std::move(*order);
+  {
+    std::unordered_set<std::string_view> seen;
+    for (std::size_t i = 0; i < t.parameter_order.size(); ++i) {
+      if (!seen.insert(t.parameter_order[i]).second) {
+        return r.error(child_path(path + "/parameter_order", i), "'" + t.parameter_order[i] + "' is listed twice");
+      }
+    }
+  }
   const json& params = node["parameters"];
   const std::string ppath = path + "/parameters";
   if (!params.is_array()) return r.error(ppath, std::string("expected an array, got ") + json_type_name(params));
@@ -315,7 +330,7 @@ common::Result<TopologyInput> parse_topology_input(const json& doc, std::string_
   if (!bp) return bp.error();
   in.bias_policy = std::move(*bp);
   if (in.bias_policy.mode == BiasMode::sgd && in.topology.bias_sharing == BiasSharing::per_layer) {
-    return r.error("/bias_policy/mode", "bias_policy.mode 'sgd' needs bias_sharing 'per_neuron'");
+    return engine_level(r, "/bias_policy/mode", "bias_policy.mode 'sgd' needs bias_sharing 'per_neuron'");
   }
   if (doc.contains("fixture")) {
     auto f = r.string(doc["fixture"], "/fixture", kMaxTextLength);

@@ -2,6 +2,11 @@
 // Strict parse of a topology+input document (schema topology-input v0.4.0) into TopologyInput.
 // Unknown keys, wrong types, non-finite numbers, ids off the identifier pattern, sizes over the
 // limits of topology_input.hpp and inconsistent topologies are refused with the JSON path.
+// Error codes follow the reference's split: what the schema rejects is `malformed` (reference exit 1);
+// what only its engine or emitter rejects (unit_order vs sizes, wiring, bias sharing, missing or
+// unknown value ids, computation_order/byte_output/metadata.source needed to emit) is
+// `invalid_argument` (reference exit 2). Unknown ids in inputs/targets/parameters_before are
+// refused although the reference ignores them: a misspelt id must not pass silently.
 #include <cstddef>
 #include <string_view>
 

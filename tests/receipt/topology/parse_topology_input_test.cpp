@@ -157,3 +157,23 @@ TEST_CASE("parse_topology_input: defaults for missing metadata and fixture; extr
   doc["metadata"].erase("source");
   CHECK(error_path(doc) == "/metadata");
 }
+
+TEST_CASE("parse_topology_input: schema violations are malformed, engine-level problems invalid_argument") {
+  const auto code = [](const json& doc) {
+    auto r = parse_topology_input(doc, "cfg.json");
+    REQUIRE_FALSE(r.ok());
+    return r.error().code();
+  };
+  json doc = xor_config();
+  doc["extra"] = 1;
+  CHECK(code(doc) == common::ErrorCode::malformed);
+  doc = xor_config();
+  doc["numeric_policy"].erase("computation_order");
+  CHECK(code(doc) == common::ErrorCode::invalid_argument);
+  doc = xor_config();
+  doc["inputs"].erase("x2");
+  CHECK(code(doc) == common::ErrorCode::invalid_argument);
+  doc = xor_config();
+  doc["topology"]["parameter_order"][1] = "w_x1_h1";
+  CHECK(code(doc) == common::ErrorCode::malformed);  // uniqueItems
+}
