@@ -63,7 +63,7 @@ struct Dispatch {
 }  // namespace
 
 void Tape::backward(BufId loss) {
-  const TapeBuf& b = buf(loss);
+  const TapeBuf& b = buf(loss, "backward");
   if (b.shape.numel() != 1) {
     throw TapeError("backward", "loss must be a scalar (one element); seed a non-scalar output explicitly",
                     {b.shape});
@@ -73,7 +73,7 @@ void Tape::backward(BufId loss) {
 }
 
 void Tape::backward(BufId output, std::span<const float> seed) {
-  const TapeBuf& b = buf(output);
+  const TapeBuf& b = buf(output, "backward");
   if (backward_done_) throw TapeError("backward", "backward already ran on this tape", {b.shape});
   if (seed.size() != b.shape.numel()) {
     throw TapeError("backward",

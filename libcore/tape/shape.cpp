@@ -8,7 +8,10 @@ Shape::Shape(std::initializer_list<std::size_t> dims) {
   if (dims.size() > kMaxRank) {
     throw TapeError("Shape", "rank " + std::to_string(dims.size()) + " exceeds the maximum of 4", {});
   }
-  for (std::size_t d : dims) dims_[rank_++] = d;
+  for (std::size_t d : dims) {
+    dims_[rank_++] = d;
+    numel_ *= d;
+  }
 }
 
 std::size_t Shape::rows() const {

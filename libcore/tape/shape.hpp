@@ -17,11 +17,7 @@ class Shape {
 
   [[nodiscard]] constexpr std::size_t rank() const { return rank_; }
   [[nodiscard]] constexpr std::size_t dim(std::size_t i) const { return dims_[i]; }
-  [[nodiscard]] constexpr std::size_t numel() const {
-    std::size_t n = 1;
-    for (std::size_t i = 0; i < rank_; ++i) n *= dims_[i];
-    return n;
-  }
+  [[nodiscard]] constexpr std::size_t numel() const { return numel_; }
   // Rows and columns when the tensor is read as a matrix: rank 0 is 1x1, rank 1 is 1xN,
   // rank >= 2 folds the leading dimensions into rows.
   [[nodiscard]] std::size_t rows() const;
@@ -40,6 +36,7 @@ class Shape {
  private:
   std::array<std::size_t, kMaxRank> dims_{};
   std::size_t rank_ = 0;
+  std::size_t numel_ = 1;  // cached: every op and buffer entry asks for it
 };
 
 }  // namespace tape

@@ -132,7 +132,7 @@ std::span<float> Tape::grad_accumulator(BufId id) {
 }
 
 std::vector<float> Tape::get_grad(BufId id) const {
-  const TapeBuf& b = buf(id);
+  const TapeBuf& b = buf(id, "get_grad");
   if (!backward_done_) throw TapeError("get_grad", "backward has not run on this tape", {b.shape});
   if (!b.requires_grad) return std::vector<float>(b.shape.numel(), 0.0f);
   const float* g = grads_.data() + b.grad_offset;
@@ -143,7 +143,7 @@ std::vector<std::vector<float>> Tape::extract_param_grads(std::span<const BufId>
   std::vector<std::vector<float>> out;
   out.reserve(params.size());
   for (BufId id : params) {
-    if (!buf(id).is_param) {
+    if (!buf(id, "extract_param_grads").is_param) {
       throw TapeError("extract_param_grads", id_text(id) + " is not a registered parameter", {buf(id).shape});
     }
     out.push_back(get_grad(id));
@@ -151,12 +151,11 @@ std::vector<std::vector<float>> Tape::extract_param_grads(std::span<const BufId>
   return out;
 }
 
-void Tape::throw_foreign(BufId id) const {
+void Tape::throw_foreign(BufId id, const char* op) const {
   if (id.tape_serial() != serial_) {
-    throw TapeError("Tape", id_text(id) + " belongs to another tape (this is tape " + std::to_string(serial_) + ")",
-                    {});
+    throw TapeError(op, id_text(id) + " belongs to another tape (this is tape " + std::to_string(serial_) + ")", {});
   }
-  throw TapeError("Tape", id_text(id) + " is out of range (" + std::to_string(bufs_.size()) + " buffers)", {});
+  throw TapeError(op, id_text(id) + " is out of range (" + std::to_string(bufs_.size()) + " buffers)", {});
 }
 
 void Tape::throw_recorded_after_backward() {

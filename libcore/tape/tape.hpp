@@ -139,15 +139,16 @@ class Tape {
     bool is_param;
     bool requires_grad;
   };
-  [[nodiscard]] const TapeBuf& buf(BufId id) const {
-    if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) [[unlikely]] throw_foreign(id);
+  // `op` names the caller in the error for an id of another tape.
+  [[nodiscard]] const TapeBuf& buf(BufId id, const char* op = "Tape") const {
+    if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) [[unlikely]] throw_foreign(id, op);
     return bufs_[id.index()];
   }
   BufId push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad);
   BufId adopt(const Tensor& t, std::string_view op);
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;
-  [[noreturn]] void throw_foreign(BufId id) const;
+  [[noreturn]] void throw_foreign(BufId id, const char* op) const;
   [[noreturn]] static void throw_recorded_after_backward();
 
   std::uint32_t serial_;

@@ -137,7 +137,10 @@ TEST_CASE("BufId: an id or tensor from another tape is rejected with both tape n
                          TapeError);
     const Tensor x = t.register_input(std::vector<float>{1}, {});
     t.backward(x.id());
-    CHECK_THROWS_AS((void)t.get_grad(stale_id), TapeError);
+    CHECK_THROWS_WITH_AS((void)t.get_grad(stale_id),
+                         ("get_grad: " + other + " belongs to another tape " + here).c_str(), TapeError);
+    CHECK_THROWS_WITH_AS(t.backward(stale_id), ("backward: " + other + " belongs to another tape " + here).c_str(),
+                         TapeError);
   });
   // Outside any tape a tensor's id is irrelevant: it is just a value.
   CHECK(ops::negate(stale).to_vector() == std::vector<float>{-1, -2});
