@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# atenia learn / stats: episodes into the table, strict input, the table never half-written.
+ATENIA=$1
+. "$(dirname "$0")/cli_assert.sh"
+
+cat > "$WORK/e1.jsonl" <<'JSONL'
+{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":9,"had_drift":false}
+{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"cpu","success":true,"score":3,"had_drift":false}
+
+{"gpu_available":true,"vram_pressure":0.95,"ram_pressure":0.8,"backend":"gpu","success":false,"score":-2,"had_drift":true}
+JSONL
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/sub/t.table"
+expect_rc 0; expect_out_eq "learned 3 episodes; $WORK/sub/t.table has 3 rows"
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/sub/t.table" --json
+expect_rc 0; expect_out_eq "{\"episodes\":3,\"rows\":3,\"table\":\"$WORK/sub/t.table\"}"
+run "$ATENIA" stats --table "$WORK/sub/t.table"
+expect_rc 0
+expect_out_eq "gpu_available=true vram_band=0 ram_band=0 backend=cpu episodes=2 successes=2 drift=0 avg_score=3.0 recommended=GPU
+gpu_available=true vram_band=0 ram_band=0 backend=gpu episodes=2 successes=2 drift=0 avg_score=9.0 recommended=GPU
+gpu_available=true vram_band=3 ram_band=2 backend=gpu episodes=2 successes=0 drift=2 avg_score=-2.0 recommended=CPU
+entries=3 episodes=6 gpu_preference_ratio=0.6666667"
+run "$ATENIA" stats --table "$WORK/sub/t.table" --json
+expect_rc 0; expect_out_has '"summary":{"total_entries":3,"total_episodes":6,"gpu_preference_ratio":0.6666667}'
+
+cp "$WORK/sub/t.table" "$WORK/before.table"
+check_bad() {  # $1: the bad record, $2: the expected error line after "atenia: <file>:2: "
+  printf '%s\n%s\n' '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1,"had_drift":false}' "$1" > "$WORK/bad.jsonl"
+  run "$ATENIA" learn "$WORK/bad.jsonl" --table "$WORK/sub/t.table"
+  expect_rc 2; expect_err_eq "atenia: $WORK/bad.jsonl:2: $2"; expect_out_empty
+  cmp -s "$WORK/before.table" "$WORK/sub/t.table" || fail "the table changed after a rejected run"
+}
+check_bad '{"gpu_available":true,"vram_pressure":1.5,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1,"had_drift":false}' \
+  '/vram_pressure: expected a number in [0, 1], got 1.5'
+check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"tpu","success":true,"score":1,"had_drift":false}' \
+  '/backend: expected "cpu" or "gpu", got "tpu"'
+check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1}' \
+  "/: missing required key 'had_drift'"
+check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1,"had_drift":false,"x":1}' \
+  '/x: unknown key'
+# (the syntax error's wording is the JSON reader's; only the exit code and file:line matter)
+printf '%s\n' '{"gpu_available":true,' > "$WORK/syntax.jsonl"
+run "$ATENIA" learn "$WORK/syntax.jsonl" --table "$WORK/sub/t.table"
+expect_rc 2; grep -q "^atenia: $WORK/syntax.jsonl:1: " "$WORK/err" || fail "syntax error line"
+
+# A table whose checksum trailer does not match is refused, not silently reset.
+sed 's/count=2;success=2;score_sum=6/count=2;success=2;score_sum=7/' "$WORK/before.table" > "$WORK/tampered.table"
+run "$ATENIA" stats --table "$WORK/tampered.table"
+expect_rc 2; grep -q "checksum mismatch" "$WORK/err" || fail "tampered table accepted"
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/tampered.table"
+expect_rc 2
+run "$ATENIA" stats --table "$WORK"
+expect_rc 2
+run "$ATENIA" stats
+expect_rc 2
+finish

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# atenia profile / place: the live snapshot round-trips into place --snapshot; place's rules
+# on hand-written snapshots; bad snapshots and arguments.
+ATENIA=$1
+. "$(dirname "$0")/cli_assert.sh"
+
+run "$ATENIA" profile --cache-dir "$WORK/cache" --json
+expect_rc 0
+cp "$WORK/out" "$WORK/live.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["cpu"]["logical_cores"]>=1 and d["ram"]["total_bytes"]>0' "$WORK/live.json" \
+  || fail "profile JSON lacks CPU/RAM facts"
+run "$ATENIA" place --bytes 1024 --snapshot "$WORK/live.json" --json
+expect_rc 0; expect_out_has '"bytes":1024,"target":'
+
+cat > "$WORK/nogpu.json" <<'JSON'
+{"cpu":{"physical_cores":4,"logical_cores":8,"simd":[]},"gpus":[],"ram":{"total_bytes":1000,"free_bytes":900},
+ "pressure":{"ram_pressure":0.1,"vram_pressure":null}}
+JSON
+run "$ATENIA" place --bytes 4096 --snapshot "$WORK/nogpu.json"
+expect_rc 0; grep -q "^target=cpu device=none reason=" "$WORK/out" || fail "no GPU must place on cpu"
+
+cat > "$WORK/gpu.json" <<'JSON'
+{"gpus":[{"id":"gpu0","backend":"cuda","vram_total_bytes":8000000000,"vram_free_bytes":7000000000,"compute_score_est":500}],
+ "ram":{"total_bytes":16000000000,"free_bytes":12000000000},"pressure":{"ram_pressure":0.2,"vram_pressure":0.1}}
+JSON
+run "$ATENIA" place --bytes 4096 --compute-cost 500 --snapshot "$WORK/gpu.json" --json
+expect_rc 0; expect_out_has '"device_id":"gpu0"'
+
+printf '{"gpus":[{"id":"gpu0","backend":"tpu","vram_total_bytes":1,"vram_free_bytes":1}]}' > "$WORK/bad.json"
+run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad.json"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: /gpus/0/backend: unknown backend \"tpu\""
+printf '{"ram":{"total_bytes":-1}}' > "$WORK/bad2.json"
+run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad2.json"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad2.json: /ram/total_bytes: expected a non-negative integer, got -1"
+run "$ATENIA" place --bytes 1 --compute-cost -5 --snapshot "$WORK/nogpu.json"
+expect_rc 3; expect_err_eq "atenia: --compute-cost must be a finite number >= 0"
+run "$ATENIA" place --bytes lots
+expect_rc 2
+run "$ATENIA" place
+expect_rc 2
+run "$ATENIA" nonsense
+expect_rc 2
+finish

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# atenia simulate: the seed's stories (13.6.2 offload under RAM pressure, 13.6.2 priority
+# budget, 13.6.3 tick 0 GPU / tick 1 offload / tick 2 CPU), output files, bad scenarios.
+# The expected/*.txt files were produced by atenia once and checked line by line against the
+# seed's stories (see the greps below, which hold the story independently of the goldens).
+ATENIA=$1
+FIX=$2
+HERE="$(dirname "$0")"
+. "$HERE/cli_assert.sh"
+
+for s in replan_next_tick offload_under_ram_pressure priority_budget; do
+  run "$ATENIA" simulate "$FIX/$s.json"
+  expect_rc 0; expect_err_empty; expect_out_file "$HERE/expected/simulate_$s.txt"
+  run "$ATENIA" simulate "$FIX/$s.json" --json
+  expect_rc 0; expect_out_file "$HERE/expected/simulate_$s.jsonl"
+done
+
+# 13.6.3: GPU at tick 0, offload at tick 1, CPU because of SSD residency at tick 2.
+run "$ATENIA" simulate "$FIX/replan_next_tick.json" --cache-dir "$WORK/cache" --timeline-out "$WORK/timeline.txt" \
+    --plans-out "$WORK/plans.jsonl" --trace-out "$WORK/trace.json"
+expect_rc 0
+expect_out_has "NODE_PLAN tick=0 node=0 target=Gpu "
+grep -qE "^OFFLOAD_PLAN tick=1 actions=[1-9]" "$WORK/out" || fail "no offload planned at tick 1"
+expect_out_has "OFFLOAD_APPLY tick=1 ok"
+grep -qE "^NODE_PLAN tick=2 node=0 target=(Cpu|CpuFallback) reason=.*(ssd|SSD)" "$WORK/out" || fail "tick 2 is not a CPU plan citing SSD"
+# The offload really wrote the bytes: the persistent cache holds t1's 4096 bytes.
+[ "$(stat -c %s "$WORK/cache/blobs/tensor/tensor:t1:len4096.bin" 2>/dev/null)" = 4096 ] || fail "no 4096-byte cache blob for t1"
+head -n "$(wc -l < "$WORK/timeline.txt")" "$WORK/out" | cmp -s - "$WORK/timeline.txt" || fail "--timeline-out differs from stdout"
+cmp -s "$WORK/plans.jsonl" "$HERE/expected/simulate_replan_next_tick.jsonl" || fail "--plans-out differs"
+/usr/bin/python3 - "$WORK/trace.json" "$WORK/timeline.txt" <<'PY' || fail "trace is not the timeline as Chrome trace events"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+ev = doc["traceEvents"]
+ticks = [e for e in ev if e.get("cat") == "tick"]
+assert [t["name"] for t in ticks] == ["tick=0", "tick=1", "tick=2"], ticks
+inner = [e["args"]["line"] for e in ev if e.get("ph") == "X" and e.get("cat") != "tick"]
+assert inner == [l for l in lines if not l.startswith("TICK_")], inner
+assert all(e["dur"] > 0 and e["ts"] >= 0 for e in ev if e.get("ph") == "X")
+PY
+
+# 13.6.2: after the high-pressure tick the tensor lives on SSD (a real blob in the cache dir).
+run "$ATENIA" simulate "$FIX/offload_under_ram_pressure.json" --cache-dir "$WORK/c2"
+expect_rc 0
+[ "$(stat -c %s "$WORK/c2/ssd/tensor_t1.bin" 2>/dev/null)" -gt 0 ] 2>/dev/null || fail "t1 was not spilled to the SSD tier"
+
+# 13.6.2 priority budget: the two largest tensors (tB, tC) go to SSD, tA stays in RAM.
+run "$ATENIA" simulate "$FIX/priority_budget.json" --cache-dir "$WORK/c3"
+expect_rc 0
+[ -s "$WORK/c3/ssd/tensor_tB.bin" ] && [ -s "$WORK/c3/ssd/tensor_tC.bin" ] || fail "tB/tC not spilled"
+[ ! -e "$WORK/c3/ssd/tensor_tA.bin" ] || fail "tA spilled despite the budget of 2"
+
+# Bad input: one line on stderr, exit 2, no output file.
+bad() {  # $1: scenario text, $2: expected stderr after "atenia: <file>: "
+  printf '%s' "$1" > "$WORK/bad.json"
+  run "$ATENIA" simulate "$WORK/bad.json" --plans-out "$WORK/never.jsonl"
+  expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: $2"; expect_out_empty
+  [ ! -e "$WORK/never.jsonl" ] || fail "an output file was written for bad input"
+}
+OK_T='"tensors":[{"id":"t1","bytes":8,"tier":"ram"}]'
+OK_TICKS='"ticks":[{"ram":{"pressure":0.5}}]'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\",\"kind\":\"small\",\"flops\":1,\"bytes\":1,\"tensors\":[\"t1\",\"t9\"]}],$OK_TICKS}" \
+  '/nodes/0/tensors/1: unknown tensor id "t9"'
+bad "{\"gpu_available\":false,\"tensors\":[{\"id\":\"t1\",\"bytes\":8,\"tier\":\"disk\"}],\"nodes\":[],$OK_TICKS}" \
+  '/tensors/0/tier: expected "ram", "ssd", "vram" or "cpu", got "disk"'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],\"ticks\":[]}" '/ticks: a scenario needs at least one tick'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],$OK_TICKS,\"extra\":1}" '/extra: unknown key'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\",\"kind\":\"huge\",\"flops\":1,\"bytes\":1,\"tensors\":[]}],$OK_TICKS}" \
+  '/nodes/0/kind: expected compute_heavy, memory_bound, small or serial, got "huge"'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],\"ticks\":[{\"ram\":{\"pressure\":2}}]}" \
+  '/ticks/0/ram/pressure: expected a number in [0, 1], got 2'
+printf '{"gpu_available": tru' > "$WORK/syntax.json"
+run "$ATENIA" simulate "$WORK/syntax.json"
+expect_rc 2; grep -q "^atenia: $WORK/syntax.json:1: " "$WORK/err" || fail "syntax error not reported with file:line"
+run "$ATENIA" simulate "$WORK/does-not-exist.json"
+expect_rc 2
+touch "$WORK/a-file"
+run "$ATENIA" simulate "$FIX/replan_next_tick.json" --cache-dir "$WORK/a-file"
+expect_rc 2; expect_err_eq "atenia: $WORK/a-file: cache root exists and is not a directory"
+finish
