@@ -1,17 +1,43 @@
-// bp validate <file>: schema-only check of a receipt.
+// bp validate <file>: schema-only check of a receipt against the schema its version names.
 #include <variant>
 
 #include "command_support.hpp"
 #include "command_table.hpp"
 #include "help_text.hpp"
+#include "input_source.hpp"
+#include "receipt/schema/schema_registry.hpp"
+#include "receipt/schema/validator.hpp"
+#include "receipt_reader.hpp"
+#include "schema_report.hpp"
 
 namespace bp::cli {
 
 int run_validate(const Invocation& inv) {
   if (is_help_word(inv, 1)) return print_help(validate_usage());
-  auto file = file_argument(inv, 1, {"validate", "<file>", validate_usage(), true, kExitBadArgument});
-  if (auto* code = std::get_if<int>(&file)) return *code;
-  return not_available(inv, "validate");
+  auto arg = file_argument(inv, 1, {"validate", "<file>", validate_usage(), true, kExitBadArgument});
+  if (auto* code = std::get_if<int>(&arg)) return *code;
+  const std::string& file = std::get<std::string>(arg);
+  verbose_log(inv, "processing " + file);
+  auto input = read_input(file);
+  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
+  auto doc = read_one_receipt(std::get<InputText>(input), file);
+  if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
+  const auto& receipt = std::get<nlohmann::ordered_json>(doc);
+  if (inv.verbose && receipt.is_object()) {
+    if (auto it = receipt.find("schema_version"); it != receipt.end() && it->is_string()) {
+      verbose_log(inv, "schema_version: " + it->get<std::string>());
+    }
+    if (auto it = receipt.find("fixture"); it != receipt.end() && it->is_string()) {
+      verbose_log(inv, "fixture_id: " + it->get<std::string>());
+    }
+    verbose_log(inv, "validating...");
+  }
+  const std::string version = receipt::schema::pick_receipt_version(receipt);
+  const auto* schema = receipt::schema::find_schema(version);
+  if (schema == nullptr) {
+    return fail(inv, from_library_error(common::Error::unsupported("no receipt schema " + version), "NO_SCHEMA"));
+  }
+  return report_schema_result(inv, "schema validation failed", receipt::schema::validate(*schema, receipt));
 }
 
 }  // namespace bp::cli

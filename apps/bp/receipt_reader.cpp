@@ -1,0 +1,52 @@
+#include "receipt_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/json_input.hpp"
+
+namespace bp::cli {
+namespace {
+
+bool has_jsonl_extension(const std::string& path) {
+  const auto slash = path.rfind('/');
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1) return false;
+  std::string ext = path.substr(dot);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".jsonl";
+}
+
+CliError invalid_json(const common::Error& e) {
+  CliError c = from_library_error(e, "INVALID_JSON");
+  c.message = "invalid JSON: " + e.to_string();
+  c.hint = "validate the receipt structure against its schema (bp validate) before reconciling.";
+  return c;
+}
+
+}  // namespace
+
+std::variant<nlohmann::ordered_json, CliError> read_one_receipt(const InputText& in, const std::string& path_or_dash) {
+  common::JsonInputOptions options;
+  options.file = in.name;
+  options.bom = common::BomPolicy::reject;
+  if (path_or_dash != "-" && has_jsonl_extension(path_or_dash)) {
+    auto records = common::parse_jsonl_text(in.text, options);
+    if (records) {
+      if (records->size() != 1) {
+        CliError e;
+        e.code = "BP_JSONL_MULTI_RECORD";
+        e.message = "single-record JSONL is required here; got " + std::to_string(records->size()) +
+                    " records. Use 'bp verify multi <file.jsonl>' for multi-record JSONL.";
+        return e;
+      }
+      return std::move(records->front().value);
+    }
+    // Not line-by-line JSON: maybe one pretty-printed document (the whole-file reading decides).
+  }
+  auto doc = common::parse_json_text(in.text, options);
+  if (!doc) return invalid_json(doc.error());
+  return std::move(doc.value());
+}
+
+}  // namespace bp::cli

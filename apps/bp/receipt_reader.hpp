@@ -1,0 +1,19 @@
+#pragma once
+// Reading ONE receipt the way the reference's `validate` does: "-" and non-.jsonl files are one
+// JSON document; a .jsonl file is JSON Lines and must hold exactly one record, unless some line
+// is not JSON on its own, in which case the whole file is read as one (pretty-printed) document.
+// A UTF-8 BOM is refused on receipts.
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_error.hpp"
+#include "input_source.hpp"
+
+namespace bp::cli {
+
+[[nodiscard]] std::variant<nlohmann::ordered_json, CliError> read_one_receipt(const InputText& in,
+                                                                            const std::string& path_or_dash);
+
+}  // namespace bp::cli
