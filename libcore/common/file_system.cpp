@@ -155,6 +155,37 @@ class PosixFileSystem final : public FileSystem {
     return names;
   }
 
+  Status read_exact(const std::string& path, std::span<std::byte> out) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno_error("cannot open file", path, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return errno_error("cannot stat file", path, e);
+    }
+    if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != out.size()) {
+      ::close(fd);
+      return Error::io("file is " + std::to_string(st.st_size) + " bytes; expected " + std::to_string(out.size()),
+                       Location{path, 0, {}});
+    }
+    std::size_t got = 0;
+    while (got < out.size()) {
+      ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        return errno_error("read failed", path, e);
+      }
+      if (n == 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    if (got != out.size()) return Error::io("file shrank while being read", Location{path, 0, {}});
+    return {};
+  }
+
   Result<std::uint64_t> file_size(const std::string& path) override {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return errno_error("cannot stat", path, errno);
@@ -229,6 +260,17 @@ Status FaultInjectingFileSystem::remove(const std::string& path) {
 Status FaultInjectingFileSystem::create_dirs(const std::string& dir) {
   if (should_fail()) return Error::io("injected mkdir failure", Location{dir, 0, {}});
   return base_.create_dirs(dir);
+}
+
+Status FileSystem::read_exact(const std::string& path, std::span<std::byte> out) {
+  auto bytes = read(path, out.size());
+  if (!bytes) return bytes.error();
+  if (bytes->size() != out.size()) {
+    return Error::io("file is " + std::to_string(bytes->size()) + " bytes; expected " + std::to_string(out.size()),
+                     Location{path, 0, {}});
+  }
+  std::copy(bytes->begin(), bytes->end(), out.begin());
+  return {};
 }
 
 Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes) {

@@ -34,6 +34,10 @@ class FileSystem {
   virtual bool is_dir(const std::string& path) = 0;
   virtual Result<std::vector<std::string>> list_dir(const std::string& dir) = 0;  // sorted names
   virtual Result<std::uint64_t> file_size(const std::string& path) = 0;
+  // Reads the whole file into `out`, which must be exactly the file's size (io error otherwise).
+  // Lets large reads (spilled tensors) land in the caller's buffer without a copy. The default
+  // goes through read(); the POSIX version reads straight into `out`.
+  virtual Status read_exact(const std::string& path, std::span<std::byte> out);
 };
 
 // The process-wide POSIX implementation (stateless, safe to share).
@@ -59,6 +63,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   bool is_dir(const std::string& path) override { return base_.is_dir(path); }
   Result<std::vector<std::string>> list_dir(const std::string& dir) override { return base_.list_dir(dir); }
   Result<std::uint64_t> file_size(const std::string& path) override { return base_.file_size(path); }
+  Status read_exact(const std::string& path, std::span<std::byte> out) override { return base_.read_exact(path, out); }
 
   // True when this operation is the one to fail (advances the counter).
   bool should_fail();

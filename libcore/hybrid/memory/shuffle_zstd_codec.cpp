@@ -25,6 +25,31 @@ std::uint64_t get_le(const std::uint8_t* p, int n) {
   return v;
 }
 
+// Contexts are reused per thread: creating one per blob costs an allocation of its tables.
+struct ZstdContexts {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_DCtx* d = ZSTD_createDCtx();
+  ~ZstdContexts() {
+    ZSTD_freeCCtx(c);
+    ZSTD_freeDCtx(d);
+  }
+};
+ZstdContexts& contexts() {
+  thread_local ZstdContexts ctx;
+  return ctx;
+}
+
+// At the fast levels, byte planes of floats hold few long matches: a longer minimum match and
+// a small hash table make zstd skip noise sooner (measured ~10-30% faster, same or better ratio).
+void configure(ZSTD_CCtx* c, int level) {
+  ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters);
+  ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
+  if (level <= 1) {
+    ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, 7);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_hashLog, 12);
+  }
+}
+
 MoveError invalid(const std::string& what) { return MoveError::unsupported("Invalid shuffle_zstd blob: " + what); }
 
 }  // namespace
@@ -50,8 +75,11 @@ MoveResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std
   put_le(h + 6, element_size, 2);
   put_le(h + 8, input.size(), 8);
   put_le(h + 16, crc, 4);
-  const std::size_t n = ZSTD_compress(out.data() + kShuffleZstdHeaderBytes, out.size() - kShuffleZstdHeaderBytes,
-                                      shuffled.data(), shuffled.size(), level);
+  ZSTD_CCtx* cctx = contexts().c;
+  if (cctx == nullptr) return MoveError::io_error("shuffle_zstd: cannot allocate a zstd context");
+  configure(cctx, level);
+  const std::size_t n = ZSTD_compress2(cctx, out.data() + kShuffleZstdHeaderBytes, out.size() - kShuffleZstdHeaderBytes,
+                                       shuffled.data(), shuffled.size());
   if (ZSTD_isError(n)) return MoveError::io_error(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
   out.resize(kShuffleZstdHeaderBytes + n);
   if (meta_out) *meta_out = CompressionMeta{CompressionKind::ShuffleZstd, input.size(), element_size, crc};
@@ -87,7 +115,9 @@ MoveResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, c
     return invalid("zstd frame does not declare " + std::to_string(original) + " bytes");
   }
   Bytes shuffled(static_cast<std::size_t>(original));
-  const std::size_t n = ZSTD_decompress(shuffled.data(), shuffled.size(), frame, frame_len);
+  ZSTD_DCtx* dctx = contexts().d;
+  if (dctx == nullptr) return MoveError::io_error("shuffle_zstd: cannot allocate a zstd context");
+  const std::size_t n = ZSTD_decompressDCtx(dctx, shuffled.data(), shuffled.size(), frame, frame_len);
   if (ZSTD_isError(n)) return invalid(std::string("zstd: ") + ZSTD_getErrorName(n));
   if (n != original) return invalid("zstd frame decoded to " + std::to_string(n) + " bytes");
   Bytes out(shuffled.size());

@@ -92,11 +92,16 @@ MoveResult<CompressionMeta> SsdCache::write_blob(const std::string& path, std::s
 }
 
 MoveResult<Bytes> SsdCache::read_blob(const std::string& path) const {
-  auto raw = fs_->read(path, std::numeric_limits<std::size_t>::max());
-  if (!raw) return io("Cannot read SSD blob " + path, raw.error());
-  const auto& v = raw.value();
-  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
-  return Bytes(p, p + v.size());
+  // Sized first and read in place: a spilled tensor can be hundreds of MiB, and a second
+  // buffer plus copy would double the cost of bringing it back.
+  auto size = fs_->file_size(path);
+  if (!size) return io("Cannot read SSD blob " + path, size.error());
+  if (*size > std::numeric_limits<std::size_t>::max()) return MoveError::io_error("SSD blob too large: " + path);
+  Bytes out(static_cast<std::size_t>(*size));
+  if (auto s = fs_->read_exact(path, std::as_writable_bytes(std::span<std::uint8_t>(out))); !s) {
+    return io("Cannot read SSD blob " + path, s.error());
+  }
+  return out;
 }
 
 MoveResult<Bytes> SsdCache::read_blob_with_meta(const std::string& path, const CompressionMeta& meta) const {
