@@ -34,15 +34,18 @@
 //   accumulate straight into them with sgemm beta = 1, and VJPs skip inputs that carry no
 //   gradient (constants), so a first layer costs one gemm in backward, not two.
 //
-// Writing an op (see tape/ops/elementwise.cpp for the pattern): an op family file holds the
-// traced function (validate shapes, Recorder inputs, compute into NewTensor, record) and its
-// VJP `void backward(const XOp&, Tape&)` side by side. Ops defined outside the core record a
+// * Lifetime: a Tensor returned out of with_tape stays readable (it shares its arena chunk);
+//   its BufId still names the finished tape, so no later tape accepts it as an input.
+//
+// Writing an op (recorder.hpp shows the pattern): an op family file in tape/ops/ holds the
+// traced function (validate shapes, Recorder::input, compute into Recorder::output, record)
+// and its VJP `void backward(const XOp&, Tape&)` side by side. Ops defined outside the core record a
 // CustomOp; memory-rule blocks record an OpaqueOp (tape_op.hpp).
-#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>

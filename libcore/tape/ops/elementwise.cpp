@@ -60,15 +60,20 @@ Tensor add(const Tensor& a, const Tensor& b) { return binary<AddOp>("Add", a, b,
 Tensor sub(const Tensor& a, const Tensor& b) { return binary<SubOp>("Sub", a, b, sub_forward<float>); }
 Tensor mul(const Tensor& a, const Tensor& b) { return binary<MulOp>("Mul", a, b, mul_forward<float>); }
 
-Tensor scale(const Tensor& x, float scalar) {
-  Recorder rec("Scale");
+template <typename Op>
+Tensor scaled_as(const char* name, const Tensor& x, float c) {
+  Recorder rec(name);
   const BufId ix = rec.input(x);
   NewBuffer out = rec.output(x.shape());
-  scale_forward<float>(x.data(), scalar, out.data);
+  scale_forward<float>(x.data(), c, out.data);
   rec.check_finite(out.data, {x.shape()});
-  rec.record(ScaleOp{ix, scalar, out.tensor.id()});
+  rec.record(Op{ix, c, out.tensor.id()});
   return std::move(out.tensor);
 }
+template Tensor scaled_as<ScaleOp>(const char*, const Tensor&, float);
+template Tensor scaled_as<L2RetentionOp>(const char*, const Tensor&, float);
+
+Tensor scale(const Tensor& x, float scalar) { return scaled_as<ScaleOp>("Scale", x, scalar); }
 
 Tensor negate(const Tensor& x) {
   Recorder rec("Negate");

@@ -11,6 +11,9 @@ namespace tape::ops {
 [[nodiscard]] Tensor mul(const Tensor& a, const Tensor& b);
 [[nodiscard]] Tensor scale(const Tensor& x, float scalar);
 [[nodiscard]] Tensor negate(const Tensor& x);
+// out = c * x recorded as Op: ScaleOp or L2RetentionOp (same math, different meaning on the tape).
+template <typename Op>
+[[nodiscard]] Tensor scaled_as(const char* name, const Tensor& x, float c);
 
 // Forward kernels, fp32 for the ops and fp64 for finite-difference re-evaluation in tests.
 template <typename T> void add_forward(std::span<const T> a, std::span<const T> b, std::span<T> out);

@@ -9,21 +9,33 @@
 
 namespace tape::ops {
 
+namespace {
+
+struct RowStats {
+  double max, sum;
+};
+
+// o = softmax(x) over one row of n >= 1 (max subtracted; divided by the sum when it is > 0).
+template <typename T>
+RowStats softmax_row(const T* x, T* o, std::size_t n) {
+  T mx = x[0];
+  for (std::size_t j = 1; j < n; ++j) mx = std::max(mx, x[j]);
+  T sum = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    o[j] = std::exp(x[j] - mx);
+    sum += o[j];
+  }
+  if (sum > T(0))
+    for (std::size_t j = 0; j < n; ++j) o[j] /= sum;
+  return {static_cast<double>(mx), static_cast<double>(sum)};
+}
+
+}  // namespace
+
 template <typename T>
 void softmax_forward(std::span<const T> x, std::span<T> out, std::size_t rows, std::size_t cols) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* xr = x.data() + r * cols;
-    T* o = out.data() + r * cols;
-    T mx = xr[0];
-    for (std::size_t j = 1; j < cols; ++j) mx = std::max(mx, xr[j]);
-    T sum = 0;
-    for (std::size_t j = 0; j < cols; ++j) {
-      o[j] = std::exp(xr[j] - mx);
-      sum += o[j];
-    }
-    if (sum > T(0))
-      for (std::size_t j = 0; j < cols; ++j) o[j] /= sum;
-  }
+  if (cols == 0) return;
+  for (std::size_t r = 0; r < rows; ++r) (void)softmax_row(x.data() + r * cols, out.data() + r * cols, cols);
 }
 
 template <typename T>
@@ -33,17 +45,9 @@ T cross_entropy_forward(std::span<const T> logits, std::span<const std::size_t> 
   std::size_t n_valid = 0;
   for (std::size_t r = 0; r < targets.size(); ++r) {
     const T* xr = logits.data() + r * vocab;
-    T* p = probs.data() + r * vocab;
-    T mx = xr[0];
-    for (std::size_t j = 1; j < vocab; ++j) mx = std::max(mx, xr[j]);
-    T sum = 0;
-    for (std::size_t j = 0; j < vocab; ++j) {
-      p[j] = std::exp(xr[j] - mx);
-      sum += p[j];
-    }
-    for (std::size_t j = 0; j < vocab; ++j) p[j] /= sum;  // sum >= 1: the max term is exp(0)
-    if (targets[r] >= vocab) continue;                     // ignore-index
-    const T log_sum_exp = mx + std::log(sum);
+    const RowStats st = softmax_row(xr, probs.data() + r * vocab, vocab);  // sum >= 1: exp(0) is in it
+    if (targets[r] >= vocab) continue;                                     // ignore-index
+    const T log_sum_exp = static_cast<T>(st.max) + std::log(static_cast<T>(st.sum));
     total += static_cast<double>(log_sum_exp - xr[targets[r]]);
     ++n_valid;
   }
