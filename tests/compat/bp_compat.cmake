@@ -35,3 +35,18 @@ add_test(NAME bp_compat_cli_grammar
           ${PROJECT_SOURCE_DIR}/tests/cli/bp)
 set_tests_properties(bp_compat_cli_grammar PROPERTIES
   FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "compat;bp")
+
+# scaffold topology: ours must equal the reference CLI's output byte for byte.
+foreach(_topology mazur xor iris)
+  add_test(NAME bp_compat_scaffold_${_topology}
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bp_scaffold_compare.sh $<TARGET_FILE:bp> ${BP_REFERENCE_PACKAGE_DIR} ${_topology})
+  set_tests_properties(bp_compat_scaffold_${_topology} PROPERTIES
+    FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "compat;bp")
+endforeach()
+
+# validate: same verdict and first error as the reference on every receipt its package ships.
+add_test(NAME bp_compat_validate
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp_validate_compare.py --bp $<TARGET_FILE:bp>
+          --node ${BP_NODE_EXECUTABLE} --reference ${BP_REFERENCE_PACKAGE_DIR})
+set_tests_properties(bp_compat_validate PROPERTIES
+  FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "compat;bp")
