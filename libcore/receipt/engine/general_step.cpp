@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "receipt/engine/json_object_builder.hpp"
 #include "receipt/engine/optimizer.hpp"
 #include "receipt/engine/receipt_blocks.hpp"
 #include "receipt/engine/step_core.hpp"
@@ -87,8 +88,8 @@ void add_trace(const GeneralInput& in, ordered_json& r) {
 }
 
 ordered_json state_json(OptimizerName name, const OptimizerState& s) {
-  if (name == OptimizerName::sgd_momentum) return ordered_json{{"buffer", s.buffer}};
-  return ordered_json{{"m", s.m}, {"v", s.v}};
+  if (name == OptimizerName::sgd_momentum) return JsonObjectBuilder(1).add("buffer", s.buffer).done();
+  return JsonObjectBuilder(2).add("m", s.m).add("v", s.v).done();
 }
 
 }  // namespace
@@ -112,21 +113,20 @@ common::Result<ordered_json> run_general_step(const GeneralInput& in) {
   const char* opt_name = stateful ? to_string(oc->name) : "sgd";
   std::vector<double> after(b.parameters_before);
   ordered_json updates = ordered_json::array();
+  updates.get_ref<ordered_json::array_t&>().reserve(ix.slots.size());
   for (std::size_t k = 0; k < ix.slots.size(); ++k) {
     if (!core.updated[k]) continue;
     const OptimizerState state_before = stateful ? *(*in.state_before)[k] : OptimizerState{};
     const ParameterUpdate u = apply_optimizer(oc, lr, before[k], core.grad[k], state_before);
     after[k] = u.weight_after;
-    ordered_json opt;
-    opt["name"] = opt_name;
-    opt["learning_rate"] = lr;
-    opt["factors"] = gradient_factors_json(t, ix, core, x, k);
-    opt["product_order"] = "left_to_right";
+    JsonObjectBuilder opt(6);
+    opt.add("name", opt_name).add("learning_rate", lr).add("factors", gradient_factors_json(t, ix, core, x, k));
+    opt.add("product_order", "left_to_right");
     if (stateful) {
-      opt["state_before"] = state_json(oc->name, state_before);
-      opt["state_after"] = state_json(oc->name, u.state_after);
+      opt.add("state_before", state_json(oc->name, state_before));
+      opt.add("state_after", state_json(oc->name, u.state_after));
     }
-    updates.push_back(update_json(t, ix, k, before[k], std::move(opt), core.grad[k], u.update, u.weight_after));
+    updates.push_back(update_json(t, ix, k, before[k], opt.done(), core.grad[k], u.update, u.weight_after));
   }
 
   ForwardValues post;

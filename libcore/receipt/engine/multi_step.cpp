@@ -23,19 +23,23 @@ common::Result<std::vector<ordered_json>> run_multi_step(GeneralInput in, std::s
     auto r = run_general_step(in);
     if (!r) return r.error();
     // The next step starts where this one ended (full binary64 values, not the 9-digit text).
-    const ordered_json& after = (*r)["parameters_after"];
-    for (std::size_t k = 0; k < order.size(); ++k) in.base.parameters_before[k] = after[order[k]].get<double>();
+    // parameters_after lists every parameter in parameter_order.
+    std::size_t k = 0;
+    for (const auto& item : (*r)["parameters_after"].items()) in.base.parameters_before[k++] = item.value().get<double>();
     if (in.state_before) {
+      std::size_t slot = 0;
       for (const auto& u : (*r)["updates"]) {
+        // Updates follow parameter_order (constant biases skipped).
         const auto& id = u["parameter_id"].get_ref<const std::string&>();
-        for (std::size_t k = 0; k < order.size(); ++k) {
-          if (order[k] != id) continue;
+        for (; slot < order.size(); ++slot) {
+          if (order[slot] != id) continue;
           const ordered_json& st = u["optimizer"]["state_after"];
           OptimizerState next;
           if (st.contains("buffer")) next.buffer = st["buffer"].get<double>();
           if (st.contains("m")) next.m = st["m"].get<double>();
           if (st.contains("v")) next.v = st["v"].get<double>();
-          (*in.state_before)[k] = next;
+          (*in.state_before)[slot] = next;
+          break;
         }
       }
     }

@@ -1,5 +1,7 @@
 #include "receipt/engine/receipt_blocks.hpp"
 
+#include "receipt/engine/json_object_builder.hpp"
+
 namespace receipt::engine {
 
 using nlohmann::ordered_json;
@@ -53,21 +55,19 @@ ordered_json topology_json(const topology::Topology& t) {
 }
 
 ordered_json value_map_json(const std::vector<std::string>& ids, const double* values) {
-  ordered_json out = ordered_json::object();
-  for (std::size_t i = 0; i < ids.size(); ++i) out[ids[i]] = values[i];
-  return out;
+  // ids are unique (the topology was validated).
+  JsonObjectBuilder out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) out.add(ids[i], values[i]);
+  return out.done();
 }
 
 ordered_json forward_json(const topology::Topology& t, const ForwardValues& f, const char* status) {
-  ordered_json out = ordered_json::object();
-  if (status != nullptr) out["status"] = status;
-  for (std::size_t h = 0; h < t.unit_order.hidden.size(); ++h) {
-    out[t.unit_order.hidden[h]] = ordered_json{{"net", f.net_h[h]}, {"out", f.out_h[h]}};
-  }
-  for (std::size_t o = 0; o < t.unit_order.output.size(); ++o) {
-    out[t.unit_order.output[o]] = ordered_json{{"net", f.net_o[o]}, {"out", f.out_o[o]}};
-  }
-  return out;
+  const auto unit = [](double net, double out) { return JsonObjectBuilder(2).add("net", net).add("out", out).done(); };
+  JsonObjectBuilder out(t.unit_order.hidden.size() + t.unit_order.output.size() + 1);
+  if (status != nullptr) out.add("status", status);
+  for (std::size_t h = 0; h < t.unit_order.hidden.size(); ++h) out.add(t.unit_order.hidden[h], unit(f.net_h[h], f.out_h[h]));
+  for (std::size_t o = 0; o < t.unit_order.output.size(); ++o) out.add(t.unit_order.output[o], unit(f.net_o[o], f.out_o[o]));
+  return out.done();
 }
 
 ordered_json loss_json(const topology::Topology& t, const std::vector<double>& per_output, double total) {
@@ -110,15 +110,16 @@ ordered_json backward_json(const topology::Topology& t, const topology::Topology
   ordered_json hid_signals = ordered_json::object();
   for (std::size_t h = 0; h < t.unit_order.hidden.size(); ++h) {
     ordered_json contribs = ordered_json::array();
+    contribs.get_ref<ordered_json::array_t&>().reserve(n_out);
     for (std::size_t o = 0; o < n_out; ++o) {
       const std::uint32_t w = ix.w_ho[o * ix.n_hid + h];
-      ordered_json cj;
-      cj["from"] = outs[o];
-      cj["downstream_signal"] = c.sig_o[o];
-      cj["via_weight"] = t.parameter_order[w];
-      cj["weight_value"] = params[w];
-      cj["value"] = c.contrib[h * n_out + o];
-      contribs.push_back(std::move(cj));
+      contribs.push_back(JsonObjectBuilder(5)
+                             .add("from", outs[o])
+                             .add("downstream_signal", c.sig_o[o])
+                             .add("via_weight", t.parameter_order[w])
+                             .add("weight_value", params[w])
+                             .add("value", c.contrib[h * n_out + o])
+                             .done());
     }
     ordered_json s;
     s["downstream_contributions"] = std::move(contribs);
@@ -136,27 +137,32 @@ ordered_json backward_json(const topology::Topology& t, const topology::Topology
 ordered_json gradient_factors_json(const topology::Topology& t, const topology::TopologyIndex& ix, const StepCore& c,
                                    const double* x, std::size_t k) {
   const topology::ParameterSlot& s = ix.slots[k];
-  const auto signal = [](const char* name, const std::string& layer, const std::string& unit, double v) {
-    return ordered_json{{"name", name}, {"from", "backward." + layer + "_error_signals." + unit + ".signal_value"},
-                        {"value", v}};
+  const auto factor = [](const char* name, std::string from, double v) {
+    return JsonObjectBuilder(3).add("name", name).add("from", std::move(from)).add("value", v).done();
   };
+  const auto signal = [&](const char* name, const char* layer, const std::string& unit, double v) {
+    return factor(name, std::string("backward.") + layer + "_error_signals." + unit + ".signal_value", v);
+  };
+  ordered_json out = ordered_json::array();
+  auto& items = out.get_ref<ordered_json::array_t&>();
+  items.reserve(2);
   switch (s.role) {
     case Role::input_to_hidden_weight:
-      return ordered_json::array(
-          {signal("hidden_error_signal", "hidden", t.unit_order.hidden[s.to], c.sig_h[s.to]),
-           ordered_json{{"name", "upstream_activation"}, {"from", "inputs." + t.unit_order.input[s.from]},
-                        {"value", x[s.from]}}});
+      items.push_back(signal("hidden_error_signal", "hidden", t.unit_order.hidden[s.to], c.sig_h[s.to]));
+      items.push_back(factor("upstream_activation", "inputs." + t.unit_order.input[s.from], x[s.from]));
+      break;
     case Role::hidden_to_output_weight:
-      return ordered_json::array(
-          {signal("output_error_signal", "output", t.unit_order.output[s.to], c.sig_o[s.to]),
-           ordered_json{{"name", "upstream_activation"}, {"from", "forward." + t.unit_order.hidden[s.from] + ".out"},
-                        {"value", c.fwd.out_h[s.from]}}});
+      items.push_back(signal("output_error_signal", "output", t.unit_order.output[s.to], c.sig_o[s.to]));
+      items.push_back(factor("upstream_activation", "forward." + t.unit_order.hidden[s.from] + ".out", c.fwd.out_h[s.from]));
+      break;
     case Role::hidden_bias:
-      return ordered_json::array({signal("hidden_error_signal", "hidden", t.unit_order.hidden[s.from], c.sig_h[s.from])});
+      items.push_back(signal("hidden_error_signal", "hidden", t.unit_order.hidden[s.from], c.sig_h[s.from]));
+      break;
     case Role::output_bias:
-      return ordered_json::array({signal("output_error_signal", "output", t.unit_order.output[s.from], c.sig_o[s.from])});
+      items.push_back(signal("output_error_signal", "output", t.unit_order.output[s.from], c.sig_o[s.from]));
+      break;
   }
-  return ordered_json::array();
+  return out;
 }
 
 ordered_json update_json(const topology::Topology& t, const topology::TopologyIndex& ix, std::size_t k,
@@ -164,28 +170,22 @@ ordered_json update_json(const topology::Topology& t, const topology::TopologyIn
                          double weight_after) {
   const topology::ParameterSlot& s = ix.slots[k];
   const topology::Parameter& p = t.parameters[k];
-  ordered_json u;
-  u["parameter_id"] = p.id;
-  const bool bias = s.role == Role::hidden_bias || s.role == Role::output_bias;
-  u["kind"] = bias ? "bias" : "weight";
-  if (bias) {
+  JsonObjectBuilder u(11);
+  u.add("parameter_id", p.id);
+  if (s.role == Role::hidden_bias || s.role == Role::output_bias) {
     const std::string& unit = (*p.applies_to_units)[0];
-    u["layer_edge"] = "bias_to_layer";
-    u["parameter_role"] = to_string(s.role);
-    u["from_unit"] = unit;
-    u["to_unit"] = unit;
+    u.add("kind", "bias").add("layer_edge", "bias_to_layer").add("parameter_role", to_string(s.role));
+    u.add("from_unit", unit).add("to_unit", unit);
   } else {
-    u["layer_edge"] = s.role == Role::input_to_hidden_weight ? "input_to_hidden" : "hidden_to_output";
-    u["parameter_role"] = *p.from_unit + "_to_" + *p.to_unit;
-    u["from_unit"] = *p.from_unit;
-    u["to_unit"] = *p.to_unit;
+    u.add("kind", "weight");
+    u.add("layer_edge", s.role == Role::input_to_hidden_weight ? "input_to_hidden" : "hidden_to_output");
+    u.add("parameter_role", *p.from_unit + "_to_" + *p.to_unit);
+    u.add("from_unit", *p.from_unit).add("to_unit", *p.to_unit);
   }
-  u["weight_before"] = weight_before;
-  u["optimizer"] = std::move(optimizer);
-  u["gradient"] = gradient;
-  u["update"] = update;
-  u["weight_after"] = weight_after;
-  return u;
+  u.add("weight_before", weight_before);
+  u.add("optimizer", std::move(optimizer));
+  u.add("gradient", gradient).add("update", update).add("weight_after", weight_after);
+  return u.done();
 }
 
 }  // namespace receipt::engine

@@ -1,4 +1,5 @@
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "receipt/reproduce/reproduce.hpp"
@@ -91,6 +92,9 @@ common::Result<std::vector<std::optional<OptimizerState>>> read_states(const Jso
                                                                        OptimizerName name) {
   if (!updates.is_array()) return r.error("/updates", "expected an array");
   std::vector<std::optional<OptimizerState>> states(order.size());
+  std::unordered_map<std::string_view, std::size_t> index;
+  index.reserve(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) index.emplace(order[k], k);
   for (std::size_t u = 0; u < updates.size(); ++u) {
     const std::string path = "/updates/" + std::to_string(u);
     const json& up = updates[u];
@@ -98,9 +102,9 @@ common::Result<std::vector<std::optional<OptimizerState>>> read_states(const Jso
       return r.error(path + "/parameter_id", "expected a parameter id");
     }
     const auto& id = up["parameter_id"].get_ref<const std::string&>();
-    std::size_t k = 0;
-    while (k < order.size() && order[k] != id) ++k;
-    if (k == order.size()) return r.error(path + "/parameter_id", "'" + id + "' is not in parameter_order");
+    const auto found = index.find(id);
+    if (found == index.end()) return r.error(path + "/parameter_id", "'" + id + "' is not in parameter_order");
+    const std::size_t k = found->second;
     const json* st = nullptr;
     if (up.contains("optimizer") && up["optimizer"].is_object() && up["optimizer"].contains("state_before")) {
       st = &up["optimizer"]["state_before"];

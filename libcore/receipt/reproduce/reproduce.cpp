@@ -102,15 +102,16 @@ Carry carry_from(const engine::GeneralInput& in, const ordered_json& regenerated
   c.trace_id = *in.base.trace_id;
   c.step_index = *in.base.step_index;
   c.parameter_order = in.base.topology.parameter_order;
-  const ordered_json& after = regenerated["parameters_after"];
-  for (const auto& id : c.parameter_order) c.parameters_after.push_back(after[id].get<double>());
+  // parameters_after and updates follow parameter_order (the engine wrote them).
+  for (const auto& item : regenerated["parameters_after"].items()) c.parameters_after.push_back(item.value().get<double>());
   if (in.state_before) {
     c.state_after = *in.state_before;
+    std::size_t k = 0;
     for (const auto& u : regenerated["updates"]) {
       const ordered_json& opt = u["optimizer"];
       if (!opt.contains("state_after")) continue;
       const auto& id = u["parameter_id"].get_ref<const std::string&>();
-      for (std::size_t k = 0; k < c.parameter_order.size(); ++k) {
+      for (; k < c.parameter_order.size(); ++k) {
         if (c.parameter_order[k] != id) continue;
         engine::OptimizerState s;
         const ordered_json& st = opt["state_after"];
@@ -118,6 +119,7 @@ Carry carry_from(const engine::GeneralInput& in, const ordered_json& regenerated
         if (st.contains("m")) s.m = st["m"].get<double>();
         if (st.contains("v")) s.v = st["v"].get<double>();
         c.state_after[k] = s;
+        break;
       }
     }
   }

@@ -1,0 +1,79 @@
+// Receipt engine throughput. Baseline: the bare forward/backward pass (compute_step) on the same
+// network, so each case's ratio to it shows what building and emitting the receipt costs.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/engine/builtin_inputs.hpp"
+#include "receipt/engine/general_step.hpp"
+#include "receipt/engine/generate.hpp"
+#include "receipt/engine/step_core.hpp"
+
+using namespace receipt::engine;
+
+namespace {
+
+std::string edge(const std::string& f, const std::string& t, std::size_t) { return "w_" + f + "_" + t; }
+
+// The largest topology-input network: 64-64-64, sigmoid, per-layer biases.
+GeneralInput wide() {
+  DenseNames n;
+  for (int i = 0; i < 64; ++i) {
+    n.input.push_back("x" + std::to_string(i));
+    n.hidden.push_back("h" + std::to_string(i));
+    n.output.push_back("o" + std::to_string(i));
+  }
+  GeneralInput in;
+  in.base.topology = dense_topology(n, receipt::topology::BiasSharing::per_layer, edge, "bh", "bo");
+  in.base.learning_rate = 0.1;
+  for (int i = 0; i < 64; ++i) {
+    in.base.inputs.push_back(0.01 * i);
+    in.base.targets.push_back(i % 2);
+  }
+  for (std::size_t k = 0; k < in.base.topology.parameter_order.size(); ++k) {
+    in.base.parameters_before.push_back(0.001 * static_cast<double>(k % 97) - 0.05);
+  }
+  in.base.numeric_policy = numeric_policy(1e-12, 1e-8);
+  in.base.bias_policy = constant_bias_policy_v03();
+  return in;
+}
+
+void BM_compute_step_wide(benchmark::State& state) {
+  const GeneralInput in = wide();
+  auto ix = receipt::topology::index_topology(in.base.topology);
+  StepCore core;
+  for (auto _ : state) {
+    compute_step(in.base.topology, *ix, in.base.bias_policy.mode, in.base.inputs.data(), in.base.targets.data(),
+                 in.base.parameters_before.data(), core);
+    benchmark::DoNotOptimize(core.loss_total);
+  }
+}
+BENCHMARK(BM_compute_step_wide);
+
+void BM_run_general_step_wide(benchmark::State& state) {
+  const GeneralInput in = wide();
+  for (auto _ : state) benchmark::DoNotOptimize(run_general_step(in));
+}
+BENCHMARK(BM_run_general_step_wide);
+
+void BM_run_and_emit_wide(benchmark::State& state) {
+  const GeneralInput in = wide();
+  for (auto _ : state) {
+    auto r = run_general_step(in);
+    benchmark::DoNotOptimize(receipt::emit::emit_receipt_line(*r));
+  }
+}
+BENCHMARK(BM_run_and_emit_wide);
+
+void BM_generate_and_emit_iris(benchmark::State& state) {
+  for (auto _ : state) {
+    auto r = generate_builtin("iris");
+    benchmark::DoNotOptimize(receipt::emit::emit_receipts(*r));
+  }
+}
+BENCHMARK(BM_generate_and_emit_iris);
+
+}  // namespace
+
+BENCHMARK_MAIN();
