@@ -1,8 +1,13 @@
 // bp scaffold topology --topology mazur|xor|iris [--out F]
 #include "command_support.hpp"
+#include "common/json_string.hpp"
 #include "command_table.hpp"
 #include "help_text.hpp"
+#include "js_pretty_json.hpp"
+#include "output_sink.hpp"
+#include "receipt/engine/generate.hpp"
 #include "suggest.hpp"
+#include "terminal.hpp"
 
 namespace bp::cli {
 
@@ -38,8 +43,24 @@ int run_scaffold(const Invocation& inv) {
     e.message = "unknown topology '" + *inv.topology + "'. Expected one of: mazur, xor, iris.";
     return fail(inv, e);
   }
-  // Waiting for a JSON.stringify(value, null, 2)-compatible printer in libcore (bp(1) BUGS).
-  return not_available(inv, "scaffold topology");
+  auto doc = receipt::engine::scaffold_topology(*inv.topology);
+  if (!doc) return fail(inv, from_library_error(doc.error(), "SCAFFOLD_ERROR"));
+  const std::string text = js_stringify_pretty(doc.value(), 2) + "\n";
+  if (!inv.has_out()) {
+    // --json without --out prints the document itself: it already is JSON.
+    if (auto e = write_to_stdout(text)) return fail(inv, *e);
+    return kExitOk;
+  }
+  if (auto e = write_out_file(*inv.out, text)) return fail(inv, *e);
+  // Scaffolds are ASCII, so bytes and the reference's UTF-16 length agree.
+  if (inv.json) {
+    (void)write_stdout("{\"ok\":true,\"output_path\":" + common::json_string(*inv.out) +
+                       ",\"bytes\":" + std::to_string(text.size()) + "}\n");
+  } else {
+    verbose_log(inv, "scaffold topology " + *inv.topology + ": wrote " + std::to_string(text.size()) + " bytes to " +
+                         *inv.out);
+  }
+  return kExitOk;
 }
 
 }  // namespace bp::cli
