@@ -13,7 +13,7 @@
 #include "tape/ops/reduction.hpp"
 #include "tape/ops/softmax.hpp"
 #include "tape/tape.hpp"
-#include "tape_cpu_clock.hpp"
+#include "tape_bench_support.hpp"
 
 namespace {
 
@@ -74,14 +74,7 @@ void BM_backward_over_forward_chain1000(benchmark::State& state) {
       const auto t0 = tapebench::thread_cpu_seconds();
       tape::Tensor y = t.register_param(eight, tape::Shape{8});
       const tape::Tensor p = y;
-      for (int i = 0; i < 1000; ++i) {
-        switch (i % 4) {
-          case 0: y = tape::ops::mul(y, c); break;
-          case 1: y = tape::ops::add(y, c); break;
-          case 2: y = tape::ops::sigmoid(y); break;
-          default: y = tape::ops::scale(y, 1.5f); break;
-        }
-      }
+      for (int i = 0; i < 1000; ++i) y = tapebench::chain_step(i, y, c);
       const tape::Tensor loss = tape::ops::frobenius_dot(y, c);
       const auto t1 = tapebench::thread_cpu_seconds();
       t.backward(loss.id());

@@ -12,7 +12,7 @@
 
 #include "tape/ops/matmul.hpp"
 #include "tape/tape.hpp"
-#include "tape_cpu_clock.hpp"
+#include "tape_bench_support.hpp"
 
 namespace {
 

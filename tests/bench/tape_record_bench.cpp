@@ -9,7 +9,7 @@
 #include "tape/ops/elementwise.hpp"
 #include "tape/ops/nl_normalized_silu.hpp"
 #include "tape/tape.hpp"
-#include "tape_cpu_clock.hpp"
+#include "tape_bench_support.hpp"
 
 namespace {
 

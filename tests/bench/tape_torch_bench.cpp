@@ -12,7 +12,7 @@
 #include "tape/ops/elementwise.hpp"
 #include "tape/ops/reduction.hpp"
 #include "tape/tape.hpp"
-#include "tape_cpu_clock.hpp"
+#include "tape_bench_support.hpp"
 
 namespace {
 
@@ -34,14 +34,7 @@ void tape_chain(const std::vector<float>& eight, const tape::Tensor& c) {
   tape::with_tape([&](tape::Tape& t) {
     tape::Tensor y = t.register_param(eight, tape::Shape{8});
     const tape::Tensor x = y;
-    for (int i = 0; i < kOps; ++i) {
-      switch (i % 4) {
-        case 0: y = tape::ops::mul(y, c); break;
-        case 1: y = tape::ops::add(y, c); break;
-        case 2: y = tape::ops::sigmoid(y); break;
-        default: y = tape::ops::scale(y, 1.5f); break;
-      }
-    }
+    for (int i = 0; i < kOps; ++i) y = tapebench::chain_step(i, y, c);
     const tape::Tensor loss = tape::ops::frobenius_dot(y, c);
     t.backward(loss.id());
     benchmark::DoNotOptimize(t.get_grad(x.id()).data());

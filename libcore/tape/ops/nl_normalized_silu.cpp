@@ -2,11 +2,9 @@
 
 #include <cassert>
 #include <cmath>
-#include <utility>
 
 #include "tape/ops/activation.hpp"
-#include "tape/ops/nl_row_norms.hpp"
-#include "tape/recorder.hpp"
+#include "tape/ops/nl_row_norm_op.hpp"
 
 namespace tape::ops {
 
@@ -71,33 +69,14 @@ void normalized_silu_vjp(const CustomOp& op, Tape& tape) {
   const std::span<const float> g = tape.grad(op.outputs[0]);
   const std::span<float> dx = tape.grad_accumulator(op.inputs[0]);
   if (g.empty() || dx.empty()) return;
-  normalized_silu_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), saved_row_norms(op, tape, op.dims[0]),
-                                  g, op.dims[0], op.dims[1], dx);
+  normalized_silu_backward<float>(tape.data(op.inputs[0]), tape.data(op.outputs[0]), saved_row_norms(op, tape), g,
+                                  op.dims[0], op.dims[1], dx);
 }
 
 }  // namespace
 
 Tensor normalized_silu(const Tensor& x) {
-  const std::size_t rows = x.shape().rows(), cols = x.shape().cols();
-  Recorder rec("NormalizedSiLU");
-  const BufId ix = rec.input(x);
-  NewBuffer out = rec.output(x.shape());
-  if (!rec.recording()) {
-    normalized_silu_forward<float>(x.data(), rows, cols, out.data, {});
-    rec.check_finite(out.data, {x.shape()});
-    return std::move(out.tensor);
-  }
-  CustomOp op{.name = "NormalizedSiLU",
-              .backward = normalized_silu_vjp,
-              .inputs = {ix},
-              .outputs = {out.tensor.id()},
-              .saved = {},
-              .scalars = {},
-              .dims = {rows, cols, 0, 0}};
-  normalized_silu_forward<float>(x.data(), rows, cols, out.data, row_norms_storage(rec, op, rows));
-  rec.check_finite(out.data, {x.shape()});
-  rec.record(std::move(op));  // ids minted by this Recorder: no re-validation
-  return std::move(out.tensor);
+  return record_row_norm_op("NormalizedSiLU", normalized_silu_forward<float>, normalized_silu_vjp, x);
 }
 
 }  // namespace tape::ops

@@ -2,10 +2,8 @@
 
 #include <cassert>
 #include <cmath>
-#include <utility>
 
-#include "tape/ops/nl_row_norms.hpp"
-#include "tape/recorder.hpp"
+#include "tape/ops/nl_row_norm_op.hpp"
 
 namespace tape::ops {
 
@@ -60,33 +58,13 @@ void sphere_project_vjp(const CustomOp& op, Tape& tape) {
   const std::span<const float> g = tape.grad(op.outputs[0]);
   const std::span<float> ds = tape.grad_accumulator(op.inputs[0]);
   if (g.empty() || ds.empty()) return;
-  sphere_project_backward<float>(tape.data(op.outputs[0]), saved_row_norms(op, tape, op.dims[0]), g, op.dims[0],
-                                 op.dims[1], ds);
+  sphere_project_backward<float>(tape.data(op.outputs[0]), saved_row_norms(op, tape), g, op.dims[0], op.dims[1], ds);
 }
 
 }  // namespace
 
 Tensor sphere_project_normalize(const Tensor& s) {
-  const std::size_t m_slots = s.shape().rows(), d = s.shape().cols();
-  Recorder rec("SphereProjectNormalize");
-  const BufId is = rec.input(s);
-  NewBuffer out = rec.output(s.shape());
-  if (!rec.recording()) {
-    sphere_project_forward<float>(s.data(), m_slots, d, out.data, {});
-    rec.check_finite(out.data, {s.shape()});
-    return std::move(out.tensor);
-  }
-  CustomOp op{.name = "SphereProjectNormalize",
-              .backward = sphere_project_vjp,
-              .inputs = {is},
-              .outputs = {out.tensor.id()},
-              .saved = {},
-              .scalars = {},
-              .dims = {m_slots, d, 0, 0}};
-  sphere_project_forward<float>(s.data(), m_slots, d, out.data, row_norms_storage(rec, op, m_slots));
-  rec.check_finite(out.data, {s.shape()});
-  rec.record(std::move(op));  // ids minted by this Recorder: no re-validation
-  return std::move(out.tensor);
+  return record_row_norm_op("SphereProjectNormalize", sphere_project_forward<float>, sphere_project_vjp, s);
 }
 
 }  // namespace tape::ops
