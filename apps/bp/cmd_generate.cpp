@@ -27,9 +27,11 @@ std::string golden_file_for(std::string_view name) {
   return std::string(name) + ".golden.jsonl";
 }
 
-// Library errors of this command: everything the input or engine refuses is exit 2.
+// Library errors of this command: whatever the input document or the engine refuses (schema,
+// topology consistency, out-of-range numbers) is bad input, exit 2, never a bad CLI argument.
 int fail_library(const Invocation& inv, const common::Error& e, std::string code, std::string_view context) {
   CliError c = from_library_error(e, std::move(code));
+  if (c.exit_code == kExitBadArgument) c.exit_code = kExitUsageOrInput;
   c.message = std::string(context) + c.message;
   return fail(inv, c);
 }

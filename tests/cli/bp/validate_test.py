@@ -36,9 +36,11 @@ def main():
             xor = g.read()
         expect(f, bp, "validate stdin", ["validate", "-"], 0, "valid\n", "", stdin=xor)
         expect(f, bp, "validate --json", ["validate", "-", "--json"], 0, "{\"ok\":true}\n", "", stdin=xor)
+        with open(os.path.join(fixtures, "xor.multi-step.jsonl"), "rb") as g:
+            records = g.read().count(b"\n")
         expect(f, bp, "validate multi-record jsonl", ["validate", os.path.join(fixtures, "xor.multi-step.jsonl")], 2,
-               "", "bp: single-record JSONL is required here; got 3 records. Use 'bp verify multi <file.jsonl>' for "
-               "multi-record JSONL.\n")
+               "", "bp: single-record JSONL is required here; got %d records. Use 'bp verify multi <file.jsonl>' for "
+               "multi-record JSONL.\n" % records)
         pretty = write("pretty.jsonl", json.dumps(json.loads(xor), indent=2))
         expect(f, bp, "validate pretty-printed .jsonl", ["validate", pretty], 0, "valid\n", "")
         not_receipt = write("not-receipt.json", tiny)
