@@ -1,0 +1,187 @@
+// bp generate benchmarks, with the reference measured in the same run as the baseline:
+//   BM_bp_generate_iris_process      one `bp generate iris` process (stdout to /dev/null)
+//   BM_reference_generate_iris_process  the same through `node <reference>/dist/bin/bp.js`
+//   BM_generate_iris_library         generate_builtin("iris") + emit_receipts, in process
+//   BM_engine_step_iris              generate_from_config on the parsed iris input (engine steps/s)
+// Counters "ratio_vs_reference" = reference time / our time (above 1: we are faster). The
+// reference's steps/s comes from one node process running runGeneralStep(IRIS_INPUT) in a loop.
+// The reference is the one the compat tests install in <build>/reference; without it (or node)
+// the reference benchmarks are skipped and no ratio is reported.
+#include <benchmark/benchmark.h>
+#include <spawn.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/engine/generate.hpp"
+#include "receipt/topology/parse_topology_input.hpp"
+
+extern char** environ;
+
+namespace {
+
+const std::string kBinaryDir = SUITE_BINARY_DIR;
+const std::string kBp = kBinaryDir + "/apps/bp/bp";
+const std::string kReferenceCli = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace/dist/bin/bp.js";
+const std::string kReferenceIndex = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace/dist/index.js";
+
+bool exists(const std::string& p) { return ::access(p.c_str(), F_OK) == 0; }
+
+// Runs argv with stdout and stderr on /dev/null; true on exit status 0.
+bool run_quiet(const std::vector<std::string>& args) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return false;
+  int status = 0;
+  if (::waitpid(pid, &status, 0) < 0) return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+double seconds_per_run(const std::vector<std::string>& args, int runs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i) {
+    if (!run_quiet(args)) return -1;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / runs;
+}
+
+bool reference_available() { return exists(kReferenceCli) && run_quiet({"node", "--version"}); }
+
+// Measured once, before the benchmarks that report a ratio against it.
+std::optional<double> reference_invocation_seconds() {
+  static const std::optional<double> value = []() -> std::optional<double> {
+    if (!reference_available()) return std::nullopt;
+    const double s = seconds_per_run({"node", kReferenceCli, "generate", "iris"}, 5);
+    return s > 0 ? std::optional<double>(s) : std::nullopt;
+  }();
+  return value;
+}
+
+std::optional<double> reference_step_seconds() {
+  static const std::optional<double> value = []() -> std::optional<double> {
+    if (!reference_available()) return std::nullopt;
+    const std::string script =
+        "import('" + kReferenceIndex +
+        "').then(l=>{const n=20000;for(let i=0;i<500;i++)l.runGeneralStep(l.IRIS_INPUT);"
+        "const t=process.hrtime.bigint();for(let i=0;i<n;i++)l.runGeneralStep(l.IRIS_INPUT);"
+        "console.log(Number(process.hrtime.bigint()-t)/n/1e9)})";
+    const std::string cmd = "node -e \"" + script + "\"";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (p == nullptr) return std::nullopt;
+    std::array<char, 128> buf{};
+    const bool got = std::fgets(buf.data(), buf.size(), p) != nullptr;
+    const int rc = ::pclose(p);
+    if (!got || rc != 0) return std::nullopt;
+    return std::strtod(buf.data(), nullptr);
+  }();
+  return value;
+}
+
+void BM_bp_generate_iris_process(benchmark::State& state) {
+  if (!exists(kBp)) {
+    state.SkipWithError("bp is not built");
+    return;
+  }
+  const auto ref = reference_invocation_seconds();
+  double total = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!run_quiet({kBp, "generate", "iris"})) {
+      state.SkipWithError("bp generate iris failed");
+      return;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(s);
+    total += s;
+  }
+  if (ref && state.iterations() > 0) {
+    state.counters["reference_s"] = *ref;
+    state.counters["ratio_vs_reference"] = *ref / (total / static_cast<double>(state.iterations()));
+  }
+}
+BENCHMARK(BM_bp_generate_iris_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+void BM_reference_generate_iris_process(benchmark::State& state) {
+  if (!reference_available()) {
+    state.SkipWithError("reference not installed (run the bp_reference_install test) or node missing");
+    return;
+  }
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!run_quiet({"node", kReferenceCli, "generate", "iris"})) {
+      state.SkipWithError("reference generate iris failed");
+      return;
+    }
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+}
+BENCHMARK(BM_reference_generate_iris_process)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+void BM_generate_iris_library(benchmark::State& state) {
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto receipts = receipt::engine::generate_builtin("iris");
+    if (!receipts) {
+      state.SkipWithError(receipts.error().to_string().c_str());
+      return;
+    }
+    auto text = receipt::emit::emit_receipts(receipts.value());
+    if (!text) {
+      state.SkipWithError(text.error().to_string().c_str());
+      return;
+    }
+    bytes = text->size();
+    benchmark::DoNotOptimize(text->data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes * state.iterations()));
+}
+BENCHMARK(BM_generate_iris_library)->Unit(benchmark::kMicrosecond);
+
+void BM_engine_step_iris(benchmark::State& state) {
+  auto doc = receipt::engine::scaffold_topology("iris");
+  if (!doc) {
+    state.SkipWithError(doc.error().to_string().c_str());
+    return;
+  }
+  auto input = receipt::topology::parse_topology_input(nlohmann::json::parse(doc->dump()), "iris");
+  if (!input) {
+    state.SkipWithError(input.error().to_string().c_str());
+    return;
+  }
+  const auto ref = reference_step_seconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    auto receipts = receipt::engine::generate_from_config(input.value());
+    benchmark::DoNotOptimize(receipts);
+  }
+  const double per_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                          static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  if (ref) {
+    state.counters["reference_steps_per_s"] = 1.0 / *ref;
+    state.counters["ratio_vs_reference"] = *ref / per_step;
+  }
+}
+BENCHMARK(BM_engine_step_iris)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
