@@ -16,12 +16,12 @@ enum class OptimizerName { sgd, sgd_momentum, adam, adamw };
 struct OptimizerConfig {
   OptimizerName name = OptimizerName::sgd;
   double learning_rate = 0;
-  std::optional<double> beta1, beta2, epsilon;  // adam / adamw
-  std::optional<std::int64_t> t;                // adam / adamw, 1-based
-  std::optional<double> weight_decay;           // adamw: decoupled; sgd / sgd_momentum: coupled L2
-  std::optional<double> momentum;               // sgd_momentum
-  std::optional<bool> nesterov;                 // sgd_momentum
-  std::optional<double> dampening;              // sgd_momentum
+  std::optional<double> beta1{}, beta2{}, epsilon{};  // adam / adamw
+  std::optional<std::int64_t> t{};              // adam / adamw, 1-based
+  std::optional<double> weight_decay{};         // adamw: decoupled; sgd / sgd_momentum: coupled L2
+  std::optional<double> momentum{};             // sgd_momentum
+  std::optional<bool> nesterov{};               // sgd_momentum
+  std::optional<double> dampening{};            // sgd_momentum
 };
 
 // Per-parameter optimizer state; which fields mean something depends on the optimizer.
