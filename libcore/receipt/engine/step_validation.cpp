@@ -81,7 +81,10 @@ common::Result<topology::TopologyIndex> check_common(const GeneralInput& in) {
     return engine_error("bias_policy.mode 'sgd' needs bias_sharing 'per_neuron'", "/bias_policy/mode");
   }
   if (b.trace_id && b.trace_id->empty()) return engine_error("trace_id must not be empty", "/trace_id");
-  if (b.step_index && *b.step_index < 0) return engine_error("step_index must be >= 0", "/step_index");
+  // step = step_index + 1 must stay an exact JavaScript integer.
+  if (b.step_index && (*b.step_index < 0 || *b.step_index > (std::int64_t{1} << 53) - 2)) {
+    return engine_error("step_index must be in [0, 2^53 - 2]", "/step_index");
+  }
   if (auto s = check_values(b.parameters_before, b.topology.parameter_order, "parameters_before"); !s) {
     return s.error();
   }
