@@ -1,5 +1,8 @@
 #include "receipt/emit/object_writer.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "common/json_input.hpp"
 
 namespace receipt::emit {
@@ -83,15 +86,30 @@ Status ObjectWriter::object(const ojson& obj, const Layout& layout, const Nested
 Status ObjectWriter::ordered_map(const ojson& map, const ojson& order, const std::function<Status(const ojson&)>& one) {
   if (!map.is_object()) return error(std::string("expected an object, got ") + type_name(map));
   if (!order.is_array()) return error("the declared order is not an array");
+  // ordered_json lookups are linear, and parameter maps reach 10^4+ entries: follow the
+  // map's own order while it agrees with the declared one (the engine's case), and fall
+  // back to a hash index built once when it does not.
+  auto cursor = map.begin();
+  std::unordered_map<std::string_view, const ojson*> index;
   out_.begin_object();
   for (const ojson& id : order) {
     if (!id.is_string()) return error("the declared order contains " + std::string(type_name(id)) + ", not an id");
     const std::string& key = id.get_ref<const std::string&>();
-    const auto it = map.find(key);
-    if (it == map.end()) return error("missing \"" + key + "\", which the declared order lists", key);
+    const ojson* value = nullptr;
+    if (cursor != map.end() && cursor.key() == key) {
+      value = &*cursor;
+      ++cursor;
+    } else {
+      if (index.empty()) {
+        index.reserve(map.size());
+        for (auto it = map.begin(); it != map.end(); ++it) index.emplace(it.key(), &*it);
+      }
+      if (auto hit = index.find(key); hit != index.end()) value = hit->second;
+    }
+    if (value == nullptr) return error("missing \"" + key + "\", which the declared order lists", key);
     Step step(*this, common::json_pointer_token(key));
     out_.key(key);
-    if (auto s = one(*it); !s) return s;
+    if (auto s = one(*value); !s) return s;
   }
   out_.end_object();
   return {};

@@ -1,11 +1,15 @@
 #include "receipt/schema/validator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
@@ -52,6 +56,40 @@ bool has_type(const ojson& v, const std::string& t) {
   if (t == "number") return v.is_number();
   if (t == "integer") return is_integer(v);
   return false;
+}
+
+// The pair Ajv reports for uniqueItems, in its (j, i) message order. Ajv scans from the end:
+// when the items schema declares only scalar types it keeps the nearest later index of each
+// value (skipping items of other types), otherwise it compares each item with every earlier one.
+std::optional<std::pair<std::size_t, std::size_t>> first_duplicate(const ojson& s, const ojson& v) {
+  std::vector<std::string> types;
+  if (auto items = s.find("items"); items != s.end() && items->is_object()) {
+    if (auto t = items->find("type"); t != items->end()) {
+      if (t->is_string()) types.push_back(t->get<std::string>());
+      if (t->is_array())
+        for (const auto& one : *t)
+          if (one.is_string()) types.push_back(one.get<std::string>());
+    }
+  }
+  const bool scalar = !types.empty() && std::all_of(types.begin(), types.end(), [](const std::string& t) {
+    return t == "string" || t == "number" || t == "integer" || t == "boolean" || t == "null";
+  });
+  const std::size_t n = v.size();
+  if (scalar) {
+    auto typed = [&](const ojson& x) {
+      return std::any_of(types.begin(), types.end(), [&](const std::string& t) { return has_type(x, t); });
+    };
+    for (std::size_t i = n; i-- > 0;) {
+      if (!typed(v[i])) continue;
+      for (std::size_t k = i + 1; k < n; ++k)
+        if (typed(v[k]) && json_equal(v[i], v[k])) return std::make_pair(k, i);
+    }
+    return std::nullopt;
+  }
+  for (std::size_t i = n; i-- > 0;)
+    for (std::size_t j = i; j-- > 0;)
+      if (json_equal(v[i], v[j])) return std::make_pair(j, i);
+  return std::nullopt;
 }
 
 std::size_t code_points(const std::string& s) {
@@ -217,11 +255,10 @@ class Validator {
     if (auto m = s.find("maxItems"); m != s.end() && v.size() > m->get<std::size_t>())
       return fail(path, "must NOT have more than " + number_text(*m) + " items");
     if (auto u = s.find("uniqueItems"); u != s.end() && u->get<bool>()) {
-      for (std::size_t i = 0; i < v.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-          if (json_equal(v[i], v[j]))
-            return fail(path, "must NOT have duplicate items (items ## " + std::to_string(j) + " and " +
-                                  std::to_string(i) + " are identical)");
+      if (auto dup = first_duplicate(s, v)) {
+        return fail(path, "must NOT have duplicate items (items ## " + std::to_string(dup->first) + " and " +
+                              std::to_string(dup->second) + " are identical)");
+      }
     }
     std::size_t first = 0;
     if (auto p = s.find("prefixItems"); p != s.end()) {
