@@ -9,7 +9,7 @@
 #include "generated_output.hpp"
 #include "help_text.hpp"
 #include "input_source.hpp"
-#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 #include "suggest.hpp"

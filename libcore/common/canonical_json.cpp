@@ -1,5 +1,7 @@
 #include "common/canonical_json.hpp"
 
+#include <cmath>
+
 #include "common/json_string.hpp"
 #include "common/number_format.hpp"
 
@@ -46,10 +48,17 @@ void CompactJsonWriter::key(std::string_view k) {
 }
 
 Status CompactJsonWriter::number(double v) {
-  auto s = format_receipt_number(v);
-  if (!s) return s.error();
+  // On error nothing changes: neither the text nor the comma state.
+  const std::size_t mark = out_.size();
+  const bool after_key = after_key_;
+  const bool first = !first_.empty() && first_.back();
   before_value();
-  out_.append(*s);
+  if (auto s = append_receipt_number(out_, v); !s) {
+    out_.resize(mark);
+    after_key_ = after_key;
+    if (!first_.empty()) first_.back() = first;
+    return s;
+  }
   return {};
 }
 

@@ -42,6 +42,8 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, std::size_t& bad_le
   return need + 1;
 }
 
+bool is_plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -49,6 +51,14 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   std::size_t i = 0;
   while (i < s.size()) {
+    // Runs of printable ASCII (ids, names: nearly every byte) are copied in one go.
+    std::size_t run = i;
+    while (run < s.size() && is_plain(static_cast<unsigned char>(s[run]))) ++run;
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {

@@ -1,8 +1,10 @@
 #include "common/number_format.hpp"
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 namespace common {
@@ -182,14 +184,99 @@ std::string to_precision_17(double v) {
   return out;
 }
 
-Result<std::string> format_receipt_number(double v) {
-  if (!std::isfinite(v)) {
-    return Error::malformed(std::string("number is not finite (") + (std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity") +
-                            "); receipts carry finite numbers only");
+namespace {
+
+Error not_finite(double v) {
+  return Error::malformed(std::string("number is not finite (") + (std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity") +
+                          "); receipts carry finite numbers only");
+}
+
+// A tie at the 18th significant digit needs an exact decimal expansion of 18 digits. A finite
+// v = m * 2^-k (m odd, k > 0) has exactly k decimals, so 18 digits with a leading digit at 10^E
+// need k = 17 - E; v >= 2^-k then bounds E >= -7 and k <= 24. Integers below 1e17 have at most 17
+// digits and never round. So only values with at most 24 fractional bits, other than such
+// integers, can tie; everything else takes to_chars' 17 digits as they are.
+bool may_tie_at_17_digits(double v) {
+  const double a = std::fabs(v);
+  if (a == std::trunc(a)) return a >= 1e17;
+  // Fractional bits: 52 - (unbiased exponent) - (trailing zero bits of the significand).
+  const auto bits = std::bit_cast<std::uint64_t>(a);
+  const int biased = static_cast<int>(bits >> 52);
+  const std::uint64_t significand = (bits & ((std::uint64_t{1} << 52) - 1)) | (biased ? std::uint64_t{1} << 52 : 0);
+  const int exponent = (biased ? biased : 1) - 1075;  // a = significand * 2^exponent
+  const int fractional_bits = -exponent - std::countr_zero(significand);
+  return fractional_bits <= 24;
+}
+
+// The common case without allocation: 17 digits straight from to_chars, rounded to 9 half-to-even
+// and written to `out`. False (nothing written) when the slow path must decide: a possible tie,
+// or a value outside the plain-decimal range (whose error message needs the exact spelling).
+bool append_fast(std::string& out, double v) {
+  if (may_tie_at_17_digits(v)) return false;
+  std::array<char, 40> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(v), std::chars_format::scientific, 16);
+  // "d.dddddddddddddddde[+-]xx"
+  std::array<char, 17> digits{};
+  digits[0] = buf[0];
+  for (int i = 1; i < 17; ++i) digits[static_cast<std::size_t>(i)] = buf[static_cast<std::size_t>(i) + 1];
+  const char* e = buf.data() + 19;  // after 'e'
+  const bool neg_exp = *e == '-';
+  int exponent = 0;
+  for (const char* p = e + 1; p < r.ptr; ++p) exponent = exponent * 10 + (*p - '0');
+  if (neg_exp) exponent = -exponent;
+  if (exponent < kPlainDecimalMinExponent || exponent >= kPlainDecimalMaxExponentExclusive) return false;
+
+  constexpr std::size_t n = kReceiptSignificantDigits;
+  const char guard = digits[n];
+  bool round_up = guard > '5';
+  if (guard == '5') {
+    round_up = (digits[n - 1] - '0') % 2 == 1;
+    for (std::size_t i = n + 1; i < digits.size() && !round_up; ++i) round_up = digits[i] != '0';
   }
-  if (v == 0) return std::string(kZero);
-  const Decimal d = digits17(v);
-  return render(d, to_precision_17(v));
+  if (round_up) {
+    std::size_t i = n;
+    while (i > 0 && digits[i - 1] == '9') digits[--i] = '0';
+    if (i == 0) {
+      digits[0] = '1';
+      ++exponent;
+      if (exponent >= kPlainDecimalMaxExponentExclusive) return false;
+    } else {
+      ++digits[i - 1];
+    }
+  }
+  if (v < 0) out.push_back('-');
+  if (exponent >= 0) {
+    const auto int_len = static_cast<std::size_t>(exponent) + 1;
+    out.append(digits.data(), int_len);
+    out.push_back('.');
+    out.append(digits.data() + int_len, n - int_len);
+  } else {
+    out.append("0.");
+    out.append(static_cast<std::size_t>(-exponent - 1), '0');
+    out.append(digits.data(), n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Status append_receipt_number(std::string& out, double v) {
+  if (!std::isfinite(v)) return not_finite(v);
+  if (v == 0) {
+    out.append(kZero);
+    return {};
+  }
+  if (append_fast(out, v)) return {};
+  auto slow = render(digits17(v), to_precision_17(v));
+  if (!slow) return slow.error();
+  out.append(*slow);
+  return {};
+}
+
+Result<std::string> format_receipt_number(double v) {
+  std::string out;
+  if (auto s = append_receipt_number(out, v); !s) return s.error();
+  return out;
 }
 
 Result<std::string> format_policy_decimal(std::string_view decimal) {

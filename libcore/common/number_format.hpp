@@ -36,6 +36,8 @@ inline constexpr int kPlainDecimalMaxExponentExclusive = 7;
 enum class PolicyErrorKind { none, non_plain_decimal_input, plain_decimal_out_of_scope };
 
 [[nodiscard]] Result<std::string> format_receipt_number(double v);
+// The same spelling appended to `out` (nothing appended on error); no allocation in the common case.
+[[nodiscard]] Status append_receipt_number(std::string& out, double v);
 [[nodiscard]] Result<std::string> format_policy_decimal(std::string_view decimal);
 [[nodiscard]] Result<std::string> format_receipt_integer(double v);
 

@@ -1,11 +1,18 @@
 // Receipt engine throughput. Baseline: the bare forward/backward pass (compute_step) on the same
 // network, so each case's ratio to it shows what building and emitting the receipt costs.
+//   BM_typed_step_wide            compute_general_step: the typed receipt (what `bp generate` uses)
+//   BM_typed_step_and_emit_wide   ... plus its canonical bytes
+//   BM_document_step_wide         run_general_step: the same receipt as a JSON document
+//   BM_document_step_and_emit_wide ... emitted through the document emitter
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <string>
 
 #include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/builtin_inputs.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/general_step.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/engine/step_core.hpp"
@@ -51,20 +58,39 @@ void BM_compute_step_wide(benchmark::State& state) {
 }
 BENCHMARK(BM_compute_step_wide);
 
-void BM_run_general_step_wide(benchmark::State& state) {
+void BM_typed_step_wide(benchmark::State& state) {
+  const auto in = std::make_shared<const GeneralInput>(wide());
+  for (auto _ : state) benchmark::DoNotOptimize(compute_general_step(in));
+}
+BENCHMARK(BM_typed_step_wide)->Unit(benchmark::kMicrosecond);
+
+void BM_typed_step_and_emit_wide(benchmark::State& state) {
+  const auto in = std::make_shared<const GeneralInput>(wide());
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto r = compute_general_step(in);
+    auto text = receipt::emit::emit_receipt_line(*r);
+    bytes = text->size();
+    benchmark::DoNotOptimize(text);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes * state.iterations()));
+}
+BENCHMARK(BM_typed_step_and_emit_wide)->Unit(benchmark::kMicrosecond);
+
+void BM_document_step_wide(benchmark::State& state) {
   const GeneralInput in = wide();
   for (auto _ : state) benchmark::DoNotOptimize(run_general_step(in));
 }
-BENCHMARK(BM_run_general_step_wide);
+BENCHMARK(BM_document_step_wide)->Unit(benchmark::kMicrosecond);
 
-void BM_run_and_emit_wide(benchmark::State& state) {
+void BM_document_step_and_emit_wide(benchmark::State& state) {
   const GeneralInput in = wide();
   for (auto _ : state) {
     auto r = run_general_step(in);
     benchmark::DoNotOptimize(receipt::emit::emit_receipt_line(*r));
   }
 }
-BENCHMARK(BM_run_and_emit_wide);
+BENCHMARK(BM_document_step_and_emit_wide)->Unit(benchmark::kMicrosecond);
 
 void BM_generate_and_emit_iris(benchmark::State& state) {
   for (auto _ : state) {

@@ -2,7 +2,9 @@
 //   BM_bp_generate_iris_process      one `bp generate iris` process (stdout to /dev/null)
 //   BM_reference_generate_iris_process  the same through `node <reference>/dist/bin/bp.js`
 //   BM_generate_iris_library         generate_builtin("iris") + emit_receipts, in process
-//   BM_engine_step_iris              generate_from_config on the parsed iris input (engine steps/s)
+//   BM_engine_step_iris              generate_from_config on the parsed iris input (engine steps/s):
+//                                    every number of the receipt computed, held in typed arrays
+//   BM_engine_step_and_emit_iris     the same plus the canonical bytes (what `bp generate` writes)
 // Counters "ratio_vs_reference" = reference time / our time (above 1: we are faster). The
 // reference's steps/s comes from one node process running runGeneralStep(IRIS_INPUT) in a loop.
 // The reference is the one the compat tests install in <build>/reference; without it (or node)
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
@@ -155,22 +158,32 @@ void BM_generate_iris_library(benchmark::State& state) {
 }
 BENCHMARK(BM_generate_iris_library)->Unit(benchmark::kMicrosecond);
 
-void BM_engine_step_iris(benchmark::State& state) {
+std::optional<receipt::topology::TopologyInput> iris_topology_input(benchmark::State& state) {
   auto doc = receipt::engine::scaffold_topology("iris");
   if (!doc) {
     state.SkipWithError(doc.error().to_string().c_str());
-    return;
+    return std::nullopt;
   }
   auto input = receipt::topology::parse_topology_input(nlohmann::json::parse(doc->dump()), "iris");
   if (!input) {
     state.SkipWithError(input.error().to_string().c_str());
-    return;
+    return std::nullopt;
   }
+  return std::move(*input);
+}
+
+// Steps per second of `one_step` on the iris input, with the reference's runGeneralStep as baseline.
+template <class Step>
+void engine_steps(benchmark::State& state, Step one_step) {
+  const auto input = iris_topology_input(state);
+  if (!input) return;
   const auto ref = reference_step_seconds();
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    auto receipts = receipt::engine::generate_from_config(input.value());
-    benchmark::DoNotOptimize(receipts);
+    if (!one_step(*input)) {
+      state.SkipWithError("engine step failed");
+      return;
+    }
   }
   const double per_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
                           static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
@@ -180,7 +193,26 @@ void BM_engine_step_iris(benchmark::State& state) {
     state.counters["ratio_vs_reference"] = *ref / per_step;
   }
 }
+
+void BM_engine_step_iris(benchmark::State& state) {
+  engine_steps(state, [](const receipt::topology::TopologyInput& in) {
+    auto receipts = receipt::engine::generate_from_config(in);
+    benchmark::DoNotOptimize(receipts);
+    return receipts.ok();
+  });
+}
 BENCHMARK(BM_engine_step_iris)->Unit(benchmark::kMicrosecond);
+
+void BM_engine_step_and_emit_iris(benchmark::State& state) {
+  engine_steps(state, [](const receipt::topology::TopologyInput& in) {
+    auto receipts = receipt::engine::generate_from_config(in);
+    if (!receipts) return false;
+    auto text = receipt::emit::emit_receipts(*receipts);
+    benchmark::DoNotOptimize(text);
+    return text.ok();
+  });
+}
+BENCHMARK(BM_engine_step_and_emit_iris)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

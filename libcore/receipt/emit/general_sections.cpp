@@ -136,6 +136,18 @@ Status write_attestor(ObjectWriter& w, const ojson& a) {
 
 }  // namespace
 
+Status write_numeric_policy(ObjectWriter& w, const ojson& policy) {
+  return w.object(policy, general::numeric_policy, [&w](std::string_view k, const ojson& x) -> Status {
+    if (k == "tolerance") {
+      if (x.is_number()) return w.scalar(x, FieldKind::number);
+      return w.object(x, general::tolerance);
+    }
+    return w.object(x, general::byte_output);
+  });
+}
+
+Status write_bias_policy(ObjectWriter& w, const ojson& policy) { return w.object(policy, general::bias_policy); }
+
 Status write_general_receipt(ObjectWriter& w, const ojson& r) {
   if (!r.is_object()) return w.error(std::string("expected a receipt object, got ") + type_name(r));
   const auto batch = r.find("batch");
@@ -150,16 +162,8 @@ Status write_general_receipt(ObjectWriter& w, const ojson& r) {
     }
     if (key == "attestor") return write_attestor(w, v);
     if (key == "metadata") return w.object(v, general::metadata);
-    if (key == "numeric_policy") {
-      return w.object(v, general::numeric_policy, [&w](std::string_view k, const ojson& x) -> Status {
-        if (k == "tolerance") {
-          if (x.is_number()) return w.scalar(x, FieldKind::number);
-          return w.object(x, general::tolerance);
-        }
-        return w.object(x, general::byte_output);
-      });
-    }
-    if (key == "bias_policy") return w.object(v, general::bias_policy);
+    if (key == "numeric_policy") return write_numeric_policy(w, v);
+    if (key == "bias_policy") return write_bias_policy(w, v);
     if (key == "topology") {
       if (auto s = write_topology(w, v); !s) return s;
       o = orders_of(r);

@@ -7,6 +7,9 @@ namespace receipt::emit {
 
 [[nodiscard]] Status write_mazur_receipt(ObjectWriter& w, const ojson& r);
 [[nodiscard]] Status write_general_receipt(ObjectWriter& w, const ojson& r);
+// Policy blocks of the general layout (also used by the typed writer, general_receipt_writer.cpp).
+[[nodiscard]] Status write_numeric_policy(ObjectWriter& w, const ojson& policy);
+[[nodiscard]] Status write_bias_policy(ObjectWriter& w, const ojson& policy);
 
 // Pieces both layouts share (same bytes in every version).
 [[nodiscard]] Status write_named_factors(ObjectWriter& w, const ojson& factors);

@@ -1,5 +1,5 @@
 #pragma once
-// One training step of the general engine (input -> hidden -> output), emitted as a receipt in the
+// One training step of the general engine (input -> hidden -> output) as a JSON receipt in the
 // schema version the reference writes for that configuration (v0.2.0 .. v0.8.0), with the
 // floating-point operation order of the reference so that every value is bit-identical.
 #include <nlohmann/json.hpp>

@@ -1,10 +1,12 @@
 #include "receipt/engine/generate.hpp"
 
 #include <cmath>
+#include <iterator>
+#include <memory>
 #include <string>
 
 #include "receipt/engine/builtin_inputs.hpp"
-#include "receipt/engine/general_step.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/mazur_step.hpp"
 #include "receipt/engine/multi_step.hpp"
 
@@ -20,9 +22,19 @@ const std::vector<std::string_view>& builtin_names() {
 
 namespace {
 
-common::Result<std::vector<ordered_json>> one(common::Result<ordered_json> r) {
+common::Result<std::vector<EngineReceipt>> one(common::Result<ordered_json> r) {
   if (!r) return r.error();
-  return std::vector<ordered_json>{std::move(*r)};
+  std::vector<EngineReceipt> out;
+  out.emplace_back(std::move(*r));
+  return out;
+}
+
+common::Result<std::vector<EngineReceipt>> one(GeneralInput in) {
+  auto r = compute_general_step(std::make_shared<const GeneralInput>(std::move(in)));
+  if (!r) return r.error();
+  std::vector<EngineReceipt> out;
+  out.emplace_back(std::move(*r));
+  return out;
 }
 
 GeneralInput xor_multi_step_input() {
@@ -33,34 +45,36 @@ GeneralInput xor_multi_step_input() {
 
 }  // namespace
 
-common::Result<std::vector<ordered_json>> generate_builtin(std::string_view name) {
+common::Result<std::vector<EngineReceipt>> generate_builtin(std::string_view name) {
   if (name == "mazur") return one(run_mazur_step(mazur_published_input()));
-  if (name == "xor") return one(run_general_step(xor_input()));
-  if (name == "iris") return one(run_general_step(iris_input()));
+  if (name == "xor") return one(xor_input());
+  if (name == "iris") return one(iris_input());
   if (name == "xor-per-neuron-bias") {
     GeneralInput in = xor_per_neuron_bias_input();
     in.base.metadata->source =
         "fixtures/xor-per-neuron-bias.golden.jsonl input (XOR_PER_NEURON_BIAS_INPUT \xE2\x80\x94 XOR-sigmoid 2-2-1 with "
         "per-neuron biases on h1, h2, y; v0.4 engine first-run)";
-    return one(run_general_step(in));
+    return one(std::move(in));
   }
-  if (name == "softmax-ce") return one(run_general_step(softmax_ce_input()));
+  if (name == "softmax-ce") return one(softmax_ce_input());
   if (name == "xor-multi-step") {
     MultiStepNaming naming;
     naming.fixture_prefix = "xor-multi-step-step-";
     naming.source_prefix = "src/general-engine.ts (XOR-sigmoid 2-2-1; multi-step good fixture, step ";
     naming.source_suffix = ")";
-    return run_multi_step(xor_multi_step_input(), 2, naming);
+    auto run = run_multi_step(xor_multi_step_input(), 2, naming);
+    if (!run) return run.error();
+    return std::vector<EngineReceipt>(std::make_move_iterator(run->begin()), std::make_move_iterator(run->end()));
   }
   std::string known;
   for (const auto n : builtin_names()) known += (known.empty() ? "" : ", ") + std::string(n);
   return common::Error::invalid_argument("unknown generator '" + std::string(name) + "'; expected one of " + known);
 }
 
-common::Result<std::vector<ordered_json>> generate_from_config(const topology::TopologyInput& input) {
+common::Result<std::vector<EngineReceipt>> generate_from_config(const topology::TopologyInput& input) {
   GeneralInput in;
   in.base = input;
-  return one(run_general_step(in));
+  return one(std::move(in));
 }
 
 namespace {

@@ -6,19 +6,20 @@
 #include <nlohmann/json.hpp>
 
 #include "common/result.hpp"
+#include "receipt/engine/engine_receipt.hpp"
 #include "receipt/topology/topology_input.hpp"
 
 namespace receipt::engine {
 
 // Builtin generators: "mazur", "xor", "iris", "xor-per-neuron-bias", "softmax-ce", "xor-multi-step".
 // Returns one receipt per step, in order. Unknown name -> invalid_argument.
-[[nodiscard]] common::Result<std::vector<nlohmann::ordered_json>> generate_builtin(std::string_view name);
+[[nodiscard]] common::Result<std::vector<EngineReceipt>> generate_builtin(std::string_view name);
 
 // Names accepted by generate_builtin, in display order.
 [[nodiscard]] const std::vector<std::string_view>& builtin_names();
 
 // One receipt from a parsed topology input (schema topology-input v0.4.0).
-[[nodiscard]] common::Result<std::vector<nlohmann::ordered_json>> generate_from_config(
+[[nodiscard]] common::Result<std::vector<EngineReceipt>> generate_from_config(
     const receipt::topology::TopologyInput& input);
 
 // The sample topology-input document for "mazur" | "xor" | "iris" (`bp scaffold topology`), in the

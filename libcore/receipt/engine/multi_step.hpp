@@ -5,10 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/result.hpp"
-#include "receipt/engine/general_input.hpp"
+#include "receipt/engine/general_receipt.hpp"
 
 namespace receipt::engine {
 
@@ -19,7 +17,7 @@ struct MultiStepNaming {
 };
 
 // Sets trace_id's partner step_index (from 0 unless given) and returns `steps` receipts.
-[[nodiscard]] common::Result<std::vector<nlohmann::ordered_json>> run_multi_step(GeneralInput first, std::size_t steps,
-                                                                                 const MultiStepNaming& naming);
+[[nodiscard]] common::Result<std::vector<GeneralReceipt>> run_multi_step(GeneralInput first, std::size_t steps,
+                                                                          const MultiStepNaming& naming);
 
 }  // namespace receipt::engine

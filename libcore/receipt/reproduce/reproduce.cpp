@@ -1,9 +1,10 @@
 #include "receipt/reproduce/reproduce.hpp"
 
+#include <memory>
 #include <string>
 
 #include "common/number_format.hpp"
-#include "receipt/engine/general_step.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/mazur_step.hpp"
 #include "receipt/topology/json_reader.hpp"
 
@@ -96,31 +97,18 @@ void continue_chain(const Carry& prev, engine::GeneralInput& in) {
   in.base.parameters_before = prev.parameters_after;
 }
 
-Carry carry_from(const engine::GeneralInput& in, const ordered_json& regenerated) {
+Carry carry_from(const engine::GeneralReceipt& regenerated) {
   Carry c;
+  const engine::GeneralInput& in = *regenerated.input;
   if (!in.base.trace_id || !in.base.step_index) return c;
   c.trace_id = *in.base.trace_id;
   c.step_index = *in.base.step_index;
   c.parameter_order = in.base.topology.parameter_order;
-  // parameters_after and updates follow parameter_order (the engine wrote them).
-  for (const auto& item : regenerated["parameters_after"].items()) c.parameters_after.push_back(item.value().get<double>());
+  c.parameters_after = regenerated.parameters_after;
   if (in.state_before) {
     c.state_after = *in.state_before;
-    std::size_t k = 0;
-    for (const auto& u : regenerated["updates"]) {
-      const ordered_json& opt = u["optimizer"];
-      if (!opt.contains("state_after")) continue;
-      const auto& id = u["parameter_id"].get_ref<const std::string&>();
-      for (; k < c.parameter_order.size(); ++k) {
-        if (c.parameter_order[k] != id) continue;
-        engine::OptimizerState s;
-        const ordered_json& st = opt["state_after"];
-        if (st.contains("buffer")) s.buffer = st["buffer"].get<double>();
-        if (st.contains("m")) s.m = st["m"].get<double>();
-        if (st.contains("v")) s.v = st["v"].get<double>();
-        c.state_after[k] = s;
-        break;
-      }
+    if (regenerated.stateful) {
+      for (const engine::UpdateRecord& u : regenerated.updates) c.state_after[u.slot] = u.state_after;
     }
   }
   return c;
@@ -128,8 +116,8 @@ Carry carry_from(const engine::GeneralInput& in, const ordered_json& regenerated
 
 }  // namespace
 
-common::Result<std::vector<ordered_json>> reproduce(const std::vector<ordered_json>& receipts) {
-  std::vector<ordered_json> out;
+common::Result<std::vector<engine::EngineReceipt>> reproduce(const std::vector<ordered_json>& receipts) {
+  std::vector<engine::EngineReceipt> out;
   out.reserve(receipts.size());
   Carry carry;
   for (std::size_t i = 0; i < receipts.size(); ++i) {
@@ -143,18 +131,20 @@ common::Result<std::vector<ordered_json>> reproduce(const std::vector<ordered_js
       return at_record(common::Error::malformed("a receipt needs a string schema_version",
                                                 common::Location{{}, 0, "/schema_version"}));
     }
-    common::Result<ordered_json> regenerated = ordered_json();
     if (r["schema_version"] == "0.1.0") {
-      regenerated = reproduce_mazur(r);
-    } else {
-      auto in = extract_general_input(r);
-      if (!in) return at_record(in.error());
-      continue_chain(carry, *in);
-      regenerated = in->batch ? engine::run_batched_general_step(*in) : engine::run_general_step(*in);
-      if (regenerated) carry = carry_from(*in, *regenerated);
+      auto regenerated = reproduce_mazur(r);
+      if (!regenerated) return at_record(regenerated.error());
+      out.emplace_back(std::move(*regenerated));
+      continue;
     }
+    auto in = extract_general_input(r);
+    if (!in) return at_record(in.error());
+    continue_chain(carry, *in);
+    auto input = std::make_shared<const engine::GeneralInput>(std::move(*in));
+    auto regenerated = input->batch ? engine::compute_batched_general_step(input) : engine::compute_general_step(input);
     if (!regenerated) return at_record(regenerated.error());
-    out.push_back(std::move(*regenerated));
+    carry = carry_from(*regenerated);
+    out.emplace_back(std::move(*regenerated));
   }
   return out;
 }

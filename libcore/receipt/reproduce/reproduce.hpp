@@ -11,13 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "common/result.hpp"
+#include "receipt/engine/engine_receipt.hpp"
 #include "receipt/engine/general_input.hpp"
 
 namespace receipt::reproduce {
 
 // One regenerated receipt per input receipt, same order. Errors carry the record index in
 // Location::line (1-based) and the JSON path of the offending field.
-[[nodiscard]] common::Result<std::vector<nlohmann::ordered_json>> reproduce(
+[[nodiscard]] common::Result<std::vector<receipt::engine::EngineReceipt>> reproduce(
     const std::vector<nlohmann::ordered_json>& receipts);
 
 // The engine input a (v0.2.0+) receipt describes.

@@ -13,6 +13,7 @@
 
 #include "common/json_input.hpp"
 #include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 
@@ -44,16 +45,23 @@ std::vector<ordered_json> records(const fs::path& p) {
   return out;
 }
 
-std::string emit(const std::vector<ordered_json>& receipts) {
+template <class Receipts>
+std::string emit(const Receipts& receipts) {
   auto bytes = receipt::emit::emit_receipts(receipts);
   REQUIRE_MESSAGE(bytes.ok(), (bytes.ok() ? "" : bytes.error().to_string()));
   return *bytes;
 }
 
-std::vector<ordered_json> reproduced(const fs::path& p) {
+std::vector<receipt::engine::EngineReceipt> reproduced(const fs::path& p) {
   auto out = receipt::reproduce::reproduce(records(p));
   REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : p.string() + ": " + out.error().to_string()));
-  return *out;
+  return std::move(*out);
+}
+
+std::vector<ordered_json> reproduced_documents(const fs::path& p) {
+  std::vector<ordered_json> out;
+  for (const auto& r : reproduced(p)) out.push_back(receipt::engine::to_json(r));
+  return out;
 }
 
 }  // namespace
@@ -99,7 +107,7 @@ TEST_CASE("compat: engine recomputes the engine fields of the imported goldens" 
   for (const auto& f : files) {
     CAPTURE(f.filename().string());
     const auto golden = records(f);
-    auto ours = reproduced(f);
+    auto ours = reproduced_documents(f);
     REQUIRE(ours.size() == golden.size());
     for (std::size_t i = 0; i < ours.size(); ++i) {
       for (const char* key : {"schema_version", "fixture_status", "source_framework", "attestor"}) {

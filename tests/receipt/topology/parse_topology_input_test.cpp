@@ -5,6 +5,7 @@
 #include <string>
 
 #include "receipt/engine/generate.hpp"
+#include "receipt/engine/receipt_json.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
 using nlohmann::json;
@@ -129,7 +130,7 @@ TEST_CASE("parse_topology_input: trace_id and step_index") {
   CHECK(r->step_index == 4);
   auto receipts = receipt::engine::generate_from_config(*r);
   REQUIRE(receipts.ok());
-  CHECK((*receipts)[0]["step"] == 5);  // step = step_index + 1
+  CHECK(receipt::engine::to_json((*receipts)[0])["step"] == 5);  // step = step_index + 1
   doc["trace_id"] = "0123456789ABCDEF0123456789abcdef";
   CHECK(error_path(doc) == "/trace_id");
   doc["trace_id"] = "0123456789abcdef0123456789abcdef";
@@ -145,15 +146,15 @@ TEST_CASE("parse_topology_input: defaults for missing metadata and fixture; extr
   REQUIRE(r.ok());
   auto receipts = receipt::engine::generate_from_config(*r);
   REQUIRE(receipts.ok());
-  CHECK((*receipts)[0]["fixture"] == "general-engine-first-run");
-  CHECK((*receipts)[0]["metadata"]["source"] == "src/general-engine.ts (generalized backprop engine first-run)");
+  CHECK(receipt::engine::to_json((*receipts)[0])["fixture"] == "general-engine-first-run");
+  CHECK(receipt::engine::to_json((*receipts)[0])["metadata"]["source"] == "src/general-engine.ts (generalized backprop engine first-run)");
   doc = xor_config();
   doc["metadata"]["author"] = "someone";
   r = parse_topology_input(doc, "cfg.json");
   REQUIRE(r.ok());
   receipts = receipt::engine::generate_from_config(*r);
   REQUIRE(receipts.ok());
-  CHECK_FALSE((*receipts)[0]["metadata"].contains("author"));
+  CHECK_FALSE(receipt::engine::to_json((*receipts)[0])["metadata"].contains("author"));
   doc["metadata"].erase("source");
   CHECK(error_path(doc) == "/metadata");
 }
