@@ -1,11 +1,10 @@
 // The schema builder (receipt/schema/authoring/node.hpp): what its nodes accept and
 // reject in our validator, and how edits keep "required" and "x-order" in step.
-#include "receipt/schema/authoring/node.hpp"
-
 #include <doctest/doctest.h>
 
 #include <string>
 
+#include "receipt/schema/authoring/node.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
 #include "receipt/schema/validator.hpp"
 
@@ -56,8 +55,8 @@ TEST_CASE("authoring: optimizer rules require settings by name, and nothing for 
   Node root = object().optional("opt", object()).all_of({adam_needs_hyperparameters("opt")});
   CHECK(verdict(root, R"({"opt":{"name":"sgd","learning_rate":0.1}})") == "");
   CHECK(verdict(root, R"({"opt":{"name":"adam","learning_rate":0.1}})") == "/opt: must have required property 'beta1'");
-  CHECK(verdict(root, R"({"opt":{"name":"adam","learning_rate":0.1,"beta1":0.9,"beta2":0.999,"epsilon":1e-8,"t":1}})") ==
-        "");
+  CHECK(verdict(root,
+                R"({"opt":{"name":"adam","learning_rate":0.1,"beta1":0.9,"beta2":0.999,"epsilon":1e-8,"t":1}})") == "");
   CHECK(verdict(root, R"({})") == "");
 }
 

@@ -1,8 +1,6 @@
 // schemas/ is generated: the embedded copies (from schemas/*.json) are byte for byte
 // what receipt::schema::authored_schemas() produces, and check_schema_files finds
 // the first departure of a directory from it.
-#include "receipt/schema/authoring/schema_files.hpp"
-
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <string>
 
 #include "receipt/schema/authoring/authored_schemas.hpp"
+#include "receipt/schema/authoring/schema_files.hpp"
 #include "receipt/schema/embedded_schemas.hpp"
 #include "support/temp_dir.hpp"
 

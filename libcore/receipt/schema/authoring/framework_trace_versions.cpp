@@ -3,6 +3,7 @@
 // without the receipt's bookkeeping, and bounds every collection a foreign
 // program fills. Each later version is the previous one plus its changes.
 #include "receipt/schema/authoring/families.hpp"
+#include "receipt/schema/authoring/optimizer_releases.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
 #include "receipt/schema/authoring/shared_defs.hpp"
 
@@ -13,6 +14,13 @@ namespace {
 constexpr Style kStyle = kTraceStyle;
 
 Node format(std::string_view version) { return constant("framework-trace.v" + std::string(version)); }
+
+// The next version: a copy of `prev` that names its own format version.
+SchemaDocument bump(const SchemaDocument& prev, std::string version, std::string changes) {
+  SchemaDocument doc = prev.next(version, std::move(changes));
+  doc.root().replace("format", format(version));
+  return doc;
+}
 
 SchemaDocument v0_1_0() {
   Node root = object()
@@ -73,9 +81,8 @@ SchemaDocument v0_1_0() {
 }
 
 SchemaDocument v0_2_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.2.0", "steps of a multi-step run carry a trace_id and a step_index.");
+  SchemaDocument doc = bump(prev, "0.2.0", "steps of a multi-step run carry a trace_id and a step_index.");
   doc.root()
-      .replace("format", format("0.2.0"))
       .optional_after("source_framework", "trace_id", trace_id())
       .optional_after("trace_id", "step_index", step_index())
       .all_of({step_index_needs_trace_id()});
@@ -83,9 +90,8 @@ SchemaDocument v0_2_0(const SchemaDocument& prev) {
 }
 
 SchemaDocument v0_3_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.3.0", "mini-batches with per-sample results.");
+  SchemaDocument doc = bump(prev, "0.3.0", "mini-batches with per-sample results.");
   doc.root()
-      .replace("format", format("0.3.0"))
       .optional_after("bias_policy", "batch", batch())
       .optional_after("parameters_before", "per_sample", per_sample_results());
   doc.edit("Loss", [](Node& n) {
@@ -95,37 +101,24 @@ SchemaDocument v0_3_0(const SchemaDocument& prev) {
   return doc;
 }
 
+constexpr OptimizerSite kOptimizer{"optimizer", false, kStyle};
+
 SchemaDocument v0_4_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.4.0", "Adam and AdamW, with per-parameter moment state.");
-  doc.root()
-      .replace("format", format("0.4.0"))
-      .optional_after("learning_rate", "optimizer", optimizer_config())
-      .append_all_of(adam_needs_hyperparameters("optimizer"))
-      .append_all_of(adamw_needs_weight_decay("optimizer"));
+  SchemaDocument doc = bump(prev, "0.4.0", "Adam and AdamW, with per-parameter moment state.");
+  release_adam(doc, kOptimizer);
   doc.edit("Loss", [](Node& n) { n.replace("per_sample", number_map(kStyle)); });
-  doc.define("AdamState", adam_state(kStyle));
-  doc.edit("Update", add_adam_to_update);
   return doc;
 }
 
 SchemaDocument v0_5_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.5.0", "SGD with momentum (no Nesterov, no dampening, no weight decay).");
-  doc.root()
-      .replace("format", format("0.5.0"))
-      .edit("optimizer", add_momentum)
-      .append_all_of(momentum_needs_momentum("optimizer"))
-      .append_all_of(momentum_forbids_weight_decay("optimizer"));
-  doc.define("MomentumState", momentum_state(kStyle)).define("OptimizerState", optimizer_state());
-  doc.edit("Update", add_momentum_to_update);
+  SchemaDocument doc = bump(prev, "0.5.0", "SGD with momentum (no Nesterov, no dampening, no weight decay).");
+  release_momentum(doc, kOptimizer);
   return doc;
 }
 
 SchemaDocument v0_6_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.6.0", "momentum may be Nesterov and damped, though not both at once.");
-  doc.root()
-      .replace("format", format("0.6.0"))
-      .edit("optimizer", allow_nesterov_and_dampening)
-      .append_all_of(nesterov_forbids_dampening("optimizer"));
+  SchemaDocument doc = bump(prev, "0.6.0", "momentum may be Nesterov and damped, though not both at once.");
+  release_nesterov(doc, kOptimizer);
   return doc;
 }
 
@@ -152,7 +145,8 @@ Node helper() {
                      .ordered();
   Node extraction =
       object()
-          .field("timestamp", string().pattern("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"))
+          .field("timestamp",
+                 string().pattern("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"))
           .optional("duration_ms", integer().min(0))
           .field("device", one_of_values({"cpu", "cuda", "mps", "xla"}))
           .closed()
@@ -180,33 +174,29 @@ Node framework_traces_name_their_helper() {
   test.optional("source_framework", named({"pytorch", "jax", "tensorflow"}));
   Node by_hand;
   by_hand.optional("source_framework", extractor_is_hand_authored);
-  return object().if_then(
-      std::move(test),
-      object().any_of({forbids_key("source_framework"), requires_keys({"helper"}), std::move(by_hand)}));
+  return object().if_then(std::move(test), object().any_of({forbids_key("source_framework"), requires_keys({"helper"}),
+                                                            std::move(by_hand)}));
 }
 
 constexpr std::size_t kStepIdentityRule = 0;
 
 SchemaDocument v0_7_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.7.0",
-                                 "live helpers record themselves; trace_id and step_index come together or not "
-                                 "at all.");
+  SchemaDocument doc = bump(prev, "0.7.0",
+                            "live helpers record themselves; trace_id and step_index come together or not "
+                            "at all.");
   doc.root()
-      .replace("format", format("0.7.0"))
       .optional_after("source_framework", "helper", helper())
       .set_all_of(kStepIdentityRule, trace_id_and_step_index_both_or_neither())
       .append_all_of(framework_traces_name_their_helper());
   return doc;
 }
 
-// allOf entries are positional, so the retired rule leaves an empty schema in its place.
+// allOf: the step-identity rule, two Adam rules, then the momentum rules.
 constexpr std::size_t kMomentumWeightDecayRule = 4;
 
 SchemaDocument v0_8_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.8.0", "SGD with momentum may use weight decay.");
-  doc.root()
-      .replace("format", format("0.8.0"))
-      .set_all_of(kMomentumWeightDecayRule, momentum_weight_decay_allowed_note());
+  SchemaDocument doc = bump(prev, "0.8.0", "SGD with momentum may use weight decay.");
+  lift_momentum_weight_decay_ban(doc, kMomentumWeightDecayRule);
   return doc;
 }
 

@@ -13,11 +13,10 @@
 // step with the field order. Output key order is fixed by the renderer
 // (render.hpp), not by the order of the calls.
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace receipt::schema::authoring {
 
@@ -59,11 +58,11 @@ class Node {
   Node& optional_after(std::string_view anchor, std::string_view name, Node schema);
   Node& replace(std::string_view name, Node schema);  // same place, same requiredness
   Node& remove(std::string_view name);
-  Node& closed();                      // additionalProperties: false
-  Node& values(Node schema);           // additionalProperties: <schema> (a map's values)
+  Node& closed();             // additionalProperties: false
+  Node& values(Node schema);  // additionalProperties: <schema> (a map's values)
   Node& max_properties(int n);
-  Node& ordered();                     // x-order follows the fields from now on
-  Node& unordered();                   // no x-order
+  Node& ordered();    // x-order follows the fields from now on
+  Node& unordered();  // no x-order
   // An explicit "required" list, for conditions and the rare object whose
   // required list does not follow its field order.
   Node& required_list(std::initializer_list<std::string_view> names);
@@ -108,13 +107,13 @@ class Node {
 [[nodiscard]] Node ref(std::string_view def_name);
 [[nodiscard]] Node constant(Json value);
 [[nodiscard]] Node one_of_values(std::initializer_list<Json> values);  // "enum"
-[[nodiscard]] Node map_of(Node value_schema);  // object whose every value matches
-[[nodiscard]] Node anything();                 // {}
+[[nodiscard]] Node map_of(Node value_schema);                          // object whose every value matches
+[[nodiscard]] Node anything();                                         // {}
 
 // --- small combinations used throughout ---
 [[nodiscard]] Node requires_keys(std::initializer_list<std::string_view> names);  // {"required":[...]}
-[[nodiscard]] Node forbids_key(std::string_view name);                             // {"not":{"required":[name]}}
-[[nodiscard]] Node either(std::vector<Node> options);                              // {"anyOf":[...]}
-[[nodiscard]] Node all(std::vector<Node> parts);                                   // {"allOf":[...]}
+[[nodiscard]] Node forbids_key(std::string_view name);                            // {"not":{"required":[name]}}
+[[nodiscard]] Node either(std::vector<Node> options);                             // {"anyOf":[...]}
+[[nodiscard]] Node all(std::vector<Node> parts);                                  // {"allOf":[...]}
 
 }  // namespace receipt::schema::authoring

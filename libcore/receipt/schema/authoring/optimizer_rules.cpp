@@ -28,8 +28,9 @@ Node adam_needs_hyperparameters(std::string_view member) {
 }
 
 Node adamw_needs_weight_decay(std::string_view member) {
-  return when_member(member, named({"adamw"}),
-                     object().required_list({"name", "learning_rate", "beta1", "beta2", "epsilon", "t", "weight_decay"}));
+  return when_member(
+      member, named({"adamw"}),
+      object().required_list({"name", "learning_rate", "beta1", "beta2", "epsilon", "t", "weight_decay"}));
 }
 
 Node momentum_needs_momentum(std::string_view member) {
@@ -54,9 +55,9 @@ Node nesterov_forbids_dampening(std::string_view member) {
 }
 
 Node stateful_update_needs_state(std::initializer_list<std::string_view> names) {
-  return when_member("optimizer", named(names),
-                     object().required_list({"name", "learning_rate", "factors", "product_order", "state_before",
-                                             "state_after"}));
+  return when_member(
+      "optimizer", named(names),
+      object().required_list({"name", "learning_rate", "factors", "product_order", "state_before", "state_after"}));
 }
 
 std::vector<Node> trace_id_and_step_index_go_together() {

@@ -1,6 +1,7 @@
 // The receipt format, v0.1.0 to v0.8.0. v0.1.0 is written out in full; every later
 // version is the previous one plus the changes that version made, nothing else.
 #include "receipt/schema/authoring/families.hpp"
+#include "receipt/schema/authoring/optimizer_releases.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
 #include "receipt/schema/authoring/shared_defs.hpp"
 
@@ -30,6 +31,13 @@ Node fixture_status() {
       .closed()
       .ordered()
       .describe("How the fixture was made and how far it has been verified.");
+}
+
+// The next version: a copy of `prev` that names its own version.
+SchemaDocument bump(const SchemaDocument& prev, std::string version, std::string changes) {
+  SchemaDocument doc = prev.next(version, std::move(changes));
+  doc.root().replace("schema_version", constant(version));
+  return doc;
 }
 
 // Fields a hand-written fixture used while a value awaited the engine's first run.
@@ -66,8 +74,9 @@ SchemaDocument v0_1_0() {
                   .ordered();
   SchemaDocument doc("receipt", "0.1.0", std::move(root));
   doc.title("Training-step receipt")
-      .summary("One SGD step of the 2-2-2 sigmoid network of the Mazur worked example, with fixed unit and "
-               "parameter names (i1 i2, h1 h2, o1 o2, w1..w8, b1 b2).");
+      .summary(
+          "One SGD step of the 2-2-2 sigmoid network of the Mazur worked example, with fixed unit and "
+          "parameter names (i1 i2, h1 h2, o1 o2, w1..w8, b1 b2).");
 
   Node numeric = numeric_policy(kStyle);
   numeric.replace("precision_significant_digits", constant(9)).replace("tolerance", constant(1e-09));
@@ -113,20 +122,19 @@ SchemaDocument v0_1_0() {
                                   .ordered())
       .define("ForwardUnit", forward_unit(kStyle))
       .define("Loss", loss_mazur)
-      .define("BackwardMazur",
-              object()
-                  .field("output_error_signals", object()
-                                                     .field("o1", ref("OutputErrorSignal"))
-                                                     .field("o2", ref("OutputErrorSignal"))
-                                                     .closed()
-                                                     .ordered())
-                  .field("hidden_error_signals", object()
-                                                     .field("h1", ref("HiddenErrorSignal"))
-                                                     .field("h2", ref("HiddenErrorSignal"))
-                                                     .closed()
-                                                     .ordered())
-                  .closed()
-                  .ordered())
+      .define("BackwardMazur", object()
+                                   .field("output_error_signals", object()
+                                                                      .field("o1", ref("OutputErrorSignal"))
+                                                                      .field("o2", ref("OutputErrorSignal"))
+                                                                      .closed()
+                                                                      .ordered())
+                                   .field("hidden_error_signals", object()
+                                                                      .field("h1", ref("HiddenErrorSignal"))
+                                                                      .field("h2", ref("HiddenErrorSignal"))
+                                                                      .closed()
+                                                                      .ordered())
+                                   .closed()
+                                   .ordered())
       .define("OutputErrorSignal", output_signal)
       .define("HiddenErrorSignal", hidden_error_signal(kStyle))
       .define("DownstreamContribution", downstream_contribution(kStyle))
@@ -140,13 +148,13 @@ SchemaDocument v0_1_0() {
 // Any topology: units and parameters are named by the topology, so inputs, forward
 // values and signals become maps.
 SchemaDocument v0_2_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.2.0",
-                                 "any one-hidden-layer topology the receipt names itself; steps of a run carry a "
-                                 "trace_id and a step_index.");
-  doc.summary("One audited training step: the network, its parameters, every intermediate value of forward, loss, "
-              "backward and update, each recomputable from the ones before it.");
+  SchemaDocument doc = bump(prev, "0.2.0",
+                            "any one-hidden-layer topology the receipt names itself; steps of a run carry a "
+                            "trace_id and a step_index.");
+  doc.summary(
+      "One audited training step: the network, its parameters, every intermediate value of forward, loss, "
+      "backward and update, each recomputable from the ones before it.");
   doc.root()
-      .replace("schema_version", constant("0.2.0"))
       .optional_after("learning_rate", "trace_id", trace_id())
       .optional_after("trace_id", "step_index", step_index())
       .replace("inputs", ref("UnitNumberMap"))
@@ -186,8 +194,7 @@ SchemaDocument v0_2_0(const SchemaDocument& prev) {
 
 SchemaDocument v0_3_0(const SchemaDocument& prev) {
   SchemaDocument doc =
-      prev.next("0.3.0", "softmax output with cross-entropy loss; output signals may carry their Jacobian dual form.");
-  doc.root().replace("schema_version", constant("0.3.0"));
+      bump(prev, "0.3.0", "softmax output with cross-entropy loss; output signals may carry their Jacobian dual form.");
   doc.edit("Topology", add_softmax_output);
   doc.edit("OutputErrorSignal", add_dual_form);
   doc.define("DualForm", dual_form(kStyle)).define("JacobianTerm", jacobian_term(kStyle));
@@ -195,11 +202,10 @@ SchemaDocument v0_3_0(const SchemaDocument& prev) {
 }
 
 SchemaDocument v0_4_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.4.0",
-                                 "mini-batches with per-sample results; receipts imported from a framework say "
-                                 "where they came from and who attests them.");
+  SchemaDocument doc = bump(prev, "0.4.0",
+                            "mini-batches with per-sample results; receipts imported from a framework say "
+                            "where they came from and who attests them.");
   doc.root()
-      .replace("schema_version", constant("0.4.0"))
       .optional_after("fixture_status", "source_framework", ref("SourceFramework"))
       .optional_after("source_framework", "attestor", ref("Attestor"))
       .optional_after("step_index", "batch", ref("Batch"))
@@ -220,51 +226,37 @@ SchemaDocument v0_4_0(const SchemaDocument& prev) {
   return doc;
 }
 
+constexpr OptimizerSite kOptimizer{"optimizer_config", true, kStyle};
+
 SchemaDocument v0_5_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.5.0", "Adam and AdamW, with per-parameter moment state; batches of at most 10000.");
-  doc.root()
-      .replace("schema_version", constant("0.5.0"))
-      .optional_after("learning_rate", "optimizer_config", ref("OptimizerConfig"))
-      .append_all_of(adam_needs_hyperparameters("optimizer_config"))
-      .append_all_of(adamw_needs_weight_decay("optimizer_config"));
-  doc.define("OptimizerConfig", optimizer_config()).define("AdamState", adam_state(kStyle));
+  SchemaDocument doc =
+      bump(prev, "0.5.0", "Adam and AdamW, with per-parameter moment state; batches of at most 10000.");
+  release_adam(doc, kOptimizer);
   doc.edit("Batch", [](Node& n) {
     n.replace("size", integer().min(1).max(10000));
     n.replace("sample_order", array(identifier()).min_items(1).max_items(10000).unique());
   });
-  doc.edit("Update", add_adam_to_update);
   return doc;
 }
 
 SchemaDocument v0_6_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.6.0", "SGD with momentum (no Nesterov, no dampening, no weight decay).");
-  doc.root()
-      .replace("schema_version", constant("0.6.0"))
-      .append_all_of(momentum_needs_momentum("optimizer_config"))
-      .append_all_of(momentum_forbids_weight_decay("optimizer_config"));
-  doc.edit("OptimizerConfig", add_momentum);
-  doc.define("MomentumState", momentum_state(kStyle)).define("OptimizerState", optimizer_state());
-  doc.edit("Update", add_momentum_to_update);
+  SchemaDocument doc = bump(prev, "0.6.0", "SGD with momentum (no Nesterov, no dampening, no weight decay).");
+  release_momentum(doc, kOptimizer);
   return doc;
 }
 
 SchemaDocument v0_7_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.7.0", "momentum may be Nesterov and damped, though not both at once.");
-  doc.root()
-      .replace("schema_version", constant("0.7.0"))
-      .append_all_of(nesterov_forbids_dampening("optimizer_config"));
-  doc.edit("OptimizerConfig", allow_nesterov_and_dampening);
+  SchemaDocument doc = bump(prev, "0.7.0", "momentum may be Nesterov and damped, though not both at once.");
+  release_nesterov(doc, kOptimizer);
   return doc;
 }
 
-// allOf entries are positional, so the retired rule leaves an empty schema in its place.
+// allOf: two step-identity rules, two Adam rules, then the momentum rules.
 constexpr std::size_t kMomentumWeightDecayRule = 5;
 
 SchemaDocument v0_8_0(const SchemaDocument& prev) {
-  SchemaDocument doc = prev.next("0.8.0", "SGD with momentum may use weight decay.");
-  doc.root()
-      .replace("schema_version", constant("0.8.0"))
-      .set_all_of(kMomentumWeightDecayRule, momentum_weight_decay_allowed_note());
+  SchemaDocument doc = bump(prev, "0.8.0", "SGD with momentum may use weight decay.");
+  lift_momentum_weight_decay_ban(doc, kMomentumWeightDecayRule);
   return doc;
 }
 

@@ -10,21 +10,49 @@ namespace {
 
 // Annotations first, then what a reader looks for first: the type, the value
 // constraints, the object's shape, the combinators, and the definitions last.
-constexpr std::array<std::string_view, 36> kKeywordOrder{
-    "$schema", "$id", "title", "description", "$comment", "type", "const", "enum", "$ref", "x-order",
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "pattern",
-    "minItems", "maxItems", "uniqueItems", "items", "maxProperties", "additionalProperties", "required",
-    "properties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs",
-    "patternProperties", "propertyNames", "minProperties", "dependentRequired"};
+constexpr std::array<std::string_view, 36> kKeywordOrder{"$schema",
+                                                         "$id",
+                                                         "title",
+                                                         "description",
+                                                         "$comment",
+                                                         "type",
+                                                         "const",
+                                                         "enum",
+                                                         "$ref",
+                                                         "x-order",
+                                                         "minimum",
+                                                         "maximum",
+                                                         "exclusiveMinimum",
+                                                         "exclusiveMaximum",
+                                                         "minLength",
+                                                         "pattern",
+                                                         "minItems",
+                                                         "maxItems",
+                                                         "uniqueItems",
+                                                         "items",
+                                                         "maxProperties",
+                                                         "additionalProperties",
+                                                         "required",
+                                                         "properties",
+                                                         "oneOf",
+                                                         "anyOf",
+                                                         "allOf",
+                                                         "not",
+                                                         "if",
+                                                         "then",
+                                                         "else",
+                                                         "$defs",
+                                                         "patternProperties",
+                                                         "propertyNames",
+                                                         "minProperties",
+                                                         "dependentRequired"};
 
 std::size_t rank(const std::string& key) {
   const auto it = std::find(kKeywordOrder.begin(), kKeywordOrder.end(), key);
   return static_cast<std::size_t>(it - kKeywordOrder.begin());
 }
 
-bool is_name_map(const std::string& key) {
-  return key == "properties" || key == "$defs" || key == "patternProperties";
-}
+bool is_name_map(const std::string& key) { return key == "properties" || key == "$defs" || key == "patternProperties"; }
 
 Json reorder(const Json& node);
 
@@ -44,7 +72,8 @@ Json reorder(const Json& node) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : node.items()) keys.push_back(k);
   // Unknown keywords sort last, in authored order.
-  std::stable_sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   Json out = Json::object();
   for (const auto& k : keys) {
     const Json& v = node.at(k);

@@ -40,10 +40,8 @@ Node parameter_order() {
 }
 
 Node numeric_policy(Style style) {
-  Node atol_rtol = object()
-                       .field("atol", number().min(0).max(1e-05))
-                       .field("rtol", number().min(0).max(0.001))
-                       .closed();
+  Node atol_rtol =
+      object().field("atol", number().min(0).max(1e-05)).field("rtol", number().min(0).max(0.001)).closed();
   Node byte_output = shaped(object()
                                 .optional("format", constant("jsonl"))
                                 .optional("json_key_order", constant("schema_defined"))
@@ -74,14 +72,15 @@ Node bias_policy(Style style) {
 }
 
 Node general_topology(Style style) {
-  Node parameter = object()
-                       .field("id", identifier())
-                       .field("role", one_of_values({"input_to_hidden_weight", "hidden_to_output_weight",
-                                                     "hidden_bias", "output_bias"}))
-                       .optional("from_unit", identifier())
-                       .optional("to_unit", identifier())
-                       .optional("applies_to_units", array(identifier()))
-                       .closed();
+  Node parameter =
+      object()
+          .field("id", identifier())
+          .field("role",
+                 one_of_values({"input_to_hidden_weight", "hidden_to_output_weight", "hidden_bias", "output_bias"}))
+          .optional("from_unit", identifier())
+          .optional("to_unit", identifier())
+          .optional("applies_to_units", array(identifier()))
+          .closed();
   const auto activation = [] { return one_of_values({"sigmoid", "identity", "relu"}); };
   return shaped(object()
                     .field("layers", array(string()))
@@ -308,10 +307,8 @@ Node attestor_identity() {
 }
 
 Node attestor() {
-  Node tolerance = object()
-                       .field("atol", number().min(0).max(1e-05))
-                       .field("rtol", number().min(0).max(0.001))
-                       .closed();
+  Node tolerance =
+      object().field("atol", number().min(0).max(1e-05)).field("rtol", number().min(0).max(0.001)).closed();
   Node provenance = object()
                         .field("source_format", string().non_empty())
                         .field("source_hash", sha256_digest())

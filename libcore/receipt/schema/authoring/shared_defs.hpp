@@ -21,13 +21,13 @@ Node capped_list(Node array_node, Style style);
 Node capped_map(Node map_node, Style style);
 
 // Leaf vocabularies.
-Node identifier();      // unit / parameter / sample names
-Node sha256_digest();   // "sha256:<64 hex>"
-Node trace_id();        // 32 lowercase hex digits
-Node step_index();      // 0-based
-Node learning_rate();   // > 0
-Node left_to_right();   // product_order
-Node reduction();       // mean | sum | none
+Node identifier();     // unit / parameter / sample names
+Node sha256_digest();  // "sha256:<64 hex>"
+Node trace_id();       // 32 lowercase hex digits
+Node step_index();     // 0-based
+Node learning_rate();  // > 0
+Node left_to_right();  // product_order
+Node reduction();      // mean | sum | none
 Node pending_or_filled();
 
 // $defs of the general (any-topology) formats.
@@ -35,12 +35,12 @@ Node unit_order();
 Node parameter_order();
 Node numeric_policy(Style style);
 Node bias_policy(Style style);
-Node general_topology(Style style);    // as of receipt v0.2.0: sigmoid / identity / relu, squared error
+Node general_topology(Style style);       // as of receipt v0.2.0: sigmoid / identity / relu, squared error
 void add_softmax_output(Node& topology);  // receipt v0.3.0: softmax output with cross-entropy loss
-Node number_map(Style style);          // UnitNumberMap, ParameterMap
+Node number_map(Style style);             // UnitNumberMap, ParameterMap
 Node forward_map(Style style);
 Node forward_unit(Style style);
-Node loss(Style style);                // per_output + total
+Node loss(Style style);             // per_output + total
 void add_batched_loss(Node& loss);  // per_sample + reduction
 Node backward(Style style);
 Node output_error_signal(Style style);
@@ -50,13 +50,13 @@ Node jacobian_term(Style style);
 Node hidden_error_signal(Style style);
 Node downstream_contribution(Style style);
 Node named_factor(Style style);
-Node update(Style style);               // SGD only, as before optimizers arrived
+Node update(Style style);  // SGD only, as before optimizers arrived
 Node batch();
-Node per_sample_results();              // sample id -> its inputs, targets, forward, loss
+Node per_sample_results();  // sample id -> its inputs, targets, forward, loss
 
 // Optimizers.
-Node optimizer_config();                // sgd | adam | adamw (receipt v0.5.0, trace v0.4.0)
-void add_momentum(Node& optimizer_config);          // sgd_momentum, no Nesterov, no dampening
+Node optimizer_config();                    // sgd | adam | adamw (receipt v0.5.0, trace v0.4.0)
+void add_momentum(Node& optimizer_config);  // sgd_momentum, no Nesterov, no dampening
 void allow_nesterov_and_dampening(Node& optimizer_config);
 Node adam_state(Style style);
 Node momentum_state(Style style);

@@ -28,8 +28,9 @@ std::vector<SchemaDocument> topology_input_schemas() {
                   .all_of(trace_id_and_step_index_go_together());
   SchemaDocument doc("topology-input", "0.4.0", std::move(root));
   doc.title("Topology and input configuration")
-      .summary("What `bp generate` needs to compute a receipt: the network, its parameters, one example and the "
-               "numeric policy.");
+      .summary(
+          "What `bp generate` needs to compute a receipt: the network, its parameters, one example and the "
+          "numeric policy.");
   doc.define("UnitOrder", unit_order())
       .define("ParameterOrder", parameter_order())
       .define("NumericPolicy", numeric_policy(kReceiptStyle))
