@@ -203,9 +203,7 @@ SchemaDocument v0_8_0(const SchemaDocument& prev) {
 }  // namespace
 
 std::vector<SchemaDocument> framework_trace_schemas() {
-  std::vector<SchemaDocument> out{v0_1_0()};
-  for (auto step : {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0}) out.push_back(step(out.back()));
-  return out;
+  return history(v0_1_0(), {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0});
 }
 
 }  // namespace receipt::schema::authoring

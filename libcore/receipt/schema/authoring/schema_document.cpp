@@ -64,4 +64,13 @@ Json SchemaDocument::json() const {
   return out;
 }
 
+std::vector<SchemaDocument> history(SchemaDocument first, std::initializer_list<VersionDelta> deltas) {
+  std::vector<SchemaDocument> out{std::move(first)};
+  for (const VersionDelta delta : deltas) {
+    SchemaDocument next = delta(out.back());
+    out.push_back(std::move(next));
+  }
+  return out;
+}
+
 }  // namespace receipt::schema::authoring

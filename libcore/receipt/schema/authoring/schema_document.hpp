@@ -2,6 +2,7 @@
 // One schema file being authored: the root object, its "$defs", and where it lives
 // ($id under our own base). Versions are built by copying the previous version's
 // document and applying that version's changes (receipt_versions.cpp).
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,5 +52,9 @@ class SchemaDocument {
   Node root_;
   std::vector<std::pair<std::string, Node>> defs_;
 };
+
+// A format's versions: `first`, then each delta applied to the version before it.
+using VersionDelta = SchemaDocument (*)(const SchemaDocument& previous);
+[[nodiscard]] std::vector<SchemaDocument> history(SchemaDocument first, std::initializer_list<VersionDelta> deltas);
 
 }  // namespace receipt::schema::authoring
