@@ -3,8 +3,10 @@
 // without the receipt's bookkeeping, and bounds every collection a foreign
 // program fills. Each later version is the previous one plus its changes.
 #include "receipt/schema/authoring/families.hpp"
+#include "receipt/schema/authoring/optimizer_defs.hpp"
 #include "receipt/schema/authoring/optimizer_releases.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "receipt/schema/authoring/provenance_defs.hpp"
 #include "receipt/schema/authoring/shared_defs.hpp"
 
 namespace receipt::schema::authoring {

@@ -1,5 +1,6 @@
 #include "receipt/schema/authoring/optimizer_releases.hpp"
 
+#include "receipt/schema/authoring/optimizer_defs.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
 
 namespace receipt::schema::authoring {

@@ -1,8 +1,10 @@
 // The receipt format, v0.1.0 to v0.8.0. v0.1.0 is written out in full; every later
 // version is the previous one plus the changes that version made, nothing else.
 #include "receipt/schema/authoring/families.hpp"
+#include "receipt/schema/authoring/optimizer_defs.hpp"
 #include "receipt/schema/authoring/optimizer_releases.hpp"
 #include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "receipt/schema/authoring/provenance_defs.hpp"
 #include "receipt/schema/authoring/shared_defs.hpp"
 
 namespace receipt::schema::authoring {

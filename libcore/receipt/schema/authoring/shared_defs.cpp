@@ -1,7 +1,5 @@
 #include "receipt/schema/authoring/shared_defs.hpp"
 
-#include "receipt/schema/authoring/optimizer_rules.hpp"
-
 namespace receipt::schema::authoring {
 
 Node shaped(Node object_node, Style style) {
@@ -228,105 +226,6 @@ Node per_sample_results() {
                     .field("forward", ref("ForwardMap"))
                     .field("loss", ref("Loss"))
                     .closed());
-}
-
-Node optimizer_config() {
-  return object()
-      .field("name", one_of_values({"sgd", "adam", "adamw"}))
-      .field("learning_rate", learning_rate())
-      .optional("beta1", number().above(0).below(1))
-      .optional("beta2", number().above(0).below(1))
-      .optional("epsilon", number().above(0))
-      .optional("weight_decay", number().min(0))
-      .optional("t", integer().min(1))
-      .closed()
-      .ordered()
-      .describe("The optimizer and its settings; which settings are required depends on the name.");
-}
-
-void add_momentum(Node& config) {
-  config.replace("name", one_of_values({"sgd", "adam", "adamw", "sgd_momentum"}));
-  config.optional("momentum", number().above(0).below(1));
-  config.optional("nesterov", constant(false));
-  config.optional("dampening", constant(0));
-}
-
-void allow_nesterov_and_dampening(Node& config) {
-  config.replace("nesterov", boolean());
-  config.replace("dampening", number().min(0).below(1));
-}
-
-Node adam_state(Style style) {
-  return shaped(object().field("m", number()).field("v", number().min(0)).closed(), style)
-      .describe("Adam's first and second moment estimates for one parameter.");
-}
-
-Node momentum_state(Style style) { return shaped(object().field("buffer", number()).closed(), style); }
-
-Node optimizer_state() { return anything().one_of({ref("AdamState"), ref("MomentumState")}); }
-
-void add_adam_to_update(Node& update) {
-  update.edit("optimizer", [](Node& o) {
-    o.replace("name", one_of_values({"sgd", "adam", "adamw"}));
-    o.optional("state_before", ref("AdamState"));
-    o.optional("state_after", ref("AdamState"));
-  });
-  update.append_all_of(stateful_update_needs_state({"adam", "adamw"}));
-}
-
-void add_momentum_to_update(Node& update) {
-  update.edit("optimizer", [](Node& o) {
-    o.replace("name", one_of_values({"sgd", "adam", "adamw", "sgd_momentum"}));
-    o.replace("state_before", ref("OptimizerState"));
-    o.replace("state_after", ref("OptimizerState"));
-  });
-  update.append_all_of(stateful_update_needs_state({"sgd_momentum"}));
-}
-
-Node source_framework(bool engine_is_a_source) {
-  Node name = engine_is_a_source
-                  ? one_of_values({"pytorch", "jax", "tensorflow", "hand_derived", "backprop_trace_engine"})
-                  : one_of_values({"pytorch", "jax", "tensorflow", "hand_derived"});
-  return object()
-      .field("name", name)
-      .field("version", string().non_empty())
-      .optional("information_uri", string().non_empty())
-      .optional("extractor",
-                object().field("name", string().non_empty()).field("version", string().non_empty()).closed())
-      .closed()
-      .ordered()
-      .describe("Where the numbers came from: the framework and the program that extracted them.");
-}
-
-Node attestor_identity() {
-  return object()
-      .field("kind", one_of_values({"framework", "engine", "hand_derivation"}))
-      .field("identity", string().non_empty())
-      .closed()
-      .ordered();
-}
-
-Node attestor() {
-  Node tolerance =
-      object().field("atol", number().min(0).max(1e-05)).field("rtol", number().min(0).max(0.001)).closed();
-  Node provenance = object()
-                        .field("source_format", string().non_empty())
-                        .field("source_hash", sha256_digest())
-                        .optional("import_timestamp", string().non_empty())
-                        .closed()
-                        .ordered();
-  return object()
-      .field("computed_by", ref("AttestorIdentity"))
-      .field("verified_by", ref("AttestorIdentity"))
-      .field("differential_tolerance", tolerance)
-      .optional("import_provenance", provenance)
-      .optional("skip_basis", one_of_values({"hardware_nondeterminism", "framework_op_unsupported",
-                                             "distributed_only_field", "attested_third_party"}))
-      .optional("signed_subject_digest", sha256_digest())
-      .optional("bundle_root_digest", sha256_digest())
-      .closed()
-      .ordered()
-      .describe("Who computed the step, who checked it, and within what tolerance.");
 }
 
 }  // namespace receipt::schema::authoring

@@ -54,19 +54,4 @@ Node update(Style style);  // SGD only, as before optimizers arrived
 Node batch();
 Node per_sample_results();  // sample id -> its inputs, targets, forward, loss
 
-// Optimizers.
-Node optimizer_config();                    // sgd | adam | adamw (receipt v0.5.0, trace v0.4.0)
-void add_momentum(Node& optimizer_config);  // sgd_momentum, no Nesterov, no dampening
-void allow_nesterov_and_dampening(Node& optimizer_config);
-Node adam_state(Style style);
-Node momentum_state(Style style);
-Node optimizer_state();                 // either state
-void add_adam_to_update(Node& update);  // optimizer names adam/adamw, states before/after
-void add_momentum_to_update(Node& update);
-
-// Provenance.
-Node source_framework(bool engine_is_a_source);
-Node attestor_identity();
-Node attestor();
-
 }  // namespace receipt::schema::authoring
