@@ -191,58 +191,83 @@ Error not_finite(double v) {
                           "); receipts carry finite numbers only");
 }
 
-// A tie at the 18th significant digit needs an exact decimal expansion of 18 digits. A finite
-// v = m * 2^-k (m odd, k > 0) has exactly k decimals, so 18 digits with a leading digit at 10^E
-// need k = 17 - E; v >= 2^-k then bounds E >= -7 and k <= 24. Integers below 1e17 have at most 17
-// digits and never round. So only values with at most 24 fractional bits, other than such
-// integers, can tie; everything else takes to_chars' 17 digits as they are.
-bool may_tie_at_17_digits(double v) {
-  const double a = std::fabs(v);
-  if (a == std::trunc(a)) return a >= 1e17;
-  // Fractional bits: 52 - (unbiased exponent) - (trailing zero bits of the significand).
+using u128 = unsigned __int128;
+
+constexpr std::array<u128, 31> powers_of_5() {
+  std::array<u128, 31> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 5;
+  return p;
+}
+constexpr std::array<u128, 31> kPow5 = powers_of_5();
+constexpr std::uint64_t kTen16 = 10'000'000'000'000'000ULL;
+constexpr std::uint64_t kTen17 = 100'000'000'000'000'000ULL;
+
+// v's 17 significant digits, rounded half away from zero from the exact binary value, as the
+// integer q in [1e16, 1e17) with v ~ q * 10^(exponent - 16). Exact integer arithmetic: for a
+// normal v = m * 2^-k, q = m * 5^s * 2^(s-k) with s = 16 - exponent; in the plain-decimal range
+// s <= 30 and k > s, so m * 5^s fits in 128 bits and the rest is a right shift whose dropped bits
+// decide the rounding. False when v is outside the range this covers (the slow path decides).
+bool digits17_exact(double a, std::uint64_t& q, int& exponent) {
   const auto bits = std::bit_cast<std::uint64_t>(a);
   const int biased = static_cast<int>(bits >> 52);
-  const std::uint64_t significand = (bits & ((std::uint64_t{1} << 52) - 1)) | (biased ? std::uint64_t{1} << 52 : 0);
-  const int exponent = (biased ? biased : 1) - 1075;  // a = significand * 2^exponent
-  const int fractional_bits = -exponent - std::countr_zero(significand);
-  return fractional_bits <= 24;
+  if (biased == 0) return false;  // subnormal: far below the plain range
+  const std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  const int k = 1075 - biased;  // a = m * 2^-k
+  // floor(log10(2^x)) for a in [2^x, 2^(x+1)): the true exponent is this or one more.
+  int e = ((biased - 1023) * 78913) >> 18;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int s = 16 - e;
+    if (s < 0 || s >= static_cast<int>(kPow5.size()) || k <= s || k - s >= 128) return false;
+    const u128 scaled = static_cast<u128>(m) * kPow5[static_cast<std::size_t>(s)];
+    const int shift = k - s;
+    const u128 truncated = scaled >> shift;
+    // The digit count is decided before rounding: log10 may be off by one near powers of ten.
+    if (truncated >= kTen17) {
+      ++e;
+      continue;
+    }
+    if (truncated < kTen16) {
+      --e;
+      continue;
+    }
+    u128 value = truncated;
+    const u128 dropped = scaled - (truncated << shift);
+    if (dropped >= (static_cast<u128>(1) << (shift - 1))) ++value;  // ties away from zero
+    if (value == kTen17) {
+      q = kTen16;
+      exponent = e + 1;
+      return true;
+    }
+    q = static_cast<std::uint64_t>(value);
+    exponent = e;
+    return true;
+  }
+  return false;
 }
 
-// The common case without allocation: 17 digits straight from to_chars, rounded to 9 half-to-even
-// and written to `out`. False (nothing written) when the slow path must decide: a possible tie,
-// or a value outside the plain-decimal range (whose error message needs the exact spelling).
+// The common case without allocation: exact 17 digits, rounded to 9 half-to-even and written to
+// `out`. False (nothing written) when the slow path must decide: a value outside the
+// plain-decimal range, whose error message needs the exact spelling.
 bool append_fast(std::string& out, double v) {
-  if (may_tie_at_17_digits(v)) return false;
-  std::array<char, 40> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(v), std::chars_format::scientific, 16);
-  // "d.dddddddddddddddde[+-]xx"
-  std::array<char, 17> digits{};
-  digits[0] = buf[0];
-  for (int i = 1; i < 17; ++i) digits[static_cast<std::size_t>(i)] = buf[static_cast<std::size_t>(i) + 1];
-  const char* e = buf.data() + 19;  // after 'e'
-  const bool neg_exp = *e == '-';
+  std::uint64_t q17 = 0;
   int exponent = 0;
-  for (const char* p = e + 1; p < r.ptr; ++p) exponent = exponent * 10 + (*p - '0');
-  if (neg_exp) exponent = -exponent;
+  if (!digits17_exact(std::fabs(v), q17, exponent)) return false;
   if (exponent < kPlainDecimalMinExponent || exponent >= kPlainDecimalMaxExponentExclusive) return false;
-
-  constexpr std::size_t n = kReceiptSignificantDigits;
-  const char guard = digits[n];
-  bool round_up = guard > '5';
-  if (guard == '5') {
-    round_up = (digits[n - 1] - '0') % 2 == 1;
-    for (std::size_t i = n + 1; i < digits.size() && !round_up; ++i) round_up = digits[i] != '0';
+  constexpr std::uint64_t kTen8 = 100'000'000;
+  std::uint64_t q9 = q17 / kTen8;
+  const std::uint64_t rest = q17 % kTen8;
+  if (rest > kTen8 / 2 || (rest == kTen8 / 2 && q9 % 2 == 1)) ++q9;
+  if (q9 == 1'000'000'000) {
+    q9 = 100'000'000;
+    ++exponent;
+    if (exponent >= kPlainDecimalMaxExponentExclusive) return false;
   }
-  if (round_up) {
-    std::size_t i = n;
-    while (i > 0 && digits[i - 1] == '9') digits[--i] = '0';
-    if (i == 0) {
-      digits[0] = '1';
-      ++exponent;
-      if (exponent >= kPlainDecimalMaxExponentExclusive) return false;
-    } else {
-      ++digits[i - 1];
-    }
+  constexpr std::size_t n = kReceiptSignificantDigits;
+  std::array<char, n> digits{};
+  for (std::size_t i = n; i-- > 0;) {
+    digits[i] = static_cast<char>('0' + q9 % 10);
+    q9 /= 10;
   }
   if (v < 0) out.push_back('-');
   if (exponent >= 0) {

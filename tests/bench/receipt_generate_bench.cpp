@@ -6,7 +6,8 @@
 //                                    every number of the receipt computed, held in typed arrays
 //   BM_engine_step_and_emit_iris     the same plus the canonical bytes (what `bp generate` writes)
 // Counters "ratio_vs_reference" = reference time / our time (above 1: we are faster). The
-// reference's steps/s comes from one node process running runGeneralStep(IRIS_INPUT) in a loop.
+// reference's steps/s comes from one node process running runGeneralStep(IRIS_INPUT) in a loop
+// (for the emit case: emitReceipts([runGeneralStep(IRIS_INPUT)])).
 // The reference is the one the compat tests install in <build>/reference; without it (or node)
 // the reference benchmarks are skipped and no ratio is reported.
 #include <benchmark/benchmark.h>
@@ -78,24 +79,28 @@ std::optional<double> reference_invocation_seconds() {
   return value;
 }
 
-std::optional<double> reference_step_seconds() {
-  static const std::optional<double> value = []() -> std::optional<double> {
-    if (!reference_available()) return std::nullopt;
-    const std::string script =
-        "import('" + kReferenceIndex +
-        "').then(l=>{const n=20000;for(let i=0;i<500;i++)l.runGeneralStep(l.IRIS_INPUT);"
-        "const t=process.hrtime.bigint();for(let i=0;i<n;i++)l.runGeneralStep(l.IRIS_INPUT);"
-        "console.log(Number(process.hrtime.bigint()-t)/n/1e9)})";
-    const std::string cmd = "node -e \"" + script + "\"";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (p == nullptr) return std::nullopt;
-    std::array<char, 128> buf{};
-    const bool got = std::fgets(buf.data(), buf.size(), p) != nullptr;
-    const int rc = ::pclose(p);
-    if (!got || rc != 0) return std::nullopt;
-    return std::strtod(buf.data(), nullptr);
-  }();
-  return value;
+// Seconds per runGeneralStep(IRIS_INPUT) in one node process; with `emit`, per
+// emitReceipts([runGeneralStep(IRIS_INPUT)]) (the step and its canonical bytes).
+std::optional<double> reference_step_seconds_uncached(bool emit) {
+  if (!reference_available()) return std::nullopt;
+  const std::string step = emit ? "l.emitReceipts([l.runGeneralStep(l.IRIS_INPUT)])" : "l.runGeneralStep(l.IRIS_INPUT)";
+  const std::string script = "import('" + kReferenceIndex + "').then(l=>{const n=" + (emit ? "2000" : "20000") +
+                             ";for(let i=0;i<500;i++)" + step + ";const t=process.hrtime.bigint();for(let i=0;i<n;i++)" +
+                             step + ";console.log(Number(process.hrtime.bigint()-t)/n/1e9)})";
+  const std::string cmd = "node -e \"" + script + "\"";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return std::nullopt;
+  std::array<char, 128> buf{};
+  const bool got = std::fgets(buf.data(), buf.size(), p) != nullptr;
+  const int rc = ::pclose(p);
+  if (!got || rc != 0) return std::nullopt;
+  return std::strtod(buf.data(), nullptr);
+}
+
+std::optional<double> reference_step_seconds(bool emit) {
+  static const std::optional<double> step = reference_step_seconds_uncached(false);
+  static const std::optional<double> step_and_emit = reference_step_seconds_uncached(true);
+  return emit ? step_and_emit : step;
 }
 
 void BM_bp_generate_iris_process(benchmark::State& state) {
@@ -174,10 +179,10 @@ std::optional<receipt::topology::TopologyInput> iris_topology_input(benchmark::S
 
 // Steps per second of `one_step` on the iris input, with the reference's runGeneralStep as baseline.
 template <class Step>
-void engine_steps(benchmark::State& state, Step one_step) {
+void engine_steps(benchmark::State& state, bool emit, Step one_step) {
   const auto input = iris_topology_input(state);
   if (!input) return;
-  const auto ref = reference_step_seconds();
+  const auto ref = reference_step_seconds(emit);
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
     if (!one_step(*input)) {
@@ -195,7 +200,7 @@ void engine_steps(benchmark::State& state, Step one_step) {
 }
 
 void BM_engine_step_iris(benchmark::State& state) {
-  engine_steps(state, [](const receipt::topology::TopologyInput& in) {
+  engine_steps(state, false, [](const receipt::topology::TopologyInput& in) {
     auto receipts = receipt::engine::generate_from_config(in);
     benchmark::DoNotOptimize(receipts);
     return receipts.ok();
@@ -204,7 +209,7 @@ void BM_engine_step_iris(benchmark::State& state) {
 BENCHMARK(BM_engine_step_iris)->Unit(benchmark::kMicrosecond);
 
 void BM_engine_step_and_emit_iris(benchmark::State& state) {
-  engine_steps(state, [](const receipt::topology::TopologyInput& in) {
+  engine_steps(state, true, [](const receipt::topology::TopologyInput& in) {
     auto receipts = receipt::engine::generate_from_config(in);
     if (!receipts) return false;
     auto text = receipt::emit::emit_receipts(*receipts);
