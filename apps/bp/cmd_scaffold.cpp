@@ -3,7 +3,7 @@
 #include "common/json_string.hpp"
 #include "command_table.hpp"
 #include "help_text.hpp"
-#include "js_pretty_json.hpp"
+#include "common/js_json_text.hpp"
 #include "output_sink.hpp"
 #include "receipt/engine/generate.hpp"
 #include "suggest.hpp"
@@ -45,7 +45,7 @@ int run_scaffold(const Invocation& inv) {
   }
   auto doc = receipt::engine::scaffold_topology(*inv.topology);
   if (!doc) return fail(inv, from_library_error(doc.error(), "SCAFFOLD_ERROR"));
-  const std::string text = js_stringify_pretty(doc.value(), 2) + "\n";
+  const std::string text = common::js_stringify_pretty(doc.value(), 2) + "\n";
   if (!inv.has_out()) {
     // --json without --out prints the document itself: it already is JSON.
     if (auto e = write_to_stdout(text)) return fail(inv, *e);

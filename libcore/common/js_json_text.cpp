@@ -1,4 +1,4 @@
-#include "js_pretty_json.hpp"
+#include "common/js_json_text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "common/json_string.hpp"
 
-namespace bp::cli {
+namespace common {
 
 std::string js_number_to_string(double v) {
   if (std::isnan(v) || std::isinf(v)) return "null";  // JSON.stringify's spelling of non-finite numbers
@@ -54,7 +54,7 @@ void write_value(std::string& out, const nlohmann::ordered_json& v, int indent, 
         if (!first) out += ",\n";
         first = false;
         out += inner;
-        common::append_json_string(out, key);
+        append_json_string(out, key);
         out += ": ";
         write_value(out, item, indent, depth + 1);
       }
@@ -75,7 +75,7 @@ void write_value(std::string& out, const nlohmann::ordered_json& v, int indent, 
       out += "\n" + outer + "]";
       return;
     }
-    case nlohmann::json::value_t::string: common::append_json_string(out, v.get_ref<const std::string&>()); return;
+    case nlohmann::json::value_t::string: append_json_string(out, v.get_ref<const std::string&>()); return;
     case nlohmann::json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return;
     case nlohmann::json::value_t::number_integer: out += std::to_string(v.get<std::int64_t>()); return;
     case nlohmann::json::value_t::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); return;
@@ -92,4 +92,4 @@ std::string js_stringify_pretty(const nlohmann::ordered_json& value, int indent)
   return out;
 }
 
-}  // namespace bp::cli
+}  // namespace common

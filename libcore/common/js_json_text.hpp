@@ -3,14 +3,13 @@
 // of author-facing files (`bp scaffold topology`), not of receipts (those are canonical, see
 // receipt/emit). Doubles use ECMAScript Number::toString (shortest round-trip digits; exponent
 // form below 1e-6 and from 1e21: 1e-7, 1.5e+21); -0 prints as 0; strings as common::json_string.
-// Belongs in common/ once a second user appears (bp(1) NOTES).
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-namespace bp::cli {
+namespace common {
 
 [[nodiscard]] std::string js_number_to_string(double v);
 [[nodiscard]] std::string js_stringify_pretty(const nlohmann::ordered_json& value, int indent);
 
-}  // namespace bp::cli
+}  // namespace common
