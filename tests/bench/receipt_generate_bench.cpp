@@ -2,8 +2,8 @@
 //   BM_bp_generate_iris_process      one `bp generate iris` process (stdout to /dev/null)
 //   BM_reference_generate_iris_process  the same through `node <reference>/dist/bin/bp.js`
 //   BM_generate_iris_library         generate_builtin("iris") + emit_receipts, in process
-//   BM_engine_step_iris              generate_from_config on the parsed iris input (engine steps/s):
-//                                    every number of the receipt computed, held in typed arrays
+//   BM_engine_step_iris              compute_general_step on the parsed iris input (engine steps/s):
+//                                    input checks, every number of the receipt, in typed arrays
 //   BM_engine_step_and_emit_iris     the same plus the canonical bytes (what `bp generate` writes)
 // Counters "ratio_vs_reference" = reference time / our time (above 1: we are faster). The
 // reference's steps/s comes from one node process running runGeneralStep(IRIS_INPUT) in a loop
@@ -21,12 +21,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
@@ -177,15 +179,19 @@ std::optional<receipt::topology::TopologyInput> iris_topology_input(benchmark::S
   return std::move(*input);
 }
 
-// Steps per second of `one_step` on the iris input, with the reference's runGeneralStep as baseline.
+// Steps per second of `one_step` on the iris input (parsed once, shared by every step, as the
+// reference's runGeneralStep(IRIS_INPUT) shares its input object), with the reference as baseline.
 template <class Step>
 void engine_steps(benchmark::State& state, bool emit, Step one_step) {
-  const auto input = iris_topology_input(state);
-  if (!input) return;
+  const auto parsed = iris_topology_input(state);
+  if (!parsed) return;
+  auto input = std::make_shared<receipt::engine::GeneralInput>();
+  input->base = *parsed;
+  const std::shared_ptr<const receipt::engine::GeneralInput> shared = input;
   const auto ref = reference_step_seconds(emit);
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    if (!one_step(*input)) {
+    if (!one_step(shared)) {
       state.SkipWithError("engine step failed");
       return;
     }
@@ -200,19 +206,19 @@ void engine_steps(benchmark::State& state, bool emit, Step one_step) {
 }
 
 void BM_engine_step_iris(benchmark::State& state) {
-  engine_steps(state, false, [](const receipt::topology::TopologyInput& in) {
-    auto receipts = receipt::engine::generate_from_config(in);
-    benchmark::DoNotOptimize(receipts);
-    return receipts.ok();
+  engine_steps(state, false, [](const std::shared_ptr<const receipt::engine::GeneralInput>& in) {
+    auto receipt = receipt::engine::compute_general_step(in);
+    benchmark::DoNotOptimize(receipt);
+    return receipt.ok();
   });
 }
 BENCHMARK(BM_engine_step_iris)->Unit(benchmark::kMicrosecond);
 
 void BM_engine_step_and_emit_iris(benchmark::State& state) {
-  engine_steps(state, true, [](const receipt::topology::TopologyInput& in) {
-    auto receipts = receipt::engine::generate_from_config(in);
-    if (!receipts) return false;
-    auto text = receipt::emit::emit_receipts(*receipts);
+  engine_steps(state, true, [](const std::shared_ptr<const receipt::engine::GeneralInput>& in) {
+    auto receipt = receipt::engine::compute_general_step(in);
+    if (!receipt) return false;
+    auto text = receipt::emit::emit_receipt_line(*receipt);
     benchmark::DoNotOptimize(text);
     return text.ok();
   });
