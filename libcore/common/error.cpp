@@ -2,15 +2,44 @@
 
 namespace common {
 
+namespace {
+
+// Errors are one line: control characters that arrive inside quoted input (an id with a newline, a
+// file name with a tab) are spelled as escapes instead of breaking the line.
+void append_one_line(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7F) {
+      out.push_back(ch);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    }
+  }
+}
+
+}  // namespace
+
 std::string Error::to_string() const {
   std::string out;
   if (!where_.file.empty()) {
-    out += where_.file;
+    append_one_line(out, where_.file);
     if (where_.line > 0) out += ":" + std::to_string(where_.line);
     out += ": ";
   }
-  if (!where_.json_path.empty()) out += where_.json_path + ": ";
-  out += message_;
+  if (!where_.json_path.empty()) {
+    append_one_line(out, where_.json_path);
+    out += ": ";
+  }
+  append_one_line(out, message_);
   return out;
 }
 

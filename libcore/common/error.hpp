@@ -55,7 +55,8 @@ class Error {
     return e;
   }
 
-  // One stable line: "file:line: /json/path: message".
+  // One stable line: "file:line: /json/path: message"; control characters inside any part are
+  // written as escapes (\n, \t, \xHH), so quoted input never breaks the line.
   [[nodiscard]] std::string to_string() const;
 
  private:

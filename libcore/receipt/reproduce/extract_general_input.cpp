@@ -21,6 +21,15 @@ namespace {
 // Receipts are read through nlohmann::json (unordered) so the shared readers apply.
 using json = nlohmann::json;
 
+// obj[key], or null when obj is not an object or has no such key (json::value() would throw on a
+// non-object, and const operator[] on a missing key is undefined).
+const json& member(const json& obj, const char* key) {
+  static const json kNull;
+  if (!obj.is_object()) return kNull;
+  const auto it = obj.find(key);
+  return it == obj.end() ? kNull : *it;
+}
+
 common::Result<std::vector<double>> read_map(const JsonReader& r, const json& node, const std::string& path,
                                              const std::vector<std::string>& order) {
   if (!node.is_object()) return r.error(path, "expected an object");
@@ -158,9 +167,9 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const json& receip
     if (!per.contains(*id)) return r.error(path, "missing the sample named in batch.sample_order");
     engine::Sample s;
     s.id = *id;
-    auto x = read_map(r, per[*id].value("inputs", json()), path + "/inputs", t.unit_order.input);
+    auto x = read_map(r, member(per[*id], "inputs"), path + "/inputs", t.unit_order.input);
     if (!x) return x.error();
-    auto y = read_map(r, per[*id].value("targets", json()), path + "/targets", t.unit_order.output);
+    auto y = read_map(r, member(per[*id], "targets"), path + "/targets", t.unit_order.output);
     if (!y) return y.error();
     s.inputs = std::move(*x);
     s.targets = std::move(*y);
@@ -205,7 +214,7 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
   b.numeric_policy.json = receipt_ordered["numeric_policy"];
   const ordered_json& bp = receipt_ordered["bias_policy"];
   if (!bp.is_object()) return r.error("/bias_policy", "expected an object");
-  auto mode = r.one_of(receipt["bias_policy"].value("mode", json()), "/bias_policy/mode", {"constant", "sgd"});
+  auto mode = r.one_of(member(receipt["bias_policy"], "mode"), "/bias_policy/mode", {"constant", "sgd"});
   if (!mode) return mode.error();
   b.bias_policy.mode = static_cast<topology::BiasMode>(*mode);
   b.bias_policy.json = bp;
@@ -216,8 +225,9 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
   }
   if (receipt.contains("metadata")) {
     const json& m = receipt["metadata"];
+    if (!m.is_object()) return r.error("/metadata", "expected an object");
     topology::Metadata md;
-    auto src = r.string(m.value("source", json()), "/metadata/source", topology::kMaxTextLength);
+    auto src = r.string(member(m, "source"), "/metadata/source", topology::kMaxTextLength);
     if (!src) return src.error();
     md.source = std::move(*src);
     if (m.contains("url_reference")) {
@@ -225,7 +235,7 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
       if (!u) return u.error();
       md.url_reference = std::move(*u);
     }
-    auto gc = r.string(m.value("gradient_convention", json()), "/metadata/gradient_convention", topology::kMaxTextLength);
+    auto gc = r.string(member(m, "gradient_convention"), "/metadata/gradient_convention", topology::kMaxTextLength);
     if (!gc) return gc.error();
     md.gradient_convention = std::move(*gc);
     b.metadata = std::move(md);
@@ -245,7 +255,7 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
     if (!oc) return oc.error();
     in.optimizer = std::move(*oc);
     if (in.optimizer->name != OptimizerName::sgd) {
-      auto st = read_states(r, receipt.value("updates", json()), b.topology.parameter_order, in.optimizer->name);
+      auto st = read_states(r, member(receipt, "updates"), b.topology.parameter_order, in.optimizer->name);
       if (!st) return st.error();
       in.state_before = std::move(*st);
     }

@@ -1,0 +1,16 @@
+#include <doctest/doctest.h>
+
+#include "common/error.hpp"
+
+TEST_CASE("error: to_string is file:line: path: message") {
+  const auto e = common::Error::malformed("must be integer", common::Location{"cfg.json", 3, "/step"});
+  CHECK(e.to_string() == "cfg.json:3: /step: must be integer");
+  CHECK(common::Error::io("gone").to_string() == "gone");
+}
+
+TEST_CASE("error: quoted input with control characters stays on one line") {
+  const auto e = common::Error::malformed("'a\nb\tc\x01' is not an identifier",
+                                          common::Location{"x\ny.json", 0, "/ids/a\rb"});
+  CHECK(e.to_string() == "x\\ny.json: /ids/a\\rb: 'a\\nb\\tc\\x01' is not an identifier");
+  CHECK(e.message() == "'a\nb\tc\x01' is not an identifier");  // the message itself is untouched
+}

@@ -1,0 +1,31 @@
+# Fuzzing. Always: fuzz_smoke, a deterministic mutation driver over the same targets, run by ctest
+# (under ASan+UBSan in the README's test command). With SUITE_BUILD_FUZZ=ON and Clang: one
+# libFuzzer binary per target (fuzz_json, fuzz_topology, fuzz_receipts) for open-ended runs:
+#   build/tests/fuzz_topology -max_total_time=600 fixtures/configs
+add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp)
+target_link_libraries(fuzz_targets PUBLIC suite::receipt)
+
+add_executable(fuzz_smoke ${CMAKE_CURRENT_LIST_DIR}/fuzz_smoke.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_mutator.cpp)
+target_link_libraries(fuzz_smoke PRIVATE fuzz_targets)
+
+file(GLOB _fuzz_configs ${PROJECT_SOURCE_DIR}/fixtures/configs/*.json)
+file(GLOB _fuzz_receipts ${PROJECT_SOURCE_DIR}/fixtures/*.jsonl)
+set(_fuzz_iterations 3000)
+add_test(NAME fuzz_smoke_json COMMAND fuzz_smoke json ${_fuzz_iterations} ${_fuzz_configs} ${_fuzz_receipts})
+add_test(NAME fuzz_smoke_topology COMMAND fuzz_smoke topology ${_fuzz_iterations} ${_fuzz_configs})
+add_test(NAME fuzz_smoke_receipts COMMAND fuzz_smoke receipts ${_fuzz_iterations} ${_fuzz_receipts})
+set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts PROPERTIES LABELS "fuzz" TIMEOUT 600)
+
+option(SUITE_BUILD_FUZZ "Build libFuzzer targets (Clang only)" OFF)
+if(SUITE_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "SUITE_BUILD_FUZZ needs Clang (configure with -DCMAKE_CXX_COMPILER=clang++)")
+  endif()
+  foreach(_t json topology receipts)
+    add_executable(fuzz_${_t} ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
+    target_compile_definitions(fuzz_${_t} PRIVATE FUZZ_TARGET_NAME="${_t}")
+    target_compile_options(fuzz_${_t} PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_${_t} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(fuzz_${_t} PRIVATE fuzz_targets)
+  endforeach()
+endif()

@@ -1,0 +1,154 @@
+#include "fuzz_targets.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "common/json_input.hpp"
+#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
+#include "receipt/engine/generate.hpp"
+#include "receipt/engine/receipt_json.hpp"
+#include "receipt/reproduce/reproduce.hpp"
+#include "receipt/schema/schema_registry.hpp"
+#include "receipt/schema/validator.hpp"
+#include "receipt/topology/parse_topology_input.hpp"
+
+namespace fuzz {
+namespace {
+
+[[noreturn]] void broken(const char* invariant, const std::string& detail) {
+  std::fprintf(stderr, "fuzz invariant broken: %s: %s\n", invariant, detail.c_str());
+  std::abort();
+}
+
+void expect(bool ok, const char* invariant, const std::string& detail = {}) {
+  if (!ok) broken(invariant, detail);
+}
+
+// Errors are for people and logs: one line, never empty.
+void check_error(const common::Error& e) {
+  const std::string text = e.to_string();
+  expect(!e.message().empty(), "error has a message");
+  expect(text.find('\n') == std::string::npos, "error is one line", text);
+}
+
+Depth refused(const common::Error& e, Depth depth) {
+  check_error(e);
+  return depth;
+}
+
+// Small limits keep one input cheap: the suite's real limits are tested elsewhere.
+common::JsonInputOptions options() {
+  common::JsonInputOptions o;
+  o.file = "fuzz.json";
+  o.max_bytes = 1 << 20;
+  o.bom = common::BomPolicy::strip;
+  return o;
+}
+
+std::vector<nlohmann::ordered_json> parse_receipt_lines(const std::string& text) {
+  auto records = common::parse_jsonl_text(text, options());
+  expect(records.ok(), "emitted receipts parse back", records.ok() ? "" : records.error().to_string());
+  std::vector<nlohmann::ordered_json> out;
+  for (auto& r : *records) out.push_back(std::move(r.value));
+  return out;
+}
+
+}  // namespace
+
+Depth json_target(std::string_view data) {
+  auto doc = common::parse_json_text(data, options());
+  auto lines = common::parse_jsonl_text(data, options());
+  if (!lines) check_error(lines.error());
+  if (!doc) {
+    check_error(doc.error());
+    return lines ? Depth::later_refused : Depth::parse_refused;
+  } else {
+    const std::string again = doc->dump();
+    auto reparsed = common::parse_json_text(again, options());
+    expect(reparsed.ok(), "accepted JSON re-parses", reparsed.ok() ? "" : reparsed.error().to_string());
+    expect(*reparsed == *doc, "accepted JSON re-parses to the same value", again.substr(0, 200));
+  }
+  return Depth::accepted;
+}
+
+Depth topology_target(std::string_view data) {
+  auto doc = common::parse_json_text(data, options());
+  if (!doc) return refused(doc.error(), Depth::parse_refused);
+  auto input = receipt::topology::parse_topology_input(nlohmann::json::parse(doc->dump()), "fuzz.json");
+  if (!input) return refused(input.error(), Depth::later_refused);
+  // Keep one step cheap under sanitizers.
+  if (input->topology.parameter_order.size() > 4096) return Depth::later_refused;
+  auto receipts = receipt::engine::generate_from_config(*input);
+  if (!receipts) return refused(receipts.error(), Depth::later_refused);
+  auto typed = receipt::emit::emit_receipts(*receipts);
+  std::vector<nlohmann::ordered_json> documents;
+  for (const auto& r : *receipts) documents.push_back(receipt::engine::to_json(r));
+  auto document = receipt::emit::emit_receipts(documents);
+  expect(typed.ok() == document.ok(), "typed and document emission agree on success");
+  if (!typed) {
+    check_error(typed.error());
+    expect(typed.error().to_string() == document.error().to_string(), "typed and document emission fail alike",
+           typed.error().to_string() + " | " + document.error().to_string());
+    return Depth::later_refused;
+  }
+  expect(*typed == *document, "typed and document emission give the same bytes");
+  const auto emitted = parse_receipt_lines(*typed);
+  for (const auto& r : emitted) {
+    const auto* schema = receipt::schema::find_schema(receipt::schema::pick_receipt_version(r));
+    expect(schema != nullptr, "engine receipts name a shipped schema version");
+    const auto errors = receipt::schema::validate(*schema, r);
+    expect(errors.empty(), "engine receipts are schema-valid", errors.empty() ? "" : errors.front().to_string());
+  }
+  // Re-running from the receipt's own 9-digit values changes numbers once (the config may carry
+  // more digits); after that the bytes are a fixed point.
+  auto once = receipt::reproduce::reproduce(emitted);
+  expect(once.ok(), "a receipt reproduces from its own bytes", once.ok() ? "" : once.error().to_string());
+  auto first = receipt::emit::emit_receipts(*once);
+  expect(first.ok(), "a reproduced receipt emits", first.ok() ? "" : first.error().to_string());
+  auto twice = receipt::reproduce::reproduce(parse_receipt_lines(*first));
+  expect(twice.ok(), "a reproduced receipt reproduces");
+  auto second = receipt::emit::emit_receipts(*twice);
+  expect(second.ok() && *second == *first, "reproduction reaches a fixed point");
+  return Depth::accepted;
+}
+
+Depth receipts_target(std::string_view data) {
+  auto records = common::parse_jsonl_text(data, options());
+  if (!records) return refused(records.error(), Depth::parse_refused);
+  std::vector<nlohmann::ordered_json> receipts;
+  bool all_emitted = true;
+  for (auto& r : *records) {
+    const auto* schema = receipt::schema::find_schema(receipt::schema::pick_receipt_version(r.value));
+    if (schema != nullptr) {
+      for (const auto& e : receipt::schema::validate(*schema, r.value, 3)) check_error(e);
+    }
+    auto line = receipt::emit::emit_receipt_line(r.value);
+    if (!line) {
+      check_error(line.error());
+      all_emitted = false;
+    } else {
+      auto reparsed = parse_receipt_lines(*line);
+      expect(reparsed.size() == 1, "one receipt, one line");
+      auto twice = receipt::emit::emit_receipt_line(reparsed[0]);
+      expect(twice.ok() && *twice == *line, "emitted bytes are a fixed point", line->substr(0, 200));
+    }
+    receipts.push_back(std::move(r.value));
+  }
+  if (receipts.size() > 64) return Depth::later_refused;
+  auto again = receipt::reproduce::reproduce(receipts);
+  if (!again) return refused(again.error(), Depth::later_refused);
+  auto bytes = receipt::emit::emit_receipts(*again);
+  if (!bytes) return refused(bytes.error(), Depth::later_refused);
+  return all_emitted ? Depth::accepted : Depth::later_refused;
+}
+
+Target find_target(std::string_view name) {
+  if (name == "json") return json_target;
+  if (name == "topology") return topology_target;
+  if (name == "receipts") return receipts_target;
+  return nullptr;
+}
+
+}  // namespace fuzz
