@@ -45,14 +45,19 @@ void finish_with_post_update(GeneralReceipt& r) {
                                    r.post_loss_per_output);
 }
 
+GeneralReceipt start_receipt(std::shared_ptr<const GeneralInput> input, topology::TopologyIndex index) {
+  GeneralReceipt r;
+  r.input = std::move(input);
+  r.index = std::move(index);
+  return r;
+}
+
 }  // namespace
 
 common::Result<GeneralReceipt> compute_general_step(std::shared_ptr<const GeneralInput> input) {
   auto checked = check_general_input(*input);
   if (!checked) return checked.error();
-  GeneralReceipt r;
-  r.input = std::move(input);
-  r.index = std::move(*checked);
+  GeneralReceipt r = start_receipt(std::move(input), std::move(*checked));
   const GeneralInput& in = *r.input;
   const auto& b = in.base;
   r.schema_version = schema_version_for(in);
@@ -86,9 +91,7 @@ common::Result<GeneralReceipt> compute_general_step(std::shared_ptr<const Genera
 common::Result<GeneralReceipt> compute_batched_general_step(std::shared_ptr<const GeneralInput> input) {
   auto checked = check_batched_input(*input);
   if (!checked) return checked.error();
-  GeneralReceipt r;
-  r.input = std::move(input);
-  r.index = std::move(*checked);
+  GeneralReceipt r = start_receipt(std::move(input), std::move(*checked));
   const GeneralInput& in = *r.input;
   const auto& b = in.base;
   const auto& t = b.topology;

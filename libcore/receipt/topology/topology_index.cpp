@@ -1,6 +1,7 @@
 #include "receipt/topology/topology_index.hpp"
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,7 +14,8 @@ common::Error topo_error(std::string message, std::string path = {}) {
   return common::Error::invalid_argument("topology: " + std::move(message), common::Location{{}, 0, std::move(path)});
 }
 
-using UnitMap = std::unordered_map<std::string, std::uint32_t>;
+// Keys view the topology's own strings: indexing copies no ids.
+using UnitMap = std::unordered_map<std::string_view, std::uint32_t>;
 
 UnitMap map_units(const std::vector<std::string>& units) {
   UnitMap m;
@@ -25,7 +27,7 @@ UnitMap map_units(const std::vector<std::string>& units) {
 // Bias parameter `p` (index k): record which units it serves.
 common::Status index_bias(const Topology& t, const Parameter& p, std::uint32_t k, const UnitMap& layer,
                           const char* layer_name, std::vector<std::uint32_t>& bias_of_unit, ParameterSlot& slot) {
-  const std::string path = "/parameters/" + std::to_string(k) + "/applies_to_units";
+  const auto path = [k] { return "/parameters/" + std::to_string(k) + "/applies_to_units"; };
   if (!p.applies_to_units) {
     return topo_error("parameter '" + p.id + "' (" + to_string(p.role) + ") is missing applies_to_units",
                       "/parameters/" + std::to_string(k));
@@ -35,25 +37,24 @@ common::Status index_bias(const Topology& t, const Parameter& p, std::uint32_t k
     if (units.size() != layer.size()) {
       return topo_error("per_layer bias '" + p.id + "' must list all " + std::to_string(layer.size()) + " " +
                             layer_name + " units; it lists " + std::to_string(units.size()),
-                        path);
+                        path());
     }
   } else if (units.size() != 1) {
     return topo_error("per_neuron bias '" + p.id + "' must list exactly one " + std::string(layer_name) +
                           " unit; it lists " + std::to_string(units.size()),
-                      path);
+                      path());
   }
-  std::unordered_set<std::string> seen;
   for (std::size_t j = 0; j < units.size(); ++j) {
     const auto it = layer.find(units[j]);
     if (it == layer.end()) {
       return topo_error("bias '" + p.id + "' applies to '" + units[j] + "', which is not a " + layer_name + " unit",
-                        path + "/" + std::to_string(j));
+                        path() + "/" + std::to_string(j));
     }
-    if (!seen.insert(units[j]).second) {
-      return topo_error("bias '" + p.id + "' lists unit '" + units[j] + "' twice", path + "/" + std::to_string(j));
+    if (bias_of_unit[it->second] == k) {
+      return topo_error("bias '" + p.id + "' lists unit '" + units[j] + "' twice", path() + "/" + std::to_string(j));
     }
     if (bias_of_unit[it->second] != kUnset) {
-      return topo_error(std::string(layer_name) + " unit '" + units[j] + "' is served by more than one bias", path);
+      return topo_error(std::string(layer_name) + " unit '" + units[j] + "' is served by more than one bias", path());
     }
     bias_of_unit[it->second] = k;
   }
@@ -98,7 +99,8 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
   const UnitMap hid = map_units(t.unit_order.hidden);
   const UnitMap out = map_units(t.unit_order.output);
   {
-    std::unordered_set<std::string> all;
+    std::unordered_set<std::string_view> all;
+    all.reserve(ix.n_in + ix.n_hid + ix.n_out);
     for (const auto* layer : {&t.unit_order.input, &t.unit_order.hidden, &t.unit_order.output}) {
       for (const auto& u : *layer) {
         if (!all.insert(u).second) return topo_error("unit id '" + u + "' is used more than once", "/unit_order");
@@ -114,7 +116,8 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
     return topo_error("more than " + std::to_string(kMaxParameters) + " parameters", "/parameters");
   }
   {
-    std::unordered_set<std::string> ids;
+    std::unordered_set<std::string_view> ids;
+    ids.reserve(t.parameters.size());
     for (std::size_t k = 0; k < t.parameters.size(); ++k) {
       if (t.parameters[k].id != t.parameter_order[k]) {
         return topo_error("parameters[" + std::to_string(k) + "].id is '" + t.parameters[k].id +
@@ -136,14 +139,14 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
   std::size_t output_biases = 0;
   for (std::size_t k = 0; k < t.parameters.size(); ++k) {
     const Parameter& p = t.parameters[k];
-    const std::string path = "/parameters/" + std::to_string(k);
+    const auto path = [k] { return "/parameters/" + std::to_string(k); };
     ParameterSlot& slot = ix.slots[k];
     slot.role = p.role;
     const auto k32 = static_cast<std::uint32_t>(k);
     if (p.role == Role::input_to_hidden_weight || p.role == Role::hidden_to_output_weight) {
       const bool ih = p.role == Role::input_to_hidden_weight;
       if (!p.from_unit || !p.to_unit) {
-        return topo_error("weight '" + p.id + "' must declare from_unit and to_unit", path);
+        return topo_error("weight '" + p.id + "' must declare from_unit and to_unit", path());
       }
       const UnitMap& from_layer = ih ? in : hid;
       const UnitMap& to_layer = ih ? hid : out;
@@ -151,13 +154,13 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
       if (f == from_layer.end()) {
         return topo_error("weight '" + p.id + "' from_unit '" + *p.from_unit + "' is not " +
                               (ih ? "an input" : "a hidden") + " unit",
-                          path + "/from_unit");
+                          path() + "/from_unit");
       }
       const auto to = to_layer.find(*p.to_unit);
       if (to == to_layer.end()) {
         return topo_error("weight '" + p.id + "' to_unit '" + *p.to_unit + "' is not " +
                               (ih ? "a hidden" : "an output") + " unit",
-                          path + "/to_unit");
+                          path() + "/to_unit");
       }
       slot.from = f->second;
       slot.to = to->second;
@@ -165,7 +168,7 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
       if (cell != kUnset) {
         return topo_error("weights '" + t.parameters[cell].id + "' and '" + p.id + "' carry the same edge " +
                               *p.from_unit + " -> " + *p.to_unit,
-                          path);
+                          path());
       }
       cell = k32;
     } else if (p.role == Role::hidden_bias) {
