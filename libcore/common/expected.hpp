@@ -38,7 +38,9 @@ class [[nodiscard]] Expected {
 template <typename E>
 class [[nodiscard]] Expected<void, E> {
  public:
-  Expected() = default;
+  // User-provided, so `return {};` does not zero the whole (error-sized) object first: success is
+  // the hot path of every Status-returning call.
+  Expected() noexcept {}  // NOLINT(modernize-use-equals-default)
   Expected(E error) : e_(std::move(error)) {}  // NOLINT
   [[nodiscard]] bool ok() const { return !e_.has_value(); }
   explicit operator bool() const { return ok(); }
