@@ -44,6 +44,8 @@ class Writer {
  private:
   void lit(std::string_view s) { out_.append(s); }
   void str(std::string_view s) { common::append_json_string(out_, s); }
+  // A cached quoted id without its quotes, to splice into a longer string literal.
+  void unquoted(const std::string& quoted_id) { out_.append(quoted_id, 1, quoted_id.size() - 2); }
   void num(double v) {
     if (!common::append_receipt_number(out_, v)) ok_ = false;
   }
@@ -468,35 +470,38 @@ void Writer::backward() {
 }
 
 // The gradient's factors: the downstream unit's error signal, and for weights the upstream activation.
+// Their "from" paths are spelled from the cached quoted ids (escaping a concatenation of ASCII text
+// and an id equals concatenating the escaped pieces).
 void Writer::gradient_factors(std::size_t k) {
   const topology::ParameterSlot& s = r_.index.slots[k];
   const engine::StepCore& c = r_.core;
-  const auto& units = t_.unit_order;
-  const auto signal = [&](const char* name, const char* layer, const std::string& unit, double v) {
-    const std::string from = std::string("backward.") + layer + "_error_signals." + unit + ".signal_value";
-    named_factor(name, &from, v);
+  const auto signal = [&](bool hidden, std::uint32_t unit) {
+    lit(hidden ? "{\"name\":\"hidden_error_signal\",\"from\":\"backward.hidden_error_signals."
+               : "{\"name\":\"output_error_signal\",\"from\":\"backward.output_error_signals.");
+    unquoted(hidden ? hid_[unit] : outs_[unit]);
+    lit(".signal_value\",\"value\":");
+    num(hidden ? c.sig_h[unit] : c.sig_o[unit]);
+    out_.push_back('}');
   };
   switch (s.role) {
-    case Role::input_to_hidden_weight: {
-      signal("hidden_error_signal", "hidden", units.hidden[s.to], c.sig_h[s.to]);
-      out_.push_back(',');
-      const std::string from = "inputs." + units.input[s.from];
-      named_factor("upstream_activation", &from, r_.inputs()[s.from]);
+    case Role::input_to_hidden_weight:
+      signal(true, s.to);
+      lit(",{\"name\":\"upstream_activation\",\"from\":\"inputs.");
+      unquoted(in_[s.from]);
+      lit("\",\"value\":");
+      num(r_.inputs()[s.from]);
+      out_.push_back('}');
       break;
-    }
-    case Role::hidden_to_output_weight: {
-      signal("output_error_signal", "output", units.output[s.to], c.sig_o[s.to]);
-      out_.push_back(',');
-      const std::string from = "forward." + units.hidden[s.from] + ".out";
-      named_factor("upstream_activation", &from, c.fwd.out_h[s.from]);
+    case Role::hidden_to_output_weight:
+      signal(false, s.to);
+      lit(",{\"name\":\"upstream_activation\",\"from\":\"forward.");
+      unquoted(hid_[s.from]);
+      lit(".out\",\"value\":");
+      num(c.fwd.out_h[s.from]);
+      out_.push_back('}');
       break;
-    }
-    case Role::hidden_bias:
-      signal("hidden_error_signal", "hidden", units.hidden[s.from], c.sig_h[s.from]);
-      break;
-    case Role::output_bias:
-      signal("output_error_signal", "output", units.output[s.from], c.sig_o[s.from]);
-      break;
+    case Role::hidden_bias: signal(true, s.from); break;
+    case Role::output_bias: signal(false, s.from); break;
   }
 }
 
@@ -520,27 +525,31 @@ void Writer::updates() {
   for (std::size_t i = 0; i < r_.updates.size(); ++i) {
     const engine::UpdateRecord& u = r_.updates[i];
     const topology::ParameterSlot& s = r_.index.slots[u.slot];
-    const topology::Parameter& p = t_.parameters[u.slot];
     if (i) out_.push_back(',');
     lit("{\"parameter_id\":");
     out_.append(params_[u.slot]);
+    // The slot resolved the parameter's units to layer positions: the cached ids are its strings.
     if (s.role == Role::hidden_bias || s.role == Role::output_bias) {
-      const std::string& unit = (*p.applies_to_units)[0];
+      const std::string& unit = s.role == Role::hidden_bias ? hid_[s.from] : outs_[s.from];
       lit(",\"kind\":\"bias\",\"layer_edge\":\"bias_to_layer\",\"parameter_role\":");
       str(to_string(s.role));
       lit(",\"from_unit\":");
-      str(unit);
+      out_.append(unit);
       lit(",\"to_unit\":");
-      str(unit);
+      out_.append(unit);
     } else {
-      lit(s.role == Role::input_to_hidden_weight ? ",\"kind\":\"weight\",\"layer_edge\":\"input_to_hidden\""
-                                                 : ",\"kind\":\"weight\",\"layer_edge\":\"hidden_to_output\"");
-      lit(",\"parameter_role\":");
-      str(*p.from_unit + "_to_" + *p.to_unit);
-      lit(",\"from_unit\":");
-      str(*p.from_unit);
+      const bool ih = s.role == Role::input_to_hidden_weight;
+      const std::string& from = ih ? in_[s.from] : hid_[s.from];
+      const std::string& to = ih ? hid_[s.to] : outs_[s.to];
+      lit(ih ? ",\"kind\":\"weight\",\"layer_edge\":\"input_to_hidden\",\"parameter_role\":\""
+             : ",\"kind\":\"weight\",\"layer_edge\":\"hidden_to_output\",\"parameter_role\":\"");
+      unquoted(from);
+      lit("_to_");
+      unquoted(to);
+      lit("\",\"from_unit\":");
+      out_.append(from);
       lit(",\"to_unit\":");
-      str(*p.to_unit);
+      out_.append(to);
     }
     lit(",\"weight_before\":");
     num(u.weight_before);
