@@ -16,6 +16,11 @@ add_test(NAME fuzz_smoke_topology COMMAND fuzz_smoke topology ${_fuzz_iterations
 add_test(NAME fuzz_smoke_receipts COMMAND fuzz_smoke receipts ${_fuzz_iterations} ${_fuzz_receipts})
 set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts PROPERTIES LABELS "fuzz" TIMEOUT 600)
 
+# The libFuzzer entry compiles in every build (it is plain C++), so it cannot rot unseen.
+add_library(fuzz_entry_compiles OBJECT ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
+target_compile_definitions(fuzz_entry_compiles PRIVATE FUZZ_TARGET_NAME="topology")
+target_link_libraries(fuzz_entry_compiles PRIVATE fuzz_targets)
+
 if(SUITE_BUILD_FUZZ)  # top-level option; instruments the libraries with -fsanitize=fuzzer-no-link
   foreach(_t json topology receipts)
     add_executable(fuzz_${_t} ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
