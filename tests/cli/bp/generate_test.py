@@ -159,6 +159,9 @@ def main():
         d = json.loads(tiny); del d["parameters_before"]["wbc"]
         bad("missing-parameter", json.dumps(d), "bp: generate from-config: ")
         bad("deep", "[" * 100000 + "]" * 100000, "bp: generate from-config: input rejected: FILE:1: /0/0/0/")
+        d = json.loads(tiny); d["topology"]["unit_order"]["input"][0] = "a\nb"
+        bad("newline-in-id", json.dumps(d),
+            "bp: generate from-config: input rejected: FILE: /topology/unit_order/input/0: 'a\\nb' is not")
         d = json.loads(tiny); d["parameters_before"]["wab"] = 1e12
         bad("out-of-range", json.dumps(d), "bp: generate from-config: engine rejected input: FILE")
         for name, path, prefix in bad_cases:
