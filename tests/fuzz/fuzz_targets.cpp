@@ -76,7 +76,7 @@ Depth json_target(std::string_view data) {
 Depth topology_target(std::string_view data) {
   auto doc = common::parse_json_text(data, options());
   if (!doc) return refused(doc.error(), Depth::parse_refused);
-  auto input = receipt::topology::parse_topology_input(nlohmann::json::parse(doc->dump()), "fuzz.json");
+  auto input = receipt::topology::parse_topology_input(nlohmann::json(*doc), "fuzz.json");
   if (!input) return refused(input.error(), Depth::later_refused);
   // Keep one step cheap under sanitizers.
   if (input->topology.parameter_order.size() > 4096) return Depth::later_refused;

@@ -203,7 +203,7 @@ void Writer::topology() {
     const auto& p = t_.parameters[k];
     if (k) out_.push_back(',');
     lit("{\"id\":");
-    str(p.id);
+    out_.append(params_[k]);  // parameters[k].id == parameter_order[k] (the index checked it)
     lit(",\"role\":");
     str(to_string(p.role));
     if (p.from_unit) {
