@@ -1,0 +1,108 @@
+#include "reconcile/coverage.hpp"
+
+#include "reconcile/receipt_traits.hpp"
+
+namespace reconcile {
+
+std::vector<int> RuleSet::evaluated() const {
+  std::vector<int> out;
+  for (int n = 1; n <= 26; ++n) {
+    if (has(n)) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<int> RuleSet::gated_off() const {
+  std::vector<int> out;
+  for (int n = 1; n <= 26; ++n) {
+    if (!has(n)) out.push_back(n);
+  }
+  return out;
+}
+
+RuleSet record_coverage(const Json& r) {
+  RuleSet s;
+  const Json* backward = member(r, "backward");
+  if (backward && backward->is_object()) {
+    s.add(1);
+    s.add(2);
+    s.add(3);
+  }
+  for (int n = 4; n <= 8; ++n) s.add(n);
+  const Json* topology = member(r, "topology");
+  const auto* activation = topology ? string_member(*topology, "activation_output") : nullptr;
+  if (activation && *activation == "softmax") s.add(11);
+  const Json* loss = member(r, "loss");
+  const Json* batch = member(r, "batch");
+  const bool has_loss = loss && !loss->is_null();
+  const bool has_batch = batch && !batch->is_null();
+  if (has_loss && !has_batch) s.add(12);
+  if (const Json* signals = backward ? object_member(*backward, "output_error_signals") : nullptr) {
+    for (const auto& [unit, signal] : signals->get_ref<const Json::object_t&>()) {
+      // The reference tests truthiness: any dual_form that is not null, false, 0 or "".
+      const Json* dual = signal.is_object() ? member(signal, "dual_form") : nullptr;
+      if (dual && !dual->is_null() && !(dual->is_boolean() && !dual->get<bool>()) &&
+          !(dual->is_number() && dual->get<double>() == 0) && !(dual->is_string() && dual->get_ref<const std::string&>().empty())) {
+        s.add(13);
+        break;
+      }
+    }
+  }
+  if (labelled_external_imported(r) || has_observer_markers(r)) s.add(14);
+  const Json* status = member(r, "fixture_status");
+  const auto* verification = status ? string_member(*status, "verification_state") : nullptr;
+  if (verification && *verification == "engine_recompute_skipped_with_basis") s.add(15);
+  const Json* attestor = member(r, "attestor");
+  const auto* digest = attestor ? string_member(*attestor, "signed_subject_digest") : nullptr;
+  if (digest && !digest->empty()) s.add(16);
+  if (has_batch) {
+    const auto* reduction = string_member(*batch, "reduction");
+    if (reduction && (*reduction == "mean" || *reduction == "sum")) s.add(18);
+    if (array_member(*batch, "sample_order")) s.add(19);
+  }
+  bool any_adam = false;
+  bool any_momentum = false;
+  if (const Json* updates = array_member(r, "updates")) {
+    for (const auto& u : *updates) {
+      if (is_adam_family_update(u)) {
+        any_adam = true;
+      } else if (is_sgd_momentum_update(u)) {
+        any_momentum = true;
+      }
+    }
+  }
+  if (any_adam || any_momentum) s.add(20);
+  if (any_momentum) s.add(21);
+  if (any_adam) {
+    s.add(22);
+    s.add(23);
+    s.add(24);
+  }
+  return s;
+}
+
+void BundleCoverage::observe(const Json& r) {
+  if (!r.is_object() || !array_member(r, "updates")) return;
+  ++valid_records_;
+  rules_.merge(record_coverage(r));
+  const Json* attestor = member(r, "attestor");
+  if (attestor && string_member(*attestor, "bundle_root_digest")) any_bundle_root_ = true;
+  for (const auto& u : *array_member(r, "updates")) {
+    if (is_adam_family_update(u) || is_sgd_momentum_update(u)) any_stateful_optimizer_ = true;
+  }
+  if (has_optimizer_config(r)) any_optimizer_config_ = true;
+}
+
+RuleSet BundleCoverage::result() const {
+  RuleSet s = rules_;
+  if (valid_records_ >= 2) {
+    s.add(9);
+    s.add(10);
+    if (any_bundle_root_) s.add(17);
+    if (any_stateful_optimizer_) s.add(25);
+    if (any_optimizer_config_) s.add(26);
+  }
+  return s;
+}
+
+}  // namespace reconcile

@@ -1,0 +1,50 @@
+#pragma once
+// The reconciler: does the math a receipt claims add up? Pure: no I/O, never throws, whatever the
+// input (malformed, adversarial, huge); a receipt that breaks a rule's assumptions is a Rule 0
+// failure, never an exception. Acceptance never reads fixture_status.verification_state's claim of
+// success, authoring_state's lifecycle or any other label as evidence (labels only select which
+// rules apply, and a label that would let a receipt dodge a rule is itself a failure).
+//
+//   auto result = reconcile::reconcile_receipt(receipt);   // rules 0-8, 11-16, 18-24
+//
+//   reconcile::MultiStepReconciler multi;                 // + rules 9, 10, 17, 25, 26
+//   for (const auto& r : records) per_record.push_back(multi.add(r));
+//   auto cross = multi.finish();
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "reconcile/failure.hpp"
+#include "reconcile/json_access.hpp"
+
+namespace reconcile {
+
+[[nodiscard]] Result reconcile_receipt(const Json& receipt) noexcept;
+
+// Records are given one at a time and may be released by the caller after add(): only the state
+// the cross-record rules need (the previous record's parameters and optimizer state, the first
+// record's trace id and optimizer config, a running bundle hash) is kept.
+class MultiStepReconciler {
+ public:
+  MultiStepReconciler();
+  ~MultiStepReconciler();
+  MultiStepReconciler(const MultiStepReconciler&) = delete;
+  MultiStepReconciler& operator=(const MultiStepReconciler&) = delete;
+
+  // The record's own reconcile result; failure field paths are prefixed "receipts[i].".
+  [[nodiscard]] Result add(const Json& receipt) noexcept;
+  // Cross-record failures (rules 9, 10, 17, 25, 26, in that order) and the coverage of the whole
+  // bundle; math_gate_skipped* summarise the records seen.
+  [[nodiscard]] Result finish() noexcept;
+  [[nodiscard]] std::size_t records_seen() const noexcept;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The reference's reconcileMultiStep in one call: every record's failures, then the cross-record ones.
+[[nodiscard]] Result reconcile_multi_step(std::span<const Json> receipts) noexcept;
+
+}  // namespace reconcile

@@ -1,0 +1,8 @@
+// NOT YET IMPLEMENTED (placeholder so the library links while the rule is written).
+#include "reconcile/rules/rules.hpp"
+
+namespace reconcile::rules {
+
+void check_rule_11_softmax_normalization(RuleContext& /*ctx*/) {}
+
+}  // namespace reconcile::rules
