@@ -40,6 +40,8 @@ std::string js_number_to_string(double v) {
 namespace {
 
 void write_value(std::string& out, const nlohmann::ordered_json& v, int indent, int depth) {
+  // JSON.stringify(v) with no indent: no newlines, no space after ':'.
+  const bool compact = indent <= 0;
   const std::string inner(static_cast<std::size_t>(indent * (depth + 1)), ' ');
   const std::string outer(static_cast<std::size_t>(indent * depth), ' ');
   switch (v.type()) {
@@ -48,17 +50,17 @@ void write_value(std::string& out, const nlohmann::ordered_json& v, int indent, 
         out += "{}";
         return;
       }
-      out += "{\n";
+      out += compact ? "{" : "{\n";
       bool first = true;
       for (const auto& [key, item] : v.items()) {
-        if (!first) out += ",\n";
+        if (!first) out += compact ? "," : ",\n";
         first = false;
         out += inner;
         append_json_string(out, key);
-        out += ": ";
+        out += compact ? ":" : ": ";
         write_value(out, item, indent, depth + 1);
       }
-      out += "\n" + outer + "}";
+      out += compact ? "}" : "\n" + outer + "}";
       return;
     }
     case nlohmann::json::value_t::array: {
@@ -66,13 +68,13 @@ void write_value(std::string& out, const nlohmann::ordered_json& v, int indent, 
         out += "[]";
         return;
       }
-      out += "[\n";
+      out += compact ? "[" : "[\n";
       for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i > 0) out += ",\n";
+        if (i > 0) out += compact ? "," : ",\n";
         out += inner;
         write_value(out, v[i], indent, depth + 1);
       }
-      out += "\n" + outer + "]";
+      out += compact ? "]" : "\n" + outer + "]";
       return;
     }
     case nlohmann::json::value_t::string: append_json_string(out, v.get_ref<const std::string&>()); return;

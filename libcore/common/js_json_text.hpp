@@ -10,6 +10,8 @@
 namespace common {
 
 [[nodiscard]] std::string js_number_to_string(double v);
+// indent 0: JSON.stringify(value) (no whitespace at all).
 [[nodiscard]] std::string js_stringify_pretty(const nlohmann::ordered_json& value, int indent);
+[[nodiscard]] inline std::string js_stringify(const nlohmann::ordered_json& value) { return js_stringify_pretty(value, 0); }
 
 }  // namespace common

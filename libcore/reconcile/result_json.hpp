@@ -1,0 +1,15 @@
+#pragma once
+// A reconcile Result as the JSON object the reference's reconcileReceipt / reconcileMultiStep
+// return (the `--json` form of `bp reconcile receipt` and the evidence of `bp verify`).
+// Non-finite numbers become null, as JSON.stringify writes them.
+#include <nlohmann/json.hpp>
+
+#include "reconcile/failure.hpp"
+
+namespace reconcile {
+
+[[nodiscard]] nlohmann::ordered_json to_json(const Failure& failure);
+// {ok, failures?, math_gate_skipped?, skipped_rules?, math_gate_skipped_records?, rules_evaluated?, gated_off?}
+[[nodiscard]] nlohmann::ordered_json to_json(const Result& result);
+
+}  // namespace reconcile
