@@ -13,6 +13,8 @@
 #include "receipt/schema/schema_registry.hpp"
 #include "receipt/schema/validator.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
+#include "reconcile/reconcile.hpp"
+#include "reconcile/result_json.hpp"
 
 namespace fuzz {
 namespace {
@@ -144,7 +146,53 @@ Depth receipts_target(std::string_view data) {
   return all_emitted ? Depth::accepted : Depth::later_refused;
 }
 
+namespace {
+
+// The verdict and what it rests on: rule and field path of every failure.
+std::string verdict_of(const reconcile::Result& r, std::string_view strip_prefix = {}) {
+  std::string out = r.ok ? "ok" : "fail";
+  for (const auto& f : r.failures) {
+    std::string_view path = f.field_path;
+    if (!strip_prefix.empty() && path.substr(0, strip_prefix.size()) == strip_prefix) path.remove_prefix(strip_prefix.size());
+    out += " " + std::to_string(f.rule) + ":" + std::string(path);
+  }
+  return out;
+}
+
+}  // namespace
+
+Depth reconcile_target(std::string_view data) {
+  auto records = common::parse_jsonl_text(data, options());
+  if (!records) return refused(records.error(), Depth::parse_refused);
+  if (records->size() > 64) return Depth::later_refused;
+  reconcile::MultiStepReconciler multi;
+  bool all_ok = true;
+  for (std::size_t i = 0; i < records->size(); ++i) {
+    const auto& value = (*records)[i].value;
+    const auto alone = reconcile::reconcile_receipt(value);
+    const auto inside = multi.add(value);
+    const std::string prefix = "receipts[" + std::to_string(i) + "].";
+    expect(verdict_of(alone) == verdict_of(inside, prefix), "a record's verdict is the same alone and in a bundle",
+           verdict_of(alone) + " | " + verdict_of(inside, prefix));
+    (void)reconcile::to_json(alone);
+    all_ok = all_ok && alone.ok;
+    // emit(parse(x)) verifies iff x verifies, where emission keeps every value (it reorders keys
+    // into schema order and may re-spell numbers, neither of which may change a verdict).
+    auto line = receipt::emit::emit_receipt_line(value);
+    if (!line) continue;
+    const auto emitted = parse_receipt_lines(*line);
+    if (nlohmann::json(emitted[0]) == nlohmann::json(value)) {
+      expect(reconcile::reconcile_receipt(emitted[0]).ok == alone.ok, "emit(parse(x)) verifies iff x verifies",
+             line->substr(0, 200));
+    }
+  }
+  const auto cross = multi.finish();
+  (void)reconcile::to_json(cross);
+  return all_ok && cross.ok ? Depth::accepted : Depth::later_refused;
+}
+
 Target find_target(std::string_view name) {
+  if (name == "reconcile") return reconcile_target;
   if (name == "json") return json_target;
   if (name == "topology") return topology_target;
   if (name == "receipts") return receipts_target;

@@ -10,6 +10,9 @@
 //               from its own bytes reaches a fixed point.
 //   receipts    JSONL receipts -> validator, emitter, reproduce: emitted bytes are a fixed point
 //               (emit(parse(emit(r))) == emit(r)).
+//   reconcile   JSONL receipts -> reconciler: never throws; a record's verdict is the same alone
+//               and inside a multi-step bundle; a record whose numbers survive canonical emission
+//               unchanged has the same verdict after emit(parse(x)) as before.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -23,8 +26,9 @@ enum class Depth { parse_refused = 0, later_refused = 1, accepted = 2 };
 Depth json_target(std::string_view data);
 Depth topology_target(std::string_view data);
 Depth receipts_target(std::string_view data);
+Depth reconcile_target(std::string_view data);
 
-// "json" | "topology" | "receipts" -> the target, or nullptr.
+// "json" | "topology" | "receipts" | "reconcile" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
 
