@@ -11,65 +11,30 @@
 // The reference is the one the compat tests install in <build>/reference; without it (or node)
 // the reference benchmarks are skipped and no ratio is reported.
 #include <benchmark/benchmark.h>
-#include <spawn.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/reference_process.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
-extern char** environ;
-
 namespace {
 
-const std::string kBinaryDir = SUITE_BINARY_DIR;
-const std::string kBp = kBinaryDir + "/apps/bp/bp";
-const std::string kReferenceCli = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace/dist/bin/bp.js";
-const std::string kReferenceIndex = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace/dist/index.js";
-
-bool exists(const std::string& p) { return ::access(p.c_str(), F_OK) == 0; }
-
-// Runs argv with stdout and stderr on /dev/null; true on exit status 0.
-bool run_quiet(const std::vector<std::string>& args) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return false;
-  int status = 0;
-  if (::waitpid(pid, &status, 0) < 0) return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-double seconds_per_run(const std::vector<std::string>& args, int runs) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < runs; ++i) {
-    if (!run_quiet(args)) return -1;
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / runs;
-}
-
-bool reference_available() { return exists(kReferenceCli) && run_quiet({"node", "--version"}); }
+using bench::exists;
+using bench::kBp;
+using bench::kReferenceCli;
+using bench::kReferenceIndex;
+using bench::reference_available;
+using bench::run_quiet;
+using bench::seconds_per_run;
 
 // Measured once, before the benchmarks that report a ratio against it.
 std::optional<double> reference_invocation_seconds() {
@@ -84,19 +49,11 @@ std::optional<double> reference_invocation_seconds() {
 // Seconds per runGeneralStep(IRIS_INPUT) in one node process; with `emit`, per
 // emitReceipts([runGeneralStep(IRIS_INPUT)]) (the step and its canonical bytes).
 std::optional<double> reference_step_seconds_uncached(bool emit) {
-  if (!reference_available()) return std::nullopt;
   const std::string step = emit ? "l.emitReceipts([l.runGeneralStep(l.IRIS_INPUT)])" : "l.runGeneralStep(l.IRIS_INPUT)";
   const std::string script = "import('" + kReferenceIndex + "').then(l=>{const n=" + (emit ? "2000" : "20000") +
                              ";for(let i=0;i<500;i++)" + step + ";const t=process.hrtime.bigint();for(let i=0;i<n;i++)" +
                              step + ";console.log(Number(process.hrtime.bigint()-t)/n/1e9)})";
-  const std::string cmd = "node -e \"" + script + "\"";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return std::nullopt;
-  std::array<char, 128> buf{};
-  const bool got = std::fgets(buf.data(), buf.size(), p) != nullptr;
-  const int rc = ::pclose(p);
-  if (!got || rc != 0) return std::nullopt;
-  return std::strtod(buf.data(), nullptr);
+  return bench::node_number(script);
 }
 
 std::optional<double> reference_step_seconds(bool emit) {

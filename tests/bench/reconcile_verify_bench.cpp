@@ -1,0 +1,127 @@
+// Reconciler and `bp verify` benchmarks, the reference measured in the same run as the baseline:
+//   BM_reconcile_iris_library      reconcile_receipt on the parsed iris golden (records/s), against
+//                                  the reference's reconcileReceipt in a node loop on the same record
+//   BM_reconcile_multi_xor_library MultiStepReconciler over the xor multi-step bundle (records/s),
+//                                  against the reference's reconcileMultiStep on the same records
+//   BM_bp_verify_general_iris_process  one `bp verify general` process on the iris golden, against
+//                                  one `node <reference>/dist/bin/bp.js verify general` process
+// Counter "ratio_vs_reference" = reference time / our time (above 1: we are faster). Without the
+// reference (installed by the compat tests in <build>/reference) or node, no ratio is reported.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/reference_process.hpp"
+#include "reconcile/reconcile.hpp"
+
+namespace {
+
+const std::string kIris = std::string(SUITE_SOURCE_DIR) + "/fixtures/iris.golden.jsonl";
+const std::string kXorMulti = std::string(SUITE_SOURCE_DIR) + "/fixtures/xor.multi-step.jsonl";
+
+std::vector<nlohmann::ordered_json> read_records(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<nlohmann::ordered_json> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(nlohmann::ordered_json::parse(line));
+  }
+  return out;
+}
+
+// Seconds per record of the reference's reconciler on `path`, in one node process (warmed up).
+std::optional<double> reference_seconds_per_record(const std::string& path, bool multi) {
+  const std::string call = multi ? "r.reconcileMultiStep(recs)" : "r.reconcileReceipt(recs[0])";
+  const std::string script =
+      "import('" + bench::kReferencePackage + "/dist/reconcile.js').then(r=>{const fs=require('fs');const recs=fs."
+      "readFileSync('" + path + "','utf8').split('\\n').filter(l=>l).map(l=>JSON.parse(l));const n=3000;for(let i=0;"
+      "i<300;i++)" + call + ";const t=process.hrtime.bigint();for(let i=0;i<n;i++){const x=" + call +
+      ";if(!x.ok)throw new Error('not ok')}console.log(Number(process.hrtime.bigint()-t)/n/1e9/" +
+      (multi ? "recs.length" : "1") + ")})";
+  return bench::node_number(script);
+}
+
+void report_rate(benchmark::State& state, double seconds, std::size_t records, std::optional<double> reference) {
+  const double per_record = seconds / static_cast<double>(records);
+  state.counters["records_per_s"] = 1.0 / per_record;
+  if (reference) {
+    state.counters["reference_records_per_s"] = 1.0 / *reference;
+    state.counters["ratio_vs_reference"] = *reference / per_record;
+  }
+}
+
+void BM_reconcile_iris_library(benchmark::State& state) {
+  const auto records = read_records(kIris);
+  static const auto reference = reference_seconds_per_record(kIris, false);
+  std::size_t n = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    const auto r = reconcile::reconcile_receipt(records.front());
+    if (!r.ok) {
+      state.SkipWithError("iris golden does not reconcile");
+      return;
+    }
+    benchmark::DoNotOptimize(r);
+    ++n;
+  }
+  report_rate(state, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), n, reference);
+}
+BENCHMARK(BM_reconcile_iris_library)->Unit(benchmark::kMicrosecond);
+
+void BM_reconcile_multi_xor_library(benchmark::State& state) {
+  const auto records = read_records(kXorMulti);
+  static const auto reference = reference_seconds_per_record(kXorMulti, true);
+  std::size_t n = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    reconcile::MultiStepReconciler multi;
+    bool ok = true;
+    for (const auto& r : records) ok = multi.add(r).ok && ok;
+    ok = multi.finish().ok && ok;
+    if (!ok) {
+      state.SkipWithError("xor multi-step bundle does not reconcile");
+      return;
+    }
+    n += records.size();
+  }
+  report_rate(state, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), n, reference);
+}
+BENCHMARK(BM_reconcile_multi_xor_library)->Unit(benchmark::kMicrosecond);
+
+void BM_bp_verify_general_iris_process(benchmark::State& state) {
+  if (!bench::exists(bench::kBp)) {
+    state.SkipWithError("bp is not built");
+    return;
+  }
+  static const std::optional<double> reference = []() -> std::optional<double> {
+    if (!bench::reference_available()) return std::nullopt;
+    const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "verify", "general", kIris}, 5);
+    return s > 0 ? std::optional<double>(s) : std::nullopt;
+  }();
+  double total = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!bench::run_quiet({bench::kBp, "verify", "general", kIris})) {
+      state.SkipWithError("bp verify general iris failed");
+      return;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(s);
+    total += s;
+  }
+  if (reference && state.iterations() > 0) {
+    state.counters["reference_s"] = *reference;
+    state.counters["ratio_vs_reference"] = *reference / (total / static_cast<double>(state.iterations()));
+  }
+}
+BENCHMARK(BM_bp_verify_general_iris_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();
