@@ -322,7 +322,7 @@ Ref Lookup::find_value(Ref v) const {
 Val Val::of(Ref v) noexcept {
   if (!v) return {Kind::Coercible, kNaN};
   if (v->is_number()) return {Kind::Number, v->get<double>()};
-  if (v->is_null()) return {Kind::Coercible, 0};
+  if (v->is_null()) return {Kind::Coercible, 0, true};
   if (v->is_boolean()) return {Kind::Coercible, v->get<bool>() ? 1.0 : 0.0};
   return {Kind::Text, kNaN};
 }

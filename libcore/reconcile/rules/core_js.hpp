@@ -11,6 +11,7 @@
 // the path a well-formed receipt takes, except where noted.
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -172,13 +173,18 @@ struct Val {
     Text,       // string, array, object: `+` concatenates, the result is a string
   };
   Kind kind = Kind::Number;
-  double num = 0;  // the value (Number) or its ToNumber (Coercible)
+  double num = 0;          // the value (Number) or its ToNumber (Coercible)
+  bool is_null = false;    // JSON null: echoed as null (our NaN) where the reference echoes the raw value
 
   static Val of_number(double d) noexcept { return {Kind::Number, d}; }
   static Val of(Ref v) noexcept;
   [[nodiscard]] bool finite_number() const noexcept { return kind == Kind::Number && std::isfinite(num); }
+  // What a failure shows for it: numbers as themselves, null as null (NaN renders as null),
+  // anything else (undefined, a boolean, a string) is left out.
   [[nodiscard]] std::optional<double> output() const noexcept {
-    return kind == Kind::Number ? std::optional<double>(num) : std::nullopt;
+    if (kind == Kind::Number) return num;
+    if (is_null) return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
   }
 };
 
