@@ -162,6 +162,24 @@ def set_at(root, path, value):
     get_at(root, path[:-1])[path[-1]] = value
 
 
+# The parts of a receipt the per-record rules read; most mutations land there.
+FOCUS = {"topology", "bias_policy", "numeric_policy", "forward", "loss", "targets", "backward", "updates",
+         "parameters_before", "parameters_after", "optimizer_config", "fixture_status", "attestor",
+         "source_framework", "batch"}
+
+
+def pick(paths, rng, containers_of=None):
+    """A path, 85% of the time inside FOCUS; with containers_of (the record) a third of the picks are
+    objects or arrays, so whole sub-trees get replaced too."""
+    focused = [p for p in paths if p and p[0] in FOCUS]
+    pool = focused if focused and rng.random() < 0.85 else paths
+    if containers_of is not None and rng.random() < 0.33:
+        boxes = [p for p in pool if isinstance(get_at(containers_of, p), (dict, list))]
+        if boxes:
+            pool = boxes
+    return rng.choice(pool)
+
+
 def numbers(rec):
     return [p for p, v in walk(rec) if isinstance(v, (int, float)) and not isinstance(v, bool) and p]
 
@@ -195,7 +213,7 @@ def mutate(rec, family, rng):
         nums = numbers(rec)
         if not nums:
             return None
-        path = rng.choice(nums)
+        path = pick(nums, rng)
         v = get_at(rec, path)
         if family == "num_outside":
             how = rng.choice(["rel", "abs", "sign", "zero", "huge"])
@@ -249,19 +267,19 @@ def mutate(rec, family, rng):
         return out, "respelled %d numbers" % count[0]
     if family == "removed_key":
         keys = [p for p, v in walk(rec) if p and isinstance(get_at(rec, p[:-1]), dict)]
-        path = rng.choice(keys)
+        path = pick(keys, rng)
         del get_at(rec, path[:-1])[path[-1]]
         return dump(rec), "removed %s" % (path,)
     if family == "unknown_key":
         objs = [p for p, v in walk(rec) if isinstance(v, dict)]
-        path = rng.choice(objs)
+        path = pick(objs, rng)
         key = rng.choice(["x_unknown", "7", "0", "o9", "h9", "w_unknown", "__extra"])
         value = rng.choice([0.25, "text", None, True, {"net": 0.1, "out": 0.2}, [1, 2], 0])
         get_at(rec, path)[key] = value
         return dump(rec), "unknown key %r=%r at %s" % (key, value, path)
     if family == "type_change":
         nodes = [p for p, v in walk(rec) if p]
-        path = rng.choice(nodes)
+        path = pick(nodes, rng, rec)
         old = get_at(rec, path)
         options = [None, True, False, 0, "abc", "", [], {}, [old], {"value": old}]
         if isinstance(old, (int, float)) and not isinstance(old, bool):
@@ -273,7 +291,7 @@ def mutate(rec, family, rng):
         arrays = [p for p, v in walk(rec) if isinstance(v, list) and len(v) >= 2]
         if not arrays:
             return None
-        path = rng.choice(arrays)
+        path = pick(arrays, rng)
         arr = get_at(rec, path)
         if rng.random() < 0.3:
             arr.reverse()
@@ -283,7 +301,7 @@ def mutate(rec, family, rng):
         return dump(rec), "swapped %s[%d]<->[%d]" % (path, i, j)
     if family == "duplicate_key":
         objs = [p for p, v in walk(rec) if isinstance(v, dict) and v]
-        target = rng.choice(objs)
+        target = pick(objs, rng)
         obj = get_at(rec, target)
         key = rng.choice(list(obj.keys()))
         old = obj[key]
@@ -476,6 +494,8 @@ def main():
     stats = {}
     disagreements = []
     per_rule = {}
+    reported = {}  # rule -> records where the reference reported it (coverage of the comparison)
+    caught_throws = [0]
     for f, family in inputs:
         want = ref_by_file.get(f, [])
         got = ours[cursor:cursor + len(want)]
@@ -484,6 +504,14 @@ def main():
         for w, g in zip(want, got):
             st["records"] += 1
             diffs, category = compare(w, g, rules, args.all_rules)
+            if "result" in w:
+                rs = {x.get("rule") for x in w["result"].get("failures", [])}
+                for r_ in rs:
+                    if r_ in rules:
+                        reported[r_] = reported.get(r_, 0) + 1
+                if any(str(x.get("message", "")).startswith(THREW_PREFIX) for x in w["result"].get("failures", [])) \
+                        and w.get("rule_running") in rules:
+                    caught_throws[0] += 1
             if category in ("reference_threw", "threw_outside_set"):
                 st[category] += 1
             if diffs:
@@ -534,6 +562,10 @@ def main():
             print("  %-14s records %5d  disagreements %4d  reference_threw %4d  threw_outside_set %4d" % (
                 family, s["records"], s["disagree"], s["reference_threw"], s["threw_outside_set"]))
     print("  total records %d, disagreements %d" % (total, sum(s["disagree"] for s in stats.values())))
+    print("  records where the reference reports each rule:", ", ".join(
+        "%d: %d" % kv for kv in sorted(reported.items())))
+    print("  records where a rule of the set threw inside the reference's try (compared as Rule 0 'updates'): %d"
+          % caught_throws[0])
     if per_rule:
         print("  disagreements by rule:", ", ".join("%s: %d" % kv for kv in sorted(per_rule.items())))
     if bad_report:
