@@ -108,9 +108,20 @@ std::optional<std::size_t> array_index(std::string_view key) noexcept {
   return static_cast<std::size_t>(v);
 }
 
+Ref find_key(const Json& object, std::string_view key) noexcept {
+  const auto& map = object.get_ref<const Json::object_t&>();
+  const std::size_t n = key.size();
+  // Length and first byte before memcmp: most keys of a receipt object differ in one of them.
+  for (auto it = map.rbegin(); it != map.rend(); ++it) {
+    const std::string& k = it->first;
+    if (k.size() == n && (n == 0 || (k[0] == key[0] && std::memcmp(k.data(), key.data(), n) == 0))) return &it->second;
+  }
+  return nullptr;
+}
+
 Ref lookup(Ref base, std::string_view key) noexcept {
   if (!base) return nullptr;
-  if (base->is_object()) return member(*base, key);
+  if (base->is_object()) return find_key(*base, key);
   if (base->is_array()) {
     const auto i = array_index(key);
     return i && *i < base->size() ? &(*base)[*i] : nullptr;

@@ -42,6 +42,9 @@ class JsTypeError : public std::runtime_error {
 // Canonical array index ("0", "17"; not "01", "-1", "1.0"), as JS property keys are matched.
 [[nodiscard]] std::optional<std::size_t> array_index(std::string_view key) noexcept;
 
+// An object's own key (JSON.parse keeps the last of duplicated keys; so does the parser here).
+[[nodiscard]] Ref find_key(const Json& object, std::string_view key) noexcept;
+
 // base[key] for a base that is not null/undefined (objects: own key; arrays: index; anything
 // else: undefined). The reference never reads a prototype member the receipts could name.
 [[nodiscard]] Ref lookup(Ref base, std::string_view key) noexcept;

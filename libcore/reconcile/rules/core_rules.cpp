@@ -92,8 +92,8 @@ std::vector<Factor> factor_list(Ref factors) {
   out.reserve(factors->size());
   for (const auto& e : *factors) {
     Factor f;
-    if (const auto* name = as_string(member(&e, "name"))) f.name = *name;
-    if (const auto* from = as_string(member(&e, "from"))) f.from = *from;
+    if (const auto* name = as_string(lookup(&e, "name"))) f.name = *name;
+    if (const auto* from = as_string(lookup(&e, "from"))) f.from = *from;
     const Ref value = lookup(&e, "value");
     f.value = is_number(value) ? number(value) : kNaN;
     out.push_back(std::move(f));
@@ -159,7 +159,7 @@ std::optional<double> resolve_fast(const Json& root, std::string_view path) noex
     const std::string_view head = part.substr(0, bracket);
     if (head.empty() || head.find(']') != std::string_view::npos) return std::nullopt;
     if (!cursor || !cursor->is_object()) return std::nullopt;
-    cursor = member(*cursor, head);
+    cursor = find_key(*cursor, head);
     if (!cursor) return std::nullopt;
     if (bracket != std::string_view::npos) {
       std::string_view tail = part.substr(bracket);
@@ -190,7 +190,7 @@ std::optional<double> resolve_fast(const Json& root, std::string_view path) noex
 
 OptimizerConfig read_optimizer_config(const Json& receipt) noexcept {
   OptimizerConfig out;
-  const Ref oc = member(receipt, "optimizer_config");
+  const Ref oc = lookup(&receipt, "optimizer_config");
   if (!is_object(oc)) return out;
   const Ref name = lookup(oc, "name");
   if (!is_string(name)) return out;
@@ -200,6 +200,6 @@ OptimizerConfig read_optimizer_config(const Json& receipt) noexcept {
   return out;
 }
 
-Ref authoring_state(const Json& receipt) noexcept { return opt(member(receipt, "fixture_status"), "authoring_state"); }
+Ref authoring_state(const Json& receipt) noexcept { return opt(lookup(&receipt, "fixture_status"), "authoring_state"); }
 
 }  // namespace reconcile::rules::core

@@ -17,7 +17,7 @@ using namespace core;
 void check_rule_00_forward_completeness(RuleContext& ctx) {
   const Json& r = ctx.receipt;
   if (equals(authoring_state(r), "external_imported") || has_observer_markers(r)) return;
-  const Ref unit_order = opt(member(r, "topology"), "unit_order");
+  const Ref unit_order = opt(lookup(&r, "topology"), "unit_order");
   if (!truthy(unit_order)) return;
   const Ref outputs = lookup(unit_order, "output");
   if (!is_array(outputs) || outputs->empty()) return;
@@ -34,7 +34,7 @@ void check_rule_00_forward_completeness(RuleContext& ctx) {
     if (is_string(u)) declared_strings.insert(u->get_ref<const std::string&>());
   }
 
-  Ref forward_map = member(r, "forward");
+  Ref forward_map = lookup(&r, "forward");
   if (forward_map && forward_map->is_null()) forward_map = nullptr;  // forward ?? {}
   const Lookup forward(forward_map);
   for (const Ref unit : declared) {

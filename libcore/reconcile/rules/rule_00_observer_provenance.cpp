@@ -17,10 +17,10 @@ void check_rule_00_observer_provenance(RuleContext& ctx) {
   const Ref state = authoring_state(r);
   if (!state || state->is_null() || equals(state, "external_imported")) return;
 
-  const Ref provenance = opt(member(r, "attestor"), "import_provenance");
+  const Ref provenance = opt(lookup(&r, "attestor"), "import_provenance");
   const bool has_provenance = is_object(provenance) &&
                               (is_string(lookup(provenance, "source_format")) || is_string(lookup(provenance, "source_hash")));
-  const Ref framework = member(r, "source_framework");
+  const Ref framework = lookup(&r, "source_framework");
   const Ref extractor = is_object(framework) ? lookup(framework, "extractor") : nullptr;
   const bool has_framework =
       is_object(framework) && (is_string(lookup(framework, "name")) || (is_object(extractor) && is_string(lookup(extractor, "name"))));

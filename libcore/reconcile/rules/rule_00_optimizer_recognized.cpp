@@ -21,7 +21,7 @@ bool recognized(const std::string& name) {
 }  // namespace
 
 void check_rule_00_optimizer_recognized(RuleContext& ctx) {
-  const Json& updates = *member(ctx.receipt, "updates");
+  const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref u = &updates[i];
     if (!truthy(u)) continue;

@@ -222,16 +222,16 @@ void sizes_against_unit_order(Ref topo, Ref unit_order, FailureSink& out) {
 
 void check_rule_00_structural(RuleContext& ctx) {
   const Json& r = ctx.receipt;
-  const Ref updates = member(r, "updates");  // an array: reconcile_receipt checked it
-  const Ref mode = opt(member(r, "bias_policy"), "mode");
-  const Ref topo = member(r, "topology");
+  const Ref updates = lookup(&r, "updates");  // an array: reconcile_receipt checked it
+  const Ref mode = opt(lookup(&r, "bias_policy"), "mode");
+  const Ref topo = lookup(&r, "topology");
   const Ref parameters = opt(topo, "parameters");
   const Ref unit_order = opt(topo, "unit_order");
 
   if (equals(mode, "constant")) constant_mode_bias_updates(*updates, ctx.failures);
   if (equals(mode, "constant") && truthy(parameters)) {
-    const Ref before = member(r, "parameters_before");
-    const Ref after = member(r, "parameters_after");
+    const Ref before = lookup(&r, "parameters_before");
+    const Ref after = lookup(&r, "parameters_after");
     if (truthy(before) && truthy(after)) constant_mode_bias_drift(parameters, before, after, ctx.failures);
   }
   if (equals(mode, "sgd") && truthy(parameters)) sgd_mode_missing_bias_updates(parameters, *updates, ctx.failures);
@@ -241,7 +241,7 @@ void check_rule_00_structural(RuleContext& ctx) {
   if (truthy(parameters)) kind_against_role(parameters, *updates, ctx.failures);
   if (equals(opt(topo, "activation_output"), "softmax") && truthy(unit_order)) {
     const Ref outputs = lookup(unit_order, "output");
-    const Ref forward = member(r, "forward");
+    const Ref forward = lookup(&r, "forward");
     if (is_array(outputs) && truthy(forward)) probability_bounds(ctx, outputs, forward);
   }
   if (truthy(unit_order)) sizes_against_unit_order(topo, unit_order, ctx.failures);

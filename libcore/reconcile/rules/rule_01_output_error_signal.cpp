@@ -10,7 +10,7 @@ namespace reconcile::rules {
 using namespace core;
 
 void check_rule_01_output_error_signal(RuleContext& ctx) {
-  const Ref signals = opt(member(ctx.receipt, "backward"), "output_error_signals");
+  const Ref signals = opt(lookup(&ctx.receipt, "backward"), "output_error_signals");
   if (!truthy(signals) || !is_object(signals)) return;
   const KeyList units(signals);
   for (std::size_t i = 0; i < units.size(); ++i) {

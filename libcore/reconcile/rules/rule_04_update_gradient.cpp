@@ -10,7 +10,7 @@ namespace reconcile::rules {
 using namespace core;
 
 void check_rule_04_update_gradient(RuleContext& ctx) {
-  const Json& updates = *member(ctx.receipt, "updates");
+  const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
     const Ref optimizer = get(update, "optimizer");

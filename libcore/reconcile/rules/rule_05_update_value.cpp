@@ -27,7 +27,7 @@ double coupled_l2_weight_decay(const Json& receipt) {
 
 void check_rule_05_update_value(RuleContext& ctx) {
   const double wd = coupled_l2_weight_decay(ctx.receipt);
-  const Json& updates = *member(ctx.receipt, "updates");
+  const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
     const Ref optimizer = get(update, "optimizer");

@@ -11,9 +11,9 @@ namespace reconcile::rules {
 using namespace core;
 
 void check_rule_06_weight_progression(RuleContext& ctx) {
-  const Ref wd = opt(member(ctx.receipt, "optimizer_config"), "weight_decay");
+  const Ref wd = opt(lookup(&ctx.receipt, "optimizer_config"), "weight_decay");
   const bool decoupled_wd = is_finite_number(wd) && number(wd) >= 0;
-  const Json& updates = *member(ctx.receipt, "updates");
+  const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
     const Ref before = get(update, "weight_before");

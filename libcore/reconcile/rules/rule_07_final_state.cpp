@@ -17,15 +17,15 @@ using namespace core;
 
 void check_rule_07_final_state(RuleContext& ctx) {
   const Json& r = ctx.receipt;
-  const Ref after_map = member(r, "parameters_after");
-  const Ref before_map = member(r, "parameters_before");
+  const Ref after_map = lookup(&r, "parameters_after");
+  const Ref before_map = lookup(&r, "parameters_before");
   if (!truthy(after_map) || !is_object(after_map)) return;
   if (!truthy(before_map) || !is_object(before_map)) return;
 
   // The last update per parameter id (Map.set overwrites).
   SameValueMap<Ref> update_by_id;
-  for (const auto& u : *member(r, "updates")) update_by_id.set(get(&u, "parameter_id"), &u);
-  const Ref bias_mode = opt(member(r, "bias_policy"), "mode");
+  for (const auto& u : *lookup(&r, "updates")) update_by_id.set(get(&u, "parameter_id"), &u);
+  const Ref bias_mode = opt(lookup(&r, "bias_policy"), "mode");
   const Lookup before(before_map);
 
   const KeyList ids(after_map);
@@ -55,7 +55,7 @@ void check_rule_07_final_state(RuleContext& ctx) {
       Val recomputed;
       if (equals(opt(optimizer, "name"), "adamw")) {
         const Ref lr = lookup(optimizer, "learning_rate");
-        const Ref wd = opt(member(r, "optimizer_config"), "weight_decay");
+        const Ref wd = opt(lookup(&r, "optimizer_config"), "weight_decay");
         if (!is_finite_number(wd) || number(wd) < 0) {
           Failure f;
           f.rule = 7;

@@ -3,6 +3,7 @@
 // failure's field_path is the referenced path; an unresolvable path fails with recomputed NaN.
 #include <limits>
 #include <string>
+#include <unordered_map>
 
 #include "reconcile/rules/core_rules.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -12,10 +13,16 @@ namespace {
 
 using namespace core;
 
+// Many factors name the same path (forward.h1.out feeds every weight out of h1): resolve each once.
+using PathCache = std::unordered_map<std::string_view, std::optional<double>>;
+
 template <class SitePath, class Pid>
-void check_factor(RuleContext& ctx, Ref factor, const std::string& from, const SitePath& site_path, const Pid& pid) {
+void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::string& from, const SitePath& site_path,
+                  const Pid& pid) {
   const Val stored = Val::of(lookup(factor, "value"));
-  const auto resolved = resolve_fast(ctx.receipt, from);
+  auto [slot, fresh] = cache.try_emplace(from);
+  if (fresh) slot->second = resolve_fast(ctx.receipt, from);
+  const std::optional<double> resolved = slot->second;
   if (!resolved) {
     Failure f;
     f.rule = 8;
@@ -38,19 +45,20 @@ void check_factor(RuleContext& ctx, Ref factor, const std::string& from, const S
 
 // The factors of one site; `from` must be a non-empty string to be checked.
 template <class SitePath, class Pid>
-void check_factors(RuleContext& ctx, const Json& factors, const SitePath& site_path, const Pid& pid) {
+void check_factors(RuleContext& ctx, PathCache& cache, const Json& factors, const SitePath& site_path, const Pid& pid) {
   for (std::size_t j = 0; j < factors.size(); ++j) {
     const Ref factor = &factors[j];
     const Ref from = get(factor, "from");
     if (!is_string(from) || from->get_ref<const std::string&>().empty()) continue;
-    check_factor(ctx, factor, from->get_ref<const std::string&>(), [&] { return site_path(j); }, pid);
+    check_factor(ctx, cache, factor, from->get_ref<const std::string&>(), [&] { return site_path(j); }, pid);
   }
 }
 
 }  // namespace
 
 void check_rule_08_provenance(RuleContext& ctx) {
-  const Ref signals = opt(member(ctx.receipt, "backward"), "output_error_signals");
+  PathCache cache;
+  const Ref signals = opt(lookup(&ctx.receipt, "backward"), "output_error_signals");
   if (truthy(signals) && is_object(signals)) {
     const KeyList units(signals);
     for (std::size_t i = 0; i < units.size(); ++i) {
@@ -60,20 +68,20 @@ void check_rule_08_provenance(RuleContext& ctx) {
       if (!is_array(factors)) continue;
       const std::string_view id = units.key(i);
       check_factors(
-          ctx, *factors,
+          ctx, cache, *factors,
           [&](std::size_t j) {
             return "backward.output_error_signals." + std::string(id) + ".factors[" + std::to_string(j) + "].value";
           },
           [&] { return std::optional<std::string>(std::string(id)); });
     }
   }
-  const Json& updates = *member(ctx.receipt, "updates");
+  const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
     const Ref factors = opt(get(update, "optimizer"), "factors");
     if (!is_array(factors)) continue;
     check_factors(
-        ctx, *factors,
+        ctx, cache, *factors,
         [&](std::size_t j) { return "updates[" + std::to_string(i) + "].optimizer.factors[" + std::to_string(j) + "].value"; },
         [&] { return parameter_id(lookup(update, "parameter_id")); });
   }

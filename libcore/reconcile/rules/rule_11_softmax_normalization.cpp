@@ -11,11 +11,11 @@ namespace reconcile::rules {
 using namespace core;
 
 void check_rule_11_softmax_normalization(RuleContext& ctx) {
-  const Ref topo = member(ctx.receipt, "topology");
+  const Ref topo = lookup(&ctx.receipt, "topology");
   if (!equals(opt(topo, "activation_output"), "softmax")) return;
   const Ref order = opt(lookup(topo, "unit_order"), "output");
   if (!is_array(order) || order->empty()) return;
-  const Ref forward_map = member(ctx.receipt, "forward");
+  const Ref forward_map = lookup(&ctx.receipt, "forward");
   if (!truthy(forward_map)) return;
   const Lookup forward(forward_map);
   double sum = 0;

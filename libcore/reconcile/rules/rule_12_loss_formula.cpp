@@ -25,9 +25,9 @@ Failure rule12_structural(std::optional<std::string> pid, std::string path, std:
 }
 
 void component_coherence(RuleContext& ctx) {
-  const Ref declared = opt(opt(member(ctx.receipt, "topology"), "unit_order"), "output");
+  const Ref declared = opt(opt(lookup(&ctx.receipt, "topology"), "unit_order"), "output");
   if (!is_array(declared) || declared->empty()) return;
-  const Ref loss = member(ctx.receipt, "loss");
+  const Ref loss = lookup(&ctx.receipt, "loss");
   if (!truthy(loss)) return;
   const Ref per_output = lookup(loss, "per_output");
   if (!truthy(per_output) || !is_object(per_output)) return;
@@ -70,15 +70,15 @@ void component_coherence(RuleContext& ctx) {
 
 void check_rule_12_loss_formula(RuleContext& ctx) {
   const Json& r = ctx.receipt;
-  if (member(r, "batch")) return;
+  if (lookup(&r, "batch")) return;
   component_coherence(ctx);
 
-  const Ref declared = opt(member(r, "topology"), "loss");
+  const Ref declared = opt(lookup(&r, "topology"), "loss");
   const bool cross_entropy = equals(declared, "cross_entropy_softmax");
   const char* formula = cross_entropy ? "cross_entropy_softmax" : "half_squared_error";
-  const Ref loss = member(r, "loss");
-  const Ref targets_map = member(r, "targets");
-  const Ref forward_map = member(r, "forward");
+  const Ref loss = lookup(&r, "loss");
+  const Ref targets_map = lookup(&r, "targets");
+  const Ref forward_map = lookup(&r, "forward");
   if (!truthy(loss) || !truthy(targets_map) || !truthy(forward_map)) return;
   const Ref per_output = lookup(loss, "per_output");
   if (!truthy(per_output) || !is_object(per_output)) {
