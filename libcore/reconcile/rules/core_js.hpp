@@ -22,7 +22,8 @@
 
 #include "reconcile/json_access.hpp"
 
-// Products strictly left to right, sums in the declared order: never fused into an FMA.
+// Products strictly left to right, sums in the declared order: never fused into an FMA, whatever
+// the target (GCC contracts by default when the target has FMA).
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__GNUC__)

@@ -206,8 +206,9 @@ std::optional<double> js_length(Ref v) {
 
 // 0g: topology.{input,hidden,output}_size against unit_order lengths.
 void sizes_against_unit_order(Ref topo, Ref unit_order, FailureSink& out) {
-  for (const char* side : {"input", "hidden", "output"}) {
-    const Ref declared = get(topo, std::string(side) + "_size");
+  static constexpr const char* kSides[][2] = {{"input", "input_size"}, {"hidden", "hidden_size"}, {"output", "output_size"}};
+  for (const auto& [side, size_key] : kSides) {
+    const Ref declared = get(topo, size_key);
     const auto actual = js_length(lookup(unit_order, side));
     if (!is_number(declared) || !actual || number(declared) == *actual) continue;
     const double d = number(declared);
