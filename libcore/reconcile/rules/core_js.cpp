@@ -314,14 +314,19 @@ std::string same_value_key(Ref v) {
 }
 
 Lookup::Lookup(Ref base) : base_(base) {
-  if (base && base->is_object() && base->size() > 16) {
-    index_ = ObjectIndex(base);
+  if (base && base->is_object() && base->size() > 12) {
+    const auto& map = base->get_ref<const Json::object_t&>();
+    index_.reserve(map.size());
+    for (const auto& [k, v] : map) index_.set(k, &v);
     indexed_ = true;
   }
 }
 
 Ref Lookup::find(std::string_view key) const noexcept {
-  if (indexed_) return index_.find(key);
+  if (indexed_) {
+    const Ref* hit = index_.find(key);
+    return hit ? *hit : nullptr;
+  }
   return lookup(base_, key);
 }
 

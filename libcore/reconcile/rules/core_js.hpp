@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "reconcile/json_access.hpp"
+#include "reconcile/rules/core_flat_map.hpp"
 
 // Products strictly left to right, sums in the declared order: never fused into an FMA, whatever
 // the target (GCC contracts by default when the target has FMA).
@@ -126,14 +127,14 @@ class SameValueMap {
  public:
   void set(Ref key, T value) {
     if (key && key->is_string()) {
-      strings_.insert_or_assign(std::string_view(key->get_ref<const std::string&>()), std::move(value));
+      strings_.set(key->get_ref<const std::string&>(), std::move(value));
     } else {
       others_.insert_or_assign(same_value_key(key), std::move(value));
     }
   }
   void set_if_absent(Ref key, T value) {
     if (key && key->is_string()) {
-      strings_.try_emplace(std::string_view(key->get_ref<const std::string&>()), std::move(value));
+      strings_.set_if_absent(key->get_ref<const std::string&>(), std::move(value));
     } else {
       others_.try_emplace(same_value_key(key), std::move(value));
     }
@@ -143,14 +144,12 @@ class SameValueMap {
     const auto it = others_.find(same_value_key(key));
     return it == others_.end() ? nullptr : &it->second;
   }
-  [[nodiscard]] const T* find_string(std::string_view key) const {
-    const auto it = strings_.find(key);
-    return it == strings_.end() ? nullptr : &it->second;
-  }
-  [[nodiscard]] bool empty() const noexcept { return strings_.empty() && others_.empty(); }
+  [[nodiscard]] const T* find_string(std::string_view key) const { return strings_.find(key); }
+  [[nodiscard]] bool empty() const noexcept { return strings_.size() == 0 && others_.empty(); }
+  void reserve(std::size_t n) { strings_.reserve(n); }
 
  private:
-  std::unordered_map<std::string_view, T> strings_;
+  FlatStringMap<T> strings_;
   std::unordered_map<std::string, T> others_;
 };
 
@@ -166,7 +165,7 @@ class Lookup {
  private:
   Ref base_ = nullptr;
   bool indexed_ = false;
-  ObjectIndex index_;
+  FlatStringMap<Ref> index_;
 };
 
 // A value taking part in arithmetic, typed as JavaScript would see it.

@@ -113,12 +113,12 @@ Val sum_in_order(const Json& items, const Json& order, std::string_view key_name
   if (order.empty()) return Val::of_number(0);
   // First item per string key, for orders long enough that a scan per entry would be quadratic.
   const bool indexed = order.size() > 8 && items.size() > 8;
-  std::unordered_map<std::string_view, std::size_t> first_by_key;
+  FlatStringMap<std::size_t> first_by_key;
   if (indexed) {
     first_by_key.reserve(items.size());
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Ref key = get(&items[k], key_name);
-      if (is_string(key)) first_by_key.try_emplace(key->get_ref<const std::string&>(), k);
+      if (is_string(key)) first_by_key.set_if_absent(key->get_ref<const std::string&>(), k);
     }
   }
   Val sum;
@@ -127,8 +127,7 @@ Val sum_in_order(const Json& items, const Json& order, std::string_view key_name
     Ref item = nullptr;
     if (indexed && entry.is_string()) {
       // Items before the first string match of this key do not match it either (=== on a string).
-      const auto it = first_by_key.find(entry.get_ref<const std::string&>());
-      if (it != first_by_key.end()) item = &items[it->second];
+      if (const auto* k = first_by_key.find(entry.get_ref<const std::string&>())) item = &items[*k];
     } else {
       for (const auto& candidate : items) {
         if (strict_equals(get(&candidate, key_name), &entry)) {

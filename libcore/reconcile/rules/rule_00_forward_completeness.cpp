@@ -3,7 +3,6 @@
 // that Rules 0.8, 11 and 12 (which skip a unit they do not find) cannot be dodged by dropping a
 // unit. Observer receipts (label or marker) are left to Rule 14, which owns their completeness.
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "reconcile/receipt_traits.hpp"
@@ -28,10 +27,10 @@ void check_rule_00_forward_completeness(RuleContext& ctx) {
     for (const auto& u : *hidden) declared.push_back(&u);
   }
   for (const auto& u : *outputs) declared.push_back(&u);
-  std::unordered_set<std::string_view> declared_strings;  // only strings can equal a forward key
+  FlatStringMap<bool> declared_strings;  // only strings can equal a forward key
   declared_strings.reserve(declared.size());
   for (const Ref u : declared) {
-    if (is_string(u)) declared_strings.insert(u->get_ref<const std::string&>());
+    if (is_string(u)) declared_strings.set(u->get_ref<const std::string&>(), true);
   }
 
   Ref forward_map = lookup(&r, "forward");
@@ -67,7 +66,7 @@ void check_rule_00_forward_completeness(RuleContext& ctx) {
   const KeyList keys(forward_map);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::string_view key = keys.key(i);
-    if (declared_strings.count(key)) continue;
+    if (declared_strings.contains(key)) continue;
     ctx.failures.add(structural(std::string(key), "forward." + std::string(key),
                                 "Rule 0.9 (forward completeness): the forward map declares unit \"" + std::string(key) +
                                     "\" that is not in topology.unit_order.hidden ∪ output. forward's key set must "

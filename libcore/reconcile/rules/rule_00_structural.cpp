@@ -122,6 +122,7 @@ void bias_sharing_coverage(Ref topo, Ref parameters, Ref unit_order, FailureSink
 // 0f: an update's kind against its parameter's declared role.
 void kind_against_role(Ref parameters, const Json& updates, FailureSink& out) {
   SameValueMap<Ref> role_by_id;
+  if (is_array(parameters)) role_by_id.reserve(parameters->size());
   for_of(parameters, "topology.parameters", [&](Ref p) { role_by_id.set(get(p, "id"), get(p, "role")); });
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref u = &updates[i];

@@ -24,6 +24,7 @@ void check_rule_07_final_state(RuleContext& ctx) {
 
   // The last update per parameter id (Map.set overwrites).
   SameValueMap<Ref> update_by_id;
+  update_by_id.reserve(lookup(&r, "updates")->size());
   for (const auto& u : *lookup(&r, "updates")) update_by_id.set(get(&u, "parameter_id"), &u);
   const Ref bias_mode = opt(lookup(&r, "bias_policy"), "mode");
   const Lookup before(before_map);

@@ -3,7 +3,6 @@
 // failure's field_path is the referenced path; an unresolvable path fails with recomputed NaN.
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 #include "reconcile/rules/core_rules.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -14,15 +13,19 @@ namespace {
 using namespace core;
 
 // Many factors name the same path (forward.h1.out feeds every weight out of h1): resolve each once.
-using PathCache = std::unordered_map<std::string_view, std::optional<double>>;
+using PathCache = FlatStringMap<std::optional<std::optional<double>>>;  // outer empty: not resolved yet
 
 template <class SitePath, class Pid>
 void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::string& from, const SitePath& site_path,
                   const Pid& pid) {
   const Val stored = Val::of(lookup(factor, "value"));
-  auto [slot, fresh] = cache.try_emplace(from);
-  if (fresh) slot->second = resolve_fast(ctx.receipt, from);
-  const std::optional<double> resolved = slot->second;
+  std::optional<double> resolved;
+  if (const auto* hit = cache.find(from); hit && *hit) {
+    resolved = **hit;
+  } else {
+    resolved = resolve_fast(ctx.receipt, from);
+    cache.set(from, resolved);
+  }
   if (!resolved) {
     Failure f;
     f.rule = 8;

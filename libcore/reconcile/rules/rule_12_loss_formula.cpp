@@ -8,7 +8,6 @@
 #include <cmath>
 #include <deque>
 #include <string>
-#include <unordered_set>
 
 #include "reconcile/rules/core_rules.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -33,22 +32,20 @@ void component_coherence(RuleContext& ctx) {
   if (!truthy(per_output) || !is_object(per_output)) return;
   const KeyList observed(per_output);
   std::deque<std::string> index_keys;  // an array's keys are index texts that must outlive KeyList's buffer
-  std::unordered_set<std::string_view> observed_keys;
-  observed_keys.reserve(observed.size());
+  FlatStringMap<bool> observed_keys(observed.size());
   for (std::size_t i = 0; i < observed.size(); ++i) {
     if (per_output->is_object()) {
-      observed_keys.insert(observed.key(i));
+      observed_keys.set(observed.key(i), true);
     } else {
-      observed_keys.insert(index_keys.emplace_back(observed.key(i)));
+      observed_keys.set(index_keys.emplace_back(observed.key(i)), true);
     }
   }
-  std::unordered_set<std::string_view> declared_strings;
-  declared_strings.reserve(declared->size());
+  FlatStringMap<bool> declared_strings(declared->size());
   for (const auto& unit : *declared) {
-    if (unit.is_string()) declared_strings.insert(unit.get_ref<const std::string&>());
+    if (unit.is_string()) declared_strings.set(unit.get_ref<const std::string&>(), true);
   }
   for (const auto& unit : *declared) {
-    if (unit.is_string() && observed_keys.count(unit.get_ref<const std::string&>())) continue;
+    if (unit.is_string() && observed_keys.contains(unit.get_ref<const std::string&>())) continue;
     const std::string key = key_of(&unit);
     ctx.failures.add(rule12_structural(
         parameter_id(&unit), "loss.per_output." + key,
@@ -58,7 +55,7 @@ void component_coherence(RuleContext& ctx) {
   }
   for (std::size_t i = 0; i < observed.size(); ++i) {
     const std::string key(observed.key(i));
-    if (declared_strings.count(key)) continue;
+    if (declared_strings.contains(key)) continue;
     ctx.failures.add(rule12_structural(
         key, "loss.per_output." + key,
         "Rule 12 (loss-component coherence): loss.per_output contains output unit \"" + key +
