@@ -95,6 +95,12 @@ Json engine_input(const Json& r, bool batched) {
       samples[key] = std::move(one);
     }
     in["batch"] = batch;
+    // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
+    if (!samples.empty()) {
+      const Json& first = samples.begin().value();
+      if (first.contains("inputs")) in["inputs"] = first["inputs"];
+      if (first.contains("targets")) in["targets"] = first["targets"];
+    }
     in["per_sample"] = std::move(samples);
     return in;
   }
@@ -141,7 +147,8 @@ Json engine_input(const Json& r, bool batched) {
     if (oc->beta2) config["beta2"] = *oc->beta2;
     if (oc->epsilon) config["epsilon"] = *oc->epsilon;
     if (oc->t) config["t"] = *oc->t;
-    if (oc->weight_decay) config["weight_decay"] = *oc->weight_decay;
+    // Only AdamW's update uses weight_decay (decoupled); the reference's engine ignores it on Adam.
+    if (oc->weight_decay && oc->name == "adamw") config["weight_decay"] = *oc->weight_decay;
     in["optimizer_config"] = std::move(config);
     in["updates"] = states(true);
   } else if (oc->name == "sgd_momentum") {

@@ -3,6 +3,8 @@
 // losses taken in batch.sample_order (sum from 0, left to right; mean divides by the count).
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -19,12 +21,18 @@ void check_rule_18_batch_reduction(RuleContext& ctx) {
   const Json* per_sample = member(*loss, "per_sample");
   if (!js_truthy(per_sample)) return;
   const Json* order = member(*batch, "sample_order");
-  if (!order || !order->is_array()) throw std::runtime_error("batch.sample_order is not iterable");
+  if (!order || !(order->is_array() || order->is_string())) throw std::runtime_error("batch.sample_order is not iterable");
+  std::vector<std::string> ids;  // a string sample_order iterates its characters
+  if (order->is_string()) {
+    for (char c : order->get_ref<const std::string&>()) ids.emplace_back(1, c);
+  } else {
+    for (const auto& sid : *order) ids.push_back(js_string(&sid));
+  }
 
   double sum = 0;
   std::size_t count = 0;
-  for (const auto& sid : *order) {
-    const Json* v = per_sample->is_object() ? member(*per_sample, js_string(&sid)) : nullptr;
+  for (const auto& sid : ids) {
+    const Json* v = per_sample->is_object() ? member(*per_sample, sid) : nullptr;
     const auto value = as_number(v);
     if (!value) return;  // a sample missing from loss.per_sample is Rule 19's finding
     sum += *value;
