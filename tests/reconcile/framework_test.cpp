@@ -18,7 +18,7 @@ TEST_CASE("tolerance: symmetric max form, non-finite operands fail with NaN delt
   auto c = reconcile::check_tolerance(1.0, 1.0 + 5e-7, t);
   CHECK(c.ok);
   CHECK(c.applied == doctest::Approx(1e-6 * (1.0 + 5e-7)));
-  c = reconcile::check_tolerance(1e-3, 1e-3 + 2e-9, t);
+  c = reconcile::check_tolerance(1e-4, 1e-4 + 2e-9, t);  // rtol * 1e-4 < atol: atol applies
   CHECK_FALSE(c.ok);
   CHECK(c.applied == 1e-9);
   c = reconcile::check_tolerance(std::numeric_limits<double>::quiet_NaN(), 1.0, t);
