@@ -67,6 +67,9 @@ Json engine_input(const Json& r, bool batched) {
                           "bias_policy"}) {
     in[key] = *member(r, key);
   }
+  // The engines ignore topology.layers (the reference's never reads it): a malformed one is the
+  // schema's finding, not a reason the step cannot be recomputed.
+  if (in["topology"].is_object()) in["topology"]["layers"] = Json::array({"input", "hidden", "output"});
   if (batched) {
     const Json& batch = *member(r, "batch");
     const Json* order = member(batch, "sample_order");
@@ -169,11 +172,16 @@ Json engine_input(const Json& r, bool batched) {
   return in;
 }
 
+std::string describe(const common::Error& e) {
+  const std::string& at = e.where().json_path;
+  return at.empty() ? e.message() : at + ": " + e.message();
+}
+
 Json run_engine(const Json& input, bool batched) {
   auto general = receipt::reproduce::extract_general_input(input);
-  if (!general) throw EngineError(general.error().message());
+  if (!general) throw EngineError(describe(general.error()));
   auto out = batched ? receipt::engine::run_batched_general_step(*general) : receipt::engine::run_general_step(*general);
-  if (!out) throw EngineError(out.error().message());
+  if (!out) throw EngineError(describe(out.error()));
   return std::move(*out);
 }
 
