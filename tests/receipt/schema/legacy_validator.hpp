@@ -20,6 +20,12 @@
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
 
+// GCC 12 warns (-Wrestrict, a false positive) on the std::string::replace in resolve().
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+
 namespace receipt::schema::legacy {
 
 using ojson = nlohmann::ordered_json;
@@ -406,3 +412,7 @@ inline std::vector<common::Error> validate(const ojson& schema, const ojson& ins
 }
 
 }  // namespace receipt::schema::legacy
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
