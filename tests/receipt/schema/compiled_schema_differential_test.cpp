@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "legacy_validator.hpp"
@@ -146,6 +147,18 @@ std::vector<std::string> schema_words() {
   for (const auto& name : receipt::schema::schema_names()) walk(*receipt::schema::find_schema(name));
   for (const auto& v : receipt::schema::receipt_versions()) words.insert(v);
   return {words.begin(), words.end()};
+}
+
+// The schema a document is written for: a framework-trace sidecar's "format", a topology+input
+// config, else the receipt schema its version names.
+std::string own_schema(const ojson& d) {
+  if (d.is_object()) {
+    const auto f = d.find("format");
+    if (f != d.end() && f->is_string() && f->get_ref<const std::string&>().starts_with("framework-trace"))
+      return "framework-trace.v" + receipt::schema::pick_framework_trace_version(d);
+    if (d.contains("topology") && !d.contains("schema_version")) return "topology-input.v0.4.0";
+  }
+  return "receipt.v" + receipt::schema::pick_receipt_version(d);
 }
 
 class Mutator {
@@ -456,10 +469,10 @@ TEST_CASE("compiled validator: same errors as the walking validator on every sch
     for (int m = 0; m <= per_doc; ++m) {
       const ojson d = m == 0 ? doc : mutator.mutate(doc);
       ++documents;
-      // The schema its version names, through the public API (the registry's compiled form) ...
-      const std::string version = receipt::schema::pick_receipt_version(d);
-      const auto* own = receipt::schema::find_schema(version);
-      compare(*own, nullptr, d, label + " #" + std::to_string(m) + " [receipt " + version + "]", tally);
+      // The schema it is meant for, through the public API (the registry's compiled form) ...
+      const std::string mine = own_schema(d);
+      compare(*receipt::schema::find_schema(mine), nullptr, d, label + " #" + std::to_string(m) + " [" + mine + "]",
+              tally);
       // ... and one other schema of the registry, chosen by the seed (mostly another receipt
       // version, which reads deeper into a receipt than the other families).
       const auto& versions = receipt::schema::receipt_versions();
@@ -532,7 +545,7 @@ TEST_CASE("compiled validator: malformed keywords throw when compiled") {
 TEST_CASE("compiled validator: uniqueItems on long arrays reports Ajv's pair") {
   const receipt::schema::CompiledSchema ids(ojson::parse(R"({"uniqueItems":true,"items":{"type":"string"}})"));
   ojson a = ojson::array();
-  for (int i = 0; i < 8000; ++i) a.push_back("p" + std::to_string(i));
+  for (int i = 0; i < 8000; ++i) a.push_back(std::string("p").append(std::to_string(i)));
   CHECK(ids.is_valid(a));
   a[7000] = "p12";
   a[9] = "p3";
@@ -549,4 +562,30 @@ TEST_CASE("compiled validator: uniqueItems on long arrays reports Ajv's pair") {
   CHECK(any.validate(b).front().message() == "must NOT have duplicate items (items ## 60 and 70 are identical)");
   CHECK(receipt::schema::legacy::validate(ojson::parse(R"({"uniqueItems":true})"), b).front().message() ==
         "must NOT have duplicate items (items ## 60 and 70 are identical)");
+}
+
+TEST_CASE("compiled validator: many threads compile and use the registry's schemas at once") {
+  const auto docs = fixture_documents();
+  REQUIRE(!docs.empty());
+  // Expected answers, from the walking validator, before any thread starts.
+  std::vector<std::string> names, expected;
+  for (const auto& [label, doc] : docs) {
+    names.push_back(own_schema(doc));
+    expected.push_back(render(receipt::schema::legacy::validate(*receipt::schema::find_schema(names.back()), doc, 5)));
+  }
+  std::vector<int> wrong(8, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t round = 0; round < 3; ++round) {
+        for (std::size_t i = t; i < docs.size() + t; ++i) {
+          const std::size_t k = i % docs.size();
+          const auto got = receipt::schema::validate(*receipt::schema::find_schema(names[k]), docs[k].second, 5);
+          if (render(got) != expected[k]) ++wrong[t];
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) CHECK(wrong[t] == 0);
 }
