@@ -40,8 +40,9 @@ int scale() {
 std::string render(const std::vector<common::Error>& errors) {
   std::string out;
   for (const auto& e : errors) {
-    out += "[" + std::to_string(static_cast<int>(e.code())) + "] " + e.where().file + ":" +
-           std::to_string(e.where().line) + " " + e.where().json_path + ": " + e.message() + "\n";
+    out.append("[").append(std::to_string(static_cast<int>(e.code()))).append("] ").append(e.where().file);
+    out.append(":").append(std::to_string(e.where().line)).append(" ").append(e.where().json_path);
+    out.append(": ").append(e.message()).append("\n");
   }
   return out.empty() ? "(valid)\n" : out;
 }
