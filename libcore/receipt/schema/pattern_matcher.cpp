@@ -1,6 +1,8 @@
 #include "receipt/schema/pattern_matcher.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -344,11 +346,143 @@ PatternMatcher::PatternMatcher(std::string pattern) : pattern_(std::move(pattern
     sets_.clear();
     anchored_ = false;
     regex_ = std::move(regex);
+    return;
   }
+  build_dfa();
+}
+
+namespace {
+
+constexpr std::size_t kMaxDfaStates = 2000;
+
+// The instructions reachable from `seeds` without reading a byte: the byte tests and the $
+// tests waiting there (sorted), and whether a match is reached. ^ passes only `at_begin`.
+std::vector<std::uint32_t> closure(const std::vector<Instr>& prog, const std::vector<std::uint32_t>& seeds,
+                                   bool at_begin, bool& match) {
+  std::vector<std::uint8_t> seen(prog.size(), 0);
+  std::vector<std::uint32_t> stack(seeds.begin(), seeds.end()), out;
+  match = false;
+  while (!stack.empty()) {
+    const std::uint32_t at = stack.back();
+    stack.pop_back();
+    if (seen[at] != 0) continue;
+    seen[at] = 1;
+    const Instr& in = prog[at];
+    switch (in.op) {
+      case Instr::byte_set:
+      case Instr::line_end: out.push_back(at); break;
+      case Instr::match: match = true; break;
+      case Instr::jump: stack.push_back(in.x); break;
+      case Instr::split:
+        stack.push_back(in.y);
+        stack.push_back(in.x);
+        break;
+      case Instr::line_begin:
+        if (at_begin) stack.push_back(at + 1);
+        break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Whether a match is reached at the end of the string (past position 0) from a state.
+bool matches_at_end(const std::vector<Instr>& prog, const std::vector<std::uint32_t>& state) {
+  std::vector<std::uint32_t> seeds;
+  for (const std::uint32_t pc : state)
+    if (prog[pc].op == Instr::line_end) seeds.push_back(pc + 1);
+  // From there on every $ passes too: follow them by hand.
+  std::vector<std::uint8_t> seen(prog.size(), 0);
+  while (!seeds.empty()) {
+    const std::uint32_t at = seeds.back();
+    seeds.pop_back();
+    if (seen[at] != 0) continue;
+    seen[at] = 1;
+    const Instr& in = prog[at];
+    switch (in.op) {
+      case Instr::match: return true;
+      case Instr::line_end: seeds.push_back(at + 1); break;
+      case Instr::jump: seeds.push_back(in.x); break;
+      case Instr::split:
+        seeds.push_back(in.y);
+        seeds.push_back(in.x);
+        break;
+      default: break;  // a byte test or ^ (not at position 0): no
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void PatternMatcher::build_dfa() {
+  // Bytes that every byte test treats alike share a class.
+  std::map<std::vector<bool>, std::uint8_t> signatures;
+  for (unsigned c = 0; c < 256; ++c) {
+    std::vector<bool> sig(sets_.size());
+    for (std::size_t i = 0; i < sets_.size(); ++i) sig[i] = has_byte(sets_[i], static_cast<unsigned char>(c));
+    auto it = signatures.emplace(std::move(sig), static_cast<std::uint8_t>(signatures.size())).first;
+    byte_class_[c] = it->second;
+  }
+  classes_ = static_cast<std::uint32_t>(signatures.size());
+  std::vector<unsigned char> representative(classes_);
+  for (unsigned c = 256; c-- > 0;) representative[byte_class_[c]] = static_cast<unsigned char>(c);
+
+  std::map<std::vector<std::uint32_t>, std::uint32_t> ids;
+  std::vector<std::vector<std::uint32_t>> states;
+  std::vector<std::uint32_t> next;
+  std::vector<std::uint8_t> accept, accept_at_end;
+  auto intern = [&](std::vector<std::uint32_t> pcs, bool match) -> std::uint32_t {
+    if (match) pcs = {0xffffffffU};  // every accepting state is one
+    auto [it, added] = ids.emplace(pcs, static_cast<std::uint32_t>(states.size()));
+    if (added) {
+      states.push_back(pcs);
+      accept.push_back(match ? 1 : 0);
+      accept_at_end.push_back(!match && matches_at_end(prog_, pcs) ? 1 : 0);
+    }
+    return it->second;
+  };
+  bool match = false;
+  auto start = closure(prog_, {0}, true, match);
+  const std::uint32_t start_id = intern(std::move(start), match);
+  for (std::size_t done = 0; done < states.size(); ++done) {
+    if (states.size() > kMaxDfaStates) return;  // too big: the NFA runs
+    const std::vector<std::uint32_t> pcs = states[done];
+    for (std::uint32_t k = 0; k < classes_; ++k) {
+      std::uint32_t to = static_cast<std::uint32_t>(done);
+      if (accept[done] == 0) {
+        std::vector<std::uint32_t> seeds;
+        for (const std::uint32_t pc : pcs)
+          if (prog_[pc].op == Instr::byte_set && has_byte(sets_[prog_[pc].x], representative[k])) seeds.push_back(pc + 1);
+        if (!anchored_) seeds.push_back(0);
+        bool m = false;
+        auto closed = closure(prog_, seeds, false, m);
+        to = intern(std::move(closed), m);
+      }
+      next.push_back(to);
+    }
+  }
+  dfa_next_ = std::move(next);
+  dfa_accept_ = std::move(accept);
+  dfa_accept_at_end_ = std::move(accept_at_end);
+  dfa_start_ = start_id;
+  if (auto it = ids.find({}); it != ids.end()) dfa_dead_ = it->second;
 }
 
 bool PatternMatcher::search(std::string_view s) const {
   if (regex_) return std::regex_search(s.begin(), s.end(), *regex_);
+  if (dfa_next_.empty() || s.empty()) return nfa_search(s);
+  std::uint32_t state = dfa_start_;
+  if (dfa_accept_[state] != 0) return true;
+  for (const char ch : s) {
+    state = dfa_next_[state * classes_ + byte_class_[static_cast<unsigned char>(ch)]];
+    if (dfa_accept_[state] != 0) return true;
+    if (state == dfa_dead_) return false;
+  }
+  return dfa_accept_at_end_[state] != 0;
+}
+
+bool PatternMatcher::nfa_search(std::string_view s) const {
   thread_local Scratch scratch;
   Scratch& sc = scratch;
   const std::size_t size = prog_.size();

@@ -3,10 +3,11 @@
 // std::regex_search(s, std::regex(pattern, std::regex::ECMAScript)) answers, which is what
 // the validator answered before schemas were compiled.
 //
-// Patterns in the subset below run on a small Thompson NFA (a Pike VM without captures):
-// time linear in the string, no recursion, no allocation after the first search on a thread.
-// Every other pattern is handed to std::regex, compiled once, so the answer is always the
-// std::regex one.
+// Patterns in the subset below are compiled to a Thompson NFA and, when its subset
+// construction stays under 2,000 states, to a DFA over byte classes: one table look-up per
+// byte, no recursion, no allocation. A larger one runs on the NFA (a Pike VM without captures),
+// still linear in the string. Every other pattern is handed to std::regex, compiled once, so
+// the answer is always the std::regex one.
 //
 // The subset, byte-oriented as std::regex<char> is (the patterns are ASCII):
 //   literals: printable ASCII except ^ $ \ . * + ? ( ) [ ] { } |
@@ -37,8 +38,10 @@ class PatternMatcher {
 
   [[nodiscard]] bool search(std::string_view s) const;
   [[nodiscard]] const std::string& pattern() const { return pattern_; }
-  // True when the NFA answers; false when std::regex does (for tests).
+  // True when the NFA or the DFA answers; false when std::regex does (for tests).
   [[nodiscard]] bool native() const { return regex_ == nullptr; }
+  // True when the DFA answers (for tests).
+  [[nodiscard]] bool deterministic() const { return !dfa_next_.empty(); }
 
   struct Instr {
     enum Op : std::uint8_t { byte_set, split, jump, line_begin, line_end, match } op;
@@ -52,6 +55,17 @@ class PatternMatcher {
   std::vector<std::array<std::uint64_t, 4>> sets_;
   bool anchored_ = false;  // every match starts at 0 (a leading ^ outside any alternation)
   std::unique_ptr<std::regex> regex_;
+
+  // The DFA: next state = dfa_next_[state * classes_ + byte_class_[byte]].
+  void build_dfa();
+  [[nodiscard]] bool nfa_search(std::string_view s) const;
+  std::array<std::uint8_t, 256> byte_class_{};
+  std::uint32_t classes_ = 0;
+  std::vector<std::uint32_t> dfa_next_;
+  std::vector<std::uint8_t> dfa_accept_;         // a match ends here: the search answers yes
+  std::vector<std::uint8_t> dfa_accept_at_end_;  // a match ends here when the string does ($)
+  std::uint32_t dfa_start_ = 0;
+  std::uint32_t dfa_dead_ = 0xffffffffU;  // no match can follow
 };
 
 }  // namespace receipt::schema::detail

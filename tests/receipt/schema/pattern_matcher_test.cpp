@@ -99,6 +99,7 @@ TEST_CASE("pattern matcher: the schemas' patterns run natively and agree with st
   std::size_t cases = 0;
   for (const auto& p : patterns) {
     CHECK_MESSAGE(PatternMatcher(p).native(), p);
+    CHECK_MESSAGE(PatternMatcher(p).deterministic(), p);
     cases += compare_on(p, rng, seeds, 3000);
   }
   MESSAGE(patterns.size() << " schema patterns, " << cases << " strings");
@@ -110,7 +111,8 @@ TEST_CASE("pattern matcher: other patterns agree with std::regex; the unsupporte
       "",         "a",         "^$",        "^a|b$",         "(ab|a)(c|bcd)(d*)", "(?:ab)+c",  "a{2,3}",
       "^a{0}$",   "x{3,}",     "[a-]",      "[-a]",          "[a\\-z]",           "[^a-c]+$",  "\\D\\W",
       "[\\d_]+",  "(a*)*b",    "(a|)+$",    "^(xx+)+y$",    "a+?b",              "\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\^\\$\\\\\\/",
-      "^\\d+\\.\\d+\\.\\d+", "(^a)",      "a$|^b",
+      "^\\d+\\.\\d+\\.\\d+", "(^a)",      "a$|^b",         "$^",                "a$$",       "^^a",
+      "(a|b)*a(a|b){12}",  // a DFA of 2^13 states: the NFA runs
   };
   const std::vector<std::string> fallback = {".",    "\\s",  "\\bx", "(a)\\1", "(?=a)", "a{,3}",  "\\x41",
                                              "\\u0041", "\xc3\xa9", "[]a]", "[^]", "\\-",   "a{1001}", "[[:alpha:]]"};
@@ -144,6 +146,15 @@ TEST_CASE("pattern matcher: other patterns agree with std::regex; the unsupporte
     cases += compare_on(p, rng, {"", "a", "A b", "aa"}, 300);
   }
   MESSAGE(cases << " strings");
+}
+
+TEST_CASE("pattern matcher: a pattern whose DFA would be too large runs on the NFA") {
+  const PatternMatcher m("(a|b)*a(a|b){12}");
+  CHECK(m.native());
+  CHECK_FALSE(m.deterministic());
+  CHECK(m.search("xxa" + std::string(12, 'b')));
+  CHECK_FALSE(m.search("xxa" + std::string(11, 'b')));
+  CHECK(PatternMatcher("^sha256:[0-9a-f]{64}$").deterministic());
 }
 
 TEST_CASE("pattern matcher: long inputs take linear time") {
