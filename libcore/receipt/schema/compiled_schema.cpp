@@ -1,7 +1,6 @@
 #include "receipt/schema/compiled_schema.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
