@@ -14,13 +14,10 @@
 // The reference is the one the compat tests install in <build>/reference; without it (or node)
 // the reference benchmark is skipped and no reference ratio is reported.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/reference_process.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/schema/legacy_validator.hpp"
@@ -35,34 +33,14 @@
 #include "receipt/schema/validator.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
-extern char** environ;
-
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-const std::string kBinaryDir = SUITE_BINARY_DIR;
-const std::string kBp = kBinaryDir + "/apps/bp/bp";
-const std::string kReferenceCli = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace/dist/bin/bp.js";
-
-bool exists(const std::string& p) { return ::access(p.c_str(), F_OK) == 0; }
-
-bool run_quiet(const std::vector<std::string>& args) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return false;
-  int status = 0;
-  if (::waitpid(pid, &status, 0) < 0) return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
+using bench::exists;
+using bench::kBp;
+using bench::kReferenceCli;
+using bench::reference_available;
+using bench::run_quiet;
 
 double seconds(const std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -206,8 +184,6 @@ BENCHMARK(BM_validate_receipt_64_walking)->Unit(benchmark::kMillisecond)->Iterat
 BENCHMARK(BM_validate_receipt_64_compiled)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_validate_input_64_walking)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_validate_input_64_compiled)->Unit(benchmark::kMillisecond)->MinTime(1.0);
-
-bool reference_available() { return exists(kReferenceCli) && run_quiet({"node", "--version"}); }
 
 struct ProcessTimes {
   double wall = 0, cpu = 0;  // seconds per run
