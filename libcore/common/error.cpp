@@ -43,6 +43,16 @@ std::string Error::to_string() const {
   return out;
 }
 
+std::string excerpt(std::string_view input, std::size_t max_bytes) {
+  if (input.size() <= max_bytes) return std::string(input);
+  std::size_t cut = max_bytes;
+  // Back off over UTF-8 continuation bytes (10xxxxxx) so the cut lands on a character start.
+  while (cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(input.substr(0, cut));
+  out += "...(" + std::to_string(input.size()) + " bytes)";
+  return out;
+}
+
 const char* to_string(ErrorCode code) {
   switch (code) {
     case ErrorCode::io: return "io";

@@ -1,8 +1,10 @@
 #pragma once
 // The suite's one error type. A verification failure is data, not an Error.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace common {
 
@@ -66,5 +68,12 @@ class Error {
 };
 
 [[nodiscard]] const char* to_string(ErrorCode code);
+
+// Input quoted in an error message (a value, a token, a key) is cut to this many bytes.
+inline constexpr std::size_t kMaxQuotedInputBytes = 200;
+
+// `input` when it fits in `max_bytes`; otherwise its first bytes (never splitting a UTF-8
+// sequence) followed by "...(N bytes)", so an error never echoes a 50 MB value.
+[[nodiscard]] std::string excerpt(std::string_view input, std::size_t max_bytes = kMaxQuotedInputBytes);
 
 }  // namespace common

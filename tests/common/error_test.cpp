@@ -14,3 +14,11 @@ TEST_CASE("error: quoted input with control characters stays on one line") {
   CHECK(e.to_string() == "x\\ny.json: /ids/a\\rb: 'a\\nb\\tc\\x01' is not an identifier");
   CHECK(e.message() == "'a\nb\tc\x01' is not an identifier");  // the message itself is untouched
 }
+
+TEST_CASE("error: excerpt keeps short input whole and cuts long input on a character boundary") {
+  CHECK(common::excerpt("short") == "short");
+  CHECK(common::excerpt(std::string(200, 'x')) == std::string(200, 'x'));
+  CHECK(common::excerpt(std::string(201, 'x')) == std::string(200, 'x') + "...(201 bytes)");
+  // "é" is two bytes; a cut at byte 5 would split the second one.
+  CHECK(common::excerpt("abcd\xC3\xA9\xC3\xA9", 5) == "abcd...(8 bytes)");
+}
