@@ -36,10 +36,13 @@ std::string Error::to_string() const {
     out += ": ";
   }
   if (!where_.json_path.empty()) {
-    append_one_line(out, where_.json_path);
+    // A path names keys of the input; a 50 MB key must not make a 50 MB line.
+    append_one_line(out, where_.json_path.size() > kMaxErrorPathBytes ? excerpt(where_.json_path, kMaxErrorPathBytes)
+                                                                      : where_.json_path);
     out += ": ";
   }
-  append_one_line(out, message_);
+  // Messages quote input through excerpt(); this cap is the backstop for any that do not.
+  append_one_line(out, message_.size() > kMaxErrorMessageBytes ? excerpt(message_, kMaxErrorMessageBytes) : message_);
   return out;
 }
 
