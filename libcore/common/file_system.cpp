@@ -2,11 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -191,6 +193,82 @@ class PosixFileSystem final : public FileSystem {
     if (::stat(path.c_str(), &st) != 0) return errno_error("cannot stat", path, errno);
     return static_cast<std::uint64_t>(st.st_size);
   }
+
+  NodeKind node_kind(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return NodeKind::missing;
+    if (S_ISREG(st.st_mode)) return NodeKind::regular;
+    if (S_ISDIR(st.st_mode)) return NodeKind::directory;
+    return NodeKind::other;
+  }
+
+  Result<std::string> resolve_symlinks(const std::string& path) override {
+    std::string p = path;
+    for (int hops = 0; hops < 40; ++hops) {
+      struct stat st {};
+      if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+      std::string target(PATH_MAX, '\0');
+      const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
+      if (n < 0) return errno_error("cannot read symbolic link", p, errno);
+      target.resize(static_cast<std::size_t>(n));
+      if (target.starts_with('/')) {
+        p = std::move(target);
+      } else {
+        const auto slash = p.find_last_of('/');
+        p = slash == std::string::npos ? target : p.substr(0, slash + 1) + target;
+      }
+    }
+    return errno_error("cannot follow symbolic link", path, ELOOP);
+  }
+
+  Result<TempFile> create_temp_beside(const std::string& target) override {
+    // Name k is tried until one is created (O_EXCL). A name that exists is either a live
+    // writer's (its lock is held) or a dead one's (unlocked: removed, and the name retried).
+    // The creator locks right after creating; a checker that removed the file in between
+    // is seen as st_nlink == 0 and the creator starts over.
+    std::size_t k = 0;
+    for (int attempts = 0; attempts < 10000; ++attempts) {
+      std::string name = target + ".atomic-tmp." + std::to_string(k);
+      int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        struct stat st {};
+        int rc = 0;
+        while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+        }
+        if (rc != 0 || ::fstat(fd, &st) != 0) {
+          const int e = errno;
+          ::close(fd);
+          ::unlink(name.c_str());
+          return errno_error("cannot lock temporary file", name, e);
+        }
+        if (st.st_nlink == 0) {  // removed by a checker before we locked it: retry the name
+          ::close(fd);
+          continue;
+        }
+        return TempFile{std::unique_ptr<WritableFile>(new PosixWritableFile(fd, name)), std::move(name)};
+      }
+      if (errno != EEXIST) return errno_error("cannot create file", name, errno);
+      int old = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (old < 0) {
+        if (errno != ENOENT) ++k;  // not ours to judge (a link, no permission): next name
+        continue;
+      }
+      if (::flock(old, LOCK_EX | LOCK_NB) == 0) {
+        struct stat a {}, b {};
+        // Remove it only when the name still refers to the file we locked.
+        if (::fstat(old, &a) == 0 && ::lstat(name.c_str(), &b) == 0 && S_ISREG(a.st_mode) && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+          ::unlink(name.c_str());
+        } else {
+          ++k;
+        }
+      } else {
+        ++k;  // a live writer holds it
+      }
+      ::close(old);
+    }
+    return Error::io("cannot create a temporary file beside it", Location{target, 0, {}});
+  }
 };
 
 class FaultyWritableFile final : public WritableFile {
@@ -236,6 +314,14 @@ Result<std::unique_ptr<WritableFile>> FaultInjectingFileSystem::create(const std
   auto f = base_.create(path);
   if (!f) return f.error();
   return std::unique_ptr<WritableFile>(new FaultyWritableFile(*this, std::move(f.value())));
+}
+
+Result<TempFile> FaultInjectingFileSystem::create_temp_beside(const std::string& target) {
+  if (should_fail()) return Error::io("injected create failure", Location{target, 0, {}});
+  auto t = base_.create_temp_beside(target);
+  if (!t) return t.error();
+  t->file = std::unique_ptr<WritableFile>(new FaultyWritableFile(*this, std::move(t->file)));
+  return t;
 }
 
 Result<std::vector<std::byte>> FaultInjectingFileSystem::read(const std::string& path, std::size_t max_bytes) {
