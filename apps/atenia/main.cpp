@@ -54,6 +54,7 @@ int checked_stdout(int rc) {
 
 int main(int argc, char** argv) {
   common::install_temp_file_cleanup();
+  common::install_out_of_memory_exit("atenia: out of memory\n", kExitMalformedOrIo);
   try {
     return checked_stdout(run(argc, argv));
   } catch (const std::bad_alloc&) {

@@ -41,6 +41,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace bp::cli;
   common::install_temp_file_cleanup();
+  common::install_out_of_memory_exit("bp: out of memory\n", bp::cli::kExitUsageOrInput);
   try {
     return checked_stdout(run(argc, argv));
   } catch (const std::bad_alloc&) {

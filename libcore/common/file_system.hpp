@@ -23,6 +23,14 @@ class WritableFile {
 // What a path names, following symlinks.
 enum class NodeKind { missing, regular, directory, other };  // other: a device, a FIFO, a socket
 
+// Why a whole-file read failed (FileSystem::read_file).
+enum class ReadFailure : std::uint8_t { not_found, is_directory, too_large, permission_denied, unreadable };
+
+struct ReadError {
+  ReadFailure reason;
+  Error error;  // an io error naming the path, in the system's words
+};
+
 // A temporary file created for an atomic replacement (see atomic_file.hpp).
 struct TempFile {
   std::unique_ptr<WritableFile> file;
@@ -35,6 +43,11 @@ class FileSystem {
   // Creates or truncates `path` for writing.
   virtual Result<std::unique_ptr<WritableFile>> create(const std::string& path) = 0;
   virtual Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) = 0;
+  // Reads a whole input file as text with one open: a failure carries its typed reason (not
+  // found, a directory, too large, permission denied, unreadable), taken from that open and
+  // its fstat rather than from checks made before it. The default goes through read() and
+  // reports every failure as unreadable.
+  virtual Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes);
   virtual Status rename(const std::string& from, const std::string& to) = 0;
   virtual Status sync_dir(const std::string& dir) = 0;
   virtual Status remove(const std::string& path) = 0;  // missing file is not an error
@@ -73,6 +86,9 @@ class FaultInjectingFileSystem final : public FileSystem {
 
   Result<std::unique_ptr<WritableFile>> create(const std::string& path) override;
   Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) override;
+  Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes) override {
+    return base_.read_file(path, max_bytes);
+  }
   Status rename(const std::string& from, const std::string& to) override;
   Status sync_dir(const std::string& dir) override;
   Status remove(const std::string& path) override;
@@ -96,7 +112,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   bool fired_ = false;
 };
 
-// Convenience: read a whole file as text through `fs`, refusing files above max_bytes.
+// Convenience: read a whole file as text through `fs` (read_file), refusing files above max_bytes.
 Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes);
 
 }  // namespace common

@@ -6,7 +6,10 @@
 #include <array>
 #include <atomic>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 
 namespace common {
 namespace {
@@ -20,14 +23,47 @@ struct Slot {
 std::array<Slot, kMaxPendingTempFiles> g_slots;
 
 extern "C" void remove_pending_and_reraise(int sig) {
-  for (Slot& s : g_slots) {
-    if (s.state.load() == 2) ::unlink(s.path);  // async-signal-safe
-  }
+  remove_pending_temp_files();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
 
+const char* g_oom_line = nullptr;
+int g_oom_status = 2;
+std::terminate_handler g_previous_terminate = nullptr;
+
+[[noreturn]] void terminate_on_out_of_memory() {
+  bool out_of_memory = false;
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    } catch (...) {
+    }
+  }
+  if (out_of_memory && g_oom_line != nullptr) {
+    remove_pending_temp_files();
+    (void)!::write(STDERR_FILENO, g_oom_line, std::strlen(g_oom_line));
+    ::_exit(g_oom_status);
+  }
+  if (g_previous_terminate != nullptr) g_previous_terminate();
+  std::abort();
+}
+
 }  // namespace
+
+void remove_pending_temp_files() noexcept {
+  for (Slot& s : g_slots) {
+    if (s.state.load() == 2) ::unlink(s.path);  // async-signal-safe
+  }
+}
+
+void install_out_of_memory_exit(const char* line, int exit_status) {
+  g_oom_line = line;
+  g_oom_status = exit_status;
+  g_previous_terminate = std::set_terminate(terminate_on_out_of_memory);
+}
 
 void install_temp_file_cleanup() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
