@@ -4,8 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
+#include "checked_stdout.hpp"
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
@@ -24,8 +26,9 @@ int report(const common::Error& e) {
 common::Status write_output(const std::string& path, std::string_view text) {
   if (path == "-") {
     std::cout << text;
-    std::cout.flush();
-    if (!std::cout) return common::Error::io("cannot write to stdout");
+    if (const int err = flush_stdout(); err != 0) {
+      return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
+    }
     return {};
   }
   return common::write_file_atomic(common::real_file_system(), path, text);

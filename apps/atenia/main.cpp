@@ -1,5 +1,4 @@
 // atenia: where tensors live and where kernels run (APX 13). This file only dispatches.
-#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -7,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checked_stdout.hpp"
 #include "commands.hpp"
 #include "common/temp_file_cleanup.hpp"
 
@@ -38,13 +38,11 @@ int run(int argc, char** argv) {
 }
 
 // Whatever a command printed (help, text, --json) must have reached stdout: a lost write
-// (a full disk, /dev/full) is one line on stderr and exit 2, not a silent exit 0.
+// (a full disk, /dev/full) is one line on stderr and exit 2, not a silent exit 0. A command
+// that already failed with exit 2 has printed its one line (write_output names stdout).
 int checked_stdout(int rc) {
-  errno = 0;
-  std::cout.flush();
-  if (!std::cout) {
-    const int err = errno != 0 ? errno : EIO;
-    std::cerr << "atenia: cannot write to stdout: " << std::strerror(err) << "\n";
+  if (const int err = flush_stdout(); err != 0) {
+    if (rc != kExitMalformedOrIo) std::cerr << "atenia: cannot write to stdout: " << std::strerror(err) << "\n";
     return kExitMalformedOrIo;
   }
   return rc;
@@ -53,6 +51,7 @@ int checked_stdout(int rc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  install_checked_stdout();
   common::install_temp_file_cleanup();
   common::install_out_of_memory_exit("atenia: out of memory\n", kExitMalformedOrIo);
   try {

@@ -47,7 +47,7 @@ def main():
             golden = g.read()
         printing = [
             ["--help"], ["-h"], ["--version"],
-            ["generate", "xor"], ["generate", "mazur", "--json"], ["generate", "xor", "--check"],
+            ["generate", "xor"], ["generate", "mazur", "--json"], ["generate", "xor", "--check", "--json"],
             ["generate", "from-config", tiny], ["generate", "--help"],
             ["scaffold", "topology", "--topology", "xor"], ["scaffold", "--help"],
             ["validate", xor_golden], ["validate", xor_golden, "--json"], ["validate", "--help"],
