@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,21 @@ std::size_t entries(const std::string& dir) {
   std::size_t n = 0;
   for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(dir)) ++n;
   return n;
+}
+// A character device node of our own (as root), so that a regression replacing the target by
+// rename damages only the scratch directory and never the system's /dev entry; without the
+// right to create one, the system's node (which a non-root run cannot replace).
+std::string scratch_device(const testsupport::TempDir& dir, const char* name, unsigned minor, const char* system) {
+  const auto path = dir.file(name);
+  if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);  // a nodev mount refuses it
+    if (fd >= 0) {
+      ::close(fd);
+      return path;
+    }
+    ::unlink(path.c_str());
+  }
+  return system;
 }
 }  // namespace
 
@@ -101,12 +117,15 @@ TEST_CASE("atomic_file: a symbolic link is followed; its target is replaced and 
 }
 
 TEST_CASE("atomic_file: a device is written in place, never replaced; /dev/full reports the error") {
-  REQUIRE(common::write_file_atomic(real_file_system(), "/dev/null", std::string_view("discarded")).ok());
-  CHECK(std::filesystem::is_character_file("/dev/null"));
-  auto full = common::write_file_atomic(real_file_system(), "/dev/full", std::string_view("x"));
-  REQUIRE_FALSE(full.ok());
-  CHECK(full.error().to_string().starts_with("/dev/full: write failed: "));
-  CHECK(std::filesystem::is_character_file("/dev/full"));
+  testsupport::TempDir dir;
+  const std::string null = scratch_device(dir, "null", 3, "/dev/null");
+  const std::string full = scratch_device(dir, "full", 7, "/dev/full");
+  REQUIRE(common::write_file_atomic(real_file_system(), null, std::string_view("discarded")).ok());
+  CHECK(std::filesystem::is_character_file(null));
+  auto st = common::write_file_atomic(real_file_system(), full, std::string_view("x"));
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().to_string().starts_with(full + ": write failed: "));
+  CHECK(std::filesystem::is_character_file(full));
 }
 
 TEST_CASE("atomic_file: a FIFO is written in place for its reader") {

@@ -50,6 +50,30 @@ def run_to_dev_full(atenia, args):
     return p.returncode, p.stderr.decode("utf-8", "replace")
 
 
+def slurp(path):
+    try:
+        with open(path, "rb") as g:
+            return g.read()
+    except OSError as e:
+        return "unreadable: %s" % e
+
+
+def scratch_device(work, name, major, minor, system_path):
+    """A character device node of our own (as root), so that a regressed binary replacing its
+    --out target by rename damages only the scratch directory, never the system's /dev entry.
+    Without the right to create one, the system's node (which a non-root run cannot replace)."""
+    path = os.path.join(work, name)
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+        with open(path, "wb"):
+            pass  # a nodev mount refuses to open it
+        return path
+    except OSError:
+        if os.path.exists(path):
+            os.remove(path)
+        return system_path
+
+
 def temporaries(directory):
     return sorted(n for n in os.listdir(directory) if ".atomic-tmp." in n or ".tmp." in n)
 
@@ -115,10 +139,8 @@ def main():
         f.check("--trace-out symlink: exit", (rc, err), (0, b""))
         f.truth("--trace-out symlink: still a link", os.path.islink(w("trace-link.json")))
         f.truth("--plans-out dangling symlink: still a link", os.path.islink(w("plans-link.jsonl")))
-        with open(w("real/trace.json"), "rb") as g:
-            f.check("--trace-out symlink: the target holds the trace", g.read(), trace)
-        with open(w("real/plans.jsonl"), "rb") as g:
-            f.check("--plans-out symlink: the target holds the plans", g.read(), plans)
+        f.check("--trace-out symlink: the target holds the trace", slurp(w("real/trace.json")), trace)
+        f.check("--plans-out symlink: the target holds the plans", slurp(w("real/plans.jsonl")), plans)
         f.check("symlinks: no temporary", temporaries(work) + temporaries(w("real")), [])
 
         os.mkfifo(w("pipe"))
@@ -136,14 +158,16 @@ def main():
         f.check("--trace-out FIFO: the reader got the trace", got.get("bytes"), trace)
         f.truth("--trace-out FIFO: still a FIFO", stat.S_ISFIFO(os.stat(w("pipe")).st_mode))
 
-        rc, _, err = run(atenia, ["simulate", scenario, "--trace-out", "/dev/null"])
+        null = scratch_device(work, "null", 1, 3, "/dev/null")
+        full = scratch_device(work, "full", 1, 7, "/dev/full")
+        rc, _, err = run(atenia, ["simulate", scenario, "--trace-out", null])
         f.check("--trace-out /dev/null", (rc, err), (0, b""))
-        f.truth("/dev/null is still a character device", stat.S_ISCHR(os.stat("/dev/null").st_mode))
-        rc, _, err = run(atenia, ["simulate", scenario, "--trace-out", "/dev/full"])
+        f.truth("/dev/null is still a character device", stat.S_ISCHR(os.stat(null).st_mode))
+        rc, _, err = run(atenia, ["simulate", scenario, "--trace-out", full])
         f.check("--trace-out /dev/full: exit", rc, 2)
-        f.truth("--trace-out /dev/full: one line", err.startswith(b"atenia: /dev/full: write failed: ")
+        f.truth("--trace-out /dev/full: one line", err.startswith(("atenia: %s: write failed: " % full).encode())
                 and err.count(b"\n") == 1, repr(err))
-        f.truth("/dev/full is still a character device", stat.S_ISCHR(os.stat("/dev/full").st_mode))
+        f.truth("/dev/full is still a character device", stat.S_ISCHR(os.stat(full).st_mode))
 
         # --- SIGTERM at varied instants: never a temporary left, the table old or new.
         os.mkdir(w("sig"))

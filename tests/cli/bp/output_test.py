@@ -27,6 +27,22 @@ def run_to_dev_full(bp, args, stdin=b""):
     return p.returncode, p.stderr.decode("utf-8", "replace")
 
 
+def scratch_device(work, name, major, minor, system_path):
+    """A character device node of our own (as root), so that a regressed binary replacing its
+    --out target by rename damages only the scratch directory, never the system's /dev entry.
+    Without the right to create one, the system's node (which a non-root run cannot replace)."""
+    path = os.path.join(work, name)
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+        with open(path, "wb"):
+            pass  # a nodev mount refuses to open it
+        return path
+    except OSError:
+        if os.path.exists(path):
+            os.remove(path)
+        return system_path
+
+
 def temporaries(directory):
     return sorted(n for n in os.listdir(directory) if ".atomic-tmp." in n or ".tmp." in n)
 
@@ -107,14 +123,16 @@ def main():
         f.check("--out FIFO: nothing else in the directory", temporaries(work), [])
 
         # --- --out to a device: written in place; the device is never replaced.
-        rc, out, err = run(bp, ["generate", "xor", "--out", "/dev/null"])
+        null = scratch_device(work, "null", 1, 3, "/dev/null")
+        full = scratch_device(work, "full", 1, 7, "/dev/full")
+        rc, out, err = run(bp, ["generate", "xor", "--out", null])
         f.check("--out /dev/null: exit", (rc, out, err), (0, b"", b""))
-        f.truth("--out /dev/null: still a character device", stat.S_ISCHR(os.stat("/dev/null").st_mode))
-        rc, out, err = run(bp, ["generate", "xor", "--out", "/dev/full"])
+        f.truth("--out /dev/null: still a character device", stat.S_ISCHR(os.stat(null).st_mode))
+        rc, out, err = run(bp, ["generate", "xor", "--out", full])
         f.check("--out /dev/full: exit", rc, 2)
         f.truth("--out /dev/full: one line naming the device",
-                err.startswith(b"bp: could not write /dev/full: ") and err.count(b"\n") == 2, repr(err))
-        f.truth("--out /dev/full: still a character device", stat.S_ISCHR(os.stat("/dev/full").st_mode))
+                err.startswith(("bp: could not write %s: " % full).encode()) and err.count(b"\n") == 2, repr(err))
+        f.truth("--out /dev/full: still a character device", stat.S_ISCHR(os.stat(full).st_mode))
 
         # --- signals during --out: no temporary is left behind, the target is old or new.
         # A large config makes the run long enough for the signal to land at varied instants.
