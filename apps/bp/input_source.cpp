@@ -59,25 +59,21 @@ std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
 }  // namespace
 
 std::variant<std::string, CliError> read_file_text(const std::string& path, std::size_t max_bytes) {
-  common::FileSystem& fs = common::real_file_system();
-  if (!fs.exists(path)) {
-    return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+  // One open: the reason for a failure comes from it, not from checks made before it.
+  auto text = common::real_file_system().read_file(path, max_bytes);
+  if (text) return std::move(text.value());
+  switch (text.error().reason) {
+    case common::ReadFailure::not_found:
+      return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+    case common::ReadFailure::is_directory:
+      return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
+    case common::ReadFailure::permission_denied:
+      return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
+    case common::ReadFailure::too_large: return too_large(path, max_bytes);
+    case common::ReadFailure::unreadable: break;
   }
-  if (fs.is_dir(path)) {
-    return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
-  }
-  if (::access(path.c_str(), R_OK) != 0 && errno == EACCES) {
-    return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
-  }
-  if (auto size = fs.file_size(path); size && *size > max_bytes) return too_large(path, max_bytes);
-  auto text = common::read_text(fs, path, max_bytes);
-  if (!text) {
-    CliError e = simple("IO_ERROR", "could not read " + path + ": " + text.error().message(),
-                        "verify the path is a readable file; if this persists, the file or filesystem may be "
-                        "damaged.");
-    return e;
-  }
-  return std::move(text.value());
+  return simple("IO_ERROR", "could not read " + path + ": " + text.error().error.message(),
+                "verify the path is a readable file; if this persists, the file or filesystem may be damaged.");
 }
 
 std::variant<InputText, CliError> read_input(const std::string& path_or_dash) {
