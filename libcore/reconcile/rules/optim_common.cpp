@@ -103,7 +103,7 @@ std::vector<std::string> js_object_keys(const Json* v) {
   return out;
 }
 
-double js_to_number(const Json* v) noexcept {
+double js_to_number(const Json* v) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   if (!v) return kNaN;
   if (v->is_number()) return v->get<double>();
