@@ -103,7 +103,7 @@ std::vector<std::string> js_object_keys(const Json* v) {
   return out;
 }
 
-double js_to_number(const Json* v) noexcept {
+double js_to_number(const Json* v) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   if (!v) return kNaN;
   if (v->is_number()) return v->get<double>();
@@ -143,7 +143,14 @@ std::string js_string(const Json* v) {
   if (v->is_boolean()) return v->get<bool>() ? "true" : "false";
   if (v->is_number()) return js_number(v->get<double>());
   if (v->is_string()) return v->get_ref<const std::string&>();
-  if (v->is_array()) return v->dump();
+  if (v->is_array()) {  // Array.prototype.join(","): null and undefined elements print empty
+    std::string out;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (i) out += ',';
+      if (!(*v)[i].is_null()) out += js_string(&(*v)[i]);
+    }
+    return out;
+  }
   return "[object Object]";
 }
 

@@ -47,12 +47,13 @@ using KeyedMember = std::pair<std::string_view, const Json*>;
 
 // Number(v) as JavaScript arithmetic coerces an operand: null 0, booleans 0/1, numeric strings
 // their value, absent/objects NaN.
-[[nodiscard]] double js_to_number(const Json* v) noexcept;
+[[nodiscard]] double js_to_number(const Json* v);
 // The value when it is a JSON number, NaN otherwise (Number.isFinite never coerces: a tolerance
 // check on a non-number fails as non-finite).
 [[nodiscard]] double strict_number(const Json* v) noexcept;
 
-[[nodiscard]] std::string js_string(const Json* v);  // String(v) for messages; "undefined" when absent
+// String(v) as JavaScript prints it (messages, map keys built from ids); "undefined" when absent.
+[[nodiscard]] std::string js_string(const Json* v);
 
 // A failure with the zero quartet the reference writes for non-arithmetic findings.
 [[nodiscard]] Failure plain_failure(int rule, std::string field_path, std::string message,

@@ -202,8 +202,8 @@ class Differential {
   }
 
  private:
-  void compare(const std::string& path, const Json* engine_value, const Json* receipt_value,
-               std::optional<std::string> parameter_id = std::nullopt, bool extended = false) {
+  // One claimed number against the engine's (the reference names no parameter on these).
+  void compare(const std::string& path, const Json* engine_value, const Json* receipt_value, bool extended = false) {
     if (!receipt_value || !receipt_value->is_number()) return;  // shape is the schema's domain
     compared_.insert(path);
     const double stored = receipt_value->get<double>();
@@ -217,9 +217,7 @@ class Differential {
                        ")."
                  : std::string(kTag) + "non-finite arithmetic at " + path + ". Engine recomputed " +
                        js_number(recomputed) + "; receipt claimed " + js_number(stored) + ".";
-    Failure f = numeric_failure(14, path, stored, recomputed, c, std::move(message));
-    (void)parameter_id;  // the reference names the parameter only on completeness findings
-    out_.add(std::move(f));
+    out_.add(numeric_failure(14, path, stored, recomputed, c, std::move(message)));
   }
 
   void missing(const std::string& path, std::string message, const Json* recomputed = nullptr,
@@ -456,7 +454,7 @@ class Differential {
   void walk(const Json& ev, const Json* rv, const std::string& path) {
     if (!rv) return;
     if (ev.is_number()) {
-      if (rv->is_number() && compared_.count(path) == 0) compare(path, &ev, rv, std::nullopt, true);
+      if (rv->is_number() && compared_.count(path) == 0) compare(path, &ev, rv, true);
       return;
     }
     if (ev.is_object()) {
