@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "generated_output.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/reproduce/reproduce.hpp"
@@ -96,11 +97,13 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) 
   std::size_t i = 0;
   while (i < ours->size() && i < theirs->size() && (*ours)[i] == (*theirs)[i]) ++i;
   c.status = CheckStatus::fail;
-  c.message = "engine output diverges from receipt at byte " + std::to_string(i);
+  // Offsets and lengths in UTF-16 code units, as the reference counts them.
+  const std::size_t at = utf16_units(std::string_view(*ours).substr(0, i));
+  c.message = "engine output diverges from receipt at byte " + std::to_string(at);
   nlohmann::ordered_json evidence;
-  evidence["first_differing_byte"] = i;
-  evidence["our_length"] = ours->size();
-  evidence["their_length"] = theirs->size();
+  evidence["first_differing_byte"] = at;
+  evidence["our_length"] = utf16_units(*ours);
+  evidence["their_length"] = utf16_units(*theirs);
   c.evidence = std::move(evidence);
   return c;
 }

@@ -9,6 +9,7 @@
 #include "common/js_json_text.hpp"
 #include "common/json_input.hpp"
 #include "fixture_locator.hpp"
+#include "generated_output.hpp"
 #include "input_source.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
@@ -68,11 +69,12 @@ Check byte_equal_vs_golden_check() {
   if (*emitted == want) return Check{name};
   std::size_t offset = 0;
   while (offset < emitted->size() && offset < want.size() && (*emitted)[offset] == want[offset]) ++offset;
+  offset = utf16_units(std::string_view(*emitted).substr(0, offset));  // counted as the reference counts
   Check c = failed(name, "engine bytes diverge from fixtures/mazur.golden.jsonl at offset " + std::to_string(offset));
   nlohmann::ordered_json evidence;
   evidence["drift_offset"] = offset;
-  evidence["emitted_length"] = emitted->size();
-  evidence["golden_length"] = want.size();
+  evidence["emitted_length"] = utf16_units(*emitted);
+  evidence["golden_length"] = utf16_units(want);
   c.evidence = std::move(evidence);
   return c;
 }
