@@ -47,8 +47,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
       if (!write_stdout(common::js_stringify(j) + "\n")) return stdout_write_failed();
       return kExitVerificationFailed;
     }
-    std::string list;
-    for (int r : skipped) list += (list.empty() ? "" : ", ") + std::to_string(r);
+    const std::string list = join_rules(skipped);
     write_stderr(paint("not verified: math gate skipped", color) +
                  "\n\n"
                  "  The receipt self-declares fixture_status.verification_state=\n"

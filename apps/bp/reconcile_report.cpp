@@ -123,6 +123,12 @@ nlohmann::ordered_json failures_json(const std::vector<reconcile::Failure>& fail
   return out;
 }
 
+std::string join_rules(const std::vector<int>& rules) {
+  std::string out;
+  for (int r : rules) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  return out;
+}
+
 std::string rule_ranges(std::vector<int> rules) {
   std::sort(rules.begin(), rules.end());
   std::string out;

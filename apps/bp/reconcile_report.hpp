@@ -31,6 +31,9 @@ namespace bp::cli {
 // "rules evaluated: 9/26 (gated off, feature absent: 9-11,13-26)"; empty when there is no coverage.
 [[nodiscard]] std::string coverage_line(const std::vector<int>& evaluated, const std::vector<int>& gated_off);
 
+// "14" or "14, 22": rule numbers as the math-gate messages list them.
+[[nodiscard]] std::string join_rules(const std::vector<int>& rules);
+
 // Consecutive runs collapsed: [13,16,17,18] -> "13,16-18".
 [[nodiscard]] std::string rule_ranges(std::vector<int> rules);
 

@@ -60,8 +60,7 @@ Check reconcile_check(const reconcile::Result& result, std::string name) {
 std::optional<Check> math_gate_check(const reconcile::Result& result) {
   if (!result.math_gate_skipped) return std::nullopt;
   const std::vector<int> rules = result.skipped_rules.empty() ? std::vector<int>{14} : result.skipped_rules;
-  std::string list;
-  for (int r : rules) list += (list.empty() ? "" : ", ") + std::to_string(r);
+  const std::string list = join_rules(rules);
   Check c;
   c.name = "math-gate";
   c.status = CheckStatus::fail;

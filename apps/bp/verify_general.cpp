@@ -36,6 +36,14 @@ Check observer_skip(const nlohmann::ordered_json& receipt, bool reconcile_ok) {
   return c;
 }
 
+// Adds the schema check; false when it failed, which ends the pipeline (the report is finalized).
+bool schema_passes(VerifyReport& report, Check schema, const VerdictOptions& options) {
+  const bool ok = schema.status == CheckStatus::pass;
+  report.add(std::move(schema));
+  if (!ok) report.finalize(options);
+  return ok;
+}
+
 bool is_external_imported(const nlohmann::ordered_json& receipt) {
   if (!receipt.is_object()) return false;
   auto it = receipt.find("fixture_status");
@@ -63,13 +71,7 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::st
     report.finalize(options);
     return report;
   }
-  Check schema = schema_check(receipt, "schema");
-  const bool schema_ok = schema.status == CheckStatus::pass;
-  report.add(std::move(schema));
-  if (!schema_ok) {
-    report.finalize(options);
-    return report;
-  }
+  if (!schema_passes(report, schema_check(receipt, "schema"), options)) return report;
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
   if (auto gate = math_gate_check(result)) {
@@ -89,13 +91,7 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::st
 
 VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const VerdictOptions& options) {
   VerifyReport report;
-  Check schema = schema_check(receipt, "schema", "0.1.0");
-  const bool schema_ok = schema.status == CheckStatus::pass;
-  report.add(std::move(schema));
-  if (!schema_ok) {
-    report.finalize(options);
-    return report;
-  }
+  if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), options)) return report;
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
   report.add(engine_reproduce_check(receipt, true));

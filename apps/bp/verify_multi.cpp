@@ -120,8 +120,7 @@ class MultiRun {
       Check gate;
       gate.name = "math-gate";
       gate.status = CheckStatus::fail;
-      std::string list;
-      for (int r : skipped_rules_) list += (list.empty() ? "" : ", ") + std::to_string(r);
+      const std::string list = join_rules(skipped_rules_);
       gate.message = std::to_string(math_gate_steps_.size()) +
                      " record(s) in the bundle self-declare fixture_status.verification_state="
                      "\"engine_recompute_skipped_with_basis\" — the engine-recompute differential (Rule " +
