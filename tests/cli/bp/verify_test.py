@@ -123,6 +123,33 @@ def main():
                 set(checks["engine-reproduce"]["evidence"]) == {"first_differing_byte", "our_length", "their_length"},
                 repr(checks.get("engine-reproduce")))
 
+        # --- multi failures: per record unprefixed, the cross-record evidence (spooled) prefixed receipts[i]. ---
+        loose = []
+        for line in multi.decode().splitlines():
+            d = json.loads(line)
+            d["numeric_policy"]["tolerance"] = 1e-7  # above the engine ceiling: a Rule 0 failure per record
+            loose.append(json.dumps(d))
+        loose_path = write("loose.jsonl", "\n".join(loose) + "\n")
+        rc, out, err = expect(f, bp, "multi failures --json", ["verify", "multi", loose_path, "--json"], 1, None, "")
+        rep = json.loads(out)["report"]
+        f.check("per-record evidence paths", [r["reconcile"]["evidence"][0]["field_path"] for r in rep["per_record"]],
+                ["numeric_policy.tolerance"] * 2)
+        cross = rep["cross_record_checks"][0]
+        f.check("cross-record check", (cross["status"], cross["message"], [e["field_path"] for e in cross["evidence"]]),
+                ("fail", "2 cross-record rule failure(s)", ["receipts[0].numeric_policy.tolerance",
+                                                            "receipts[1].numeric_policy.tolerance"]))
+        rc, out, err = expect(f, bp, "multi failures human", ["verify", "multi", loose_path], 1, "")
+        message = cross["evidence"][0]["message"]
+        block = "".join('      {\n        "rule": 0,\n        "field_path": "receipts[%d].numeric_policy.tolerance",\n'
+                        '        "stored": 0,\n        "recomputed": 0,\n        "delta": 0,\n        "tolerance": 0,\n'
+                        '        "message": %s\n      }%s\n' % (i, json.dumps(message), "," if i == 0 else "")
+                        for i in range(2))
+        f.check("cross-record evidence rendering", err.decode().split("\ncross-record:\n")[-1],
+                "  [FAIL] multi-step-rules-9-10: 2 cross-record rule failure(s)\n    [\n" + block + "    ]\n")
+        rc, out, err = expect(f, bp, "unwritable TMPDIR", ["verify", "multi", multi_path, "--json"], 2, None, "",
+                              env={"TMPDIR": path("no-such-dir")})
+        f.check("unwritable TMPDIR code", json.loads(out)["error"]["code"], "IO_ERROR")
+
         # --- --warn-as-fail, --strict, bundled fixtures from BP_FIXTURES_DIR ---------------------------------
         fx = path("fixtures")
         os.mkdir(fx)
