@@ -44,7 +44,7 @@ bool blank(const std::string& line) {
 // Everything the run keeps between records.
 class MultiRun {
  public:
-  MultiRun(const Invocation& inv) : inv_(inv), color_(use_color(STDERR_FILENO, inv.color, inv.json)) {}
+  explicit MultiRun(const Invocation& inv) : inv_(inv), color_(use_color(STDERR_FILENO, inv.color, inv.json)) {}
 
   std::optional<std::string> open() {
     if (auto e = per_record_.open()) return e;
@@ -93,6 +93,10 @@ class MultiRun {
 
   // Writes the report; returns the exit status.
   int finish() {
+    if (per_record_.failed() || cross_evidence_.failed()) {
+      return fail(inv_, plain_error("IO_ERROR", "could not write the report's temporary file (is $TMPDIR full?)",
+                                    "set TMPDIR to a directory with room for about 200 bytes per record."));
+    }
     std::vector<Check> cross;
     reconcile::Result bundle;
     bool has_coverage = false;

@@ -35,6 +35,11 @@ void Spool::append(std::string_view text) {
   bytes_ += text.size();
 }
 
+bool Spool::failed() {
+  if (file_ != nullptr && !write_failed_ && std::fflush(file_) != 0) write_failed_ = true;
+  return write_failed_;
+}
+
 void Spool::clear() {
   if (file_ == nullptr) return;
   std::fflush(file_);

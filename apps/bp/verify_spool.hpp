@@ -21,6 +21,9 @@ class Spool {
   [[nodiscard]] std::optional<std::string> open();
   void append(std::string_view text);
   [[nodiscard]] bool empty() const { return bytes_ == 0; }
+  // Flushes; true when a write to the file failed (e.g. its file system is full): the content is
+  // incomplete.
+  [[nodiscard]] bool failed();
   // Feeds the whole content to `sink` in chunks; false when reading back failed, the file could
   // not be written, or `sink` returned false.
   [[nodiscard]] bool replay(const std::function<bool(std::string_view)>& sink);
