@@ -243,6 +243,25 @@ def main():
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         f.truth("1 GiB line: peak RSS under 800 MiB", peak_mib < 800 or before / 1024 >= 800, "%.0f MiB" % peak_mib)
 
+        # Memory does not grow with the bundle: peak RSS of 1,000 and of 10,000 records (stdin) within 4 MiB.
+        first = json.loads(multi.split(b"\n")[0])
+
+        def peak_kib(n):
+            p = subprocess.Popen([bp, "verify", "multi", "-", "--json"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for i in range(n):
+                first["step_index"] = i
+                p.stdin.write(json.dumps(first).encode() + b"\n")
+            p.stdin.close()
+            _, status, usage = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            return p.returncode, usage.ru_maxrss
+
+        rc_small, small = peak_kib(1000)
+        rc_large, large = peak_kib(10000)
+        f.check("streamed bundles pass", (rc_small, rc_large), (0, 0))
+        f.truth("peak RSS flat from 1k to 10k records", large < small + 4096, "%d KiB vs %d KiB" % (large, small))
+
         # --- one verdict from a file, from stdin and inside a bundle ---------------------------------------
         def strip_index(check):
             c = dict(check)
