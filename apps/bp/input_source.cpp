@@ -31,13 +31,7 @@ CliError simple(std::string code, std::string message, std::string hint) {
 }
 
 std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
-  if (::isatty(STDIN_FILENO) == 1) {
-    return simple("STDIN_IS_TTY",
-                  "no data on stdin: the '-' argument means 'read from stdin', but stdin is a terminal "
-                  "(nothing is piped in).",
-                  "pipe a receipt in, e.g. `cat receipt.jsonl | bp ... -` or `echo '{...}' | bp ... -`; or pass "
-                  "a file path instead of '-'.");
-  }
+  if (auto e = check_stdin_piped()) return *e;
   InputText in{"<stdin>", {}};
   char buf[65536];
   for (;;) {
@@ -57,6 +51,29 @@ std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
 }
 
 }  // namespace
+
+std::optional<CliError> check_stdin_piped() {
+  if (::isatty(STDIN_FILENO) != 1) return std::nullopt;
+  return simple("STDIN_IS_TTY",
+                "no data on stdin: the '-' argument means 'read from stdin', but stdin is a terminal "
+                "(nothing is piped in).",
+                "pipe a receipt in, e.g. `cat receipt.jsonl | bp ... -` or `echo '{...}' | bp ... -`; or pass "
+                "a file path instead of '-'.");
+}
+
+std::optional<CliError> check_input_path(const std::string& path) {
+  common::FileSystem& fs = common::real_file_system();
+  if (!fs.exists(path)) {
+    return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+  }
+  if (fs.is_dir(path)) {
+    return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
+  }
+  if (::access(path.c_str(), R_OK) != 0 && errno == EACCES) {
+    return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
+  }
+  return std::nullopt;
+}
 
 std::variant<std::string, CliError> read_file_text(const std::string& path, std::size_t max_bytes) {
   // One open: the reason for a failure comes from it, not from checks made before it.

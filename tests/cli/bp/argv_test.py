@@ -85,15 +85,16 @@ CASES = [
      "surface.\n", True),
     ("reconcile incomplete", ["reconcile"], 2, "",
      "bp: incomplete command 'reconcile'. Did you mean 'bp reconcile receipt <file>'? " + RERUN + "\n", True),
+    # A missing receipt: exit 2 with the reference's words.
+    ("verify missing file", ["verify", "general", "x.jsonl"], 2, "",
+     "bp: file not found: x.jsonl.\nHint: check the path or run from the repo root.\n", True),
+    ("reconcile missing file", ["reconcile", "receipt", "r.json"], 2, "",
+     "bp: file not found: r.json.\nHint: check the path or run from the repo root.\n", True),
     # Named, not in this build: exit 4 (the reference runs them).
-    ("verify not available", ["verify", "general", "x.jsonl"], 4, "",
-     "bp: 'bp verify general' is not available in this build.\nHint: this build provides generate, scaffold "
-     "topology, validate and validate-input; see bp(1).\n", False),
     ("import not available json", ["import", "pytorch", "multi", "s.jsonl", "--json"], 4,
      "{\"ok\":false,\"error\":{\"code\":\"NOT_AVAILABLE\",\"message\":\"'bp import pytorch multi' is not available "
-     "in this build.\",\"hint\":\"this build provides generate, scaffold topology, validate and validate-input; "
-     "see bp(1).\",\"retryable\":false}}\n", "", False),
-    ("reconcile not available", ["reconcile", "receipt", "r.json"], 4, "", None, False),
+     "in this build.\",\"hint\":\"this build provides generate, scaffold topology, validate, validate-input, reconcile "
+     "and verify; see bp(1).\",\"retryable\":false}}\n", "", False),
     ("import usage exit 2", ["import"], 2, None, "", False),
 ]
 
