@@ -101,12 +101,17 @@ std::vector<Factor> factor_list(Ref factors) {
   return out;
 }
 
-Val multiply_left_to_right(const Json& factors) {
-  const Ref first = get(&factors[0], "value");
+Val multiply_left_to_right(const Json& factors, KeyHint& value_key) {
+  const Ref first = value_key.get(&factors[0]);
   if (factors.size() == 1) return Val::of(first);  // the loop never runs: the raw value is the product
   double product = to_number(first);
-  for (std::size_t j = 1; j < factors.size(); ++j) product = product * to_number(get(&factors[j], "value"));
+  for (std::size_t j = 1; j < factors.size(); ++j) product = product * to_number(value_key.get(&factors[j]));
   return Val::of_number(product);
+}
+
+Val multiply_left_to_right(const Json& factors) {
+  KeyHint value_key("value");
+  return multiply_left_to_right(factors, value_key);
 }
 
 Val sum_in_order(const Json& items, const Json& order, std::string_view key_name, std::string_view value_name) {
