@@ -191,3 +191,27 @@ TEST_CASE("non-finite arithmetic fails with delta NaN, never passes") {
   CHECK(*f->tolerance == 0);
   CHECK(f->message->find("Non-finite") != std::string::npos);
 }
+
+TEST_CASE("Rule 2: long summation orders match keys with ===, numbers included, first match wins") {
+  Json j = tiny_receipt();
+  auto& h1 = j["backward"]["hidden_error_signals"]["h1"];
+  h1["downstream_contributions"] = Json::array();
+  h1["summation_order"] = Json::array();
+  for (int k = 10; k >= 1; --k) {
+    h1["downstream_contributions"].push_back({{"from", k}, {"downstream_signal", 0.125}, {"weight_value", 0.5}, {"value", 0.0625}});
+    h1["summation_order"].push_back(k);
+  }
+  // A later duplicate of key 3 is never summed; the string "4" is not the number 4.
+  h1["downstream_contributions"].push_back({{"from", 3}, {"downstream_signal", 1}, {"weight_value", 1}, {"value", 1}});
+  h1["backpropagated_sum"] = 0.625;
+  h1["activation_derivative"] = 0.25;
+  h1["signal_value"] = 0.15625;
+  auto r = reconcile_receipt(j);
+  CHECK_MESSAGE(r.ok, describe(r));
+
+  h1["summation_order"][0] = "10";
+  r = reconcile_receipt(j);
+  const auto* f = find(r, 2, "backward.hidden_error_signals.h1.backpropagated_sum");
+  REQUIRE_MESSAGE(f, describe(r));
+  CHECK(std::isnan(*f->recomputed));
+}

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "reconcile/rules/core_log.hpp"
 #include "rules_core_support.hpp"
 
 using namespace rules_core_test;
@@ -212,4 +213,20 @@ TEST_CASE("JavaScript semantics: coercion, concatenation, throws, key order") {
   r = reconcile_receipt(j);
   REQUIRE_MESSAGE(r.failures.size() >= 2, describe(r));
   CHECK(r.failures[0].field_path == "parameters_after.7");
+}
+
+TEST_CASE("Rule 12 cross-entropy uses Math.log's exact bits (fdlibm), not the C library's") {
+  // V8 gives -1.0683325531575325 here; a correctly rounded log gives ...323 (one ulp apart).
+  CHECK(reconcile::rules::core::js_log(0.343580943) == -1.0683325531575325);
+  CHECK(reconcile::rules::core::js_log(1.0) == 0.0);
+  CHECK(std::isinf(reconcile::rules::core::js_log(0.0)));
+  CHECK(std::isnan(reconcile::rules::core::js_log(-1.0)));
+  Json j = softmax_receipt();
+  j["forward"]["o1"]["out"] = 0.343580943;
+  j["forward"]["o2"]["out"] = 1 - 0.343580943;
+  j["loss"]["per_output"]["o1"] = 1.0683325531575325;
+  j["loss"]["total"] = 1.0683325531575325;
+  j["numeric_policy"]["tolerance"] = 0;
+  const auto r = reconcile_receipt(j);
+  CHECK_MESSAGE(count_rule(r, 12) == 0, describe(r));
 }

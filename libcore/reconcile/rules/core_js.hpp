@@ -11,6 +11,7 @@
 // the path a well-formed receipt takes, except where noted.
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -56,6 +57,43 @@ class JsTypeError : public std::runtime_error {
 [[nodiscard]] inline Ref opt(Ref base, std::string_view key) noexcept {
   return base == nullptr || base->is_null() ? nullptr : lookup(base, key);
 }
+
+// Reads of one key across sibling objects laid out alike (every update of a receipt): the position
+// where it was last found is tried before any scan. Same answers as lookup()/get().
+class KeyHint {
+ public:
+  explicit KeyHint(std::string_view key) noexcept : key_(key) {}
+  [[nodiscard]] Ref in(Ref obj) noexcept {
+    if (!obj || !obj->is_object()) return lookup(obj, key_);
+    const auto& map = obj->get_ref<const Json::object_t&>();  // a vector of (key, value) pairs
+    const auto begin = map.begin();
+    const std::size_t n = map.size();
+    if (hint_ < n && matches(begin[static_cast<std::ptrdiff_t>(hint_)].first)) {
+      return &begin[static_cast<std::ptrdiff_t>(hint_)].second;
+    }
+    for (std::size_t i = n; i-- > 0;) {
+      if (matches(begin[static_cast<std::ptrdiff_t>(i)].first)) {
+        hint_ = i;
+        return &begin[static_cast<std::ptrdiff_t>(i)].second;
+      }
+    }
+    return nullptr;
+  }
+  // obj.key: throws JsTypeError when obj is undefined or null.
+  [[nodiscard]] Ref get(Ref obj) {
+    if (!obj || obj->is_null()) return core::get(obj, key_);
+    return in(obj);
+  }
+  // obj?.key
+  [[nodiscard]] Ref opt(Ref obj) noexcept { return !obj || obj->is_null() ? nullptr : in(obj); }
+
+ private:
+  [[nodiscard]] bool matches(const std::string& k) const noexcept {
+    return k.size() == key_.size() && (k.empty() || (k[0] == key_[0] && std::memcmp(k.data(), key_.data(), k.size()) == 0));
+  }
+  std::string_view key_;
+  std::size_t hint_ = 0;
+};
 
 [[nodiscard]] bool truthy(Ref v) noexcept;
 // typeof v === "object" && v !== null (objects and arrays)

@@ -101,33 +101,48 @@ std::vector<Factor> factor_list(Ref factors) {
   return out;
 }
 
-Val multiply_left_to_right(const Json& factors) {
-  const Ref first = get(&factors[0], "value");
+Val multiply_left_to_right(const Json& factors, KeyHint& value_key) {
+  const Ref first = value_key.get(&factors[0]);
   if (factors.size() == 1) return Val::of(first);  // the loop never runs: the raw value is the product
   double product = to_number(first);
-  for (std::size_t j = 1; j < factors.size(); ++j) product = product * to_number(get(&factors[j], "value"));
+  for (std::size_t j = 1; j < factors.size(); ++j) product = product * to_number(value_key.get(&factors[j]));
   return Val::of_number(product);
+}
+
+Val multiply_left_to_right(const Json& factors) {
+  KeyHint value_key("value");
+  return multiply_left_to_right(factors, value_key);
 }
 
 Val sum_in_order(const Json& items, const Json& order, std::string_view key_name, std::string_view value_name) {
   if (order.empty()) return Val::of_number(0);
-  // First item per string key, for orders long enough that a scan per entry would be quadratic.
+  // The first item per key, for orders long enough that a scan per entry would be quadratic.
+  // Objects and arrays are === only to themselves, so an order entry that is one matches nothing.
   const bool indexed = order.size() > 8 && items.size() > 8;
-  FlatStringMap<std::size_t> first_by_key;
+  FlatStringMap<std::size_t> first_by_string;
+  std::unordered_map<std::string, std::size_t> first_by_other;
   if (indexed) {
-    first_by_key.reserve(items.size());
+    first_by_string.reserve(items.size());
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Ref key = get(&items[k], key_name);
-      if (is_string(key)) first_by_key.set_if_absent(key->get_ref<const std::string&>(), k);
+      if (is_string(key)) {
+        first_by_string.set_if_absent(key->get_ref<const std::string&>(), k);
+      } else if (!is_object(key)) {
+        first_by_other.try_emplace(same_value_key(key), k);
+      }
     }
   }
   Val sum;
   bool first = true;
   for (const auto& entry : order) {
     Ref item = nullptr;
-    if (indexed && entry.is_string()) {
-      // Items before the first string match of this key do not match it either (=== on a string).
-      if (const auto* k = first_by_key.find(entry.get_ref<const std::string&>())) item = &items[*k];
+    if (indexed) {
+      if (entry.is_string()) {
+        if (const auto* k = first_by_string.find(entry.get_ref<const std::string&>())) item = &items[*k];
+      } else if (!entry.is_object() && !entry.is_array()) {
+        const auto it = first_by_other.find(same_value_key(&entry));
+        if (it != first_by_other.end()) item = &items[it->second];
+      }
     } else {
       for (const auto& candidate : items) {
         if (strict_equals(get(&candidate, key_name), &entry)) {

@@ -44,6 +44,7 @@ void record(CascadeTracker& cascades, int rule, std::string_view parameter_id);
 // multiplyFactorsLeftToRight(factors) for a non-empty array: one factor is its raw value; more
 // are ToNumber'd and multiplied left to right. Throws JsTypeError on a null factor.
 [[nodiscard]] Val multiply_left_to_right(const Json& factors);
+[[nodiscard]] Val multiply_left_to_right(const Json& factors, KeyHint& value_key);
 
 // sumInOrder(items, order, item => item[key_name], item => item[value_name]): the first item whose
 // key is === each order entry, summed with JavaScript's `+` in order; NaN when one is missing.

@@ -22,10 +22,11 @@ bool recognized(const std::string& name) {
 
 void check_rule_00_optimizer_recognized(RuleContext& ctx) {
   const Json& updates = *lookup(&ctx.receipt, "updates");
+  KeyHint k_optimizer("optimizer"), k_name("name");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref u = &updates[i];
     if (!truthy(u)) continue;
-    const Ref name = opt(lookup(u, "optimizer"), "name");
+    const Ref name = k_name.opt(k_optimizer.in(u));
     if (!is_string(name) || recognized(name->get_ref<const std::string&>())) continue;
     const Ref pid = lookup(u, "parameter_id");
     const std::string path = "updates[" + std::to_string(i) + "].optimizer.name";

@@ -33,9 +33,10 @@ Failure exact_mismatch(std::optional<std::string> pid, std::string path, double 
 
 // 0a: bias_policy.mode 'constant' but an update has kind 'bias'.
 void constant_mode_bias_updates(const Json& updates, FailureSink& out) {
+  KeyHint k_kind("kind");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref u = &updates[i];
-    if (!truthy(u) || !equals(lookup(u, "kind"), "bias")) continue;
+    if (!truthy(u) || !equals(k_kind.in(u), "bias")) continue;
     const Ref pid = lookup(u, "parameter_id");
     out.add(structural(parameter_id(pid), "updates[" + std::to_string(i) + "].kind",
                        "bias_policy.mode='constant' contradicts updates[" + std::to_string(i) +
@@ -123,15 +124,19 @@ void bias_sharing_coverage(Ref topo, Ref parameters, Ref unit_order, FailureSink
 void kind_against_role(Ref parameters, const Json& updates, FailureSink& out) {
   SameValueMap<Ref> role_by_id;
   if (is_array(parameters)) role_by_id.reserve(parameters->size());
-  for_of(parameters, "topology.parameters", [&](Ref p) { role_by_id.set(get(p, "id"), get(p, "role")); });
+  KeyHint k_id("id"), k_role("role"), k_pid("parameter_id"), k_kind("kind");
+  for_of(parameters, "topology.parameters", [&](Ref p) {
+    const Ref id = k_id.get(p);
+    role_by_id.set(id, k_role.get(p));
+  });
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref u = &updates[i];
     if (!truthy(u)) continue;
-    const Ref pid = lookup(u, "parameter_id");
+    const Ref pid = k_pid.in(u);
     const Ref* role = role_by_id.find(pid);
     if (!role || !*role) continue;  // Map.get gave undefined
     const bool bias_role = is_bias_role(*role);
-    const Ref kind = lookup(u, "kind");
+    const Ref kind = k_kind.in(u);
     if (!kind || bias_role == equals(kind, "bias")) continue;
     out.add(structural(parameter_id(pid), "updates[" + std::to_string(i) + "].kind",
                        "updates[" + std::to_string(i) + "].kind='" + to_string(kind) +

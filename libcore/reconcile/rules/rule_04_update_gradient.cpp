@@ -11,11 +11,13 @@ using namespace core;
 
 void check_rule_04_update_gradient(RuleContext& ctx) {
   const Json& updates = *lookup(&ctx.receipt, "updates");
+  KeyHint k_optimizer("optimizer"), k_order("product_order"), k_pid("parameter_id"), k_factors("factors"),
+      k_gradient("gradient"), k_value("value");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
-    const Ref optimizer = get(update, "optimizer");
-    const Ref order = get(optimizer, "product_order");
-    const Ref pid = lookup(update, "parameter_id");
+    const Ref optimizer = k_optimizer.get(update);
+    const Ref order = k_order.get(optimizer);
+    const Ref pid = k_pid.in(update);
     auto base = [&] { return "updates[" + std::to_string(i) + "]"; };
     if (!equals(order, kLeftToRight)) {
       const std::string path = base() + ".optimizer.product_order";
@@ -25,7 +27,7 @@ void check_rule_04_update_gradient(RuleContext& ctx) {
                                       "(docs/computation-order.md)."));
       continue;
     }
-    const Ref factors = lookup(optimizer, "factors");
+    const Ref factors = k_factors.in(optimizer);
     if (!is_array(factors) || factors->empty()) {
       ctx.failures.add(structural(parameter_id(pid), base() + ".optimizer.factors",
                                   base() + ".optimizer.factors has " +
@@ -33,8 +35,8 @@ void check_rule_04_update_gradient(RuleContext& ctx) {
                                       ". Receipts require >= 1 factor per optimizer (schema minItems: 1)."));
       continue;
     }
-    const Val product = multiply_left_to_right(*factors);
-    const Val stored = Val::of(lookup(update, "gradient"));
+    const Val product = multiply_left_to_right(*factors, k_value);
+    const Val stored = Val::of(k_gradient.in(update));
     const auto c = check(product, stored, ctx.tolerance);
     if (c.ok) continue;
     Failure f = numeric(4, parameter_id(pid), base() + ".gradient", stored, product, c);

@@ -28,18 +28,20 @@ double coupled_l2_weight_decay(const Json& receipt) {
 void check_rule_05_update_value(RuleContext& ctx) {
   const double wd = coupled_l2_weight_decay(ctx.receipt);
   const Json& updates = *lookup(&ctx.receipt, "updates");
+  KeyHint k_optimizer("optimizer"), k_name("name"), k_lr("learning_rate"), k_gradient("gradient"),
+      k_before("weight_before"), k_update("update"), k_pid("parameter_id");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
-    const Ref optimizer = get(update, "optimizer");
-    const Ref name = opt(optimizer, "name");
+    const Ref optimizer = k_optimizer.get(update);
+    const Ref name = k_name.opt(optimizer);
     if (name && !equals(name, "sgd")) continue;
-    const Ref lr = get(optimizer, "learning_rate");
-    const double gradient_eff = to_number(lookup(update, "gradient")) - wd * to_number(lookup(update, "weight_before"));
+    const Ref lr = k_lr.get(optimizer);
+    const double gradient_eff = to_number(k_gradient.in(update)) - wd * to_number(k_before.in(update));
     const Val recomputed = Val::of_number(to_number(lr) * gradient_eff);
-    const Val stored = Val::of(lookup(update, "update"));
+    const Val stored = Val::of(k_update.in(update));
     const auto c = check(recomputed, stored, ctx.tolerance);
     if (c.ok) continue;
-    const Ref pid = lookup(update, "parameter_id");
+    const Ref pid = k_pid.in(update);
     Failure f = numeric(5, parameter_id(pid), "updates[" + std::to_string(i) + "].update", stored, recomputed, c);
     f.cascade_of_rule = prior(ctx.cascades, pid, {4});
     ctx.failures.add(std::move(f));

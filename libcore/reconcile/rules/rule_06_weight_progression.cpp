@@ -14,22 +14,24 @@ void check_rule_06_weight_progression(RuleContext& ctx) {
   const Ref wd = opt(lookup(&ctx.receipt, "optimizer_config"), "weight_decay");
   const bool decoupled_wd = is_finite_number(wd) && number(wd) >= 0;
   const Json& updates = *lookup(&ctx.receipt, "updates");
+  KeyHint k_before("weight_before"), k_update("update"), k_optimizer("optimizer"), k_name("name"),
+      k_after("weight_after"), k_pid("parameter_id");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
-    const Ref before = get(update, "weight_before");
-    const Val step = Val::of(lookup(update, "update"));
-    const Ref optimizer = lookup(update, "optimizer");
+    const Ref before = k_before.get(update);
+    const Val step = Val::of(k_update.in(update));
+    const Ref optimizer = k_optimizer.in(update);
     Val recomputed;
-    if (decoupled_wd && equals(opt(optimizer, "name"), "adamw")) {
+    if (decoupled_wd && equals(k_name.opt(optimizer), "adamw")) {
       const double lr = to_number(lookup(optimizer, "learning_rate"));
       recomputed = add(Val::of_number((1 - lr * number(wd)) * to_number(before)), step);
     } else {
       recomputed = add(Val::of(before), step);
     }
-    const Val stored = Val::of(lookup(update, "weight_after"));
+    const Val stored = Val::of(k_after.in(update));
     const auto c = check(recomputed, stored, ctx.tolerance);
     if (c.ok) continue;
-    const Ref pid = lookup(update, "parameter_id");
+    const Ref pid = k_pid.in(update);
     Failure f = numeric(6, parameter_id(pid), "updates[" + std::to_string(i) + "].weight_after", stored, recomputed, c);
     f.cascade_of_rule = prior(ctx.cascades, pid, {4, 5});
     ctx.failures.add(std::move(f));

@@ -25,7 +25,8 @@ void check_rule_07_final_state(RuleContext& ctx) {
   // The last update per parameter id (Map.set overwrites).
   SameValueMap<Ref> update_by_id;
   update_by_id.reserve(lookup(&r, "updates")->size());
-  for (const auto& u : *lookup(&r, "updates")) update_by_id.set(get(&u, "parameter_id"), &u);
+  KeyHint k_pid("parameter_id"), k_optimizer("optimizer"), k_name("name"), k_update("update");
+  for (const auto& u : *lookup(&r, "updates")) update_by_id.set(k_pid.get(&u), &u);
   const Ref bias_mode = opt(lookup(&r, "bias_policy"), "mode");
   const Lookup before(before_map);
 
@@ -52,9 +53,9 @@ void check_rule_07_final_state(RuleContext& ctx) {
     const Ref* found = update_by_id.find_string(id);
     if (found) {
       const Ref u = *found;
-      const Ref optimizer = lookup(u, "optimizer");
+      const Ref optimizer = k_optimizer.in(u);
       Val recomputed;
-      if (equals(opt(optimizer, "name"), "adamw")) {
+      if (equals(k_name.opt(optimizer), "adamw")) {
         const Ref lr = lookup(optimizer, "learning_rate");
         const Ref wd = opt(lookup(&r, "optimizer_config"), "weight_decay");
         if (!is_finite_number(wd) || number(wd) < 0) {
@@ -77,7 +78,7 @@ void check_rule_07_final_state(RuleContext& ctx) {
         }
         recomputed = add(Val::of_number((1 - to_number(lr) * number(wd)) * before_value), Val::of(lookup(u, "update")));
       } else {
-        recomputed = add(Val::of_number(before_value), Val::of(lookup(u, "update")));
+        recomputed = add(Val::of_number(before_value), Val::of(k_update.in(u)));
       }
       const auto c = check(recomputed, Val::of_number(stored_after), ctx.tolerance);
       if (c.ok) continue;

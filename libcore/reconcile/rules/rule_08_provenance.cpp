@@ -48,10 +48,11 @@ void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::str
 
 // The factors of one site; `from` must be a non-empty string to be checked.
 template <class SitePath, class Pid>
-void check_factors(RuleContext& ctx, PathCache& cache, const Json& factors, const SitePath& site_path, const Pid& pid) {
+void check_factors(RuleContext& ctx, PathCache& cache, KeyHint& k_from, const Json& factors, const SitePath& site_path,
+                   const Pid& pid) {
   for (std::size_t j = 0; j < factors.size(); ++j) {
     const Ref factor = &factors[j];
-    const Ref from = get(factor, "from");
+    const Ref from = k_from.get(factor);
     if (!is_string(from) || from->get_ref<const std::string&>().empty()) continue;
     check_factor(ctx, cache, factor, from->get_ref<const std::string&>(), [&] { return site_path(j); }, pid);
   }
@@ -61,6 +62,7 @@ void check_factors(RuleContext& ctx, PathCache& cache, const Json& factors, cons
 
 void check_rule_08_provenance(RuleContext& ctx) {
   PathCache cache;
+  KeyHint k_from("from"), k_optimizer("optimizer"), k_factors("factors");
   const Ref signals = opt(lookup(&ctx.receipt, "backward"), "output_error_signals");
   if (truthy(signals) && is_object(signals)) {
     const KeyList units(signals);
@@ -71,7 +73,7 @@ void check_rule_08_provenance(RuleContext& ctx) {
       if (!is_array(factors)) continue;
       const std::string_view id = units.key(i);
       check_factors(
-          ctx, cache, *factors,
+          ctx, cache, k_from, *factors,
           [&](std::size_t j) {
             return "backward.output_error_signals." + std::string(id) + ".factors[" + std::to_string(j) + "].value";
           },
@@ -81,10 +83,10 @@ void check_rule_08_provenance(RuleContext& ctx) {
   const Json& updates = *lookup(&ctx.receipt, "updates");
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const Ref update = &updates[i];
-    const Ref factors = opt(get(update, "optimizer"), "factors");
+    const Ref factors = k_factors.opt(k_optimizer.get(update));
     if (!is_array(factors)) continue;
     check_factors(
-        ctx, cache, *factors,
+        ctx, cache, k_from, *factors,
         [&](std::size_t j) { return "updates[" + std::to_string(i) + "].optimizer.factors[" + std::to_string(j) + "].value"; },
         [&] { return parameter_id(lookup(update, "parameter_id")); });
   }
