@@ -21,6 +21,7 @@
 
 #include "nl/initial_state.hpp"
 #include "nl/level_params.hpp"
+#include "nl/memory_rule.hpp"
 #include "nl/record_block.hpp"
 #include "nl/register_opaque_vjps.hpp"
 #include "nl/rule_config.hpp"
@@ -30,16 +31,19 @@
 namespace nltest {
 
 inline constexpr double kFdEps = 1e-6;
-// Entries whose analytic and numeric values are both below this are compared absolutely.
+// Pass criterion per entry: |a - fd| <= kRtol * max(|a|, |fd|) + kAtol. kAtol sits at the FD
+// noise of an O(10) loss in fp64 at eps = 1e-6 (about 1e-9 .. 5e-9); a dropped or mis-signed term
+// shows up as 1e-5 and more.
+inline constexpr double kRtol = 1e-6;
+inline constexpr double kAtol = 1e-8;
+// For the report: entries at least this large count as "significant" for the relative error.
 inline constexpr double kSignificant = 1e-4;
-inline constexpr double kMaxRel = 1e-6;  // on significant entries
-inline constexpr double kMaxAbs = 1e-9;  // on the others (FD noise of an O(1) loss at eps 1e-6)
 
 struct FdReport {
   double worst_rel = 0;  // over significant entries
   double worst_abs = 0;  // over the others
-  std::size_t checked = 0, significant = 0;
-  std::string where;     // the worst relative entry
+  std::size_t checked = 0, significant = 0, failed = 0;
+  std::string where;     // the first failing entry, else the worst relative one
 };
 
 inline std::vector<double> uniform(std::size_t n, double a, std::mt19937& rng) {
@@ -59,11 +63,15 @@ inline void record_entry(FdReport& r, const std::string& name, std::size_t i, do
   ++r.checked;
   const double den = std::max(std::fabs(a), std::fabs(fd));
   const double diff = std::fabs(a - fd);
+  const std::string here = name + "[" + std::to_string(i) + "] analytic " + std::to_string(a) + " fd " + std::to_string(fd);
+  if (!(diff <= kRtol * den + kAtol)) {
+    if (r.failed++ == 0) r.where = here;
+  }
   if (den >= kSignificant) {
     ++r.significant;
     if (diff / den > r.worst_rel) {
       r.worst_rel = diff / den;
-      r.where = name + "[" + std::to_string(i) + "] analytic " + std::to_string(a) + " fd " + std::to_string(fd);
+      if (r.failed == 0) r.where = here;
     }
   } else {
     r.worst_abs = std::max(r.worst_abs, diff);
@@ -93,12 +101,11 @@ inline double weighted_sum(const std::vector<double>& y, const std::vector<doubl
 }
 
 inline void require_pass(const FdReport& r, const std::string& what) {
-  MESSAGE(what << ": " << r.checked << " entries (" << r.significant << " significant), max rel err " << r.worst_rel
-               << ", max abs err (others) " << r.worst_abs);
+  MESSAGE(what << ": " << r.checked << " entries (" << r.significant << " >= 1e-4), max rel err " << r.worst_rel
+               << ", max abs err of the smaller ones " << r.worst_abs << ", failing " << r.failed);
   INFO(what << " worst at " << r.where);
   CHECK(r.significant > 0);
-  CHECK(r.worst_rel <= kMaxRel);
-  CHECK(r.worst_abs <= kMaxAbs);
+  CHECK(r.failed == 0);
 }
 
 // A random context memory of the right kind: unit rows for Lattice, row-stochastic for MEMORA.
