@@ -32,8 +32,10 @@ def import_torch():
         sys.exit(77)
 
 
-def build(torch):
-    f64 = torch.float64
+def build(torch, dtype=None):
+    """Returns (run, loss_fn): run(case) evaluates a dumped case in float64 with autograd;
+    loss_fn(case, params) is the model itself (mag_timing.py times it)."""
+    f64 = dtype or torch.float64
 
     def sigmoid(x):
         s = torch.sigmoid(x)
@@ -48,19 +50,16 @@ def build(torch):
         return u / torch.clamp(n, min=1e-8)
 
     def swa(q, k, v, heads, window):
+        # Banded causal softmax per head: key j is visible to query i when i - window < j <= i.
         s, d = q.shape
         hd = d // heads
-        out = []
-        for i in range(s):
-            j0 = max(0, i - window + 1)
-            row = []
-            for h in range(heads):
-                sl = slice(h * hd, (h + 1) * hd)
-                scores = (k[j0:i + 1, sl] @ q[i, sl]) / math.sqrt(hd)
-                p = torch.softmax(scores, dim=0)
-                row.append(p @ v[j0:i + 1, sl])
-            out.append(torch.cat(row))
-        return torch.stack(out)
+        qh, kh, vh = (t.reshape(s, heads, hd).transpose(0, 1) for t in (q, k, v))
+        scores = (qh @ kh.transpose(1, 2)) / math.sqrt(hd)
+        i = torch.arange(s).unsqueeze(1)
+        j = torch.arange(s).unsqueeze(0)
+        visible = (j <= i) & (j > i - window)
+        p = torch.softmax(scores.masked_fill(~visible, float("-inf")), dim=-1)
+        return (p @ vh).transpose(0, 1).reshape(s, d)
 
     def level(rule, x, lp, m0, active):
         q = nrm_rows(x @ lp["W_Q"].T)
@@ -112,7 +111,7 @@ def build(torch):
         loss.backward()
         return loss.item(), p
 
-    return run
+    return run, loss_fn
 
 
 def compare(name, ours, ref):
@@ -149,7 +148,7 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"mag_crosscheck: cannot read {path}: {e}", file=sys.stderr)
         return 2
-    run = build(torch)
+    run, _ = build(torch)
     all_ok = True
     for case in cases:
         label = f"{case['rule']} k={len(case['pulse'])} pulse={case['pulse']}"
