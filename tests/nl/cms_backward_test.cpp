@@ -10,8 +10,9 @@ namespace {
 using nltest::mag_config;
 
 // fp64: every parameter entry, eps 1e-6, stress variant, mixed active/frozen levels.
-void fp64_check(nl::RuleKind rule, std::size_t k) {
-  const nl::MagConfig cfg = mag_config(rule, k);
+void fp64_check(nl::RuleKind rule, std::size_t k, std::size_t seq_len) {
+  nl::MagConfig cfg = mag_config(rule, k);
+  cfg.seq_len = cfg.window = seq_len;
   const nl::MagParams<double> p = nltest::stress_params(cfg);
   const nl::ContextMemory<double> ctx = nltest::stress_context(cfg, 5);
   const auto ids = nltest::chunk_ids(cfg), tg = nltest::chunk_targets(cfg);
@@ -27,14 +28,22 @@ void fp64_check(nl::RuleKind rule, std::size_t k) {
   nltest::fd_compare(r, "params", p.to_flat(), [&](const std::vector<double>& flat) {
     return nl::cms_forward<double>(cfg, nl::MagParams<double>::from_flat(cfg, flat), ids, tg, pulse, ctx)->loss;
   }, nltest::full_gradient(g, pulse));
-  nltest::require_pass(r, std::string(nl::to_string(rule)) + " MAG k=" + std::to_string(k) + " fp64 cms_backward vs FD");
+  nltest::require_pass(r, std::string(nl::to_string(rule)) + " MAG k=" + std::to_string(k) + " s=" +
+                              std::to_string(seq_len) + " fp64 cms_backward vs FD");
 }
 
 }  // namespace
 
 TEST_CASE("cms_backward: every rule, k=1,2,4, mixed active/frozen, stress variant: fp64 FD on every parameter") {
   for (nl::RuleKind rule : nl::kAllRuleKinds)
-    for (std::size_t k : {1, 2, 4}) fp64_check(rule, k);
+    for (std::size_t k : {1, 2, 4}) fp64_check(rule, k, 4);
+}
+
+TEST_CASE("cms_backward: upstream's longer chunks (k=2 at s=8, k=4 at s=16; Trellis included) in fp64") {
+  for (nl::RuleKind rule : nl::kAllRuleKinds) {
+    fp64_check(rule, 2, 8);
+    fp64_check(rule, 4, 16);
+  }
 }
 
 TEST_CASE("cms_backward: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0.10, floor 5e-4, sampled)") {
