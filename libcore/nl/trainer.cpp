@@ -1,10 +1,34 @@
 #include "nl/trainer.hpp"
 
+#include <cmath>
+
 #include "nl/cms_backward.hpp"
 #include "nl/cms_forward.hpp"
+#include "nl/named_tensors.hpp"
 #include "nl/traced_cms_forward.hpp"
 
 namespace nl {
+namespace {
+
+// A non-finite gradient would poison the parameters and the optimizer state for good: refuse the
+// step, naming the tensor.
+common::Status check_finite(const MagConfig& cfg, MagGradients<float>& g) {
+  for (const NamedTensor& t : named_tensors(cfg, g.params)) {
+    for (float v : t.data) {
+      if (!std::isfinite(v)) return common::Error::invalid_argument("gradient: " + t.name + ": is not finite (NaN or Inf)");
+    }
+  }
+  for (std::size_t l = 0; l < g.error.size(); ++l) {
+    for (const NamedTensor& t : named_level_tensors(cfg, l, g.error[l])) {
+      for (float v : t.data) {
+        if (!std::isfinite(v)) return common::Error::invalid_argument("error buffer: " + t.name + ": is not finite (NaN or Inf)");
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 Trainer::Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt)
     : cfg_(std::move(cfg)),
@@ -34,6 +58,7 @@ common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistr
     grads = cms_backward<float>(cfg_, params_, *f);
     context_after = std::move(f->context_after);
   }
+  if (common::Status s = check_finite(cfg_, grads); !s.ok()) return s.error();
   for (std::size_t l = 0; l < cfg_.levels(); ++l) {
     if (report.pulse.is_active(l)) {
       buffers_[l].apply_to(grads.params.levels[l]);  // O-9: summed in before clipping

@@ -130,3 +130,30 @@ TEST_CASE("trainer: frozen level gradients wait in the error buffer and are appl
   CHECK(t.error_buffer(1).count() == 0);
   CHECK(t.params().levels[1].to_flat() != level1);
 }
+
+TEST_CASE("trainer: a step that meets NaN is refused with the field named, and changes nothing") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 1);
+  nl::MagParams<float> p = nl::MagParams<float>::init(cfg);
+  p.w_o[5] = NAN;
+  nl::Trainer t(cfg, p, adamw());
+  std::vector<std::size_t> ids, tg;
+  chunk(0, cfg, ids, tg);
+  for (nl::GradientPath path : {nl::GradientPath::tape, nl::GradientPath::hand_written}) {
+    const auto r = t.build_step(nltest::registry(), ids, tg, path);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message().find("W_O") != std::string::npos);
+    CHECK(t.step() == 0);
+  }
+  // Diverging memory (huge weights) gives a non-finite value somewhere: an error, not a NaN update.
+  nl::MagParams<float> big = nl::MagParams<float>::init(cfg);
+  for (float& v : big.levels[0].w_k) v *= 1e18f;
+  for (float& v : big.e) v *= 1e18f;
+  nl::Trainer u(cfg, big, adamw());
+  const auto r = u.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written);
+  if (!r.ok()) {
+    CHECK(r.error().message().find("not finite") != std::string::npos);
+    CHECK(u.params().to_flat() == big.to_flat());
+  } else {
+    for (float v : u.params().to_flat()) CHECK(std::isfinite(v));
+  }
+}
