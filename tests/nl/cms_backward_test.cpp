@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "mag_check.hpp"
+#include "nl/traced_cms_forward.hpp"
 
 namespace {
 
@@ -46,7 +47,7 @@ TEST_CASE("cms_backward: upstream's longer chunks (k=2 at s=8, k=4 at s=16; Trel
   }
 }
 
-TEST_CASE("cms_backward: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0.10, floor 5e-4, sampled)") {
+TEST_CASE("cms_backward and the tape path: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0.10, floor 5e-4, sampled)") {
   for (nl::RuleKind rule : nl::kAllRuleKinds) {
     for (std::size_t k : {1, 2, 4}) {
       const nl::MagConfig cfg = mag_config(rule, k);
@@ -66,6 +67,9 @@ TEST_CASE("cms_backward: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0
       REQUIRE(f.ok());
       CHECK(std::fabs(f->loss - std::log(16.0f)) < 0.5f);  // initial loss ~ ln V
       const std::vector<float> g = nl::cms_backward<float>(cfg, p, *f).params.to_flat();
+      const auto t = nl::tape_gradients(nltest::registry(), cfg, p, ids, tg, all, ctx);
+      REQUIRE(t.ok());
+      const std::vector<float> g_tape = t->grads.params.to_flat();
       std::vector<float> flat = p.to_flat();
       // Sample 20 indices per tensor at stride max(1, n/20), one per scalar bias.
       std::vector<std::size_t> sizes = {cfg.vocab * cfg.d, 64, 64, 64, 64, cfg.d * cfg.vocab};
@@ -84,13 +88,15 @@ TEST_CASE("cms_backward: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0
           flat[j] = keep - 1e-2f;
           const float lo = nl::cms_forward<float>(cfg, nl::MagParams<float>::from_flat(cfg, flat), ids, tg, all, ctx)->loss;
           flat[j] = keep;
-          const double fd = (double(hi) - double(lo)) / 2e-2, a = g[j];
-          const double den = std::max(std::fabs(a), std::fabs(fd));
-          ++checked;
-          if (den >= 5e-4 && std::fabs(a - fd) / den >= 0.10) {
-            ++failed;
-            INFO(nl::to_string(rule) << " k=" << k << " flat[" << j << "] analytic " << a << " fd " << fd);
-            CHECK(false);
+          const double fd = (double(hi) - double(lo)) / 2e-2;
+          for (const double a : {double(g[j]), double(g_tape[j])}) {  // hand-written, then tape
+            const double den = std::max(std::fabs(a), std::fabs(fd));
+            ++checked;
+            if (den >= 5e-4 && std::fabs(a - fd) / den >= 0.10) {
+              ++failed;
+              INFO(nl::to_string(rule) << " k=" << k << " flat[" << j << "] analytic " << a << " fd " << fd);
+              CHECK(false);
+            }
           }
         }
         off += n;
