@@ -6,6 +6,8 @@
 
 #include "mag_check.hpp"
 #include "nl/traced_cms_forward.hpp"
+#include "receipt/schema/schema_registry.hpp"
+#include "receipt/schema/validator.hpp"
 
 namespace {
 
@@ -95,4 +97,21 @@ TEST_CASE("state_json: bad states are errors naming the JSON path") {
   CHECK(error_of([](Json& d) { d["tokens"]["targets"].erase(0); }).starts_with("/tokens/targets"));
   CHECK(error_of([](Json& d) { d["context"][1].erase(0); }).starts_with("/context/1"));
   CHECK(error_of([](Json& d) { d["context"].erase(1); }).starts_with("/context"));
+}
+
+TEST_CASE("state_json: what we write validates against schemas/nltrain-state(-result).v0.1.0.json") {
+  const auto* state_schema = receipt::schema::find_schema("nltrain-state.v0.1.0");
+  const auto* result_schema = receipt::schema::find_schema("nltrain-state-result.v0.1.0");
+  REQUIRE(state_schema != nullptr);
+  REQUIRE(result_schema != nullptr);
+  const nl::StateInput in = sample(nl::RuleKind::yaad);
+  const Json doc = nl::state_to_json(in);
+  const auto errors = receipt::schema::validate(*state_schema, doc);
+  CHECK_MESSAGE(errors.empty(), (errors.empty() ? "" : errors[0].to_string()));
+  const auto r = nl::evaluate_state(nltest::registry(), in);
+  REQUIRE(r.ok());
+  CHECK(receipt::schema::is_valid(*result_schema, nl::result_to_json(in.cfg, *r)));
+  Json broken = doc;
+  broken["tokens"]["ids"][0] = -1;
+  CHECK_FALSE(receipt::schema::is_valid(*state_schema, broken));
 }
