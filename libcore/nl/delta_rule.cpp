@@ -39,7 +39,7 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
-  std::vector<T> gm(dd, T(0)), ge(d);
+  std::vector<T> gm(dd, T(0)), ge(d), gm_k(d), gm_t_e(d);
   for (std::size_t t = s; t-- > 0;) {
     const T* m = &c.m[t * dd];
     const T* mn = &c.m[(t + 1) * dd];
@@ -53,11 +53,10 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
     dense::matvec_t_add(mn, d, d, gyt, &g.q[t * d]);
     g.alpha[t] = -dense::dot(gm.data(), m, dd);
     // G = psi(e) k^T enters as -th G: gG = -th gM.
-    std::vector<T> gm_k(d);
     dense::matvec(gm.data(), d, d, k, gm_k.data());
     g.theta[t] = -dense::dot(e, gm_k.data(), d);
     for (std::size_t i = 0; i < d; ++i) ge[i] = -th * gm_k[i];  // psi' = 1
-    std::vector<T> gm_t_e(d, T(0));
+    std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
     dense::matvec_t_add(gm.data(), d, d, e, gm_t_e.data());
     dense::axpy(gk, -th, gm_t_e.data(), d);  // gG^T psi(e)
     for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
