@@ -13,10 +13,23 @@ template <typename T>
   return acc;
 }
 
-// y = A x, A is m x n.
+// y = A x, A is m x n. Four rows at a time: four independent accumulation chains instead of one
+// (each row still sums in index order, so results are those of dot() row by row).
 template <typename T>
 inline void matvec(const T* a, std::size_t m, std::size_t n, const T* x, T* y) {
-  for (std::size_t i = 0; i < m; ++i) y[i] = dot(a + i * n, x, n);
+  std::size_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const T *r0 = a + i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      s0 += r0[j] * x[j];
+      s1 += r1[j] * x[j];
+      s2 += r2[j] * x[j];
+      s3 += r3[j] * x[j];
+    }
+    y[i] = s0, y[i + 1] = s1, y[i + 2] = s2, y[i + 3] = s3;
+  }
+  for (; i < m; ++i) y[i] = dot(a + i * n, x, n);
 }
 
 // y += A^T x, A is m x n (y has n entries).
