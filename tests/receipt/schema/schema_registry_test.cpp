@@ -18,7 +18,9 @@ TEST_CASE("schema_registry: every wire format version is embedded") {
     CHECK(receipt::schema::find_schema(std::string("framework-trace.v") + v) != nullptr);
   }
   CHECK(receipt::schema::find_schema("topology-input.v0.4.0") != nullptr);
-  CHECK(names.size() == 17);
+  CHECK(receipt::schema::find_schema("nltrain-state.v0.1.0") != nullptr);
+  CHECK(receipt::schema::find_schema("nltrain-state-result.v0.1.0") != nullptr);
+  CHECK(names.size() == 19);
   CHECK(receipt::schema::receipt_versions().size() == 8);
 }
 

@@ -1,0 +1,48 @@
+#pragma once
+// Frequency-aware AdamW, the outer optimizer (nltrain-math §10, O-9, O-12): global-norm clip over
+// all gradients (after error buffers are merged), decoupled weight decay on every tensor, the
+// attention group stepping every step and each level's group only when the level is active,
+// with its own bias-correction count.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "nl/conductor.hpp"
+#include "nl/mag_params.hpp"
+
+namespace nl {
+
+struct AdamWConfig {
+  double lr = 3e-4;  // peak
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  double weight_decay = 0.1;
+  double clip = 1.0;
+  std::uint64_t warmup = 0, total_steps = 1;
+};
+
+// lr(n): linear warm-up, then cosine to 0 at total_steps.
+[[nodiscard]] double learning_rate(const AdamWConfig& cfg, std::uint64_t step);
+
+// Scales every gradient by clip / N when N = ||all gradients||_2 (accumulated in fp64) > clip;
+// returns N.
+[[nodiscard]] double clip_global_norm(MagParams<float>& grads, double clip);
+
+class FrequencyAwareAdamW {
+ public:
+  FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt);
+
+  // One update with already clipped gradients: the attention group always, level l when active.
+  void step(MagParams<float>& params, const MagParams<float>& grads, const Pulse& pulse, double lr);
+
+  [[nodiscard]] std::uint64_t attention_steps() const { return tau_; }
+  [[nodiscard]] std::uint64_t level_steps(std::size_t l) const { return tau_level_[l]; }
+  [[nodiscard]] const AdamWConfig& config() const { return opt_; }
+
+ private:
+  AdamWConfig opt_;
+  MagParams<float> m_, v_;
+  std::uint64_t tau_ = 0;
+  std::vector<std::uint64_t> tau_level_;
+};
+
+}  // namespace nl

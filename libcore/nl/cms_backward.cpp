@@ -1,0 +1,73 @@
+#include "nl/cms_backward.hpp"
+
+#include "nl/dense.hpp"
+#include "nl/level_fields.hpp"
+#include "nl/rule_dispatch.hpp"
+
+namespace nl {
+
+template <typename T>
+MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const MagForward<T>& f) {
+  const std::size_t s = cfg.seq_len, d = cfg.d, V = cfg.vocab, K = cfg.levels();
+  MagGradients<T> g{MagParams<T>::zeros(cfg), std::vector<LevelParams<T>>(K, LevelParams<T>::zeros(d, has_omega(cfg.rule)))};
+  MagParams<T>& gp = g.params;
+  // Loss -> logits -> Pj -> Z.
+  std::vector<T> g_logits(s * V, T(0));
+  if (f.n_valid > 0) {
+    const T inv_n = T(1) / static_cast<T>(f.n_valid);
+    for (std::size_t t = 0; t < s; ++t) {
+      if (f.targets[t] >= V) continue;
+      for (std::size_t j = 0; j < V; ++j) g_logits[t * V + j] = f.probs[t * V + j] * inv_n;
+      g_logits[t * V + f.targets[t]] -= inv_n;
+    }
+  }
+  std::vector<T> g_pj(s * d, T(0)), g_z(s * d, T(0));
+  for (std::size_t t = 0; t < s; ++t) {
+    // logits_t = U_emb^T pj_t (U_emb is d x V): gU_emb += pj_t g_t^T, gPj_t = U_emb g_t.
+    dense::add_outer(gp.u_emb.data(), d, V, T(1), &f.pj[t * d], &g_logits[t * V]);
+    dense::matvec(p.u_emb.data(), d, V, &g_logits[t * V], &g_pj[t * d]);
+  }
+  dense::project_backward(f.z.data(), s, d, p.w_o.data(), d, g_pj.data(), gp.w_o.data(), g_z.data());
+  // Z = A * G, G = sigma(Yc), Yc = c_K sum_l Y^l.
+  std::vector<T> g_a(s * d), g_y(s * d);
+  const T c_k = level_scale<T>(K);
+  for (std::size_t i = 0; i < s * d; ++i) {
+    const T gate = f.gate[i];
+    g_a[i] = g_z[i] * gate;
+    g_y[i] = c_k * (g_z[i] * f.swa.a[i] * gate * (T(1) - gate));
+  }
+  std::vector<T> g_x(s * d, T(0));
+  for (std::size_t l = 0; l < K; ++l) {
+    const LevelForward<T>& lf = f.levels[l];
+    const std::vector<T>& state = f.context_after.levels[l];  // frozen levels leave it unchanged
+    visit_rule(cfg.rule, [&]<template <typename> class R>() {
+      if (lf.active) {
+        typename R<T>::Cache cache;
+        from_fields(lf.fields, cache);
+        ChunkGrads<T> r = R<T>::step_backward(cfg.rule_cfg, s, f.x, p.levels[l], cache, g_y);
+        dense::axpy(g_x.data(), T(1), r.x.data(), s * d);
+        gp.levels[l] = std::move(r.params);
+      } else {
+        FrozenCache<T> cache;
+        from_fields(lf.fields, cache);
+        const std::vector<T> g_q = R<T>::frozen_backward(cfg.rule_cfg, s, state, cache, g_y);
+        dense::project_backward(f.x.data(), s, d, p.levels[l].w_q.data(), d, g_q.data(), g.error[l].w_q.data(),
+                                g_x.data());
+      }
+    });
+  }
+  // SWA and the attention projections.
+  std::vector<T> g_q(s * d, T(0)), g_k(s * d, T(0)), g_v(s * d, T(0));
+  swa_backward<T>(cfg.swa_shape(), f.q, f.k, f.v, f.swa.p, g_a, g_q, g_k, g_v);
+  dense::project_backward(f.x.data(), s, d, p.w_q.data(), d, g_q.data(), gp.w_q.data(), g_x.data());
+  dense::project_backward(f.x.data(), s, d, p.w_k.data(), d, g_k.data(), gp.w_k.data(), g_x.data());
+  dense::project_backward(f.x.data(), s, d, p.w_v.data(), d, g_v.data(), gp.w_v.data(), g_x.data());
+  for (std::size_t t = 0; t < s; ++t) dense::axpy(&gp.e[f.ids[t] * d], T(1), &g_x[t * d], d);
+  return g;
+}
+
+template MagGradients<float> cms_backward<float>(const MagConfig&, const MagParams<float>&, const MagForward<float>&);
+template MagGradients<double> cms_backward<double>(const MagConfig&, const MagParams<double>&,
+                                                   const MagForward<double>&);
+
+}  // namespace nl

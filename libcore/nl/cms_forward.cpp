@@ -1,0 +1,133 @@
+#include "nl/cms_forward.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "nl/level_fields.hpp"
+#include "nl/rule_dispatch.hpp"
+#include "tape/ops/activation.hpp"
+#include "tape/ops/elementwise.hpp"
+#include "tape/ops/embed.hpp"
+#include "tape/ops/matmul.hpp"
+#include "tape/ops/softmax.hpp"
+
+namespace nl {
+namespace {
+
+template <typename T>
+bool finite(const std::vector<T>& v) {
+  for (T x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+}  // namespace
+
+template <typename T>
+common::Status check_chunk_inputs(const MagConfig& cfg, const MagParams<T>& params, std::span<const std::size_t> ids,
+                                  std::span<const std::size_t> targets, const Pulse& pulse,
+                                  const ContextMemory<T>& context) {
+  if (const common::Status s = validate(cfg); !s.ok()) return s;
+  auto bad = [](const std::string& field, const std::string& what) {
+    return common::Error::invalid_argument("chunk: " + field + ": " + what);
+  };
+  if (ids.size() != cfg.seq_len) return bad("ids", "holds " + std::to_string(ids.size()) + " tokens; expected seq_len=" + std::to_string(cfg.seq_len));
+  if (targets.size() != cfg.seq_len) return bad("targets", "holds " + std::to_string(targets.size()) + " tokens; expected seq_len=" + std::to_string(cfg.seq_len));
+  for (std::size_t t = 0; t < ids.size(); ++t) {
+    if (ids[t] >= cfg.vocab) return bad("ids/" + std::to_string(t), "token " + std::to_string(ids[t]) + " >= vocab=" + std::to_string(cfg.vocab));
+  }
+  if (pulse.active.size() != cfg.levels()) return bad("pulse", "has " + std::to_string(pulse.active.size()) + " levels; expected k=" + std::to_string(cfg.levels()));
+  if (context.levels.size() != cfg.levels()) return bad("context", "has " + std::to_string(context.levels.size()) + " levels; expected k=" + std::to_string(cfg.levels()));
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    if (context.levels[l].size() != state_size(cfg.rule, cfg.rule_cfg)) return bad("context/" + std::to_string(l), "wrong size");
+    if (!finite(context.levels[l])) return bad("context/" + std::to_string(l), "contains NaN or Inf");
+  }
+  const MagParams<T> shape = MagParams<T>::zeros(cfg);
+  const char* names[] = {"E", "W_Q", "W_K", "W_V", "W_O", "U_emb"};
+  const std::vector<T>* have[] = {&params.e, &params.w_q, &params.w_k, &params.w_v, &params.w_o, &params.u_emb};
+  const std::vector<T>* want[] = {&shape.e, &shape.w_q, &shape.w_k, &shape.w_v, &shape.w_o, &shape.u_emb};
+  for (std::size_t i = 0; i < 6; ++i) {
+    if (have[i]->size() != want[i]->size()) return bad(std::string("params/") + names[i], "holds " + std::to_string(have[i]->size()) + " values; expected " + std::to_string(want[i]->size()));
+    if (!finite(*have[i])) return bad(std::string("params/") + names[i], "contains NaN or Inf");
+  }
+  if (params.levels.size() != cfg.levels()) return bad("params/levels", "has " + std::to_string(params.levels.size()) + " levels; expected k=" + std::to_string(cfg.levels()));
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    const std::vector<T> flat = params.levels[l].to_flat();
+    if (flat.size() != LevelParams<T>::flat_size(cfg.d, has_omega(cfg.rule)) || params.levels[l].width() != cfg.d) {
+      return bad("params/levels/" + std::to_string(l), "has the wrong shape for d=" + std::to_string(cfg.d));
+    }
+    if (!finite(flat)) return bad("params/levels/" + std::to_string(l), "contains NaN or Inf");
+  }
+  return {};
+}
+
+template <typename T>
+common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<T>& p, std::span<const std::size_t> ids,
+                                          std::span<const std::size_t> targets, const Pulse& pulse,
+                                          const ContextMemory<T>& context) {
+  if (const common::Status s = check_chunk_inputs(cfg, p, ids, targets, pulse, context); !s.ok()) return s.error();
+  using namespace tape::ops;
+  const std::size_t s = cfg.seq_len, d = cfg.d, V = cfg.vocab, K = cfg.levels();
+  MagForward<T> f;
+  f.ids.assign(ids.begin(), ids.end());
+  f.targets.assign(targets.begin(), targets.end());
+  for (std::size_t t : targets) f.n_valid += t < V ? 1 : 0;
+  f.x.resize(s * d), f.q.resize(s * d), f.k.resize(s * d), f.v.resize(s * d);
+  embed_lookup_forward<T>(p.e, ids, d, f.x);
+  matmul_forward<T>(f.x, p.w_q, f.q, s, d, d, true);
+  matmul_forward<T>(f.x, p.w_k, f.k, s, d, d, true);
+  matmul_forward<T>(f.x, p.w_v, f.v, s, d, d, true);
+  f.swa = swa_forward<T>(cfg.swa_shape(), f.q, f.k, f.v);
+  f.context_after = context;
+  std::vector<T> ysum;
+  for (std::size_t l = 0; l < K; ++l) {
+    LevelForward<T>& lf = f.levels.emplace_back();
+    lf.active = pulse.is_active(l);
+    visit_rule(cfg.rule, [&]<template <typename> class R>() {
+      if (lf.active) {
+        auto r = R<T>::forward(cfg.rule_cfg, s, f.x, p.levels[l], context.levels[l]);
+        lf.y = std::move(r.y);
+        lf.fields = to_fields<T>(r.cache);
+        f.context_after.levels[l] = std::move(r.final_state);
+      } else {
+        std::vector<T> q_raw(s * d);
+        matmul_forward<T>(f.x, p.levels[l].w_q, q_raw, s, d, d, true);
+        auto r = R<T>::frozen_forward(cfg.rule_cfg, s, q_raw, context.levels[l]);
+        lf.y = std::move(r.y);
+        lf.fields = to_fields<T>(r.cache);
+      }
+    });
+    if (l == 0) {
+      ysum = lf.y;
+    } else {
+      std::vector<T> next(s * d);
+      add_forward<T>(ysum, lf.y, next);
+      ysum.swap(next);
+    }
+  }
+  if (K > 2) {
+    std::vector<T> scaled(s * d);
+    scale_forward<T>(ysum, level_scale<T>(K), scaled);
+    ysum.swap(scaled);
+  }
+  f.gate.resize(s * d), f.z.resize(s * d), f.pj.resize(s * d), f.logits.resize(s * V), f.probs.resize(s * V);
+  sigmoid_forward<T>(ysum, f.gate);
+  mul_forward<T>(f.swa.a, f.gate, f.z);
+  matmul_forward<T>(f.z, p.w_o, f.pj, s, d, d, true);
+  matmul_forward<T>(f.pj, p.u_emb, f.logits, s, d, V, false);
+  f.loss = cross_entropy_forward<T>(f.logits, targets, V, f.probs);
+  if (!std::isfinite(f.loss)) return common::Error::invalid_argument("chunk: loss: is not finite (NaN or Inf)");
+  return f;
+}
+
+#define NL_CMS_FORWARD(T)                                                                                           \
+  template common::Status check_chunk_inputs<T>(const MagConfig&, const MagParams<T>&, std::span<const std::size_t>, \
+                                                std::span<const std::size_t>, const Pulse&, const ContextMemory<T>&); \
+  template common::Result<MagForward<T>> cms_forward<T>(const MagConfig&, const MagParams<T>&,                       \
+                                                        std::span<const std::size_t>, std::span<const std::size_t>,  \
+                                                        const Pulse&, const ContextMemory<T>&);
+NL_CMS_FORWARD(float)
+NL_CMS_FORWARD(double)
+#undef NL_CMS_FORWARD
+
+}  // namespace nl

@@ -1,0 +1,77 @@
+#pragma once
+// Small dense kernels on row-major raw storage, templated on the scalar so every rule runs in
+// fp32 (the tape) and fp64 (the gradient checks) from one source. Sizes here are a few dozen,
+// so plain loops; summation order is fixed, which keeps traced and untraced paths bitwise equal.
+#include <cstddef>
+
+namespace nl::dense {
+
+template <typename T>
+[[nodiscard]] inline T dot(const T* a, const T* b, std::size_t n) {
+  T acc = 0;
+  for (std::size_t i = 0; i < n; ++i) acc += a[i] * b[i];
+  return acc;
+}
+
+// y = A x, A is m x n. Four rows at a time: four independent accumulation chains instead of one
+// (each row still sums in index order, so results are those of dot() row by row).
+template <typename T>
+inline void matvec(const T* a, std::size_t m, std::size_t n, const T* x, T* y) {
+  std::size_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    const T *r0 = a + i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      s0 += r0[j] * x[j];
+      s1 += r1[j] * x[j];
+      s2 += r2[j] * x[j];
+      s3 += r3[j] * x[j];
+    }
+    y[i] = s0, y[i + 1] = s1, y[i + 2] = s2, y[i + 3] = s3;
+  }
+  for (; i < m; ++i) y[i] = dot(a + i * n, x, n);
+}
+
+// y += A^T x, A is m x n (y has n entries).
+template <typename T>
+inline void matvec_t_add(const T* a, std::size_t m, std::size_t n, const T* x, T* y) {
+  for (std::size_t i = 0; i < m; ++i) {
+    const T xi = x[i];
+    const T* row = a + i * n;
+    for (std::size_t j = 0; j < n; ++j) y[j] += row[j] * xi;
+  }
+}
+
+// A += scale * a b^T, A is m x n.
+template <typename T>
+inline void add_outer(T* a, std::size_t m, std::size_t n, T scale, const T* u, const T* v) {
+  for (std::size_t i = 0; i < m; ++i) {
+    const T su = scale * u[i];
+    T* row = a + i * n;
+    for (std::size_t j = 0; j < n; ++j) row[j] += su * v[j];
+  }
+}
+
+// y += scale * x
+template <typename T>
+inline void axpy(T* y, T scale, const T* x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) y[i] += scale * x[i];
+}
+
+// Y = X W^T for a sequence: X is s x n, W is m x n, Y is s x m.
+template <typename T>
+inline void project(const T* x, std::size_t s, std::size_t n, const T* w, std::size_t m, T* y) {
+  for (std::size_t t = 0; t < s; ++t) matvec(w, m, n, x + t * n, y + t * m);
+}
+
+// Backward of project: gW += G^T X and gX += G W (G is s x m).
+template <typename T>
+inline void project_backward(const T* x, std::size_t s, std::size_t n, const T* w, std::size_t m, const T* g, T* gw,
+                             T* gx) {
+  for (std::size_t t = 0; t < s; ++t) {
+    add_outer(gw, m, n, T(1), g + t * m, x + t * n);
+    matvec_t_add(w, m, n, g + t * m, gx + t * n);
+  }
+}
+
+}  // namespace nl::dense

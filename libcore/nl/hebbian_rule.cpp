@@ -1,0 +1,55 @@
+#include "nl/hebbian_rule.hpp"
+
+#include <algorithm>
+
+#include "nl/dense.hpp"
+
+namespace nl {
+
+template <typename T>
+auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+                             std::span<const T> state0) -> ChunkForward<T, Cache> {
+  const std::size_t d = cfg.d, dd = d * d;
+  ChunkForward<T, Cache> out;
+  Cache& c = out.cache;
+  c.front = front_forward<T>(kKind, s, x, p);
+  c.m.resize((s + 1) * dd);
+  std::copy(state0.begin(), state0.end(), c.m.begin());
+  out.y.resize(s * d);
+  for (std::size_t t = 0; t < s; ++t) {
+    const T* m = &c.m[t * dd];
+    T* mn = &c.m[(t + 1) * dd];
+    const T retain = T(1) - c.front.alpha[t];
+    for (std::size_t i = 0; i < dd; ++i) mn[i] = retain * m[i];
+    dense::add_outer(mn, d, d, T(1), &c.front.v[t * d], &c.front.k[t * d]);
+    dense::matvec(mn, d, d, &c.front.q[t * d], &out.y[t * d]);
+  }
+  out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
+  return out;
+}
+
+template <typename T>
+ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+                                            const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  const std::size_t d = cfg.d, dd = d * d;
+  FrontGrads<T> g(s, d);
+  ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  std::vector<T> gm(dd, T(0));
+  for (std::size_t t = s; t-- > 0;) {
+    const T* gyt = &gy[t * d];
+    dense::add_outer(gm.data(), d, d, T(1), gyt, &c.front.q[t * d]);
+    dense::matvec_t_add(&c.m[(t + 1) * dd], d, d, gyt, &g.q[t * d]);
+    g.alpha[t] = -dense::dot(gm.data(), &c.m[t * dd], dd);
+    dense::matvec(gm.data(), d, d, &c.front.k[t * d], &g.v[t * d]);          // gv = gM k (g.v starts 0)
+    dense::matvec_t_add(gm.data(), d, d, &c.front.v[t * d], &g.k[t * d]);  // gk += gM^T v
+    const T retain = T(1) - c.front.alpha[t];
+    for (std::size_t i = 0; i < dd; ++i) gm[i] *= retain;
+  }
+  out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
+  return out;
+}
+
+template struct HebbianRule<float>;
+template struct HebbianRule<double>;
+
+}  // namespace nl

@@ -1,0 +1,30 @@
+#include "nl/mag_config.hpp"
+
+#include <string>
+
+namespace nl {
+
+common::Status validate(const MagConfig& cfg) {
+  auto bad = [](const std::string& field, const std::string& what) {
+    return common::Error::invalid_argument("mag config: " + field + ": " + what);
+  };
+  if (cfg.vocab == 0) return bad("vocab", "must be > 0");
+  if (cfg.d == 0) return bad("d", "must be > 0");
+  if (cfg.periods.empty()) return bad("k", "needs at least one CMS level, got k=0");
+  if (cfg.periods[0] != 1) return bad("periods/0", "level 0 must have period 1, got " + std::to_string(cfg.periods[0]));
+  for (std::size_t l = 0; l < cfg.periods.size(); ++l) {
+    if (cfg.periods[l] == 0) return bad("periods/" + std::to_string(l), "must be > 0");
+  }
+  if (cfg.rule_cfg.d != cfg.d) {
+    return bad("rule_cfg.d", "must equal d=" + std::to_string(cfg.d) + ", got " + std::to_string(cfg.rule_cfg.d));
+  }
+  if (const common::Status s = validate(cfg.swa_shape()); !s.ok()) {
+    return common::Error::invalid_argument("mag config: " + s.error().message());
+  }
+  if (const common::Status s = validate(cfg.rule_cfg); !s.ok()) {
+    return common::Error::invalid_argument("mag config: " + s.error().message());
+  }
+  return {};
+}
+
+}  // namespace nl

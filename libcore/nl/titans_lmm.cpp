@@ -1,0 +1,41 @@
+#include "nl/titans_lmm.hpp"
+
+#include "nl/dense.hpp"
+
+namespace nl {
+
+template <typename T>
+auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+                           std::span<const T> state0) -> ChunkForward<T, Cache> {
+  const std::size_t d = cfg.d;
+  ChunkForward<T, Cache> out;
+  Cache& c = out.cache;
+  c.front = front_forward<T>(kKind, s, x, p);
+  momentum::forward<T>(s, d, c.front, state0, c.traj, out.y, [&](std::size_t t, const T* m, T* e) {
+    dense::matvec(m, d, d, &c.front.k[t * d], e);
+    for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];  // psi(e) = e
+  });
+  out.final_state.assign(c.traj.m.end() - static_cast<std::ptrdiff_t>(d * d), c.traj.m.end());
+  return out;
+}
+
+template <typename T>
+ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+                                          const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  const std::size_t d = cfg.d, dd = d * d;
+  FrontGrads<T> g(s, d);
+  ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  momentum::backward<T>(s, d, c.front, c.traj, gy, g, [&](std::size_t t, const T* ge, T* gm_prev) {
+    const T* k = &c.front.k[t * d];
+    for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
+    dense::add_outer(gm_prev, d, d, T(1), ge, k);
+    dense::matvec_t_add(&c.traj.m[t * dd], d, d, ge, &g.k[t * d]);
+  });
+  out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
+  return out;
+}
+
+template struct TitansLMM<float>;
+template struct TitansLMM<double>;
+
+}  // namespace nl

@@ -1,0 +1,85 @@
+#include "nl/trainer.hpp"
+
+#include <cmath>
+
+#include "nl/cms_backward.hpp"
+#include "nl/cms_forward.hpp"
+#include "nl/named_tensors.hpp"
+#include "nl/traced_cms_forward.hpp"
+
+namespace nl {
+namespace {
+
+// A non-finite gradient would poison the parameters and the optimizer state for good: refuse the
+// step, naming the tensor.
+common::Status check_finite(const MagConfig& cfg, MagGradients<float>& g) {
+  for (const NamedTensor& t : named_tensors(cfg, g.params)) {
+    for (float v : t.data) {
+      if (!std::isfinite(v)) return common::Error::invalid_argument("gradient: " + t.name + ": is not finite (NaN or Inf)");
+    }
+  }
+  for (std::size_t l = 0; l < g.error.size(); ++l) {
+    for (const NamedTensor& t : named_level_tensors(cfg, l, g.error[l])) {
+      for (float v : t.data) {
+        if (!std::isfinite(v)) return common::Error::invalid_argument("error buffer: " + t.name + ": is not finite (NaN or Inf)");
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Trainer::Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt)
+    : cfg_(std::move(cfg)),
+      params_(std::move(params)),
+      optimizer_(cfg_, opt),
+      conductor_(cfg_.periods),
+      context_(ContextMemory<float>::initial(cfg_)),
+      buffers_(cfg_.levels(), ErrorBuffer<float>(cfg_.d, has_omega(cfg_.rule))) {}
+
+common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistry& registry,
+                                               std::span<const std::size_t> ids, std::span<const std::size_t> targets,
+                                               GradientPath path) {
+  StepReport report;
+  report.pulse = conductor_.pulse();  // observe ...
+  MagGradients<float> grads;
+  ContextMemory<float> context_after;
+  if (path == GradientPath::tape) {
+    auto r = tape_gradients(registry, cfg_, params_, ids, targets, report.pulse, context_);
+    if (!r.ok()) return r.error();
+    report.loss = r->loss;
+    grads = std::move(r->grads);
+    context_after = std::move(r->context_after);
+  } else {
+    auto f = cms_forward<float>(cfg_, params_, ids, targets, report.pulse, context_);
+    if (!f.ok()) return f.error();
+    report.loss = f->loss;
+    grads = cms_backward<float>(cfg_, params_, *f);
+    context_after = std::move(f->context_after);
+  }
+  if (common::Status s = check_finite(cfg_, grads); !s.ok()) return s.error();
+  for (std::size_t l = 0; l < cfg_.levels(); ++l) {
+    if (report.pulse.is_active(l)) {
+      buffers_[l].apply_to(grads.params.levels[l]);  // O-9: summed in before clipping
+    } else {
+      buffers_[l].accumulate(grads.error[l]);
+    }
+  }
+  report.grad_norm = clip_global_norm(grads.params, optimizer_.config().clip);
+  optimizer_.step(params_, grads.params, report.pulse, learning_rate(optimizer_.config(), conductor_.step()));
+  context_ = std::move(context_after);
+  conductor_.advance();  // ... then advance
+  return report;
+}
+
+common::Result<float> Trainer::forward_step(std::span<const std::size_t> ids, std::span<const std::size_t> targets) {
+  const Pulse pulse = conductor_.pulse();
+  auto f = cms_forward<float>(cfg_, params_, ids, targets, pulse, context_);
+  if (!f.ok()) return f.error();
+  context_ = std::move(f->context_after);
+  conductor_.advance();
+  return f->loss;
+}
+
+}  // namespace nl

@@ -1,0 +1,58 @@
+#pragma once
+// Trainer: the per-chunk loop of nltrain-math §5 (seed "CMS Integration"). A Build step observes
+// the pulse, computes the chunk's gradients (on a fresh tape, or by the hand-written backward),
+// files frozen levels' gradients into their error buffers and merges the buffers of active
+// levels, clips, runs AdamW, carries the context memory, then advances the conductor. Test and
+// Stream steps are forward-only: no tape, no update (the context still moves on).
+// All state is a value: copying a Trainer is a checkpoint.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/result.hpp"
+#include "nl/adamw.hpp"
+#include "nl/conductor.hpp"
+#include "nl/context_memory.hpp"
+#include "nl/error_buffer.hpp"
+#include "nl/mag_config.hpp"
+#include "nl/mag_params.hpp"
+#include "tape/opaque/opaque_registry.hpp"
+
+namespace nl {
+
+enum class GradientPath : unsigned char { tape, hand_written };
+
+struct StepReport {
+  float loss = 0;
+  double grad_norm = 0;  // before clipping
+  Pulse pulse;
+};
+
+class Trainer {
+ public:
+  // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint.
+  Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt);
+
+  [[nodiscard]] common::Result<StepReport> build_step(const tape::opaque::OpaqueRegistry& registry,
+                                                      std::span<const std::size_t> ids,
+                                                      std::span<const std::size_t> targets, GradientPath path);
+  // Forward only (Test / Stream phases).
+  [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
+                                                   std::span<const std::size_t> targets);
+
+  [[nodiscard]] const MagParams<float>& params() const { return params_; }
+  [[nodiscard]] const ContextMemory<float>& context() const { return context_; }
+  [[nodiscard]] const ErrorBuffer<float>& error_buffer(std::size_t l) const { return buffers_[l]; }
+  [[nodiscard]] std::uint64_t step() const { return conductor_.step(); }
+  void reset_context() { context_.reset(cfg_); }  // document boundary; the step count stays
+
+ private:
+  MagConfig cfg_;
+  MagParams<float> params_;
+  FrequencyAwareAdamW optimizer_;
+  Conductor conductor_;
+  ContextMemory<float> context_;
+  std::vector<ErrorBuffer<float>> buffers_;
+};
+
+}  // namespace nl

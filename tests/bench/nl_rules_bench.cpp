@@ -1,0 +1,112 @@
+// Forward+backward of one MAG chunk (s = 64 tokens, k = 1) per memory rule at d = 8, 32, 128:
+// tokens/s through the tape path (tape_gradients: record, opaque blocks, backward) and through
+// the hand-written path (cms_forward + cms_backward), their ratio, and the tape's share of its
+// step (the part of the tape path's time the hand-written path does not spend). BM_vs_torch
+// measures the same DeltaRule model in PyTorch in this run (tests/nl/torch/mag_timing.py, fp32,
+// one thread) against our tape path. Goal (issue 9): >= 50x PyTorch at d <= 32, >= 5x at d = 128.
+// Times are thread CPU time, best of the iterations (the machine is shared).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "nl/cms_backward.hpp"
+#include "nl/register_opaque_vjps.hpp"
+#include "nl/traced_cms_forward.hpp"
+#include "tape_bench_support.hpp"
+
+namespace {
+
+constexpr std::size_t kSeq = 64, kVocab = 64, kWindow = 16;
+
+struct Setup {
+  nl::MagConfig cfg;
+  nl::MagParams<float> params;
+  nl::ContextMemory<float> context;
+  std::vector<std::size_t> ids, targets;
+  nl::Pulse pulse{{true}};
+};
+
+Setup make(nl::RuleKind rule, std::size_t d) {
+  Setup s;
+  s.cfg.vocab = kVocab, s.cfg.d = d, s.cfg.heads = std::max<std::size_t>(2, d / 16), s.cfg.seq_len = kSeq;
+  s.cfg.window = kWindow, s.cfg.rule = rule, s.cfg.rule_cfg.d = d, s.cfg.rule_cfg.d_h = d / 2;
+  s.cfg.rule_cfg.d_c = d / 2;
+  s.params = nl::MagParams<float>::init(s.cfg);
+  s.context = nl::ContextMemory<float>::initial(s.cfg);
+  for (std::size_t t = 0; t < kSeq; ++t) s.ids.push_back((7 * t) % kVocab), s.targets.push_back((7 * t + 1) % kVocab);
+  return s;
+}
+
+const tape::opaque::OpaqueRegistry& registry() {
+  static const tape::opaque::OpaqueRegistry r = [] {
+    tape::opaque::OpaqueRegistry reg;
+    (void)nl::register_opaque_vjps(reg);
+    return reg;
+  }();
+  return r;
+}
+
+double tape_step(const Setup& s) {
+  const double t0 = tapebench::thread_cpu_seconds();
+  auto r = nl::tape_gradients(registry(), s.cfg, s.params, s.ids, s.targets, s.pulse, s.context);
+  benchmark::DoNotOptimize(r);
+  return tapebench::thread_cpu_seconds() - t0;
+}
+
+double hand_step(const Setup& s) {
+  const double t0 = tapebench::thread_cpu_seconds();
+  auto f = nl::cms_forward<float>(s.cfg, s.params, s.ids, s.targets, s.pulse, s.context);
+  auto g = nl::cms_backward<float>(s.cfg, s.params, *f);
+  benchmark::DoNotOptimize(g);
+  return tapebench::thread_cpu_seconds() - t0;
+}
+
+void BM_rule(benchmark::State& state) {
+  const auto rule = nl::kAllRuleKinds[state.range(0)];
+  const Setup s = make(rule, static_cast<std::size_t>(state.range(1)));
+  state.SetLabel(std::string(nl::to_string(rule)));
+  double best_tape = 1e300, best_hand = 1e300;
+  for (auto _ : state) {
+    best_tape = std::min(best_tape, tape_step(s));
+    best_hand = std::min(best_hand, hand_step(s));
+  }
+  state.counters["tape_tok_s"] = kSeq / best_tape;
+  state.counters["hand_tok_s"] = kSeq / best_hand;
+  state.counters["tape_over_hand"] = best_tape / best_hand;
+  state.counters["tape_share"] = std::max(0.0, (best_tape - best_hand) / best_tape);
+}
+BENCHMARK(BM_rule)->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7, 8}, {8, 32, 128}})->Iterations(5)->Unit(benchmark::kMillisecond);
+
+// tokens/s of the torch model, or a negative value when python/torch is unavailable.
+double torch_tokens_per_s(const nl::MagConfig& c) {
+  const std::string cmd = std::string("/usr/bin/python3 ") + SUITE_SOURCE_DIR + "/tests/nl/torch/mag_timing.py " +
+                          std::to_string(c.d) + " " + std::to_string(c.seq_len) + " " + std::to_string(c.heads) + " " +
+                          std::to_string(c.window) + " " + std::to_string(c.vocab) + " 5 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return -1;
+  double v = -1;
+  if (std::fscanf(p, "tokens_per_s=%lf", &v) != 1) v = -1;
+  return pclose(p) == 0 ? v : -1;
+}
+
+void BM_vs_torch(benchmark::State& state) {
+  const Setup s = make(nl::RuleKind::delta, static_cast<std::size_t>(state.range(0)));
+  const double torch = torch_tokens_per_s(s.cfg);
+  if (torch < 0) {
+    state.SkipWithError("/usr/bin/python3 with torch is not available");
+    return;
+  }
+  double best = 1e300;
+  for (auto _ : state) best = std::min(best, tape_step(s));
+  state.counters["torch_tok_s"] = torch;
+  state.counters["tape_tok_s"] = kSeq / best;
+  state.counters["tape_over_torch_speed"] = (kSeq / best) / torch;
+}
+BENCHMARK(BM_vs_torch)->Arg(8)->Arg(32)->Arg(128)->Iterations(5)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,16 @@
+# nl_torch_crosscheck: the DeltaRule and TitansLMM MAG models against an independent PyTorch
+# version written from the spec (tests/nl/torch/mag_crosscheck.py); nl_torch_dump writes the cases.
+# Without torch (or /usr/bin/python3) the test is Skipped (exit 77); with CI=true it fails.
+add_executable(nl_torch_dump ${PROJECT_SOURCE_DIR}/tests/nl/torch/dump_mag_cases.cpp)
+target_link_libraries(nl_torch_dump PRIVATE suite::nl nlohmann_json::nlohmann_json)
+
+set(SUITE_TORCH_PYTHON /usr/bin/python3 CACHE FILEPATH "Python interpreter with torch for the torch cross-checks")
+if(EXISTS ${SUITE_TORCH_PYTHON})
+  add_test(NAME nl_torch_crosscheck
+           COMMAND ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/nl/torch/mag_crosscheck.py
+                   --dump $<TARGET_FILE:nl_torch_dump> --work ${CMAKE_CURRENT_BINARY_DIR}/nl_torch)
+else()
+  add_test(NAME nl_torch_crosscheck
+           COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found; nl/torch cross-check skipped'; exit 77")
+endif()
+set_tests_properties(nl_torch_crosscheck PROPERTIES SKIP_RETURN_CODE 77 LABELS "nl;torch")

@@ -1,0 +1,58 @@
+#include "nl/rule_config.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "nl/initial_state.hpp"
+#include "nl/level_params.hpp"
+
+TEST_CASE("rule_config: inconsistent sizes and constants are errors naming the field") {
+  CHECK(nl::validate(nl::RuleConfig{}).ok());
+  auto msg = [](auto mutate) {
+    nl::RuleConfig c;
+    mutate(c);
+    const common::Status s = nl::validate(c);
+    return s.ok() ? std::string("ok") : s.error().message();
+  };
+  CHECK(msg([](nl::RuleConfig& c) { c.d = 0; }).find("d:") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.d_h = 0; }).find("d_h") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.m = 0; }).find("m:") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.d_c = 9; }).find("d_c") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.lambda_2 = -1; }).find("lambda_2") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.huber_delta = NAN; }).find("huber_delta") != std::string::npos);
+  CHECK(msg([](nl::RuleConfig& c) { c.p = 0.5; }).find("p:") != std::string::npos);
+}
+
+TEST_CASE("level_params: flat round trip; a wrong length is an error") {
+  auto p = nl::LevelParams<double>::zeros(3, true);
+  p.w_k[4] = 1.5, p.b_theta = -2, p.w_omega[17] = 3;
+  const std::vector<double> flat = p.to_flat();
+  CHECK(flat.size() == nl::LevelParams<double>::flat_size(3, true));
+  const auto back = nl::LevelParams<double>::from_flat(flat, 3, true);
+  REQUIRE(back.ok());
+  CHECK(back->to_flat() == flat);
+  CHECK_FALSE(nl::LevelParams<double>::from_flat(flat, 3, false).ok());
+}
+
+TEST_CASE("initial_state: O-4 standalone states (unit Lattice slots, MEMORA rows on the simplex, Moneta W2 = 0)") {
+  nl::RuleConfig cfg;
+  const auto lattice = nl::initial_state<double>(nl::RuleKind::lattice, cfg);
+  for (std::size_t i = 0; i < cfg.m; ++i) {
+    double n = 0;
+    for (std::size_t j = 0; j < cfg.d; ++j) n += lattice[i * cfg.d + j] * lattice[i * cfg.d + j];
+    CHECK(std::sqrt(n) == doctest::Approx(1.0));
+  }
+  const auto memora = nl::initial_state<double>(nl::RuleKind::memora, cfg);
+  double row0 = 0;
+  for (std::size_t j = 0; j < cfg.d; ++j) row0 += memora[j];
+  CHECK(row0 == doctest::Approx(1.0));
+  CHECK(memora.back() == doctest::Approx(1.0 / cfg.d_h));
+  const auto moneta = nl::initial_state<double>(nl::RuleKind::moneta, cfg);
+  CHECK(moneta[1] != 0.0);
+  CHECK(moneta.back() == 0.0);
+  CHECK(nl::initial_state<float>(nl::RuleKind::delta, cfg) == std::vector<float>(64, 0.0f));
+  CHECK(nl::hash01(0) == 0.0);
+  CHECK(nl::hash01(1) == doctest::Approx(2654435761.0 / 4294967295.0));
+}

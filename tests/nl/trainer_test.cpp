@@ -1,0 +1,159 @@
+#include "nl/trainer.hpp"
+
+#include <cmath>
+
+#include "mag_check.hpp"
+#include "nl/adamw.hpp"
+
+namespace {
+
+// Chunk n of a small deterministic corpus.
+void chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
+  ids.resize(cfg.seq_len), tg.resize(cfg.seq_len);
+  for (std::size_t t = 0; t < cfg.seq_len; ++t) {
+    ids[t] = (3 * n + 5 * t + 1) % cfg.vocab;
+    tg[t] = (3 * n + 5 * t + 6) % cfg.vocab;
+  }
+}
+
+nl::AdamWConfig adamw() {
+  nl::AdamWConfig o;
+  o.lr = 1e-2, o.warmup = 2, o.total_steps = 10;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("conductor: pulse is n mod C == 0; observe then advance") {
+  nl::Conductor c({1, 2, 4});
+  CHECK(c.pulse().active == std::vector<bool>{true, true, true});
+  c.advance();
+  CHECK(c.pulse().active == std::vector<bool>{true, false, false});
+  c.advance();
+  CHECK(c.pulse().active == std::vector<bool>{true, true, false});
+  c.advance(), c.advance();
+  CHECK(c.pulse().active == std::vector<bool>{true, true, true});
+  CHECK(c.step() == 4);
+}
+
+TEST_CASE("adamw: schedule, clipping, frozen groups untouched") {
+  nl::AdamWConfig o;
+  o.lr = 1.0, o.warmup = 4, o.total_steps = 8;
+  CHECK(nl::learning_rate(o, 0) == 0.0);
+  CHECK(nl::learning_rate(o, 2) == 0.5);
+  CHECK(nl::learning_rate(o, 4) == 1.0);
+  CHECK(nl::learning_rate(o, 6) == doctest::Approx(0.5));
+  CHECK(nl::learning_rate(o, 100) == doctest::Approx(0.0));
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  nl::MagParams<float> g = nl::MagParams<float>::zeros(cfg);
+  g.e[0] = 3, g.levels[1].b_theta = 4;
+  CHECK(nl::clip_global_norm(g, 1.0) == doctest::Approx(5.0));
+  CHECK(g.e[0] == doctest::Approx(0.6f));
+  CHECK(g.levels[1].b_theta == doctest::Approx(0.8f));
+  nl::MagParams<float> p = nl::MagParams<float>::init(cfg);
+  const nl::MagParams<float> before = p;
+  nl::FrequencyAwareAdamW opt(cfg, o);
+  opt.step(p, g, nl::Pulse{{true, false}}, 0.1);
+  CHECK(p.levels[1].to_flat() == before.levels[1].to_flat());
+  CHECK(p.levels[0].to_flat() != before.levels[0].to_flat());  // weight decay moves it even at g = 0
+  CHECK(opt.level_steps(1) == 0);
+  CHECK(opt.attention_steps() == 1);
+  // First Adam step moves a parameter by ~lr * sign(g) (+ decay).
+  CHECK(p.e[0] == doctest::Approx(before.e[0] - 0.1 * (1.0 + 0.1 * before.e[0])).epsilon(1e-4));
+}
+
+TEST_CASE("trainer: 10 build steps, tape path and hand-written path give the same loss trajectory") {
+  for (nl::RuleKind rule : nl::kAllRuleKinds) {
+    INFO(nl::to_string(rule));
+    nl::MagConfig cfg = nltest::mag_config(rule, 2);
+    cfg.periods = {1, 2};  // level 1 alternates frozen / active, so error buffers are exercised
+    nl::Trainer tape_run(cfg, nl::MagParams<float>::init(cfg), adamw());
+    nl::Trainer hand_run(cfg, nl::MagParams<float>::init(cfg), adamw());
+    std::vector<std::size_t> ids, tg;
+    for (std::size_t n = 0; n < 10; ++n) {
+      chunk(n, cfg, ids, tg);
+      const auto a = tape_run.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape);
+      const auto b = hand_run.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written);
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(std::fabs(a->loss - b->loss) <= 1e-5f * std::fabs(b->loss));
+      if (n == 0) CHECK(a->loss == b->loss);  // same parameters: the forward is bitwise shared
+      if (n == 9) CHECK(b->loss < std::log(16.0f));
+    }
+    CHECK(tape_run.step() == 10);
+  }
+}
+
+TEST_CASE("trainer: a resumed run matches an uninterrupted one bit for bit") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
+  nl::Trainer straight(cfg, nl::MagParams<float>::init(cfg), adamw());
+  std::vector<std::size_t> ids, tg;
+  std::vector<float> losses;
+  std::optional<nl::Trainer> checkpoint;
+  for (std::size_t n = 0; n < 10; ++n) {
+    if (n == 5) checkpoint = straight;  // the whole state is a value
+    chunk(n, cfg, ids, tg);
+    losses.push_back(straight.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape)->loss);
+  }
+  nl::Trainer resumed = *checkpoint;
+  for (std::size_t n = 5; n < 10; ++n) {
+    chunk(n, cfg, ids, tg);
+    CHECK(resumed.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape)->loss == losses[n]);
+  }
+  CHECK(resumed.params().to_flat() == straight.params().to_flat());
+  CHECK(resumed.context().levels == straight.context().levels);
+}
+
+TEST_CASE("trainer: frozen level gradients wait in the error buffer and are applied when the level is active") {
+  nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  cfg.periods = {1, 3};
+  nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), adamw());
+  std::vector<std::size_t> ids, tg;
+  chunk(0, cfg, ids, tg);
+  REQUIRE(t.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape).ok());  // step 0: all active
+  CHECK(t.error_buffer(1).count() == 0);
+  const std::vector<float> level1 = t.params().levels[1].to_flat();
+  const std::vector<float> ctx1 = t.context().levels[1];
+  for (std::size_t n = 1; n < 3; ++n) {  // steps 1, 2: level 1 frozen
+    chunk(n, cfg, ids, tg);
+    REQUIRE(t.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape).ok());
+    CHECK(t.params().levels[1].to_flat() == level1);
+    CHECK(t.context().levels[1] == ctx1);
+  }
+  CHECK(t.error_buffer(1).count() == 2);
+  double eb = 0;
+  for (float v : t.error_buffer(1).sum().w_q) eb += std::fabs(v);
+  CHECK(eb > 0);
+  for (float v : t.error_buffer(1).sum().w_k) CHECK(v == 0.0f);  // only W_Q^l is read while frozen
+  chunk(3, cfg, ids, tg);
+  REQUIRE(t.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape).ok());  // step 3: active again
+  CHECK(t.error_buffer(1).count() == 0);
+  CHECK(t.params().levels[1].to_flat() != level1);
+}
+
+TEST_CASE("trainer: a step that meets NaN is refused with the field named, and changes nothing") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 1);
+  nl::MagParams<float> p = nl::MagParams<float>::init(cfg);
+  p.w_o[5] = NAN;
+  nl::Trainer t(cfg, p, adamw());
+  std::vector<std::size_t> ids, tg;
+  chunk(0, cfg, ids, tg);
+  for (nl::GradientPath path : {nl::GradientPath::tape, nl::GradientPath::hand_written}) {
+    const auto r = t.build_step(nltest::registry(), ids, tg, path);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message().find("W_O") != std::string::npos);
+    CHECK(t.step() == 0);
+  }
+  // Diverging memory (huge weights) gives a non-finite value somewhere: an error, not a NaN update.
+  nl::MagParams<float> big = nl::MagParams<float>::init(cfg);
+  for (float& v : big.levels[0].w_k) v *= 1e18f;
+  for (float& v : big.e) v *= 1e18f;
+  nl::Trainer u(cfg, big, adamw());
+  const auto r = u.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written);
+  if (!r.ok()) {
+    CHECK(r.error().message().find("not finite") != std::string::npos);
+    CHECK(u.params().to_flat() == big.to_flat());
+  } else {
+    for (float v : u.params().to_flat()) CHECK(std::isfinite(v));
+  }
+}
