@@ -89,10 +89,9 @@ CASES = [
     ("verify not available", ["verify", "general", "x.jsonl"], 4, "",
      "bp: 'bp verify general' is not available in this build.\nHint: this build provides generate, scaffold "
      "topology, validate and validate-input; see bp(1).\n", False),
-    ("import not available json", ["import", "pytorch", "multi", "s.jsonl", "--json"], 4,
-     "{\"ok\":false,\"error\":{\"code\":\"NOT_AVAILABLE\",\"message\":\"'bp import pytorch multi' is not available "
-     "in this build.\",\"hint\":\"this build provides generate, scaffold topology, validate and validate-input; "
-     "see bp(1).\",\"retryable\":false}}\n", "", False),
+    ("import missing file json", ["import", "pytorch", "multi", "DATA/no-such-file.jsonl", "--json"], 2,
+     "{\"ok\":false,\"error\":{\"code\":\"ENOENT\",\"message\":\"file not found: DATA/no-such-file.jsonl.\","
+     "\"hint\":\"check the path or run from the repo root.\",\"retryable\":false}}\n", "", True),
     ("reconcile not available", ["reconcile", "receipt", "r.json"], 4, "", None, False),
     ("import usage exit 2", ["import"], 2, None, "", False),
 ]
