@@ -9,6 +9,8 @@
    pytorch-helper, jax, tensorflow): same verdict (exit code), same receipt bytes, and every
    disagreement the reference reports is among ours with the same numbers. Documented
    deliberate differences (DIFFERENCES below) must differ exactly as documented.
+3. Stricter than the reference (bp(1), IMPORT): each field in STRICTER, moved by 0.5 in a real
+   sidecar, is accepted by the reference (exit 0) and rejected by ours (exit 1, that field named).
 Exit 77 when the reference is not installed (1 under CI=true).
 
 usage: bp_import_compare.py --bp BP --node NODE --reference PKG_DIR"""
@@ -30,6 +32,40 @@ FAMILIES = {"external": "pytorch", "multi-step-external": "pytorch", "pytorch-he
 DIFFERENCES = {
     # The reference's single-step differential never compares loss; the stale loss passes it.
     "pytorch-helper.bad-loss-stale.jsonl": (1, 0, "loss.total"),
+}
+
+
+# Field the reference's differential skips -> (sidecar in fixtures/external, mutation, path ours reports).
+def _bump(path):
+    def mutate(doc):
+        node = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] += 0.5
+    return mutate
+
+
+STRICTER = {
+    "downstream contribution": ("pytorch.softmax-ce.sidecar.jsonl",
+                                _bump(["backward", "hidden_error_signals", "h1", "downstream_contributions", 0, "value"]),
+                                "backward.hidden_error_signals.h1.downstream_contributions[0].value"),
+    "output signal factor": ("pytorch.adam.sidecar.jsonl",
+                             _bump(["backward", "output_error_signals", "o1", "factors", 0, "value"]),
+                             "backward.output_error_signals.o1.factors[0].value"),
+    "loss total (unbatched)": ("pytorch.softmax-ce.sidecar.jsonl", _bump(["loss", "total"]), "loss.total"),
+    "loss per output (unbatched)": ("pytorch.softmax-ce.sidecar.jsonl", _bump(["loss", "per_output", "o1"]),
+                                    "loss.per_output.o1"),
+    "weight_before": ("pytorch.softmax-ce.sidecar.jsonl", _bump(["updates", 0, "weight_before"]),
+                      "updates[w_x1_h1].weight_before"),
+    "per-update learning rate": ("pytorch.softmax-ce.sidecar.jsonl", _bump(["updates", 0, "optimizer", "learning_rate"]),
+                                 "updates[w_x1_h1].optimizer.learning_rate"),
+    "update gradient factor": ("pytorch.softmax-ce.sidecar.jsonl", _bump(["updates", 0, "optimizer", "factors", 0, "value"]),
+                               "updates[w_x1_h1].optimizer.factors[0].value"),
+    "post-update forward": ("pytorch.adam.sidecar.jsonl", _bump(["post_update_forward", "o1", "net"]),
+                            "post_update_forward.o1.net"),
+    "post-update loss": ("pytorch.adam.sidecar.jsonl", _bump(["post_update_loss", "total"]), "post_update_loss.total"),
+    "batched top-level forward net": ("pytorch.softmax-ce.batched.sidecar.jsonl", _bump(["forward", "o1", "net"]),
+                                      "forward.o1.net"),
 }
 
 
@@ -133,8 +169,24 @@ def main():
             failures.append("%s (%s): %s" % (name, " ".join(words[:3]), "; ".join(problems)))
         else:
             counts[kind][1] += 1
+    stricter_ok = 0
+    for label, (fname, mutate, path) in STRICTER.items():
+        with open(os.path.join(args.reference, "fixtures", "external", fname), encoding="utf-8") as fh:
+            doc = json.loads(fh.read())
+        mutate(doc)
+        text = json.dumps(doc).encode()
+        words = ["import", "pytorch", "-", "--json"]
+        ours = subprocess.run([args.bp] + words, input=text, capture_output=True, env=env)
+        ref = subprocess.run([args.node, "-r", pin, ref_cli] + words, input=text, capture_output=True, env=env)
+        reported = disagreements(json_or_none(ours.stderr))
+        if ref.returncode != 0 or ours.returncode != 1 or path not in reported:
+            failures.append("stricter %s: reference exit %d (want 0), ours %d (want 1), ours reports %s: %s"
+                            % (label, ref.returncode, ours.returncode, path, path in reported))
+        else:
+            stricter_ok += 1
     for line in failures:
         print("MISMATCH", line)
+    print("stricter: %d/%d fields the reference accepts are rejected by ours" % (stricter_ok, len(STRICTER)))
     print("import: %d/%d external sidecars match the reference's bytes and exit code; "
           "%d/%d import-family bad fixtures get the reference's verdict (%d documented differences)"
           % (counts["external"][1], counts["external"][0], counts["bad"][1], counts["bad"][0], len(DIFFERENCES)))
