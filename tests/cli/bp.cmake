@@ -12,3 +12,7 @@ add_test(NAME bp_cli_validate
   COMMAND ${Python3_EXECUTABLE} ${_bp_cli_dir}/validate_test.py $<TARGET_FILE:bp> ${PROJECT_SOURCE_DIR}/fixtures
           ${_bp_cli_dir}/data)
 set_tests_properties(bp_cli_argv bp_cli_generate bp_cli_validate PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+add_test(NAME bp_cli_import
+  COMMAND ${Python3_EXECUTABLE} ${_bp_cli_dir}/import_test.py $<TARGET_FILE:bp> ${CMAKE_CURRENT_BINARY_DIR}/bp_cli_import
+          ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(bp_cli_import PROPERTIES LABELS "cli;bp" TIMEOUT 300)
