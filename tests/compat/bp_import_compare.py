@@ -64,6 +64,9 @@ STRICTER = {
     "post-update forward": ("pytorch.adam.sidecar.jsonl", _bump(["post_update_forward", "o1", "net"]),
                             "post_update_forward.o1.net"),
     "post-update loss": ("pytorch.adam.sidecar.jsonl", _bump(["post_update_loss", "total"]), "post_update_loss.total"),
+    "extra forward unit": ("pytorch.softmax-ce.sidecar.jsonl",
+                           lambda d: d["forward"].__setitem__("zz", {"net": 1.0, "out": 0.5}), "forward.zz"),
+    "dropped update": ("pytorch.softmax-ce.sidecar.jsonl", lambda d: d["updates"].pop(0), "updates[w_x1_h1]"),
     "batched top-level forward net": ("pytorch.softmax-ce.batched.sidecar.jsonl", _bump(["forward", "o1", "net"]),
                                       "forward.o1.net"),
 }
