@@ -1,4 +1,5 @@
 #include "importer/differential.hpp"
+#include "reconcile/json_access.hpp"
 
 #include <cmath>
 #include <limits>
@@ -9,14 +10,9 @@
 namespace importer {
 
 using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
-
-const ordered_json* member(const ordered_json* obj, std::string_view key) {
-  if (!obj || !obj->is_object()) return nullptr;
-  const auto it = obj->find(std::string(key));
-  return it == obj->end() ? nullptr : &*it;
-}
 
 bool is_number(const ordered_json* v) { return v && v->is_number(); }
 

@@ -2,34 +2,22 @@
 
 #include "receipt/engine/general_step.hpp"
 #include "receipt/reproduce/reproduce.hpp"
+#include "reconcile/json_access.hpp"
 
 namespace importer {
 
 using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
 
-const ordered_json* member(const ordered_json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 bool is_nonzero_number(const ordered_json* v) { return v && v->is_number() && v->get<double>() != 0; }
 
-// optimizer_config for the engine, as the reference forwards it (nullopt: plain SGD, no config).
+// optimizer_config for the engine (nullopt: plain SGD without decay, which takes no config).
 std::optional<ordered_json> engine_optimizer_config(const ordered_json& optimizer) {
   const std::string& name = optimizer["name"].get_ref<const std::string&>();
   if (name == "sgd" && !is_nonzero_number(member(optimizer, "weight_decay"))) return std::nullopt;
-  ordered_json oc = ordered_json::object();
-  oc["name"] = name;
-  oc["learning_rate"] = optimizer["learning_rate"];
-  for (const char* key : {"beta1", "beta2", "epsilon", "t", "weight_decay", "momentum"}) {
-    if (const ordered_json* v = member(optimizer, key)) oc[key] = *v;
-  }
-  if (const ordered_json* n = member(optimizer, "nesterov"); n && n->is_boolean() && n->get<bool>()) oc["nesterov"] = true;
-  if (const ordered_json* d = member(optimizer, "dampening"); is_nonzero_number(d)) oc["dampening"] = *d;
-  return oc;
+  return forwarded_optimizer_config(optimizer);
 }
 
 // updates[] carrying only each update's usable state_before (the engine reads nothing else there).
@@ -60,6 +48,18 @@ ordered_json state_updates(const ordered_json& sidecar, bool momentum) {
 }
 
 }  // namespace
+
+ordered_json forwarded_optimizer_config(const ordered_json& optimizer) {
+  ordered_json oc = ordered_json::object();
+  oc["name"] = optimizer["name"];
+  oc["learning_rate"] = optimizer["learning_rate"];
+  for (const char* key : {"beta1", "beta2", "epsilon", "t", "weight_decay", "momentum"}) {
+    if (const ordered_json* v = member(optimizer, key)) oc[key] = *v;
+  }
+  if (const ordered_json* n = member(optimizer, "nesterov"); n && n->is_boolean() && n->get<bool>()) oc["nesterov"] = true;
+  if (const ordered_json* d = member(optimizer, "dampening"); is_nonzero_number(d)) oc["dampening"] = *d;
+  return oc;
+}
 
 const ordered_json& default_numeric_policy() {
   static const ordered_json policy = ordered_json::parse(R"({

@@ -16,6 +16,10 @@ namespace importer {
 // (a real nn.Linear(bias=True)), else the constant (Mazur) default.
 [[nodiscard]] nlohmann::ordered_json resolve_bias_policy(const nlohmann::ordered_json& sidecar);
 
+// The sidecar's optimizer block as optimizer_config: name, learning_rate and the hyperparameters it
+// has; nesterov only when true, dampening only when non-zero (as the engine and the receipt take it).
+[[nodiscard]] nlohmann::ordered_json forwarded_optimizer_config(const nlohmann::ordered_json& optimizer);
+
 // The engine input as a receipt-shaped document (what receipt::reproduce::extract_general_input reads).
 [[nodiscard]] common::Result<nlohmann::ordered_json> engine_input_document(const nlohmann::ordered_json& sidecar);
 

@@ -7,10 +7,12 @@
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "receipt/emit/emit_receipt.hpp"
+#include "reconcile/json_access.hpp"
 
 namespace importer {
 
 using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
 
@@ -18,12 +20,6 @@ std::string sha256_label(std::string_view bytes) { return "sha256:" + common::sh
 
 common::Error prefixed(std::string_view label, const common::Error& e) {
   return common::Error::malformed(std::string(label) + ": " + e.message());
-}
-
-const ordered_json* member(const ordered_json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
 }
 
 // Splits at "\n" (a "\r" before it goes too), trims each line, keeps the non-empty ones.

@@ -1,18 +1,14 @@
 #include "importer/observer_receipt.hpp"
 
 #include "importer/engine_witness.hpp"
+#include "reconcile/json_access.hpp"
 
 namespace importer {
 
 using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
-
-const ordered_json* member(const ordered_json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
 
 struct OptimizerTraits {
   const ordered_json* block = nullptr;
@@ -34,20 +30,6 @@ OptimizerTraits traits_of(const ordered_json& sidecar) {
   const ordered_json* wd = member(*t.block, "weight_decay");
   t.coupled_l2 = (*name == "sgd" || t.momentum) && wd && wd->is_number() && wd->get<double>() != 0;
   return t;
-}
-
-ordered_json optimizer_config(const ordered_json& optimizer) {
-  ordered_json oc = ordered_json::object();
-  oc["name"] = optimizer["name"];
-  oc["learning_rate"] = optimizer["learning_rate"];
-  for (const char* key : {"beta1", "beta2", "epsilon", "t", "weight_decay", "momentum"}) {
-    if (const ordered_json* v = member(optimizer, key)) oc[key] = *v;
-  }
-  if (const ordered_json* n = member(optimizer, "nesterov"); n && n->is_boolean() && n->get<bool>()) oc["nesterov"] = true;
-  if (const ordered_json* d = member(optimizer, "dampening"); d && d->is_number() && d->get<double>() != 0) {
-    oc["dampening"] = *d;
-  }
-  return oc;
 }
 
 // "<name>@<version>" split at the LAST '@' (no '@', or only a leading one: version "unversioned").
@@ -106,7 +88,7 @@ ordered_json build_observer_receipt(const ordered_json& sidecar, const ordered_j
   r["topology"] = engine["topology"];
   r["learning_rate"] = sidecar["learning_rate"];
   const OptimizerTraits t = traits_of(sidecar);
-  if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = optimizer_config(*t.block);
+  if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = forwarded_optimizer_config(*t.block);
   for (const char* key : {"batch", "inputs", "targets", "parameters_before", "per_sample", "forward", "loss",
                           "backward", "updates", "parameters_after"}) {
     if (const ordered_json* v = member(sidecar, key)) r[key] = *v;

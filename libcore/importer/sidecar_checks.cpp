@@ -9,10 +9,12 @@
 #include "common/json_input.hpp"
 #include "receipt/schema/schema_registry.hpp"
 #include "receipt/schema/validator.hpp"
+#include "reconcile/json_access.hpp"
 
 namespace importer {
 
 using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
 
@@ -34,12 +36,6 @@ std::string join(const List& items, std::string_view sep) {
     out += s;
   }
   return out;
-}
-
-const ordered_json* member(const ordered_json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(std::string(key));
-  return it == obj.end() ? nullptr : &*it;
 }
 
 // Length of the whitespace code point at `s` (0 when none), per ECMAScript WhiteSpace + LineTerminator.
