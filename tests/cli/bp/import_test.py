@@ -74,6 +74,12 @@ def main():
            stderr="import ok: differential check passed; wrote %s\n" % out_file, env=dict(EPOCH0, NO_COLOR="1"))
     with open(out_file, "rb") as fh:
         f.check("single --out bytes", fh.read(), out)
+    # A device is written in place, never replaced by a regular file (rename over /dev/full).
+    if os.path.exists("/dev/full") and os.path.exists("/dev/null"):
+        expect(f, bp, "--out /dev/null", ["import", "pytorch", path, "--out", "/dev/null"], 0, stdout="", env=EPOCH0)
+        expect(f, bp, "--out /dev/full", ["import", "pytorch", path, "--out", "/dev/full"], 2, stdout="", env=EPOCH0)
+        f.truth("/dev/full is still a device", not os.path.isfile("/dev/full"))
+        f.truth("/dev/null is still a device", not os.path.isfile("/dev/null"))
     expect(f, bp, "single verbose", ["import", "pytorch", path, "-V"], 0,
            stderr="bp: importing %s via bp import pytorch\n" % path, env=EPOCH0)
     _, later, _ = run(bp, ["import", "pytorch", path], env={"SOURCE_DATE_EPOCH": "1700000000"})
