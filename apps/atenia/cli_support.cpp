@@ -4,8 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
+#include "checked_stdout.hpp"
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
@@ -24,8 +26,9 @@ int report(const common::Error& e) {
 common::Status write_output(const std::string& path, std::string_view text) {
   if (path == "-") {
     std::cout << text;
-    std::cout.flush();
-    if (!std::cout) return common::Error::io("cannot write to stdout");
+    if (const int err = flush_stdout(); err != 0) {
+      return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
+    }
     return {};
   }
   return common::write_file_atomic(common::real_file_system(), path, text);
@@ -69,7 +72,7 @@ common::Result<const nlohmann::ordered_json*> Fields::get(const char* key) const
 common::Result<bool> Fields::boolean(const char* key) const {
   auto v = get(key);
   if (!v) return v.error();
-  if (!(*v)->is_boolean()) return error(key, std::string("expected true or false, got ") + (*v)->dump());
+  if (!(*v)->is_boolean()) return error(key, std::string("expected true or false, got ") + common::excerpt((*v)->dump()));
   return (*v)->get<bool>();
 }
 
@@ -77,7 +80,7 @@ common::Result<std::uint64_t> Fields::unsigned_int(const char* key) const {
   auto v = get(key);
   if (!v) return v.error();
   if ((*v)->is_number_unsigned()) return (*v)->get<std::uint64_t>();
-  return error(key, "expected a non-negative integer, got " + (*v)->dump());
+  return error(key, "expected a non-negative integer, got " + common::excerpt((*v)->dump()));
 }
 
 common::Result<std::int64_t> Fields::signed_int(const char* key) const {
@@ -86,27 +89,27 @@ common::Result<std::int64_t> Fields::signed_int(const char* key) const {
   if ((*v)->is_number_integer() && !((*v)->is_number_unsigned() && (*v)->get<std::uint64_t>() > INT64_MAX)) {
     return (*v)->get<std::int64_t>();
   }
-  return error(key, "expected an integer, got " + (*v)->dump());
+  return error(key, "expected an integer, got " + common::excerpt((*v)->dump()));
 }
 
 common::Result<double> Fields::number(const char* key) const {
   auto v = get(key);
   if (!v) return v.error();
-  if (!(*v)->is_number()) return error(key, "expected a number, got " + (*v)->dump());
+  if (!(*v)->is_number()) return error(key, "expected a number, got " + common::excerpt((*v)->dump()));
   return (*v)->get<double>();
 }
 
 common::Result<float> Fields::unit_float(const char* key) const {
   auto n = number(key);
   if (!n) return n.error();
-  if (!(*n >= 0.0 && *n <= 1.0)) return error(key, "expected a number in [0, 1], got " + obj_.at(key).dump());
+  if (!(*n >= 0.0 && *n <= 1.0)) return error(key, "expected a number in [0, 1], got " + common::excerpt(obj_.at(key).dump()));
   return static_cast<float>(*n);
 }
 
 common::Result<std::string> Fields::string(const char* key) const {
   auto v = get(key);
   if (!v) return v.error();
-  if (!(*v)->is_string()) return error(key, "expected a string, got " + (*v)->dump());
+  if (!(*v)->is_string()) return error(key, "expected a string, got " + common::excerpt((*v)->dump()));
   return (*v)->get<std::string>();
 }
 

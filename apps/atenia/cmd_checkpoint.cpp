@@ -45,7 +45,7 @@ common::Result<hybrid::MemoryTier> tier_field(const Fields& f, const char* key) 
   auto s = f.string(key);
   if (!s) return s.error();
   auto t = hybrid::parse_memory_tier(*s);
-  if (!t) return f.error(key, "expected \"ram\", \"ssd\", \"vram\" or \"cpu\", got \"" + *s + "\"");
+  if (!t) return f.error(key, "expected \"ram\", \"ssd\", \"vram\" or \"cpu\", got \"" + common::excerpt(*s) + "\"");
   return *t;
 }
 
@@ -64,7 +64,7 @@ common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& pat
     TensorSpec t;
     auto id = f.string("id");
     if (!id) return id.error();
-    if (id->empty() || !ids.insert(*id).second) return f.error("id", "ids must be non-empty and unique, got \"" + *id + "\"");
+    if (id->empty() || !ids.insert(*id).second) return f.error("id", "ids must be non-empty and unique, got \"" + common::excerpt(*id) + "\"");
     t.id = *id;
     auto bytes = f.unsigned_int("bytes");
     if (!bytes) return bytes.error();

@@ -35,7 +35,7 @@ common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord&
   if (!ram) return ram.error();
   auto backend = f.string("backend");
   if (!backend) return backend.error();
-  if (*backend != "cpu" && *backend != "gpu") return f.error("backend", "expected \"cpu\" or \"gpu\", got \"" + *backend + "\"");
+  if (*backend != "cpu" && *backend != "gpu") return f.error("backend", "expected \"cpu\" or \"gpu\", got \"" + common::excerpt(*backend) + "\"");
   auto success = f.boolean("success");
   if (!success) return success.error();
   auto score = f.signed_int("score");

@@ -1,33 +1,63 @@
 // atenia: where tensors live and where kernels run (APX 13). This file only dispatches.
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string_view>
 #include <vector>
 
+#include "checked_stdout.hpp"
 #include "commands.hpp"
+#include "common/temp_file_cleanup.hpp"
+
+namespace {
+
+using namespace atenia::cli;
+
+int run(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "explain") return run_explain(argc, argv);
+
+  CLI::App app{"atenia: hybrid placement, offload, checkpoints and learned backend choices (APX 13)"};
+  app.set_version_flag("--version", ATENIA_VERSION);
+  app.require_subcommand(1);
+  // Listed here for --help; the real parsing of `explain` happens in run_explain.
+  app.add_subcommand("explain", "Explain the learned CPU/GPU choice for one context");
+  std::vector<Registration> commands{add_profile_command(app),  add_place_command(app),
+                                     add_simulate_command(app), add_learn_command(app),
+                                     add_stats_command(app),    add_checkpoint_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitMalformedOrIo;
+  }
+  for (const Registration& c : commands) {
+    if (c.app->parsed()) return c.run();
+  }
+  return kExitMalformedOrIo;
+}
+
+// Whatever a command printed (help, text, --json) must have reached stdout: a lost write
+// (a full disk, /dev/full) is one line on stderr and exit 2, not a silent exit 0. A command
+// that already failed with exit 2 has printed its one line (write_output names stdout).
+int checked_stdout(int rc) {
+  if (const int err = flush_stdout(); err != 0) {
+    if (rc != kExitMalformedOrIo) std::cerr << "atenia: cannot write to stdout: " << std::strerror(err) << "\n";
+    return kExitMalformedOrIo;
+  }
+  return rc;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  using namespace atenia::cli;
+  install_checked_stdout();
+  common::install_temp_file_cleanup();
+  common::install_out_of_memory_exit("atenia: out of memory\n", kExitMalformedOrIo);
   try {
-    if (argc >= 2 && std::string_view(argv[1]) == "explain") return run_explain(argc, argv);
-
-    CLI::App app{"atenia: hybrid placement, offload, checkpoints and learned backend choices (APX 13)"};
-    app.set_version_flag("--version", ATENIA_VERSION);
-    app.require_subcommand(1);
-    // Listed here for --help; the real parsing of `explain` happens in run_explain.
-    app.add_subcommand("explain", "Explain the learned CPU/GPU choice for one context");
-    std::vector<Registration> commands{add_profile_command(app),  add_place_command(app),
-                                       add_simulate_command(app), add_learn_command(app),
-                                       add_stats_command(app),    add_checkpoint_command(app)};
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      const int rc = app.exit(e);
-      return rc == 0 ? kExitOk : kExitMalformedOrIo;
-    }
-    for (const Registration& c : commands) {
-      if (c.app->parsed()) return c.run();
-    }
+    return checked_stdout(run(argc, argv));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "atenia: out of memory\n";
     return kExitMalformedOrIo;
   } catch (const std::exception& e) {
     // Last resort: a bug or an allocation failure, never a silent crash.

@@ -88,7 +88,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
     hybrid::ScenarioTensor t;
     auto id = f.string("id");
     if (!id) return id.error();
-    if (id->empty() || !ids.insert(*id).second) return f.error("id", "tensor ids must be non-empty and unique, got \"" + *id + "\"");
+    if (id->empty() || !ids.insert(*id).second) return f.error("id", "tensor ids must be non-empty and unique, got \"" + common::excerpt(*id) + "\"");
     t.id = *id;
     auto bytes = f.unsigned_int("bytes");
     if (!bytes) return bytes.error();
@@ -128,7 +128,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
     for (std::size_t k2 = 0; k2 < (*refs)->size(); ++k2) {
       const auto& ref = (**refs)[k2];
       const std::string at = std::to_string(k2);
-      if (!ref.is_string()) return refs_f.error(at, "expected a tensor id string, got " + ref.dump());
+      if (!ref.is_string()) return refs_f.error(at, "expected a tensor id string, got " + common::excerpt(ref.dump()));
       if (!ids.contains(ref.get<std::string>())) {
         return refs_f.error(at, "unknown tensor id \"" + ref.get<std::string>() + "\"");
       }

@@ -1,12 +1,78 @@
-// bp verify mazur|general|multi: named for the verifier's issue; the grammar is checked here.
+// bp verify mazur [F] | general F... | multi F: the verify gates (verify_general.hpp, verify_multi.hpp,
+// verify_batch.hpp); this file reads the arguments and the receipt and picks the exit status.
 #include <variant>
 
 #include "command_support.hpp"
 #include "command_table.hpp"
+#include "common/file_system.hpp"
+#include "fixture_locator.hpp"
 #include "help_text.hpp"
+#include "input_source.hpp"
+#include "receipt_reader.hpp"
 #include "suggest.hpp"
+#include "verify_batch.hpp"
+#include "verify_general.hpp"
+#include "verify_multi.hpp"
+#include "verify_output.hpp"
+#include "verify_usage.hpp"
 
 namespace bp::cli {
+namespace {
+
+VerdictOptions verdict_options(const Invocation& inv) { return {inv.warn_as_fail, inv.strict}; }
+
+std::variant<nlohmann::ordered_json, int> read_receipt(const Invocation& inv, const std::string& path) {
+  auto input = read_input(path);
+  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
+  auto doc = read_one_receipt(std::get<InputText>(input), path);
+  if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
+  return std::move(std::get<nlohmann::ordered_json>(doc));
+}
+
+int run_mazur(const Invocation& inv) {
+  if (is_help_word(inv, 2)) return print_help(verify_mazur_usage());
+  // The file is optional (default: the bundled Mazur golden); only a flag-shaped one is refused.
+  const auto given = word(inv, 2);
+  if (given && !given->empty() && (*given)[0] == '-' && *given != "-") {
+    auto r = file_argument(inv, 2, {"verify mazur", "<file>", {}, false, kExitBadArgument});
+    if (auto* code = std::get_if<int>(&r)) return *code;
+  }
+  const std::string path = given && !given->empty() ? *given : bundled_fixture("mazur.golden.jsonl");
+  verbose_log(inv, "verify subject: " + path);
+  auto receipt = read_receipt(inv, path);
+  if (auto* code = std::get_if<int>(&receipt)) return *code;
+  return emit_verify_report(inv, verify_mazur(std::get<nlohmann::ordered_json>(receipt), verdict_options(inv)));
+}
+
+int run_general(const Invocation& inv) {
+  const std::string usage = verify_general_usage();
+  if (is_help_word(inv, 2)) return print_help(usage);
+  auto file = file_argument(inv, 2, {"verify general", "<file>", usage, false, kExitBadArgument});
+  if (auto* code = std::get_if<int>(&file)) return *code;
+  const std::string& path = std::get<std::string>(file);
+  // Several receipts, or a directory of them: one process, one summary (verify_batch.hpp).
+  if (inv.words.size() > 3 || (path != "-" && common::real_file_system().is_dir(path))) {
+    std::vector<std::string> paths(inv.words.begin() + 2, inv.words.end());
+    return verify_general_many(inv, paths);
+  }
+  verbose_log(inv, "verify general subject: " + path);
+  auto receipt = read_receipt(inv, path);
+  if (auto* code = std::get_if<int>(&receipt)) return *code;
+  return emit_verify_report(inv,
+                            verify_general(std::get<nlohmann::ordered_json>(receipt), path, verdict_options(inv)));
+}
+
+int run_multi(const Invocation& inv) {
+  const std::string usage = verify_multi_usage();
+  if (is_help_word(inv, 2)) return print_help(usage);
+  auto file = file_argument(inv, 2, {"verify multi", "<file.jsonl>", usage, false, kExitBadArgument});
+  if (auto* code = std::get_if<int>(&file)) return *code;
+  const std::string& path = std::get<std::string>(file);
+  verbose_log(inv, "verify multi subject: " + path);
+  return verify_multi_file(inv, path);
+}
+
+}  // namespace
 
 int run_verify(const Invocation& inv) {
   const auto noun = word(inv, 1);
@@ -15,25 +81,9 @@ int run_verify(const Invocation& inv) {
                             "<file>', or 'bp verify multi <file.jsonl>'? Run 'bp --help' for usage.");
   }
   if (is_help_word(inv, 1)) return print_help(top_usage());
-  if (*noun == "mazur") {
-    if (is_help_word(inv, 2)) return print_help(unavailable_usage("bp verify mazur [<file>] [--json] [--verbose]"));
-    // The file is optional (default: the bundled Mazur golden); only a flag-shaped one is refused.
-    if (auto file = word(inv, 2); file && !file->empty() && (*file)[0] == '-' && *file != "-") {
-      auto r = file_argument(inv, 2, {"verify mazur", "<file>", {}, false, kExitBadArgument});
-      if (auto* code = std::get_if<int>(&r)) return *code;
-    }
-    return not_available(inv, "verify mazur");
-  }
-  if (*noun == "general" || *noun == "multi") {
-    const bool multi = *noun == "multi";
-    const std::string command = "verify " + *noun;
-    const std::string placeholder = multi ? "<file.jsonl>" : "<file>";
-    const std::string usage = unavailable_usage("bp " + command + " " + placeholder + " [--json] [--verbose]");
-    if (is_help_word(inv, 2)) return print_help(usage);
-    auto file = file_argument(inv, 2, {command, placeholder, usage, false, kExitBadArgument});
-    if (auto* code = std::get_if<int>(&file)) return *code;
-    return not_available(inv, command);
-  }
+  if (*noun == "mazur") return run_mazur(inv);
+  if (*noun == "general") return run_general(inv);
+  if (*noun == "multi") return run_multi(inv);
   const auto suggestion = suggest_subnoun(*noun, {{"mazur", "bp verify mazur"},
                                                   {"general", "bp verify general <file>"},
                                                   {"multi", "bp verify multi <file.jsonl>"}});

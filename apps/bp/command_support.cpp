@@ -67,7 +67,7 @@ int not_available(const Invocation& inv, std::string_view what) {
   e.exit_code = kExitNotAvailable;
   e.code = "NOT_AVAILABLE";
   e.message = "'bp " + std::string(what) + "' is not available in this build.";
-  e.hint = "this build provides generate, scaffold topology, validate and validate-input; see bp(1).";
+  e.hint = "this build provides generate, scaffold topology, validate, validate-input, reconcile and verify; see bp(1).";
   e.retryable = false;
   return fail(inv, e);
 }

@@ -13,7 +13,7 @@ namespace bp::cli {
 
 const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
-      {"reconcile", false, run_reconcile},   {"verify", false, run_verify},
+      {"reconcile", true, run_reconcile},    {"verify", true, run_verify},
       {"generate", true, run_generate},      {"validate", true, run_validate},
       {"scaffold", true, run_scaffold},      {"validate-input", true, run_validate_input},
       {"import", true, run_import},         {"examples", false, run_examples},

@@ -12,10 +12,7 @@
 #include "terminal.hpp"
 
 namespace bp::cli {
-namespace {
 
-// Lengths and offsets are reported in UTF-16 code units, as the reference (JavaScript strings)
-// reports them; for ASCII receipts they equal byte counts.
 std::size_t utf16_units(std::string_view utf8) {
   std::size_t n = 0;
   for (unsigned char c : utf8) {
@@ -24,6 +21,8 @@ std::size_t utf16_units(std::string_view utf8) {
   }
   return n;
 }
+
+namespace {
 
 int check_against_golden(const Invocation& inv, const GeneratedBytes& g) {
   auto golden = read_file_text(g.golden_path, common::kMaxJsonInputBytes);

@@ -31,13 +31,7 @@ CliError simple(std::string code, std::string message, std::string hint) {
 }
 
 std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
-  if (::isatty(STDIN_FILENO) == 1) {
-    return simple("STDIN_IS_TTY",
-                  "no data on stdin: the '-' argument means 'read from stdin', but stdin is a terminal "
-                  "(nothing is piped in).",
-                  "pipe a receipt in, e.g. `cat receipt.jsonl | bp ... -` or `echo '{...}' | bp ... -`; or pass "
-                  "a file path instead of '-'.");
-  }
+  if (auto e = check_stdin_piped()) return *e;
   InputText in{"<stdin>", {}};
   char buf[65536];
   for (;;) {
@@ -58,7 +52,16 @@ std::variant<InputText, CliError> read_stdin(std::size_t max_bytes) {
 
 }  // namespace
 
-std::variant<std::string, CliError> read_file_text(const std::string& path, std::size_t max_bytes) {
+std::optional<CliError> check_stdin_piped() {
+  if (::isatty(STDIN_FILENO) != 1) return std::nullopt;
+  return simple("STDIN_IS_TTY",
+                "no data on stdin: the '-' argument means 'read from stdin', but stdin is a terminal "
+                "(nothing is piped in).",
+                "pipe a receipt in, e.g. `cat receipt.jsonl | bp ... -` or `echo '{...}' | bp ... -`; or pass "
+                "a file path instead of '-'.");
+}
+
+std::optional<CliError> check_input_path(const std::string& path) {
   common::FileSystem& fs = common::real_file_system();
   if (!fs.exists(path)) {
     return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
@@ -69,15 +72,25 @@ std::variant<std::string, CliError> read_file_text(const std::string& path, std:
   if (::access(path.c_str(), R_OK) != 0 && errno == EACCES) {
     return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
   }
-  if (auto size = fs.file_size(path); size && *size > max_bytes) return too_large(path, max_bytes);
-  auto text = common::read_text(fs, path, max_bytes);
-  if (!text) {
-    CliError e = simple("IO_ERROR", "could not read " + path + ": " + text.error().message(),
-                        "verify the path is a readable file; if this persists, the file or filesystem may be "
-                        "damaged.");
-    return e;
+  return std::nullopt;
+}
+
+std::variant<std::string, CliError> read_file_text(const std::string& path, std::size_t max_bytes) {
+  // One open: the reason for a failure comes from it, not from checks made before it.
+  auto text = common::real_file_system().read_file(path, max_bytes);
+  if (text) return std::move(text.value());
+  switch (text.error().reason) {
+    case common::ReadFailure::not_found:
+      return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+    case common::ReadFailure::is_directory:
+      return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
+    case common::ReadFailure::permission_denied:
+      return simple("EACCES", "permission denied: " + path + ".", "check file permissions.");
+    case common::ReadFailure::too_large: return too_large(path, max_bytes);
+    case common::ReadFailure::unreadable: break;
   }
-  return std::move(text.value());
+  return simple("IO_ERROR", "could not read " + path + ": " + text.error().error.message(),
+                "verify the path is a readable file; if this persists, the file or filesystem may be damaged.");
 }
 
 std::variant<InputText, CliError> read_input(const std::string& path_or_dash) {

@@ -45,7 +45,23 @@ std::variant<nlohmann::ordered_json, CliError> read_one_receipt(const InputText&
     // Not line-by-line JSON: maybe one pretty-printed document (the whole-file reading decides).
   }
   auto doc = common::parse_json_text(in.text, options);
-  if (!doc) return invalid_json(doc.error());
+  if (!doc) {
+    // Several receipts one per line (e.g. `bp generate xor-multi-step | bp validate -`): say so and
+    // point at the command that reads them, instead of a JSON syntax error on line 2.
+    if (auto records = common::parse_jsonl_text(in.text, options); records && records->size() > 1) {
+      const std::string where = path_or_dash == "-" ? "stdin" : path_or_dash;
+      CliError e;
+      e.code = "BP_JSONL_MULTI_RECORD";
+      e.message = where + " holds " + std::to_string(records->size()) +
+                  " JSON records, one per line (JSON Lines); this command reads one receipt. Use 'bp verify multi " +
+                  path_or_dash + "' for multi-record JSONL.";
+      e.hint = "to check one record, pass it alone, e.g. `head -n 1 " +
+               std::string(path_or_dash == "-" ? "<file>" : path_or_dash) + " | bp validate -`.";
+      e.retryable = false;
+      return e;
+    }
+    return invalid_json(doc.error());
+  }
   return std::move(doc.value());
 }
 

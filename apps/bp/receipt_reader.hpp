@@ -2,7 +2,8 @@
 // Reading ONE receipt the way the reference's `validate` does: "-" and non-.jsonl files are one
 // JSON document; a .jsonl file is JSON Lines and must hold exactly one record, unless some line
 // is not JSON on its own, in which case the whole file is read as one (pretty-printed) document.
-// A UTF-8 BOM is refused on receipts.
+// A UTF-8 BOM is refused on receipts. Text that is not one document but several JSON lines gets
+// BP_JSONL_MULTI_RECORD pointing at `bp verify multi` (also for stdin).
 #include <string>
 #include <variant>
 

@@ -8,6 +8,8 @@
 namespace bp::cli {
 namespace {
 
+int g_stdout_error = 0;
+
 bool write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
@@ -22,7 +24,13 @@ bool write_all(int fd, std::string_view bytes) {
 
 }  // namespace
 
-bool write_stdout(std::string_view bytes) { return write_all(STDOUT_FILENO, bytes); }
+bool write_stdout(std::string_view bytes) {
+  if (write_all(STDOUT_FILENO, bytes)) return true;
+  if (g_stdout_error == 0) g_stdout_error = errno != 0 ? errno : EIO;
+  return false;
+}
+
+int stdout_write_error() { return g_stdout_error; }
 bool write_stderr(std::string_view bytes) { return write_all(STDERR_FILENO, bytes); }
 
 bool use_color(int fd, ColorChoice choice, bool json_mode) {

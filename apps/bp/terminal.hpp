@@ -7,6 +7,9 @@ namespace bp::cli {
 
 // false when the stream is closed or the write failed (EPIPE, disk full).
 [[nodiscard]] bool write_stdout(std::string_view bytes);
+// The errno of the first write to stdout that failed in this process; 0 when none did.
+// main() turns it into exit 2, whatever the command (and even where it ignored the result).
+[[nodiscard]] int stdout_write_error();
 bool write_stderr(std::string_view bytes);
 
 enum class ColorChoice { auto_detect, never, always };

@@ -1,8 +1,6 @@
 #include "common/atomic_file.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
+#include "common/temp_file_cleanup.hpp"
 
 namespace common {
 
@@ -15,33 +13,50 @@ std::string parent_dir(const std::string& path) {
 
 namespace {
 
-// Unique within the process and across processes (pid), so concurrent writers to the
-// same directory never share a temporary.
-std::string temp_name_for(const std::string& path) {
-  static std::atomic<unsigned long> counter{0};
-  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+// A device or a FIFO cannot be replaced by rename (as root that would replace /dev/full
+// with a regular file): its bytes are written in place, without the atomicity guarantee.
+Status write_in_place(FileSystem& fs, const std::string& path, const std::string& node,
+                      std::span<const std::byte> data) {
+  auto file = fs.create(node);
+  if (!file) return file.error().for_file(path);
+  if (auto s = file.value()->append(data); !s) {
+    (void)file.value()->close();
+    return s.error().for_file(path);
+  }
+  if (auto s = file.value()->close(); !s) return s.error().for_file(path);
+  return {};
 }
 
 }  // namespace
 
 Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<const std::byte> data) {
-  const std::string tmp = temp_name_for(path);
-  auto file = fs.create(tmp);
-  if (!file) return file.error().for_file(path);
+  // A symbolic link stays a link: its target is what gets replaced.
+  auto resolved = fs.resolve_symlinks(path);
+  if (!resolved) return resolved.error().for_file(path);
+  const std::string& target = *resolved;
+  switch (fs.node_kind(target)) {
+    case NodeKind::directory: return Error::io("is a directory", Location{path, 0, {}});
+    case NodeKind::other: return write_in_place(fs, path, target, data);
+    case NodeKind::missing:
+    case NodeKind::regular: break;
+  }
+  auto temp = fs.create_temp_beside(target);
+  if (!temp) return temp.error().for_file(path);
+  PendingTempFile pending(temp->path);  // removed if SIGINT / SIGTERM / SIGHUP comes first
+  WritableFile& file = *temp->file;
   auto fail = [&](const Error& e) -> Status {
-    (void)file.value()->close();
-    (void)fs.remove(tmp);
+    (void)fs.remove(temp->path);
+    (void)file.close();
     return e.for_file(path);
   };
-  if (auto s = file.value()->append(data); !s) return fail(s.error());
-  if (auto s = file.value()->sync(); !s) return fail(s.error());
-  if (auto s = file.value()->close(); !s) return fail(s.error());
-  if (auto s = fs.rename(tmp, path); !s) {
-    (void)fs.remove(tmp);
-    return s.error().for_file(path);
-  }
+  if (auto s = file.append(data); !s) return fail(s.error());
+  if (auto s = file.sync(); !s) return fail(s.error());
+  // Renamed while still open: the temporary's lock marks it as a live writer's until then.
+  if (auto s = fs.rename(temp->path, target); !s) return fail(s.error());
+  pending.release();
+  if (auto s = file.close(); !s) return s.error().for_file(path);
   // The rename is done; a failed directory fsync means durability is not guaranteed.
-  if (auto s = fs.sync_dir(parent_dir(path)); !s) return s.error().for_file(path);
+  if (auto s = fs.sync_dir(parent_dir(target)); !s) return s.error().for_file(path);
   return {};
 }
 

@@ -2,6 +2,12 @@
 // Atomic replacement of a file: write a temporary file in the same directory, fsync it,
 // rename it over the target, fsync the directory. A crash at any instant leaves either
 // the old content or the new, never a torn file; on error the temporary is removed.
+//  - A symbolic link at `path` is followed: the link stays, its target is replaced atomically.
+//  - A device or a FIFO at `path` is written in place (no rename; atomicity does not apply).
+//  - A directory at `path` is an io error.
+//  - The temporary ("<target>.atomic-tmp.<k>", see FileSystem::create_temp_beside) is removed
+//    on SIGINT / SIGTERM / SIGHUP when the tool installed install_temp_file_cleanup(), and a
+//    SIGKILLed one by the next write to the same target.
 #include <span>
 #include <string>
 #include <string_view>

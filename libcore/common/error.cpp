@@ -36,10 +36,23 @@ std::string Error::to_string() const {
     out += ": ";
   }
   if (!where_.json_path.empty()) {
-    append_one_line(out, where_.json_path);
+    // A path names keys of the input; a 50 MB key must not make a 50 MB line.
+    append_one_line(out, where_.json_path.size() > kMaxErrorPathBytes ? excerpt(where_.json_path, kMaxErrorPathBytes)
+                                                                      : where_.json_path);
     out += ": ";
   }
-  append_one_line(out, message_);
+  // Messages quote input through excerpt(); this cap is the backstop for any that do not.
+  append_one_line(out, message_.size() > kMaxErrorMessageBytes ? excerpt(message_, kMaxErrorMessageBytes) : message_);
+  return out;
+}
+
+std::string excerpt(std::string_view input, std::size_t max_bytes) {
+  if (input.size() <= max_bytes) return std::string(input);
+  std::size_t cut = max_bytes;
+  // Back off over UTF-8 continuation bytes (10xxxxxx) so the cut lands on a character start.
+  while (cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(input.substr(0, cut));
+  out += "...(" + std::to_string(input.size()) + " bytes)";
   return out;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // The suite's one error type. A verification failure is data, not an Error.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace common {
 
@@ -56,7 +58,8 @@ class Error {
   }
 
   // One stable line: "file:line: /json/path: message"; control characters inside any part are
-  // written as escapes (\n, \t, \xHH), so quoted input never breaks the line.
+  // written as escapes (\n, \t, \xHH), so quoted input never breaks the line; a path or a
+  // message past kMaxErrorPathBytes / kMaxErrorMessageBytes is cut (see excerpt()).
   [[nodiscard]] std::string to_string() const;
 
  private:
@@ -66,5 +69,16 @@ class Error {
 };
 
 [[nodiscard]] const char* to_string(ErrorCode code);
+
+// Input quoted in an error message (a value, a token, a key) is cut to this many bytes.
+inline constexpr std::size_t kMaxQuotedInputBytes = 200;
+
+// Error::to_string cuts a JSON path or a message longer than these (with excerpt()).
+inline constexpr std::size_t kMaxErrorPathBytes = 4 * kMaxQuotedInputBytes;
+inline constexpr std::size_t kMaxErrorMessageBytes = 10 * kMaxQuotedInputBytes;
+
+// `input` when it fits in `max_bytes`; otherwise its first bytes (never splitting a UTF-8
+// sequence) followed by "...(N bytes)", so an error never echoes a 50 MB value.
+[[nodiscard]] std::string excerpt(std::string_view input, std::size_t max_bytes = kMaxQuotedInputBytes);
 
 }  // namespace common

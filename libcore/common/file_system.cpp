@@ -2,11 +2,14 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -53,6 +56,88 @@ class PosixWritableFile final : public WritableFile {
   std::string path_;
 };
 
+ReadError read_error(ReadFailure reason, Error error) { return ReadError{reason, std::move(error)}; }
+
+struct OpenedFile {
+  int fd = -1;
+  struct stat st {};
+};
+
+// The one open (and fstat) behind every read: the failure's reason comes from these calls,
+// not from separate exists / is_dir / size checks made before (a check-then-use race).
+Expected<OpenedFile, ReadError> open_for_read(const std::string& path) {
+  OpenedFile f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) {
+    const int e = errno;
+    ReadFailure reason = ReadFailure::unreadable;
+    if (e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG) {
+      reason = ReadFailure::not_found;
+    } else if (e == EACCES) {
+      // Only now, on the failure path: was it there at all, and what was it?
+      struct stat st {};
+      reason = ::stat(path.c_str(), &st) != 0 ? ReadFailure::not_found
+               : S_ISDIR(st.st_mode)          ? ReadFailure::is_directory
+                                              : ReadFailure::permission_denied;
+    }
+    return read_error(reason, errno_error("cannot open file", path, e));
+  }
+  if (::fstat(f.fd, &f.st) != 0) {
+    const int e = errno;
+    ::close(f.fd);
+    return read_error(ReadFailure::unreadable, errno_error("cannot stat file", path, e));
+  }
+  if (S_ISDIR(f.st.st_mode)) {
+    ::close(f.fd);
+    return read_error(ReadFailure::is_directory, Error::io("is a directory", Location{path, 0, {}}));
+  }
+  return f;
+}
+
+// Reads all of `path` (a regular file, a pipe, a device) into a Buffer (std::string or
+// std::vector<std::byte>), straight into its storage, refusing more than max_bytes.
+template <typename Buffer>
+Expected<Buffer, ReadError> read_whole(const std::string& path, std::size_t max_bytes) {
+  auto opened = open_for_read(path);
+  if (!opened) return opened.error();
+  const int fd = opened->fd;
+  const std::size_t limit = max_bytes == SIZE_MAX ? max_bytes : max_bytes + 1;  // one more byte shows "too large"
+  std::size_t want = 65536;
+  if (S_ISREG(opened->st.st_mode)) {
+    if (static_cast<std::uint64_t>(opened->st.st_size) > max_bytes) {
+      ::close(fd);
+      return read_error(ReadFailure::too_large, Error::io("file is " + std::to_string(opened->st.st_size) +
+                                                              " bytes; the limit is " + std::to_string(max_bytes),
+                                                          Location{path, 0, {}}));
+    }
+    want = static_cast<std::size_t>(opened->st.st_size) + 1;  // + 1: the read that sees the end
+  }
+  Buffer out;
+  out.resize(std::min(want, limit));
+  std::size_t used = 0;
+  for (;;) {
+    if (used == out.size()) out.resize(std::min(out.size() * 2, limit));
+    const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      return read_error(ReadFailure::unreadable, errno_error("read failed", path, e));
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+    if (used > max_bytes) {
+      ::close(fd);
+      return read_error(ReadFailure::too_large, Error::io("input exceeds the limit of " + std::to_string(max_bytes) +
+                                                              " bytes",
+                                                          Location{path, 0, {}}));
+    }
+  }
+  ::close(fd);
+  out.resize(used);
+  return out;
+}
+
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::unique_ptr<WritableFile>> create(const std::string& path) override {
@@ -62,47 +147,13 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno_error("cannot open file", path, errno);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return errno_error("cannot stat file", path, e);
-    }
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      return Error::io("is a directory", Location{path, 0, {}});
-    }
-    std::vector<std::byte> out;
-    if (S_ISREG(st.st_mode)) {
-      if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-        ::close(fd);
-        return Error::io("file is " + std::to_string(st.st_size) + " bytes; the limit is " +
-                             std::to_string(max_bytes),
-                         Location{path, 0, {}});
-      }
-      out.reserve(static_cast<std::size_t>(st.st_size));
-    }
-    std::byte buf[65536];
-    for (;;) {
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int e = errno;
-        ::close(fd);
-        return errno_error("read failed", path, e);
-      }
-      if (n == 0) break;
-      if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
-        ::close(fd);
-        return Error::io("input exceeds the limit of " + std::to_string(max_bytes) + " bytes",
-                         Location{path, 0, {}});
-      }
-      out.insert(out.end(), buf, buf + n);
-    }
-    ::close(fd);
-    return out;
+    auto bytes = read_whole<std::vector<std::byte>>(path, max_bytes);
+    if (!bytes) return bytes.error().error;
+    return std::move(bytes.value());
+  }
+
+  Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes) override {
+    return read_whole<std::string>(path, max_bytes);
   }
 
   Status rename(const std::string& from, const std::string& to) override {
@@ -156,14 +207,10 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status read_exact(const std::string& path, std::span<std::byte> out) override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno_error("cannot open file", path, errno);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return errno_error("cannot stat file", path, e);
-    }
+    auto opened = open_for_read(path);
+    if (!opened) return opened.error().error;
+    const int fd = opened->fd;
+    const struct stat& st = opened->st;
     if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != out.size()) {
       ::close(fd);
       return Error::io("file is " + std::to_string(st.st_size) + " bytes; expected " + std::to_string(out.size()),
@@ -190,6 +237,82 @@ class PosixFileSystem final : public FileSystem {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return errno_error("cannot stat", path, errno);
     return static_cast<std::uint64_t>(st.st_size);
+  }
+
+  NodeKind node_kind(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return NodeKind::missing;
+    if (S_ISREG(st.st_mode)) return NodeKind::regular;
+    if (S_ISDIR(st.st_mode)) return NodeKind::directory;
+    return NodeKind::other;
+  }
+
+  Result<std::string> resolve_symlinks(const std::string& path) override {
+    std::string p = path;
+    for (int hops = 0; hops < 40; ++hops) {
+      struct stat st {};
+      if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+      std::string target(PATH_MAX, '\0');
+      const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
+      if (n < 0) return errno_error("cannot read symbolic link", p, errno);
+      target.resize(static_cast<std::size_t>(n));
+      if (target.starts_with('/')) {
+        p = std::move(target);
+      } else {
+        const auto slash = p.find_last_of('/');
+        p = slash == std::string::npos ? target : p.substr(0, slash + 1) + target;
+      }
+    }
+    return errno_error("cannot follow symbolic link", path, ELOOP);
+  }
+
+  Result<TempFile> create_temp_beside(const std::string& target) override {
+    // Name k is tried until one is created (O_EXCL). A name that exists is either a live
+    // writer's (its lock is held) or a dead one's (unlocked: removed, and the name retried).
+    // The creator locks right after creating; a checker that removed the file in between
+    // is seen as st_nlink == 0 and the creator starts over.
+    std::size_t k = 0;
+    for (int attempts = 0; attempts < 10000; ++attempts) {
+      std::string name = target + ".atomic-tmp." + std::to_string(k);
+      int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        struct stat st {};
+        int rc = 0;
+        while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+        }
+        if (rc != 0 || ::fstat(fd, &st) != 0) {
+          const int e = errno;
+          ::close(fd);
+          ::unlink(name.c_str());
+          return errno_error("cannot lock temporary file", name, e);
+        }
+        if (st.st_nlink == 0) {  // removed by a checker before we locked it: retry the name
+          ::close(fd);
+          continue;
+        }
+        return TempFile{std::unique_ptr<WritableFile>(new PosixWritableFile(fd, name)), std::move(name)};
+      }
+      if (errno != EEXIST) return errno_error("cannot create file", name, errno);
+      int old = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (old < 0) {
+        if (errno != ENOENT) ++k;  // not ours to judge (a link, no permission): next name
+        continue;
+      }
+      if (::flock(old, LOCK_EX | LOCK_NB) == 0) {
+        struct stat a {}, b {};
+        // Remove it only when the name still refers to the file we locked.
+        if (::fstat(old, &a) == 0 && ::lstat(name.c_str(), &b) == 0 && S_ISREG(a.st_mode) && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+          ::unlink(name.c_str());
+        } else {
+          ++k;
+        }
+      } else {
+        ++k;  // a live writer holds it
+      }
+      ::close(old);
+    }
+    return Error::io("cannot create a temporary file beside it", Location{target, 0, {}});
   }
 };
 
@@ -238,6 +361,14 @@ Result<std::unique_ptr<WritableFile>> FaultInjectingFileSystem::create(const std
   return std::unique_ptr<WritableFile>(new FaultyWritableFile(*this, std::move(f.value())));
 }
 
+Result<TempFile> FaultInjectingFileSystem::create_temp_beside(const std::string& target) {
+  if (should_fail()) return Error::io("injected create failure", Location{target, 0, {}});
+  auto t = base_.create_temp_beside(target);
+  if (!t) return t.error();
+  t->file = std::unique_ptr<WritableFile>(new FaultyWritableFile(*this, std::move(t->file)));
+  return t;
+}
+
 Result<std::vector<std::byte>> FaultInjectingFileSystem::read(const std::string& path, std::size_t max_bytes) {
   return base_.read(path, max_bytes);
 }
@@ -273,11 +404,17 @@ Status FileSystem::read_exact(const std::string& path, std::span<std::byte> out)
   return {};
 }
 
-Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes) {
-  auto bytes = fs.read(path, max_bytes);
-  if (!bytes) return bytes.error();
+Expected<std::string, ReadError> FileSystem::read_file(const std::string& path, std::size_t max_bytes) {
+  auto bytes = read(path, max_bytes);
+  if (!bytes) return ReadError{ReadFailure::unreadable, bytes.error()};
   const auto& b = bytes.value();
   return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes) {
+  auto text = fs.read_file(path, max_bytes);
+  if (!text) return text.error().error;
+  return std::move(text.value());
 }
 
 }  // namespace common

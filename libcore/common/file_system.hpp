@@ -20,12 +20,34 @@ class WritableFile {
   virtual Status close() = 0;  // idempotent
 };
 
+// What a path names, following symlinks.
+enum class NodeKind { missing, regular, directory, other };  // other: a device, a FIFO, a socket
+
+// Why a whole-file read failed (FileSystem::read_file).
+enum class ReadFailure : std::uint8_t { not_found, is_directory, too_large, permission_denied, unreadable };
+
+struct ReadError {
+  ReadFailure reason;
+  Error error;  // an io error naming the path, in the system's words
+};
+
+// A temporary file created for an atomic replacement (see atomic_file.hpp).
+struct TempFile {
+  std::unique_ptr<WritableFile> file;
+  std::string path;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
   // Creates or truncates `path` for writing.
   virtual Result<std::unique_ptr<WritableFile>> create(const std::string& path) = 0;
   virtual Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) = 0;
+  // Reads a whole input file as text with one open: a failure carries its typed reason (not
+  // found, a directory, too large, permission denied, unreadable), taken from that open and
+  // its fstat rather than from checks made before it. The default goes through read() and
+  // reports every failure as unreadable.
+  virtual Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes);
   virtual Status rename(const std::string& from, const std::string& to) = 0;
   virtual Status sync_dir(const std::string& dir) = 0;
   virtual Status remove(const std::string& path) = 0;  // missing file is not an error
@@ -34,6 +56,15 @@ class FileSystem {
   virtual bool is_dir(const std::string& path) = 0;
   virtual Result<std::vector<std::string>> list_dir(const std::string& dir) = 0;  // sorted names
   virtual Result<std::uint64_t> file_size(const std::string& path) = 0;
+  [[nodiscard]] virtual NodeKind node_kind(const std::string& path) = 0;
+  // `path` with its last component followed while it is a symbolic link (a relative link is
+  // read against the link's directory); a path that is not a link comes back unchanged.
+  virtual Result<std::string> resolve_symlinks(const std::string& path) = 0;
+  // Creates a fresh temporary file beside `target` for an atomic replacement of it, named
+  // "<target>.atomic-tmp.<k>". The file stays locked until it is closed; one found unlocked
+  // under such a name was left by a writer that died (SIGKILL) and is removed here, so a
+  // killed write leaves nothing behind after the next write to the same target.
+  virtual Result<TempFile> create_temp_beside(const std::string& target) = 0;
   // Reads the whole file into `out`, which must be exactly the file's size (io error otherwise).
   // Lets large reads (spilled tensors) land in the caller's buffer without a copy. The default
   // goes through read(); the POSIX version reads straight into `out`.
@@ -43,7 +74,7 @@ class FileSystem {
 // The process-wide POSIX implementation (stateless, safe to share).
 FileSystem& real_file_system();
 
-// Wraps another FileSystem and fails the Nth mutating operation (create, append, sync,
+// Wraps another FileSystem and fails the Nth mutating operation (create, create_temp_beside, append, sync,
 // rename, sync_dir, remove, create_dirs), counting from 1. An `append` that fails writes
 // half of its bytes first, as a real short write would. 0 disables injection.
 class FaultInjectingFileSystem final : public FileSystem {
@@ -55,6 +86,9 @@ class FaultInjectingFileSystem final : public FileSystem {
 
   Result<std::unique_ptr<WritableFile>> create(const std::string& path) override;
   Result<std::vector<std::byte>> read(const std::string& path, std::size_t max_bytes) override;
+  Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes) override {
+    return base_.read_file(path, max_bytes);
+  }
   Status rename(const std::string& from, const std::string& to) override;
   Status sync_dir(const std::string& dir) override;
   Status remove(const std::string& path) override;
@@ -63,6 +97,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   bool is_dir(const std::string& path) override { return base_.is_dir(path); }
   Result<std::vector<std::string>> list_dir(const std::string& dir) override { return base_.list_dir(dir); }
   Result<std::uint64_t> file_size(const std::string& path) override { return base_.file_size(path); }
+  NodeKind node_kind(const std::string& path) override { return base_.node_kind(path); }
+  Result<std::string> resolve_symlinks(const std::string& path) override { return base_.resolve_symlinks(path); }
+  Result<TempFile> create_temp_beside(const std::string& target) override;  // counts as a create
   Status read_exact(const std::string& path, std::span<std::byte> out) override { return base_.read_exact(path, out); }
 
   // True when this operation is the one to fail (advances the counter).
@@ -75,7 +112,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   bool fired_ = false;
 };
 
-// Convenience: read a whole file as text through `fs`, refusing files above max_bytes.
+// Convenience: read a whole file as text through `fs` (read_file), refusing files above max_bytes.
 Result<std::string> read_text(FileSystem& fs, const std::string& path, std::size_t max_bytes);
 
 }  // namespace common

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "common/json_object_index.hpp"
+
 namespace common {
 namespace {
 
@@ -42,7 +44,10 @@ class TrackingIterator {
 };
 
 // Builds an ordered_json DOM (as nlohmann's own DOM parser does) while keeping
-// the JSON Pointer of the current value and enforcing depth / finiteness.
+// the JSON Pointer of the current value and enforcing depth / finiteness. Its cost is linear
+// in the input: keys go into their object through a JsonObjectIndex (ordered_json's own
+// operator[] scans every key, which made an n-key object cost n^2/2 compares), and errors
+// quote at most an excerpt of the offending token.
 class DomBuilder final : public nlohmann::json_sax<ojson> {
  public:
   explicit DomBuilder(std::size_t max_depth) : max_depth_(max_depth) {}
@@ -53,7 +58,7 @@ class DomBuilder final : public nlohmann::json_sax<ojson> {
   bool number_unsigned(number_unsigned_t v) override { return add(ojson(v)); }
   bool number_float(number_float_t v, const string_t& spelled) override {
     if (!std::isfinite(v)) {
-      fail("number " + spelled + " is outside the range of binary64 (NaN and Infinity are not allowed)");
+      fail("number " + excerpt(spelled) + " is outside the range of binary64 (NaN and Infinity are not allowed)");
       return false;
     }
     return add(ojson(v));
@@ -67,15 +72,22 @@ class DomBuilder final : public nlohmann::json_sax<ojson> {
   bool key(string_t& k) override {
     tokens_.back() = json_pointer_token(k);
     // Duplicate keys: last value wins at the first key's position, as JSON.parse does.
-    pending_ = &(*stack_.back())[k];
+    pending_ = key_index_.back().slot(stack_.back()->get_ref<ojson::object_t&>(), std::move(k));
     return true;
   }
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(ojson::array()); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& ex) override {
     std::string what = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+    // nlohmann quotes the whole token it stopped in ("last read: '<token>'", "number overflow
+    // parsing '<token>'"): a 50 MB string would be echoed whole. Quote an excerpt of it.
+    if (last_token.size() > kMaxQuotedInputBytes) {
+      if (auto q = what.find('\''); q != std::string::npos && what.compare(q + 1, last_token.size(), last_token) == 0) {
+        what.replace(q + 1, last_token.size(), excerpt(last_token));
+      }
+      if (what.size() > 4 * kMaxQuotedInputBytes) what = excerpt(what, 4 * kMaxQuotedInputBytes);
+    }
     if (auto p = what.find("] "); p != std::string::npos) what.erase(0, p + 2);
     if (what.starts_with("parse error at ")) {
       what.erase(0, std::string_view("parse error at ").size());
@@ -132,11 +144,13 @@ class DomBuilder final : public nlohmann::json_sax<ojson> {
     }
     stack_.push_back(place(std::move(container)));
     tokens_.emplace_back();
+    key_index_.emplace_back();
     return true;
   }
   bool close() {
     stack_.pop_back();
     tokens_.pop_back();
+    key_index_.pop_back();
     return true;
   }
 
@@ -144,6 +158,7 @@ class DomBuilder final : public nlohmann::json_sax<ojson> {
   ojson root_;
   std::vector<ojson*> stack_;
   std::vector<std::string> tokens_;
+  std::vector<JsonObjectIndex> key_index_;  // one per open container (unused for arrays)
   ojson* pending_ = nullptr;
   std::string message_;
   std::string error_path_;

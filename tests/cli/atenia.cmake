@@ -5,3 +5,9 @@ foreach(_t explain learn_stats simulate checkpoint place_profile)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/${_t}_test.sh $<TARGET_FILE:atenia>
                    ${PROJECT_SOURCE_DIR}/fixtures/atenia)
 endforeach()
+# Outputs: /dev/full on stdout for every subcommand, --trace-out to a symlink / FIFO / device,
+# no temporary after SIGTERM (Python 3 standard library only).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME atenia_cli_output
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/output_test.py $<TARGET_FILE:atenia>
+                 ${PROJECT_SOURCE_DIR}/fixtures/atenia)

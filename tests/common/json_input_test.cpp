@@ -124,3 +124,77 @@ TEST_CASE("json_input: reading files through FileSystem") {
 TEST_CASE("json_input: json_pointer_token escapes ~ and /") {
   CHECK(common::json_pointer_token("a/b~c") == "a~1b~0c");
 }
+
+TEST_CASE("json_input: a million keys in one object parse, in order, duplicates kept in place") {
+  // Counted work is checked in json_object_index_test; here the whole reader runs on the
+  // input an attacker would send (quadratic before: 80k keys took 9 s; 1M would take hours,
+  // far past the test's ctest timeout).
+  constexpr std::size_t n = 1'000'000;
+  std::string text = "{";
+  for (std::size_t i = 0; i < n; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k5\":\"last\",\"k999999\":{\"x\":[1]}}";
+  auto r = parse_json_text(text);
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == n);
+  auto it = r->begin();
+  CHECK(it.key() == "k0");
+  std::advance(it, 5);
+  CHECK(it.key() == "k5");
+  CHECK(it.value() == "last");
+  CHECK(r->items().begin().key() == "k0");
+  const auto& entries = r->get_ref<const nlohmann::ordered_json::object_t&>();
+  CHECK(entries.back().first == "k999999");
+  CHECK(entries.back().second["x"][0] == 1);
+}
+
+TEST_CASE("json_input: a million array elements parse") {
+  constexpr std::size_t n = 1'000'000;
+  std::string text = "[";
+  for (std::size_t i = 0; i < n; ++i) text += std::to_string(i % 10) + ",";
+  text += "{\"a\":[]}]";
+  auto r = parse_json_text(text);
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == n + 1);
+  CHECK((*r)[n - 1] == 9);
+  CHECK((*r)[n]["a"].is_array());
+  CHECK(error_of(text.substr(0, text.size() - 1)).find("invalid JSON") != std::string::npos);
+}
+
+TEST_CASE("json_input: duplicate keys in nested and large objects: last value, first position") {
+  std::string text = "{\"o\":{";
+  for (int i = 0; i < 100; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k3\":{\"inner\":1,\"inner\":[2]},\"k99\":null},\"o\":{\"z\":1,\"a\":2,\"z\":3}}";
+  auto r = parse_json_text(text);
+  REQUIRE(r.ok());
+  // The second "o" replaces the first whole, at the first position.
+  CHECK(r->dump() == R"({"o":{"z":3,"a":2}})");
+  text.erase(text.find(",\"o\":{\"z\""), std::string::npos);
+  text += "}";
+  auto big = parse_json_text(text);
+  REQUIRE(big.ok());
+  const auto& o = (*big)["o"];
+  REQUIRE(o.size() == 100);
+  const auto& entries = static_cast<const nlohmann::ordered_json::object_t::Container&>(o.get_ref<const nlohmann::ordered_json::object_t&>());
+  CHECK(entries[3].first == "k3");
+  CHECK(entries[3].second.dump() == R"({"inner":[2]})");
+  CHECK(entries.back().first == "k99");
+  CHECK(entries.back().second.is_null());
+}
+
+TEST_CASE("json_input: errors quote at most an excerpt of the offending input") {
+  const std::string big(50'000'000 / 100, 'a');  // 500 KB of one bad string / number
+  // An unescaped control character inside a long string: the lexer's "last read" is cut.
+  const std::string e1 = error_of("{\"k\": \"" + big + "\x01\"}");
+  CHECK(e1.find("invalid JSON") != std::string::npos);
+  CHECK(e1.size() < 600);
+  CHECK(e1.find("...(") != std::string::npos);
+  // An unterminated string: the token runs to the end of the input.
+  CHECK(error_of("[\"" + big).size() < 600);
+  // A number too large for binary64 with half a million digits.
+  const std::string e2 = error_of("[1" + std::string(500'000, '0') + "]");
+  CHECK(e2.size() < 600);
+  CHECK(e2.find("/0: invalid JSON: number overflow parsing '100000") != std::string::npos);
+  CHECK(e2.find("...(500001 bytes)'") != std::string::npos);
+  // Short tokens are quoted whole, as before.
+  CHECK(error_of("{\"x\": [0, 1e400]}").ends_with("/x/1: invalid JSON: number overflow parsing '1e400'"));
+}

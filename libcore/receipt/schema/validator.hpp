@@ -16,6 +16,11 @@
 // Pointer and an Ajv-style message ("must have required property 'step'",
 // "must NOT have additional properties ('extra')", "must be integer", ...).
 // Validation stops after `max_errors` errors (Ajv's default is the first one).
+//
+// The schema runs compiled (compiled_schema.hpp): a schema of the registry (find_schema)
+// is compiled once, on first use, and kept; any other document is compiled on each call,
+// so keep a CompiledSchema of your own to validate many documents against it. A schema
+// keyword of the wrong JSON type makes validate() throw std::invalid_argument.
 #include <cstddef>
 #include <vector>
 

@@ -1,8 +1,538 @@
-// NOT YET IMPLEMENTED (placeholder so the library links while the rule is written).
+// Rule 14: the engine-recompute differential, the math gate of observer (imported) receipts. It
+// runs when the receipt carries an import marker (attestor.import_provenance, source_framework) or
+// says authoring_state "external_imported": the step is re-run by our engine from the receipt's
+// inputs (parameters_before, inputs, targets, topology, learning rate, policies, optimizer config
+// and state_before, or the batch), and every claimed number the engine recomputes is compared
+// within attestor.differential_tolerance clamped to kDifferentialCeiling (default {1e-6, 1e-4}).
+// A receipt that declares verification_state "engine_recompute_skipped_with_basis" skips it
+// (reported as math_gate_skipped; Rule 15 judges the basis).
+//
+// Phase 1 repeats the reference's comparisons in its order (forward with key-set completeness,
+// loss, post-update forward/loss, per-sample forward/loss, backward signals, updates with their
+// completeness, optimizer state_after, parameters_after with its key set). Phase 2 (deliberate
+// difference) compares every other number the engine recomputed that the receipt also claims at
+// the same place (factor values, downstream contributions, weight_before, per-update learning
+// rate, loss.per_sample, ...): the reference lets large changes to those through.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "receipt/engine/general_step.hpp"
+#include "receipt/reproduce/reproduce.hpp"
+#include "reconcile/receipt_traits.hpp"
+#include "reconcile/rules/multi_common.hpp"
+#include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
 
 namespace reconcile::rules {
+namespace {
 
-Rule14Outcome check_rule_14_engine_differential(RuleContext& /*ctx*/) { return {}; }
+constexpr const char* kTag = "Rule 14 (engine-recompute differential): ";
+constexpr const char* kCompleteTag = "Rule 14 (engine-recompute COMPLETENESS): ";
+
+// JavaScript property access v[key] on a JSON value: object members, array elements by index.
+const Json* prop(const Json* v, std::string_view key) {
+  if (!v) return nullptr;
+  if (v->is_object()) return member(*v, key);
+  if (v->is_array()) {
+    std::size_t i = 0;
+    if (key.empty() || (key.size() > 1 && key[0] == '0')) return nullptr;
+    for (char c : key) {
+      if (c < '0' || c > '9') return nullptr;
+      i = i * 10 + static_cast<std::size_t>(c - '0');
+      if (i > v->size()) return nullptr;
+    }
+    return i < v->size() ? &(*v)[i] : nullptr;
+  }
+  return nullptr;
+}
+
+// a ?? b for JSON: a when present and not null.
+const Json* coalesce(const Json* a, const Json* b) { return a && !a->is_null() ? a : b; }
+
+const Json kEmptyObject = Json::object();
+
+class EngineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The engine input the reference builds from the receipt, as a receipt-shaped document that
+// receipt::reproduce::extract_general_input reads: only the fields the reference forwards.
+Json engine_input(const Json& r, bool batched) {
+  Json in = Json::object();
+  for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
+                          "bias_policy"}) {
+    in[key] = *member(r, key);
+  }
+  // The engines ignore topology.layers (the reference's never reads it): a malformed one is the
+  // schema's finding, not a reason the step cannot be recomputed.
+  if (in["topology"].is_object()) in["topology"]["layers"] = Json::array({"input", "hidden", "output"});
+  if (batched) {
+    const Json& batch = *member(r, "batch");
+    const Json* order = member(batch, "sample_order");
+    const Json* size = member(batch, "size");
+    const double declared = size && size->is_number() ? size->get<double>()
+                            : order && order->is_array() ? static_cast<double>(order->size())
+                                                         : 0;
+    const double effective = std::max(declared, order && order->is_array() ? static_cast<double>(order->size()) : 0.0);
+    if (effective > static_cast<double>(receipt::engine::kMaxBatchSamples)) {
+      throw EngineError("batch exceeds verifier recompute cap: batch.size=" + js_number(effective) +
+                        " > MAX_BATCH_SAMPLES=" + std::to_string(receipt::engine::kMaxBatchSamples) +
+                        ". Split the batch into chunks and verify them as separate steps");
+    }
+    if (!order || !order->is_array()) throw EngineError("batch.sample_order.map is not a function");
+    const Json* per_sample = member(r, "per_sample");
+    Json samples = Json::object();
+    for (const auto& sid : *order) {
+      const std::string key = js_string(&sid);
+      const Json* s = prop(per_sample, key);
+      if (!js_truthy(s)) {
+        throw EngineError("per_sample missing entry for sample_id " + sid.dump() + " declared in batch.sample_order");
+      }
+      Json one = Json::object();
+      if (const Json* x = prop(s, "inputs")) one["inputs"] = *x;
+      if (const Json* y = prop(s, "targets")) one["targets"] = *y;
+      samples[key] = std::move(one);
+    }
+    in["batch"] = batch;
+    // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
+    if (!samples.empty()) {
+      const Json& first = samples.begin().value();
+      if (first.contains("inputs")) in["inputs"] = first["inputs"];
+      if (first.contains("targets")) in["targets"] = first["targets"];
+    }
+    in["per_sample"] = std::move(samples);
+    return in;
+  }
+  const auto oc = read_optimizer_config(r);
+  if (!oc) return in;
+  const Json* updates = array_member(r, "updates");
+  const Json* lr = oc->learning_rate ? member(*member(r, "optimizer_config"), "learning_rate") : member(r, "learning_rate");
+  Json config = Json::object();
+  // Which parameters the state belongs to: the engine takes state for parameter_order ids only.
+  std::unordered_set<std::string> known;
+  if (const Json* order = prop(member(r, "topology"), "parameter_order"); order && order->is_array()) {
+    for (const auto& id : *order) {
+      if (id.is_string()) known.insert(id.get<std::string>());
+    }
+  }
+  auto states = [&](bool adam) {
+    Json out = Json::array();
+    if (!updates) return out;
+    for (const auto& u : *updates) {
+      if (u.is_null()) throw EngineError("Cannot read properties of null (reading 'optimizer')");
+      const Json* sb = prop(prop(&u, "optimizer"), "state_before");
+      const std::string* pid = string_member(u, "parameter_id");
+      if (!sb || !pid || known.count(*pid) == 0) continue;
+      Json state = Json::object();
+      if (adam) {
+        const auto m = number_member(*sb, "m");
+        const auto v = number_member(*sb, "v");
+        if (!sb->is_object() || !m || !v) continue;
+        state["m"] = *m;
+        state["v"] = *v;
+      } else {
+        const auto b = number_member(*sb, "buffer");
+        if (!sb->is_object() || !b) continue;
+        state["buffer"] = *b;
+      }
+      out.push_back(Json{{"parameter_id", *pid}, {"optimizer", Json{{"state_before", std::move(state)}}}});
+    }
+    return out;
+  };
+  if (oc->is_adam_family()) {
+    config["name"] = oc->name;
+    config["learning_rate"] = *lr;
+    if (oc->beta1) config["beta1"] = *oc->beta1;
+    if (oc->beta2) config["beta2"] = *oc->beta2;
+    if (oc->epsilon) config["epsilon"] = *oc->epsilon;
+    if (oc->t) config["t"] = *oc->t;
+    // Only AdamW's update uses weight_decay (decoupled); the reference's engine ignores it on Adam.
+    if (oc->weight_decay && oc->name == "adamw") config["weight_decay"] = *oc->weight_decay;
+    in["optimizer_config"] = std::move(config);
+    in["updates"] = states(true);
+  } else if (oc->name == "sgd_momentum") {
+    config["name"] = "sgd_momentum";
+    config["learning_rate"] = *lr;
+    if (oc->momentum) config["momentum"] = *oc->momentum;
+    if (oc->nesterov_true()) config["nesterov"] = true;
+    if (const auto d = oc->dampening_number(); d && *d != 0) config["dampening"] = *d;
+    if (oc->weight_decay && *oc->weight_decay != 0) config["weight_decay"] = *oc->weight_decay;
+    in["optimizer_config"] = std::move(config);
+    in["updates"] = states(false);
+  } else if (oc->name == "sgd" && oc->weight_decay && *oc->weight_decay != 0) {
+    config["name"] = "sgd";
+    config["learning_rate"] = *lr;
+    config["weight_decay"] = *oc->weight_decay;
+    in["optimizer_config"] = std::move(config);
+  }
+  return in;
+}
+
+std::string describe(const common::Error& e) {
+  const std::string& at = e.where().json_path;
+  return at.empty() ? e.message() : at + ": " + e.message();
+}
+
+Json run_engine(const Json& input, bool batched) {
+  auto general = receipt::reproduce::extract_general_input(input);
+  if (!general) throw EngineError(describe(general.error()));
+  auto out = batched ? receipt::engine::run_batched_general_step(*general) : receipt::engine::run_general_step(*general);
+  if (!out) throw EngineError(describe(out.error()));
+  return std::move(*out);
+}
+
+class Differential {
+ public:
+  Differential(const Json& receipt, const Json& engine, Tolerance tol, FailureSink& out)
+      : r_(receipt), e_(engine), tol_(tol), out_(out) {}
+
+  void run() {
+    forward_section();
+    loss_section();
+    post_update_section();
+    per_sample_section();
+    backward_section();
+    updates_section();
+    parameters_after_section();
+    extended_section();
+  }
+
+ private:
+  // One claimed number against the engine's (the reference names no parameter on these).
+  void compare(const std::string& path, const Json* engine_value, const Json* receipt_value, bool extended = false) {
+    if (!receipt_value || !receipt_value->is_number()) return;  // shape is the schema's domain
+    compared_.insert(path);
+    const double stored = receipt_value->get<double>();
+    const double recomputed = strict_number(engine_value);
+    const auto c = check_tolerance(recomputed, stored, tol_);
+    if (c.ok) return;
+    std::string message =
+        c.finite ? std::string(kTag) + (extended ? "(extended) " : "") + "foreign claim at " + path + " (" +
+                       js_number(stored) + ") disagrees with engine recomputation (" + js_number(recomputed) +
+                       ") beyond differential_tolerance (atol=" + js_number(tol_.atol) + ", rtol=" + js_number(tol_.rtol) +
+                       ")."
+                 : std::string(kTag) + "non-finite arithmetic at " + path + ". Engine recomputed " +
+                       js_number(recomputed) + "; receipt claimed " + js_number(stored) + ".";
+    out_.add(numeric_failure(14, path, stored, recomputed, c, std::move(message)));
+  }
+
+  void missing(const std::string& path, std::string message, const Json* recomputed = nullptr,
+               std::optional<std::string> parameter_id = std::nullopt) {
+    Failure f = plain_failure(14, path, std::string(kCompleteTag) + std::move(message), std::move(parameter_id));
+    if (recomputed) f.recomputed = strict_number(recomputed);
+    out_.add(std::move(f));
+  }
+
+  // Forward-shaped maps ({unit: {net, out}}): the receipt's key set equals the engine's, every
+  // unit carries both numbers. `receipt_units` may be absent (then every unit is missing).
+  void unit_map(const std::string& base, const Json& engine_units, const Json* receipt_units, bool skip_reserved) {
+    std::unordered_set<std::string> engine_keys;
+    for (const auto& [unit, eu] : js_members(&engine_units)) {
+      if (skip_reserved && unit == "status") continue;
+      engine_keys.emplace(unit);
+      const std::string path = base + "." + std::string(unit);
+      const Json* ru = prop(receipt_units, unit);
+      const bool present = skip_reserved ? (ru && js_object(*ru)) : js_truthy(ru);
+      if (!present) {
+        missing(path, "the engine recomputed " + base + " unit " + Json(std::string(unit)).dump() +
+                          " but the receipt has NO entry for it (selective omission).");
+        continue;
+      }
+      for (const char* field : {"net", "out"}) {
+        const Json* rv = prop(ru, field);
+        if (!rv || !rv->is_number()) {
+          missing(path + "." + field, base + " unit " + Json(std::string(unit)).dump() + " is missing its " + field +
+                                          " value; a unit must carry BOTH net and out.",
+                  prop(eu, field));
+        } else {
+          compare(path + "." + field, prop(eu, field), rv);
+        }
+      }
+    }
+    for (const auto& key : js_object_keys(receipt_units)) {
+      if (skip_reserved && (key == "status" || key == "units")) continue;
+      if (engine_keys.count(key) == 0) {
+        missing(base + "." + key, "the receipt's " + base + " declares unit " + Json(key).dump() +
+                                      " that the engine did NOT recompute (no extra units).");
+      }
+    }
+  }
+
+  // {id: number} maps whose key set must equal the engine's (post_update_loss.per_output, per-sample loss).
+  void number_map(const std::string& base, const Json& engine_map, const Json* receipt_map) {
+    std::unordered_set<std::string> engine_keys;
+    for (const auto& [id, ev] : js_members(&engine_map)) {
+      engine_keys.emplace(id);
+      const std::string path = base + "." + std::string(id);
+      const Json* rv = prop(receipt_map, id);
+      if (!rv || !rv->is_number()) {
+        missing(path, "the engine recomputed " + path + " but the receipt is missing it.", ev);
+      } else {
+        compare(path, ev, rv);
+      }
+    }
+    for (const auto& key : js_object_keys(receipt_map)) {
+      if (engine_keys.count(key) == 0) {
+        missing(base + "." + key, "the receipt's " + base + " declares " + Json(key).dump() +
+                                      " that the engine did NOT recompute.");
+      }
+    }
+  }
+
+  void forward_section() {
+    const Json* ef = member(e_, "forward");
+    if (ef) unit_map("forward", *ef, coalesce(member(r_, "forward"), &kEmptyObject), false);
+  }
+
+  void loss_section() {
+    const Json* el = member(e_, "loss");
+    const Json* rl = member(r_, "loss");
+    for (const auto& [id, ev] : js_members(prop(el, "per_output"))) {
+      compare("loss.per_output." + std::string(id), ev, prop(prop(rl, "per_output"), id));
+    }
+    compare("loss.total", prop(el, "total"), prop(rl, "total"));
+  }
+
+  void post_update_section() {
+    const Json* epf = member(e_, "post_update_forward");
+    const Json* rpf = member(r_, "post_update_forward");
+    if (epf && js_truthy(rpf)) {
+      const Json* nested = prop(rpf, "units");
+      const Json* units = nested && js_object(*nested) ? nested : rpf;
+      unit_map("post_update_forward", *epf, units, true);
+    }
+    const Json* epl = member(e_, "post_update_loss");
+    const Json* rpl = member(r_, "post_update_loss");
+    if (epl && js_truthy(rpl)) {
+      number_map("post_update_loss.per_output", *member(*epl, "per_output"),
+                 coalesce(prop(rpl, "per_output"), &kEmptyObject));
+      compare("post_update_loss.total", member(*epl, "total"), prop(rpl, "total"));
+    }
+  }
+
+  void per_sample_section() {
+    const Json* eps = member(e_, "per_sample");
+    const Json* rps = member(r_, "per_sample");
+    if (!eps || !js_truthy(rps)) return;
+    for (const auto& [sid, es] : js_members(eps)) {
+      const Json* rs = prop(rps, sid);
+      if (!js_truthy(rs)) continue;  // a missing sample is Rule 19's finding
+      const std::string base = "per_sample." + std::string(sid);
+      unit_map(base + ".forward", *member(*es, "forward"), coalesce(prop(rs, "forward"), &kEmptyObject), false);
+      const Json* el = member(*es, "loss");
+      number_map(base + ".loss.per_output", *member(*el, "per_output"),
+                 coalesce(prop(prop(rs, "loss"), "per_output"), &kEmptyObject));
+      const Json* total = prop(prop(rs, "loss"), "total");
+      if (!total || !total->is_number()) {
+        missing(base + ".loss.total", "receipt per-sample " + Json(std::string(sid)).dump() +
+                                          " is missing its loss.total.",
+                member(*el, "total"));
+      } else {
+        compare(base + ".loss.total", member(*el, "total"), total);
+      }
+    }
+  }
+
+  void backward_section() {
+    const Json* eb = member(e_, "backward");
+    const Json* rb = member(r_, "backward");
+    for (const auto& [unit, es] : js_members(prop(eb, "output_error_signals"))) {
+      const Json* rs = prop(prop(rb, "output_error_signals"), unit);
+      if (!js_truthy(rs)) continue;
+      compare("backward.output_error_signals." + std::string(unit) + ".signal_value", prop(es, "signal_value"),
+              prop(rs, "signal_value"));
+    }
+    for (const auto& [unit, es] : js_members(prop(eb, "hidden_error_signals"))) {
+      const Json* rs = prop(prop(rb, "hidden_error_signals"), unit);
+      if (!js_truthy(rs)) continue;
+      const std::string base = "backward.hidden_error_signals." + std::string(unit) + ".";
+      for (const char* field : {"backpropagated_sum", "activation_derivative", "signal_value"}) {
+        compare(base + field, prop(es, field), prop(rs, field));
+      }
+    }
+  }
+
+  void updates_section() {
+    if (const Json* updates = array_member(r_, "updates")) {
+      for (const auto& u : *updates) {
+        if (u.is_null()) throw std::runtime_error("Cannot read properties of null (reading 'parameter_id')");
+        if (const std::string* pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(*pid, &u);
+      }
+    }
+    const Json* eu_list = member(e_, "updates");
+    if (!eu_list) return;
+    for (const auto& eu : *eu_list) {
+      const std::string pid = *string_member(eu, "parameter_id");
+      const auto found = by_param_.find(pid);
+      const std::string base = "updates[" + pid + "]";
+      if (found == by_param_.end()) {
+        missing(base, "the engine produced an update for parameter " + Json(pid).dump() +
+                          " but the receipt's updates[] has NO entry for it (selective omission).",
+                nullptr, pid);
+        continue;
+      }
+      const Json& ru = *found->second;
+      for (const char* field : {"gradient", "update", "weight_after"}) {
+        compare(base + "." + field, member(eu, field), member(ru, field));
+      }
+      const Json* eo = member(eu, "optimizer");
+      const Json* ro = member(ru, "optimizer");
+      const Json* ea = prop(eo, "state_after");
+      const Json* ra = prop(ro, "state_after");
+      if (js_truthy(ea) && js_truthy(ra) && js_strict_equal_name(prop(eo, "name"), prop(ro, "name"))) {
+        const std::string* name = as_string(prop(eo, "name"));
+        const std::string sbase = base + ".optimizer.state_after.";
+        if (name && (*name == "adam" || *name == "adamw")) {
+          compare(sbase + "m", prop(ea, "m"), prop(ra, "m"));
+          compare(sbase + "v", prop(ea, "v"), prop(ra, "v"));
+        } else if (name && *name == "sgd_momentum") {
+          compare(sbase + "buffer", prop(ea, "buffer"), prop(ra, "buffer"));
+        }
+      }
+    }
+  }
+
+  static bool js_strict_equal_name(const Json* a, const Json* b) {
+    return a && b && a->is_string() && b->is_string() && *a == *b;
+  }
+
+  void parameters_after_section() {
+    const Json* epa = member(e_, "parameters_after");
+    const Json* rpa = member(r_, "parameters_after");
+    for (const auto& [pid, ev] : js_members(epa)) compare("parameters_after." + std::string(pid), ev, prop(rpa, pid));
+    const Json* order = prop(member(r_, "topology"), "parameter_order");
+    const auto observed = js_object_keys(coalesce(rpa, &kEmptyObject));
+    const std::unordered_set<std::string> observed_set(observed.begin(), observed.end());
+    std::unordered_set<std::string> declared;
+    if (order && order->is_array()) {
+      for (const auto& id : *order) {
+        const std::string pid = js_string(&id);
+        declared.insert(pid);
+        if (observed_set.count(pid) == 0) {
+          missing("parameters_after." + pid, "parameter " + Json(pid).dump() +
+                                                 " is declared in topology.parameter_order but ABSENT from "
+                                                 "parameters_after.",
+                  nullptr, pid);
+        }
+      }
+    }
+    for (const auto& pid : observed) {
+      if (declared.count(pid) == 0) {
+        missing("parameters_after." + pid, "parameters_after contains parameter " + Json(pid).dump() +
+                                               " NOT declared in topology.parameter_order.",
+                nullptr, pid);
+      }
+    }
+  }
+
+  // Deliberate difference: every other number the engine recomputed, where the receipt claims a
+  // number at the same place. Arrays pair by index, except updates (by parameter_id) and named
+  // factors (only when the names agree).
+  void extended_section() {
+    for (const char* section : {"forward", "loss", "backward", "parameters_after", "post_update_loss", "per_sample"}) {
+      const Json* ev = member(e_, section);
+      if (ev) walk(*ev, member(r_, section), section);
+    }
+    if (const Json* epf = member(e_, "post_update_forward")) {
+      const Json* rpf = member(r_, "post_update_forward");
+      const Json* nested = prop(rpf, "units");
+      walk(*epf, nested && js_object(*nested) ? nested : rpf, "post_update_forward");
+    }
+    if (const Json* eu_list = member(e_, "updates")) {
+      for (const auto& eu : *eu_list) {
+        const std::string pid = *string_member(eu, "parameter_id");
+        const auto found = by_param_.find(pid);
+        if (found != by_param_.end()) walk(eu, found->second, "updates[" + pid + "]");
+      }
+    }
+  }
+
+  void walk(const Json& ev, const Json* rv, const std::string& path) {
+    if (!rv) return;
+    if (ev.is_number()) {
+      if (rv->is_number() && compared_.count(path) == 0) compare(path, &ev, rv, true);
+      return;
+    }
+    if (ev.is_object()) {
+      if (!rv->is_object()) return;
+      for (const auto& [key, child] : js_members(&ev)) walk(*child, member(*rv, key), path + "." + std::string(key));
+      return;
+    }
+    if (ev.is_array() && rv->is_array()) {
+      for (std::size_t i = 0; i < ev.size() && i < rv->size(); ++i) {
+        const Json& a = ev[i];
+        const Json& b = (*rv)[i];
+        const std::string* an = a.is_object() ? string_member(a, "name") : nullptr;
+        const std::string* bn = b.is_object() ? string_member(b, "name") : nullptr;
+        if (an && (!bn || *an != *bn)) continue;  // a differently named factor is another claim
+        const std::string* af = a.is_object() ? string_member(a, "from") : nullptr;
+        const std::string* bf = b.is_object() ? string_member(b, "from") : nullptr;
+        if (!an && af && (!bf || *af != *bf)) continue;  // downstream contributions pair by source unit
+        walk(a, &b, path + "[" + std::to_string(i) + "]");
+      }
+    }
+  }
+
+  const Json& r_;
+  const Json& e_;
+  Tolerance tol_;
+  FailureSink& out_;
+  std::unordered_set<std::string> compared_;
+  std::unordered_map<std::string, const Json*> by_param_;
+};
+
+}  // namespace
+
+Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
+  const Json& r = ctx.receipt;
+  if (!labelled_external_imported(r) && !has_observer_markers(r)) return {};
+  const Json* status = member(r, "fixture_status");
+  const std::string* verification = status ? string_member(*status, "verification_state") : nullptr;
+  if (verification && *verification == "engine_recompute_skipped_with_basis") return {true};
+
+  Tolerance declared{1e-6, 1e-4};
+  const Json* attestor = member(r, "attestor");
+  const Json* dt = prop(attestor, "differential_tolerance");
+  if (js_truthy(dt)) {
+    const auto atol = as_number(prop(dt, "atol"));
+    const auto rtol = as_number(prop(dt, "rtol"));
+    if (atol && rtol) declared = {*atol, *rtol};
+  }
+  const Tolerance tol = clamp_tolerance(declared, kDifferentialCeiling).effective;
+
+  // Inputs the engine needs; without them the receipt is malformed (the schema's finding), not a
+  // differential failure.
+  const Json* topology = member(r, "topology");
+  if (!js_truthy(topology) || !js_truthy(prop(topology, "unit_order")) || !js_truthy(prop(topology, "parameter_order")) ||
+      !js_truthy(prop(topology, "parameters"))) {
+    return {};
+  }
+  if (!as_number(member(r, "learning_rate")) || !js_truthy(member(r, "inputs")) || !js_truthy(member(r, "targets")) ||
+      !js_truthy(member(r, "parameters_before"))) {
+    return {};
+  }
+  if (!js_truthy(prop(member(r, "bias_policy"), "mode"))) return {};
+  if (!js_truthy(prop(member(r, "numeric_policy"), "tolerance"))) return {};
+
+  const bool batched = js_truthy(member(r, "batch")) && js_truthy(member(r, "per_sample"));
+  Json engine;
+  try {
+    engine = run_engine(engine_input(r, batched), batched);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    ctx.failures.add(plain_failure(14, "engine_recompute",
+                                   std::string(kTag) + "engine failed while recomputing the receipt for observer-mode "
+                                                       "validation: " +
+                                       e.what() + ". Check topology cross-references and finite-input invariants."));
+    return {};
+  }
+  Differential(r, engine, tol, ctx.failures).run();
+  return {};
+}
 
 }  // namespace reconcile::rules

@@ -59,6 +59,9 @@ class CrossRecordRule {
   virtual ~CrossRecordRule() = default;
   virtual void observe(std::size_t index, const Json& receipt) = 0;
   virtual void finish(FailureSink& out) = 0;
+  // How many values the rule holds between records (copied JSON nodes, map entries, buffered
+  // failures): tests assert it stays bounded whatever the number of records.
+  [[nodiscard]] virtual std::size_t retained_state() const { return 0; }
 };
 
 std::unique_ptr<CrossRecordRule> make_rule_09_parameter_chain();

@@ -85,14 +85,14 @@ CASES = [
      "surface.\n", True),
     ("reconcile incomplete", ["reconcile"], 2, "",
      "bp: incomplete command 'reconcile'. Did you mean 'bp reconcile receipt <file>'? " + RERUN + "\n", True),
-    # Named, not in this build: exit 4 (the reference runs them).
-    ("verify not available", ["verify", "general", "x.jsonl"], 4, "",
-     "bp: 'bp verify general' is not available in this build.\nHint: this build provides generate, scaffold "
-     "topology, validate and validate-input; see bp(1).\n", False),
+    # A missing receipt: exit 2 with the reference's words.
+    ("verify missing file", ["verify", "general", "x.jsonl"], 2, "",
+     "bp: file not found: x.jsonl.\nHint: check the path or run from the repo root.\n", True),
+    ("reconcile missing file", ["reconcile", "receipt", "r.json"], 2, "",
+     "bp: file not found: r.json.\nHint: check the path or run from the repo root.\n", True),
     ("import missing file json", ["import", "pytorch", "multi", "DATA/no-such-file.jsonl", "--json"], 2,
      "{\"ok\":false,\"error\":{\"code\":\"ENOENT\",\"message\":\"file not found: DATA/no-such-file.jsonl.\","
      "\"hint\":\"check the path or run from the repo root.\",\"retryable\":false}}\n", "", True),
-    ("reconcile not available", ["reconcile", "receipt", "r.json"], 4, "", None, False),
     ("import usage exit 2", ["import"], 2, None, "", False),
 ]
 

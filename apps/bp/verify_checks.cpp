@@ -1,0 +1,130 @@
+#include "verify_checks.hpp"
+
+#include <vector>
+
+#include "generated_output.hpp"
+#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
+#include "receipt/reproduce/reproduce.hpp"
+#include "receipt/schema/schema_registry.hpp"
+#include "receipt/schema/validator.hpp"
+#include "reconcile_report.hpp"
+
+namespace bp::cli {
+namespace {
+
+const std::string* string_at(const nlohmann::ordered_json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_string()) return nullptr;
+  return &it->get_ref<const std::string&>();
+}
+
+}  // namespace
+
+Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version) {
+  Check c;
+  c.name = std::move(name);
+  const std::string v = version.empty() ? receipt::schema::pick_receipt_version(receipt) : std::string(version);
+  const auto* schema = receipt::schema::find_schema(v);
+  std::vector<common::Error> errors;
+  if (schema == nullptr) {
+    errors.push_back(common::Error::malformed("no receipt schema " + v + " in this build"));
+  } else {
+    errors = receipt::schema::validate(*schema, receipt);
+  }
+  if (errors.empty()) return c;
+  c.status = CheckStatus::fail;
+  c.message = "schema validation failed (" + std::to_string(errors.size()) + " error(s))";
+  auto evidence = nlohmann::ordered_json::array();
+  for (const auto& e : errors) {
+    nlohmann::ordered_json one;
+    one["instancePath"] = e.where().json_path;
+    one["message"] = e.message();
+    evidence.push_back(std::move(one));
+  }
+  c.evidence = std::move(evidence);
+  return c;
+}
+
+Check reconcile_check(const reconcile::Result& result, std::string name) {
+  Check c;
+  c.name = std::move(name);
+  if (result.ok) return c;
+  c.status = CheckStatus::fail;
+  c.message = std::to_string(result.failures.size() + result.failures_dropped) + " rule failure(s)";
+  c.evidence = failures_json(result.failures);
+  return c;
+}
+
+std::optional<Check> math_gate_check(const reconcile::Result& result) {
+  if (!result.math_gate_skipped) return std::nullopt;
+  const std::vector<int> rules = result.skipped_rules.empty() ? std::vector<int>{14} : result.skipped_rules;
+  const std::string list = join_rules(rules);
+  Check c;
+  c.name = "math-gate";
+  c.status = CheckStatus::fail;
+  c.message = "receipt self-declares fixture_status.verification_state=\"engine_recompute_skipped_with_basis\" — the "
+              "engine-recompute differential (Rule " +
+              list +
+              "), the only independent math gate on observer-mode imports, was SKIPPED on the receipt's own say-so. "
+              "This is NOT a verified PASS: the foreign framework math was never recomputed. The receipt is trusted "
+              "on its declared attestor.skip_basis alone. Re-import without the skip (let Rule 14 run) to obtain a "
+              "verified result, or treat this receipt as unverified.";
+  nlohmann::ordered_json evidence;
+  evidence["math_gate_skipped"] = true;
+  evidence["skipped_rules"] = rules;
+  c.evidence = std::move(evidence);
+  return c;
+}
+
+Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) {
+  Check c;
+  c.name = "engine-reproduce";
+  auto aborted = [&](const common::Error& e) {
+    c.status = CheckStatus::fail;
+    c.message = (mazur ? "engine recompute aborted: " : "") + e.to_string();
+    return c;
+  };
+  auto regenerated = receipt::reproduce::reproduce(std::vector<nlohmann::ordered_json>{receipt});
+  if (!regenerated) return aborted(regenerated.error());
+  auto ours = receipt::emit::emit_receipts(*regenerated);
+  if (!ours) return aborted(ours.error());
+  auto theirs = receipt::emit::emit_receipt_line(receipt);
+  if (!theirs) return aborted(theirs.error());
+  if (*ours == *theirs) return c;
+  std::size_t i = 0;
+  while (i < ours->size() && i < theirs->size() && (*ours)[i] == (*theirs)[i]) ++i;
+  c.status = CheckStatus::fail;
+  // Offsets and lengths in UTF-16 code units, as the reference counts them.
+  const std::size_t at = utf16_units(std::string_view(*ours).substr(0, i));
+  c.message = "engine output diverges from receipt at byte " + std::to_string(at);
+  nlohmann::ordered_json evidence;
+  evidence["first_differing_byte"] = at;
+  evidence["our_length"] = utf16_units(*ours);
+  evidence["their_length"] = utf16_units(*theirs);
+  c.evidence = std::move(evidence);
+  return c;
+}
+
+ReceiptLabel describe_receipt(const nlohmann::ordered_json& r) {
+  ReceiptLabel out;
+  if (!r.is_object()) return out;
+  if (const auto* v = string_at(r, "schema_version")) out.schema_version = *v;
+  for (const char* key : {"fixture", "fixture_id", "id"}) {
+    if (const auto* v = string_at(r, key)) {
+      out.fixture_id = *v;
+      return out;
+    }
+  }
+  if (auto it = r.find("provenance"); it != r.end() && it->is_object()) {
+    if (const auto* v = string_at(*it, "fixture_id")) {
+      out.fixture_id = *v;
+    } else if (const auto* w = string_at(*it, "id")) {
+      out.fixture_id = *w;
+    }
+  }
+  return out;
+}
+
+}  // namespace bp::cli

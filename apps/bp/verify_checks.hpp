@@ -1,0 +1,38 @@
+#pragma once
+// The checks `bp verify` composes, each a function from a parsed receipt to a Check (or, for
+// reconcile, to the Result it also needs): schema, reconcile, the math-gate downgrade and
+// engine-reproduce. verify_general.cpp and verify_multi.cpp put them in the reference's order.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "reconcile/failure.hpp"
+#include "verify_report.hpp"
+
+namespace bp::cli {
+
+// Validates against `version` ("0.1.0" for verify mazur) or, when empty, the version the receipt
+// names. The check is named `name` ("schema", "schema[3]").
+[[nodiscard]] Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version = {});
+
+// "pass" or "fail" with "<n> rule failure(s)" and the failures as evidence.
+[[nodiscard]] Check reconcile_check(const reconcile::Result& result, std::string name);
+
+// The distinct failing check when the receipt self-declares the Rule 14 skip (verify general).
+[[nodiscard]] std::optional<Check> math_gate_check(const reconcile::Result& result);
+
+// Regenerate the receipt from its own inputs and compare canonical bytes with a re-emission of it.
+// `mazur` phrases an engine abort the way `verify mazur` does.
+[[nodiscard]] Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur);
+
+// What the reference's verbose lines and multi report call a receipt: schema_version and the
+// fixture id (fixture, fixture_id, id, provenance.fixture_id or provenance.id; strings only).
+struct ReceiptLabel {
+  std::optional<std::string> schema_version;
+  std::optional<std::string> fixture_id;
+};
+[[nodiscard]] ReceiptLabel describe_receipt(const nlohmann::ordered_json& receipt);
+
+}  // namespace bp::cli

@@ -1,0 +1,106 @@
+#include "verify_general.hpp"
+
+#include "reconcile/reconcile.hpp"
+#include "verify_checks.hpp"
+#include "verify_mazur_checks.hpp"
+
+namespace bp::cli {
+namespace {
+
+void set_coverage(VerifyReport& report, const reconcile::Result& r) {
+  report.has_coverage = !(r.rules_evaluated.empty() && r.gated_off.empty());
+  report.rules_evaluated = r.rules_evaluated;
+  report.gated_off = r.gated_off;
+}
+
+const std::string* string_member(const nlohmann::ordered_json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+}
+
+Check observer_skip(const nlohmann::ordered_json& receipt, bool reconcile_ok) {
+  Check c;
+  c.name = "engine-reproduce";
+  c.status = CheckStatus::skip;
+  c.strict_exempt = true;
+  std::string state;
+  if (auto it = receipt.find("fixture_status"); it != receipt.end()) {
+    if (const auto* v = string_member(*it, "verification_state")) state = ", verification_state=\"" + *v + "\"";
+  }
+  c.message = "observer-mode receipt (authoring_state=\"external_imported\"): byte-equality engine-reproduce is N/A "
+              "— canonical bytes carry foreign framework math. Soundness gate is Rule 14 (engine-recompute "
+              "differential within attestor.differential_tolerance), evaluated under the 'reconcile' check above "
+              "(reconcile=" +
+              std::string(reconcile_ok ? "pass" : "fail") + state + ").";
+  return c;
+}
+
+// Adds the schema check; false when it failed, which ends the pipeline (the report is finalized).
+bool schema_passes(VerifyReport& report, Check schema, const VerdictOptions& options) {
+  const bool ok = schema.status == CheckStatus::pass;
+  report.add(std::move(schema));
+  if (!ok) report.finalize(options);
+  return ok;
+}
+
+bool is_external_imported(const nlohmann::ordered_json& receipt) {
+  if (!receipt.is_object()) return false;
+  auto it = receipt.find("fixture_status");
+  if (it == receipt.end()) return false;
+  const auto* state = string_member(*it, "authoring_state");
+  return state && *state == "external_imported";
+}
+
+}  // namespace
+
+VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::string& subject,
+                            const VerdictOptions& options) {
+  VerifyReport report;
+  if (const auto* sv = string_member(receipt, "schema_version"); sv && *sv == "0.1.0") {
+    Check c;
+    c.name = "schema-dispatch";
+    c.status = CheckStatus::fail;
+    c.message = "Receipt declares schema_version \"0.1.0\" (the Mazur 2-2-2 pinned schema). Use 'bp verify mazur " +
+                subject +
+                "' instead — that verifier handles v0.1 receipts including byte-equal-vs-golden + published-anchor "
+                "drift checks. 'bp verify general' targets v0.2.0+ generalized receipts (XOR, iris, softmax+CE, custom "
+                "topologies) which carry topology.unit_order + topology.parameter_order that the general engine "
+                "requires.";
+    report.add(std::move(c));
+    report.finalize(options);
+    return report;
+  }
+  if (!schema_passes(report, schema_check(receipt, "schema"), options)) return report;
+  const reconcile::Result result = reconcile::reconcile_receipt(receipt);
+  report.add(reconcile_check(result, "reconcile"));
+  if (auto gate = math_gate_check(result)) {
+    report.math_gate_skipped = true;
+    report.skipped_rules = gate->evidence->at("skipped_rules").get<std::vector<int>>();
+    report.add(std::move(*gate));
+  }
+  if (is_external_imported(receipt)) {
+    report.add(observer_skip(receipt, result.ok));
+  } else {
+    report.add(engine_reproduce_check(receipt, false));
+  }
+  report.finalize(options);
+  set_coverage(report, result);
+  return report;
+}
+
+VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const VerdictOptions& options) {
+  VerifyReport report;
+  if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), options)) return report;
+  const reconcile::Result result = reconcile::reconcile_receipt(receipt);
+  report.add(reconcile_check(result, "reconcile"));
+  report.add(engine_reproduce_check(receipt, true));
+  report.add(byte_equal_vs_golden_check());
+  report.add(fixture_status_check(receipt));
+  report.add(published_anchor_drift_check(receipt));
+  report.finalize(options);
+  set_coverage(report, result);
+  return report;
+}
+
+}  // namespace bp::cli

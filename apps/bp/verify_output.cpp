@@ -1,0 +1,24 @@
+#include "verify_output.hpp"
+
+#include <unistd.h>
+
+#include "cli_error.hpp"
+#include "terminal.hpp"
+
+namespace bp::cli {
+
+int stdout_write_failed() {
+  write_stderr("bp: could not write to stdout\n");
+  return kExitUsageOrInput;
+}
+
+int emit_verify_report(const Invocation& inv, const VerifyReport& report) {
+  if (inv.json) {
+    if (!write_stdout(report_envelope(report))) return stdout_write_failed();
+  } else {
+    write_stderr(render_report(report, use_color(STDERR_FILENO, inv.color, false), inv.verbose));
+  }
+  return report.failed() ? kExitVerificationFailed : kExitOk;
+}
+
+}  // namespace bp::cli

@@ -1,0 +1,98 @@
+#include "common/temp_file_cleanup.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace common {
+namespace {
+
+// A slot is free (0), being filled or emptied (1), or holds a path the handler may unlink (2).
+struct Slot {
+  std::atomic<int> state{0};
+  char path[PATH_MAX] = {};
+};
+
+std::array<Slot, kMaxPendingTempFiles> g_slots;
+
+extern "C" void remove_pending_and_reraise(int sig) {
+  remove_pending_temp_files();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+const char* g_oom_line = nullptr;
+int g_oom_status = 2;
+std::terminate_handler g_previous_terminate = nullptr;
+
+[[noreturn]] void terminate_on_out_of_memory() {
+  bool out_of_memory = false;
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    } catch (...) {
+    }
+  }
+  if (out_of_memory && g_oom_line != nullptr) {
+    remove_pending_temp_files();
+    (void)!::write(STDERR_FILENO, g_oom_line, std::strlen(g_oom_line));
+    ::_exit(g_oom_status);
+  }
+  if (g_previous_terminate != nullptr) g_previous_terminate();
+  std::abort();
+}
+
+}  // namespace
+
+void remove_pending_temp_files() noexcept {
+  for (Slot& s : g_slots) {
+    if (s.state.load() == 2) ::unlink(s.path);  // async-signal-safe
+  }
+}
+
+void install_out_of_memory_exit(const char* line, int exit_status) {
+  g_oom_line = line;
+  g_oom_status = exit_status;
+  g_previous_terminate = std::set_terminate(terminate_on_out_of_memory);
+}
+
+void install_temp_file_cleanup() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup, background jobs
+    struct sigaction sa {};
+    sa.sa_handler = remove_pending_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+PendingTempFile::PendingTempFile(const std::string& path) {
+  if (path.size() >= PATH_MAX) return;
+  for (int i = 0; i < kMaxPendingTempFiles; ++i) {
+    int expected = 0;
+    if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+      g_slots[i].state.store(2);
+      slot_ = i;
+      return;
+    }
+  }
+}
+
+void PendingTempFile::release() {
+  if (slot_ < 0) return;
+  g_slots[slot_].state.store(0);
+  slot_ = -1;
+}
+
+}  // namespace common

@@ -1,0 +1,986 @@
+#include "receipt/schema/compiled_schema.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "common/json_input.hpp"
+#include "common/json_string.hpp"
+#include "receipt/schema/pattern_matcher.hpp"
+#include "receipt/schema/schema_registry.hpp"
+
+namespace receipt::schema {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using detail::PatternMatcher;
+
+// ---- JavaScript-flavoured value helpers (the walking validator's definitions) ----
+
+// JavaScript-style deep equality: numbers by value, objects regardless of key order.
+bool json_equal(const ojson& a, const ojson& b) {
+  if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [k, v] : a.items()) {
+      const auto it = b.find(k);
+      if (it == b.end() || !json_equal(v, *it)) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!json_equal(a[i], b[i])) return false;
+    return true;
+  }
+  return a == b;
+}
+
+bool is_integer(const ojson& v) {
+  if (v.is_number_integer()) return true;
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return std::isfinite(d) && std::trunc(d) == d;
+}
+
+std::size_t code_points(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+std::string number_text(const ojson& v) {
+  if (is_integer(v) && std::fabs(v.get<double>()) < 1e15) return std::to_string(static_cast<long long>(v.get<double>()));
+  return v.dump();
+}
+
+// ---- types as bits ----
+
+enum TypeBit : std::uint8_t {
+  kNull = 1,
+  kBoolean = 2,
+  kObject = 4,
+  kArray = 8,
+  kString = 16,
+  kNumber = 32,
+  kInteger = 64,
+};
+constexpr std::uint8_t kScalarTypes = kNull | kBoolean | kString | kNumber | kInteger;
+
+std::uint8_t type_bit(std::string_view name) {
+  if (name == "object") return kObject;
+  if (name == "array") return kArray;
+  if (name == "string") return kString;
+  if (name == "boolean") return kBoolean;
+  if (name == "null") return kNull;
+  if (name == "number") return kNumber;
+  if (name == "integer") return kInteger;
+  return 0;
+}
+
+// The type names a value answers to, as bits ("integer" includes 2.0).
+std::uint8_t instance_types(const ojson& v) {
+  switch (v.type()) {
+    case ojson::value_t::null: return kNull;
+    case ojson::value_t::boolean: return kBoolean;
+    case ojson::value_t::object: return kObject;
+    case ojson::value_t::array: return kArray;
+    case ojson::value_t::string: return kString;
+    case ojson::value_t::number_integer:
+    case ojson::value_t::number_unsigned: return kNumber | kInteger;
+    case ojson::value_t::number_float: return is_integer(v) ? kNumber | kInteger : kNumber;
+    default: return 0;
+  }
+}
+
+// ---- uniqueItems by hashing; hashes agree with json_equal (1 and 1.0 hash alike) ----
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+std::uint64_t js_hash(const ojson& v) {
+  switch (v.type()) {
+    case ojson::value_t::null: return 0x6e756c6cULL;
+    case ojson::value_t::boolean: return mix(v.get<bool>() ? 3 : 2);
+    case ojson::value_t::number_integer:
+    case ojson::value_t::number_unsigned:
+    case ojson::value_t::number_float: {
+      double d = v.get<double>();
+      if (d == 0) d = 0;  // -0 == 0
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix(bits ^ 0x51ed270b27a1f9c3ULL);
+    }
+    case ojson::value_t::string: return mix(hash_text(v.get_ref<const std::string&>()) ^ 0x737472ULL);
+    case ojson::value_t::array: {
+      std::uint64_t h = 0xa77a7ULL + v.size();
+      for (const auto& e : v) h = mix(h + js_hash(e));
+      return h;
+    }
+    case ojson::value_t::object: {  // key order does not matter: a sum of the members' hashes
+      std::uint64_t sum = 0;
+      for (const auto& [k, e] : v.items()) sum += mix(hash_text(k) * 31 + js_hash(e));
+      return mix(sum ^ (0x0b1ec7ULL + v.size()));
+    }
+    default: return 7;
+  }
+}
+
+// An open-addressing set of array indices, keyed by js_hash, equal by json_equal.
+class IndexTable {
+ public:
+  explicit IndexTable(std::size_t n) {
+    std::size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    slots_.assign(cap, Slot{});
+    mask_ = cap - 1;
+  }
+  // The slot holding an element equal to a[i], or a free slot (index == 0) to put it in.
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t index = 0;  // element index + 1; 0 = free
+  };
+  Slot& find(const ojson& a, std::size_t i, std::uint64_t h) {
+    for (std::size_t at = h & mask_;; at = (at + 1) & mask_) {
+      Slot& s = slots_[at];
+      if (s.index == 0) return s;
+      if (s.hash == h && json_equal(a[s.index - 1], a[i])) return s;
+    }
+  }
+
+ private:
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+};
+
+// ---- compiled nodes ----
+
+struct CountBound {
+  std::size_t value = 0;
+  std::string message;
+};
+struct NumberBound {
+  double value = 0;
+  std::string message;
+};
+
+constexpr std::uint32_t kNoSlot = 0xffffffffU;
+
+// Property names of one object schema (properties, required, dependentRequired) -> slot.
+class NameTable {
+ public:
+  std::uint32_t add(const std::string& name) {
+    if (auto found = find(name); found != kNoSlot) return found;
+    names_.push_back(name);
+    rehash();
+    return static_cast<std::uint32_t>(names_.size() - 1);
+  }
+  std::uint32_t find(std::string_view name) const {
+    if (names_.empty()) return kNoSlot;
+    for (std::size_t at = hash_text(name) & mask_;; at = (at + 1) & mask_) {
+      const std::uint32_t slot = buckets_[at];
+      if (slot == kNoSlot) return kNoSlot;
+      if (names_[slot] == name) return slot;
+    }
+  }
+  std::size_t size() const { return names_.size(); }
+  const std::string& name(std::uint32_t slot) const { return names_[slot]; }
+
+ private:
+  void rehash() {
+    std::size_t cap = 8;
+    while (cap < 2 * names_.size()) cap *= 2;
+    buckets_.assign(cap, kNoSlot);
+    mask_ = cap - 1;
+    for (std::uint32_t s = 0; s < names_.size(); ++s) {
+      std::size_t at = hash_text(names_[s]) & mask_;
+      while (buckets_[at] != kNoSlot) at = (at + 1) & mask_;
+      buckets_[at] = s;
+    }
+  }
+  std::vector<std::string> names_;
+  std::vector<std::uint32_t> buckets_;
+  std::size_t mask_ = 0;
+};
+
+struct Node {
+  enum class Kind : std::uint8_t { accept, reject, schema } kind = Kind::accept;
+
+  // $ref
+  bool has_ref = false;
+  const Node* ref = nullptr;  // nullptr with has_ref: unresolved
+  std::string ref_failure;
+  // type
+  bool has_type = false;
+  std::uint8_t types = 0;
+  std::string type_message;
+  // const, enum
+  std::optional<ojson> const_value;
+  std::string const_message;
+  bool has_enum = false;
+  std::unordered_set<std::string> enum_strings;
+  std::vector<ojson> enum_others;
+  // numbers
+  bool has_number = false;
+  std::optional<NumberBound> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
+  // strings
+  bool has_string = false;
+  std::optional<CountBound> min_length, max_length;
+  const PatternMatcher* pattern = nullptr;
+  std::string pattern_message;
+  // arrays
+  bool has_array = false;
+  std::optional<CountBound> min_items, max_items;
+  bool unique_items = false;
+  std::uint8_t unique_scalar_types = 0;  // items' types when all scalar: Ajv's faster scan
+  std::vector<std::string> unique_type_names;
+  bool has_prefix_items = false;
+  std::vector<const Node*> prefix_items;
+  const Node* items = nullptr;
+  const Node* contains = nullptr;
+  // objects
+  bool has_object = false;
+  bool needs_slots = false;  // required / dependentRequired / properties present
+  NameTable names;
+  std::vector<const Node*> slot_schema;  // per slot: its "properties" schema or nullptr
+  std::vector<std::uint32_t> required;
+  struct Dependent {
+    std::uint32_t key;
+    std::vector<std::uint32_t> needs;
+  };
+  std::vector<Dependent> dependent_required;
+  std::optional<CountBound> min_properties, max_properties;
+  std::vector<std::pair<const PatternMatcher*, const Node*>> pattern_properties;
+  enum class Additional : std::uint8_t { none, allow, forbid, schema } additional = Additional::none;
+  const Node* additional_schema = nullptr;
+  const Node* property_names = nullptr;
+  bool walks_members = false;  // anything to do per member
+  // combinators
+  bool has_combinators = false;
+  std::vector<const Node*> all_of;
+  bool has_any_of = false;
+  std::vector<const Node*> any_of;
+  bool has_one_of = false;
+  std::vector<const Node*> one_of;
+  const Node* not_schema = nullptr;
+  const Node* if_schema = nullptr;
+  const Node* then_schema = nullptr;
+  const Node* else_schema = nullptr;
+};
+
+}  // namespace
+
+struct CompiledSchema::Impl {
+  std::deque<Node> nodes;
+  std::map<std::string, std::unique_ptr<PatternMatcher>, std::less<>> patterns;
+  const Node* root = nullptr;
+};
+
+namespace {
+
+// ---- compiling ----
+
+class Compiler {
+ public:
+  Compiler(const ojson& root, CompiledSchema::Impl& out) : root_(root), out_(out) {}
+
+  const Node* compile(const ojson& s, const std::string& at) {
+    if (auto it = memo_.find(&s); it != memo_.end()) return it->second;
+    Node& n = out_.nodes.emplace_back();
+    memo_[&s] = &n;
+    if (s.is_boolean()) {
+      n.kind = s.get<bool>() ? Node::Kind::accept : Node::Kind::reject;
+      return &n;
+    }
+    if (!s.is_object()) return &n;  // any other value accepts everything
+    n.kind = Node::Kind::schema;
+    if (const auto r = s.find("$ref"); r != s.end()) {
+      if (!r->is_string()) malformed(at, "$ref", "a string");
+      const std::string& ref = r->get_ref<const std::string&>();
+      n.has_ref = true;
+      if (const ojson* target = resolve(ref)) {
+        n.ref = compile(*target, ref);
+      } else {
+        n.ref_failure = "can't resolve reference " + ref;
+      }
+    }
+    if (const auto t = s.find("type"); t != s.end()) {
+      n.has_type = true;
+      std::string names;
+      if (t->is_string()) {
+        names = t->get<std::string>();
+        n.types = type_bit(names);
+      } else if (t->is_array()) {
+        for (const auto& one : *t) {
+          if (!one.is_string()) malformed(at, "type", "a string or an array of strings");
+          n.types |= type_bit(one.get_ref<const std::string&>());
+          if (!names.empty()) names += ',';
+          names += one.get_ref<const std::string&>();
+        }
+      } else {
+        malformed(at, "type", "a string or an array of strings");
+      }
+      n.type_message = "must be " + names;
+    }
+    if (const auto c = s.find("const"); c != s.end()) {
+      n.const_value = *c;
+      n.const_message = "must be equal to constant " + c->dump();
+    }
+    if (const auto e = s.find("enum"); e != s.end()) {
+      if (!e->is_array()) malformed(at, "enum", "an array");
+      n.has_enum = true;
+      for (const auto& option : *e) {
+        if (option.is_string()) {
+          n.enum_strings.insert(option.get<std::string>());
+        } else {
+          n.enum_others.push_back(option);
+        }
+      }
+    }
+    compile_number(n, s, at);
+    compile_string(n, s, at);
+    compile_array(n, s, at);
+    compile_object(n, s, at);
+    compile_combinators(n, s, at);
+    return &n;
+  }
+
+ private:
+  [[noreturn]] static void malformed(const std::string& at, std::string_view keyword, std::string_view what) {
+    throw std::invalid_argument("schema keyword \"" + std::string(keyword) + "\" at " + (at.empty() ? "#" : at) +
+                                " must be " + std::string(what));
+  }
+
+  static std::string child_at(const std::string& at, std::string_view keyword) {
+    return (at.empty() ? std::string("#") : at) + "/" + common::json_pointer_token(keyword);
+  }
+
+  // Resolves "#" and "#/a/b~1c/0" against the root document, as the walking validator did.
+  const ojson* resolve(const std::string& ref) const {
+    if (ref == "#") return &root_;
+    if (!ref.starts_with("#/")) return nullptr;
+    const ojson* node = &root_;
+    std::size_t pos = 2;
+    while (pos <= ref.size()) {
+      std::size_t next = ref.find('/', pos);
+      if (next == std::string::npos) next = ref.size();
+      // "~1" -> "/", "~" and the character after it -> "~" (so "~0" -> "~").
+      const std::string_view raw = std::string_view(ref).substr(pos, next - pos);
+      std::string token;
+      for (std::size_t i = 0; i < raw.size();) {
+        if (raw[i] == '~') {
+          token += raw.substr(i, 2) == "~1" ? '/' : '~';
+          i += 2;
+        } else {
+          token += raw[i++];
+        }
+      }
+      if (node->is_object()) {
+        const auto it = node->find(token);
+        if (it == node->end()) return nullptr;
+        node = &*it;
+      } else if (node->is_array()) {
+        const std::size_t idx = std::stoul(token);
+        if (idx >= node->size()) return nullptr;
+        node = &(*node)[idx];
+      } else {
+        return nullptr;
+      }
+      pos = next + 1;
+    }
+    return node;
+  }
+
+  const PatternMatcher* pattern(const std::string& source) {
+    auto it = out_.patterns.find(source);
+    if (it == out_.patterns.end()) it = out_.patterns.emplace(source, std::make_unique<PatternMatcher>(source)).first;
+    return it->second.get();
+  }
+
+  static std::optional<NumberBound> number_bound(const ojson& s, std::string_view keyword, const std::string& at,
+                                                 std::string_view prefix) {
+    const auto m = s.find(keyword);
+    if (m == s.end()) return std::nullopt;
+    if (!m->is_number()) malformed(at, keyword, "a number");
+    return NumberBound{m->get<double>(), std::string(prefix) + number_text(*m)};
+  }
+
+  static std::optional<CountBound> count_bound(const ojson& s, std::string_view keyword, const std::string& at,
+                                               std::string_view prefix, std::string_view suffix) {
+    const auto m = s.find(keyword);
+    if (m == s.end()) return std::nullopt;
+    if (!m->is_number() || !is_integer(*m) || m->get<double>() < 0 || m->get<double>() > 9007199254740992.0)
+      malformed(at, keyword, "a non-negative integer");
+    return CountBound{m->get<std::size_t>(), std::string(prefix) + number_text(*m) + std::string(suffix)};
+  }
+
+  void compile_number(Node& n, const ojson& s, const std::string& at) {
+    n.minimum = number_bound(s, "minimum", at, "must be >= ");
+    n.maximum = number_bound(s, "maximum", at, "must be <= ");
+    n.exclusive_minimum = number_bound(s, "exclusiveMinimum", at, "must be > ");
+    n.exclusive_maximum = number_bound(s, "exclusiveMaximum", at, "must be < ");
+    n.multiple_of = number_bound(s, "multipleOf", at, "must be multiple of ");
+    n.has_number = n.minimum || n.maximum || n.exclusive_minimum || n.exclusive_maximum || n.multiple_of;
+  }
+
+  void compile_string(Node& n, const ojson& s, const std::string& at) {
+    n.min_length = count_bound(s, "minLength", at, "must NOT have fewer than ", " characters");
+    n.max_length = count_bound(s, "maxLength", at, "must NOT have more than ", " characters");
+    if (const auto p = s.find("pattern"); p != s.end()) {
+      if (!p->is_string()) malformed(at, "pattern", "a string");
+      n.pattern = pattern(p->get<std::string>());
+      std::string quoted;
+      common::append_json_string(quoted, p->get_ref<const std::string&>());
+      n.pattern_message = "must match pattern " + quoted;
+    }
+    n.has_string = n.min_length || n.max_length || n.pattern != nullptr;
+  }
+
+  void compile_array(Node& n, const ojson& s, const std::string& at) {
+    n.min_items = count_bound(s, "minItems", at, "must NOT have fewer than ", " items");
+    n.max_items = count_bound(s, "maxItems", at, "must NOT have more than ", " items");
+    if (const auto u = s.find("uniqueItems"); u != s.end()) {
+      if (!u->is_boolean()) malformed(at, "uniqueItems", "a boolean");
+      n.unique_items = u->get<bool>();
+    }
+    if (n.unique_items) {
+      // Ajv's choice of scan: the types "items" declares, when they are all scalar ones.
+      std::vector<std::string> types;
+      if (auto items = s.find("items"); items != s.end() && items->is_object()) {
+        if (auto t = items->find("type"); t != items->end()) {
+          if (t->is_string()) types.push_back(t->get<std::string>());
+          if (t->is_array())
+            for (const auto& one : *t)
+              if (one.is_string()) types.push_back(one.get<std::string>());
+        }
+      }
+      const bool scalar = !types.empty() && std::all_of(types.begin(), types.end(), [](const std::string& t) {
+        return t == "string" || t == "number" || t == "integer" || t == "boolean" || t == "null";
+      });
+      if (scalar) {
+        for (const auto& t : types) n.unique_scalar_types |= type_bit(t);
+      }
+    }
+    if (const auto p = s.find("prefixItems"); p != s.end()) {
+      if (!p->is_array()) malformed(at, "prefixItems", "an array");
+      n.has_prefix_items = true;
+      const std::string here = child_at(at, "prefixItems");
+      for (std::size_t i = 0; i < p->size(); ++i) n.prefix_items.push_back(compile((*p)[i], here + "/" + std::to_string(i)));
+    }
+    if (const auto items = s.find("items"); items != s.end()) n.items = compile(*items, child_at(at, "items"));
+    if (const auto c = s.find("contains"); c != s.end()) n.contains = compile(*c, child_at(at, "contains"));
+    n.has_array = n.min_items || n.max_items || n.unique_items || n.has_prefix_items || n.items || n.contains;
+  }
+
+  static std::vector<std::string> string_list(const ojson& v, const std::string& at, std::string_view keyword) {
+    if (!v.is_array()) malformed(at, keyword, "an array of strings");
+    std::vector<std::string> out;
+    for (const auto& e : v) {
+      if (!e.is_string()) malformed(at, keyword, "an array of strings");
+      out.push_back(e.get<std::string>());
+    }
+    return out;
+  }
+
+  void compile_object(Node& n, const ojson& s, const std::string& at) {
+    bool any = false;
+    if (const auto r = s.find("required"); r != s.end()) {
+      for (const auto& name : string_list(*r, at, "required")) n.required.push_back(n.names.add(name));
+      any = true;
+    }
+    if (const auto d = s.find("dependentRequired"); d != s.end()) {
+      if (!d->is_object()) malformed(at, "dependentRequired", "an object");
+      for (const auto& [key, needs] : d->items()) {
+        Node::Dependent dep{n.names.add(key), {}};
+        for (const auto& name : string_list(needs, at, "dependentRequired")) dep.needs.push_back(n.names.add(name));
+        n.dependent_required.push_back(std::move(dep));
+      }
+      any = true;
+    }
+    n.min_properties = count_bound(s, "minProperties", at, "must NOT have fewer than ", " properties");
+    n.max_properties = count_bound(s, "maxProperties", at, "must NOT have more than ", " properties");
+    std::vector<std::pair<std::uint32_t, const Node*>> props;
+    if (const auto p = s.find("properties"); p != s.end() && p->is_object()) {
+      const std::string here = child_at(at, "properties");
+      for (const auto& [key, sub] : p->items())
+        props.emplace_back(n.names.add(key), compile(sub, here + "/" + common::json_pointer_token(key)));
+      n.walks_members = n.walks_members || !props.empty();
+    }
+    n.slot_schema.assign(n.names.size(), nullptr);
+    for (const auto& [slot, node] : props) n.slot_schema[slot] = node;
+    n.needs_slots = n.names.size() != 0;
+    if (const auto p = s.find("patternProperties"); p != s.end() && p->is_object()) {
+      const std::string here = child_at(at, "patternProperties");
+      for (const auto& [source, sub] : p->items())
+        n.pattern_properties.emplace_back(pattern(source), compile(sub, here + "/" + common::json_pointer_token(source)));
+      n.walks_members = n.walks_members || !n.pattern_properties.empty();
+    }
+    if (const auto a = s.find("additionalProperties"); a != s.end()) {
+      if (a->is_boolean()) {
+        n.additional = a->get<bool>() ? Node::Additional::allow : Node::Additional::forbid;
+      } else {
+        n.additional = Node::Additional::schema;
+        n.additional_schema = compile(*a, child_at(at, "additionalProperties"));
+      }
+      n.walks_members = n.walks_members || n.additional != Node::Additional::allow;
+    }
+    if (const auto p = s.find("propertyNames"); p != s.end()) {
+      n.property_names = compile(*p, child_at(at, "propertyNames"));
+      n.walks_members = true;
+    }
+    n.has_object = any || n.min_properties || n.max_properties || n.walks_members;
+  }
+
+  std::vector<const Node*> schema_list(const ojson& s, std::string_view keyword, const std::string& at, bool& present) {
+    std::vector<const Node*> out;
+    const auto it = s.find(keyword);
+    present = it != s.end();
+    if (!present) return out;
+    if (!it->is_array()) malformed(at, keyword, "an array of schemas");
+    const std::string here = child_at(at, keyword);
+    for (std::size_t i = 0; i < it->size(); ++i) out.push_back(compile((*it)[i], here + "/" + std::to_string(i)));
+    return out;
+  }
+
+  void compile_combinators(Node& n, const ojson& s, const std::string& at) {
+    bool all = false;
+    n.all_of = schema_list(s, "allOf", at, all);
+    n.any_of = schema_list(s, "anyOf", at, n.has_any_of);
+    n.one_of = schema_list(s, "oneOf", at, n.has_one_of);
+    if (const auto x = s.find("not"); x != s.end()) n.not_schema = compile(*x, child_at(at, "not"));
+    if (const auto x = s.find("if"); x != s.end()) {
+      const auto then_it = s.find("then");
+      const auto else_it = s.find("else");
+      if (then_it != s.end() || else_it != s.end()) {  // an "if" alone decides nothing
+        n.if_schema = compile(*x, child_at(at, "if"));
+        if (then_it != s.end()) n.then_schema = compile(*then_it, child_at(at, "then"));
+        if (else_it != s.end()) n.else_schema = compile(*else_it, child_at(at, "else"));
+      }
+    }
+    n.has_combinators = !n.all_of.empty() || n.has_any_of || n.has_one_of || n.not_schema || n.if_schema;
+  }
+
+  const ojson& root_;
+  CompiledSchema::Impl& out_;
+  std::unordered_map<const ojson*, Node*> memo_;
+};
+
+// ---- running ----
+
+class Run {
+ public:
+  explicit Run(std::size_t max_errors) : max_(max_errors) { frames_.reserve(32); }
+
+  // True when `v` is valid against `n`; records errors unless probing. Once an error is
+  // recorded and the list is full (or, when probing, at the first failure) it returns.
+  bool check(const Node& n, const ojson& v) {
+    if (n.kind != Node::Kind::schema) {
+      if (n.kind == Node::Kind::accept) return true;
+      return fail("boolean schema is false");
+    }
+    bool ok = true;
+    if (n.has_ref) {
+      if (n.ref == nullptr) return fail(n.ref_failure);
+      ok = check(*n.ref, v);
+      if (!ok && full()) return false;
+    }
+    if (n.has_type && (n.types & instance_types(v)) == 0) return fail(n.type_message);
+    if (n.const_value && !json_equal(*n.const_value, v)) {
+      ok = fail(n.const_message);
+      if (full()) return false;
+    }
+    if (n.has_enum && !in_enum(n, v)) {
+      ok = fail("must be equal to one of the allowed values");
+      if (full()) return false;
+    }
+    switch (v.type()) {
+      case ojson::value_t::number_integer:
+      case ojson::value_t::number_unsigned:
+      case ojson::value_t::number_float:
+        if (n.has_number) ok = number(n, v) && ok;
+        break;
+      case ojson::value_t::string:
+        if (n.has_string) ok = text(n, v.get_ref<const std::string&>()) && ok;
+        break;
+      case ojson::value_t::array:
+        if (n.has_array) ok = array(n, v) && ok;
+        break;
+      case ojson::value_t::object:
+        if (n.has_object) ok = object(n, v) && ok;
+        break;
+      default: break;
+    }
+    if (!ok && full()) return false;
+    if (n.has_combinators) ok = combinators(n, v) && ok;
+    return ok;
+  }
+
+  std::vector<common::Error> take() { return std::move(errors_); }
+
+ private:
+  struct Frame {
+    const std::string* key;  // nullptr: an array index
+    std::size_t index;
+  };
+
+  // When probing, the first failure decides: nothing is recorded.
+  bool full() const { return quiet_ > 0 || errors_.size() >= max_; }
+  bool recording() const { return quiet_ == 0 && errors_.size() < max_; }
+
+  std::string path() const {
+    std::string p;
+    for (const auto& f : frames_) {
+      p += '/';
+      if (f.key != nullptr) {
+        p += common::json_pointer_token(*f.key);
+      } else {
+        p += std::to_string(f.index);
+      }
+    }
+    return p;
+  }
+
+  bool fail(std::string_view message) {
+    if (recording()) errors_.push_back(common::Error::malformed(std::string(message), {"", 0, path()}));
+    return false;
+  }
+
+  bool probe(const Node& n, const ojson& v) {
+    ++quiet_;
+    const bool ok = check(n, v);
+    --quiet_;
+    return ok;
+  }
+
+  bool child(const Node& n, const ojson& v, std::size_t index) {
+    frames_.push_back({nullptr, index});
+    const bool ok = check(n, v);
+    frames_.pop_back();
+    return ok;
+  }
+  bool child(const Node& n, const ojson& v, const std::string& key) {
+    frames_.push_back({&key, 0});
+    const bool ok = check(n, v);
+    frames_.pop_back();
+    return ok;
+  }
+
+  static bool in_enum(const Node& n, const ojson& v) {
+    if (v.is_string()) return n.enum_strings.contains(v.get_ref<const std::string&>());
+    for (const auto& option : n.enum_others)
+      if (json_equal(option, v)) return true;
+    return false;
+  }
+
+  bool number(const Node& n, const ojson& v) {
+    const double x = v.get<double>();
+    if (n.minimum && !(x >= n.minimum->value)) return fail(n.minimum->message);
+    if (n.maximum && !(x <= n.maximum->value)) return fail(n.maximum->message);
+    if (n.exclusive_minimum && !(x > n.exclusive_minimum->value)) return fail(n.exclusive_minimum->message);
+    if (n.exclusive_maximum && !(x < n.exclusive_maximum->value)) return fail(n.exclusive_maximum->message);
+    if (n.multiple_of) {
+      const double q = x / n.multiple_of->value;
+      if (!std::isfinite(q) || std::trunc(q) != q) return fail(n.multiple_of->message);
+    }
+    return true;
+  }
+
+  bool text(const Node& n, const std::string& str) {
+    if (n.min_length || n.max_length) {
+      const std::size_t length = code_points(str);
+      if (n.min_length && length < n.min_length->value) return fail(n.min_length->message);
+      if (n.max_length && length > n.max_length->value) return fail(n.max_length->message);
+    }
+    if (n.pattern != nullptr && !n.pattern->search(str)) return fail(n.pattern_message);
+    return true;
+  }
+
+  // The pair Ajv reports for uniqueItems, in its (j, i) message order. Ajv scans from the end:
+  // when the items schema declares only scalar types it keeps the nearest later index of each
+  // value (skipping items of other types), otherwise it compares each item with every earlier one.
+  static std::optional<std::pair<std::size_t, std::size_t>> first_duplicate(const Node& n, const ojson& v) {
+    const std::size_t size = v.size();
+    const std::uint8_t scalar = n.unique_scalar_types;
+    if (size < 2) return std::nullopt;
+    if (size <= 8) {  // small: the pairwise scans themselves
+      if (scalar != 0) {
+        for (std::size_t i = size; i-- > 0;) {
+          if ((instance_types(v[i]) & scalar) == 0) continue;
+          for (std::size_t k = i + 1; k < size; ++k)
+            if ((instance_types(v[k]) & scalar) != 0 && json_equal(v[i], v[k])) return std::make_pair(k, i);
+        }
+        return std::nullopt;
+      }
+      for (std::size_t i = size; i-- > 0;)
+        for (std::size_t j = i; j-- > 0;)
+          if (json_equal(v[i], v[j])) return std::make_pair(j, i);
+      return std::nullopt;
+    }
+    IndexTable table(size);
+    if (scalar != 0) {
+      // From the end: the first item with an equal (typed) item after it; the items after it
+      // are pairwise distinct, so the one equal to it is the nearest.
+      for (std::size_t i = size; i-- > 0;) {
+        if ((instance_types(v[i]) & scalar) == 0) continue;
+        const std::uint64_t h = js_hash(v[i]);
+        auto& slot = table.find(v, i, h);
+        if (slot.index != 0) return std::make_pair(slot.index - 1, i);
+        slot = {h, i + 1};
+      }
+      return std::nullopt;
+    }
+    // The largest i with an equal item before it, paired with the nearest such item: scanning
+    // forward, the table keeps the last index of each distinct value.
+    std::optional<std::pair<std::size_t, std::size_t>> found;
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::uint64_t h = js_hash(v[i]);
+      auto& slot = table.find(v, i, h);
+      if (slot.index != 0) found = std::make_pair(slot.index - 1, i);
+      slot = {h, i + 1};
+    }
+    return found;
+  }
+
+  bool array(const Node& n, const ojson& v) {
+    bool ok = true;
+    const std::size_t size = v.size();
+    if (n.min_items && size < n.min_items->value) return fail(n.min_items->message);
+    if (n.max_items && size > n.max_items->value) return fail(n.max_items->message);
+    if (n.unique_items) {
+      if (auto dup = first_duplicate(n, v)) {
+        if (!recording()) return false;
+        return fail("must NOT have duplicate items (items ## " + std::to_string(dup->first) + " and " +
+                    std::to_string(dup->second) + " are identical)");
+      }
+    }
+    std::size_t first = 0;
+    if (n.has_prefix_items) {
+      for (; first < n.prefix_items.size() && first < size; ++first) {
+        ok = child(*n.prefix_items[first], v[first], first) && ok;
+        if (!ok && full()) return false;
+      }
+    }
+    if (n.items != nullptr && !(n.items->kind == Node::Kind::accept)) {
+      const Node& items = *n.items;
+      for (std::size_t i = first; i < size; ++i) {
+        ok = child(items, v[i], i) && ok;
+        if (!ok && full()) return false;
+      }
+    }
+    if (n.contains != nullptr) {
+      bool any = false;
+      for (std::size_t i = 0; i < size && !any; ++i) any = probe(*n.contains, v[i]);
+      if (!any) return fail("must contain at least 1 valid item(s)");
+    }
+    return ok;
+  }
+
+  bool object(const Node& n, const ojson& v) {
+    const auto& members = v.get_ref<const ojson::object_t&>();
+    const std::size_t size = members.size();
+    // Each member's slot in the schema's name table, and which slots are present.
+    const std::size_t base = slots_.size();
+    const std::size_t mark_base = present_.size();
+    struct Restore {
+      Run& r;
+      std::size_t base, mark_base;
+      ~Restore() {
+        r.slots_.resize(base);
+        r.present_.resize(mark_base);
+      }
+    } restore{*this, base, mark_base};
+    if (n.needs_slots) {
+      slots_.resize(base + size);
+      present_.resize(mark_base + n.names.size(), 0);
+      std::size_t i = 0;
+      for (const auto& member : members) {
+        const std::uint32_t slot = n.names.find(member.first);
+        slots_[base + i++] = slot;
+        if (slot != kNoSlot) present_[mark_base + slot] = 1;
+      }
+    }
+    for (const std::uint32_t r : n.required) {
+      if (present_[mark_base + r] == 0) {
+        if (!recording()) return false;
+        return fail("must have required property '" + n.names.name(r) + "'");
+      }
+    }
+    for (const auto& dep : n.dependent_required) {
+      if (present_[mark_base + dep.key] == 0) continue;
+      for (const std::uint32_t need : dep.needs) {
+        if (present_[mark_base + need] == 0) {
+          if (!recording()) return false;
+          return fail("must have property " + n.names.name(need) + " when property " + n.names.name(dep.key) +
+                      " is present");
+        }
+      }
+    }
+    if (n.min_properties && size < n.min_properties->value) return fail(n.min_properties->message);
+    if (n.max_properties && size > n.max_properties->value) return fail(n.max_properties->message);
+    if (!n.walks_members) return true;
+    bool ok = true;
+    std::size_t i = 0;
+    for (const auto& [key, value] : members) {
+      const std::uint32_t slot = n.needs_slots ? slots_[base + i] : kNoSlot;
+      ++i;
+      if (n.property_names != nullptr && !probe(*n.property_names, ojson(key))) {
+        if (!recording()) return false;
+        return fail("property name '" + key + "' is invalid");
+      }
+      bool matched = false;
+      if (slot != kNoSlot && n.slot_schema[slot] != nullptr) {
+        matched = true;
+        ok = child(*n.slot_schema[slot], value, key) && ok;
+        if (!ok && full()) return false;
+      }
+      for (const auto& [pattern, sub] : n.pattern_properties) {
+        if (pattern->search(key)) {
+          matched = true;
+          ok = child(*sub, value, key) && ok;
+          if (!ok && full()) return false;
+        }
+      }
+      if (!matched) {
+        if (n.additional == Node::Additional::forbid) {
+          if (recording()) fail("must NOT have additional properties ('" + key + "')");
+          ok = false;
+          if (full()) return false;
+        } else if (n.additional == Node::Additional::schema) {
+          ok = child(*n.additional_schema, value, key) && ok;
+          if (!ok && full()) return false;
+        }
+      }
+    }
+    return ok;
+  }
+
+  bool combinators(const Node& n, const ojson& v) {
+    bool ok = true;
+    for (const Node* sub : n.all_of) {
+      ok = check(*sub, v) && ok;
+      if (!ok && full()) return false;
+    }
+    if (n.has_any_of) {
+      bool matched = false;
+      for (const Node* sub : n.any_of) {
+        if (probe(*sub, v)) {
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) {
+        ok = fail("must match a schema in anyOf");
+        if (full()) return false;
+      }
+    }
+    if (n.has_one_of) {
+      int matches = 0;
+      for (const Node* sub : n.one_of) {
+        matches += probe(*sub, v) ? 1 : 0;
+        if (matches > 1) break;
+      }
+      if (matches != 1) {
+        ok = fail("must match exactly one schema in oneOf");
+        if (full()) return false;
+      }
+    }
+    if (n.not_schema != nullptr && probe(*n.not_schema, v)) {
+      ok = fail("must NOT be valid");
+      if (full()) return false;
+    }
+    if (n.if_schema != nullptr) {
+      const bool holds = probe(*n.if_schema, v);
+      const Node* branch = holds ? n.then_schema : n.else_schema;
+      // Checked once: when it fails its own reasons are recorded, then the branch's.
+      if (branch != nullptr && !check(*branch, v)) {
+        ok = fail(holds ? "must match \"then\" schema" : "must match \"else\" schema");
+        if (full()) return false;
+      }
+    }
+    return ok;
+  }
+
+  std::size_t max_;
+  int quiet_ = 0;
+  std::vector<common::Error> errors_;
+  std::vector<Frame> frames_;
+  std::vector<std::uint32_t> slots_;
+  std::vector<std::uint8_t> present_;
+};
+
+}  // namespace
+
+CompiledSchema::CompiledSchema(const ojson& schema) : impl_(std::make_unique<Impl>()) {
+  impl_->root = Compiler(schema, *impl_).compile(schema, "");
+}
+
+CompiledSchema::~CompiledSchema() = default;
+
+std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::size_t max_errors) const {
+  Run run(max_errors == 0 ? 1 : max_errors);
+  run.check(*impl_->root, instance);
+  return run.take();
+}
+
+bool CompiledSchema::is_valid(const ojson& instance) const { return validate(instance, 1).empty(); }
+
+namespace {
+
+struct RegistryEntry {
+  const ojson* schema = nullptr;
+  std::once_flag once;
+  std::unique_ptr<CompiledSchema> compiled;
+};
+
+const std::vector<std::unique_ptr<RegistryEntry>>& registry_entries() {
+  static const auto* entries = [] {
+    auto* v = new std::vector<std::unique_ptr<RegistryEntry>>();
+    for (const auto& name : schema_names()) {
+      auto e = std::make_unique<RegistryEntry>();
+      e->schema = find_schema(name);
+      v->push_back(std::move(e));
+    }
+    return v;
+  }();
+  return *entries;
+}
+
+}  // namespace
+
+const CompiledSchema* registry_compiled_schema(const ojson& schema) {
+  for (const auto& e : registry_entries()) {
+    if (e->schema != &schema) continue;
+    std::call_once(e->once, [&] { e->compiled = std::make_unique<CompiledSchema>(schema); });
+    return e->compiled.get();
+  }
+  return nullptr;
+}
+
+const CompiledSchema* find_compiled_schema(std::string_view id_or_version) {
+  const ojson* schema = find_schema(id_or_version);
+  return schema == nullptr ? nullptr : registry_compiled_schema(*schema);
+}
+
+}  // namespace receipt::schema

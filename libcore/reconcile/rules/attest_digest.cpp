@@ -1,0 +1,46 @@
+#include "reconcile/rules/attest_digest.hpp"
+
+#include "receipt/emit/emit_receipt.hpp"
+
+namespace reconcile::rules {
+
+bool is_sha256_digest(std::string_view s) noexcept {
+  constexpr std::string_view kPrefix = "sha256:";
+  if (s.size() != kPrefix.size() + 64 || s.substr(0, kPrefix.size()) != kPrefix) return false;
+  for (char c : s.substr(kPrefix.size())) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+void erase_member(Json& obj, std::string_view parent, std::string_view key) {
+  if (!obj.is_object()) return;
+  for (auto& [k, v] : obj.get_ref<Json::object_t&>()) {
+    if (k != parent || !v.is_object()) continue;
+    auto& inner = v.get_ref<Json::object_t&>();
+    for (auto it = inner.begin(); it != inner.end();) {
+      it = it->first == key ? inner.erase(it) : std::next(it);
+    }
+  }
+}
+
+CanonicalBytes canonical_bytes(const Json& receipt) {
+  CanonicalBytes out;
+  // The reference always uses its general emitter here; a v0.1.0 (Mazur) receipt has none of the
+  // general layout's required sections, so it cannot be emitted that way.
+  const Json* version = member(receipt, "schema_version");
+  if (version && version->is_string() && version->get_ref<const std::string&>() == "0.1.0") {
+    out.error = "the general canonical layout does not apply to a schema_version 0.1.0 receipt";
+    return out;
+  }
+  auto line = receipt::emit::emit_receipt_line(receipt);
+  if (!line) {
+    out.error = line.error().message();
+    return out;
+  }
+  out.ok = true;
+  out.text = std::move(*line);
+  return out;
+}
+
+}  // namespace reconcile::rules

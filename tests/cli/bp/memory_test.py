@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The JSON reading bounds of bp(1) and atenia(1) LIMITS, end to end: a million keys in one
+object and a million array elements are read (quadratic reading took 9 s for 80k keys, so a
+million would run for hours, far past this test's ctest timeout); peak memory (the child's
+maximum resident set, counted by the kernel, not timed) stays within the documented multiple
+of the input size; running out of memory is one line and exit 2.
+
+usage: memory_test.py <bp> <atenia> [--sanitized]
+
+Under AddressSanitizer (--sanitized) the memory checks are skipped: its shadow memory, redzones
+and quarantine change the peak, and it aborts on allocation failure by design."""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MULTIPLE = 22            # man pages: at most about 22 times the input size
+BASELINE = 48 << 20      # the process itself (code, libraries, allocator), generous
+
+
+def peak_rss_of(cmd):
+    """Runs cmd in a fresh Python child so RUSAGE_CHILDREN holds only cmd's own peak."""
+    probe = ("import resource,subprocess,sys\n"
+             "p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.PIPE)\n"
+             "sys.stdout.write('%d %d\\n' % (p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+             "sys.stderr.write(p.stderr.decode('utf-8','replace'))\n")
+    p = subprocess.run([sys.executable, "-c", probe] + cmd, capture_output=True, text=True)
+    rc, kib = p.stdout.split()
+    return int(rc), int(kib) * 1024, p.stderr
+
+
+def main():
+    bp, atenia = sys.argv[1], sys.argv[2]
+    sanitized = "--sanitized" in sys.argv[3:]
+    failures, checks = [], 0
+
+    def check(name, cond, detail):
+        nonlocal checks
+        checks += 1
+        if not cond:
+            failures.append("%s: %s" % (name, detail))
+
+    work = tempfile.mkdtemp(prefix="json-memory-test-")
+    try:
+        inputs = {}
+        path = os.path.join(work, "keys.json")
+        with open(path, "w") as f:
+            f.write("{" + ",".join('"k%d":%d' % (i, i) for i in range(1_000_000)) + "}")
+        inputs["a million keys"] = path
+        path = os.path.join(work, "elements.json")
+        with open(path, "w") as f:
+            f.write("[" + ",".join(str(i % 10) for i in range(1_000_000)) + "]")
+        inputs["a million elements"] = path
+        path = os.path.join(work, "containers.json")  # the worst shape measured for the man pages
+        with open(path, "w") as f:
+            f.write("[" + ",".join(["{}"] * 2_000_000) + "]")
+        inputs["two million empty objects"] = path
+
+        for name, path in inputs.items():
+            size = os.path.getsize(path)
+            bound = MULTIPLE * size + BASELINE
+            for tool, cmd, want_rc, want_err in (
+                    ("bp validate-input", [bp, "validate-input", path], 1, "input schema validation failed"),
+                    ("atenia simulate", [atenia, "simulate", path], 2, "atenia: " + path)):
+                rc, peak, err = peak_rss_of(cmd)
+                label = "%s on %s (%d bytes)" % (tool, name, size)
+                check(label + ": read to the end", rc == want_rc and err.startswith(want_err),
+                      "exit %d, stderr %r" % (rc, err[:300]))
+                if not sanitized:
+                    check(label + ": peak memory within %d x input + %d MiB" % (MULTIPLE, BASELINE >> 20),
+                          peak <= bound, "peak %d bytes > %d" % (peak, bound))
+
+        # Out of memory: an address-space limit far below what the document needs.
+        def limited():
+            resource.setrlimit(resource.RLIMIT_AS, (96 << 20, 96 << 20))
+
+        worst = inputs["two million empty objects"]
+        oom_cases = () if sanitized else (("bp", [bp, "validate-input", worst], "bp: out of memory\n"),
+                                          ("atenia", [atenia, "simulate", worst], "atenia: out of memory\n"))
+        for tool, cmd, line in oom_cases:
+            p = subprocess.run(cmd, capture_output=True, preexec_fn=limited)
+            check(tool + " out of memory: exit 2, one line", (p.returncode, p.stderr.decode()) == (2, line),
+                  "exit %d, stderr %r" % (p.returncode, p.stderr[:300]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for f in failures:
+        print("FAIL", f)
+    print("%d checks, %d failed" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
