@@ -214,6 +214,14 @@ def main():
     f.check("multi tampered receipts", len(o.decode().splitlines()), len(records))
     f.check("multi tampered step", json.loads(e)["differential"]["disagreed_step_indices"], [len(records) - 1])
 
+    # The receipts verify: bp verify re-runs Rule 14 independently (stdin pipeline, as bp(1) shows).
+    _, bundle, _ = run(bp, ["import", "pytorch", "multi", mpath], env=EPOCH0)
+    expect(f, bp, "import multi | verify multi -", ["verify", "multi", "-"], 0, stdin=bundle)
+    _, single_receipt, _ = run(bp, ["import", "pytorch", path], env=EPOCH0)
+    expect(f, bp, "import | verify general -", ["verify", "general", "-"], 0, stdin=single_receipt)
+    _, tampered_bundle, _ = run(bp, ["import", "pytorch", "multi", tpath], env=EPOCH0)
+    expect(f, bp, "tampered import | verify multi -", ["verify", "multi", "-"], 1, stdin=tampered_bundle)
+
     # --- grammar ----------------------------------------------------------------------------------
     for args in (["import", "pytorch", "--help"], ["import", "jax", "multi", "-h"], ["import", "--help"]):
         rc, o, e = expect(f, bp, "help " + " ".join(args), args, 0, stderr="")
