@@ -16,7 +16,7 @@ const std::vector<Command>& command_table() {
       {"reconcile", true, run_reconcile},    {"verify", true, run_verify},
       {"generate", true, run_generate},      {"validate", true, run_validate},
       {"scaffold", true, run_scaffold},      {"validate-input", true, run_validate_input},
-      {"import", false, run_import},         {"examples", false, run_examples},
+      {"import", true, run_import},         {"examples", false, run_examples},
   };
   return table;
 }

@@ -196,6 +196,7 @@ Target find_target(std::string_view name) {
   if (name == "json") return json_target;
   if (name == "topology") return topology_target;
   if (name == "receipts") return receipts_target;
+  if (name == "import") return import_target;
   return nullptr;
 }
 

@@ -13,6 +13,8 @@
 //   reconcile   JSONL receipts -> reconciler: never throws; a record's verdict is the same alone
 //               and inside a multi-step bundle; a record whose numbers survive canonical emission
 //               unchanged has the same verdict after emit(parse(x)) as before.
+//   import      receipts as framework-trace sidecars -> bp import, one step and as a bundle
+//               (fuzz_import_target.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -27,8 +29,9 @@ Depth json_target(std::string_view data);
 Depth topology_target(std::string_view data);
 Depth receipts_target(std::string_view data);
 Depth reconcile_target(std::string_view data);
+Depth import_target(std::string_view data);
 
-// "json" | "topology" | "receipts" | "reconcile" -> the target, or nullptr.
+// "json" | "topology" | "receipts" | "reconcile" | "import" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
 

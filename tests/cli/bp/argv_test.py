@@ -90,11 +90,9 @@ CASES = [
      "bp: file not found: x.jsonl.\nHint: check the path or run from the repo root.\n", True),
     ("reconcile missing file", ["reconcile", "receipt", "r.json"], 2, "",
      "bp: file not found: r.json.\nHint: check the path or run from the repo root.\n", True),
-    # Named, not in this build: exit 4 (the reference runs them).
-    ("import not available json", ["import", "pytorch", "multi", "s.jsonl", "--json"], 4,
-     "{\"ok\":false,\"error\":{\"code\":\"NOT_AVAILABLE\",\"message\":\"'bp import pytorch multi' is not available "
-     "in this build.\",\"hint\":\"this build provides generate, scaffold topology, validate, validate-input, reconcile "
-     "and verify; see bp(1).\",\"retryable\":false}}\n", "", False),
+    ("import missing file json", ["import", "pytorch", "multi", "DATA/no-such-file.jsonl", "--json"], 2,
+     "{\"ok\":false,\"error\":{\"code\":\"ENOENT\",\"message\":\"file not found: DATA/no-such-file.jsonl.\","
+     "\"hint\":\"check the path or run from the repo root.\",\"retryable\":false}}\n", "", True),
     ("import usage exit 2", ["import"], 2, None, "", False),
 ]
 

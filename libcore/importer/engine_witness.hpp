@@ -1,0 +1,30 @@
+#pragma once
+// The differential witness: our engine re-runs the step from the sidecar's inputs alone
+// (topology, learning rate, inputs, targets, parameters_before, policies, optimizer settings and
+// state_before, or the batch), never from its claimed results.
+#include <nlohmann/json.hpp>
+
+#include "common/result.hpp"
+
+namespace importer {
+
+// The numeric_policy an observer receipt gets when the sidecar has none: float32-grade tolerance
+// {atol 1e-6, rtol 1e-4} (the reference's FIX-3b default; live helpers omit the block).
+[[nodiscard]] const nlohmann::ordered_json& default_numeric_policy();
+
+// The sidecar's bias_policy; without one, "sgd" when per-neuron biases changed across the step
+// (a real nn.Linear(bias=True)), else the constant (Mazur) default.
+[[nodiscard]] nlohmann::ordered_json resolve_bias_policy(const nlohmann::ordered_json& sidecar);
+
+// The sidecar's optimizer block as optimizer_config: name, learning_rate and the hyperparameters it
+// has; nesterov only when true, dampening only when non-zero (as the engine and the receipt take it).
+[[nodiscard]] nlohmann::ordered_json forwarded_optimizer_config(const nlohmann::ordered_json& optimizer);
+
+// The engine input as a receipt-shaped document (what receipt::reproduce::extract_general_input reads).
+[[nodiscard]] common::Result<nlohmann::ordered_json> engine_input_document(const nlohmann::ordered_json& sidecar);
+
+// Runs the engine on the sidecar's inputs; the engine's receipt as a document. Errors are the
+// engine's (malformed), message without a prefix.
+[[nodiscard]] common::Result<nlohmann::ordered_json> run_witness(const nlohmann::ordered_json& sidecar);
+
+}  // namespace importer

@@ -1,0 +1,231 @@
+#include "importer/observer_import.hpp"
+
+#include <algorithm>
+
+#include "common/sha256.hpp"
+#include "importer/engine_witness.hpp"
+#include "importer/observer_receipt.hpp"
+#include "importer/sidecar_checks.hpp"
+#include "receipt/emit/emit_receipt.hpp"
+#include "reconcile/json_access.hpp"
+
+namespace importer {
+
+using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
+
+namespace {
+
+std::string sha256_label(std::string_view bytes) { return "sha256:" + common::sha256_hex(bytes); }
+
+common::Error prefixed(std::string_view label, const common::Error& e) {
+  return common::Error::malformed(std::string(label) + ": " + e.message());
+}
+
+// Splits at "\n" (a "\r" before it goes too), trims each line, keeps the non-empty ones.
+std::vector<std::string_view> record_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (true) {
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    line = js_trim(line);
+    if (!line.empty()) lines.push_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+struct Witnessed {
+  ordered_json engine;
+  StepOutcome outcome;
+};
+
+common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolerance tolerance) {
+  auto engine = run_witness(sidecar);
+  if (!engine) return engine.error();
+  Witnessed w;
+  w.outcome.disagreements = compare_with_engine(*engine, sidecar, tolerance);
+  w.outcome.passed = w.outcome.disagreements.empty();
+  w.engine = std::move(*engine);
+  return w;
+}
+
+}  // namespace
+
+bool ImportResult::all_passed() const {
+  return std::all_of(steps.begin(), steps.end(), [](const StepOutcome& s) { return s.passed; });
+}
+
+common::Result<ImportResult> import_sidecar(std::string_view bytes, const ImportOptions& options) {
+  const std::string label = caller_label(options.framework, false);
+  if (auto s = check_not_empty(bytes, label); !s) return s.error();
+  const std::string source_hash = sha256_label(bytes);
+  if (auto s = check_ingest_cap(bytes, label); !s) return s.error();
+  auto parsed = parse_sidecar(bytes, label, "sidecar bytes are");
+  if (!parsed) return parsed.error();
+  const ordered_json& sidecar = *parsed;
+  if (auto s = check_single_step_format(sidecar, options.framework, label); !s) return s.error();
+  if (auto s = check_optimizer_supported(sidecar, label); !s) return s.error();
+  if (auto v = validate_sidecar(sidecar, label); !v) return v.error();
+  if (auto s = check_framework_name(sidecar, options.framework, label); !s) return s.error();
+  if (auto s = check_format_matches_body(sidecar, label); !s) return s.error();
+  if (auto s = check_collection_caps(sidecar, label); !s) return s.error();
+  if (auto s = check_cross_references(sidecar, label); !s) return s.error();
+
+  auto w = witness(sidecar, options.differential_tolerance);
+  if (!w) return prefixed(label, w.error());
+  ObserverFields f;
+  f.framework = options.framework;
+  f.fixture = sidecar["source_framework"]["name"].get<std::string>() + "-imported-step";
+  f.source_hash = source_hash;
+  f.import_timestamp = options.import_timestamp;
+  f.differential_tolerance = options.differential_tolerance;
+  f.differential_passed = w->outcome.passed;
+  auto line = receipt::emit::emit_receipt_line(build_observer_receipt(sidecar, w->engine, f));
+  if (!line) return prefixed(label, line.error());
+  ImportResult result;
+  result.bytes = std::move(*line);
+  result.steps.push_back(std::move(w->outcome));
+  return result;
+}
+
+common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const ImportOptions& options) {
+  const std::string label = caller_label(options.framework, true);
+  const std::string fw(framework_name(options.framework));
+  const auto fail = [&](const std::string& message) { return common::Error::malformed(label + ": " + message); };
+  if (auto s = check_not_empty(bytes, label); !s) return s.error();
+  const std::string source_hash = sha256_label(bytes);
+  const auto lines = record_lines(bytes);
+  if (lines.empty()) {
+    return fail("sidecar JSONL stream contains zero records. Multi-step ingestion requires ≥1 record (one JSON "
+                "object per line, in step order).");
+  }
+  std::vector<ordered_json> sidecars;
+  sidecars.reserve(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string line_label = label + ": sidecar line " + std::to_string(i + 1);
+    auto parsed = parse_sidecar(lines[i], label, "sidecar line " + std::to_string(i + 1) + " is");
+    if (!parsed) return parsed.error();
+    if (auto s = check_optimizer_supported(*parsed, line_label); !s) return s.error();
+    auto version = validate_sidecar(*parsed, line_label,
+                                    ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
+                                    "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
+                                    "the CLI invocation).");
+    if (!version) return version.error();
+    if (*version == "0.1.0") {
+      return fail("sidecar line " + std::to_string(i + 1) +
+                  " declares format='framework-trace.v0.1.0' but multi-step ingestion requires "
+                  "'framework-trace.v0.2.0', 'framework-trace.v0.3.0', 'framework-trace.v0.4.0', "
+                  "'framework-trace.v0.5.0', 'framework-trace.v0.6.0', 'framework-trace.v0.7.0', or "
+                  "'framework-trace.v0.8.0'. Use the single-step subcommand for v0.1.0 sidecars.");
+    }
+    if (auto s = check_collection_caps(*parsed, line_label); !s) return s.error();
+    if (auto s = check_cross_references(*parsed, line_label); !s) return s.error();
+    sidecars.push_back(std::move(*parsed));
+  }
+
+  // One framework and version throughout.
+  const ordered_json& first = sidecars.front()["source_framework"];
+  const std::string first_name = first["name"].get<std::string>();
+  const std::string first_version = first["version"].get<std::string>();
+  if (first_name != fw) {
+    return fail("sidecar line 1 declares source_framework.name='" + first_name + "', but " + label +
+                " accepts only '" + fw + "'. Use the matching importer for this framework.");
+  }
+  for (std::size_t i = 1; i < sidecars.size(); ++i) {
+    const ordered_json& sf = sidecars[i]["source_framework"];
+    if (sf["name"] != first_name || sf["version"] != first_version) {
+      return fail("framework mismatch at sidecar line " + std::to_string(i + 1) +
+                  ". Expected source_framework.name='" + first_name + "' version='" + first_version +
+                  "' (from line 1); got name='" + sf["name"].get<std::string>() + "' version='" +
+                  sf["version"].get<std::string>() +
+                  "'. A multi-step bundle must be a single training trace from one framework version. If you have "
+                  "mixed-framework sidecars, split them and import each framework separately.");
+    }
+  }
+
+  // trace_id on every record (all equal) or on none (synthesized from the source hash).
+  std::size_t with_trace = 0, with_step = 0;
+  for (const auto& s : sidecars) {
+    with_trace += member(s, "trace_id") ? 1 : 0;
+    with_step += member(s, "step_index") ? 1 : 0;
+  }
+  std::string trace_id;
+  if (with_trace != 0 && with_trace != sidecars.size()) {
+    const auto missing = std::find_if(sidecars.begin(), sidecars.end(), [](const auto& s) { return !member(s, "trace_id"); });
+    return fail("trace_id co-presence violated. Some records declare trace_id and others do not. First record "
+                "missing trace_id: line " + std::to_string(missing - sidecars.begin() + 1) +
+                ". Either declare trace_id on all records or none.");
+  }
+  if (with_trace == sidecars.size()) {
+    trace_id = sidecars.front()["trace_id"].get<std::string>();
+    for (std::size_t i = 1; i < sidecars.size(); ++i) {
+      const std::string t = sidecars[i]["trace_id"].get<std::string>();
+      if (t != trace_id) {
+        return fail("trace_id mismatch at line " + std::to_string(i + 1) + ". Expected '" + trace_id +
+                    "' (from line 1); got '" + t + "'. A multi-step bundle must share trace_id across all records.");
+      }
+    }
+  } else {
+    trace_id = source_hash.substr(7, 32);
+  }
+  // step_index dense from 0 on every record, or on none (then 0..N-1).
+  if (with_step != 0 && with_step != sidecars.size()) {
+    const auto missing =
+        std::find_if(sidecars.begin(), sidecars.end(), [](const auto& s) { return !member(s, "step_index"); });
+    return fail("step_index co-presence violated. Some records declare step_index and others do not. First record "
+                "missing step_index: line " + std::to_string(missing - sidecars.begin() + 1) +
+                ". Either declare step_index on all records or none.");
+  }
+  if (with_step == sidecars.size()) {
+    for (std::size_t i = 0; i < sidecars.size(); ++i) {
+      const ordered_json& s = sidecars[i]["step_index"];
+      if (!s.is_number() || s.get<double>() != static_cast<double>(i)) {
+        return fail("step_index sequence violated at line " + std::to_string(i + 1) + ". Expected step_index=" +
+                    std::to_string(i) + " (dense monotonic from 0); got step_index=" + s.dump() +
+                    ". Rule 10 enforces dense + monotonic step_index across a trace.");
+      }
+    }
+  }
+
+  std::vector<ordered_json> receipts;
+  ImportResult result;
+  receipts.reserve(sidecars.size());
+  for (std::size_t i = 0; i < sidecars.size(); ++i) {
+    const ordered_json& sidecar = sidecars[i];
+    auto w = witness(sidecar, options.differential_tolerance);
+    if (!w) {
+      return fail("record " + std::to_string(i + 1) + " (step_index " + std::to_string(i) +
+                  ") failed during engine recompute: " + w.error().message() + " HINT: this record (1-based line " +
+                  std::to_string(i + 1) +
+                  " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing — "
+                  "the whole bundle is rejected so a partial trace is never emitted.");
+    }
+    ObserverFields f;
+    f.framework = options.framework;
+    f.multi = true;
+    f.fixture = first_name + "-imported-multi-step-step-" + std::to_string(i);
+    f.source_hash = source_hash;
+    f.import_timestamp = options.import_timestamp;
+    f.differential_tolerance = options.differential_tolerance;
+    f.differential_passed = w->outcome.passed;
+    f.trace_id = trace_id;
+    f.step_index = static_cast<std::int64_t>(i);
+    receipts.push_back(build_observer_receipt(sidecar, w->engine, f));
+    result.steps.push_back(std::move(w->outcome));
+  }
+  // Two passes: the digest covers the canonical bytes without bundle_root_digest.
+  auto unbound = receipt::emit::emit_receipts(receipts);
+  if (!unbound) return fail(unbound.error().message());
+  const std::string digest = sha256_label(*unbound);
+  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = digest;
+  auto bound = receipt::emit::emit_receipts(receipts);
+  if (!bound) return fail(bound.error().message());
+  result.bytes = std::move(*bound);
+  result.bundle_root_digest = digest;
+  return result;
+}
+
+}  // namespace importer

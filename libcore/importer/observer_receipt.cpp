@@ -1,0 +1,104 @@
+#include "importer/observer_receipt.hpp"
+
+#include "importer/engine_witness.hpp"
+#include "reconcile/json_access.hpp"
+
+namespace importer {
+
+using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
+
+namespace {
+
+struct OptimizerTraits {
+  const ordered_json* block = nullptr;
+  bool adam_family = false, momentum = false, nesterov_or_dampening = false, coupled_l2 = false;
+};
+
+OptimizerTraits traits_of(const ordered_json& sidecar) {
+  OptimizerTraits t;
+  t.block = member(sidecar, "optimizer");
+  const ordered_json* name = t.block ? member(*t.block, "name") : nullptr;
+  if (!name || !name->is_string()) return t;
+  t.adam_family = *name == "adam" || *name == "adamw";
+  t.momentum = *name == "sgd_momentum";
+  const ordered_json* nesterov = member(*t.block, "nesterov");
+  const ordered_json* dampening = member(*t.block, "dampening");
+  t.nesterov_or_dampening =
+      t.momentum && ((nesterov && nesterov->is_boolean() && nesterov->get<bool>()) ||
+                     (dampening && !(dampening->is_number() && dampening->get<double>() == 0)));
+  const ordered_json* wd = member(*t.block, "weight_decay");
+  t.coupled_l2 = (*name == "sgd" || t.momentum) && wd && wd->is_number() && wd->get<double>() != 0;
+  return t;
+}
+
+// "<name>@<version>" split at the LAST '@' (no '@', or only a leading one: version "unversioned").
+std::pair<std::string, std::string> split_identity(std::string_view identity) {
+  const auto at = identity.rfind('@');
+  if (at == std::string_view::npos || at == 0) return {std::string(identity), "unversioned"};
+  return {std::string(identity.substr(0, at)), std::string(identity.substr(at + 1))};
+}
+
+}  // namespace
+
+std::string observer_schema_version(const ordered_json& sidecar) {
+  const OptimizerTraits t = traits_of(sidecar);
+  if (t.coupled_l2) return "0.8.0";
+  if (t.nesterov_or_dampening) return "0.7.0";
+  if (t.momentum) return "0.6.0";
+  if (t.adam_family) return "0.5.0";
+  return "0.4.0";
+}
+
+ordered_json build_observer_receipt(const ordered_json& sidecar, const ordered_json& engine,
+                                    const ObserverFields& f) {
+  const ordered_json& framework = sidecar["source_framework"];
+  const std::string name = framework["name"].get<std::string>();
+  const std::string version = framework["version"].get<std::string>();
+  const auto [extractor_name, extractor_version] = split_identity(extractor_identity(f.framework, f.multi));
+
+  ordered_json r = ordered_json::object();
+  r["schema_version"] = observer_schema_version(sidecar);
+  r["fixture"] = f.fixture;
+  r["step"] = f.step_index ? *f.step_index + 1 : 1;
+  if (f.trace_id) r["trace_id"] = *f.trace_id;
+  if (f.step_index) r["step_index"] = *f.step_index;
+  r["fixture_status"] = {{"authoring_state", "external_imported"},
+                         {"verification_state", f.differential_passed ? "engine_recompute_matched_within_tolerance"
+                                                                      : "engine_recompute_disagreed"},
+                         {"canonical", true}};
+  ordered_json source = ordered_json::object();
+  source["name"] = name;
+  source["version"] = version;
+  if (const ordered_json* uri = member(framework, "information_uri")) source["information_uri"] = *uri;
+  source["extractor"] = {{"name", extractor_name}, {"version", extractor_version}};
+  r["source_framework"] = std::move(source);
+  r["attestor"] = {
+      {"computed_by", {{"kind", "framework"}, {"identity", name + "@" + version}}},
+      {"verified_by", {{"kind", "engine"}, {"identity", "backprop-trace-engine@0.6.0"}}},
+      {"differential_tolerance", {{"atol", f.differential_tolerance.atol}, {"rtol", f.differential_tolerance.rtol}}},
+      {"import_provenance",
+       {{"source_format", sidecar["format"]}, {"source_hash", f.source_hash}, {"import_timestamp", f.import_timestamp}}}};
+  r["metadata"] = {{"source", "bp-import-" + std::string(framework_name(f.framework)) + (f.multi ? " multi" : "") +
+                                  " (sidecar from " + name + "@" + version + ")"},
+                   {"gradient_convention", "descent_direction"}};
+  const ordered_json* policy = member(sidecar, "numeric_policy");
+  r["numeric_policy"] = policy ? *policy : default_numeric_policy();
+  r["bias_policy"] = resolve_bias_policy(sidecar);
+  r["topology"] = engine["topology"];
+  r["learning_rate"] = sidecar["learning_rate"];
+  const OptimizerTraits t = traits_of(sidecar);
+  if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = forwarded_optimizer_config(*t.block);
+  for (const char* key : {"batch", "inputs", "targets", "parameters_before", "per_sample", "forward", "loss",
+                          "backward", "updates", "parameters_after"}) {
+    if (const ordered_json* v = member(sidecar, key)) r[key] = *v;
+  }
+  for (const char* key : {"post_update_forward", "post_update_loss"}) {
+    const ordered_json* v = member(sidecar, key);
+    if (!v || v->is_null()) v = member(engine, key);
+    if (v) r[key] = *v;
+  }
+  return r;
+}
+
+}  // namespace importer

@@ -1,0 +1,39 @@
+#pragma once
+// The observer-mode receipt an import writes: the sidecar's claims as the canonical fields, plus
+// who computed them (source_framework, attestor.computed_by), who checked them (the engine), how
+// (the differential tolerance), from which bytes (import_provenance) and with what outcome
+// (fixture_status.verification_state). The schema version follows the optimizer: 0.4.0 SGD,
+// 0.5.0 Adam/AdamW, 0.6.0 SGD momentum, 0.7.0 with Nesterov or dampening, 0.8.0 coupled L2.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "importer/framework.hpp"
+#include "reconcile/tolerance.hpp"
+
+namespace importer {
+
+struct ObserverFields {
+  Framework framework = Framework::pytorch;
+  bool multi = false;
+  std::string fixture;
+  std::string source_hash;       // "sha256:<hex>" of the sidecar bytes as read
+  std::string import_timestamp;  // ISO 8601 with milliseconds and Z
+  reconcile::Tolerance differential_tolerance;
+  bool differential_passed = false;
+  std::optional<std::string> trace_id;       // multi-step
+  std::optional<std::int64_t> step_index;    // multi-step
+};
+
+// `engine` supplies the topology (as the engine normalised it) and the post-update forward and
+// loss when the sidecar has none. The result is ready for receipt::emit::emit_receipt_line.
+[[nodiscard]] nlohmann::ordered_json build_observer_receipt(const nlohmann::ordered_json& sidecar,
+                                                            const nlohmann::ordered_json& engine,
+                                                            const ObserverFields& fields);
+
+// "0.4.0" .. "0.8.0" for the sidecar's optimizer block.
+[[nodiscard]] std::string observer_schema_version(const nlohmann::ordered_json& sidecar);
+
+}  // namespace importer

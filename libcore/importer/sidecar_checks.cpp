@@ -1,0 +1,241 @@
+#include "importer/sidecar_checks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_set>
+#include <vector>
+
+#include "common/js_json_text.hpp"
+#include "common/json_input.hpp"
+#include "receipt/schema/schema_registry.hpp"
+#include "receipt/schema/validator.hpp"
+#include "reconcile/json_access.hpp"
+
+namespace importer {
+
+using nlohmann::ordered_json;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
+
+namespace {
+
+constexpr std::array<std::string_view, 7> kSingleStepFormats = {
+    "framework-trace.v0.1.0", "framework-trace.v0.3.0", "framework-trace.v0.4.0", "framework-trace.v0.5.0",
+    "framework-trace.v0.6.0", "framework-trace.v0.7.0", "framework-trace.v0.8.0"};
+constexpr std::string_view kMultiStepBaseline = "framework-trace.v0.2.0";
+constexpr std::array<std::string_view, 4> kSupportedOptimizers = {"sgd", "sgd_momentum", "adam", "adamw"};
+
+common::Error fail(std::string_view label, const std::string& message) {
+  return common::Error::malformed(std::string(label) + ": " + message);
+}
+
+template <typename List>
+std::string join(const List& items, std::string_view sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+// Length of the whitespace code point at `s` (0 when none), per ECMAScript WhiteSpace + LineTerminator.
+std::size_t whitespace_at(std::string_view s) {
+  const auto b = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
+  const unsigned c = b(0);
+  if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') return 1;
+  if (c == 0xC2 && b(1) == 0xA0) return 2;                                     // U+00A0
+  if (c == 0xEF && b(1) == 0xBB && b(2) == 0xBF) return 3;                     // U+FEFF
+  if (c == 0xE1 && b(1) == 0x9A && b(2) == 0x80) return 3;                     // U+1680
+  if (c == 0xE2 && b(1) == 0x80 && (b(2) <= 0x8A || b(2) == 0xA8 || b(2) == 0xA9 || b(2) == 0xAF)) return 3;
+  if (c == 0xE2 && b(1) == 0x81 && b(2) == 0x9F) return 3;                     // U+205F
+  if (c == 0xE3 && b(1) == 0x80 && b(2) == 0x80) return 3;                     // U+3000
+  return 0;
+}
+
+// Length of the whitespace code point ending at s.size() (0 when none).
+std::size_t whitespace_before_end(std::string_view s) {
+  for (std::size_t len : {1u, 2u, 3u}) {
+    if (s.size() >= len && whitespace_at(s.substr(s.size() - len)) == len) return len;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string_view js_trim(std::string_view text) {
+  while (!text.empty()) {
+    const std::size_t n = whitespace_at(text);
+    if (n == 0) break;
+    text.remove_prefix(n);
+  }
+  while (!text.empty()) {
+    const std::size_t n = whitespace_before_end(text);
+    if (n == 0) break;
+    text.remove_suffix(n);
+  }
+  return text;
+}
+
+common::Status check_not_empty(std::string_view bytes, std::string_view label) {
+  if (!js_trim(bytes).empty()) return {};
+  return fail(label,
+              "sidecar is empty (no non-whitespace content). Hint: an empty or whitespace-only input usually means a "
+              "missing or mis-piped file (e.g. `bp import ... < missing.jsonl` or an empty redirection). Provide a "
+              "sidecar containing one JSON object (single-step) or one JSON object per line (multi-step JSONL).");
+}
+
+common::Status check_ingest_cap(std::string_view bytes, std::string_view label) {
+  if (bytes.size() <= kMaxSidecarIngestBytes) return {};
+  return fail(label, "sidecar exceeds verifier ingest cap (" + std::to_string(bytes.size()) +
+                         " bytes > MAX_SIDECAR_INGEST_BYTES=" + std::to_string(kMaxSidecarIngestBytes) +
+                         "). Hint: a single-step sidecar is a few KB; split a genuine large trace into steps or "
+                         "correct the producer.");
+}
+
+common::Result<ordered_json> parse_sidecar(std::string_view text, std::string_view label, std::string_view what) {
+  common::JsonInputOptions options;
+  options.bom = common::BomPolicy::strip;
+  auto doc = common::parse_json_text(js_trim(text), options);
+  if (!doc) return fail(label, std::string(what) + " not valid JSON: " + doc.error().to_string());
+  return std::move(*doc);
+}
+
+common::Status check_single_step_format(const ordered_json& doc, Framework f, std::string_view label) {
+  const ordered_json* format = member(doc, "format");
+  if (!format || !format->is_string()) return {};
+  const auto& declared = format->get_ref<const std::string&>();
+  if (std::find(kSingleStepFormats.begin(), kSingleStepFormats.end(), declared) != kSingleStepFormats.end()) return {};
+  const std::string fw(framework_name(f));
+  if (declared == kMultiStepBaseline) {
+    return fail(label, "sidecar declares format='" + declared +
+                           "', which is a MULTI-STEP (JSONL stream) sidecar baseline. The single-step importer "
+                           "accepts only single-step sidecars (" + join(kSingleStepFormats, ", ") +
+                           "). HINT: import this with the multi-step subcommand — `bp import " + fw +
+                           " multi <file>`.");
+  }
+  return fail(label, "unsupported sidecar format version '" + declared + "' (supported single-step: " +
+                         join(kSingleStepFormats, ", ") +
+                         "). HINT: check the sidecar's `format` field — it must be one of the supported single-step "
+                         "versions. A v0.2.0 sidecar is multi-step (use `bp import " + fw +
+                         " multi <file>`); an unknown version means the sidecar was produced by a newer/older helper "
+                         "than this bp supports.");
+}
+
+common::Status check_optimizer_supported(const ordered_json& doc, std::string_view label) {
+  const ordered_json* optimizer = member(doc, "optimizer");
+  const ordered_json* name = optimizer ? member(*optimizer, "name") : nullptr;
+  if (!name || !name->is_string()) return {};
+  const auto& n = name->get_ref<const std::string&>();
+  if (std::find(kSupportedOptimizers.begin(), kSupportedOptimizers.end(), n) != kSupportedOptimizers.end()) return {};
+  return fail(label, "sidecar declares optimizer.name='" + n + "', which is not a supported optimizer. "
+                     "Supported optimizers: " + join(kSupportedOptimizers, ", ") +
+                     ". Hint: bp verifies a closed set of optimizers (plain SGD, SGD with momentum — classical / "
+                     "Nesterov / dampening — and Adam / AdamW). An unsupported optimizer (e.g. Lion, AMSGrad, "
+                     "RMSProp) cannot be re-derived by the engine, so the sidecar is rejected here rather than "
+                     "producing an unverifiable receipt. Re-run the training step with a supported optimizer, or "
+                     "omit the optimizer block for a plain-SGD step.");
+}
+
+common::Result<std::string> validate_sidecar(const ordered_json& doc, std::string_view label,
+                                             std::string_view suffix) {
+  const std::string version = receipt::schema::pick_framework_trace_version(doc);
+  const ordered_json* schema = receipt::schema::find_schema("framework-trace.v" + version);
+  if (!schema) return fail(label, "no framework-trace schema v" + version + " in this build");
+  const auto errors = receipt::schema::validate(*schema, doc, 1);
+  if (errors.empty()) return version;
+  const auto& e = errors.front();
+  const std::string path = e.where().json_path.empty() ? "/" : e.where().json_path;
+  return fail(label, "sidecar failed framework-trace.v" + version + " validation: " + path + ": " + e.message() +
+                         std::string(suffix));
+}
+
+common::Status check_framework_name(const ordered_json& doc, Framework f, std::string_view label) {
+  const std::string& name = doc["source_framework"]["name"].get_ref<const std::string&>();
+  if (name == framework_name(f)) return {};
+  return fail(label, "sidecar declares source_framework.name='" + name + "', but " + std::string(label) +
+                         " accepts only '" + std::string(framework_name(f)) +
+                         "'. Use the matching importer for this framework, or correct the sidecar's "
+                         "source_framework.name.");
+}
+
+common::Status check_format_matches_body(const ordered_json& doc, std::string_view label) {
+  const std::string& format = doc["format"].get_ref<const std::string&>();
+  std::vector<std::string_view> required;
+  if (format == "framework-trace.v0.4.0") required = {"adam", "adamw"};
+  if (format == "framework-trace.v0.5.0" || format == "framework-trace.v0.6.0") required = {"sgd_momentum"};
+  if (format == "framework-trace.v0.8.0") required = {"sgd", "sgd_momentum"};
+  if (required.empty()) return {};
+  const ordered_json* optimizer = member(doc, "optimizer");
+  const ordered_json* name = optimizer ? member(*optimizer, "name") : nullptr;
+  if (name && name->is_string() &&
+      std::find(required.begin(), required.end(), name->get_ref<const std::string&>()) != required.end()) {
+    return {};
+  }
+  const std::string got = name && name->is_string() ? "'" + name->get<std::string>() + "'" : "no optimizer block";
+  return fail(label, "sidecar declares format='" + format +
+                         "' but its body does not match that format's optimizer contract (expected optimizer.name ∈ {" +
+                         join(required, ", ") + "}, got " + got +
+                         "). This looks like a MISLABELED sidecar. HINT: a plain-SGD step is "
+                         "'framework-trace.v0.1.0'; set `format` to match the optimizer the step actually used, or "
+                         "add the matching `optimizer` block.");
+}
+
+common::Status check_collection_caps(const ordered_json& doc, std::string_view label) {
+  const auto reject = [&](const std::string& what, std::size_t n) {
+    return fail(label, "sidecar exceeds verifier ingest cap — " + what + " has " + std::to_string(n) +
+                           " entries (> MAX_SIDECAR_COLLECTION_ENTRIES=" +
+                           std::to_string(kMaxSidecarCollectionEntries) +
+                           "). This sidecar is malformed for single-step ingestion — split it or correct the "
+                           "producer.");
+  };
+  if (const ordered_json* u = member(doc, "updates"); u && u->is_array() && u->size() > kMaxSidecarCollectionEntries) {
+    return reject("updates[]", u->size());
+  }
+  const ordered_json* loss = member(doc, "loss");
+  const std::pair<const char*, const ordered_json*> maps[] = {
+      {"inputs", member(doc, "inputs")},
+      {"targets", member(doc, "targets")},
+      {"parameters_before", member(doc, "parameters_before")},
+      {"parameters_after", member(doc, "parameters_after")},
+      {"forward", member(doc, "forward")},
+      {"loss.per_output", loss ? member(*loss, "per_output") : nullptr}};
+  for (const auto& [name, m] : maps) {
+    if (m && m->is_object() && m->size() > kMaxSidecarCollectionEntries) return reject(name, m->size());
+  }
+  return {};
+}
+
+common::Status check_cross_references(const ordered_json& doc, std::string_view label) {
+  const ordered_json* topology = member(doc, "topology");
+  const ordered_json* order = topology ? member(*topology, "parameter_order") : nullptr;
+  if (!order || !order->is_array()) return {};
+  static const ordered_json kEmpty = ordered_json::object();
+  const ordered_json* after = member(doc, "parameters_after");
+  if (!after || !after->is_object()) after = &kEmpty;
+  std::unordered_set<std::string> declared;
+  ordered_json missing = ordered_json::array();
+  for (const auto& id : *order) {
+    if (!id.is_string()) continue;
+    declared.insert(id.get<std::string>());
+    if (!after->contains(id.get<std::string>())) missing.push_back(id);
+  }
+  if (!missing.empty()) {
+    return fail(label, "sidecar parameters_after is missing parameter(s) " + common::js_stringify(missing) +
+                           " declared in topology.parameter_order; every declared parameter must have an after-value. "
+                           "Hint: parameters_after's key set must EQUAL topology.parameter_order (the same "
+                           "COMPLETENESS invariant Rule 14 enforces at reconcile — caught here EARLY so a dropped "
+                           "final-state value is named at import time, not deferred to verification).");
+  }
+  ordered_json extra = ordered_json::array();
+  for (const auto& [key, value] : after->items()) {
+    if (declared.count(key) == 0) extra.push_back(key);
+  }
+  if (!extra.empty()) {
+    return fail(label, "sidecar parameters_after declares parameter(s) " + common::js_stringify(extra) +
+                           " NOT present in topology.parameter_order; parameters_after's key set must EQUAL "
+                           "topology.parameter_order (no extra/undeclared final-state keys).");
+  }
+  return {};
+}
+
+}  // namespace importer
