@@ -2,5 +2,5 @@
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME bp_cli_verify
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_test.py $<TARGET_FILE:bp>
-          ${PROJECT_SOURCE_DIR}/fixtures ${PROJECT_SOURCE_DIR}/README.md)
+          ${PROJECT_SOURCE_DIR}/fixtures ${PROJECT_SOURCE_DIR}/README.md $<TARGET_FILE:bundle_gen>)
 set_tests_properties(bp_cli_verify PROPERTIES LABELS "cli;bp" TIMEOUT 300)
