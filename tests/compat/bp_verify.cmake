@@ -3,9 +3,9 @@
 include(${CMAKE_CURRENT_LIST_DIR}/reference.cmake)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
-# OFF while the reconciler rules are placeholders: the bad-fixture walk reports what ours still accepts.
-# ON once the rules are in: every bad fixture must be rejected, by its targeted rule where the reference's is.
-option(BP_VERIFY_BAD_FIXTURES_STRICT "bp_compat_verify_bad_fixtures and bp_compat_verify_differential demand every rejection" OFF)
+# ON: every bad fixture must be rejected, by its targeted rule where the reference's is, and the
+# differential allows no pending case. OFF only reports (for a build with rules under construction).
+option(BP_VERIFY_BAD_FIXTURES_STRICT "bp_compat_verify_bad_fixtures and bp_compat_verify_differential demand every rejection" ON)
 set(_bp_verify_strict "")
 if(BP_VERIFY_BAD_FIXTURES_STRICT)
   set(_bp_verify_strict "--strict")
