@@ -19,6 +19,7 @@
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
 #include "receipt/schema/pattern_matcher.hpp"
+#include "receipt/schema/registry_slots.hpp"
 #include "receipt/schema/schema_registry.hpp"
 
 namespace receipt::schema {
@@ -948,34 +949,25 @@ bool CompiledSchema::is_valid(const ojson& instance) const { return validate(ins
 
 namespace {
 
-struct RegistryEntry {
-  const ojson* schema = nullptr;
+struct RegistrySlot {
   std::once_flag once;
   std::unique_ptr<CompiledSchema> compiled;
 };
 
-const std::vector<std::unique_ptr<RegistryEntry>>& registry_entries() {
-  static const auto* entries = [] {
-    auto* v = new std::vector<std::unique_ptr<RegistryEntry>>();
-    for (const auto& name : schema_names()) {
-      auto e = std::make_unique<RegistryEntry>();
-      e->schema = find_schema(name);
-      v->push_back(std::move(e));
-    }
-    return v;
-  }();
-  return *entries;
+// One slot per embedded schema (registry_slots.hpp), compiled on first use.
+std::vector<RegistrySlot>& registry_slots() {
+  static auto* slots = new std::vector<RegistrySlot>(registry_slot_count());
+  return *slots;
 }
 
 }  // namespace
 
 const CompiledSchema* registry_compiled_schema(const ojson& schema) {
-  for (const auto& e : registry_entries()) {
-    if (e->schema != &schema) continue;
-    std::call_once(e->once, [&] { e->compiled = std::make_unique<CompiledSchema>(schema); });
-    return e->compiled.get();
-  }
-  return nullptr;
+  const auto slot = registry_slot_of(schema);
+  if (!slot) return nullptr;
+  auto& s = registry_slots()[*slot];
+  std::call_once(s.once, [&] { s.compiled = std::make_unique<CompiledSchema>(schema); });
+  return s.compiled.get();
 }
 
 const CompiledSchema* find_compiled_schema(std::string_view id_or_version) {
