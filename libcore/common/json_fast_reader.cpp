@@ -1,5 +1,6 @@
 #include "common/json_fast_reader.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -203,26 +204,40 @@ class Reader {
     return true;
   }
 
-  // True when one of the 8 bytes in `w` needs a look: a quote, a backslash, a control byte
-  // (< 0x20) or a byte of a multi-byte UTF-8 sequence (>= 0x80).
-  static bool special_in(std::uint64_t w) {
+  // The bytes among the 8 of `w` that need a look (a quote, a backslash, a control byte < 0x20,
+  // a byte of a multi-byte UTF-8 sequence >= 0x80), as high bits; the lowest set bit is exact.
+  static std::uint64_t special_bits(std::uint64_t w) {
     constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     const auto zero_byte = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
     const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
-    return (zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\')) | below_space | (w & highs)) != 0;
+    return zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\')) | below_space | (w & highs);
   }
+
+  static bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
 
   // A string token at p_ (the opening quote), decoded into `s`.
   bool string(std::string& s) {
     ++p_;
     const char* run = p_;  // start of the bytes not yet copied into s
     for (;;) {
-      // Plain ASCII, eight bytes at a time.
-      while (end_ - p_ >= 8) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, p_, sizeof w);
-        if (special_in(w)) break;
-        p_ += 8;
+      // Skip plain ASCII, eight bytes at a time, to the first byte that needs a look.
+      for (;;) {
+        if (end_ - p_ >= 8) {
+          std::uint64_t w = 0;
+          std::memcpy(&w, p_, sizeof w);
+          if (const std::uint64_t bits = special_bits(w); bits != 0) {
+            if constexpr (std::endian::native == std::endian::little) {
+              p_ += std::countr_zero(bits) >> 3;
+            } else {
+              while (plain(static_cast<unsigned char>(*p_))) ++p_;
+            }
+            break;
+          }
+          p_ += 8;
+        } else {
+          while (p_ != end_ && plain(static_cast<unsigned char>(*p_))) ++p_;
+          break;
+        }
       }
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
@@ -231,17 +246,13 @@ class Reader {
         ++p_;
         return true;
       }
-      if (c < 0x20) return false;
-      if (c < 0x80) {
-        if (c != '\\') {
-          ++p_;
-          continue;
-        }
+      if (c == '\\') {
         s.append(run, p_);
         if (!escape(s)) return false;
         run = p_;
         continue;
       }
+      if (c < 0x20) return false;
       if (!utf8_sequence()) return false;
     }
   }

@@ -5,6 +5,8 @@
 #include <memory>
 #include <mutex>
 
+#include "common/json_fast_reader.hpp"
+#include "common/json_input.hpp"
 #include "receipt/schema/embedded_schemas.hpp"
 #include "receipt/schema/registry_slots.hpp"
 
@@ -42,7 +44,10 @@ std::vector<std::unique_ptr<Entry>>& entries() {
 const ojson* parsed(Entry& e) {
   // The build embeds files that the schema tests parse; a failure here is our bug.
   std::call_once(e.once, [&] {
-    e.doc = std::make_unique<const ojson>(ojson::parse(e.text));
+    // The suite's own reader (common/json_fast_reader.hpp) reads them several times faster than
+    // ojson::parse, which matters to a process that verifies one receipt.
+    auto fast = common::fast_read_json(e.text, common::kMaxJsonNestingDepth);
+    e.doc = std::make_unique<const ojson>(fast ? std::move(*fast) : ojson::parse(e.text));
     e.published.store(e.doc.get(), std::memory_order_release);
   });
   return e.doc.get();
