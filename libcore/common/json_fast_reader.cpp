@@ -382,14 +382,16 @@ class Reader {
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       skip_ws();
-      ojson v;
-      if (!value(v, depth + 1)) return false;  // (may grow levels_: index it afresh below)
-      Level& level = levels_[depth];
       // Duplicate keys: the last value wins at the first key's position, as JSON.parse does.
-      if (auto* existing = find_member(level, key)) {
+      // The value is read in place: nested values use deeper levels, so this member's address
+      // holds while they are read (levels_ itself may grow: index it afresh each time).
+      if (auto* existing = find_member(levels_[depth], key)) {
+        ojson v;
+        if (!value(v, depth + 1)) return false;
         existing->second = std::move(v);
       } else {
-        level.members.emplace_back(std::move(key), std::move(v));
+        Level& level = levels_[depth];
+        level.members.emplace_back(std::move(key), nullptr);
         if (!level.slots.empty()) {
           if (2 * level.members.size() > level.slots.size()) {
             rebuild(level, 2 * level.slots.size());
@@ -397,6 +399,7 @@ class Reader {
             index_member(level, level.members.size() - 1);
           }
         }
+        if (!value(level.members.back().second, depth + 1)) return false;
       }
       skip_ws();
       if (p_ == end_) return false;
