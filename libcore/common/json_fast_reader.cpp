@@ -25,6 +25,8 @@ struct Level {
 
 // From this many members on, duplicate keys are found by hashing instead of a scan.
 constexpr std::size_t kHashFrom = 16;
+// Scratch capacity (members) kept between documents, per nesting level.
+constexpr std::size_t kKeptCapacity = 4096;
 
 class Reader {
  public:
@@ -418,6 +420,11 @@ class Reader {
     entries.reserve(members.size());
     for (auto& m : members) entries.emplace_back(std::move(m.first), std::move(m.second));
     members.clear();
+    // Keep the capacity of ordinary objects for the next record, not that of a huge one.
+    if (members.capacity() > kKeptCapacity) {
+      members = {};
+      levels_[depth].slots = {};
+    }
     return true;
   }
 
