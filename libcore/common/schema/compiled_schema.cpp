@@ -1,4 +1,4 @@
-#include "receipt/schema/compiled_schema.hpp"
+#include "common/schema/compiled_schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,11 +18,9 @@
 
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
-#include "receipt/schema/pattern_matcher.hpp"
-#include "receipt/schema/registry_slots.hpp"
-#include "receipt/schema/schema_registry.hpp"
+#include "common/schema/pattern_matcher.hpp"
 
-namespace receipt::schema {
+namespace common::schema {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -947,32 +945,4 @@ std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::
 
 bool CompiledSchema::is_valid(const ojson& instance) const { return validate(instance, 1).empty(); }
 
-namespace {
-
-struct RegistrySlot {
-  std::once_flag once;
-  std::unique_ptr<CompiledSchema> compiled;
-};
-
-// One slot per embedded schema (registry_slots.hpp), compiled on first use.
-std::vector<RegistrySlot>& registry_slots() {
-  static auto* slots = new std::vector<RegistrySlot>(registry_slot_count());
-  return *slots;
-}
-
-}  // namespace
-
-const CompiledSchema* registry_compiled_schema(const ojson& schema) {
-  const auto slot = registry_slot_of(schema);
-  if (!slot) return nullptr;
-  auto& s = registry_slots()[*slot];
-  std::call_once(s.once, [&] { s.compiled = std::make_unique<CompiledSchema>(schema); });
-  return s.compiled.get();
-}
-
-const CompiledSchema* find_compiled_schema(std::string_view id_or_version) {
-  const ojson* schema = find_schema(id_or_version);
-  return schema == nullptr ? nullptr : registry_compiled_schema(*schema);
-}
-
-}  // namespace receipt::schema
+}  // namespace common::schema
