@@ -41,6 +41,7 @@ int run_eval(const EvalOptions& o) {
   auto corpus = load_corpus(o.data.empty() ? l->run.data : o.data, s);
   if (!corpus.ok()) return report(corpus.error());
   if (o.max_chunks && *o.max_chunks == 0) return report(common::Error::invalid_argument("--max-chunks: must be at least 1"));
+  const std::uint64_t trained = l->state.step;
   auto t = nl::Trainer::from_state(std::move(l->state));
   if (!t.ok()) return report(t.error());
   t->reset_context();  // evaluation reads the text from its start, with fresh memory
@@ -56,12 +57,12 @@ int run_eval(const EvalOptions& o) {
   }
   const double mean = sum / static_cast<double>(n);
   if (o.json) {
-    nlohmann::ordered_json j{{"data", corpus->name}, {"chunks", n}, {"tokens", n * s}, {"loss", mean},
+    nlohmann::ordered_json j{{"checkpoint_step", trained}, {"data", corpus->name}, {"chunks", n}, {"tokens", n * s}, {"loss", mean},
                              {"perplexity", std::exp(mean)}, {"bits_per_byte", mean / std::log(2.0)}};
     std::cout << j.dump() << "\n";
   } else {
-    std::cout << fmt::format("{}: {} chunks, {} tokens: loss {:.4f} nats/byte, perplexity {:.3f}, {:.3f} bits/byte\n",
-                             corpus->name, n, n * s, mean, std::exp(mean), mean / std::log(2.0));
+    std::cout << fmt::format("checkpoint after {} steps on {}: {} chunks, {} tokens: loss {:.4f} nats/byte, perplexity {:.3f}, {:.3f} bits/byte\n",
+                             trained, corpus->name, n, n * s, mean, std::exp(mean), mean / std::log(2.0));
   }
   return kExitOk;
 }

@@ -207,9 +207,11 @@ int run_train(const TrainOptions& o) {
       progress.break_line();
       const std::string why = r.error().message();
       const std::string kept = last_saved > 0 || had_checkpoint
-                                   ? "the last good checkpoint (step " + std::to_string(last_saved) + ") in " + out + " is kept"
+                                   ? "the last good checkpoint (after " + std::to_string(last_saved) + " steps) in " + out + " is kept"
                                    : "no checkpoint was written";
-      std::cerr << "nltrain: step " << n << ": training stopped: " << common::excerpt(why) << "; " << kept << "\n";
+      const bool non_finite = why.find("NaN") != std::string::npos || why.find("finite") != std::string::npos;
+      std::cerr << "nltrain: step " << n << ": " << (non_finite ? "NaN or Inf in the loss or gradients (" : "step failed (")
+                << common::excerpt(why) << "); training stopped; " << kept << "\n";
       return kExitFailure;
     }
     if (std::isnan(first_loss)) first_loss = r->loss;
