@@ -12,6 +12,7 @@ foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
 endforeach()
 # nltrain init + grads against PyTorch (tests/nl/torch/state_grads_check.py, sharing the model
 # of mag_crosscheck.py). Without torch it is Skipped (77); with CI=true it fails.
+set(SUITE_TORCH_PYTHON /usr/bin/python3 CACHE FILEPATH "Python interpreter with torch for the torch cross-checks")
 if(EXISTS ${SUITE_TORCH_PYTHON})
   add_test(NAME nltrain_torch_grads
            COMMAND ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/nl/torch/state_grads_check.py
