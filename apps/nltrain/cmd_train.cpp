@@ -161,6 +161,10 @@ int run_train(const TrainOptions& o) {
                                                   std::to_string(run.steps)));
   }
 
+  if (o.stop_at && *o.stop_at <= trainer->step()) {
+    return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
+                                                  std::to_string(trainer->step())));
+  }
   auto lock = DirLock::acquire(out);
   if (!lock.ok()) return report(lock.error());
   if (!resuming && has_checkpoint(out) && !o.force) {
