@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "common/atomic_file.hpp"
+#include "common/file_system.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "nl/trainer.hpp"
@@ -45,10 +47,31 @@ std::string hms(double s) {
 // Metrics: one JSON object per step. A file is appended to on --resume, truncated otherwise.
 class MetricsSink {
  public:
-  common::Status open(const std::string& path, bool append) {
+  // On resume (`resume_step` set), lines of steps at or after it (written after the checkpoint by
+  // a run that was then killed) are dropped first, so the file holds each step once.
+  common::Status open(const std::string& path, std::optional<std::uint64_t> resume_step) {
     path_ = path;
     if (path.empty() || path == "-") return {};
-    file_.open(path, append ? std::ios::app : std::ios::trunc);
+    common::FileSystem& fs = common::real_file_system();
+    if (resume_step && fs.node_kind(path) == common::NodeKind::regular) {
+      auto text = common::read_text(fs, path, std::size_t{1} << 30);
+      if (!text.ok()) return text.error().at_file(path);
+      std::string kept;
+      std::size_t pos = 0;
+      while (pos < text->size()) {
+        std::size_t end = text->find('\n', pos);
+        if (end == std::string::npos) end = text->size();
+        const std::string_view line(text->data() + pos, end - pos);
+        pos = end + 1;
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_object() && j.contains("step") && j["step"].is_number_unsigned() && j["step"].get<std::uint64_t>() >= *resume_step) continue;
+        if (!line.empty()) kept.append(line).push_back('\n');
+      }
+      if (kept.size() != text->size()) {
+        if (common::Status s = common::write_file_atomic(fs, path, kept); !s.ok()) return s.error().at_file(path);
+      }
+    }
+    file_.open(path, resume_step ? std::ios::app : std::ios::trunc);
     if (!file_) return common::Error::io("--metrics: cannot open " + path + ": " + std::strerror(errno));
     return {};
   }
@@ -175,7 +198,13 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
   MetricsSink metrics;
-  if (common::Status s = metrics.open(o.metrics, resuming); !s.ok()) return report(s.error());
+  if (resuming && trainer->step() >= run.steps) {
+    std::cout << "the run in " << o.resume << " is complete (" << run.steps << " steps); nothing to do\n";
+    return kExitOk;
+  }
+  if (common::Status s = metrics.open(o.metrics, resuming ? std::optional(trainer->step()) : std::nullopt); !s.ok()) {
+    return report(s.error());
+  }
   std::ostream& say = metrics.on_stdout() ? std::cerr : std::cout;
 
   const nl::MagConfig cfg = trainer->config();

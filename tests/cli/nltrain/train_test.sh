@@ -37,6 +37,19 @@ expect_out_has "trained steps 67..150 of 150"
 cmp -s <(losses a.jsonl) <(losses b.jsonl) || fail "resumed loss trajectory differs from the uninterrupted one"
 [ "$(wc -l <a.jsonl)" -eq 150 ] || fail "uninterrupted run wrote $(wc -l <a.jsonl) lines"
 cmp -s A/checkpoint.nltrain B/checkpoint.nltrain || fail "final checkpoints differ"
+# A run killed after its checkpoint at step 40 but with metrics written up to step 66: resuming
+# from the checkpoint drops the metrics lines after it, so the file holds each step once.
+run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out F --metrics f.jsonl --quiet --stop-at 40
+cp F/checkpoint.nltrain f40.bin
+run "$NLTRAIN" train --resume F --metrics f.jsonl --quiet --stop-at 67
+[ "$(wc -l <f.jsonl)" -eq 67 ] || fail "f.jsonl: $(wc -l <f.jsonl) lines at step 67"
+cp f40.bin F/checkpoint.nltrain
+run "$NLTRAIN" train --resume F --metrics f.jsonl --quiet
+expect_rc 0
+cmp -s <(losses a.jsonl) <(losses f.jsonl) || fail "metrics after resuming an older checkpoint differ from the uninterrupted run"
+run "$NLTRAIN" train --resume F
+expect_rc 0
+expect_out_has "is complete (150 steps); nothing to do"
 run "$NLTRAIN" train --resume B --steps 10
 expect_error 3 "--resume continues the run as it was planned"
 
