@@ -36,7 +36,7 @@ int run_init(const InitOptions& o) {
   in.params = nl::MagParams<float>::init(in.cfg);
   corpus->chunk(o.chunk, in.cfg.seq_len, in.ids, in.targets);
   in.step = o.step;
-  if (common::Status s = write_output(o.out, nl::state_to_json(in).dump(1) + "\n"); !s.ok()) return report(s.error());
+  if (common::Status s = write_output(o.out, nl::state_to_json(in).dump() + "\n"); !s.ok()) return report(s.error());
   return kExitOk;
 }
 
@@ -73,11 +73,16 @@ int run_grads(const GradsOptions& o) {
   auto doc = common::read_json_file(common::real_file_system(), o.state, {.file = o.state, .bom = common::BomPolicy::strip});
   if (!doc.ok()) return report(doc.error());
   auto in = nl::parse_state(*doc);
-  if (!in.ok()) return report(in.error().at_file(o.state));
+  if (!in.ok()) {
+    // The reader's messages start with their JSON path already; say it once.
+    const common::Error& e = in.error();
+    const bool repeats = !e.where().json_path.empty() && e.message().rfind(e.where().json_path, 0) == 0;
+    return report(repeats ? common::Error(e.code(), e.message(), common::Location{o.state, 0, ""}) : e.at_file(o.state));
+  }
   if (o.step) in->step = *o.step;
   auto r = o.fp64 ? evaluate_fp64(*in) : nl::evaluate_state(opaque_registry(), *in);
   if (!r.ok()) return report(r.error().at_file(o.state));
-  if (common::Status s = write_output(o.out, nl::result_to_json(in->cfg, *r).dump(1) + "\n"); !s.ok()) return report(s.error());
+  if (common::Status s = write_output(o.out, nl::result_to_json(in->cfg, *r).dump() + "\n"); !s.ok()) return report(s.error());
   return kExitOk;
 }
 

@@ -27,4 +27,6 @@ LAST="progress across the kills"
 run "$NLTRAIN" train --resume R --stop-at $((step + 3)) --quiet
 expect_rc 0
 expect_out_has "trained steps $step..$((step + 3))"
+left=$(ls R | grep -v '^checkpoint.nltrain$\|^lock$')
+[ -z "$left" ] || fail "temporaries of killed writes left after the next write: $left"
 finish

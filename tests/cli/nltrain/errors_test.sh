@@ -131,6 +131,24 @@ run "$NLTRAIN" train --resume nan
 expect_rc 1
 expect_err_has "nltrain: step $step: NaN or Inf"
 
+# A state with a missing or out-of-range parameter, and a missing state file.
+run "$NLTRAIN" init --d 8 --heads 2 --seq-len 8 --out st.json
+expect_rc 0
+/usr/bin/env python3 -c '
+import json
+s = json.load(open("st.json"))
+del s["parameters"][3]
+json.dump(s, open("st_missing.json", "w"))
+s = json.load(open("st.json"))
+s["parameters"][0]["data"][5] = 1e39
+json.dump(s, open("st_big.json", "w"))'
+run "$NLTRAIN" grads st_missing.json
+expect_error 2 'st_missing.json: /parameters: missing parameter "W_V"'
+run "$NLTRAIN" grads st_big.json
+expect_error 2 "st_big.json: /parameters/0/data/5: must be a finite fp32 value"
+run "$NLTRAIN" grads nothere.json
+expect_error 2 "nothere.json"
+
 # Output files are never partial: init to a directory fails cleanly.
 mkdir outdir
 run "$NLTRAIN" init --out outdir --d 8 --heads 2 --seq-len 8
