@@ -89,7 +89,7 @@ cmp -s keep.bin good/checkpoint.nltrain || fail "the refused trainer touched the
 # A full disk during a checkpoint (RLIMIT_FSIZE: writes past 64 KiB fail with EFBIG): exit 2,
 # one line, the previous checkpoint unchanged, no temporary left behind.
 cp -r good big
-run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out big32 --quiet --force
+run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out big32 --quiet --stop-at 10
 expect_rc 0
 cp big32/checkpoint.nltrain big32.keep
 (ulimit -f 64; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --force) >"$WORK/out" 2>"$WORK/err" </dev/null
