@@ -92,7 +92,7 @@ cp -r good big
 run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out big32 --quiet --stop-at 10
 expect_rc 0
 cp big32/checkpoint.nltrain big32.keep
-(ulimit -f 64; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --force) >"$WORK/out" 2>"$WORK/err" </dev/null
+(ulimit -f 64; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --quiet) >"$WORK/out" 2>"$WORK/err" </dev/null
 RC=$?
 LAST="train --resume big32 under ulimit -f 64"
 expect_rc 2
