@@ -145,7 +145,7 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
   m.rule_cfg.d_h = 16, m.rule_cfg.m = 8, m.rule_cfg.d_c = 16;
   std::size_t levels = 2;
   rc.opt.lr = 3e-3, rc.opt.warmup = 20, rc.opt.weight_decay = 0.1, rc.opt.clip = 1.0;
-  bool d_c_set = false;
+  bool d_c_set = false, window_set = false;
 
   if (!f.config_file.empty()) {
     const std::string& file = f.config_file;
@@ -180,7 +180,7 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
       } else if (key == "seq_len") {
         s = size(m.seq_len);
       } else if (key == "window") {
-        s = size(m.window);
+        s = size(m.window), window_set = true;
       } else if (key == "seed") {
         s = size(tmp), m.seed = tmp;
       } else if (key == "d_h") {
@@ -240,8 +240,8 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
   if (f.d) m.d = *f.d;
   if (f.heads) m.heads = *f.heads;
   if (f.seq_len) m.seq_len = *f.seq_len;
-  if (f.window) m.window = *f.window;
-  else if (f.seq_len && m.window > m.seq_len) m.window = m.seq_len;
+  if (f.window) m.window = *f.window, window_set = true;
+  if (!window_set) m.window = m.seq_len;  // the window follows the chunk unless set
   if (f.seed) m.seed = *f.seed;
   if (f.steps) rc.steps = *f.steps;
   if (f.warmup) rc.opt.warmup = *f.warmup;
