@@ -86,6 +86,23 @@ expect_error 2 "another nltrain is training into this directory"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 cmp -s keep.bin good/checkpoint.nltrain || fail "the refused trainer touched the checkpoint"
 
+# Two real trainers: the second is refused while the first runs; the first finishes intact.
+"$NLTRAIN" train --steps 1000000 --out two --metrics two.jsonl "${SMALL[@]}" >two.out 2>two.err &
+first=$!
+for _ in $(seq 1 600); do
+  [ -s two.jsonl ] && break
+  sleep 0.05
+done
+run "$NLTRAIN" train --steps 10 --out two --force "${SMALL[@]}"
+expect_error 2 "two: another nltrain is training into this directory"
+kill -INT "$first"
+wait "$first"
+RC=$?
+LAST="first trainer after SIGINT"
+expect_rc 0
+run "$NLTRAIN" eval --checkpoint two --max-chunks 1
+expect_rc 0
+
 # A full disk during a checkpoint (RLIMIT_FSIZE: writes past 64 KiB fail with EFBIG): exit 2,
 # one line, the previous checkpoint unchanged, no temporary left behind.
 cp -r good big
