@@ -13,7 +13,7 @@ RANDOM=7
 for i in $(seq 1 "$ROUNDS"); do
   "$NLTRAIN" train --resume R --quiet >/dev/null 2>"$WORK/train.err" &
   pid=$!
-  sleep "0.0$((RANDOM % 9 + 1))"
+  sleep "0.$((RANDOM % 4 + 1))$((RANDOM % 10))"  # 0.10 .. 0.49 s: past start-up, into the checkpointing
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   run "$NLTRAIN" eval --checkpoint R --max-chunks 2 --json

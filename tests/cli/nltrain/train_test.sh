@@ -25,10 +25,11 @@ assert abs(j["perplexity"] - math.exp(j["loss"])) < 1e-9 * j["perplexity"], j
 PY
 cd "$WORK"
 
-# Interrupted at step 67 and resumed == uninterrupted.
-run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out A --metrics a.jsonl --quiet
+# Interrupted at step 67 and resumed == uninterrupted (a smaller model keeps the sanitizer build fast).
+MID=(--d 16 --heads 2 --seq-len 16)
+run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out A --metrics a.jsonl --quiet "${MID[@]}"
 expect_rc 0
-run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out B --metrics b.jsonl --quiet --stop-at 67
+run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out B --metrics b.jsonl --quiet --stop-at 67 "${MID[@]}"
 expect_rc 0
 [ "$(wc -l <b.jsonl)" -eq 67 ] || fail "stop-at 67 wrote $(wc -l <b.jsonl) metrics lines"
 run "$NLTRAIN" train --resume B --metrics b.jsonl --quiet
@@ -39,7 +40,7 @@ cmp -s <(losses a.jsonl) <(losses b.jsonl) || fail "resumed loss trajectory diff
 cmp -s A/checkpoint.nltrain B/checkpoint.nltrain || fail "final checkpoints differ"
 # A run killed after its checkpoint at step 40 but with metrics written up to step 66: resuming
 # from the checkpoint drops the metrics lines after it, so the file holds each step once.
-run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out F --metrics f.jsonl --quiet --stop-at 40
+run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out F --metrics f.jsonl --quiet --stop-at 40 "${MID[@]}"
 cp F/checkpoint.nltrain f40.bin
 run "$NLTRAIN" train --resume F --metrics f.jsonl --quiet --stop-at 67
 [ "$(wc -l <f.jsonl)" -eq 67 ] || fail "f.jsonl: $(wc -l <f.jsonl) lines at step 67"
