@@ -586,7 +586,7 @@ class TraceDumper:
         if self._dtype == torch.float64:
             record["numeric_policy"] = {
                 "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
-                "tolerance": {"atol": 1e-11, "rtol": 1e-7}, "computation_order": "schema_defined",
+                "tolerance": {"atol": 1e-8, "rtol": 1e-6}, "computation_order": "schema_defined",
                 "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
                                 "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}}
         record["bias_policy"] = {
