@@ -173,6 +173,7 @@ class TraceDumper:
         self._tmp_path = None
         self._step_index = 0
         self._jaxpr_digests = {}
+        self._replay_fn = None
         self._closed = False
         self._timestamp = _utc_timestamp()
         self._source_sha = _own_sha256()
@@ -365,8 +366,12 @@ class TraceDumper:
 
     def _replay(self, layers, x, t):
         """Forward, losses and error signals of the pre-step parameters, by jax.numpy and jax.grad."""
-        w1, b1, w2, b2 = (jnp.asarray(a) for a in layers)
-        x, t = jnp.asarray(x), jnp.asarray(t)
+        if self._replay_fn is None:
+            self._replay_fn = jax.jit(self._replay_core)  # one compilation instead of one per primitive
+        r = self._replay_fn(*(jnp.asarray(a) for a in layers), jnp.asarray(x), jnp.asarray(t))
+        return {k: (None if v is None else np.asarray(v)) for k, v in r.items()}
+
+    def _replay_core(self, w1, b1, w2, b2, x, t):
         net_h = x @ w1 + b1
         out_h = _act(self._act_h, net_h)
         net_o = out_h @ w2 + b2
@@ -397,7 +402,7 @@ class TraceDumper:
             "t_minus_o": t - out_o, "w2": w2,
         }
         r["contrib"] = r["signal_o"][0][None, :] * w2  # [h][o]
-        return {k: (None if v is None else np.asarray(v)) for k, v in r.items()}
+        return r
 
     def _render(self, before, after, grads, x, t, lr, name, opt_block, states, digest):
         ins, hid, outs = self._ins, self._hid, self._outs

@@ -71,6 +71,9 @@ def half_squared_error(output, target):
     return 0.5 * ((output - target) ** 2).sum(dim=-1).mean()
 
 
+_BATCHED_REFUSAL = ("batched step: bp's batched engine audits plain SGD only (no momentum, Adam or weight decay); "
+                    "record batches of one sample, or use plain SGD")
+
 _ACTIVATIONS = {torch.nn.Sigmoid: "sigmoid", torch.nn.ReLU: "relu", torch.nn.Identity: "identity"}
 
 
@@ -298,6 +301,9 @@ class TraceDumper:
             s = state.get(p)
             after_state.append(_copy_state(s))
         after = [p.detach().clone() for p in self._params]
+        if x.dim() == 2 and x.shape[0] > 1 and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
+            self._abandon()
+            raise HelperRefusal(_BATCHED_REFUSAL)
         self._raw.append((before, before_state, x, y, hyper["lr"], grads, after, after_state))
         if len(self._raw) >= self._flush_every:
             self.flush()
@@ -308,17 +314,22 @@ class TraceDumper:
         """Builds and writes the sidecar lines of the steps recorded so far."""
         if not self._raw:
             return
+        lines = []
+        try:
+            for raw in self._raw:
+                record = self._render(*raw)
+                try:
+                    lines.append(json.dumps(record, separators=(",", ":"), allow_nan=False))
+                except ValueError:
+                    raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be "
+                                        "described")
+                self._step_index += 1
+        except BaseException:
+            self._abandon()
+            raise
+        self._raw = []
         if self._stream is None:
             self._open()
-        lines = []
-        for raw in self._raw:
-            record = self._render(*raw)
-            try:
-                lines.append(json.dumps(record, separators=(",", ":"), allow_nan=False))
-            except ValueError:
-                raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be described")
-            self._step_index += 1
-        self._raw = []
         self._stream.write("\n".join(lines) + "\n")
         self._stream.flush()
 
@@ -347,11 +358,18 @@ class TraceDumper:
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             self.close()
-        elif self._tmp_path is not None and self._stream is not None:
+        else:
+            self._abandon()
+        return False
+
+    def _abandon(self):
+        """A failed trace leaves no file behind (a half-written sidecar would be imported as a shorter run)."""
+        self._closed = True
+        self._raw = []
+        if self._tmp_path is not None and self._stream is not None:
             self._stream.close()
             os.unlink(self._tmp_path)
-            self._closed = True
-        return False
+            self._tmp_path = None
 
     def _open(self):
         if self._out_path is None:
@@ -476,8 +494,7 @@ class TraceDumper:
         t = self._targets_matrix(y, n)
         lr = _float(lr)
         if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
-            raise HelperRefusal("batched step: bp's batched engine audits plain SGD only (no momentum, Adam or weight "
-                                "decay); record batches of one sample, or use plain SGD")
+            raise HelperRefusal(_BATCHED_REFUSAL)
         r = self._replay(before, x, t)
         xs, ts = x.tolist(), t.tolist()
         net_h, out_h, net_o, out_o = r["net_h"].tolist(), r["out_h"].tolist(), r["net_o"].tolist(), r["out_o"].tolist()
