@@ -215,4 +215,35 @@ def no_backward():
 
 lc.expect_refusal(helper.HelperRefusal, no_backward, "loss.backward()", "step without backward")
 
+
+# README "Check your own PyTorch loop": its exact script and command line, run as a new user would.
+def readme_walkthrough():
+    import re
+    import subprocess
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    code = re.search(r"<!-- pytorch-loop-example -->\n```python\n(.*?)```", text, re.S)
+    cmd = re.search(r"<!-- pytorch-loop-commands -->\n```\n(.*?)\n```", text, re.S)
+    lc.check(code is not None and cmd is not None, "README: the PyTorch loop example and its command are marked")
+    if code is None or cmd is None:
+        return
+    user = os.path.join(WORK, "readme-user")
+    os.makedirs(user)
+    shutil.copy(os.path.join(WORK, "pytorch_trace_helper.py"), user)
+    with open(os.path.join(user, "train.py"), "w", encoding="utf-8") as f:
+        f.write(code.group(1))
+    bin_dir = os.path.join(user, "bin")  # `bp` and `python3` as the README's reader has them
+    os.makedirs(bin_dir)
+    os.symlink(os.path.abspath(BP), os.path.join(bin_dir, "bp"))
+    os.symlink(sys.executable, os.path.join(bin_dir, "python3"))
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+    r = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd.group(1)], cwd=user, env=env, capture_output=True,
+                       timeout=240)
+    lc.check(r.returncode == 0 and b"verify multi passed (30 record(s))" in r.stderr,
+             f"README walkthrough: exit {r.returncode}: {r.stderr.decode()[-800:]}")
+
+
+readme_walkthrough()
+
 lc.finish("live_pytorch_test")
