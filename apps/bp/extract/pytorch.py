@@ -170,8 +170,16 @@ def _float(t):
     return float(t)
 
 
-def _copy_state(s):
-    return {k: (v.detach().clone() if torch.is_tensor(v) else v) for k, v in s.items()} if s else None
+def _flat(tensors):
+    """One contiguous copy of several tensors (a single call where torch provides it)."""
+    flatten = getattr(torch._utils, "_flatten_dense_tensors", None)
+    if flatten is not None:
+        return flatten(tensors)
+    return torch.cat([t.reshape(-1) for t in tensors])
+
+
+def _copy(value):
+    return torch.as_tensor(value).detach().clone()
 
 
 def _utc_timestamp():
@@ -219,17 +227,22 @@ class TraceDumper:
     for standard output. trace_id: 32 lowercase hex digits; given, every line carries it and a
     dense step_index (a multi-step trace); omitted, lines carry neither and bp synthesizes them.
     input_names / output_names: unit names for the sidecar (default i1.., o1..).
+    x and y are kept by reference until their step is written (every flush_every steps and at
+    close()): a loop that overwrites its batch tensors in place passes copy_inputs=True. (A
+    changed batch cannot pass unnoticed: bp recomputes the step from the recorded inputs.)
     """
 
     def __init__(self, model, optimizer, loss_fn, out=None, trace_id=None, input_names=None,
-                 output_names=None, flush_every=256):
+                 output_names=None, flush_every=256, copy_inputs=False):
         self._first, self._second, self._act_h, act_o = _describe_model(model)
         self._loss, self._act_o, self._reduction = _describe_loss(loss_fn, act_o)
         self._params = [self._first.weight, self._first.bias, self._second.weight, self._second.bias]
         self._opt_name, self._hyper, order = _describe_optimizer(optimizer, self._params)
         self._optimizer = optimizer
-        # Position of each model tensor in the param_groups walk, matched by identity.
-        self._walk = [next(i for i, q in enumerate(order) if q is p) for p in self._params]
+        self._shapes = [p.shape for p in self._params]
+        self._numels = [p.numel() for p in self._params]
+        self._state_keys = {"sgd": (), "sgd_momentum": ("momentum_buffer",)}.get(
+            self._opt_name, ("exp_avg", "exp_avg_sq", "step"))
         dtype = self._first.weight.dtype
         for p in self._params:
             if p.device.type != "cpu":
@@ -260,6 +273,7 @@ class TraceDumper:
         self._pending = None
         self._step_index = 0
         self._closed = False
+        self._copy_inputs = bool(copy_inputs)
         self._helper = self._helper_block()
 
     # ----- the training-loop side: snapshots only -----
@@ -271,42 +285,69 @@ class TraceDumper:
         return _StepContext(self, inputs, targets)
 
     def _begin(self, x, y):
+        # Two torch calls per step: one flat copy of parameters (and optimizer state) before,
+        # one of parameters, gradients (and state) after. Everything else waits for flush().
         if torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled():
             raise HelperRefusal("autocast (AMP) is active: mixed precision steps are not supported")
-        state = self._optimizer.state
-        before_state = []
-        for p in self._params:
-            s = state.get(p)  # a keyed look-up in walk order, never an iteration over optimizer.state
-            before_state.append(_copy_state(s))
-        self._pending = (
-            [p.detach().clone() for p in self._params],
-            before_state,
-            torch.as_tensor(x).detach().clone(),
-            torch.as_tensor(y).detach().clone(),
-            {k: self._optimizer.param_groups[0][k] for k in ("lr",)},
-        )
+        state = self._state_tensors()
+        # A copy every step: reusing the last step's "after" copy would miss writes through
+        # param.data, which bypass PyTorch's version counters.
+        with torch.no_grad():
+            before = _flat(self._params + state if state else self._params)
+        x = _copy(x) if self._copy_inputs else torch.as_tensor(x)
+        y = _copy(y) if self._copy_inputs else torch.as_tensor(y)
+        self._pending = (before, state is not None, x, y, self._optimizer.param_groups[0]["lr"])
 
     def _end(self):
-        before, before_state, x, y, hyper = self._pending
+        before, had_state, x, y, lr = self._pending
         self._pending = None
-        grads = []
-        for p, name in zip(self._params, ("first Linear weight", "first Linear bias", "second Linear weight",
-                                           "second Linear bias")):
-            if p.grad is None:
-                raise HelperRefusal(f"step(): {name} has no gradient; call loss.backward() inside the step block")
-            grads.append(p.grad.detach().clone())
-        state = self._optimizer.state
-        after_state = []
-        for p in self._params:
-            s = state.get(p)
-            after_state.append(_copy_state(s))
-        after = [p.detach().clone() for p in self._params]
+        grads = [p.grad for p in self._params]
+        if any(g is None for g in grads):
+            self._abandon()
+            raise HelperRefusal("step(): a parameter has no gradient; call loss.backward() inside the step block")
         if x.dim() == 2 and x.shape[0] > 1 and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
             self._abandon()
             raise HelperRefusal(_BATCHED_REFUSAL)
-        self._raw.append((before, before_state, x, y, hyper["lr"], grads, after, after_state))
+        state = self._state_tensors()
+        if self._state_keys and state is None:
+            self._abandon()
+            raise HelperRefusal("step(): the optimizer holds no state after the step; call optimizer.step() inside "
+                                "the step block")
+        with torch.no_grad():
+            after = _flat(self._params + grads + state if state else self._params + grads)
+        self._raw.append((before, had_state, x, y, lr, after))
         if len(self._raw) >= self._flush_every:
             self.flush()
+
+    def _state_tensors(self):
+        """The optimizer's per-parameter state tensors, key by key in walk order; None before it has any."""
+        if not self._state_keys:
+            return None
+        state = self._optimizer.state
+        entries = [state.get(p) for p in self._params]  # keyed look-ups in walk order, never iteration
+        if any(not e for e in entries):
+            return None
+        return [e[k] if torch.is_tensor(e[k]) else torch.tensor(float(e[k]), dtype=torch.float64)
+                for k in self._state_keys for e in entries]
+
+    def _split(self, flat, with_grads, with_state):
+        """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
+        sizes = list(self._numels) * (2 if with_grads else 1)
+        if with_state:
+            for k in self._state_keys:
+                sizes += [1] * 4 if k == "step" else list(self._numels)
+        pieces = list(flat.split(sizes))
+        params = [c.view(shape) for c, shape in zip(pieces[:4], self._shapes)]
+        grads = [c.view(shape) for c, shape in zip(pieces[4:8], self._shapes)] if with_grads else None
+        states = [None] * 4
+        if with_state:
+            rest = pieces[8:] if with_grads else pieces[4:]
+            states = [{} for _ in range(4)]
+            for n, k in enumerate(self._state_keys):
+                for i in range(4):
+                    c = rest[n * 4 + i]
+                    states[i][k] = c.reshape(()) if k == "step" else c.view(self._shapes[i])
+        return params, grads, states
 
     # ----- serialization -----
 
@@ -483,7 +524,9 @@ class TraceDumper:
             "t_minus_o": (t - out_o).detach(), "w2": w2.detach(),
         }
 
-    def _render(self, before, before_state, x, y, lr, grads, after, after_state):
+    def _render(self, before, had_state, x, y, lr, after):
+        before, _, before_state = self._split(before, False, had_state)
+        after, grads, after_state = self._split(after, True, bool(self._state_keys))
         ins, hid, outs = self._inputs, self._hidden, self._outputs
         x = x.to(self._dtype)
         batched = x.dim() == 2 and x.shape[0] > 1
