@@ -51,6 +51,7 @@ import hashlib
 import json
 import os
 import platform
+import stat
 import sys
 import tempfile
 
@@ -263,6 +264,8 @@ class TraceDumper:
                 os.fsync(fd)
             finally:
                 os.close(fd)
+        elif self._stream is not sys.stdout:
+            self._stream.close()
 
     def __enter__(self):
         return self
@@ -280,7 +283,13 @@ class TraceDumper:
         if self._out_path is None:
             self._stream = sys.stdout
             return
-        fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(os.path.abspath(self._out_path)))
+        # A link is followed, so the file it names is replaced, not the link. A device or a pipe
+        # (/dev/stdout, a FIFO) is written in place: renaming over it would replace the node.
+        self._out_path = os.path.realpath(self._out_path)
+        if os.path.exists(self._out_path) and not stat.S_ISREG(os.stat(self._out_path).st_mode):
+            self._stream = open(self._out_path, "w", encoding="utf-8")
+            return
+        fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(self._out_path))
         self._stream = os.fdopen(fd, "w", encoding="utf-8")
 
     def _jaxpr_digest(self, params, x, y):

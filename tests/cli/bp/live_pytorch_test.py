@@ -246,4 +246,21 @@ def readme_walkthrough():
 
 readme_walkthrough()
 
+
+# Output targets: a device is written in place (never renamed over), a link's target is replaced.
+def output_targets():
+    import stat
+    train("/dev/null", OPTIMIZERS["sgd"][0], steps=1)
+    lc.check(stat.S_ISCHR(os.stat("/dev/null").st_mode), "out=/dev/null leaves the device node in place")
+    target = os.path.join(WORK, "target.jsonl")
+    link = os.path.join(WORK, "link.jsonl")
+    with open(target, "w"):
+        pass
+    os.symlink("target.jsonl", link)
+    train(link, OPTIMIZERS["sgd"][0], steps=2)
+    lc.check(os.path.islink(link) and len(lc.read_lines(target)) == 2, "out=<link> writes the link's target")
+
+
+output_targets()
+
 lc.finish("live_pytorch_test")
