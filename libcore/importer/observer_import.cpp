@@ -1,6 +1,8 @@
 #include "importer/observer_import.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "common/sha256.hpp"
 #include "importer/engine_witness.hpp"
@@ -35,6 +37,31 @@ std::vector<std::string_view> record_lines(std::string_view text) {
     text.remove_prefix(nl + 1);
   }
   return lines;
+}
+
+// Same length as a real digest, so replacing it in place moves nothing.
+const std::string kDigestPlaceholder = "sha256:" + std::string(64, '0');
+
+// `bytes` (`records` lines) with the field ,"bundle_root_digest":"<placeholder>" removed from
+// every line, or nullopt unless each line holds it exactly once.
+std::optional<std::string> without_placeholder_field(const std::string& bytes, std::size_t records) {
+  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
+  std::string out;
+  out.reserve(bytes.size());
+  std::size_t line_start = 0, lines = 0;
+  while (line_start < bytes.size()) {
+    std::size_t line_end = bytes.find('\n', line_start);
+    line_end = line_end == std::string::npos ? bytes.size() : line_end + 1;
+    const std::string_view line(bytes.data() + line_start, line_end - line_start);
+    const auto at = line.find(field);
+    if (at == std::string_view::npos || line.find(field, at + 1) != std::string_view::npos) return std::nullopt;
+    out.append(line.substr(0, at));
+    out.append(line.substr(at + field.size()));
+    line_start = line_end;
+    ++lines;
+  }
+  if (lines != records) return std::nullopt;
+  return out;
 }
 
 struct Witnessed {
@@ -216,14 +243,26 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     receipts.push_back(build_observer_receipt(sidecar, w->engine, f));
     result.steps.push_back(std::move(w->outcome));
   }
-  // Two passes: the digest covers the canonical bytes without bundle_root_digest.
-  auto unbound = receipt::emit::emit_receipts(receipts);
-  if (!unbound) return fail(unbound.error().message());
-  const std::string digest = sha256_label(*unbound);
-  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = digest;
+  // The digest covers the canonical bytes without bundle_root_digest. One emission with a
+  // placeholder digest gives both: the bytes without the field are the bytes with its one
+  // occurrence per line cut out (a key's quotes are never escaped, a string's always are).
+  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
   auto bound = receipt::emit::emit_receipts(receipts);
   if (!bound) return fail(bound.error().message());
-  result.bytes = std::move(*bound);
+  auto unbound = without_placeholder_field(*bound, receipts.size());
+  if (!unbound) {  // not one placeholder per line: emit again without the field
+    for (auto& r : receipts) r["attestor"].erase("bundle_root_digest");
+    auto plain = receipt::emit::emit_receipts(receipts);
+    if (!plain) return fail(plain.error().message());
+    unbound = std::move(*plain);
+  }
+  const std::string digest = sha256_label(*unbound);
+  std::string& out = *bound;
+  for (std::size_t at = out.find(kDigestPlaceholder); at != std::string::npos;
+       at = out.find(kDigestPlaceholder, at + digest.size())) {
+    out.replace(at, digest.size(), digest);
+  }
+  result.bytes = std::move(out);
   result.bundle_root_digest = digest;
   return result;
 }
