@@ -263,4 +263,20 @@ def output_targets():
 
 output_targets()
 
+
+# A number a receipt cannot spell (Adam's second moment of a tiny gradient) is refused with
+# exit 2, no output, and the receipt field named.
+def unwritable_number():
+    import copy
+    recs = copy.deepcopy(records["adam/float32"])
+    recs[1]["updates"][0]["optimizer"]["state_after"]["v"] = 4.9e-16
+    rc, out, summary = lc.import_summary(BP, "pytorch", lc.dump_lines(recs))
+    text = summary.get("error", {}).get("message", "")
+    lc.check(rc == 2 and out == b"", f"unwritable number: exit {rc} (want 2) and no receipts")
+    lc.check("record 2" in text and "receipt field /updates/0/optimizer/state_after/v" in text,
+             f"unwritable number: the message names the record and field: {text}")
+
+
+unwritable_number()
+
 lc.finish("live_pytorch_test")
