@@ -1,0 +1,44 @@
+#include <cstring>
+#include <new>
+
+#include "gpu/backend.hpp"
+
+namespace gpu {
+namespace {
+
+// The CPU launcher: the same bodies, one index after another.
+class CpuBackend final : public Backend {
+ public:
+  [[nodiscard]] const char* name() const override { return "cpu"; }
+  [[nodiscard]] float* alloc(std::size_t n) override {
+    auto* p = new (std::nothrow) float[n]();
+    if (p == nullptr) throw GpuError("cpu backend: cannot allocate " + std::to_string(n) + " floats");
+    return p;
+  }
+  void release(float* p) noexcept override { delete[] p; }
+  void upload(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
+  void download(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
+  void launch(KernelId id, const void* args, std::size_t n) override {
+    switch (id) {
+#define GPU_CPU_CASE(kid, Body)                                   \
+  case KernelId::kid: {                                           \
+    const auto& a = *static_cast<const Body::Args*>(args);        \
+    for (std::size_t i = 0; i < n; ++i) Body::run(a, i);          \
+    return;                                                       \
+  }
+      GPU_KERNELS(GPU_CPU_CASE)
+#undef GPU_CPU_CASE
+    }
+    throw GpuError("cpu backend: unknown kernel id " + std::to_string(static_cast<int>(id)));
+  }
+  void synchronize() override {}
+};
+
+}  // namespace
+
+Backend& cpu_backend() {
+  static CpuBackend b;
+  return b;
+}
+
+}  // namespace gpu

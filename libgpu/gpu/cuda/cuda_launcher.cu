@@ -1,0 +1,71 @@
+// The CUDA launcher: every body in GPU_KERNELS as a __global__ kernel over the index space, and
+// the CUDA backend's memory calls. Device 0, the default stream; one thread per index.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "gpu/backend.hpp"
+#include "gpu/cuda/cuda_check.hpp"
+
+namespace gpu {
+namespace {
+
+template <typename Body>
+__global__ void run_body(typename Body::Args args, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) Body::run(args, i);
+}
+
+constexpr unsigned kBlock = 128;
+
+class CudaBackend final : public Backend {
+ public:
+  [[nodiscard]] const char* name() const override { return "cuda"; }
+  [[nodiscard]] float* alloc(std::size_t n) override {
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
+    cuda_check(cudaMemset(p, 0, n * sizeof(float)), "cudaMemset");
+    return static_cast<float*>(p);
+  }
+  void release(float* p) noexcept override { (void)cudaFree(p); }
+  void upload(float* dst, const float* src, std::size_t n) override {
+    cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  }
+  void download(float* dst, const float* src, std::size_t n) override {
+    cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  }
+  void launch(KernelId id, const void* args, std::size_t n) override {
+    const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
+    switch (id) {
+#define GPU_CUDA_CASE(kid, Body)                                                           \
+  case KernelId::kid:                                                                      \
+    run_body<Body><<<blocks, kBlock>>>(*static_cast<const Body::Args*>(args), n);          \
+    cuda_check(cudaGetLastError(), "launch " #kid);                                        \
+    return;
+      GPU_KERNELS(GPU_CUDA_CASE)
+#undef GPU_CUDA_CASE
+    }
+    throw GpuError("cuda backend: unknown kernel id " + std::to_string(static_cast<int>(id)));
+  }
+  void synchronize() override { cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+};
+
+}  // namespace
+
+bool cuda_compiled() { return true; }
+
+const CudaProbe& cuda_backend() {
+  static const CudaProbe probe = [] {
+    CudaProbe p;
+    if (std::string why = cuda_device_unusable(); !why.empty()) {
+      p.reason = why;
+      return p;
+    }
+    static CudaBackend backend;
+    p.backend = &backend;
+    return p;
+  }();
+  return probe;
+}
+
+}  // namespace gpu
