@@ -29,8 +29,15 @@ class Backend {
   virtual void download(float* dst, const float* src, std::size_t n) = 0;
   // Runs Body::run(args, i) for i in [0, n); `args` points to the kernel's Args struct.
   virtual void launch(KernelId id, const void* args, std::size_t n) = 0;
+  // Runs a phased body for `steps` steps (see GPU_PHASED_KERNELS).
+  virtual void launch_phased(PhasedId id, const void* args, std::size_t steps) = 0;
   virtual void synchronize() = 0;
 };
+
+template <PhasedId Id>
+void launch_phased(Backend& b, const typename PhasedArgs<Id>::type& args, std::size_t steps) {
+  if (steps != 0) b.launch_phased(Id, &args, steps);
+}
 
 template <KernelId Id>
 void launch(Backend& b, const typename KernelArgs<Id>::type& args, std::size_t n) {

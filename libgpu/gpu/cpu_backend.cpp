@@ -31,6 +31,21 @@ class CpuBackend final : public Backend {
     }
     throw GpuError("cpu backend: unknown kernel id " + std::to_string(static_cast<int>(id)));
   }
+  void launch_phased(PhasedId id, const void* args, std::size_t steps) override {
+    switch (id) {
+#define GPU_CPU_PHASED_CASE(kid, Body)                                          \
+  case PhasedId::kid: {                                                         \
+    const auto& a = *static_cast<const Body::Args*>(args);                      \
+    for (std::size_t step = 0; step < steps; ++step)                            \
+      for (int phase = 0; phase < Body::kPhases; ++phase)                       \
+        for (std::size_t i = 0, w = Body::width(a, phase); i < w; ++i) Body::run(a, step, phase, i); \
+    return;                                                                     \
+  }
+      GPU_PHASED_KERNELS(GPU_CPU_PHASED_CASE)
+#undef GPU_CPU_PHASED_CASE
+    }
+    throw GpuError("cpu backend: unknown phased kernel id " + std::to_string(static_cast<int>(id)));
+  }
   void synchronize() override {}
 };
 

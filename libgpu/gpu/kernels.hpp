@@ -2,6 +2,7 @@
 // Every kernel body the launchers know, as an X-macro: X(id, Body). The CPU launcher and the CUDA
 // launcher expand the same list, so a body added here runs on both.
 #include "gpu/bodies/matrix_rules.hpp"
+#include "gpu/bodies/mlp_rules.hpp"
 #include "gpu/bodies/swa.hpp"
 
 #define GPU_KERNELS(X)                   \
@@ -12,7 +13,29 @@
   X(swa_backward_query, SwaBackwardQueryBody) \
   X(swa_backward_key, SwaBackwardKeyBody)
 
+// Phased bodies (Body::kPhases, Body::width(args, phase), Body::run(args, step, phase, i)): for
+// each step, each phase over its own index space, with a barrier between phases.
+#define GPU_PHASED_KERNELS(X) \
+  X(mlp_forward, MlpForward)  \
+  X(mlp_backward, MlpBackward)
+
 namespace gpu {
+
+enum class PhasedId : int {
+#define GPU_PHASED_ID(id, Body) id,
+  GPU_PHASED_KERNELS(GPU_PHASED_ID)
+#undef GPU_PHASED_ID
+};
+
+template <PhasedId>
+struct PhasedArgs;
+#define GPU_PHASED_ARGS(id, Body)         \
+  template <>                             \
+  struct PhasedArgs<PhasedId::id> {       \
+    using type = Body::Args;              \
+  };
+GPU_PHASED_KERNELS(GPU_PHASED_ARGS)
+#undef GPU_PHASED_ARGS
 
 enum class KernelId : int {
 #define GPU_KERNEL_ID(id, Body) id,

@@ -1,7 +1,7 @@
 // Host side of the matrix-rule kernel pairs (bodies in bodies/matrix_rules.hpp).
 #include <algorithm>
 
-#include "gpu/kernel_pairs.hpp"
+#include "gpu/rule_pairs.hpp"
 #include "nl/front_end.hpp"
 #include "tape/ops/activation.hpp"
 
@@ -139,12 +139,7 @@ class MatrixRulePair final : public nl::KernelPair {
 
 }  // namespace
 
-bool has_kernel_pair(RuleKind kind) {
-  return kind == RuleKind::delta || kind == RuleKind::titans || kind == RuleKind::hebbian || kind == RuleKind::atlas;
-}
-
-std::unique_ptr<nl::KernelPair> make_kernel_pair(RuleKind kind, Backend& backend) {
-  if (!has_kernel_pair(kind)) return nullptr;
+std::unique_ptr<nl::KernelPair> make_matrix_rule_pair(RuleKind kind, Backend& backend) {
   return std::make_unique<MatrixRulePair>(kind, backend);
 }
 

@@ -16,7 +16,22 @@ __global__ void run_body(typename Body::Args args, std::size_t n) {
   if (i < n) Body::run(args, i);
 }
 
+// One block walks the steps; __syncthreads() is the barrier between phases. The recurrences
+// are sequential in the steps and small across (d, d_h <= a few hundred), so one block is the
+// right shape: no grid-wide synchronization, and every phase's rows fit a block's threads.
+template <typename Body>
+__global__ void run_phased(typename Body::Args args, std::size_t steps) {
+  for (std::size_t step = 0; step < steps; ++step) {
+    for (int phase = 0; phase < Body::kPhases; ++phase) {
+      const std::size_t w = Body::width(args, phase);
+      for (std::size_t i = threadIdx.x; i < w; i += blockDim.x) Body::run(args, step, phase, i);
+      __syncthreads();
+    }
+  }
+}
+
 constexpr unsigned kBlock = 128;
+constexpr unsigned kPhasedBlock = 256;
 
 class CudaBackend final : public Backend {
  public:
@@ -46,6 +61,18 @@ class CudaBackend final : public Backend {
 #undef GPU_CUDA_CASE
     }
     throw GpuError("cuda backend: unknown kernel id " + std::to_string(static_cast<int>(id)));
+  }
+  void launch_phased(PhasedId id, const void* args, std::size_t steps) override {
+    switch (id) {
+#define GPU_CUDA_PHASED_CASE(kid, Body)                                                    \
+  case PhasedId::kid:                                                                      \
+    run_phased<Body><<<1, kPhasedBlock>>>(*static_cast<const Body::Args*>(args), steps);   \
+    cuda_check(cudaGetLastError(), "launch " #kid);                                        \
+    return;
+      GPU_PHASED_KERNELS(GPU_CUDA_PHASED_CASE)
+#undef GPU_CUDA_PHASED_CASE
+    }
+    throw GpuError("cuda backend: unknown phased kernel id " + std::to_string(static_cast<int>(id)));
   }
   void synchronize() override { cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 };

@@ -51,26 +51,29 @@ nl::RuleConfig width(std::size_t d) {
   return cfg;
 }
 
-constexpr nl::RuleKind kMatrixRules[] = {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::hebbian,
+constexpr nl::RuleKind kPairRules[] = {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::hebbian, nl::RuleKind::moneta, nl::RuleKind::yaad, nl::RuleKind::memora,
                                          nl::RuleKind::atlas};
 
 void check_all(gpu::Backend& backend) {
-  for (nl::RuleKind kind : kMatrixRules) {
+  for (nl::RuleKind kind : kPairRules) {
     REQUIRE(gpu::has_kernel_pair(kind));
     check_pair(kind, backend, nltest::small_config(), 6, 11);  // d=5: every size distinct
     check_pair(kind, backend, width(8), 4, 12);                // nltrain-math's small configuration
     check_pair(kind, backend, width(16), 9, 13);
   }
+  nl::RuleConfig lp = nltest::small_config();  // Moneta's l_p bias away from p = 2 (tanh, pow)
+  lp.p = 3.0;
+  check_pair(nl::RuleKind::moneta, backend, lp, 6, 14);
 }
 
 }  // namespace
 
-TEST_CASE("matrix rules: CPU-launched kernel pairs equal the tape's gradient (Delta, Titans, Hebbian, Atlas)") {
+TEST_CASE("rule pairs: CPU-launched kernel pairs equal the tape's gradient (every rule with kernel bodies)") {
   check_all(gpu::cpu_backend());
 }
 
-TEST_CASE("matrix rules: CUDA-launched kernel pairs equal the tape's gradient") {
-  if (gpu::Backend* cuda = gputest::cuda_or_skip("matrix rules")) check_all(*cuda);
+TEST_CASE("rule pairs: CUDA-launched kernel pairs equal the tape's gradient") {
+  if (gpu::Backend* cuda = gputest::cuda_or_skip("rule pairs")) check_all(*cuda);
 }
 
 TEST_CASE("kernel pair seam: a block keeps the pair it was recorded with") {
