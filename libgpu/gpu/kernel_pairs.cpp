@@ -14,8 +14,8 @@ bool has_kernel_pair(RuleKind kind) {
     case RuleKind::atlas:
     case RuleKind::moneta:
     case RuleKind::yaad:
-    case RuleKind::memora: return true;
-    case RuleKind::lattice:
+    case RuleKind::memora:
+    case RuleKind::lattice: return true;
     case RuleKind::trellis: return false;
   }
   return false;
@@ -30,7 +30,7 @@ std::unique_ptr<nl::KernelPair> make_kernel_pair(RuleKind kind, Backend& backend
     case RuleKind::moneta:
     case RuleKind::yaad:
     case RuleKind::memora: return make_mlp_rule_pair(kind, backend);
-    case RuleKind::lattice:
+    case RuleKind::lattice: return make_lattice_pair(backend);
     case RuleKind::trellis: return nullptr;
   }
   return nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 // Every kernel body the launchers know, as an X-macro: X(id, Body). The CPU launcher and the CUDA
 // launcher expand the same list, so a body added here runs on both.
+#include "gpu/bodies/lattice.hpp"
 #include "gpu/bodies/matrix_rules.hpp"
 #include "gpu/bodies/mlp_rules.hpp"
 #include "gpu/bodies/swa.hpp"
@@ -17,7 +18,9 @@
 // each step, each phase over its own index space, with a barrier between phases.
 #define GPU_PHASED_KERNELS(X) \
   X(mlp_forward, MlpForward)  \
-  X(mlp_backward, MlpBackward)
+  X(mlp_backward, MlpBackward) \
+  X(lattice_forward, LatticeForward) \
+  X(lattice_backward, LatticeBackward)
 
 namespace gpu {
 

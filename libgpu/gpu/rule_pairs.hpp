@@ -12,5 +12,7 @@ namespace gpu {
 [[nodiscard]] std::unique_ptr<nl::KernelPair> make_matrix_rule_pair(nl::RuleKind kind, Backend& backend);
 // Moneta, YAAD, MEMORA (bodies/mlp_rules.hpp).
 [[nodiscard]] std::unique_ptr<nl::KernelPair> make_mlp_rule_pair(nl::RuleKind kind, Backend& backend);
+// LatticeOSR (bodies/lattice.hpp).
+[[nodiscard]] std::unique_ptr<nl::KernelPair> make_lattice_pair(Backend& backend);
 
 }  // namespace gpu

@@ -13,7 +13,7 @@ namespace {
 
 constexpr nl::RuleKind kRules[] = {nl::RuleKind::delta,  nl::RuleKind::titans, nl::RuleKind::hebbian,
                                    nl::RuleKind::moneta, nl::RuleKind::yaad,   nl::RuleKind::memora,
-                                   nl::RuleKind::atlas};
+                                   nl::RuleKind::lattice, nl::RuleKind::atlas};
 
 void check_rule(gpu::Backend& backend, nl::RuleKind rule, std::size_t k) {
   const nl::MagConfig cfg = nltest::mag_config(rule, k);
@@ -55,7 +55,7 @@ void check_all(gpu::Backend& backend) {
 
 }  // namespace
 
-TEST_CASE("gpu_cms_backward: CPU-launched equals the tape's gradient (7 rules, K=1,2,4, mixed levels)") {
+TEST_CASE("gpu_cms_backward: CPU-launched equals the tape's gradient (8 rules, K=1,2,4, mixed levels)") {
   check_all(gpu::cpu_backend());
 }
 

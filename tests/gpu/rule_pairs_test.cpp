@@ -52,7 +52,7 @@ nl::RuleConfig width(std::size_t d) {
 }
 
 constexpr nl::RuleKind kPairRules[] = {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::hebbian, nl::RuleKind::moneta, nl::RuleKind::yaad, nl::RuleKind::memora,
-                                         nl::RuleKind::atlas};
+                                         nl::RuleKind::lattice, nl::RuleKind::atlas};
 
 void check_all(gpu::Backend& backend) {
   for (nl::RuleKind kind : kPairRules) {
@@ -64,6 +64,11 @@ void check_all(gpu::Backend& backend) {
   nl::RuleConfig lp = nltest::small_config();  // Moneta's l_p bias away from p = 2 (tanh, pow)
   lp.p = 3.0;
   check_pair(nl::RuleKind::moneta, backend, lp, 6, 14);
+  for (nl::LatticeVariant v : {nl::LatticeVariant::encode, nl::LatticeVariant::similarity}) {
+    nl::RuleConfig cfg = nltest::small_config();  // decode is the default, checked above
+    cfg.lattice_variant = v;
+    check_pair(nl::RuleKind::lattice, backend, cfg, 6, 15);
+  }
 }
 
 }  // namespace
