@@ -15,8 +15,8 @@ bool has_kernel_pair(RuleKind kind) {
     case RuleKind::moneta:
     case RuleKind::yaad:
     case RuleKind::memora:
-    case RuleKind::lattice: return true;
-    case RuleKind::trellis: return false;
+    case RuleKind::lattice:
+    case RuleKind::trellis: return true;
   }
   return false;
 }
@@ -31,7 +31,7 @@ std::unique_ptr<nl::KernelPair> make_kernel_pair(RuleKind kind, Backend& backend
     case RuleKind::yaad:
     case RuleKind::memora: return make_mlp_rule_pair(kind, backend);
     case RuleKind::lattice: return make_lattice_pair(backend);
-    case RuleKind::trellis: return nullptr;
+    case RuleKind::trellis: return make_trellis_pair(backend);
   }
   return nullptr;
 }

@@ -10,7 +10,7 @@
 
 namespace gpu {
 
-// Rules with kernel bodies: DeltaRule, TitansLMM, HebbianRule, AtlasOmega.
+// Rules with kernel bodies: all nine.
 [[nodiscard]] bool has_kernel_pair(nl::RuleKind kind);
 
 // The pair for `kind` on `backend` (which must outlive it); null for a rule without kernel bodies.

@@ -5,6 +5,7 @@
 #include "gpu/bodies/matrix_rules.hpp"
 #include "gpu/bodies/mlp_rules.hpp"
 #include "gpu/bodies/swa.hpp"
+#include "gpu/bodies/trellis.hpp"
 
 #define GPU_KERNELS(X)                   \
   X(matrix_forward, MatrixForward)       \
@@ -20,7 +21,9 @@
   X(mlp_forward, MlpForward)  \
   X(mlp_backward, MlpBackward) \
   X(lattice_forward, LatticeForward) \
-  X(lattice_backward, LatticeBackward)
+  X(lattice_backward, LatticeBackward) \
+  X(trellis_forward, TrellisForward) \
+  X(trellis_backward, TrellisBackward)
 
 namespace gpu {
 

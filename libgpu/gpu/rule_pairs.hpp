@@ -14,5 +14,7 @@ namespace gpu {
 [[nodiscard]] std::unique_ptr<nl::KernelPair> make_mlp_rule_pair(nl::RuleKind kind, Backend& backend);
 // LatticeOSR (bodies/lattice.hpp).
 [[nodiscard]] std::unique_ptr<nl::KernelPair> make_lattice_pair(Backend& backend);
+// Trellis (bodies/trellis.hpp).
+[[nodiscard]] std::unique_ptr<nl::KernelPair> make_trellis_pair(Backend& backend);
 
 }  // namespace gpu

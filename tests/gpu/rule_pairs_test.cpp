@@ -52,7 +52,7 @@ nl::RuleConfig width(std::size_t d) {
 }
 
 constexpr nl::RuleKind kPairRules[] = {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::hebbian, nl::RuleKind::moneta, nl::RuleKind::yaad, nl::RuleKind::memora,
-                                         nl::RuleKind::lattice, nl::RuleKind::atlas};
+                                         nl::RuleKind::lattice, nl::RuleKind::trellis, nl::RuleKind::atlas};
 
 void check_all(gpu::Backend& backend) {
   for (nl::RuleKind kind : kPairRules) {
@@ -100,8 +100,11 @@ TEST_CASE("kernel pair seam: a block keeps the pair it was recorded with") {
   CHECK_FALSE(nl::installed_kernel_pair(kind).has_value());
 }
 
-TEST_CASE("kernel pairs: rules without kernel bodies have no pair") {
+TEST_CASE("kernel pairs: every rule has one, on either backend") {
   for (nl::RuleKind kind : nl::kAllRuleKinds) {
-    CHECK((gpu::make_kernel_pair(kind, gpu::cpu_backend()) != nullptr) == gpu::has_kernel_pair(kind));
+    REQUIRE(gpu::has_kernel_pair(kind));
+    const auto pair = gpu::make_kernel_pair(kind, gpu::cpu_backend());
+    REQUIRE(pair != nullptr);
+    CHECK(pair->device() == "cpu");
   }
 }
