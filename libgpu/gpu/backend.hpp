@@ -29,6 +29,9 @@ class Backend {
   virtual void download(float* dst, const float* src, std::size_t n) = 0;
   // Runs Body::run(args, i) for i in [0, n); `args` points to the kernel's Args struct.
   virtual void launch(KernelId id, const void* args, std::size_t n) = 0;
+  // C = alpha op(A) op(B) + beta C, row-major, on buffers of this backend (GemmArgs's layout).
+  // CPU: OpenBLAS; CUDA: cuBLAS, or the GemmBody hand kernel where cuBLAS cannot be loaded.
+  virtual void gemm(const GemmArgs& g) = 0;
   // Runs a phased body for `steps` steps (see GPU_PHASED_KERNELS).
   virtual void launch_phased(PhasedId id, const void* args, std::size_t steps) = 0;
   virtual void synchronize() = 0;

@@ -1,3 +1,5 @@
+#include <cblas.h>
+
 #include <cstring>
 #include <new>
 
@@ -45,6 +47,12 @@ class CpuBackend final : public Backend {
 #undef GPU_CPU_PHASED_CASE
     }
     throw GpuError("cpu backend: unknown phased kernel id " + std::to_string(static_cast<int>(id)));
+  }
+  void gemm(const GemmArgs& g) override {
+    if (g.m == 0 || g.n == 0) return;
+    const auto m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
+    cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans, g.trans_b ? CblasTrans : CblasNoTrans, m, n,
+                k, g.alpha, g.a, g.trans_a ? m : k, g.b, g.trans_b ? k : n, g.beta, g.c, n);
   }
   void synchronize() override {}
 };

@@ -9,6 +9,19 @@
 #include "nl/rule_dispatch.hpp"
 
 namespace gpu {
+namespace {
+
+// C = op(A) op(B) on the backend (cuBLAS on CUDA): the output head's products, s x d x V, are the
+// largest in a step and grow with the vocabulary, where a library GEMM beats a hand kernel.
+std::vector<float> matmul(Backend& b, bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k,
+                          std::span<const float> a, std::span<const float> bm) {
+  Buffer da(b, a), db(b, bm), dc(b, m * n);
+  b.gemm({ta, tb, m, n, k, 1.f, 0.f, da.get(), db.get(), dc.get()});
+  b.synchronize();
+  return dc.to_host();
+}
+
+}  // namespace
 
 common::Result<nl::MagGradients<float>> gpu_cms_backward(Backend& backend, const nl::MagConfig& cfg,
                                                         const nl::MagParams<float>& p, const nl::MagForward<float>& f,
@@ -33,12 +46,15 @@ common::Result<nl::MagGradients<float>> gpu_cms_backward(Backend& backend, const
       g_logits[t * V + f.targets[t]] -= inv_n;
     }
   }
-  std::vector<float> g_pj(s * d, 0.f), g_z(s * d, 0.f);
-  for (std::size_t t = 0; t < s; ++t) {
-    dense::add_outer(gp.u_emb.data(), d, V, 1.f, &f.pj[t * d], &g_logits[t * V]);
-    dense::matvec(p.u_emb.data(), d, V, &g_logits[t * V], &g_pj[t * d]);
+  std::vector<float> g_pj, g_z;
+  try {
+    gp.u_emb = matmul(backend, true, false, d, V, s, f.pj, g_logits);  // logits = Pj U_emb: gU_emb = Pj^T gL
+    g_pj = matmul(backend, false, true, s, d, V, g_logits, p.u_emb);     // gPj = gL U_emb^T
+    gp.w_o = matmul(backend, true, false, d, d, s, g_pj, f.z);           // Pj = Z W_O^T: gW_O = gPj^T Z
+    g_z = matmul(backend, false, false, s, d, d, g_pj, p.w_o);           // gZ = gPj W_O
+  } catch (const GpuError& e) {
+    return common::Error::io(std::string("gpu_cms_backward: ") + e.what());
   }
-  dense::project_backward(f.z.data(), s, d, p.w_o.data(), d, g_pj.data(), gp.w_o.data(), g_z.data());
   std::vector<float> g_a(s * d), g_y(s * d);
   const float c_k = nl::level_scale<float>(K);
   for (std::size_t i = 0; i < s * d; ++i) {

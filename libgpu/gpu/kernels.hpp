@@ -1,6 +1,7 @@
 #pragma once
 // Every kernel body the launchers know, as an X-macro: X(id, Body). The CPU launcher and the CUDA
 // launcher expand the same list, so a body added here runs on both.
+#include "gpu/bodies/gemm.hpp"
 #include "gpu/bodies/lattice.hpp"
 #include "gpu/bodies/matrix_rules.hpp"
 #include "gpu/bodies/mlp_rules.hpp"
@@ -11,6 +12,7 @@
   X(matrix_forward, MatrixForward)       \
   X(matrix_backward, MatrixBackward)     \
   X(reduce_rows, ReduceRows)             \
+  X(gemm, GemmBody)                      \
   X(swa_forward, SwaForwardBody)         \
   X(swa_backward_query, SwaBackwardQueryBody) \
   X(swa_backward_key, SwaBackwardKeyBody)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/backend.hpp"
+#include "gpu/cuda/cublas_loader.hpp"
 #include "gpu/cuda/cuda_check.hpp"
 
 namespace gpu {
@@ -73,6 +74,21 @@ class CudaBackend final : public Backend {
 #undef GPU_CUDA_PHASED_CASE
     }
     throw GpuError("cuda backend: unknown phased kernel id " + std::to_string(static_cast<int>(id)));
+  }
+  void gemm(const GemmArgs& g) override {
+    if (g.m == 0 || g.n == 0) return;
+    const Cublas& cb = cublas();
+    if (cb.handle == nullptr) {  // the hand kernel
+      run_body<GemmBody><<<static_cast<unsigned>((g.m * g.n + kBlock - 1) / kBlock), kBlock>>>(g, g.m * g.n);
+      cuda_check(cudaGetLastError(), "launch gemm");
+      return;
+    }
+    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands.
+    const auto m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
+    const cublasStatus_t st =
+        cb.sgemm(cb.handle, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k,
+                 &g.alpha, g.b, g.trans_b ? k : n, g.a, g.trans_a ? m : k, &g.beta, g.c, n);
+    if (st != CUBLAS_STATUS_SUCCESS) throw GpuError("cublasSgemm failed with status " + std::to_string(static_cast<int>(st)));
   }
   void synchronize() override { cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 };
