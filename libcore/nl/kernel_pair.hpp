@@ -24,6 +24,7 @@ struct KernelChunk {
   PackedCache cache;               // whatever the pair's backward needs
 };
 
+// forward and backward may throw std::runtime_error when the device fails (libgpu's GpuError).
 class KernelPair {
  public:
   virtual ~KernelPair() = default;
