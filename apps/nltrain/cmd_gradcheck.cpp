@@ -1,5 +1,9 @@
 // nltrain gradcheck: tape vs hand-written backward vs finite differences, per parameter.
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -14,7 +18,34 @@ struct GradcheckOptions {
   std::string rule = "delta";
   std::size_t levels = 1;
   bool stress = false, fp64 = false, json = false, all = false;
+  std::string perturb;  // NAME[INDEX]+=AMOUNT, empty: none
 };
+
+// --perturb-gradient NAME[INDEX]+=AMOUNT, e.g. "levels/0/W_Q[3]+=0.01". Whether NAME and INDEX
+// exist is the library's check (exit 3); this only reads the syntax (exit 2).
+common::Result<nl::GradientPerturbation> parse_perturbation(std::string_view spec) {
+  auto bad = [&](const std::string& why) {
+    return common::Error::malformed("--perturb-gradient: '" + std::string(spec) + "': " + why +
+                                    " (expected NAME[INDEX]+=AMOUNT, e.g. W_O[3]+=0.01)");
+  };
+  const std::size_t op = spec.rfind("]+=");
+  const std::size_t open = op == std::string_view::npos ? op : spec.rfind('[', op);
+  if (open == std::string_view::npos || open == 0) return bad("no NAME[INDEX]+=");
+  nl::GradientPerturbation g;
+  g.tensor = std::string(spec.substr(0, open));
+  const std::string_view index = spec.substr(open + 1, op - open - 1);
+  const auto [ip, iec] = std::from_chars(index.data(), index.data() + index.size(), g.index);
+  if (index.empty() || iec != std::errc() || ip != index.data() + index.size()) return bad("INDEX is not a non-negative integer");
+  const std::string_view amount = spec.substr(op + 3);
+  const auto [ap, aec] = std::from_chars(amount.data(), amount.data() + amount.size(), g.amount);
+  if (amount.empty() || ap != amount.data() + amount.size() || (aec != std::errc() && aec != std::errc::result_out_of_range)) {
+    return bad("AMOUNT is not a number");
+  }
+  if (aec == std::errc::result_out_of_range) {
+    return common::Error::invalid_argument("--perturb-gradient: AMOUNT '" + std::string(amount) + "' is out of the double range");
+  }
+  return g;
+}
 
 int run_gradcheck(const GradcheckOptions& o) {
   std::vector<nl::RuleKind> rules;
@@ -28,18 +59,26 @@ int run_gradcheck(const GradcheckOptions& o) {
   if (o.levels == 0 || o.levels > kMaxLevels) {
     return report(common::Error::invalid_argument("--levels: must be in 1.." + std::to_string(kMaxLevels)));
   }
+  std::optional<nl::GradientPerturbation> perturb;
+  if (!o.perturb.empty()) {
+    auto g = parse_perturbation(o.perturb);
+    if (!g.ok()) return report(g.error());
+    perturb = *g;
+  }
   bool all_passed = true;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (nl::RuleKind rule : rules) {
-    auto rep = nl::gradcheck(opaque_registry(), {rule, o.levels, o.stress, o.fp64});
+    auto rep = nl::gradcheck(opaque_registry(), {rule, o.levels, o.stress, o.fp64, perturb});
     if (!rep.ok()) return report(rep.error());
     all_passed = all_passed && rep->passed();
     const std::string protocol = std::string(o.fp64 ? "fp64 FD every entry, eps 1e-6, rel 1e-4"
                                                     : "fp32 FD 20 sampled entries per tensor, eps 1e-2, rel 0.10, floor 5e-4") +
-                                 (o.stress ? "; stress: biases 0, weights x3, random context, alternate levels frozen" : "");
+                                 (o.stress ? "; stress: biases 0, weights x3, random context, alternate levels frozen" : "") +
+                                 (perturb ? "; negative control: hand-written gradient " + o.perturb : "");
     if (o.json) {
       nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"stress", o.stress}, {"fp64", o.fp64},
                                {"protocol", protocol}, {"loss", rep->loss}, {"passed", rep->passed()}};
+      if (perturb) j["perturbed"] = {{"tensor", perturb->tensor}, {"index", perturb->index}, {"amount", perturb->amount}};
       j["active"] = rep->active;
       j["tensors"] = nlohmann::ordered_json::array();
       for (const nl::TensorCheck& t : rep->tensors) {
@@ -78,6 +117,9 @@ Registration add_gradcheck_command(CLI::App& app) {
   cmd->add_flag("--stress", o->stress, "Stress variant: gate biases 0, weights x3, random memory, frozen levels");
   cmd->add_flag("--fp64", o->fp64, "Finite differences in double precision on every entry");
   cmd->add_flag("--json", o->json, "Report as JSON");
+  cmd->add_option("--perturb-gradient", o->perturb,
+                  "Negative control: add AMOUNT to one hand-written gradient entry, NAME[INDEX]+=AMOUNT "
+                  "(e.g. W_O[3]+=0.01); the check must then report NAME as a mismatch (exit 1)");
   return {cmd, [o] { return run_gradcheck(*o); }};
 }
 

@@ -94,6 +94,26 @@ std::string entry(const std::string& name, std::size_t i, double a, double fd) {
   return buf;
 }
 
+// The flat offset of the perturbed entry (named_tensors order, as to_flat()).
+common::Result<std::size_t> perturbed_offset(const MagConfig& cfg, const GradientPerturbation& g) {
+  if (!std::isfinite(g.amount) || g.amount == 0) {
+    return common::Error::invalid_argument("perturbation amount must be finite and non-zero");
+  }
+  MagParams<float> shapes = MagParams<float>::zeros(cfg);
+  std::size_t off = 0;
+  for (const NamedTensor& t : named_tensors(cfg, shapes)) {
+    if (t.name == g.tensor) {
+      if (g.index >= t.data.size()) {
+        return common::Error::invalid_argument("perturbation index " + std::to_string(g.index) + " is beyond " +
+                                               t.name + " (" + std::to_string(t.data.size()) + " entries)");
+      }
+      return off + g.index;
+    }
+    off += t.data.size();
+  }
+  return common::Error::invalid_argument("perturbation names no parameter tensor: '" + g.tensor + "'");
+}
+
 }  // namespace
 
 bool GradcheckReport::passed() const {
@@ -108,6 +128,12 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
   rep.opt = opt;
   rep.cfg = verification_config(opt.rule, opt.levels);
   const MagConfig& cfg = rep.cfg;
+  std::optional<std::size_t> perturbed;
+  if (opt.perturb) {
+    auto at = perturbed_offset(cfg, *opt.perturb);
+    if (!at.ok()) return at.error();
+    perturbed = *at;
+  }
   MagParams<float> p = MagParams<float>::init(cfg);
   ContextMemory<float> ctx = ContextMemory<float>::initial(cfg);
   Pulse pulse;
@@ -127,7 +153,8 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
   auto f = cms_forward<float>(cfg, p, ids, tg, pulse, ctx);
   if (!f.ok()) return f.error();
   rep.loss = f->loss;
-  const std::vector<float> hand = full_gradient(cms_backward<float>(cfg, p, *f), pulse);
+  std::vector<float> hand = full_gradient(cms_backward<float>(cfg, p, *f), pulse);
+  if (perturbed) hand[*perturbed] += static_cast<float>(opt.perturb->amount);
   auto tg_res = tape_gradients(registry, cfg, p, ids, tg, pulse, ctx);
   if (!tg_res.ok()) return tg_res.error();
   const std::vector<float> tape = full_gradient(tg_res->grads, pulse);
@@ -141,6 +168,7 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
     auto f64 = cms_forward<double>(cfg, p64, ids, tg, pulse, ctx64);
     if (!f64.ok()) return f64.error();
     analytic = full_gradient(cms_backward<double>(cfg, p64, *f64), pulse);
+    if (perturbed) analytic[*perturbed] += opt.perturb->amount;
     x = p64.to_flat();
     loss = [&](const std::vector<double>& flat) {
       auto r = cms_forward<double>(cfg, MagParams<double>::from_flat(cfg, flat), ids, tg, pulse, ctx64);

@@ -8,9 +8,15 @@
 //    alternately active and frozen (frozen levels are checked through their error buffers);
 //  - fp64: the hand-written backward and FD in double precision on every entry, eps 1e-6,
 //    pass iff |a - fd| <= 1e-4 max(|a|, |fd|) + 1e-8.
+//  - perturb: the negative control. One entry of the hand-written gradient (fp32 and fp64) is
+//    moved by a given amount before the comparisons, so the check is known to face a wrong
+//    gradient; a working gradcheck reports that tensor as a mismatch (tape~hand always; FD when
+//    the entry is among those sampled: every entry under fp64, entries i max(1, n/20) under fp32).
+//    `nltrain gradcheck --perturb-gradient` exposes it.
 // The tape is always fp32 and is compared with the fp32 hand-written backward entry by entry:
 // |tape - hand| <= 2e-4 max(|tape|, |hand|) + 1e-6.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +26,20 @@
 
 namespace nl {
 
+// Adds `amount` to entry `index` of the hand-written gradient of the tensor named `tensor`
+// (a name of named_tensors: "W_O", "levels/0/W_Q", ...).
+struct GradientPerturbation {
+  std::string tensor;
+  std::size_t index = 0;
+  double amount = 0;
+};
+
 struct GradcheckOptions {
   RuleKind rule = RuleKind::delta;
   std::size_t levels = 1;  // K; periods [1, 8, 64, ...]
   bool stress = false;
   bool fp64 = false;
+  std::optional<GradientPerturbation> perturb;  // the negative control; see above
 };
 
 struct TensorCheck {
@@ -49,7 +64,8 @@ struct GradcheckReport {
   [[nodiscard]] bool passed() const;
 };
 
-// Errors: invalid_argument for K = 0 or K > 8.
+// Errors: invalid_argument for K = 0 or K > 8, and for a perturbation naming no tensor, an index
+// beyond the tensor or an amount that is zero or not finite.
 [[nodiscard]] common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& registry,
                                                         const GradcheckOptions& opt);
 
