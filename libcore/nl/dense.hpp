@@ -1,8 +1,11 @@
 #pragma once
 // Small dense kernels on row-major raw storage, templated on the scalar so every rule runs in
-// fp32 (the tape) and fp64 (the gradient checks) from one source. Sizes here are a few dozen,
-// so plain loops; summation order is fixed, which keeps traced and untraced paths bitwise equal.
+// fp32 (the tape) and fp64 (the gradient checks) from one source. Per-token vector kernels are
+// plain loops (sizes are a few dozen to a few hundred); whole-sequence projections go to BLAS.
+// Summation order is fixed either way, which keeps traced and untraced paths bitwise equal.
 #include <cstddef>
+
+#include "nl/blas.hpp"
 
 namespace nl::dense {
 
@@ -58,20 +61,20 @@ inline void axpy(T* y, T scale, const T* x, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] += scale * x[i];
 }
 
-// Y = X W^T for a sequence: X is s x n, W is m x n, Y is s x m.
+// Y = X W^T for a sequence: X is s x n, W is m x n, Y is s x m. One sgemm/dgemm (the tape's
+// MatmulTransposeB forward call), which beats per-token matvecs from d = 8 up.
 template <typename T>
 inline void project(const T* x, std::size_t s, std::size_t n, const T* w, std::size_t m, T* y) {
-  for (std::size_t t = 0; t < s; ++t) matvec(w, m, n, x + t * n, y + t * m);
+  blas::gemm(false, true, s, m, n, x, w, T(0), y);
 }
 
-// Backward of project: gW += G^T X and gX += G W (G is s x m).
+// Backward of project: gW += G^T X and gX += G W (G is s x m), accumulated by BLAS with
+// beta = 1 exactly as the tape's MatmulTransposeB VJP does.
 template <typename T>
 inline void project_backward(const T* x, std::size_t s, std::size_t n, const T* w, std::size_t m, const T* g, T* gw,
                              T* gx) {
-  for (std::size_t t = 0; t < s; ++t) {
-    add_outer(gw, m, n, T(1), g + t * m, x + t * n);
-    matvec_t_add(w, m, n, g + t * m, gx + t * n);
-  }
+  blas::gemm(false, false, s, n, m, g, w, T(1), gx);
+  blas::gemm(true, false, m, n, s, g, x, T(1), gw);
 }
 
 }  // namespace nl::dense
