@@ -24,4 +24,22 @@ inline void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, 
               tb ? static_cast<int>(k) : static_cast<int>(n), beta, c, static_cast<int>(n));
 }
 
+// y = op(A) x + beta y, A is m x n row-major.
+inline void gemv(bool ta, std::size_t m, std::size_t n, const float* a, const float* x, float beta, float* y) {
+  cblas_sgemv(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n), 1.0f, a,
+              static_cast<int>(n), x, 1, beta, y, 1);
+}
+inline void gemv(bool ta, std::size_t m, std::size_t n, const double* a, const double* x, double beta, double* y) {
+  cblas_dgemv(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n), 1.0, a,
+              static_cast<int>(n), x, 1, beta, y, 1);
+}
+
+// A += alpha u v^T, A is m x n row-major.
+inline void ger(std::size_t m, std::size_t n, float alpha, const float* u, const float* v, float* a) {
+  cblas_sger(CblasRowMajor, static_cast<int>(m), static_cast<int>(n), alpha, u, 1, v, 1, a, static_cast<int>(n));
+}
+inline void ger(std::size_t m, std::size_t n, double alpha, const double* u, const double* v, double* a) {
+  cblas_dger(CblasRowMajor, static_cast<int>(m), static_cast<int>(n), alpha, u, 1, v, 1, a, static_cast<int>(n));
+}
+
 }  // namespace nl::blas
