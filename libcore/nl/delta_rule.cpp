@@ -25,9 +25,16 @@ auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const
     dense::matvec(m, d, d, k, e);
     for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];
     const T retain = T(1) - c.front.alpha[t], th = c.front.theta[t];
-    for (std::size_t i = 0; i < dd; ++i) mn[i] = retain * m[i];
-    dense::add_outer(mn, d, d, -th, e, k);
-    dense::matvec(mn, d, d, &c.front.q[t * d], &out.y[t * d]);
+    // M_{t+1} = retain M_t - th e k^T and y = M_{t+1} q, one row at a time: one pass over d^2.
+    T* y = &out.y[t * d];
+    const T* q = &c.front.q[t * d];
+    for (std::size_t i = 0; i < d; ++i) {
+      const T su = -th * e[i];
+      const T* mr = m + i * d;
+      T* nr = mn + i * d;
+      for (std::size_t j = 0; j < d; ++j) nr[j] = retain * mr[j] + su * k[j];
+      y[i] = dense::dot(nr, q, d);
+    }
   }
   out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
   return out;
@@ -49,20 +56,40 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
     const T* gyt = &gy[t * d];
     T* gk = &g.k[t * d];
     const T alpha = c.front.alpha[t], th = c.front.theta[t];
-    dense::add_outer(gm.data(), d, d, T(1), gyt, q);
-    dense::matvec_t_add(mn, d, d, gyt, &g.q[t * d]);
-    g.alpha[t] = -dense::dot(gm.data(), m, dd);
+    // Pass 1 over the rows of gM (after gM += gy q^T): gq += M_{t+1}^T gy, <gM, M_t>, gM k and
+    // gM^T e together, so d^2 data is read once instead of five times.
+    T g_alpha = 0;
+    std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
+    T* gqt = &g.q[t * d];
+    for (std::size_t i = 0; i < d; ++i) {
+      T* gr = &gm[i * d];
+      const T gyi = gyt[i], ei = e[i];
+      const T* nr = mn + i * d;
+      for (std::size_t j = 0; j < d; ++j) {
+        gr[j] += gyi * q[j];
+        gqt[j] += nr[j] * gyi;
+        gm_t_e[j] += gr[j] * ei;
+      }
+      g_alpha += dense::dot(gr, m + i * d, d);
+      gm_k[i] = dense::dot(gr, k, d);
+    }
+    g.alpha[t] = -g_alpha;
     // G = psi(e) k^T enters as -th G: gG = -th gM.
-    dense::matvec(gm.data(), d, d, k, gm_k.data());
     g.theta[t] = -dense::dot(e, gm_k.data(), d);
     for (std::size_t i = 0; i < d; ++i) ge[i] = -th * gm_k[i];  // psi' = 1
-    std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
-    dense::matvec_t_add(gm.data(), d, d, e, gm_t_e.data());
     dense::axpy(gk, -th, gm_t_e.data(), d);  // gG^T psi(e)
     for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
-    for (std::size_t i = 0; i < dd; ++i) gm[i] *= (T(1) - alpha);
-    dense::add_outer(gm.data(), d, d, T(1), ge.data(), k);
-    dense::matvec_t_add(m, d, d, ge.data(), gk);
+    // Pass 2: gM_prev = (1 - alpha) gM + ge k^T and gk += M_t^T ge.
+    const T keep = T(1) - alpha;
+    for (std::size_t i = 0; i < d; ++i) {
+      T* gr = &gm[i * d];
+      const T gei = ge[i];
+      const T* mr = m + i * d;
+      for (std::size_t j = 0; j < d; ++j) {
+        gr[j] = keep * gr[j] + gei * k[j];
+        gk[j] += mr[j] * gei;
+      }
+    }
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
