@@ -33,7 +33,7 @@ namespace nltest {
 // Step of the five-point central stencil in fd_compare (error O(eps^4) + roundoff ~1e-16/eps).
 // The protocol is two-point at eps = 1e-6 with rel <= 1e-4; that stencil's roundoff
 // (Trellis at s = 16 amplifies it) reaches ~1.4e-6 relative, while five points at 1e-4 measure
-// <= 1e-7 on every rule, so the check below is 1000x tighter than the and still stable.
+// <= 1e-7 on every rule, so the check below (1e-6) is 100x tighter than the and stable.
 inline constexpr double kFdEps = 1e-4;
 // Pass criterion per entry: |a - fd| <= kRtol * max(|a|, |fd|) + kAtol; a dropped or
 // mis-signed term shows up as 1e-5 and more.
