@@ -7,7 +7,7 @@
 namespace nl {
 
 template <typename T>
-auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                            std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dd = d * d;
   ChunkForward<T, Cache> out;
@@ -41,7 +41,7 @@ auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const
 }
 
 template <typename T>
-ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                           const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);

@@ -7,6 +7,15 @@
 
 #include "nl/blas.hpp"
 
+// The per-token loops of the memory rules and SWA get an AVX2 clone chosen at load time (the
+// build itself targets baseline x86-64). AVX2 only, no FMA: the lanes do the same IEEE
+// operations as the baseline code, so both clones give the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define NL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NL_VECTOR_CLONES
+#endif
+
 namespace nl::dense {
 
 // Matrices at least this large (m * n) go to BLAS (OpenBLAS picks AVX2/AVX-512 kernels at run
