@@ -42,21 +42,27 @@ common::Status check_chunk_inputs(const MagConfig& cfg, const MagParams<T>& para
     if (context.levels[l].size() != state_size(cfg.rule, cfg.rule_cfg)) return bad("context/" + std::to_string(l), "wrong size");
     if (!finite(context.levels[l])) return bad("context/" + std::to_string(l), "contains NaN or Inf");
   }
-  const MagParams<T> shape = MagParams<T>::zeros(cfg);
+  // Sizes and finiteness straight from the tensors (this runs every step: no copies).
+  const std::size_t d = cfg.d, V = cfg.vocab, g = cfg.gated_levels();
   const char* names[] = {"E", "W_Q", "W_K", "W_V", "W_O", "U_emb", "W_freq", "b_freq"};
   const std::vector<T>* have[] = {&params.e, &params.w_q, &params.w_k, &params.w_v, &params.w_o, &params.u_emb, &params.w_freq, &params.b_freq};
-  const std::vector<T>* want[] = {&shape.e, &shape.w_q, &shape.w_k, &shape.w_v, &shape.w_o, &shape.u_emb, &shape.w_freq, &shape.b_freq};
+  const std::size_t want[] = {V * d, d * d, d * d, d * d, d * d, d * V, g * d, g};
   for (std::size_t i = 0; i < 8; ++i) {
-    if (have[i]->size() != want[i]->size()) return bad(std::string("params/") + names[i], "holds " + std::to_string(have[i]->size()) + " values; expected " + std::to_string(want[i]->size()));
+    if (have[i]->size() != want[i]) return bad(std::string("params/") + names[i], "holds " + std::to_string(have[i]->size()) + " values; expected " + std::to_string(want[i]));
     if (!finite(*have[i])) return bad(std::string("params/") + names[i], "contains NaN or Inf");
   }
   if (params.levels.size() != cfg.levels()) return bad("params/levels", "has " + std::to_string(params.levels.size()) + " levels; expected k=" + std::to_string(cfg.levels()));
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    const std::vector<T> flat = params.levels[l].to_flat();
-    if (flat.size() != LevelParams<T>::flat_size(cfg.d, has_omega(cfg.rule)) || params.levels[l].width() != cfg.d) {
-      return bad("params/levels/" + std::to_string(l), "has the wrong shape for d=" + std::to_string(cfg.d));
+    const LevelParams<T>& lp = params.levels[l];
+    const std::vector<T>* fields[] = {&lp.w_k, &lp.w_v, &lp.w_q, &lp.w_alpha, &lp.w_theta, &lp.w_eta, &lp.w_omega};
+    const std::size_t sizes[] = {d * d, d * d, d * d, 2 * d, 2 * d, 2 * d, has_omega(cfg.rule) ? 2 * d * d : 0};
+    bool shaped = true, ok = std::isfinite(lp.b_alpha) && std::isfinite(lp.b_theta) && std::isfinite(lp.b_eta);
+    for (std::size_t i = 0; i < 7; ++i) {
+      shaped = shaped && fields[i]->size() == sizes[i];
+      ok = ok && finite(*fields[i]);
     }
-    if (!finite(flat)) return bad("params/levels/" + std::to_string(l), "contains NaN or Inf");
+    if (!shaped) return bad("params/levels/" + std::to_string(l), "has the wrong shape for d=" + std::to_string(cfg.d));
+    if (!ok) return bad("params/levels/" + std::to_string(l), "contains NaN or Inf");
   }
   return {};
 }
