@@ -39,36 +39,4 @@ void unpack_cache(std::span<const float> layout, std::span<const float> data, Ca
   });
 }
 
-// Without the packing copy: the field lengths (as in PackedCache::layout) and a view of every
-// non-empty field, each to be saved as its own tape buffer (the tape copies them once).
-struct CacheViews {
-  std::vector<float> layout;
-  std::vector<std::span<const float>> fields;
-};
-
-template <typename Cache>
-[[nodiscard]] CacheViews view_cache(Cache& cache) {
-  CacheViews c;
-  cache.visit([&](std::vector<float>& v) {
-    c.layout.push_back(static_cast<float>(v.size() >> 16));
-    c.layout.push_back(static_cast<float>(v.size() & 0xffffu));
-    if (!v.empty()) c.fields.emplace_back(v);
-  });
-  return c;
-}
-
-// Refills a typed cache from a layout and the saved non-empty fields, in visit() order.
-template <typename Cache>
-void unview_cache(std::span<const float> layout, std::span<const std::span<const float>> fields, Cache& cache) {
-  std::size_t field = 0, next = 0;
-  cache.visit([&](std::vector<float>& v) {
-    const std::size_t n = (static_cast<std::size_t>(layout[2 * field]) << 16) +
-                          static_cast<std::size_t>(layout[2 * field + 1]);
-    ++field;
-    if (n == 0) return v.clear();
-    v.assign(fields[next].begin(), fields[next].end());
-    ++next;
-  });
-}
-
 }  // namespace nl

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <string>
-#include <vector>
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
@@ -46,14 +45,12 @@ RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKi
   auto p = LevelParams<float>::from_flat(params.data(), cfg.d, has_omega(kind));
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::forward(cfg, s, x.data(), *p, state);
-    const CacheViews views = view_cache(f.cache);
+    const PackedCache packed = pack_cache(f.cache);
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 2> inputs{x, params};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
-    // header, x, params, layout, then each non-empty cache field (register_opaque_vjps.cpp).
-    std::vector<OpaqueValue> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data()),
-                                   flat(views.layout)};
-    for (std::span<const float> v : views.fields) saved.push_back(flat(v));
+    const std::array<OpaqueValue, 5> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data()),
+                                           flat(packed.layout), flat(packed.data)};
     RecordedChunk out;
     out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved).at(0);
     out.final_state = std::move(f.final_state);
@@ -68,13 +65,11 @@ tape::Tensor record_frozen(const tape::opaque::OpaqueRegistry& registry, RuleKin
   require_size(key, "state", state.size(), state_size(kind, cfg));
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::frozen_forward(cfg, s, q_raw.data(), state);
-    const CacheViews views = view_cache(f.cache);
+    const PackedCache packed = pack_cache(f.cache);
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 1> inputs{q_raw};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
-    // header, state, layout, then each non-empty cache field.
-    std::vector<OpaqueValue> saved{flat(header), flat(state), flat(views.layout)};
-    for (std::span<const float> v : views.fields) saved.push_back(flat(v));
+    const std::array<OpaqueValue, 4> saved{flat(header), flat(state), flat(packed.layout), flat(packed.data)};
     return tape::opaque::record_opaque(registry, key, inputs, outputs, saved).at(0);
   });
 }

@@ -20,7 +20,7 @@ void active_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
   auto params = LevelParams<float>::from_flat(saved[2], h.cfg.d, has_omega(h.kind));
   assert(params.ok());
   typename Rule<float>::Cache cache;
-  unview_cache(saved[3], saved.subspan(4), cache);
+  unpack_cache(saved[3], saved[4], cache);
   const ChunkGrads<float> g = Rule<float>::step_backward(h.cfg, h.s, saved[1], *params, cache, d_outputs[0]);
   std::copy(g.x.begin(), g.x.end(), d_inputs[0].begin());
   g.params.write_flat(d_inputs[1]);
@@ -30,7 +30,7 @@ template <template <typename> class Rule>
 void frozen_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
   const BlockHeader h = decode_header(saved[0]);
   FrozenCache<float> cache;
-  unview_cache(saved[2], saved.subspan(3), cache);
+  unpack_cache(saved[2], saved[3], cache);
   const std::vector<float> gq = Rule<float>::frozen_backward(h.cfg, h.s, saved[1], cache, d_outputs[0]);
   std::copy(gq.begin(), gq.end(), d_inputs[0].begin());
 }
