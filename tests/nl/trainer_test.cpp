@@ -91,7 +91,9 @@ TEST_CASE("trainer: 10 build steps, tape path and hand-written path give the sam
 }
 
 TEST_CASE("trainer: a resumed run matches an uninterrupted one bit for bit") {
-  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
+ for (nl::FrequencySchedule schedule : {nl::FrequencySchedule::fixed, nl::FrequencySchedule::learned}) {
+  nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
+  cfg.schedule = schedule;
   nl::Trainer straight(cfg, nl::MagParams<float>::init(cfg), adamw());
   std::vector<std::size_t> ids, tg;
   std::vector<float> losses;
@@ -108,6 +110,7 @@ TEST_CASE("trainer: a resumed run matches an uninterrupted one bit for bit") {
   }
   CHECK(resumed.params().to_flat() == straight.params().to_flat());
   CHECK(resumed.context().levels == straight.context().levels);
+ }
 }
 
 TEST_CASE("trainer: frozen level gradients wait in the error buffer and are applied when the level is active") {
