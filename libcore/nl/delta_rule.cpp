@@ -5,6 +5,23 @@
 #include "nl/dense.hpp"
 
 namespace nl {
+namespace {
+
+// Eight independent partial sums, combined pairwise: the compiler vectorizes the lanes, which
+// one chain cannot be (no -ffast-math). The order is fixed, so both gradient paths (and both
+// clones) give the same bits. Local to DeltaRule: its libgpu pair tolerates the order change,
+// the ill-conditioned MLP rules' pairs are checked against dense::dot's single chain.
+template <typename T>
+inline T dot8(const T* a, const T* b, std::size_t n) {
+  T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (std::size_t l = 0; l < 8; ++l) acc[l] += a[i + l] * b[i + l];
+  for (; i < n; ++i) acc[i % 8] += a[i] * b[i];
+  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
+}  // namespace
 
 template <typename T>
 NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
@@ -33,7 +50,7 @@ NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s
       const T* mr = m + i * d;
       T* nr = mn + i * d;
       for (std::size_t j = 0; j < d; ++j) nr[j] = retain * mr[j] + su * k[j];
-      y[i] = dense::dot(nr, q, d);
+      y[i] = dot8(nr, q, d);
     }
   }
   out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
@@ -70,8 +87,8 @@ NL_VECTOR_CLONES ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg
         gqt[j] += nr[j] * gyi;
         gm_t_e[j] += gr[j] * ei;
       }
-      g_alpha += dense::dot(gr, m + i * d, d);
-      gm_k[i] = dense::dot(gr, k, d);
+      g_alpha += dot8(gr, m + i * d, d);
+      gm_k[i] = dot8(gr, k, d);
     }
     g.alpha[t] = -g_alpha;
     // G = psi(e) k^T enters as -th G: gG = -th gM.
