@@ -48,7 +48,7 @@ double clip_global_norm(MagParams<float>& g, double clip) {
   const double norm = std::sqrt(sq);
   if (norm > clip) {
     const float s = static_cast<float>(clip / norm);
-    for (std::vector<float>* t : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb})
+    for (std::vector<float>* t : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb, &g.w_freq, &g.b_freq})
       for (float& x : *t) x *= s;
     for (LevelParams<float>& l : g.levels) {
       for (std::vector<float>* t : {&l.w_k, &l.w_v, &l.w_q, &l.w_alpha, &l.w_theta, &l.w_eta, &l.w_omega})
@@ -70,6 +70,9 @@ void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, c
   update_tensor(p.w_v, g.w_v, m_.w_v, v_.w_v, opt_, tau_, lr);
   update_tensor(p.w_o, g.w_o, m_.w_o, v_.w_o, opt_, tau_, lr);
   update_tensor(p.u_emb, g.u_emb, m_.u_emb, v_.u_emb, opt_, tau_, lr);
+  // The frequency gate (learned schedule; empty otherwise) sees every chunk: attention group.
+  update_tensor(p.w_freq, g.w_freq, m_.w_freq, v_.w_freq, opt_, tau_, lr);
+  update_tensor(p.b_freq, g.b_freq, m_.b_freq, v_.b_freq, opt_, tau_, lr);
   for (std::size_t l = 0; l < p.levels.size(); ++l) {
     if (!pulse.is_active(l)) continue;  // frozen: no moments, no count, no change
     ++tau_level_[l];

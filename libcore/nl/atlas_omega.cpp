@@ -6,7 +6,7 @@
 namespace nl {
 
 template <typename T>
-auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                             std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d;
   ChunkForward<T, Cache> out;
@@ -26,7 +26,7 @@ auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<cons
 }
 
 template <typename T>
-ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                            const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d;
   FrontGrads<T> g(s, d);

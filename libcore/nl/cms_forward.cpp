@@ -42,29 +42,38 @@ common::Status check_chunk_inputs(const MagConfig& cfg, const MagParams<T>& para
     if (context.levels[l].size() != state_size(cfg.rule, cfg.rule_cfg)) return bad("context/" + std::to_string(l), "wrong size");
     if (!finite(context.levels[l])) return bad("context/" + std::to_string(l), "contains NaN or Inf");
   }
-  const MagParams<T> shape = MagParams<T>::zeros(cfg);
-  const char* names[] = {"E", "W_Q", "W_K", "W_V", "W_O", "U_emb"};
-  const std::vector<T>* have[] = {&params.e, &params.w_q, &params.w_k, &params.w_v, &params.w_o, &params.u_emb};
-  const std::vector<T>* want[] = {&shape.e, &shape.w_q, &shape.w_k, &shape.w_v, &shape.w_o, &shape.u_emb};
-  for (std::size_t i = 0; i < 6; ++i) {
-    if (have[i]->size() != want[i]->size()) return bad(std::string("params/") + names[i], "holds " + std::to_string(have[i]->size()) + " values; expected " + std::to_string(want[i]->size()));
+  // Sizes and finiteness straight from the tensors (this runs every step: no copies).
+  const std::size_t d = cfg.d, V = cfg.vocab, g = cfg.gated_levels();
+  const char* names[] = {"E", "W_Q", "W_K", "W_V", "W_O", "U_emb", "W_freq", "b_freq"};
+  const std::vector<T>* have[] = {&params.e, &params.w_q, &params.w_k, &params.w_v, &params.w_o, &params.u_emb, &params.w_freq, &params.b_freq};
+  const std::size_t want[] = {V * d, d * d, d * d, d * d, d * d, d * V, g * d, g};
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (have[i]->size() != want[i]) return bad(std::string("params/") + names[i], "holds " + std::to_string(have[i]->size()) + " values; expected " + std::to_string(want[i]));
     if (!finite(*have[i])) return bad(std::string("params/") + names[i], "contains NaN or Inf");
   }
   if (params.levels.size() != cfg.levels()) return bad("params/levels", "has " + std::to_string(params.levels.size()) + " levels; expected k=" + std::to_string(cfg.levels()));
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    const std::vector<T> flat = params.levels[l].to_flat();
-    if (flat.size() != LevelParams<T>::flat_size(cfg.d, has_omega(cfg.rule)) || params.levels[l].width() != cfg.d) {
-      return bad("params/levels/" + std::to_string(l), "has the wrong shape for d=" + std::to_string(cfg.d));
+    const LevelParams<T>& lp = params.levels[l];
+    const std::vector<T>* fields[] = {&lp.w_k, &lp.w_v, &lp.w_q, &lp.w_alpha, &lp.w_theta, &lp.w_eta, &lp.w_omega};
+    const std::size_t sizes[] = {d * d, d * d, d * d, 2 * d, 2 * d, 2 * d, has_omega(cfg.rule) ? 2 * d * d : 0};
+    bool shaped = true, ok = std::isfinite(lp.b_alpha) && std::isfinite(lp.b_theta) && std::isfinite(lp.b_eta);
+    for (std::size_t i = 0; i < 7; ++i) {
+      shaped = shaped && fields[i]->size() == sizes[i];
+      ok = ok && finite(*fields[i]);
     }
-    if (!finite(flat)) return bad("params/levels/" + std::to_string(l), "contains NaN or Inf");
+    if (!shaped) return bad("params/levels/" + std::to_string(l), "has the wrong shape for d=" + std::to_string(cfg.d));
+    if (!ok) return bad("params/levels/" + std::to_string(l), "contains NaN or Inf");
   }
   return {};
 }
 
+namespace {
+
+// mask: null, or (learned schedule) the gate's K-1 mask values to use instead of its own.
 template <typename T>
-common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<T>& p, std::span<const std::size_t> ids,
-                                          std::span<const std::size_t> targets, const Pulse& pulse,
-                                          const ContextMemory<T>& context) {
+common::Result<MagForward<T>> forward_impl(const MagConfig& cfg, const MagParams<T>& p, std::span<const std::size_t> ids,
+                                           std::span<const std::size_t> targets, const Pulse& pulse,
+                                           const ContextMemory<T>& context, const std::span<const T>* mask) {
   if (const common::Status s = check_chunk_inputs(cfg, p, ids, targets, pulse, context); !s.ok()) return s.error();
   using namespace tape::ops;
   const std::size_t s = cfg.seq_len, d = cfg.d, V = cfg.vocab, K = cfg.levels();
@@ -74,6 +83,13 @@ common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<
   for (std::size_t t : targets) f.n_valid += t < V ? 1 : 0;
   f.x.resize(s * d), f.q.resize(s * d), f.k.resize(s * d), f.v.resize(s * d);
   embed_lookup_forward<T>(p.e, ids, d, f.x);
+  if (cfg.learned_schedule()) {
+    f.freq = frequency_gate_forward<T>(s, d, f.x, p.w_freq, p.b_freq);
+    if (mask != nullptr) f.freq.mask.assign(mask->begin(), mask->end());
+    f.pulse = gate_pulse(f.freq);
+  } else {
+    f.pulse = pulse;
+  }
   matmul_forward<T>(f.x, p.w_q, f.q, s, d, d, true);
   matmul_forward<T>(f.x, p.w_k, f.k, s, d, d, true);
   matmul_forward<T>(f.x, p.w_v, f.v, s, d, d, true);
@@ -82,21 +98,29 @@ common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<
   std::vector<T> ysum;
   for (std::size_t l = 0; l < K; ++l) {
     LevelForward<T>& lf = f.levels.emplace_back();
-    lf.active = pulse.is_active(l);
+    lf.active = f.pulse.is_active(l);
+    lf.gated = cfg.learned_schedule() && l > 0;
     visit_rule(cfg.rule, [&]<template <typename> class R>() {
-      if (lf.active) {
+      const bool run_active = lf.gated || lf.active, run_frozen = lf.gated || !lf.active;
+      if (run_active) {
         auto r = R<T>::forward(cfg.rule_cfg, s, f.x, p.levels[l], context.levels[l]);
-        lf.y = std::move(r.y);
+        (lf.gated ? lf.y_active : lf.y) = std::move(r.y);
         lf.fields = to_fields<T>(r.cache);
-        f.context_after.levels[l] = std::move(r.final_state);
-      } else {
+        if (lf.active) f.context_after.levels[l] = std::move(r.final_state);
+      }
+      if (run_frozen) {
         std::vector<T> q_raw(s * d);
         matmul_forward<T>(f.x, p.levels[l].w_q, q_raw, s, d, d, true);
         auto r = R<T>::frozen_forward(cfg.rule_cfg, s, q_raw, context.levels[l]);
-        lf.y = std::move(r.y);
-        lf.fields = to_fields<T>(r.cache);
+        (lf.gated ? lf.y_frozen : lf.y) = std::move(r.y);
+        (lf.gated ? lf.frozen_fields : lf.fields) = to_fields<T>(r.cache);
+        if (lf.gated) lf.frozen_state = context.levels[l];
       }
     });
+    if (lf.gated) {
+      lf.mask = f.freq.mask[l - 1];
+      lf.y = mix_level<T>(lf.y_active, lf.y_frozen, lf.mask);
+    }
     if (l == 0) {
       ysum = lf.y;
     } else {
@@ -120,12 +144,39 @@ common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<
   return f;
 }
 
+}  // namespace
+
+template <typename T>
+common::Result<MagForward<T>> cms_forward(const MagConfig& cfg, const MagParams<T>& p, std::span<const std::size_t> ids,
+                                          std::span<const std::size_t> targets, const Pulse& pulse,
+                                          const ContextMemory<T>& context) {
+  return forward_impl<T>(cfg, p, ids, targets, pulse, context, nullptr);
+}
+
+template <typename T>
+common::Result<MagForward<T>> cms_forward_with_mask(const MagConfig& cfg, const MagParams<T>& p,
+                                                    std::span<const std::size_t> ids,
+                                                    std::span<const std::size_t> targets, std::span<const T> mask,
+                                                    const ContextMemory<T>& context) {
+  if (!cfg.learned_schedule() || mask.size() != cfg.gated_levels()) {
+    return common::Error::invalid_argument("chunk: mask: needs a learned schedule and k-1=" +
+                                           std::to_string(cfg.gated_levels()) + " values, got " +
+                                           std::to_string(mask.size()));
+  }
+  const Pulse all{std::vector<bool>(cfg.levels(), true)};
+  return forward_impl<T>(cfg, p, ids, targets, all, context, &mask);
+}
+
 #define NL_CMS_FORWARD(T)                                                                                           \
   template common::Status check_chunk_inputs<T>(const MagConfig&, const MagParams<T>&, std::span<const std::size_t>, \
                                                 std::span<const std::size_t>, const Pulse&, const ContextMemory<T>&); \
   template common::Result<MagForward<T>> cms_forward<T>(const MagConfig&, const MagParams<T>&,                       \
                                                         std::span<const std::size_t>, std::span<const std::size_t>,  \
-                                                        const Pulse&, const ContextMemory<T>&);
+                                                        const Pulse&, const ContextMemory<T>&);           \
+  template common::Result<MagForward<T>> cms_forward_with_mask<T>(const MagConfig&, const MagParams<T>&,             \
+                                                                  std::span<const std::size_t>,                      \
+                                                                  std::span<const std::size_t>, std::span<const T>,  \
+                                                                  const ContextMemory<T>&);
 NL_CMS_FORWARD(float)
 NL_CMS_FORWARD(double)
 #undef NL_CMS_FORWARD

@@ -5,9 +5,26 @@
 #include "nl/dense.hpp"
 
 namespace nl {
+namespace {
+
+// Eight independent partial sums, combined pairwise: the compiler vectorizes the lanes, which
+// one chain cannot be (no -ffast-math). The order is fixed, so both gradient paths (and both
+// clones) give the same bits. Local to DeltaRule: its libgpu pair tolerates the order change,
+// the ill-conditioned MLP rules' pairs are checked against dense::dot's single chain.
+template <typename T>
+inline T dot8(const T* a, const T* b, std::size_t n) {
+  T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (std::size_t l = 0; l < 8; ++l) acc[l] += a[i + l] * b[i + l];
+  for (; i < n; ++i) acc[i % 8] += a[i] * b[i];
+  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
+}  // namespace
 
 template <typename T>
-auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                            std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dd = d * d;
   ChunkForward<T, Cache> out;
@@ -25,16 +42,23 @@ auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const
     dense::matvec(m, d, d, k, e);
     for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];
     const T retain = T(1) - c.front.alpha[t], th = c.front.theta[t];
-    for (std::size_t i = 0; i < dd; ++i) mn[i] = retain * m[i];
-    dense::add_outer(mn, d, d, -th, e, k);
-    dense::matvec(mn, d, d, &c.front.q[t * d], &out.y[t * d]);
+    // M_{t+1} = retain M_t - th e k^T and y = M_{t+1} q, one row at a time: one pass over d^2.
+    T* y = &out.y[t * d];
+    const T* q = &c.front.q[t * d];
+    for (std::size_t i = 0; i < d; ++i) {
+      const T su = -th * e[i];
+      const T* mr = m + i * d;
+      T* nr = mn + i * d;
+      for (std::size_t j = 0; j < d; ++j) nr[j] = retain * mr[j] + su * k[j];
+      y[i] = dot8(nr, q, d);
+    }
   }
   out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
   return out;
 }
 
 template <typename T>
-ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                           const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
@@ -49,20 +73,40 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
     const T* gyt = &gy[t * d];
     T* gk = &g.k[t * d];
     const T alpha = c.front.alpha[t], th = c.front.theta[t];
-    dense::add_outer(gm.data(), d, d, T(1), gyt, q);
-    dense::matvec_t_add(mn, d, d, gyt, &g.q[t * d]);
-    g.alpha[t] = -dense::dot(gm.data(), m, dd);
+    // Pass 1 over the rows of gM (after gM += gy q^T): gq += M_{t+1}^T gy, <gM, M_t>, gM k and
+    // gM^T e together, so d^2 data is read once instead of five times.
+    T g_alpha = 0;
+    std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
+    T* gqt = &g.q[t * d];
+    for (std::size_t i = 0; i < d; ++i) {
+      T* gr = &gm[i * d];
+      const T gyi = gyt[i], ei = e[i];
+      const T* nr = mn + i * d;
+      for (std::size_t j = 0; j < d; ++j) {
+        gr[j] += gyi * q[j];
+        gqt[j] += nr[j] * gyi;
+        gm_t_e[j] += gr[j] * ei;
+      }
+      g_alpha += dot8(gr, m + i * d, d);
+      gm_k[i] = dot8(gr, k, d);
+    }
+    g.alpha[t] = -g_alpha;
     // G = psi(e) k^T enters as -th G: gG = -th gM.
-    dense::matvec(gm.data(), d, d, k, gm_k.data());
     g.theta[t] = -dense::dot(e, gm_k.data(), d);
     for (std::size_t i = 0; i < d; ++i) ge[i] = -th * gm_k[i];  // psi' = 1
-    std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
-    dense::matvec_t_add(gm.data(), d, d, e, gm_t_e.data());
     dense::axpy(gk, -th, gm_t_e.data(), d);  // gG^T psi(e)
     for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
-    for (std::size_t i = 0; i < dd; ++i) gm[i] *= (T(1) - alpha);
-    dense::add_outer(gm.data(), d, d, T(1), ge.data(), k);
-    dense::matvec_t_add(m, d, d, ge.data(), gk);
+    // Pass 2: gM_prev = (1 - alpha) gM + ge k^T and gk += M_t^T ge.
+    const T keep = T(1) - alpha;
+    for (std::size_t i = 0; i < d; ++i) {
+      T* gr = &gm[i * d];
+      const T gei = ge[i];
+      const T* mr = m + i * d;
+      for (std::size_t j = 0; j < d; ++j) {
+        gr[j] = keep * gr[j] + gei * k[j];
+        gk[j] += mr[j] * gei;
+      }
+    }
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;

@@ -7,7 +7,7 @@
 namespace nl {
 
 template <typename T>
-auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                              std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dd = d * d;
   ChunkForward<T, Cache> out;
@@ -29,7 +29,7 @@ auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<con
 }
 
 template <typename T>
-ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                             const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);

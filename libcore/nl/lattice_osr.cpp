@@ -28,7 +28,7 @@ void write_input(LatticeVariant variant, const T* slot, const T* k, const T* v, 
 }  // namespace
 
 template <typename T>
-auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                             std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   ChunkForward<T, Cache> out;
@@ -68,7 +68,7 @@ auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<cons
 }
 
 template <typename T>
-ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                            const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   FrontGrads<T> g(s, d);

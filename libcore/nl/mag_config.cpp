@@ -15,6 +15,9 @@ common::Status validate(const MagConfig& cfg) {
   for (std::size_t l = 0; l < cfg.periods.size(); ++l) {
     if (cfg.periods[l] == 0) return bad("periods/" + std::to_string(l), "must be > 0");
   }
+  if (cfg.learned_schedule() && cfg.periods.size() < 2) {
+    return bad("schedule", "learned needs k >= 2 (level 0 is always active; the gate decides levels 1..k-1)");
+  }
   if (cfg.rule_cfg.d != cfg.d) {
     return bad("rule_cfg.d", "must equal d=" + std::to_string(cfg.d) + ", got " + std::to_string(cfg.rule_cfg.d));
   }

@@ -11,6 +11,11 @@
 
 namespace nl {
 
+// How levels 1..K-1 are switched on. fixed: the conductor's pulse (n mod C_l == 0, §5). learned:
+// a frequency gate decides per chunk (seed "Dynamic Frequency Gate"; see frequency_gate.hpp);
+// level 0 stays active every step either way.
+enum class FrequencySchedule : unsigned char { fixed, learned };
+
 struct MagConfig {
   std::size_t vocab = 16;
   std::size_t d = 8;
@@ -21,13 +26,18 @@ struct MagConfig {
   RuleConfig rule_cfg;                     // rule_cfg.d must equal d
   std::vector<std::size_t> periods{1};     // C_l per level; K = periods.size() >= 1, C_0 = 1
   std::uint64_t seed = 42;
+  FrequencySchedule schedule = FrequencySchedule::fixed;
 
   [[nodiscard]] std::size_t levels() const { return periods.size(); }
   [[nodiscard]] SwaShape swa_shape() const { return {seq_len, d, heads, window}; }
+  [[nodiscard]] bool learned_schedule() const { return schedule == FrequencySchedule::learned; }
+  // Levels the frequency gate decides (1..K-1): K - 1 when learned, else 0.
+  [[nodiscard]] std::size_t gated_levels() const { return learned_schedule() && !periods.empty() ? periods.size() - 1 : 0; }
 };
 
 // Rejects k = 0, zero or inconsistent sizes (heads not dividing d, window outside [1, seq_len],
-// rule_cfg.d != d, C_0 != 1, a zero period) and an invalid rule configuration; names the field.
+// rule_cfg.d != d, C_0 != 1, a zero period, a learned schedule with k = 1) and an invalid rule
+// configuration; names the field.
 [[nodiscard]] common::Status validate(const MagConfig& cfg);
 
 }  // namespace nl

@@ -73,6 +73,11 @@ MagParams<T> MagParams<T>::init(const MagConfig& cfg) {
     lp.b_eta = static_cast<float>(b.eta);
     p.levels.push_back(std::move(lp));
   }
+  if (const std::size_t g = cfg.gated_levels(); g > 0) {
+    XorShift64 fr(cfg.seed + 1000 + 500 * cfg.levels());  // the stream after the last level's
+    fr.fill(p.w_freq, g * d, a_emb);
+    p.b_freq.assign(g, 0.0f);  // logits start at x-bar . w: levels on or off by the data, not all on
+  }
   return p.template cast<T>();
 }
 
@@ -87,6 +92,8 @@ MagParams<T> MagParams<T>::zeros(const MagConfig& cfg) {
   p.w_o.assign(d * d, T(0));
   p.u_emb.assign(d * v, T(0));
   p.levels.assign(cfg.levels(), LevelParams<T>::zeros(d, has_omega(cfg.rule)));
+  p.w_freq.assign(cfg.gated_levels() * d, T(0));
+  p.b_freq.assign(cfg.gated_levels(), T(0));
   return p;
 }
 
@@ -98,6 +105,8 @@ std::vector<T> MagParams<T>::to_flat() const {
     const std::vector<T> f = l.to_flat();
     out.insert(out.end(), f.begin(), f.end());
   }
+  out.insert(out.end(), w_freq.begin(), w_freq.end());
+  out.insert(out.end(), b_freq.begin(), b_freq.end());
   return out;
 }
 
@@ -115,6 +124,11 @@ MagParams<T> MagParams<T>::from_flat(const MagConfig& cfg, std::span<const T> fl
     l = LevelParams<T>::from_flat(flat.subspan(off, n), cfg.d, has_omega(cfg.rule)).value();
     off += n;
   }
+  for (std::vector<T>* t : {&p.w_freq, &p.b_freq}) {
+    std::copy(flat.begin() + static_cast<std::ptrdiff_t>(off), flat.begin() + static_cast<std::ptrdiff_t>(off + t->size()),
+              t->begin());
+    off += t->size();
+  }
   return p;
 }
 
@@ -128,6 +142,7 @@ MagParams<U> MagParams<T>::cast() const {
                         static_cast<U>(l.b_alpha), static_cast<U>(l.b_theta), static_cast<U>(l.b_eta),
                         conv(l.w_omega)});
   }
+  p.w_freq = conv(w_freq), p.b_freq = conv(b_freq);
   return p;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // MagParams: every outer-loop parameter of the MAG model (nltrain-math §2): the attention group
 // E (V x d), W_Q, W_K, W_V, W_O (d x d), U_emb (d x V, logits = Pj U_emb) and one LevelParams per
-// CMS level. The same structure holds gradients. Flat order (for finite differences and the
-// optimizer): E, W_Q, W_K, W_V, W_O, U_emb, then each level's flat LevelParams.
+// CMS level, and with a learned schedule the frequency gate W_freq ((K-1) x d) and b_freq (K-1)
+// (empty otherwise). The same structure holds gradients. Flat order (for finite differences and
+// the optimizer): E, W_Q, W_K, W_V, W_O, U_emb, each level's flat LevelParams, W_freq, b_freq.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -16,6 +17,7 @@ template <typename T>
 struct MagParams {
   std::vector<T> e, w_q, w_k, w_v, w_o, u_emb;
   std::vector<LevelParams<T>> levels;
+  std::vector<T> w_freq, b_freq;  // frequency gate (learned schedule only)
 
   // Seeded initialisation (xorshift64, fill orders and scales of §2; b_alpha negated for the
   // forget-gate rules, O-3). cfg must be valid.

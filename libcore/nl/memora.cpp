@@ -27,7 +27,7 @@ void for_each_row(std::size_t d, std::size_t dh, F&& f) {
 }  // namespace
 
 template <typename T>
-auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                         std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
@@ -65,7 +65,7 @@ auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T>
 }
 
 template <typename T>
-ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                        const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};

@@ -22,7 +22,7 @@ Constants<T> constants(const RuleConfig& cfg) {
 }  // namespace
 
 template <typename T, RuleKind K>
-auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                               std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
@@ -55,7 +55,7 @@ auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<co
 }
 
 template <typename T, RuleKind K>
-ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                              const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};

@@ -28,6 +28,10 @@ std::vector<NamedTensor> named_tensors(const MagConfig& cfg, MagParams<float>& p
     std::vector<NamedTensor> lv = named_level_tensors(cfg, l, p.levels[l]);
     out.insert(out.end(), lv.begin(), lv.end());
   }
+  if (const std::size_t g = cfg.gated_levels(); g > 0) {
+    out.push_back({"W_freq", {g, d}, p.w_freq});
+    out.push_back({"b_freq", {g}, p.b_freq});
+  }
   return out;
 }
 

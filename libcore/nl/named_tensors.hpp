@@ -2,7 +2,7 @@
 // Every MAG parameter by its external name, with its shape and a view of its data: "E", "W_Q",
 // "W_K", "W_V", "W_O", "U_emb", then "levels/<l>/W_K", ".../W_V", ".../W_Q", ".../w_alpha",
 // ".../w_theta", ".../w_eta", ".../b_alpha", ".../b_theta", ".../b_eta" (shape []) and, for
-// Atlas, ".../W_omega". The JSON state (state_json.hpp) and reports use these names.
+// Atlas, ".../W_omega"; with a learned schedule "W_freq" and "b_freq" last. The JSON state (state_json.hpp) and reports use these names.
 #include <cstddef>
 #include <span>
 #include <string>

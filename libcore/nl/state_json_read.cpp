@@ -82,7 +82,7 @@ common::Result<MagConfig> parse_config(const Json& c) {
   const std::string p = "/config";
   if (auto s = only_keys(c, p, {"vocab", "d", "heads", "seq_len", "window", "rule", "periods", "seed", "d_h", "m",
                                 "d_c", "lambda_k", "lambda_v", "lambda_2", "lambda_loc", "huber_delta", "p", "a_s",
-                                "lattice_variant"});
+                                "lattice_variant", "schedule"});
       !s.ok()) {
     return s.error();
   }
@@ -123,6 +123,15 @@ common::Result<MagConfig> parse_config(const Json& c) {
     auto v = number_at(c, p, key, *field);
     if (!v.ok()) return v.error();
     *field = *v;
+  }
+  if (c.contains("schedule")) {
+    const Json& v = c.at("schedule");
+    const std::string s = v.is_string() ? v.get<std::string>() : "";
+    if (s == "learned") {
+      cfg.schedule = FrequencySchedule::learned;
+    } else if (s != "fixed") {
+      return bad(p + "/schedule", "must be \"fixed\" or \"learned\"");
+    }
   }
   if (c.contains("lattice_variant")) {
     const Json& v = c.at("lattice_variant");

@@ -53,6 +53,7 @@ Json state_to_json(const StateInput& in) {
              {"m", r.m}, {"d_c", r.d_c}, {"lambda_k", r.lambda_k}, {"lambda_v", r.lambda_v},
              {"lambda_2", r.lambda_2}, {"lambda_loc", r.lambda_loc}, {"huber_delta", r.huber_delta}, {"p", r.p},
              {"a_s", r.a_s}, {"lattice_variant", variant_name(r.lattice_variant)}}}};
+  if (c.learned_schedule()) doc["config"]["schedule"] = "learned";  // absent: fixed (older files' bytes)
   MagParams<float> p = in.params;
   doc["parameters"] = named(named_tensors(c, p));
   doc["tokens"] = Json{{"ids", in.ids}, {"targets", in.targets}};
@@ -68,6 +69,7 @@ common::Result<StateResult> evaluate_state(const tape::opaque::OpaqueRegistry& r
   auto g = tape_gradients(registry, in.cfg, in.params, in.ids, in.targets, r.pulse, ctx);
   if (!g.ok()) return g.error();
   r.loss = g->loss;
+  r.pulse = g->pulse;  // a learned schedule's gate picks the levels
   r.gradients = std::move(g->grads.params);
   r.error = std::move(g->grads.error);
   r.context_after = std::move(g->context_after);

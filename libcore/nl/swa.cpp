@@ -26,7 +26,7 @@ common::Status validate(const SwaShape& sh) {
 }
 
 template <typename T>
-SwaForward<T> swa_forward(const SwaShape& sh, std::span<const T> q, std::span<const T> k, std::span<const T> v) {
+NL_VECTOR_CLONES SwaForward<T> swa_forward(const SwaShape& sh, std::span<const T> q, std::span<const T> k, std::span<const T> v) {
   const std::size_t hd = sh.d / sh.heads, w_len = sh.window;
   const T scale = T(1) / std::sqrt(static_cast<T>(hd));
   SwaForward<T> out{std::vector<T>(sh.s * sh.d, T(0)), std::vector<T>(sh.heads * sh.s * w_len, T(0))};
@@ -52,7 +52,7 @@ SwaForward<T> swa_forward(const SwaShape& sh, std::span<const T> q, std::span<co
 }
 
 template <typename T>
-void swa_backward(const SwaShape& sh, std::span<const T> q, std::span<const T> k, std::span<const T> v,
+NL_VECTOR_CLONES void swa_backward(const SwaShape& sh, std::span<const T> q, std::span<const T> k, std::span<const T> v,
                   std::span<const T> p_all, std::span<const T> ga, std::span<T> gq, std::span<T> gk,
                   std::span<T> gv) {
   const std::size_t hd = sh.d / sh.heads, w_len = sh.window;

@@ -5,7 +5,7 @@
 namespace nl {
 
 template <typename T>
-auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                            std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d;
   ChunkForward<T, Cache> out;
@@ -20,7 +20,7 @@ auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const
 }
 
 template <typename T>
-ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                           const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);

@@ -6,6 +6,7 @@
 #include "tape/ops/elementwise.hpp"
 #include "tape/ops/embed.hpp"
 #include "tape/ops/matmul.hpp"
+#include "tape/ops/nl_straight_through.hpp"
 #include "tape/ops/reshape.hpp"
 #include "tape/ops/softmax.hpp"
 
@@ -20,6 +21,10 @@ TapeParams register_params(tape::Tape& t, const MagConfig& cfg, const MagParams<
     const std::vector<float> flat = l.to_flat();
     tp.levels.push_back(t.register_param(flat, {flat.size()}));
   }
+  if (const std::size_t g = cfg.gated_levels(); g > 0) {
+    tp.w_freq = t.register_param(p.w_freq, {g, d});
+    tp.b_freq = t.register_param(p.b_freq, {1, g});
+  }
   return tp;
 }
 
@@ -28,11 +33,23 @@ TracedChunk traced_cms_forward(tape::Tape& t, const tape::opaque::OpaqueRegistry
                                std::span<const std::size_t> targets, const Pulse& pulse,
                                const ContextMemory<float>& context) {
   using namespace tape::ops;
-  (void)t;  // the tape is the active one; ops record on it
-  const std::size_t d = cfg.d, K = cfg.levels();
+  const std::size_t s = cfg.seq_len, d = cfg.d, K = cfg.levels();
   TracedChunk out;
   out.context_after = context;
+  out.pulse = pulse;
   const tape::Tensor x = embed_lookup(p.e, ids);
+  // The frequency gate (frequency_gate.hpp), right after the embedding; cms_forward/backward
+  // mirror these ops one for one.
+  tape::Tensor mask, one;
+  if (cfg.learned_schedule()) {
+    const std::vector<float> mean_row(s, 1.0f / static_cast<float>(s));
+    const tape::Tensor x_bar = matmul(t.register_input(mean_row, {1, s}), x);
+    mask = straight_through_bool(add(matmul_transpose_b(x_bar, p.w_freq), p.b_freq), 0.0f);
+    out.pulse.active.assign(K, true);
+    for (std::size_t l = 1; l < K; ++l) out.pulse.active[l] = mask.data()[l - 1] > 0.5f;
+    const float one_value = 1.0f;
+    one = t.register_input(std::span<const float>(&one_value, 1), {1, 1});
+  }
   const tape::Tensor q = matmul_transpose_b(x, p.w_q);
   const tape::Tensor k = matmul_transpose_b(x, p.w_k);
   const tape::Tensor v = matmul_transpose_b(x, p.w_v);
@@ -40,7 +57,18 @@ TracedChunk traced_cms_forward(tape::Tape& t, const tape::opaque::OpaqueRegistry
   tape::Tensor ysum;
   for (std::size_t l = 0; l < K; ++l) {
     tape::Tensor y;
-    if (pulse.is_active(l)) {
+    if (cfg.learned_schedule() && l > 0) {
+      const tape::Tensor m = slice(mask, l - 1, tape::Shape{1, 1});
+      RecordedChunk r = record_active(registry, cfg.rule, cfg.rule_cfg, x, p.levels[l], context.levels[l]);
+      if (out.pulse.is_active(l)) out.context_after.levels[l] = std::move(r.final_state);
+      const tape::Tensor w_q = slice(p.levels[l], 2 * d * d, tape::Shape{d, d});
+      const tape::Tensor y_frozen =
+          record_frozen(registry, cfg.rule, cfg.rule_cfg, matmul_transpose_b(x, w_q), context.levels[l]);
+      // Y = m Y_active + (1 - m) Y_frozen, as [s*d, 1] @ [1, 1] products (no broadcasting op).
+      const tape::Tensor a = matmul(slice(r.y, 0, tape::Shape{s * d, 1}), m);
+      const tape::Tensor b = matmul(slice(y_frozen, 0, tape::Shape{s * d, 1}), sub(one, m));
+      y = add(slice(a, 0, tape::Shape{s, d}), slice(b, 0, tape::Shape{s, d}));
+    } else if (out.pulse.is_active(l)) {
       RecordedChunk r = record_active(registry, cfg.rule, cfg.rule_cfg, x, p.levels[l], context.levels[l]);
       y = r.y;
       out.context_after.levels[l] = std::move(r.final_state);
@@ -69,6 +97,7 @@ common::Result<TapeGradients> tape_gradients(const tape::opaque::OpaqueRegistry&
     TapeGradients out;
     out.loss = chunk.loss.item();
     out.context_after = std::move(chunk.context_after);
+    out.pulse = chunk.pulse;
     out.grads.params = MagParams<float>::zeros(cfg);
     MagParams<float>& g = out.grads.params;
     g.e = t.get_grad(tp.e.id()), g.w_q = t.get_grad(tp.w_q.id()), g.w_k = t.get_grad(tp.w_k.id());
@@ -77,8 +106,9 @@ common::Result<TapeGradients> tape_gradients(const tape::opaque::OpaqueRegistry&
     for (std::size_t l = 0; l < cfg.levels(); ++l) {
       const std::vector<float> flat = t.get_grad(tp.levels[l].id());
       auto lp = LevelParams<float>::from_flat(flat, cfg.d, has_omega(cfg.rule));
-      (pulse.is_active(l) ? g.levels[l] : out.grads.error[l]) = std::move(*lp);
+      (out.pulse.is_active(l) ? g.levels[l] : out.grads.error[l]) = std::move(*lp);
     }
+    if (cfg.learned_schedule()) g.w_freq = t.get_grad(tp.w_freq.id()), g.b_freq = t.get_grad(tp.b_freq.id());
     return out;
   });
 }

@@ -22,6 +22,7 @@ namespace nl {
 struct TapeParams {
   tape::Tensor e, w_q, w_k, w_v, w_o, u_emb;
   std::vector<tape::Tensor> levels;  // flat LevelParams each
+  tape::Tensor w_freq, b_freq;       // learned schedule only: (K-1) x d and 1 x (K-1)
 };
 
 [[nodiscard]] TapeParams register_params(tape::Tape& t, const MagConfig& cfg, const MagParams<float>& params);
@@ -29,6 +30,7 @@ struct TapeParams {
 struct TracedChunk {
   tape::Tensor loss;
   ContextMemory<float> context_after;
+  Pulse pulse;  // the levels that ran active (the gate's choice under a learned schedule)
 };
 
 // Records one chunk on `t` (inputs checked as cms_forward does; throws tape::TapeError on
@@ -42,6 +44,7 @@ struct TapeGradients {
   float loss = 0;
   MagGradients<float> grads;  // same split as cms_backward: frozen levels' go to `error`
   ContextMemory<float> context_after;
+  Pulse pulse;  // as TracedChunk::pulse
 };
 
 // One chunk on a fresh tape: register, traced forward, backward, extract. Errors as values.

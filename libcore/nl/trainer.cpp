@@ -49,12 +49,14 @@ common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistr
     auto r = tape_gradients(registry, cfg_, params_, ids, targets, report.pulse, context_);
     if (!r.ok()) return r.error();
     report.loss = r->loss;
+    report.pulse = r->pulse;  // a learned schedule's gate may differ from the conductor
     grads = std::move(r->grads);
     context_after = std::move(r->context_after);
   } else {
     auto f = cms_forward<float>(cfg_, params_, ids, targets, report.pulse, context_);
     if (!f.ok()) return f.error();
     report.loss = f->loss;
+    report.pulse = f->pulse;
     grads = cms_backward<float>(cfg_, params_, *f);
     context_after = std::move(f->context_after);
   }

@@ -8,7 +8,7 @@
 namespace nl {
 
 template <typename T>
-auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+NL_VECTOR_CLONES auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
                          std::span<const T> state0) -> ChunkForward<T, Cache> {
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);
@@ -47,7 +47,7 @@ auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T
 }
 
 template <typename T>
-ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
                                         const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);

@@ -35,16 +35,27 @@ void fp64_check(nl::RuleKind rule, std::size_t k, std::size_t seq_len) {
 
 }  // namespace
 
-TEST_CASE("cms_backward: every rule, k=1,2,4, mixed active/frozen, stress variant: fp64 FD on every parameter") {
+TEST_CASE("cms_backward: every rule, k=1,2, mixed active/frozen, stress variant: fp64 FD on every parameter") {
   for (nl::RuleKind rule : nl::kAllRuleKinds)
-    for (std::size_t k : {1, 2, 4}) fp64_check(rule, k, 4);
+    for (std::size_t k : {1, 2}) fp64_check(rule, k, 4);
 }
 
-TEST_CASE("cms_backward: upstream's longer chunks (k=2 at s=8, k=4 at s=16; Trellis included) in fp64") {
-  for (nl::RuleKind rule : nl::kAllRuleKinds) {
-    fp64_check(rule, 2, 8);
-    fp64_check(rule, 4, 16);
-  }
+TEST_CASE("cms_backward: every rule, k=4, mixed active/frozen, stress variant: fp64 FD on every parameter") {
+  for (nl::RuleKind rule : nl::kAllRuleKinds) fp64_check(rule, 4, 4);
+}
+
+// Upstream's longer chunks (Trellis included), split in three cases to keep each ctest short
+// in the sanitized CI build (the five-point stencil costs four losses per entry).
+TEST_CASE("cms_backward: upstream's longer chunks in fp64: k=2 at s=8") {
+  for (nl::RuleKind rule : nl::kAllRuleKinds) fp64_check(rule, 2, 8);
+}
+
+TEST_CASE("cms_backward: upstream's longer chunks in fp64: k=4 at s=16, the first five rules") {
+  for (std::size_t i = 0; i < 5; ++i) fp64_check(nl::kAllRuleKinds[i], 4, 16);
+}
+
+TEST_CASE("cms_backward: upstream's longer chunks in fp64: k=4 at s=16, the last four rules (Trellis included)") {
+  for (std::size_t i = 5; i < std::size(nl::kAllRuleKinds); ++i) fp64_check(nl::kAllRuleKinds[i], 4, 16);
 }
 
 TEST_CASE("cms_backward and the tape path: the fp32 protocol of nltrain-math §11 (eps 1e-2, rel 0.10, floor 5e-4, sampled)") {

@@ -115,3 +115,35 @@ TEST_CASE("state_json: what we write validates against schemas/nltrain-state(-re
   broken["tokens"]["ids"][0] = -1;
   CHECK_FALSE(receipt::schema::is_valid(*state_schema, broken));
 }
+
+TEST_CASE("state_json: a learned schedule carries W_freq and b_freq; the result's pulse is the gate's") {
+  nl::StateInput in = sample(nl::RuleKind::delta);
+  in.cfg.schedule = nl::FrequencySchedule::learned;
+  in.params = nltest::stress_params(in.cfg).cast<float>();
+  in.params.b_freq[0] = 4;  // level 1 active although step 1's pulse would freeze it
+  const Json doc = nl::state_to_json(in);
+  CHECK(doc.at("config").at("schedule") == "learned");
+  CHECK(doc.at("parameters").back().at("name") == "b_freq");
+  const auto back = nl::parse_state(Json::parse(doc.dump()));
+  REQUIRE(back.ok());
+  CHECK(back->cfg.schedule == nl::FrequencySchedule::learned);
+  CHECK(back->params.to_flat() == in.params.to_flat());
+  const auto r = nl::evaluate_state(nltest::registry(), *back);
+  REQUIRE(r.ok());
+  CHECK(r->pulse.active == std::vector<bool>{true, true});
+  CHECK(r->gradients.b_freq.size() == 1);
+  CHECK(r->gradients.b_freq[0] != 0.0f);
+  const Json out = nl::result_to_json(back->cfg, *r);
+  CHECK(out.at("gradients").back().at("name") == "b_freq");
+  CHECK(receipt::schema::is_valid(*receipt::schema::find_schema("nltrain-state.v0.1.0"), doc));
+  CHECK(receipt::schema::is_valid(*receipt::schema::find_schema("nltrain-state-result.v0.1.0"), out));
+  auto err = [&](const std::function<void(Json&)>& edit) {
+    Json d = doc;
+    edit(d);
+    const auto p = nl::parse_state(Json::parse(d.dump()));
+    return p.ok() ? std::string("ok") : p.error().where().json_path + " | " + p.error().message();
+  };
+  CHECK(err([](Json& d) { d["config"]["schedule"] = "sometimes"; }).starts_with("/config/schedule"));
+  CHECK(err([](Json& d) { d["parameters"].erase(d["parameters"].size() - 2); }).find("W_freq") != std::string::npos);
+  CHECK(err([](Json& d) { d["config"]["schedule"] = "fixed"; }).find("W_freq") != std::string::npos);  // now extra
+}

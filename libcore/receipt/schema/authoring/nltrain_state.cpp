@@ -13,7 +13,7 @@ Node fp32_values() { return array(number()); }
 
 Node named_tensor() {
   return object()
-      .field("name", string().non_empty().describe("\"E\", \"W_Q\", ..., \"levels/<l>/W_K\", ..., \"levels/<l>/b_alpha\""))
+      .field("name", string().non_empty().describe("\"E\", \"W_Q\", ..., \"levels/<l>/W_K\", ..., \"levels/<l>/b_alpha\", ..., \"W_freq\", \"b_freq\" (learned schedule)"))
       .field("shape", array(size()).describe("[] for a scalar"))
       .field("data", fp32_values().describe("row-major fp32 values, written to round-trip exactly"))
       .closed()
@@ -42,6 +42,9 @@ Node state_config() {
       .optional("p", number().min(1))
       .optional("a_s", number().min(0))
       .optional("lattice_variant", one_of_values({"decode", "encode", "similarity"}))
+      .optional("schedule", one_of_values({"fixed", "learned"})
+                                .describe("CMS levels 1..k-1 by the conductor's pulse (default) or by the learned "
+                                          "frequency gate (parameters W_freq, b_freq)"))
       .closed()
       .ordered();
 }
