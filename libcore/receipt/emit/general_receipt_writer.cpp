@@ -25,12 +25,13 @@ using layout::slot;
 using topology::Role;
 using namespace layout::tables;
 
-// ",\"key\":" for field I of Table, spelled at compile time from the table.
+// "{\"key\":" for the first field I of Table, ",\"key\":" for the others, spelled at compile time
+// from the table.
 template <const auto& Table, std::size_t I>
 inline constexpr auto kKeyText = [] {
   constexpr std::string_view key = Table[I].key;
   std::array<char, key.size() + 4> text{};
-  text[0] = ',';
+  text[0] = I == 0 ? '{' : ',';
   text[1] = '"';
   for (std::size_t i = 0; i < key.size(); ++i) text[2 + i] = key[i];
   text[key.size() + 2] = '"';
@@ -111,25 +112,22 @@ class Writer {
     out_.append(w.out().text());
   }
 
-  // One object of `Table`, its fields in the table's order: value(field) writes the value of the
-  // field at the constant index field() and says whether it wrote one. A required field must be
-  // written; an optional one that does not apply returns false and leaves no trace. Keys and their
-  // separators are compile-time literals, so this costs what hand-written appends cost.
+  // One object of `Table`, its fields in the table's order: value(field, key) writes the value of the
+  // field at the constant index field(). A required field's key is already written and its value
+  // must follow; an optional field calls key() first when it applies, and writes nothing when it
+  // does not. Keys, with "{" or "," before them, are compile-time literals.
   template <const auto& Table, class Value>
   void object(Value&& value) {
     static_assert(Table[0].presence == layout::Presence::required, "an object opens with a required field");
-    out_.push_back('{');
     layout::for_each_field<Table>([&](auto field) {
       constexpr std::size_t i = decltype(field)::value;
       constexpr auto& text = kKeyText<Table, i>;
-      constexpr std::size_t skip = i == 0 ? 1 : 0;  // no comma before the first field
+      const auto key = [&] { out_.append(text.data(), text.size()); };
       if constexpr (Table[i].presence == layout::Presence::required) {
-        out_.append(text.data() + skip, text.size() - skip);
-        value(field);
+        key();
+        value(field, [] {});
       } else {
-        const std::size_t mark = out_.size();
-        out_.append(text.data() + skip, text.size() - skip);
-        if (!value(field)) out_.resize(mark);
+        value(field, key);
       }
     });
     out_.push_back('}');
@@ -140,7 +138,8 @@ class Writer {
   void topology();
   void unit_order();
   void topology_parameter(std::size_t k);
-  bool optimizer_config();
+  template <class Key>
+  bool optimizer_config(Key&& block_key);
   void batch();
   void forward_map(const engine::ForwardValues& f, bool with_status);
   void per_sample();
@@ -171,7 +170,7 @@ class Writer {
 
 bool Writer::receipt() {
   const auto& b = r_.input->base;
-  object<kGeneralReceipt>([&](auto field) -> bool {
+  object<kGeneralReceipt>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralReceipt;
     switch (field()) {
       case slot(F, "schema_version"): str(r_.schema_version); return true;
@@ -183,22 +182,30 @@ bool Writer::receipt() {
       case slot(F, "bias_policy"): document_block(b.bias_policy.json, write_bias_policy); return true;
       case slot(F, "topology"): topology(); return true;
       case slot(F, "learning_rate"): num(b.learning_rate); return true;
-      case slot(F, "optimizer_config"): return !r_.batched() && optimizer_config();
+      case slot(F, "optimizer_config"): return !r_.batched() && optimizer_config(key);
       case slot(F, "trace_id"):
-        if (b.trace_id) str(*b.trace_id);
-        return b.trace_id.has_value();
+        if (!b.trace_id) return false;
+        key();
+        str(*b.trace_id);
+        return true;
       case slot(F, "step_index"):
-        if (b.step_index) integer(*b.step_index);
-        return b.step_index.has_value();
+        if (!b.step_index) return false;
+        key();
+        integer(*b.step_index);
+        return true;
       case slot(F, "batch"):
-        if (r_.batched()) batch();
-        return r_.batched();
+        if (!r_.batched()) return false;
+        key();
+        batch();
+        return true;
       case slot(F, "inputs"): number_map(in_, r_.inputs()); return true;
       case slot(F, "targets"): number_map(outs_, r_.targets()); return true;
       case slot(F, "parameters_before"): number_map(params_, b.parameters_before.data()); return true;
       case slot(F, "per_sample"):
-        if (r_.batched()) per_sample();
-        return r_.batched();
+        if (!r_.batched()) return false;
+        key();
+        per_sample();
+        return true;
       case slot(F, "forward"): forward_map(r_.core.fwd, false); return true;
       case slot(F, "loss"): loss(); return true;
       case slot(F, "backward"): backward(); return true;
@@ -214,7 +221,7 @@ bool Writer::receipt() {
 }
 
 void Writer::fixture_status() {
-  object<kFixtureStatus>([&](auto field) -> bool {
+  object<kFixtureStatus>([&](auto field, auto key) -> bool {
     constexpr auto& F = kFixtureStatus;
     switch (field()) {
       case slot(F, "authoring_state"): lit("\"engine_generated\""); return true;
@@ -228,7 +235,7 @@ void Writer::fixture_status() {
 // The input's metadata, or the general engine's default when it has none.
 void Writer::metadata() {
   const auto& m = r_.input->base.metadata;
-  object<kGeneralMetadata>([&](auto field) -> bool {
+  object<kGeneralMetadata>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralMetadata;
     switch (field()) {
       case slot(F, "source"):
@@ -236,8 +243,10 @@ void Writer::metadata() {
         else lit("\"src/general-engine.ts (generalized backprop engine first-run)\"");
         return true;
       case slot(F, "url_reference"):
-        if (m && m->url_reference) str(*m->url_reference);
-        return m && m->url_reference;
+        if (!m || !m->url_reference) return false;
+        key();
+        str(*m->url_reference);
+        return true;
       case slot(F, "gradient_convention"):
         if (m) str(m->gradient_convention);
         else lit("\"descent_direction\"");
@@ -248,7 +257,7 @@ void Writer::metadata() {
 }
 
 void Writer::topology() {
-  object<kGeneralTopology>([&](auto field) -> bool {
+  object<kGeneralTopology>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralTopology;
     switch (field()) {
       case slot(F, "layers"): lit("[\"input\",\"hidden\",\"output\"]"); return true;
@@ -275,7 +284,7 @@ void Writer::topology() {
 }
 
 void Writer::unit_order() {
-  object<kUnitOrder>([&](auto field) -> bool {
+  object<kUnitOrder>([&](auto field, auto key) -> bool {
     constexpr auto& F = kUnitOrder;
     switch (field()) {
       case slot(F, "input"): string_array(in_); return true;
@@ -288,19 +297,24 @@ void Writer::unit_order() {
 
 void Writer::topology_parameter(std::size_t k) {
   const auto& p = t_.parameters[k];
-  object<kTopologyParameter>([&](auto field) -> bool {
+  object<kTopologyParameter>([&](auto field, auto key) -> bool {
     constexpr auto& F = kTopologyParameter;
     switch (field()) {
       case slot(F, "id"): out_.append(params_[k]); return true;  // parameters[k].id == parameter_order[k]
       case slot(F, "role"): str(to_string(p.role)); return true;
       case slot(F, "from_unit"):
-        if (p.from_unit) str(*p.from_unit);
-        return p.from_unit.has_value();
+        if (!p.from_unit) return false;
+        key();
+        str(*p.from_unit);
+        return true;
       case slot(F, "to_unit"):
-        if (p.to_unit) str(*p.to_unit);
-        return p.to_unit.has_value();
+        if (!p.to_unit) return false;
+        key();
+        str(*p.to_unit);
+        return true;
       case slot(F, "applies_to_units"):
         if (!p.applies_to_units) return false;
+        key();
         out_.push_back('[');
         for (std::size_t i = 0; i < p.applies_to_units->size(); ++i) {
           if (i) out_.push_back(',');
@@ -315,19 +329,23 @@ void Writer::topology_parameter(std::size_t k) {
 
 // Mirrors the document form: plain SGD writes no block unless coupled L2 is on; nesterov only when
 // true, dampening only when non-zero. False when no block is written.
-bool Writer::optimizer_config() {
+template <class Key>
+bool Writer::optimizer_config(Key&& block_key) {
   const auto& oc = r_.input->optimizer;
   if (!oc) return false;
   using engine::OptimizerName;
   const bool decay = oc->weight_decay.value_or(0.0) != 0;
   if (oc->name == OptimizerName::sgd && !decay) return false;
+  block_key();
   const bool adam = oc->name == OptimizerName::adam || oc->name == OptimizerName::adamw;
   const bool momentum = oc->name == OptimizerName::sgd_momentum;
-  object<kOptimizerConfig>([&](auto field) -> bool {
+  object<kOptimizerConfig>([&](auto field, auto key) -> bool {
     constexpr auto& F = kOptimizerConfig;
     const auto optional = [&](bool applies, const std::optional<double>& v) {
-      if (applies) num(*v);
-      return applies;
+      if (!applies) return false;
+      key();
+      num(*v);
+      return true;
     };
     switch (field()) {
       case slot(F, "name"): str(engine::to_string(oc->name)); return true;
@@ -337,12 +355,16 @@ bool Writer::optimizer_config() {
       case slot(F, "epsilon"): return optional(adam, oc->epsilon);
       case slot(F, "weight_decay"): return optional(adam ? oc->name == OptimizerName::adamw : decay, oc->weight_decay);
       case slot(F, "t"):
-        if (adam) integer(*oc->t);
-        return adam;
+        if (!adam) return false;
+        key();
+        integer(*oc->t);
+        return true;
       case slot(F, "momentum"): return optional(momentum, oc->momentum);
       case slot(F, "nesterov"):
-        if (momentum && oc->nesterov.value_or(false)) lit("true");
-        return momentum && oc->nesterov.value_or(false);
+        if (!momentum || !oc->nesterov.value_or(false)) return false;
+        key();
+        lit("true");
+        return true;
       case slot(F, "dampening"): return optional(momentum && oc->dampening.value_or(0.0) != 0, oc->dampening);
       default: return false;
     }
@@ -352,7 +374,7 @@ bool Writer::optimizer_config() {
 
 void Writer::batch() {
   const engine::Batch& batch = *r_.input->batch;
-  object<kBatch>([&](auto field) -> bool {
+  object<kBatch>([&](auto field, auto key) -> bool {
     constexpr auto& F = kBatch;
     switch (field()) {
       case slot(F, "size"): integer(static_cast<std::int64_t>(batch.samples.size())); return true;
@@ -376,7 +398,7 @@ void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
   const auto unit = [&](const std::string& id, double net, double out) {
     out_.append(id);
     out_.push_back(':');
-    object<kForwardUnit>([&](auto field) -> bool {
+    object<kForwardUnit>([&](auto field, auto key) -> bool {
       constexpr auto& F = kForwardUnit;
       switch (field()) {
         case slot(F, "net"): num(net); return true;
@@ -405,7 +427,7 @@ void Writer::per_sample() {
     if (s) out_.push_back(',');
     str(smp.id);
     out_.push_back(':');
-    object<kPerSampleEntry>([&](auto field) -> bool {
+    object<kPerSampleEntry>([&](auto field, auto key) -> bool {
       constexpr auto& F = kPerSampleEntry;
       switch (field()) {
         case slot(F, "inputs"): number_map(in_, smp.inputs.data()); return true;
@@ -421,7 +443,7 @@ void Writer::per_sample() {
 
 // {per_output, total}: a sample's loss, and the single-sample receipt's.
 void Writer::sample_loss(const double* per_output, double total) {
-  object<kMazurLoss>([&](auto field) -> bool {
+  object<kMazurLoss>([&](auto field, auto key) -> bool {
     constexpr auto& F = kMazurLoss;
     switch (field()) {
       case slot(F, "per_output"): number_map(outs_, per_output); return true;
@@ -437,11 +459,12 @@ void Writer::loss() {
     return;
   }
   const engine::Batch& batch = *r_.input->batch;
-  object<kGeneralLoss>([&](auto field) -> bool {
+  object<kGeneralLoss>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralLoss;
     switch (field()) {
       case slot(F, "per_output"): number_map(outs_, r_.reduced_loss_per_output.data()); return true;
       case slot(F, "per_sample"):
+        key();
         out_.push_back('{');
         for (std::size_t s = 0; s < batch.samples.size(); ++s) {
           if (s) out_.push_back(',');
@@ -451,7 +474,10 @@ void Writer::loss() {
         }
         out_.push_back('}');
         return true;
-      case slot(F, "reduction"): str(engine::to_string(batch.reduction)); return true;
+      case slot(F, "reduction"):
+        key();
+        str(engine::to_string(batch.reduction));
+        return true;
       case slot(F, "total"): num(r_.reduced_loss_total); return true;
       default: return false;
     }
@@ -459,7 +485,7 @@ void Writer::loss() {
 }
 
 void Writer::post_update_loss() {
-  object<kPostUpdateLoss>([&](auto field) -> bool {
+  object<kPostUpdateLoss>([&](auto field, auto key) -> bool {
     constexpr auto& F = kPostUpdateLoss;
     switch (field()) {
       case slot(F, "status"): lit("\"filled\""); return true;
@@ -474,11 +500,11 @@ void Writer::post_update_loss() {
 // caller's callback when it returns true.
 template <class From>
 void Writer::named_factor(std::string_view name, double value, From&& from) {
-  object<kNamedFactor>([&](auto field) -> bool {
+  object<kNamedFactor>([&](auto field, auto key) -> bool {
     constexpr auto& F = kNamedFactor;
     switch (field()) {
       case slot(F, "name"): lit(name); return true;
-      case slot(F, "from"): return from();
+      case slot(F, "from"): return from(key);
       case slot(F, "value"): num(value); return true;
       default: return false;
     }
@@ -486,19 +512,20 @@ void Writer::named_factor(std::string_view name, double value, From&& from) {
 }
 
 void Writer::named_factor(std::string_view name, double value) {
-  named_factor(name, value, [] { return false; });
+  named_factor(name, value, [](auto&) { return false; });
 }
 
 void Writer::jacobian_term(std::size_t u, std::size_t j) {
   const engine::StepCore& c = r_.core;
   const std::size_t n_out = outs_.size();
-  object<kJacobianTerm>([&](auto field) -> bool {
+  object<kJacobianTerm>([&](auto field, auto key) -> bool {
     constexpr auto& F = kJacobianTerm;
     switch (field()) {
       case slot(F, "target_unit"): out_.append(outs_[j]); return true;
       case slot(F, "factors"):
         out_.push_back('[');
-        named_factor("\"y_j\"", r_.targets()[j], [&] {
+        named_factor("\"y_j\"", r_.targets()[j], [&](auto& key) {
+        key();
           lit("\"targets.");
           unquoted(outs_[j]);
           out_.push_back('"');
@@ -515,7 +542,7 @@ void Writer::jacobian_term(std::size_t u, std::size_t j) {
 }
 
 void Writer::dual_form(std::size_t u) {
-  object<kDualForm>([&](auto field) -> bool {
+  object<kDualForm>([&](auto field, auto key) -> bool {
     constexpr auto& F = kDualForm;
     switch (field()) {
       case slot(F, "jacobian_terms"):
@@ -537,7 +564,7 @@ void Writer::dual_form(std::size_t u) {
 void Writer::output_signal(std::size_t u) {
   const engine::StepCore& c = r_.core;
   const bool softmax = t_.loss == topology::Loss::cross_entropy_softmax;
-  object<kOutputErrorSignal>([&](auto field) -> bool {
+  object<kOutputErrorSignal>([&](auto field, auto key) -> bool {
     constexpr auto& F = kOutputErrorSignal;
     switch (field()) {
       case slot(F, "factors"):
@@ -554,8 +581,10 @@ void Writer::output_signal(std::size_t u) {
       case slot(F, "product_order"): lit("\"left_to_right\""); return true;
       case slot(F, "signal_value"): num(c.sig_o[u]); return true;
       case slot(F, "dual_form"):
-        if (softmax) dual_form(u);
-        return softmax;
+        if (!softmax) return false;
+        key();
+        dual_form(u);
+        return true;
       default: return false;
     }
   });
@@ -565,7 +594,7 @@ void Writer::downstream_contribution(std::size_t h, std::size_t o) {
   const engine::StepCore& c = r_.core;
   const auto& ix = r_.index;
   const std::uint32_t w = ix.w_ho[o * ix.n_hid + h];
-  object<kDownstreamContribution>([&](auto field) -> bool {
+  object<kDownstreamContribution>([&](auto field, auto key) -> bool {
     constexpr auto& F = kDownstreamContribution;
     switch (field()) {
       case slot(F, "from"): out_.append(outs_[o]); return true;
@@ -580,7 +609,7 @@ void Writer::downstream_contribution(std::size_t h, std::size_t o) {
 
 void Writer::hidden_signal(std::size_t h) {
   const engine::StepCore& c = r_.core;
-  object<kHiddenErrorSignal>([&](auto field) -> bool {
+  object<kHiddenErrorSignal>([&](auto field, auto key) -> bool {
     constexpr auto& F = kHiddenErrorSignal;
     switch (field()) {
       case slot(F, "downstream_contributions"):
@@ -602,7 +631,7 @@ void Writer::hidden_signal(std::size_t h) {
 }
 
 void Writer::backward() {
-  object<kBackward>([&](auto field) -> bool {
+  object<kBackward>([&](auto field, auto key) -> bool {
     constexpr auto& F = kBackward;
     switch (field()) {
       case slot(F, "output_error_signals"):
@@ -638,7 +667,8 @@ void Writer::gradient_factors(std::size_t k) {
   const engine::StepCore& c = r_.core;
   const auto signal = [&](bool hidden, std::uint32_t unit) {
     named_factor(hidden ? "\"hidden_error_signal\"" : "\"output_error_signal\"", hidden ? c.sig_h[unit] : c.sig_o[unit],
-                 [&] {
+                 [&](auto& key) {
+                   key();
                    lit(hidden ? "\"backward.hidden_error_signals." : "\"backward.output_error_signals.");
                    unquoted(hidden ? hid_[unit] : outs_[unit]);
                    lit(".signal_value\"");
@@ -649,7 +679,8 @@ void Writer::gradient_factors(std::size_t k) {
     case Role::input_to_hidden_weight:
       signal(true, s.to);
       out_.push_back(',');
-      named_factor("\"upstream_activation\"", r_.inputs()[s.from], [&] {
+      named_factor("\"upstream_activation\"", r_.inputs()[s.from], [&](auto& key) {
+        key();
         lit("\"inputs.");
         unquoted(in_[s.from]);
         out_.push_back('"');
@@ -659,7 +690,8 @@ void Writer::gradient_factors(std::size_t k) {
     case Role::hidden_to_output_weight:
       signal(false, s.to);
       out_.push_back(',');
-      named_factor("\"upstream_activation\"", c.fwd.out_h[s.from], [&] {
+      named_factor("\"upstream_activation\"", c.fwd.out_h[s.from], [&](auto& key) {
+        key();
         lit("\"forward.");
         unquoted(hid_[s.from]);
         lit(".out\"");
@@ -673,7 +705,7 @@ void Writer::gradient_factors(std::size_t k) {
 
 void Writer::state(const engine::OptimizerState& s) {
   if (r_.input->optimizer->name == engine::OptimizerName::sgd_momentum) {
-    object<kMomentumState>([&](auto field) -> bool {
+    object<kMomentumState>([&](auto field, auto key) -> bool {
       constexpr auto& F = kMomentumState;
       switch (field()) {
         case slot(F, "buffer"): num(s.buffer); return true;
@@ -682,7 +714,7 @@ void Writer::state(const engine::OptimizerState& s) {
     });
     return;
   }
-  object<kAdamState>([&](auto field) -> bool {
+  object<kAdamState>([&](auto field, auto key) -> bool {
     constexpr auto& F = kAdamState;
     switch (field()) {
       case slot(F, "m"): num(s.m); return true;
@@ -693,7 +725,7 @@ void Writer::state(const engine::OptimizerState& s) {
 }
 
 void Writer::update_optimizer(const engine::UpdateRecord& u) {
-  object<kGeneralOptimizer>([&](auto field) -> bool {
+  object<kGeneralOptimizer>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralOptimizer;
     switch (field()) {
       case slot(F, "name"): str(r_.optimizer_name()); return true;
@@ -706,11 +738,15 @@ void Writer::update_optimizer(const engine::UpdateRecord& u) {
         return true;
       case slot(F, "product_order"): lit("\"left_to_right\""); return true;
       case slot(F, "state_before"):
-        if (r_.stateful) state(u.state_before);
-        return r_.stateful;
+        if (!r_.stateful) return false;
+        key();
+        state(u.state_before);
+        return true;
       case slot(F, "state_after"):
-        if (r_.stateful) state(u.state_after);
-        return r_.stateful;
+        if (!r_.stateful) return false;
+        key();
+        state(u.state_after);
+        return true;
       default: return false;
     }
   });
@@ -724,7 +760,7 @@ void Writer::update(const engine::UpdateRecord& u) {
   const std::string& from = bias ? (s.role == Role::hidden_bias ? hid_[s.from] : outs_[s.from])
                                  : (ih ? in_[s.from] : hid_[s.from]);
   const std::string& to = bias ? from : (ih ? hid_[s.to] : outs_[s.to]);
-  object<kUpdate>([&](auto field) -> bool {
+  object<kUpdate>([&](auto field, auto key) -> bool {
     constexpr auto& F = kUpdate;
     switch (field()) {
       case slot(F, "parameter_id"): out_.append(params_[u.slot]); return true;
