@@ -1,6 +1,7 @@
 #pragma once
-// Finite-difference oracle for the NL op tests: central differences of the scalar
-// L(x) = <w, f(x)> evaluated entirely in fp64, so fp32 rounding cannot hide (or fake) a VJP error.
+// The finite-difference oracle of the op tests (standard ops through op_check.hpp, NL ops directly):
+// central differences of the scalar L(x) = <w, f(x)> evaluated entirely in fp64, so fp32 rounding
+// cannot hide (or fake) a VJP error.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -12,20 +13,25 @@ namespace tapetest {
 
 using Forward64 = std::function<std::vector<double>(const std::vector<double>&)>;
 
+// The step per entry: eps itself, or eps * max(1, |x_i|) (inputs of widely varying magnitude).
+enum class FdStep { absolute, relative };
+
 // Gradient of x -> <w, f(x)> by central differences with step eps (per entry).
 [[nodiscard]] inline std::vector<double> fd_gradient(const Forward64& f, const std::vector<double>& x,
-                                                     const std::vector<double>& w, double eps = 1e-6) {
+                                                     const std::vector<double>& w, double eps = 1e-6,
+                                                     FdStep step = FdStep::absolute) {
   std::vector<double> g(x.size());
   std::vector<double> xp = x;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    xp[i] = x[i] + eps;
+    const double h = step == FdStep::relative ? eps * std::max(1.0, std::fabs(x[i])) : eps;
+    xp[i] = x[i] + h;
     const std::vector<double> hi = f(xp);
-    xp[i] = x[i] - eps;
+    xp[i] = x[i] - h;
     const std::vector<double> lo = f(xp);
     xp[i] = x[i];
     double diff = 0;
     for (std::size_t j = 0; j < w.size(); ++j) diff += w[j] * (hi[j] - lo[j]);
-    g[i] = diff / (2 * eps);
+    g[i] = diff / (2 * h);
   }
   return g;
 }
