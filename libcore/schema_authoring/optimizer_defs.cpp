@@ -1,8 +1,8 @@
-#include "receipt/schema/authoring/optimizer_defs.hpp"
+#include "schema_authoring/optimizer_defs.hpp"
 
-#include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 Node optimizer_config() {
   return object()
@@ -57,4 +57,4 @@ void add_momentum_to_update(Node& update) {
   update.append_all_of(stateful_update_needs_state({"sgd_momentum"}));
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -1,6 +1,6 @@
-#include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 Node when_member(std::string_view member, Node condition, Node consequence) {
   Node test = object().required_list({member});
@@ -73,4 +73,4 @@ Node trace_id_and_step_index_both_or_neither() {
   return either({all({forbids_key("trace_id"), forbids_key("step_index")}), requires_keys({"trace_id", "step_index"})});
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -2,13 +2,13 @@
 // Every version of every format, authored in C++ (one file per family).
 #include <vector>
 
-#include "receipt/schema/authoring/schema_document.hpp"
+#include "schema_authoring/schema_document.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 [[nodiscard]] std::vector<SchemaDocument> receipt_schemas();          // receipt.v0.1.0 .. v0.8.0
 [[nodiscard]] std::vector<SchemaDocument> framework_trace_schemas();  // framework-trace.v0.1.0 .. v0.8.0
 [[nodiscard]] std::vector<SchemaDocument> topology_input_schemas();   // topology-input.v0.4.0
 [[nodiscard]] std::vector<SchemaDocument> nltrain_state_schemas();    // nltrain-state(-result).v0.1.0
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

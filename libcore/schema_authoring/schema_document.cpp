@@ -1,9 +1,9 @@
-#include "receipt/schema/authoring/schema_document.hpp"
+#include "schema_authoring/schema_document.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 SchemaDocument::SchemaDocument(std::string family, std::string version, Node root)
     : family_(std::move(family)), version_(std::move(version)), root_(std::move(root)) {}
@@ -73,4 +73,4 @@ std::vector<SchemaDocument> history(SchemaDocument first, std::initializer_list<
   return out;
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

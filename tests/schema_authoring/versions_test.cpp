@@ -4,13 +4,13 @@
 
 #include <string>
 
-#include "receipt/schema/authoring/families.hpp"
+#include "schema_authoring/families.hpp"
 #include "receipt/schema/validator.hpp"
 
 namespace {
 
-using receipt::schema::authoring::Json;
-using receipt::schema::authoring::SchemaDocument;
+using schema_authoring::Json;
+using schema_authoring::SchemaDocument;
 
 const SchemaDocument& find(const std::vector<SchemaDocument>& docs, const std::string& name) {
   for (const auto& d : docs)
@@ -28,7 +28,7 @@ bool rules_accept(const SchemaDocument& doc, const char* instance) {
 }  // namespace
 
 TEST_CASE("authoring versions: receipt v0.8.0 lifts the ban on momentum with weight decay, v0.7.0 keeps it") {
-  const auto receipts = receipt::schema::authoring::receipt_schemas();
+  const auto receipts = schema_authoring::receipt_schemas();
   REQUIRE(receipts.size() == 8);
   const char* momentum_with_decay =
       R"({"optimizer_config":{"name":"sgd_momentum","learning_rate":0.1,"momentum":0.9,"weight_decay":0.01}})";
@@ -42,7 +42,7 @@ TEST_CASE("authoring versions: receipt v0.8.0 lifts the ban on momentum with wei
 
 TEST_CASE(
     "authoring versions: trace v0.7.0 wants trace_id and step_index together, v0.6.0 only step_index -> trace_id") {
-  const auto traces = receipt::schema::authoring::framework_trace_schemas();
+  const auto traces = schema_authoring::framework_trace_schemas();
   REQUIRE(traces.size() == 8);
   CHECK(rules_accept(find(traces, "framework-trace.v0.6.0"), R"({"trace_id":"0123"})"));
   CHECK_FALSE(rules_accept(find(traces, "framework-trace.v0.7.0"), R"({"trace_id":"0123"})"));
@@ -50,7 +50,7 @@ TEST_CASE(
 }
 
 TEST_CASE("authoring versions: receipt v0.2.0 drops the Mazur names and adds trace_id after learning_rate") {
-  const auto receipts = receipt::schema::authoring::receipt_schemas();
+  const auto receipts = schema_authoring::receipt_schemas();
   const Json v1 = find(receipts, "receipt.v0.1.0").json();
   const Json v2 = find(receipts, "receipt.v0.2.0").json();
   CHECK(v1["$defs"].contains("InputsMazur"));

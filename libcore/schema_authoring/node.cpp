@@ -1,9 +1,9 @@
-#include "receipt/schema/authoring/node.hpp"
+#include "schema_authoring/node.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 namespace {
 
@@ -235,4 +235,4 @@ Node forbids_key(std::string_view name) { return Node().never(requires_keys({nam
 Node either(std::vector<Node> options) { return Node().any_of(std::move(options)); }
 Node all(std::vector<Node> parts) { return Node().all_of(std::move(parts)); }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

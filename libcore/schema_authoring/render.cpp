@@ -1,4 +1,4 @@
-#include "receipt/schema/authoring/render.hpp"
+#include "schema_authoring/render.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 namespace {
 
@@ -95,4 +95,4 @@ Json canonical_keyword_order(const Json& schema) { return reorder(schema); }
 
 std::string render(const Json& schema) { return canonical_keyword_order(schema).dump(2) + "\n"; }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "receipt/schema/authoring/node.hpp"
+#include "schema_authoring/node.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 inline constexpr std::string_view kIdBase = "https://schemas.nnaudit.invalid/";
 
@@ -57,4 +57,4 @@ class SchemaDocument {
 using VersionDelta = SchemaDocument (*)(const SchemaDocument& previous);
 [[nodiscard]] std::vector<SchemaDocument> history(SchemaDocument first, std::initializer_list<VersionDelta> deltas);
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

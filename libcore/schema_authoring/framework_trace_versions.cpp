@@ -2,14 +2,14 @@
 // TensorFlow), v0.1.0 to v0.8.0. It starts from the receipt's v0.3.0 vocabulary
 // without the receipt's bookkeeping, and bounds every collection a foreign
 // program fills. Each later version is the previous one plus its changes.
-#include "receipt/schema/authoring/families.hpp"
-#include "receipt/schema/authoring/optimizer_defs.hpp"
-#include "receipt/schema/authoring/optimizer_releases.hpp"
-#include "receipt/schema/authoring/optimizer_rules.hpp"
-#include "receipt/schema/authoring/provenance_defs.hpp"
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/families.hpp"
+#include "schema_authoring/optimizer_defs.hpp"
+#include "schema_authoring/optimizer_releases.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
+#include "schema_authoring/provenance_defs.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 namespace {
 
@@ -208,4 +208,4 @@ std::vector<SchemaDocument> framework_trace_schemas() {
   return history(v0_1_0(), {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0});
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

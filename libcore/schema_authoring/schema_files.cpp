@@ -1,11 +1,11 @@
-#include "receipt/schema/authoring/schema_files.hpp"
+#include "schema_authoring/schema_files.hpp"
 
 #include <algorithm>
 
 #include "common/atomic_file.hpp"
-#include "receipt/schema/authoring/authored_schemas.hpp"
+#include "schema_authoring/authored_schemas.hpp"
 
-namespace receipt::schema {
+namespace schema_authoring {
 
 namespace {
 
@@ -95,4 +95,4 @@ common::Result<std::optional<SchemaMismatch>> check_schema_files(common::FileSys
   return std::optional<SchemaMismatch>();
 }
 
-}  // namespace receipt::schema
+}  // namespace schema_authoring

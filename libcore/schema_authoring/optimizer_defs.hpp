@@ -1,9 +1,9 @@
 #pragma once
 // The optimizer settings object and per-parameter optimizer state, and the edits
 // that extend them as optimizers were added.
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 Node optimizer_config();                    // sgd | adam | adamw (receipt v0.5.0, trace v0.4.0)
 void add_momentum(Node& optimizer_config);  // sgd_momentum, no Nesterov, no dampening
@@ -14,4 +14,4 @@ Node optimizer_state();                 // either state
 void add_adam_to_update(Node& update);  // optimizer names adam/adamw, states before/after
 void add_momentum_to_update(Node& update);
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

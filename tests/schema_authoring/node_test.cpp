@@ -1,17 +1,17 @@
-// The schema builder (receipt/schema/authoring/node.hpp): what its nodes accept and
+// The schema builder (schema_authoring/node.hpp): what its nodes accept and
 // reject in our validator, and how edits keep "required" and "x-order" in step.
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "receipt/schema/authoring/node.hpp"
-#include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "schema_authoring/node.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
 #include "receipt/schema/validator.hpp"
 
 namespace {
 
-using receipt::schema::authoring::Json;
-using namespace receipt::schema::authoring;
+using schema_authoring::Json;
+using namespace schema_authoring;
 
 // First error as "path: message", or "" when valid.
 std::string verdict(const Node& schema, const char* instance) {

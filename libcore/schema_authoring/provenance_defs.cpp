@@ -1,8 +1,8 @@
-#include "receipt/schema/authoring/provenance_defs.hpp"
+#include "schema_authoring/provenance_defs.hpp"
 
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 Node source_framework(bool engine_is_a_source) {
   Node name = engine_is_a_source
@@ -50,4 +50,4 @@ Node attestor() {
       .describe("Who computed the step, who checked it, and within what tolerance.");
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -4,11 +4,11 @@
 // Names under "properties" and "$defs" keep their authored order.
 #include <string>
 
-#include "receipt/schema/authoring/node.hpp"
+#include "schema_authoring/node.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 [[nodiscard]] Json canonical_keyword_order(const Json& schema);
 [[nodiscard]] std::string render(const Json& schema);
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

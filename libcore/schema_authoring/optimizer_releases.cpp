@@ -1,9 +1,9 @@
-#include "receipt/schema/authoring/optimizer_releases.hpp"
+#include "schema_authoring/optimizer_releases.hpp"
 
-#include "receipt/schema/authoring/optimizer_defs.hpp"
-#include "receipt/schema/authoring/optimizer_rules.hpp"
+#include "schema_authoring/optimizer_defs.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 namespace {
 
@@ -45,4 +45,4 @@ void lift_momentum_weight_decay_ban(SchemaDocument& doc, std::size_t rule_index)
   doc.root().set_all_of(rule_index, momentum_weight_decay_allowed_note());
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -3,9 +3,9 @@
 // The families differ in two habits, captured by Style: receipts record every
 // object's key order ("x-order"), and traces -- written by foreign extractors --
 // bound their collections so a hostile file cannot make us allocate without limit.
-#include "receipt/schema/authoring/node.hpp"
+#include "schema_authoring/node.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 struct Style {
   bool ordered = true;   // objects carry "x-order"
@@ -54,4 +54,4 @@ Node update(Style style);  // SGD only, as before optimizers arrived
 Node batch();
 Node per_sample_results();  // sample id -> its inputs, targets, forward, loss
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

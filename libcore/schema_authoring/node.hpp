@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 using Json = nlohmann::ordered_json;
 
@@ -116,4 +116,4 @@ class Node {
 [[nodiscard]] Node either(std::vector<Node> options);                             // {"anyOf":[...]}
 [[nodiscard]] Node all(std::vector<Node> parts);                                  // {"allOf":[...]}
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

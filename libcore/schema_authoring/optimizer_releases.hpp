@@ -5,10 +5,10 @@
 #include <cstddef>
 #include <string_view>
 
-#include "receipt/schema/authoring/schema_document.hpp"
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/schema_document.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 struct OptimizerSite {
   std::string_view member;  // the root field holding the settings
@@ -26,4 +26,4 @@ void release_nesterov(SchemaDocument& doc, const OptimizerSite& site);
 // Momentum with weight decay: the rule at allOf[rule_index] is emptied, keeping its place.
 void lift_momentum_weight_decay_ban(SchemaDocument& doc, std::size_t rule_index);
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

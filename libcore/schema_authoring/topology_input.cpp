@@ -1,10 +1,10 @@
 // The topology-input file `bp generate` reads: a network, its starting parameters
 // and one example, before any step has been computed. One version, v0.4.0.
-#include "receipt/schema/authoring/families.hpp"
-#include "receipt/schema/authoring/optimizer_rules.hpp"
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/families.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 std::vector<SchemaDocument> topology_input_schemas() {
   Node root = object()
@@ -39,4 +39,4 @@ std::vector<SchemaDocument> topology_input_schemas() {
   return {doc};
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

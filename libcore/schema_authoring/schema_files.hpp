@@ -8,7 +8,7 @@
 #include "common/file_system.hpp"
 #include "common/result.hpp"
 
-namespace receipt::schema {
+namespace schema_authoring {
 
 // Where a directory first departs from what we generate. Not an error: a finding.
 struct SchemaMismatch {
@@ -30,4 +30,4 @@ struct SchemaMismatch {
 [[nodiscard]] std::optional<std::string> first_json_difference(const nlohmann::ordered_json& a,
                                                                const nlohmann::ordered_json& b);
 
-}  // namespace receipt::schema
+}  // namespace schema_authoring

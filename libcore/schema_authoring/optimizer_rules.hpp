@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "receipt/schema/authoring/node.hpp"
+#include "schema_authoring/node.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 // {"type":"object","if":{<member> present and matching `condition`},"then":{<member> matches `consequence`}}
 Node when_member(std::string_view member, Node condition, Node consequence);
@@ -33,4 +33,4 @@ std::vector<Node> trace_id_and_step_index_go_together();  // receipts: each impl
 Node step_index_needs_trace_id();                         // traces up to v0.6.0
 Node trace_id_and_step_index_both_or_neither();           // traces from v0.7.0
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

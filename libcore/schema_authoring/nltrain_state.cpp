@@ -3,9 +3,9 @@
 // nltrain-state-result (loss, gradients, frozen levels' error-buffer contributions, context after).
 // One version each, v0.1.0. The reader (nl::parse_state) is stricter than the schema where the
 // check needs the configuration: parameter names and shapes, token and context lengths.
-#include "receipt/schema/authoring/families.hpp"
+#include "schema_authoring/families.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 namespace {
 
 Node size() { return integer().min(0); }
@@ -86,4 +86,4 @@ SchemaDocument result() {
 
 std::vector<SchemaDocument> nltrain_state_schemas() { return {state(), result()}; }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

@@ -1,6 +1,6 @@
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 Node shaped(Node object_node, Style style) {
   if (style.ordered) object_node.ordered();
@@ -228,4 +228,4 @@ Node per_sample_results() {
                     .closed());
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring

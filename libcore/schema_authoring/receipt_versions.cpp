@@ -1,13 +1,13 @@
 // The receipt format, v0.1.0 to v0.8.0. v0.1.0 is written out in full; every later
 // version is the previous one plus the changes that version made, nothing else.
-#include "receipt/schema/authoring/families.hpp"
-#include "receipt/schema/authoring/optimizer_defs.hpp"
-#include "receipt/schema/authoring/optimizer_releases.hpp"
-#include "receipt/schema/authoring/optimizer_rules.hpp"
-#include "receipt/schema/authoring/provenance_defs.hpp"
-#include "receipt/schema/authoring/shared_defs.hpp"
+#include "schema_authoring/families.hpp"
+#include "schema_authoring/optimizer_defs.hpp"
+#include "schema_authoring/optimizer_releases.hpp"
+#include "schema_authoring/optimizer_rules.hpp"
+#include "schema_authoring/provenance_defs.hpp"
+#include "schema_authoring/shared_defs.hpp"
 
-namespace receipt::schema::authoring {
+namespace schema_authoring {
 
 namespace {
 
@@ -268,4 +268,4 @@ std::vector<SchemaDocument> receipt_schemas() {
   return history(v0_1_0(), {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0});
 }
 
-}  // namespace receipt::schema::authoring
+}  // namespace schema_authoring
