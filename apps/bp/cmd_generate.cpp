@@ -4,11 +4,10 @@
 
 #include "command_support.hpp"
 #include "command_table.hpp"
-#include "common/json_input.hpp"
 #include "fixture_locator.hpp"
 #include "generated_output.hpp"
 #include "help_text.hpp"
-#include "input_source.hpp"
+#include "json_argument.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
@@ -46,21 +45,14 @@ int run_builtin(const Invocation& inv, std::string_view name) {
 
 int run_from_config(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
-  auto arg = file_argument(inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false,
-                                    kExitBadArgument});
-  if (auto* code = std::get_if<int>(&arg)) return *code;
-  const std::string& file = std::get<std::string>(arg);
-  verbose_log(inv, "processing " + std::string(file == "-" ? "<stdin>" : file));
-  auto input = read_input(file);
-  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
-  const InputText& in = std::get<InputText>(input);
-
-  common::JsonInputOptions options;
-  options.file = in.name;
-  options.bom = common::BomPolicy::strip;  // input configs tolerate a BOM, as the reference does
-  auto doc = common::parse_json_text(in.text, options);
-  if (!doc) return fail_library(inv, doc.error(), "JSON_SYNTAX", "generate from-config: input rejected: ");
-  auto parsed = receipt::topology::parse_topology_input(doc.value(), in.name);
+  auto input = read_json_argument(
+      inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitBadArgument});
+  if (auto* code = std::get_if<int>(&input)) return *code;
+  if (auto* e = std::get_if<common::Error>(&input)) {
+    return fail_library(inv, *e, "JSON_SYNTAX", "generate from-config: input rejected: ");
+  }
+  const JsonArgument& in = std::get<JsonArgument>(input);
+  auto parsed = receipt::topology::parse_topology_input(in.doc, in.name);
   if (!parsed) {
     return fail_library(inv, parsed.error().at_file(in.name), "SCHEMA_VIOLATION",
                         "generate from-config: input rejected: ");
@@ -84,7 +76,7 @@ int run_from_config(const Invocation& inv) {
         "Example: bp generate from-config my.json --check --out fixtures/my.golden.jsonl";
     return fail(inv, e);
   }
-  return deliver_generated(inv, {std::move(bytes.value()), "from-config", inv.out.value_or(file)});
+  return deliver_generated(inv, {std::move(bytes.value()), "from-config", inv.out.value_or(in.argument)});
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // schema_gen: writes or checks schemas/*.json from our own definitions
-// (libcore/receipt/schema/authoring/).
+// (libcore/schema_authoring/).
 //
 //   schema_gen --out DIR     write every schema to DIR (atomically, one file at a time)
 //   schema_gen --check DIR   exit 1 naming the first file / JSON path that differs
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/file_system.hpp"
-#include "receipt/schema/authoring/schema_files.hpp"
+#include "schema_authoring/schema_files.hpp"
 
 namespace {
 
@@ -22,13 +22,13 @@ int usage() {
 int run(const std::string& mode, const std::string& dir) {
   auto& fs = common::real_file_system();
   if (mode == "--out") {
-    if (auto written = receipt::schema::write_schema_files(fs, dir); !written) {
+    if (auto written = schema_authoring::write_schema_files(fs, dir); !written) {
       std::fprintf(stderr, "schema_gen: %s\n", written.error().to_string().c_str());
       return 2;
     }
     return 0;
   }
-  auto checked = receipt::schema::check_schema_files(fs, dir);
+  auto checked = schema_authoring::check_schema_files(fs, dir);
   if (!checked) {
     std::fprintf(stderr, "schema_gen: %s\n", checked.error().to_string().c_str());
     return 2;

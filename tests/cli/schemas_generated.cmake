@@ -1,5 +1,5 @@
 # schemas/*.json are exactly what our own definitions generate
-# (libcore/receipt/schema/authoring/, run by schema_gen); regenerate with
+# (libcore/schema_authoring/, run by schema_gen); regenerate with
 # `cmake --build <build> --target regenerate-schemas`.
 if(TARGET schema_gen)
   add_test(NAME schemas_generated COMMAND $<TARGET_FILE:schema_gen> --check ${PROJECT_SOURCE_DIR}/schemas)

@@ -1,36 +1,17 @@
 #pragma once
-// The fields the canonical emitter writes for each receipt object, in output
-// order. Each table names the schema $defs entry whose "x-order" it follows, so a
-// test can hold the two together (tests/receipt/emit/field_layout_test.cpp).
-// Fields not listed are not emitted (e.g. fixture_status.promote_to), as in the
-// reference emitter.
+// The tables of receipt/layout/fields.hpp as the document emitter walks them: each names the
+// schema $defs entry whose "x-order" it follows, so a test can hold the two together
+// (tests/receipt/emit/field_layout_test.cpp).
 #include <span>
 #include <string_view>
 
+#include "receipt/layout/fields.hpp"
+
 namespace receipt::emit {
 
-enum class FieldKind {
-  string,          // JSON string, escaped as JSON.stringify does
-  number,          // canonical 9-significant-digit decimal
-  integer,         // bare digits
-  boolean,         // true / false
-  string_array,    // array of strings
-  true_only,       // written as `true` only when the value is literally true, else omitted
-  nonzero_number,  // written only when present and not equal to 0
-  nested,          // an object, array or map written by the section's own code
-};
-
-enum class Presence {
-  required,          // absent -> error
-  optional,          // absent -> omitted
-  optional_batched,  // omitted unless present AND the receipt has a "batch" block
-};
-
-struct Field {
-  std::string_view key;
-  FieldKind kind;
-  Presence presence = Presence::required;
-};
+using layout::Field;
+using layout::FieldKind;
+using layout::Presence;
 
 struct Layout {
   std::string_view schema_def;  // "$defs" name, "" for the receipt itself, "-" when no schema def matches

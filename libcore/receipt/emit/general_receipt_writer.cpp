@@ -1,10 +1,12 @@
-// Canonical bytes of a GeneralReceipt, written straight from the engine's arrays. The key order is
-// the general layout's (field_layout.cpp, the schemas' x-order); receipt_writer_test holds this
+// Canonical bytes of a GeneralReceipt, written straight from the engine's arrays. Every object's keys
+// come from receipt/layout/fields.hpp, in its order (the schemas' x-order); receipt_writer_test holds this
 // writer and the document emitter (emit_receipt_line(to_json(r))) byte-equal on every engine
 // configuration, and the compat tests hold both to the reference.
 #include "receipt/emit/general_receipt_writer.hpp"
 
+#include <array>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,12 +15,29 @@
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/sections.hpp"
 #include "receipt/engine/receipt_json.hpp"
+#include "receipt/layout/fields.hpp"
 
 namespace receipt::emit {
 namespace {
 
 using engine::GeneralReceipt;
+using layout::slot;
 using topology::Role;
+using namespace layout::tables;
+
+// "{\"key\":" for the first field I of Table, ",\"key\":" for the others, spelled at compile time
+// from the table.
+template <const auto& Table, std::size_t I>
+inline constexpr auto kKeyText = [] {
+  constexpr std::string_view key = Table[I].key;
+  std::array<char, key.size() + 4> text{};
+  text[0] = I == 0 ? '{' : ',';
+  text[1] = '"';
+  for (std::size_t i = 0; i < key.size(); ++i) text[2 + i] = key[i];
+  text[key.size() + 2] = '"';
+  text[key.size() + 3] = ':';
+  return text;
+}();
 
 // Ids as JSON string literals, escaped once per receipt instead of once per occurrence.
 std::vector<std::string> quoted(const std::vector<std::string>& ids) {
@@ -93,18 +112,52 @@ class Writer {
     out_.append(w.out().text());
   }
 
-  void head();
+  // One object of `Table`, its fields in the table's order: value(field, key) writes the value of the
+  // field at the constant index field(). A required field's key is already written and its value
+  // must follow; an optional field calls key() first when it applies, and writes nothing when it
+  // does not. Keys, with "{" or "," before them, are compile-time literals.
+  template <const auto& Table, class Value>
+  void object(Value&& value) {
+    static_assert(Table[0].presence == layout::Presence::required, "an object opens with a required field");
+    layout::for_each_field<Table>([&](auto field) {
+      constexpr std::size_t i = decltype(field)::value;
+      constexpr auto& text = kKeyText<Table, i>;
+      const auto key = [&] { out_.append(text.data(), text.size()); };
+      if constexpr (Table[i].presence == layout::Presence::required) {
+        key();
+        value(field, [] {});
+      } else {
+        value(field, key);
+      }
+    });
+    out_.push_back('}');
+  }
+
+  void fixture_status();
+  void metadata();
   void topology();
-  void optimizer_config();
+  void unit_order();
+  void topology_parameter(std::size_t k);
+  template <class Key>
+  bool optimizer_config(Key&& block_key);
   void batch();
   void forward_map(const engine::ForwardValues& f, bool with_status);
   void per_sample();
+  void sample_loss(const double* per_output, double total);
   void loss();
+  void post_update_loss();
   void backward();
   void output_signal(std::size_t u);
+  void dual_form(std::size_t u);
+  void jacobian_term(std::size_t u, std::size_t j);
   void hidden_signal(std::size_t h);
-  void named_factor(std::string_view name, const std::string* from, double value);
+  void downstream_contribution(std::size_t h, std::size_t o);
+  template <class From>
+  void named_factor(std::string_view name, double value, From&& from);
+  void named_factor(std::string_view name, double value);
   void updates();
+  void update(const engine::UpdateRecord& u);
+  void update_optimizer(const engine::UpdateRecord& u);
   void gradient_factors(std::size_t k);
   void state(const engine::OptimizerState& s);
 
@@ -117,185 +170,226 @@ class Writer {
 
 bool Writer::receipt() {
   const auto& b = r_.input->base;
-  head();
-  lit(",\"inputs\":");
-  number_map(in_, r_.inputs());
-  lit(",\"targets\":");
-  number_map(outs_, r_.targets());
-  lit(",\"parameters_before\":");
-  number_map(params_, b.parameters_before.data());
-  if (r_.batched()) per_sample();
-  lit(",\"forward\":");
-  forward_map(r_.core.fwd, false);
-  loss();
-  backward();
-  updates();
-  lit(",\"parameters_after\":");
-  number_map(params_, r_.parameters_after.data());
-  lit(",\"post_update_forward\":");
-  forward_map(r_.post_forward, true);
-  lit(",\"post_update_loss\":{\"status\":\"filled\",\"per_output\":");
-  number_map(outs_, r_.post_loss_per_output.data());
-  lit(",\"total\":");
-  num(r_.post_loss_total);
-  lit("}}\n");
+  object<kGeneralReceipt>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kGeneralReceipt;
+    switch (field()) {
+      case slot(F, "schema_version"): str(r_.schema_version); return true;
+      case slot(F, "fixture"): str(r_.fixture); return true;
+      case slot(F, "step"): integer(b.step_index.value_or(0) + 1); return true;
+      case slot(F, "fixture_status"): fixture_status(); return true;
+      case slot(F, "metadata"): metadata(); return true;
+      case slot(F, "numeric_policy"): document_block(b.numeric_policy.json, write_numeric_policy); return true;
+      case slot(F, "bias_policy"): document_block(b.bias_policy.json, write_bias_policy); return true;
+      case slot(F, "topology"): topology(); return true;
+      case slot(F, "learning_rate"): num(b.learning_rate); return true;
+      case slot(F, "optimizer_config"): return !r_.batched() && optimizer_config(key);
+      case slot(F, "trace_id"):
+        if (!b.trace_id) return false;
+        key();
+        str(*b.trace_id);
+        return true;
+      case slot(F, "step_index"):
+        if (!b.step_index) return false;
+        key();
+        integer(*b.step_index);
+        return true;
+      case slot(F, "batch"):
+        if (!r_.batched()) return false;
+        key();
+        batch();
+        return true;
+      case slot(F, "inputs"): number_map(in_, r_.inputs()); return true;
+      case slot(F, "targets"): number_map(outs_, r_.targets()); return true;
+      case slot(F, "parameters_before"): number_map(params_, b.parameters_before.data()); return true;
+      case slot(F, "per_sample"):
+        if (!r_.batched()) return false;
+        key();
+        per_sample();
+        return true;
+      case slot(F, "forward"): forward_map(r_.core.fwd, false); return true;
+      case slot(F, "loss"): loss(); return true;
+      case slot(F, "backward"): backward(); return true;
+      case slot(F, "updates"): updates(); return true;
+      case slot(F, "parameters_after"): number_map(params_, r_.parameters_after.data()); return true;
+      case slot(F, "post_update_forward"): forward_map(r_.post_forward, true); return true;
+      case slot(F, "post_update_loss"): post_update_loss(); return true;
+      default: return false;  // source_framework, attestor: imported receipts only
+    }
+  });
+  out_.push_back('\n');
   return ok_;
 }
 
-void Writer::head() {
-  const auto& b = r_.input->base;
-  lit("{\"schema_version\":");
-  str(r_.schema_version);
-  lit(",\"fixture\":");
-  str(r_.fixture);
-  lit(",\"step\":");
-  integer(b.step_index.value_or(0) + 1);
-  lit(",\"fixture_status\":{\"authoring_state\":\"engine_generated\",\"verification_state\":"
-      "\"engine_reproduced_byte_equal\",\"canonical\":true},\"metadata\":{\"source\":");
-  if (b.metadata) {
-    str(b.metadata->source);
-    if (b.metadata->url_reference) {
-      lit(",\"url_reference\":");
-      str(*b.metadata->url_reference);
+void Writer::fixture_status() {
+  object<kFixtureStatus>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kFixtureStatus;
+    switch (field()) {
+      case slot(F, "authoring_state"): lit("\"engine_generated\""); return true;
+      case slot(F, "verification_state"): lit("\"engine_reproduced_byte_equal\""); return true;
+      case slot(F, "canonical"): lit("true"); return true;
+      default: return false;
     }
-    lit(",\"gradient_convention\":");
-    str(b.metadata->gradient_convention);
-  } else {
-    lit("\"src/general-engine.ts (generalized backprop engine first-run)\",\"gradient_convention\":"
-        "\"descent_direction\"");
-  }
-  lit("},\"numeric_policy\":");
-  document_block(b.numeric_policy.json, write_numeric_policy);
-  lit(",\"bias_policy\":");
-  document_block(b.bias_policy.json, write_bias_policy);
-  topology();
-  lit(",\"learning_rate\":");
-  num(b.learning_rate);
-  if (!r_.batched()) optimizer_config();
-  if (b.trace_id) {
-    lit(",\"trace_id\":");
-    str(*b.trace_id);
-  }
-  if (b.step_index) {
-    lit(",\"step_index\":");
-    integer(*b.step_index);
-  }
-  if (r_.batched()) batch();
+  });
+}
+
+// The input's metadata, or the general engine's default when it has none.
+void Writer::metadata() {
+  const auto& m = r_.input->base.metadata;
+  object<kGeneralMetadata>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kGeneralMetadata;
+    switch (field()) {
+      case slot(F, "source"):
+        if (m) str(m->source);
+        else lit("\"src/general-engine.ts (generalized backprop engine first-run)\"");
+        return true;
+      case slot(F, "url_reference"):
+        if (!m || !m->url_reference) return false;
+        key();
+        str(*m->url_reference);
+        return true;
+      case slot(F, "gradient_convention"):
+        if (m) str(m->gradient_convention);
+        else lit("\"descent_direction\"");
+        return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::topology() {
-  lit(",\"topology\":{\"layers\":[\"input\",\"hidden\",\"output\"],\"input_size\":");
-  integer(t_.input_size);
-  lit(",\"hidden_size\":");
-  integer(t_.hidden_size);
-  lit(",\"output_size\":");
-  integer(t_.output_size);
-  lit(",\"unit_order\":{\"input\":");
-  string_array(in_);
-  lit(",\"hidden\":");
-  string_array(hid_);
-  lit(",\"output\":");
-  string_array(outs_);
-  lit("},\"parameter_order\":");
-  string_array(params_);
-  lit(",\"parameters\":[");
-  for (std::size_t k = 0; k < t_.parameters.size(); ++k) {
-    const auto& p = t_.parameters[k];
-    if (k) out_.push_back(',');
-    lit("{\"id\":");
-    out_.append(params_[k]);  // parameters[k].id == parameter_order[k] (the index checked it)
-    lit(",\"role\":");
-    str(to_string(p.role));
-    if (p.from_unit) {
-      lit(",\"from_unit\":");
-      str(*p.from_unit);
+  object<kGeneralTopology>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kGeneralTopology;
+    switch (field()) {
+      case slot(F, "layers"): lit("[\"input\",\"hidden\",\"output\"]"); return true;
+      case slot(F, "input_size"): integer(t_.input_size); return true;
+      case slot(F, "hidden_size"): integer(t_.hidden_size); return true;
+      case slot(F, "output_size"): integer(t_.output_size); return true;
+      case slot(F, "unit_order"): unit_order(); return true;
+      case slot(F, "parameter_order"): string_array(params_); return true;
+      case slot(F, "parameters"):
+        out_.push_back('[');
+        for (std::size_t k = 0; k < t_.parameters.size(); ++k) {
+          if (k) out_.push_back(',');
+          topology_parameter(k);
+        }
+        out_.push_back(']');
+        return true;
+      case slot(F, "activation_hidden"): str(to_string(t_.activation_hidden)); return true;
+      case slot(F, "activation_output"): str(to_string(t_.activation_output)); return true;
+      case slot(F, "loss"): str(to_string(t_.loss)); return true;
+      case slot(F, "bias_sharing"): str(to_string(t_.bias_sharing)); return true;
+      default: return false;
     }
-    if (p.to_unit) {
-      lit(",\"to_unit\":");
-      str(*p.to_unit);
+  });
+}
+
+void Writer::unit_order() {
+  object<kUnitOrder>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kUnitOrder;
+    switch (field()) {
+      case slot(F, "input"): string_array(in_); return true;
+      case slot(F, "hidden"): string_array(hid_); return true;
+      case slot(F, "output"): string_array(outs_); return true;
+      default: return false;
     }
-    if (p.applies_to_units) {
-      lit(",\"applies_to_units\":[");
-      for (std::size_t i = 0; i < p.applies_to_units->size(); ++i) {
-        if (i) out_.push_back(',');
-        str((*p.applies_to_units)[i]);
-      }
-      out_.push_back(']');
+  });
+}
+
+void Writer::topology_parameter(std::size_t k) {
+  const auto& p = t_.parameters[k];
+  object<kTopologyParameter>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kTopologyParameter;
+    switch (field()) {
+      case slot(F, "id"): out_.append(params_[k]); return true;  // parameters[k].id == parameter_order[k]
+      case slot(F, "role"): str(to_string(p.role)); return true;
+      case slot(F, "from_unit"):
+        if (!p.from_unit) return false;
+        key();
+        str(*p.from_unit);
+        return true;
+      case slot(F, "to_unit"):
+        if (!p.to_unit) return false;
+        key();
+        str(*p.to_unit);
+        return true;
+      case slot(F, "applies_to_units"):
+        if (!p.applies_to_units) return false;
+        key();
+        out_.push_back('[');
+        for (std::size_t i = 0; i < p.applies_to_units->size(); ++i) {
+          if (i) out_.push_back(',');
+          str((*p.applies_to_units)[i]);
+        }
+        out_.push_back(']');
+        return true;
+      default: return false;
     }
-    out_.push_back('}');
-  }
-  lit("],\"activation_hidden\":");
-  str(to_string(t_.activation_hidden));
-  lit(",\"activation_output\":");
-  str(to_string(t_.activation_output));
-  lit(",\"loss\":");
-  str(to_string(t_.loss));
-  lit(",\"bias_sharing\":");
-  str(to_string(t_.bias_sharing));
-  out_.push_back('}');
+  });
 }
 
 // Mirrors the document form: plain SGD writes no block unless coupled L2 is on; nesterov only when
-// true, dampening only when non-zero.
-void Writer::optimizer_config() {
+// true, dampening only when non-zero. False when no block is written.
+template <class Key>
+bool Writer::optimizer_config(Key&& block_key) {
   const auto& oc = r_.input->optimizer;
-  if (!oc) return;
+  if (!oc) return false;
   using engine::OptimizerName;
   const bool decay = oc->weight_decay.value_or(0.0) != 0;
-  if (oc->name == OptimizerName::sgd && !decay) return;
-  lit(",\"optimizer_config\":{\"name\":");
-  str(engine::to_string(oc->name));
-  lit(",\"learning_rate\":");
-  num(oc->learning_rate);
-  switch (oc->name) {
-    case OptimizerName::adam:
-    case OptimizerName::adamw:
-      lit(",\"beta1\":");
-      num(*oc->beta1);
-      lit(",\"beta2\":");
-      num(*oc->beta2);
-      lit(",\"epsilon\":");
-      num(*oc->epsilon);
-      if (oc->name == OptimizerName::adamw) {
-        lit(",\"weight_decay\":");
-        num(*oc->weight_decay);
-      }
-      lit(",\"t\":");
-      integer(*oc->t);
-      break;
-    case OptimizerName::sgd_momentum:
-      if (decay) {
-        lit(",\"weight_decay\":");
-        num(*oc->weight_decay);
-      }
-      lit(",\"momentum\":");
-      num(*oc->momentum);
-      if (oc->nesterov.value_or(false)) lit(",\"nesterov\":true");
-      if (oc->dampening.value_or(0.0) != 0) {
-        lit(",\"dampening\":");
-        num(*oc->dampening);
-      }
-      break;
-    case OptimizerName::sgd:
-      lit(",\"weight_decay\":");
-      num(*oc->weight_decay);
-      break;
-  }
-  out_.push_back('}');
+  if (oc->name == OptimizerName::sgd && !decay) return false;
+  block_key();
+  const bool adam = oc->name == OptimizerName::adam || oc->name == OptimizerName::adamw;
+  const bool momentum = oc->name == OptimizerName::sgd_momentum;
+  object<kOptimizerConfig>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kOptimizerConfig;
+    const auto optional = [&](bool applies, const std::optional<double>& v) {
+      if (!applies) return false;
+      key();
+      num(*v);
+      return true;
+    };
+    switch (field()) {
+      case slot(F, "name"): str(engine::to_string(oc->name)); return true;
+      case slot(F, "learning_rate"): num(oc->learning_rate); return true;
+      case slot(F, "beta1"): return optional(adam, oc->beta1);
+      case slot(F, "beta2"): return optional(adam, oc->beta2);
+      case slot(F, "epsilon"): return optional(adam, oc->epsilon);
+      case slot(F, "weight_decay"): return optional(adam ? oc->name == OptimizerName::adamw : decay, oc->weight_decay);
+      case slot(F, "t"):
+        if (!adam) return false;
+        key();
+        integer(*oc->t);
+        return true;
+      case slot(F, "momentum"): return optional(momentum, oc->momentum);
+      case slot(F, "nesterov"):
+        if (!momentum || !oc->nesterov.value_or(false)) return false;
+        key();
+        lit("true");
+        return true;
+      case slot(F, "dampening"): return optional(momentum && oc->dampening.value_or(0.0) != 0, oc->dampening);
+      default: return false;
+    }
+  });
+  return true;
 }
 
 void Writer::batch() {
   const engine::Batch& batch = *r_.input->batch;
-  lit(",\"batch\":{\"size\":");
-  integer(static_cast<std::int64_t>(batch.samples.size()));
-  lit(",\"sample_order\":[");
-  for (std::size_t s = 0; s < batch.samples.size(); ++s) {
-    if (s) out_.push_back(',');
-    str(batch.samples[s].id);
-  }
-  lit("],\"reduction\":");
-  str(engine::to_string(batch.reduction));
-  out_.push_back('}');
+  object<kBatch>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kBatch;
+    switch (field()) {
+      case slot(F, "size"): integer(static_cast<std::int64_t>(batch.samples.size())); return true;
+      case slot(F, "sample_order"):
+        out_.push_back('[');
+        for (std::size_t s = 0; s < batch.samples.size(); ++s) {
+          if (s) out_.push_back(',');
+          str(batch.samples[s].id);
+        }
+        out_.push_back(']');
+        return true;
+      case slot(F, "reduction"): str(engine::to_string(batch.reduction)); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
@@ -303,11 +397,15 @@ void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
   if (with_status) lit("\"status\":\"filled\",");
   const auto unit = [&](const std::string& id, double net, double out) {
     out_.append(id);
-    lit(":{\"net\":");
-    num(net);
-    lit(",\"out\":");
-    num(out);
-    out_.push_back('}');
+    out_.push_back(':');
+    object<kForwardUnit>([&](auto field, auto key) -> bool {
+      constexpr auto& F = kForwardUnit;
+      switch (field()) {
+        case slot(F, "net"): num(net); return true;
+        case slot(F, "out"): num(out); return true;
+        default: return false;
+      }
+    });
   };
   for (std::size_t h = 0; h < hid_.size(); ++h) {
     if (h) out_.push_back(',');
@@ -322,151 +420,243 @@ void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
 
 void Writer::per_sample() {
   const engine::Batch& batch = *r_.input->batch;
-  lit(",\"per_sample\":{");
+  out_.push_back('{');
   for (std::size_t s = 0; s < batch.samples.size(); ++s) {
     const engine::Sample& smp = batch.samples[s];
     const engine::SampleRecord& rec = r_.samples[s];
     if (s) out_.push_back(',');
     str(smp.id);
-    lit(":{\"inputs\":");
-    number_map(in_, smp.inputs.data());
-    lit(",\"targets\":");
-    number_map(outs_, smp.targets.data());
-    lit(",\"forward\":");
-    forward_map(rec.forward, false);
-    lit(",\"loss\":{\"per_output\":");
-    number_map(outs_, rec.loss_per_output.data());
-    lit(",\"total\":");
-    num(rec.loss_total);
-    lit("}}");
+    out_.push_back(':');
+    object<kPerSampleEntry>([&](auto field, auto key) -> bool {
+      constexpr auto& F = kPerSampleEntry;
+      switch (field()) {
+        case slot(F, "inputs"): number_map(in_, smp.inputs.data()); return true;
+        case slot(F, "targets"): number_map(outs_, smp.targets.data()); return true;
+        case slot(F, "forward"): forward_map(rec.forward, false); return true;
+        case slot(F, "loss"): sample_loss(rec.loss_per_output.data(), rec.loss_total); return true;
+        default: return false;
+      }
+    });
   }
   out_.push_back('}');
+}
+
+// {per_output, total}: a sample's loss, and the single-sample receipt's.
+void Writer::sample_loss(const double* per_output, double total) {
+  object<kMazurLoss>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kMazurLoss;
+    switch (field()) {
+      case slot(F, "per_output"): number_map(outs_, per_output); return true;
+      case slot(F, "total"): num(total); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::loss() {
-  lit(",\"loss\":{\"per_output\":");
   if (!r_.batched()) {
-    number_map(outs_, r_.core.loss_o.data());
-    lit(",\"total\":");
-    num(r_.core.loss_total);
-    out_.push_back('}');
+    sample_loss(r_.core.loss_o.data(), r_.core.loss_total);
     return;
   }
   const engine::Batch& batch = *r_.input->batch;
-  number_map(outs_, r_.reduced_loss_per_output.data());
-  lit(",\"per_sample\":{");
-  for (std::size_t s = 0; s < batch.samples.size(); ++s) {
-    if (s) out_.push_back(',');
-    str(batch.samples[s].id);
-    out_.push_back(':');
-    num(r_.samples[s].loss_total);
-  }
-  lit("},\"reduction\":");
-  str(engine::to_string(batch.reduction));
-  lit(",\"total\":");
-  num(r_.reduced_loss_total);
-  out_.push_back('}');
+  object<kGeneralLoss>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kGeneralLoss;
+    switch (field()) {
+      case slot(F, "per_output"): number_map(outs_, r_.reduced_loss_per_output.data()); return true;
+      case slot(F, "per_sample"):
+        key();
+        out_.push_back('{');
+        for (std::size_t s = 0; s < batch.samples.size(); ++s) {
+          if (s) out_.push_back(',');
+          str(batch.samples[s].id);
+          out_.push_back(':');
+          num(r_.samples[s].loss_total);
+        }
+        out_.push_back('}');
+        return true;
+      case slot(F, "reduction"):
+        key();
+        str(engine::to_string(batch.reduction));
+        return true;
+      case slot(F, "total"): num(r_.reduced_loss_total); return true;
+      default: return false;
+    }
+  });
 }
 
-void Writer::named_factor(std::string_view name, const std::string* from, double value) {
-  lit("{\"name\":");
-  str(name);
-  if (from != nullptr) {
-    lit(",\"from\":");
-    str(*from);
-  }
-  lit(",\"value\":");
-  num(value);
-  out_.push_back('}');
+void Writer::post_update_loss() {
+  object<kPostUpdateLoss>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kPostUpdateLoss;
+    switch (field()) {
+      case slot(F, "status"): lit("\"filled\""); return true;
+      case slot(F, "per_output"): number_map(outs_, r_.post_loss_per_output.data()); return true;
+      case slot(F, "total"): num(r_.post_loss_total); return true;
+      default: return false;
+    }
+  });
+}
+
+// A named factor: `name` is a JSON string literal, quotes included; `from` is written by the
+// caller's callback when it returns true.
+template <class From>
+void Writer::named_factor(std::string_view name, double value, From&& from) {
+  object<kNamedFactor>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kNamedFactor;
+    switch (field()) {
+      case slot(F, "name"): lit(name); return true;
+      case slot(F, "from"): return from(key);
+      case slot(F, "value"): num(value); return true;
+      default: return false;
+    }
+  });
+}
+
+void Writer::named_factor(std::string_view name, double value) {
+  named_factor(name, value, [](auto&) { return false; });
+}
+
+void Writer::jacobian_term(std::size_t u, std::size_t j) {
+  const engine::StepCore& c = r_.core;
+  const std::size_t n_out = outs_.size();
+  object<kJacobianTerm>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kJacobianTerm;
+    switch (field()) {
+      case slot(F, "target_unit"): out_.append(outs_[j]); return true;
+      case slot(F, "factors"):
+        out_.push_back('[');
+        named_factor("\"y_j\"", r_.targets()[j], [&](auto& key) {
+        key();
+          lit("\"targets.");
+          unquoted(outs_[j]);
+          out_.push_back('"');
+          return true;
+        });
+        out_.push_back(',');
+        named_factor("\"delta_ju_minus_p_u\"", c.dual_delta_minus_p[u * n_out + j]);
+        out_.push_back(']');
+        return true;
+      case slot(F, "term_value"): num(c.dual_term[u * n_out + j]); return true;
+      default: return false;
+    }
+  });
+}
+
+void Writer::dual_form(std::size_t u) {
+  object<kDualForm>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kDualForm;
+    switch (field()) {
+      case slot(F, "jacobian_terms"):
+        out_.push_back('[');
+        for (std::size_t j = 0; j < outs_.size(); ++j) {
+          if (j) out_.push_back(',');
+          jacobian_term(u, j);
+        }
+        out_.push_back(']');
+        return true;
+      case slot(F, "product_order"): lit("\"left_to_right\""); return true;
+      case slot(F, "summation_order"): string_array(outs_); return true;
+      case slot(F, "summed_value"): num(r_.core.dual_sum[u]); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::output_signal(std::size_t u) {
   const engine::StepCore& c = r_.core;
-  const std::size_t n_out = outs_.size();
-  if (t_.loss == topology::Loss::cross_entropy_softmax) {
-    lit("{\"factors\":[");
-    named_factor("target_minus_probability", nullptr, c.sig_o[u]);
-    lit("],\"product_order\":\"left_to_right\",\"signal_value\":");
-    num(c.sig_o[u]);
-    lit(",\"dual_form\":{\"jacobian_terms\":[");
-    const double* y = r_.targets();
-    for (std::size_t j = 0; j < n_out; ++j) {
-      if (j) out_.push_back(',');
-      lit("{\"target_unit\":");
-      out_.append(outs_[j]);
-      lit(",\"factors\":[");
-      const std::string from = "targets." + t_.unit_order.output[j];
-      named_factor("y_j", &from, y[j]);
-      out_.push_back(',');
-      named_factor("delta_ju_minus_p_u", nullptr, c.dual_delta_minus_p[u * n_out + j]);
-      lit("],\"term_value\":");
-      num(c.dual_term[u * n_out + j]);
-      out_.push_back('}');
+  const bool softmax = t_.loss == topology::Loss::cross_entropy_softmax;
+  object<kOutputErrorSignal>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kOutputErrorSignal;
+    switch (field()) {
+      case slot(F, "factors"):
+        out_.push_back('[');
+        if (softmax) {
+          named_factor("\"target_minus_probability\"", c.sig_o[u]);
+        } else {
+          named_factor("\"target_minus_output\"", c.tmo[u]);
+          out_.push_back(',');
+          named_factor("\"activation_derivative\"", c.ad_o[u]);
+        }
+        out_.push_back(']');
+        return true;
+      case slot(F, "product_order"): lit("\"left_to_right\""); return true;
+      case slot(F, "signal_value"): num(c.sig_o[u]); return true;
+      case slot(F, "dual_form"):
+        if (!softmax) return false;
+        key();
+        dual_form(u);
+        return true;
+      default: return false;
     }
-    lit("],\"product_order\":\"left_to_right\",\"summation_order\":");
-    string_array(outs_);
-    lit(",\"summed_value\":");
-    num(c.dual_sum[u]);
-    lit("}}");
-    return;
-  }
-  lit("{\"factors\":[");
-  named_factor("target_minus_output", nullptr, c.tmo[u]);
-  out_.push_back(',');
-  named_factor("activation_derivative", nullptr, c.ad_o[u]);
-  lit("],\"product_order\":\"left_to_right\",\"signal_value\":");
-  num(c.sig_o[u]);
-  out_.push_back('}');
+  });
+}
+
+void Writer::downstream_contribution(std::size_t h, std::size_t o) {
+  const engine::StepCore& c = r_.core;
+  const auto& ix = r_.index;
+  const std::uint32_t w = ix.w_ho[o * ix.n_hid + h];
+  object<kDownstreamContribution>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kDownstreamContribution;
+    switch (field()) {
+      case slot(F, "from"): out_.append(outs_[o]); return true;
+      case slot(F, "downstream_signal"): num(c.sig_o[o]); return true;
+      case slot(F, "via_weight"): out_.append(params_[w]); return true;
+      case slot(F, "weight_value"): num(r_.input->base.parameters_before[w]); return true;
+      case slot(F, "value"): num(c.contrib[h * outs_.size() + o]); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::hidden_signal(std::size_t h) {
   const engine::StepCore& c = r_.core;
-  const auto& ix = r_.index;
-  const std::size_t n_out = outs_.size();
-  const double* params = r_.input->base.parameters_before.data();
-  lit("{\"downstream_contributions\":[");
-  for (std::size_t o = 0; o < n_out; ++o) {
-    const std::uint32_t w = ix.w_ho[o * ix.n_hid + h];
-    if (o) out_.push_back(',');
-    lit("{\"from\":");
-    out_.append(outs_[o]);
-    lit(",\"downstream_signal\":");
-    num(c.sig_o[o]);
-    lit(",\"via_weight\":");
-    out_.append(params_[w]);
-    lit(",\"weight_value\":");
-    num(params[w]);
-    lit(",\"value\":");
-    num(c.contrib[h * n_out + o]);
-    out_.push_back('}');
-  }
-  lit("],\"summation_order\":");
-  string_array(outs_);
-  lit(",\"backpropagated_sum\":");
-  num(c.bsum_h[h]);
-  lit(",\"activation_derivative\":");
-  num(c.ad_h[h]);
-  lit(",\"product_order\":\"left_to_right\",\"signal_value\":");
-  num(c.sig_h[h]);
-  out_.push_back('}');
+  object<kHiddenErrorSignal>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kHiddenErrorSignal;
+    switch (field()) {
+      case slot(F, "downstream_contributions"):
+        out_.push_back('[');
+        for (std::size_t o = 0; o < outs_.size(); ++o) {
+          if (o) out_.push_back(',');
+          downstream_contribution(h, o);
+        }
+        out_.push_back(']');
+        return true;
+      case slot(F, "summation_order"): string_array(outs_); return true;
+      case slot(F, "backpropagated_sum"): num(c.bsum_h[h]); return true;
+      case slot(F, "activation_derivative"): num(c.ad_h[h]); return true;
+      case slot(F, "product_order"): lit("\"left_to_right\""); return true;
+      case slot(F, "signal_value"): num(c.sig_h[h]); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::backward() {
-  lit(",\"backward\":{\"output_error_signals\":{");
-  for (std::size_t u = 0; u < outs_.size(); ++u) {
-    if (u) out_.push_back(',');
-    out_.append(outs_[u]);
-    out_.push_back(':');
-    output_signal(u);
-  }
-  lit("},\"hidden_error_signals\":{");
-  for (std::size_t h = 0; h < hid_.size(); ++h) {
-    if (h) out_.push_back(',');
-    out_.append(hid_[h]);
-    out_.push_back(':');
-    hidden_signal(h);
-  }
-  lit("}}");
+  object<kBackward>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kBackward;
+    switch (field()) {
+      case slot(F, "output_error_signals"):
+        out_.push_back('{');
+        for (std::size_t u = 0; u < outs_.size(); ++u) {
+          if (u) out_.push_back(',');
+          out_.append(outs_[u]);
+          out_.push_back(':');
+          output_signal(u);
+        }
+        out_.push_back('}');
+        return true;
+      case slot(F, "hidden_error_signals"):
+        out_.push_back('{');
+        for (std::size_t h = 0; h < hid_.size(); ++h) {
+          if (h) out_.push_back(',');
+          out_.append(hid_[h]);
+          out_.push_back(':');
+          hidden_signal(h);
+        }
+        out_.push_back('}');
+        return true;
+      default: return false;
+    }
+  });
 }
 
 // The gradient's factors: the downstream unit's error signal, and for weights the upstream activation.
@@ -476,29 +666,37 @@ void Writer::gradient_factors(std::size_t k) {
   const topology::ParameterSlot& s = r_.index.slots[k];
   const engine::StepCore& c = r_.core;
   const auto signal = [&](bool hidden, std::uint32_t unit) {
-    lit(hidden ? "{\"name\":\"hidden_error_signal\",\"from\":\"backward.hidden_error_signals."
-               : "{\"name\":\"output_error_signal\",\"from\":\"backward.output_error_signals.");
-    unquoted(hidden ? hid_[unit] : outs_[unit]);
-    lit(".signal_value\",\"value\":");
-    num(hidden ? c.sig_h[unit] : c.sig_o[unit]);
-    out_.push_back('}');
+    named_factor(hidden ? "\"hidden_error_signal\"" : "\"output_error_signal\"", hidden ? c.sig_h[unit] : c.sig_o[unit],
+                 [&](auto& key) {
+                   key();
+                   lit(hidden ? "\"backward.hidden_error_signals." : "\"backward.output_error_signals.");
+                   unquoted(hidden ? hid_[unit] : outs_[unit]);
+                   lit(".signal_value\"");
+                   return true;
+                 });
   };
   switch (s.role) {
     case Role::input_to_hidden_weight:
       signal(true, s.to);
-      lit(",{\"name\":\"upstream_activation\",\"from\":\"inputs.");
-      unquoted(in_[s.from]);
-      lit("\",\"value\":");
-      num(r_.inputs()[s.from]);
-      out_.push_back('}');
+      out_.push_back(',');
+      named_factor("\"upstream_activation\"", r_.inputs()[s.from], [&](auto& key) {
+        key();
+        lit("\"inputs.");
+        unquoted(in_[s.from]);
+        out_.push_back('"');
+        return true;
+      });
       break;
     case Role::hidden_to_output_weight:
       signal(false, s.to);
-      lit(",{\"name\":\"upstream_activation\",\"from\":\"forward.");
-      unquoted(hid_[s.from]);
-      lit(".out\",\"value\":");
-      num(c.fwd.out_h[s.from]);
-      out_.push_back('}');
+      out_.push_back(',');
+      named_factor("\"upstream_activation\"", c.fwd.out_h[s.from], [&](auto& key) {
+        key();
+        lit("\"forward.");
+        unquoted(hid_[s.from]);
+        lit(".out\"");
+        return true;
+      });
       break;
     case Role::hidden_bias: signal(true, s.from); break;
     case Role::output_bias: signal(false, s.from); break;
@@ -507,76 +705,97 @@ void Writer::gradient_factors(std::size_t k) {
 
 void Writer::state(const engine::OptimizerState& s) {
   if (r_.input->optimizer->name == engine::OptimizerName::sgd_momentum) {
-    lit("{\"buffer\":");
-    num(s.buffer);
-  } else {
-    lit("{\"m\":");
-    num(s.m);
-    lit(",\"v\":");
-    num(s.v);
+    object<kMomentumState>([&](auto field, auto key) -> bool {
+      constexpr auto& F = kMomentumState;
+      switch (field()) {
+        case slot(F, "buffer"): num(s.buffer); return true;
+        default: return false;
+      }
+    });
+    return;
   }
-  out_.push_back('}');
+  object<kAdamState>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kAdamState;
+    switch (field()) {
+      case slot(F, "m"): num(s.m); return true;
+      case slot(F, "v"): num(s.v); return true;
+      default: return false;
+    }
+  });
+}
+
+void Writer::update_optimizer(const engine::UpdateRecord& u) {
+  object<kGeneralOptimizer>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kGeneralOptimizer;
+    switch (field()) {
+      case slot(F, "name"): str(r_.optimizer_name()); return true;
+      case slot(F, "learning_rate"): num(r_.input->base.learning_rate); return true;
+      case slot(F, "factors"):
+        out_.push_back('[');
+        if (r_.batched()) named_factor("\"batch_reduced_gradient\"", u.gradient);
+        else gradient_factors(u.slot);
+        out_.push_back(']');
+        return true;
+      case slot(F, "product_order"): lit("\"left_to_right\""); return true;
+      case slot(F, "state_before"):
+        if (!r_.stateful) return false;
+        key();
+        state(u.state_before);
+        return true;
+      case slot(F, "state_after"):
+        if (!r_.stateful) return false;
+        key();
+        state(u.state_after);
+        return true;
+      default: return false;
+    }
+  });
+}
+
+// The slot resolved the parameter's units to layer positions: the cached ids are its strings.
+void Writer::update(const engine::UpdateRecord& u) {
+  const topology::ParameterSlot& s = r_.index.slots[u.slot];
+  const bool bias = s.role == Role::hidden_bias || s.role == Role::output_bias;
+  const bool ih = s.role == Role::input_to_hidden_weight;
+  const std::string& from = bias ? (s.role == Role::hidden_bias ? hid_[s.from] : outs_[s.from])
+                                 : (ih ? in_[s.from] : hid_[s.from]);
+  const std::string& to = bias ? from : (ih ? hid_[s.to] : outs_[s.to]);
+  object<kUpdate>([&](auto field, auto key) -> bool {
+    constexpr auto& F = kUpdate;
+    switch (field()) {
+      case slot(F, "parameter_id"): out_.append(params_[u.slot]); return true;
+      case slot(F, "kind"): lit(bias ? "\"bias\"" : "\"weight\""); return true;
+      case slot(F, "layer_edge"):
+        lit(bias ? "\"bias_to_layer\"" : ih ? "\"input_to_hidden\"" : "\"hidden_to_output\"");
+        return true;
+      case slot(F, "parameter_role"):
+        if (bias) {
+          str(to_string(s.role));
+        } else {
+          out_.push_back('"');
+          unquoted(from);
+          lit("_to_");
+          unquoted(to);
+          out_.push_back('"');
+        }
+        return true;
+      case slot(F, "from_unit"): out_.append(from); return true;
+      case slot(F, "to_unit"): out_.append(to); return true;
+      case slot(F, "weight_before"): num(u.weight_before); return true;
+      case slot(F, "optimizer"): update_optimizer(u); return true;
+      case slot(F, "gradient"): num(u.gradient); return true;
+      case slot(F, "update"): num(u.update); return true;
+      case slot(F, "weight_after"): num(u.weight_after); return true;
+      default: return false;
+    }
+  });
 }
 
 void Writer::updates() {
-  const double lr = r_.input->base.learning_rate;
-  const char* opt_name = r_.optimizer_name();
-  lit(",\"updates\":[");
+  out_.push_back('[');
   for (std::size_t i = 0; i < r_.updates.size(); ++i) {
-    const engine::UpdateRecord& u = r_.updates[i];
-    const topology::ParameterSlot& s = r_.index.slots[u.slot];
     if (i) out_.push_back(',');
-    lit("{\"parameter_id\":");
-    out_.append(params_[u.slot]);
-    // The slot resolved the parameter's units to layer positions: the cached ids are its strings.
-    if (s.role == Role::hidden_bias || s.role == Role::output_bias) {
-      const std::string& unit = s.role == Role::hidden_bias ? hid_[s.from] : outs_[s.from];
-      lit(",\"kind\":\"bias\",\"layer_edge\":\"bias_to_layer\",\"parameter_role\":");
-      str(to_string(s.role));
-      lit(",\"from_unit\":");
-      out_.append(unit);
-      lit(",\"to_unit\":");
-      out_.append(unit);
-    } else {
-      const bool ih = s.role == Role::input_to_hidden_weight;
-      const std::string& from = ih ? in_[s.from] : hid_[s.from];
-      const std::string& to = ih ? hid_[s.to] : outs_[s.to];
-      lit(ih ? ",\"kind\":\"weight\",\"layer_edge\":\"input_to_hidden\",\"parameter_role\":\""
-             : ",\"kind\":\"weight\",\"layer_edge\":\"hidden_to_output\",\"parameter_role\":\"");
-      unquoted(from);
-      lit("_to_");
-      unquoted(to);
-      lit("\",\"from_unit\":");
-      out_.append(from);
-      lit(",\"to_unit\":");
-      out_.append(to);
-    }
-    lit(",\"weight_before\":");
-    num(u.weight_before);
-    lit(",\"optimizer\":{\"name\":");
-    str(opt_name);
-    lit(",\"learning_rate\":");
-    num(lr);
-    lit(",\"factors\":[");
-    if (r_.batched()) {
-      named_factor("batch_reduced_gradient", nullptr, u.gradient);
-    } else {
-      gradient_factors(u.slot);
-    }
-    lit("],\"product_order\":\"left_to_right\"");
-    if (r_.stateful) {
-      lit(",\"state_before\":");
-      state(u.state_before);
-      lit(",\"state_after\":");
-      state(u.state_after);
-    }
-    lit("},\"gradient\":");
-    num(u.gradient);
-    lit(",\"update\":");
-    num(u.update);
-    lit(",\"weight_after\":");
-    num(u.weight_after);
-    out_.push_back('}');
+    update(r_.updates[i]);
   }
   out_.push_back(']');
 }

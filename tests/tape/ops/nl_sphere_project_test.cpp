@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "tape/ops/nl_fd_check.hpp"
+#include "tape/ops/fd_check.hpp"
 #include "tape/ops/nl_tape_check.hpp"
 
 namespace {

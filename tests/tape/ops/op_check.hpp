@@ -1,7 +1,8 @@
 #pragma once
 // Checks shared by the standard-op tests. For one op applied to random inputs:
-//  (a) check_vjp_fd: the tape's VJP (fp32) against central differences of an fp64
-//      re-evaluation of the same forward kernels, for every input element;
+//  (a) check_vjp_fd: the tape's VJP (fp32) against central differences (fd_check.hpp, the oracle
+//      the NL op tests use too) of an fp64 re-evaluation of the same forward kernels, for every
+//      input element;
 //  (c) check_accumulates: two uses of the same inputs give exactly twice one use's gradient;
 //  (d) check_untraced_bitwise: outside with_tape the op returns bitwise the same values and
 //      carries no BufId.
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tape/ops/fd_check.hpp"
 #include "tape/ops/elementwise.hpp"
 #include "tape/tape.hpp"
 
@@ -71,12 +73,6 @@ inline TapeRun run_on_tape(const OpCase& c, const std::vector<float>& w, int use
 
 inline std::vector<float> seed_weights(std::size_t n) { return random_values(n, 99u, -1.0f, 1.0f); }
 
-inline double weighted(const std::vector<double>& out, const std::vector<float>& w) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < out.size(); ++i) s += out[i] * static_cast<double>(w[i]);
-  return s;
-}
-
 // (a) every element of every input: |tape - fd| <= atol + rtol |fd|
 inline void check_vjp_fd(const OpCase& c, double rtol = 1e-3, double atol = 1e-5) {
   const std::size_t n_out = [&] {
@@ -89,20 +85,20 @@ inline void check_vjp_fd(const OpCase& c, double rtol = 1e-3, double atol = 1e-5
   REQUIRE(run.out.size() == n_out);
   std::vector<std::vector<double>> x;
   for (const auto& v : c.values) x.emplace_back(v.begin(), v.end());
+  const std::vector<double> wd(w.begin(), w.end());
   for (std::size_t i = 0; i < x.size(); ++i) {
     REQUIRE(run.grads[i].size() == x[i].size());
+    // The op as a function of input i, the other inputs held.
+    const auto of_input = [&](const std::vector<double>& xi) {
+      std::vector<std::vector<double>> all = x;
+      all[i] = xi;
+      return c.f64(all);
+    };
+    const std::vector<double> fd = tapetest::fd_gradient(of_input, x[i], wd, 1e-6, tapetest::FdStep::relative);
     for (std::size_t j = 0; j < x[i].size(); ++j) {
-      const double x0 = x[i][j];
-      const double h = 1e-6 * std::max(1.0, std::abs(x0));
-      x[i][j] = x0 + h;
-      const double up = weighted(c.f64(x), w);
-      x[i][j] = x0 - h;
-      const double down = weighted(c.f64(x), w);
-      x[i][j] = x0;
-      const double fd = (up - down) / (2.0 * h);
       const double got = run.grads[i][j];
-      INFO(c.name << ": d input " << i << " [" << j << "]: tape " << got << ", fd " << fd);
-      CHECK(std::abs(got - fd) <= atol + rtol * std::abs(fd));
+      INFO(c.name << ": d input " << i << " [" << j << "]: tape " << got << ", fd " << fd[j]);
+      CHECK(std::abs(got - fd[j]) <= atol + rtol * std::abs(fd[j]));
     }
   }
 }

@@ -1,0 +1,14 @@
+#pragma once
+// Every version of every format, authored in C++ (one file per family).
+#include <vector>
+
+#include "schema_authoring/schema_document.hpp"
+
+namespace schema_authoring {
+
+[[nodiscard]] std::vector<SchemaDocument> receipt_schemas();          // receipt.v0.1.0 .. v0.8.0
+[[nodiscard]] std::vector<SchemaDocument> framework_trace_schemas();  // framework-trace.v0.1.0 .. v0.8.0
+[[nodiscard]] std::vector<SchemaDocument> topology_input_schemas();   // topology-input.v0.4.0
+[[nodiscard]] std::vector<SchemaDocument> nltrain_state_schemas();    // nltrain-state(-result).v0.1.0
+
+}  // namespace schema_authoring
