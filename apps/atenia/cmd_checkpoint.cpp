@@ -50,16 +50,16 @@ common::Result<hybrid::MemoryTier> tier_field(const Fields& f, const char* key) 
 }
 
 common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& path) {
-  auto doc = common::read_json_file(common::real_file_system(), path, {.file = path, .bom = common::BomPolicy::strip});
+  auto doc = read_json_input(path);
   if (!doc) return doc.error();
-  Fields top(*doc, path, 0, "");
+  Fields top(*doc, input_name(path), 0, "");
   if (auto s = top.only({"tensors"}); !s) return s.error();
   auto arr = top.array("tensors");
   if (!arr) return arr.error();
   std::vector<TensorSpec> out;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < (*arr)->size(); ++i) {
-    Fields f((**arr)[i], path, 0, "/tensors/" + std::to_string(i));
+    Fields f((**arr)[i], input_name(path), 0, "/tensors/" + std::to_string(i));
     if (auto s = f.only({"id", "bytes", "tier", "grad", "desired_tier", "plan_summary"}); !s) return s.error();
     TensorSpec t;
     auto id = f.string("id");

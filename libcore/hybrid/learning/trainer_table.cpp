@@ -12,6 +12,11 @@ namespace hybrid {
 namespace {
 
 constexpr std::string_view kTrailerTag = "table_end";
+constexpr std::string_view kEpisodeTag = "episode=";
+
+bool is_episode_key(std::string_view k) {
+  return k.size() == 32 && k.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
 
 std::uint32_t checksum_of(std::string_view text) {
   return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
@@ -93,7 +98,10 @@ common::Error PersistError::to_error() const {
   return kind == Kind::Io ? common::Error::io(message) : common::Error::malformed(message);
 }
 
-std::string format_trainer_table(const SelfTrainer& trainer) {
+std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
+
+std::string format_trainer_table(const TrainerTable& table) {
+  const SelfTrainer& trainer = table.trainer;
   std::string body = std::string(kTrainerTableHeader) + "\n";
   for (const StatsEntry& e : trainer.all_stats()) {  // already in the documented order
     body += "gpu_avail=" + std::string(e.bucket.gpu_available ? "1" : "0") +
@@ -102,6 +110,7 @@ std::string format_trainer_table(const SelfTrainer& trainer) {
             ";success=" + std::to_string(e.stats.success_count) + ";score_sum=" + std::to_string(e.stats.score_sum) +
             ";drift=" + std::to_string(e.stats.drift_count) + "\n";
   }
+  for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
          ";checksum32=" + std::to_string(checksum_of(body)) + "\n";
 }
@@ -151,6 +160,15 @@ ParsedTable parse_trainer_table(std::string_view text) {
       }
       continue;
     }
+    if (line.starts_with(kEpisodeTag)) {
+      const std::string_view key = line.substr(kEpisodeTag.size());
+      if (!is_episode_key(key)) {
+        out.skipped.push_back({line_no, "episode key must be 32 lowercase hex digits"});
+      } else if (!out.episodes.emplace(key).second) {
+        out.skipped.push_back({line_no, "episode key appears twice"});
+      }
+      continue;
+    }
     auto row = parse_row(line);
     if (auto* why = std::get_if<std::string>(&row)) {
       out.skipped.push_back({line_no, *why});
@@ -188,6 +206,16 @@ PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const 
 }
 
 common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path) {
+  auto t = read_trainer_table_full(fs, path);
+  if (!t) return t.error();
+  return std::move(t.value().trainer);
+}
+
+common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table, const std::string& path) {
+  return common::write_file_atomic(fs, path, format_trainer_table(table));
+}
+
+common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path) {
   auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
   if (!text) return text.error().at_file(path);
   ParsedTable parsed = parse_trainer_table(*text);
@@ -198,7 +226,12 @@ common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, co
   if (!parsed.header_ok) return at(1, "not a self-training table; expected header " + std::string(kTrainerTableHeader));
   if (parsed.integrity) return at(parsed.integrity->line, parsed.integrity->message);
   if (!parsed.skipped.empty()) return at(parsed.skipped.front().line, parsed.skipped.front().message);
-  return std::move(parsed.trainer);
+  if (!parsed.verified) {
+    std::int64_t lines = 0;
+    for (char c : *text) lines += c == '\n' ? 1 : 0;
+    return at(lines + 1, "no table_end trailer: the table is cut short or was not written by atenia");
+  }
+  return TrainerTable{std::move(parsed.trainer), std::move(parsed.episodes)};
 }
 
 }  // namespace hybrid
