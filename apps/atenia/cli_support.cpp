@@ -97,7 +97,11 @@ common::Status Fields::only(std::initializer_list<const char*> allowed) const {
   for (const auto& [k, v] : obj_.items()) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || k == a;
-    if (!ok) return error(k, "unknown key");
+    if (!ok) {
+      std::string keys;
+      for (const char* a : allowed) keys += std::string(keys.empty() ? "" : ", ") + a;
+      return error(k, "unknown key; expected one of " + keys);
+    }
   }
   return {};
 }

@@ -12,6 +12,7 @@
 
 #include "cache_root.hpp"
 #include "commands.hpp"
+#include "common/dir_lock.hpp"
 #include "common/json_input.hpp"
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/lazy_restore.hpp"
@@ -111,6 +112,9 @@ int run_save(const CheckpointOptions& o) {
   if (!specs) return report(specs.error());
   const CacheRoot root{o.root};
   if (auto s = ensure_cache_root(root); !s) return report(s.error());
+  // One save at a time per root: two would race on the blobs and the manifest's temporaries.
+  auto lock = common::DirLock::acquire(root.root);
+  if (!lock) return report(lock.error());
   auto mem = make_manager(root, root.ssd(), true);
   const hybrid::PersistentHybridCache& cache = *mem.persistent_cache();
   for (const TensorSpec& t : *specs) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "hybrid/placement/capacity_placement.hpp"
@@ -78,7 +79,9 @@ int run_place(const PlaceOptions& o) {
     if (!s) return report(s.error());
     hw = std::move(s.value());
   } else {
-    auto s = hybrid::probe_hardware(common::real_file_system(), hybrid::ProfilerOptions{});
+    hybrid::ProfilerOptions options;
+    options.ssd_cache_dir = default_cache_dir();
+    auto s = hybrid::probe_hardware(common::real_file_system(), options);
     if (!s) return report(s.error());
     hw = std::move(s.value());
   }

@@ -46,6 +46,13 @@ std::string lines(const std::vector<std::string>& v) {
 }
 
 int run_simulate(const SimulateOptions& o) {
+  for (auto [name, value] : {std::pair{"--timeline-out", &o.timeline_out}, std::pair{"--plans-out", &o.plans_out},
+                             std::pair{"--trace-out", &o.trace_out}}) {
+    if (*value == "-") {
+      return report(common::Error::malformed(std::string(name) +
+                                             " -: stdout already carries the timeline and plans; name a file"));
+    }
+  }
   auto scenario = read_scenario(o.scenario);
   if (!scenario) return report(scenario.error());
   ScratchDir scratch;
@@ -79,7 +86,7 @@ int run_simulate(const SimulateOptions& o) {
 Registration add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* sub = app.add_subcommand("simulate", "Run a batch-loop scenario (graph + offload per tick) with real byte moves");
-  sub->add_option("scenario", o->scenario, "scenario JSON file")->required();
+  sub->add_option("scenario", o->scenario, "scenario JSON file (- for stdin)")->required();
   sub->add_option("--cache-dir", o->cache_dir, "cache root for SSD blobs and the persistent cache (default: a temporary directory)");
   sub->add_option("--timeline-out", o->timeline_out, "write the timeline lines to this file");
   sub->add_option("--plans-out", o->plans_out, "write the per-tick plans as JSONL to this file");

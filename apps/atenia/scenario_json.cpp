@@ -1,5 +1,7 @@
 #include "scenario_json.hpp"
 
+#include <tuple>
+
 #include <set>
 
 #include "cli_support.hpp"
@@ -45,6 +47,15 @@ common::Status read_offload(const Fields& top, hybrid::OffloadConfig& cfg) {
     auto v = f.unit_float(k);
     if (!v) return v.error();
     *dst = *v;
+  }
+  // Hysteresis: offloading starts above *_high and stops below *_low, so low must not exceed high.
+  for (auto [lo, hi, lo_v, hi_v] : {std::tuple{"vram_low", "vram_high", cfg.vram_low, cfg.vram_high},
+                                    std::tuple{"ram_low", "ram_high", cfg.ram_low, cfg.ram_high}}) {
+    if (lo_v > hi_v) {
+      return common::Error::invalid_argument(std::string(lo) + " (" + float_json(lo_v).dump() +
+                                                 ") must not exceed " + hi + " (" + float_json(hi_v).dump() + ")",
+                                             common::Location{f.file, 0, f.pointer(lo)});
+    }
   }
   if (f.has("cooldown_ticks")) {
     auto v = f.unsigned_int("cooldown_ticks");

@@ -114,7 +114,8 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
         auto b = f.string("backend");
         if (!b) return b.error();
         auto k = parse_backend(*b);
-        if (!k) return f.error("backend", "unknown backend \"" + *b + "\"");
+        if (!k) return f.error("backend", "unknown backend \"" + common::excerpt(*b) +
+                                 "\"; expected cpu, cuda, rocm, metal, oneapi, vulkan or unknown");
         g.backend = *k;
       }
       for (auto [k, dst] : {std::pair{"vram_total_bytes", &g.vram_total_bytes}, std::pair{"vram_free_bytes", &g.vram_free_bytes}}) {

@@ -64,7 +64,7 @@ bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\",\"kind\":\"small\
 bad "{\"gpu_available\":false,\"tensors\":[{\"id\":\"t1\",\"bytes\":8,\"tier\":\"disk\"}],\"nodes\":[],$OK_TICKS}" \
   '/tensors/0/tier: expected "ram", "ssd", "vram" or "cpu", got "disk"'
 bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],\"ticks\":[]}" '/ticks: a scenario needs at least one tick'
-bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],$OK_TICKS,\"extra\":1}" '/extra: unknown key'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],$OK_TICKS,\"extra\":1}" '/extra: unknown key; expected one of gpu_available, advanced_streams, offload, tensors, nodes, ticks'
 bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\",\"kind\":\"huge\",\"flops\":1,\"bytes\":1,\"tensors\":[]}],$OK_TICKS}" \
   '/nodes/0/kind: expected compute_heavy, memory_bound, small or serial, got "huge"'
 bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],\"ticks\":[{\"ram\":{\"pressure\":2}}]}" \
