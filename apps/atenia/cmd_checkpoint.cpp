@@ -205,9 +205,9 @@ int run_inspect(const CheckpointOptions& o) {
   for (const auto& e : cp->entries) {
     std::string blob = "none";
     if (e.cache_kind && e.cache_key) {
-      auto bytes = cache.get_blob(*e.cache_kind, *e.cache_key);
-      if (!bytes) blob = hybrid::to_string(bytes.error());
-      else if (bytes->size() != e.len_bytes) blob = "length mismatch with manifest";
+      auto len = cache.verify_blob(*e.cache_kind, *e.cache_key);  // streamed: bounded memory
+      if (!len) blob = hybrid::to_string(len.error());
+      else if (*len != e.len_bytes) blob = "length mismatch with manifest";
       else blob = "ok";
       if (blob != "ok") ++bad;
     }

@@ -145,8 +145,8 @@ for trial in 1 2 3; do
   run "$ATENIA" stats --table "$WORK/t/c.table"
   expect_out_has "backend=gpu episodes=800 successes=800"
 done
-run "$ATENIA" learn "$WORK/band31.jsonl" --table /nonexistent-atenia-dir/x.table
-expect_rc 2; [ ! -e /nonexistent-atenia-dir ] || fail "learn created /nonexistent-atenia-dir"
+run "$ATENIA" learn "$WORK/band31.jsonl" --table "$WORK/missing/x.table"
+expect_rc 2; [ ! -e "$WORK/missing" ] || fail "learn created $WORK/missing"
 # A table cut at a row boundary (trailer gone) is refused by stats and learn, and learn
 # does not write a fresh trailer over the loss.
 head -n 2 "$WORK/t/e.table" > "$WORK/t/cut.table"
