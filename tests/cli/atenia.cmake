@@ -11,3 +11,8 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME atenia_cli_output
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/output_test.py $<TARGET_FILE:atenia>
                  ${PROJECT_SOURCE_DIR}/fixtures/atenia)
+# Real tensor files in and out of checkpoints, against Python's safetensors and NumPy.
+add_test(NAME atenia_cli_tensors
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/tensors_test.sh $<TARGET_FILE:atenia>
+                 ${PROJECT_SOURCE_DIR}/fixtures/atenia "${SUITE_PYTHON_VENV}")
+set_tests_properties(atenia_cli_tensors PROPERTIES SKIP_RETURN_CODE 77)
