@@ -105,6 +105,18 @@ for i, name in enq.items():
         if later: assert pos[i] < pos[min(later)], (name, i)
 PY
 done
+# The timeline names the tensors the offload moved and the nodes; the run ends with every
+# tensor's final tier and the bytes moved per direction (text and --json).
+run "$ATENIA" simulate "$(dirname "$0")/../../../fixtures/atenia/priority_budget.json"
+expect_rc 0
+expect_out_has "OFFLOAD_MOVE tick=0 tensor=tB from=ram to=ssd"
+expect_out_has "NODE_PLAN tick=0 node=0 name=concat target=CpuFallback"
+expect_out_has "FINAL tensor=tA tier=ram bytes=10"
+expect_out_has "FINAL tensor=tB tier=ssd bytes=100"
+expect_out_has "MOVED ram->ssd bytes=150"
+run "$ATENIA" simulate "$(dirname "$0")/../../../fixtures/atenia/priority_budget.json" --json
+expect_rc 0
+expect_out_has '{"final_tiers":[{"id":"tA","tier":"ram","bytes":10},{"id":"tB","tier":"ssd","bytes":100},{"id":"tC","tier":"ssd","bytes":50}],"bytes_moved":[{"from":"ram","to":"ssd","bytes":150}]}'
 # Outputs on stdout would collide with the timeline: refused.
 run "$ATENIA" simulate "$WORK/order.json" --trace-out -
 expect_rc 2; expect_err_eq "atenia: --trace-out -: stdout already carries the timeline and plans; name a file"
@@ -174,6 +186,21 @@ if [ $RC -eq 0 ]; then
 else
   fail "hand-made full table not readable (checksum helper out of step?)"
 fi
+
+# --- checkpoint save: two at once into one root lose nothing ----------------------------------
+for w in a b; do
+  printf '{"tensors":[{"id":"%s1","bytes":4096,"tier":"ram"},{"id":"shared","bytes":64,"tier":"ssd"}]}' "$w" > "$WORK/ck_$w.json"
+done
+for trial in 1 2 3; do
+  rm -rf "$WORK/ck"
+  "$ATENIA" checkpoint save "$WORK/ck" --tensors "$WORK/ck_a.json" > /dev/null 2>"$WORK/err_a" & pa=$!
+  "$ATENIA" checkpoint save "$WORK/ck" --tensors "$WORK/ck_b.json" > /dev/null 2>"$WORK/err_b" & pb=$!
+  wait $pa; ra=$?; wait $pb; rb=$?
+  [ $ra -eq 0 ] && [ $rb -eq 0 ] || fail "concurrent checkpoint save failed ($ra, $rb): $(cat "$WORK/err_a" "$WORK/err_b")"
+  run "$ATENIA" checkpoint inspect "$WORK/ck"
+  expect_rc 0; expect_out_has "bad_blobs=0"
+  ls "$WORK/ck/blobs/tensor" | grep -q '\.next$' && fail "a .next file was left behind"
+done
 
 # --- conventions ---------------------------------------------------------------------------
 run "$ATENIA" simualte x
