@@ -140,7 +140,7 @@ int run_simulate(const SimulateOptions& o) {
     if (auto s = write_output(*path, *text); !s) return report(s.error());
   }
   if (!o.trace_out.empty()) {
-    if (auto s = write_output(o.trace_out, chrome_trace_json(result->timeline)); !s) return report(s.error());
+    if (auto s = write_output(o.trace_out, chrome_trace_json(*scenario, result->timeline)); !s) return report(s.error());
   }
   if (auto s = write_output("-", o.json ? plans_json + final_jsonl(fin) : timeline + plans_text + final_text(fin)); !s) {
     return report(s.error());
