@@ -7,6 +7,7 @@
 // its tier and writes ROOT/checkpoint/checkpoint.meta. restore materializes a checkpoint into
 // a fresh manager and prints what came back, the drift and the warm-start plan. inspect checks
 // every referenced blob (length + checksum) without restoring; a bad one makes the exit 1.
+#include <filesystem>
 #include <iostream>
 #include <set>
 
@@ -47,6 +48,17 @@ struct TensorSpec {
   std::optional<std::string> summary;
 };
 
+// Ids become manifest lines and cache file names: refused up front, before anything is written.
+std::optional<std::string> bad_id(const std::string& id) {
+  for (char c : id) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return "\"" + common::excerpt(id) + "\" holds a control character (a newline?)";
+    if (c == '/' || c == '\\') return "\"" + common::excerpt(id) + "\" holds '/' or '\\'";
+  }
+  if (id.size() > 150) return "an id is at most 150 bytes, got " + std::to_string(id.size());
+  return std::nullopt;
+}
+
 common::Result<hybrid::MemoryTier> tier_field(const Fields& f, const char* key) {
   auto s = f.string(key);
   if (!s) return s.error();
@@ -71,6 +83,7 @@ common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& pat
     auto id = f.string("id");
     if (!id) return id.error();
     if (id->empty() || !ids.insert(*id).second) return f.error("id", "ids must be non-empty and unique, got \"" + common::excerpt(*id) + "\"");
+    if (auto why = bad_id(*id)) return f.error("id", *why);
     t.id = *id;
     auto bytes = f.unsigned_int("bytes");
     if (!bytes) return bytes.error();
@@ -146,6 +159,7 @@ common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std:
     if (!layout) return layout.error();
     lf.layout = std::move(layout.value());
     for (const auto& t : lf.layout.tensors) {
+      if (auto why = bad_id(t.name)) return common::Error::invalid_argument("--from " + path + ": tensor id: " + *why);
       if (!ids.insert(t.name).second) {
         return common::Error::invalid_argument("--from " + path + ": tensor id \"" + common::excerpt(t.name) +
                                                "\" is already taken by another input");
@@ -159,6 +173,28 @@ common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std:
     out.push_back(std::move(lf));
   }
   return out;
+}
+
+std::set<std::string> files_under(const std::string& root) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    out.insert(it->path().string());
+  }
+  return out;
+}
+
+void remove_added(const std::string& root, const std::set<std::string>& before, bool remove_root) {
+  std::error_code ec;
+  if (remove_root) {
+    std::filesystem::remove_all(root, ec);
+    return;
+  }
+  const auto now = files_under(root);
+  for (auto it = now.rbegin(); it != now.rend(); ++it) {  // children before their directories
+    if (!before.contains(*it)) std::filesystem::remove(*it, ec);
+  }
 }
 
 int run_save(const CheckpointOptions& o) {
@@ -178,25 +214,40 @@ int run_save(const CheckpointOptions& o) {
   auto files = load_tensor_files(o.from, ids);
   if (!files) return report(files.error());
   const CacheRoot root{o.root};
+  const bool root_existed = common::real_file_system().exists(root.root);
   if (auto s = ensure_cache_root(root); !s) return report(s.error());
   // One save at a time per root: two would race on the blobs and the manifest's temporaries.
   auto lock = common::DirLock::acquire(root.root);
   if (!lock) return report(lock.error());
+  // A save that fails part-way removes every file it added (blobs, spill files, the file
+  // list), so the previous checkpoint stays as it was; the lock keeps other writers out.
+  const auto before = files_under(root.root);
+  std::optional<std::string> old_files;
+  if (common::real_file_system().exists(files_path(root))) {
+    auto t = common::read_text(common::real_file_system(), files_path(root), common::kMaxJsonInputBytes);
+    if (!t) return report(t.error());
+    old_files = std::move(t.value());
+  }
+  auto fail = [&](const common::Error& e) {
+    remove_added(root.root, before, !root_existed);
+    if (old_files) (void)common::write_file_atomic(common::real_file_system(), files_path(root), *old_files);
+    return report(e);
+  };
   auto mem = make_manager(root, root.ssd(), true);
   const hybrid::PersistentHybridCache& cache = *mem.persistent_cache();
   for (const TensorSpec& t : *specs) {
     hybrid::Bytes payload = hybrid::scenario_payload(t.id, t.bytes);
     if (t.grad) {
       if (auto r = mem.persist_gradient_to_ssd_cache(t.id, payload, o.created_unix, true); !r) {
-        return report(hybrid::to_common_error(r.error()));
+        return fail(hybrid::to_common_error(r.error()));
       }
     } else if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
                                        o.created_unix, true);
                !r) {
-      return report(hybrid::to_common_error(r.error()));
+      return fail(hybrid::to_common_error(r.error()));
     }
     if (auto r = mem.register_tensor_with_data(t.id, std::move(payload), t.tier); !r) {
-      return report(hybrid::to_common_error(r.error()));
+      return fail(hybrid::to_common_error(r.error()));
     }
     mem.set_desired_tier_hint(t.id, t.desired);
     mem.set_last_plan_summary(t.id, t.summary);
@@ -207,7 +258,7 @@ int run_save(const CheckpointOptions& o) {
     if (auto r = cache.put_blob(hybrid::CacheKind::KernelMeta, header_key(lf.file),
                                 {reinterpret_cast<const std::uint8_t*>(header.data()), header.size()}, o.created_unix, true);
         !r) {
-      return report(hybrid::to_common_error(r.error()));
+      return fail(hybrid::to_common_error(r.error()));
     }
     nlohmann::ordered_json names = nlohmann::ordered_json::array();
     for (const auto& t : lf.layout.tensors) {
@@ -215,23 +266,23 @@ int run_save(const CheckpointOptions& o) {
       if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length), data,
                                   o.created_unix, true);
           !r) {
-        return report(hybrid::to_common_error(r.error()));
+        return fail(hybrid::to_common_error(r.error()));
       }
       if (auto r = mem.register_tensor_with_data(t.name, hybrid::Bytes(data.begin(), data.end()), *tier); !r) {
-        return report(hybrid::to_common_error(r.error()));
+        return fail(hybrid::to_common_error(r.error()));
       }
       names.push_back(t.name);
     }
     file_list.push_back({{"file", lf.file}, {"format", hybrid::to_string(lf.layout.format)}, {"tensors", names}});
     lf.bytes = {};  // the manager holds its own copy now
   }
-  if (auto s = common::real_file_system().create_dirs(root.checkpoint()); !s) return report(s.error());
+  if (auto s = common::real_file_system().create_dirs(root.checkpoint()); !s) return fail(s.error());
   if (auto s = write_output(files_path(root), nlohmann::ordered_json{{"version", 1}, {"files", file_list}}.dump() + "\n");
       !s) {
-    return report(s.error());
+    return fail(s.error());
   }
   auto cp = hybrid::save_checkpoint(root.checkpoint(), o.created_unix, mem);
-  if (!cp) return fail_checkpoint(cp.error());
+  if (!cp) return fail(cp.error().to_error());
   if (o.json) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const auto& e : cp->entries) entries.push_back(entry_json(e));

@@ -202,6 +202,22 @@ for trial in 1 2 3; do
   ls "$WORK/ck/blobs/tensor" | grep -q '\.next$' && fail "a .next file was left behind"
 done
 
+# A save that fails leaves nothing behind and the previous checkpoint as it was: an id with a
+# newline is refused before anything is written; a manifest that cannot be written (here a
+# directory in its place) makes the save remove the blobs it had written.
+printf '{"tensors":[{"id":"a","bytes":64,"tier":"ssd"}]}' > "$WORK/ok.json"
+printf '{"tensors":[{"id":"a\\nb","bytes":64,"tier":"ram"},{"id":"c","bytes":64,"tier":"ssd"}]}' > "$WORK/nl.json"
+run "$ATENIA" checkpoint save "$WORK/ck2" --tensors "$WORK/ok.json"
+expect_rc 0
+(cd "$WORK/ck2" && find . -type f | sort && cat checkpoint/checkpoint.meta) > "$WORK/ck2.before"
+run "$ATENIA" checkpoint save "$WORK/ck2" --tensors "$WORK/nl.json"
+expect_rc 2; expect_err_eq "atenia: $WORK/nl.json: /tensors/0/id: \"a\\nb\" holds a control character (a newline?)"
+(cd "$WORK/ck2" && find . -type f | sort && cat checkpoint/checkpoint.meta) | cmp -s - "$WORK/ck2.before" || fail "a refused save changed the root"
+mkdir -p "$WORK/ck3/checkpoint/checkpoint.meta"
+run "$ATENIA" checkpoint save "$WORK/ck3" --tensors "$WORK/ok.json"
+expect_rc 2
+[ -z "$(find "$WORK/ck3" -type f)" ] || fail "a failed save left files: $(find "$WORK/ck3" -type f)"
+
 # --- conventions ---------------------------------------------------------------------------
 run "$ATENIA" simualte x
 expect_rc 2; expect_err_eq 'atenia: unknown subcommand "simualte"; did you mean "simulate"? Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)'
