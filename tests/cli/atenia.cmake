@@ -16,3 +16,7 @@ add_test(NAME atenia_cli_tensors
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/tensors_test.sh $<TARGET_FILE:atenia>
                  ${PROJECT_SOURCE_DIR}/fixtures/atenia "${SUITE_PYTHON_VENV}")
 set_tests_properties(atenia_cli_tensors PROPERTIES SKIP_RETURN_CODE 77)
+# atenia's inputs and --json outputs against schemas/atenia-*.json (Debian's jsonschema).
+add_test(NAME atenia_cli_schemas
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/schemas_test.py $<TARGET_FILE:atenia>
+                 ${PROJECT_SOURCE_DIR}/fixtures/atenia ${PROJECT_SOURCE_DIR}/schemas)
