@@ -218,6 +218,27 @@ run "$ATENIA" checkpoint save "$WORK/ck3" --tensors "$WORK/ok.json"
 expect_rc 2
 [ -z "$(find "$WORK/ck3" -type f)" ] || fail "a failed save left files: $(find "$WORK/ck3" -type f)"
 
+# A crafted entry claiming 10 GiB (a sparse file) is refused from its .meta, not read; a
+# .bin + .meta pair swapped with another tensor's of the same length is refused too.
+printf '{"tensors":[{"id":"p","bytes":64,"tier":"ram"},{"id":"q","bytes":64,"tier":"ram"}]}' > "$WORK/pq.json"
+run "$ATENIA" checkpoint save "$WORK/ck4" --tensors "$WORK/pq.json"
+expect_rc 0
+T="$WORK/ck4/blobs/tensor"
+for x in bin meta; do
+  mv "$T/tensor:p:len64.$x" "$T/tmp.$x"; mv "$T/tensor:q:len64.$x" "$T/tensor:p:len64.$x"; mv "$T/tmp.$x" "$T/tensor:q:len64.$x"
+done
+run "$ATENIA" checkpoint restore "$WORK/ck4"
+expect_rc 2; grep -q "belongs to key 'tensor:q:len64'" "$WORK/err" || fail "swapped blobs restored"
+run "$ATENIA" checkpoint inspect "$WORK/ck4"
+expect_rc 1; expect_out_has "bad_blobs=2"
+printf 'kind=tensor\nlen=10737418240\nchecksum32=1\ncreated_unix=0\nkey=tensor:p:len64\n' > "$T/tensor:p:len64.meta"
+truncate -s 10G "$T/tensor:p:len64.bin"
+run "$ATENIA" checkpoint restore "$WORK/ck4"
+expect_rc 2; grep -q "claims 10737418240 bytes; the limit is 1073741824" "$WORK/err" || fail "a 10 GiB claim was not refused"
+run "$ATENIA" checkpoint inspect "$WORK/ck4"
+expect_rc 1
+rm -f "$T/tensor:p:len64.bin"
+
 # --- conventions ---------------------------------------------------------------------------
 run "$ATENIA" simualte x
 expect_rc 2; expect_err_eq 'atenia: unknown subcommand "simualte"; did you mean "simulate"? Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)'
