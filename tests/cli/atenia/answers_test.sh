@@ -239,6 +239,19 @@ run "$ATENIA" checkpoint inspect "$WORK/ck4"
 expect_rc 1
 rm -f "$T/tensor:p:len64.bin"
 
+# An average of 2147483647 prints as 2147483647.0 (main: 2147483648.0, from a float).
+/usr/bin/python3 - "$WORK/t/avg.table" <<'PY'
+import sys
+def fnv(b):
+    h = 2166136261
+    for x in b: h = ((h ^ x) * 16777619) & 0xffffffff
+    return h
+body = b"ATENIA_SELFTRAINER_V1\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=2147483647;drift=0\n"
+open(sys.argv[1], "wb").write(body + b"table_end;len=%d;checksum32=%d\n" % (len(body), fnv(body)))
+PY
+run "$ATENIA" stats --table "$WORK/t/avg.table"
+expect_rc 0; expect_out_has "avg_score=2147483647.0 "
+
 # --- conventions ---------------------------------------------------------------------------
 run "$ATENIA" simualte x
 expect_rc 2; expect_err_eq 'atenia: unknown subcommand "simualte"; did you mean "simulate"? Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)'
