@@ -41,5 +41,5 @@ run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$
 expect_rc 2; expect_out_empty
 printf 'NOT_A_TABLE\n' > "$WORK/bad.table"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/bad.table"
-expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V1"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V1)"
 finish
