@@ -81,8 +81,20 @@ with tempfile.TemporaryDirectory() as w:
             failures.append("simulate --json does not end with the final record")
     tp = os.path.join(w, "tensors.json")
     json.dump(tensors, open(tp, "w"))
-    run("checkpoint", "save", os.path.join(w, "root"), "--tensors", tp)
-    valid("atenia-checkpoint-inspect", json.loads(run("checkpoint", "inspect", os.path.join(w, "root"), "--json")), "inspect --json")
+    root = os.path.join(w, "root")
+    valid("atenia-checkpoint-save", json.loads(run("checkpoint", "save", root, "--tensors", tp, "--json")), "save --json")
+    valid("atenia-checkpoint-inspect", json.loads(run("checkpoint", "inspect", root, "--json")), "inspect --json")
+    for extra in ([], ["--lazy"], ["--gpu-available"]):
+        valid("atenia-checkpoint-restore", json.loads(run("checkpoint", "restore", root, "--json", *extra)), "restore --json")
+    table = os.path.join(w, "t.table")
+    valid("atenia-stats-result", json.loads(run("stats", "--table", table, "--json")), "stats --json")
+    seen = set()
+    for band in ("0", "1"):  # the episodes are in RAM band 1: one learned answer, one without data
+        out = json.loads(run("explain", "--gpu-available=true", "--vram-band=0", "--ram-band=" + band, "--table", table, "--json"))
+        valid("atenia-explain-result", out, "explain --json ram band " + band)
+        seen.add(out["learned"])
+    if seen != {True, False}:
+        failures.append("explain did not give both a learned and an unlearned answer")
 
 if failures:
     print("\n".join(failures))

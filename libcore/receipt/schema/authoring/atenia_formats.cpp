@@ -201,10 +201,111 @@ SchemaDocument inspect_result() {
               "The manifest's entries, each with the verdict of its blob's verification.");
 }
 
+Node context() {
+  return object()
+      .field("gpu_available", boolean())
+      .field("vram_band", integer().min(0).max(3))
+      .field("ram_band", integer().min(0).max(3))
+      .closed()
+      .ordered();
+}
+
+SchemaDocument stats_result() {
+  Node entry = object()
+                   .field("gpu_available", boolean())
+                   .field("vram_band", integer().min(0).max(3))
+                   .field("ram_band", integer().min(0).max(3))
+                   .field("backend", one_of_values({"cpu", "gpu"}))
+                   .field("recommended_backend", one_of_values({"CPU", "GPU"}))
+                   .field("episodes", count())
+                   .field("successes", count())
+                   .field("drift_events", count())
+                   .field("average_score", number())
+                   .closed()
+                   .ordered();
+  Node summary = object()
+                     .field("total_entries", count())
+                     .field("total_episodes", count())
+                     .field("gpu_preference_ratio", unit())
+                     .closed()
+                     .ordered();
+  return make("atenia-stats-result", object().field("entries", array(entry)).field("summary", summary).closed().ordered(),
+              "atenia stats --json", "The learning snapshot of a table: one entry per context and backend, and a summary.");
+}
+
+SchemaDocument explain_result() {
+  Node none = object()
+                  .field("context", context())
+                  .field("learned", constant(false))
+                  .field("message", string())
+                  .closed()
+                  .ordered();
+  Node factor = object()
+                    .field("kind", one_of_values({"historical_success_rate", "drift_penalty", "observation_count",
+                                                  "memory_stability"}))
+                    .field("weight", unit())
+                    .field("description", string())
+                    .closed()
+                    .ordered();
+  Node learned = object()
+                     .field("context", context())
+                     .field("learned", constant(true))
+                     .field("recommended_backend", one_of_values({"CPU", "GPU"}))
+                     .field("confidence", unit().describe("lower bound of the 95% Wilson interval of the success rate"))
+                     .field("explanation", string())
+                     .field("factors", array(factor))
+                     .field("narrative", string())
+                     .closed()
+                     .ordered();
+  return make("atenia-explain-result", anything().one_of({none, learned}), "atenia explain --json",
+              "The learned backend choice for one context, its confidence and the account of it.");
+}
+
+Node manifest_entry() {
+  return object()
+      .field("id", string())
+      .field("is_grad", boolean())
+      .field("tier", tier())
+      .field("len", count())
+      .field("cache_kind", nullable(one_of_values({"tensor", "gradient", "kernel_meta"})))
+      .field("cache_key", nullable(string()))
+      .field("desired_tier", nullable(tier()))
+      .field("plan_summary", nullable(string()))
+      .closed()
+      .ordered();
+}
+
+SchemaDocument save_result() {
+  return make("atenia-checkpoint-save", object().field("manifest", string()).field("entries", array(manifest_entry())).closed().ordered(),
+              "atenia checkpoint save --json", "The manifest written and its entries.");
+}
+
+SchemaDocument restore_result() {
+  Node entry = object()
+                   .field("id", string())
+                   .field("restored_tier", one_of_values({"ram", "ssd", "vram", "cpu", "none"}))
+                   .field("len", count())
+                   .field("state", one_of_values({"loaded", "lazy", "not_restored"}))
+                   .closed()
+                   .ordered();
+  Node decision = object().field("id", string()).field("action", string()).field("reason", string()).closed().ordered();
+  Node root = object()
+                  .field("entries", array(entry))
+                  .field("drift", array(string()))
+                  .field("warm_start", array(decision))
+                  .field("summary", string())
+                  .field("written", array(string()).describe("files written back with --out"))
+                  .closed()
+                  .ordered();
+  return make("atenia-checkpoint-restore", std::move(root), "atenia checkpoint restore --json",
+              "What came back, the drift reports, the warm-start plan and the files written back.");
+}
+
 }  // namespace
 
 std::vector<SchemaDocument> atenia_schemas() {
-  return {scenario(), snapshot(), episode(), tensors(), place_result(), learn_result(), simulate_record(), inspect_result()};
+  return {scenario(),     snapshot(),       episode(),      tensors(),      place_result(),  learn_result(),
+          simulate_record(), inspect_result(), stats_result(), explain_result(), save_result(), restore_result()};
 }
 
 }  // namespace receipt::schema::authoring
