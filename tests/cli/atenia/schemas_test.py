@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as w:
     invalid("atenia-episode", dict(ep, vram_pressure=1.5), "episode with pressure 1.5")
     tensors = {"tensors": [{"id": "w1", "bytes": 4096, "tier": "ram"}, {"id": "g", "bytes": 64, "tier": "ssd", "grad": True}]}
     valid("atenia-tensors", tensors, "tensor list")
-    invalid("atenia-tensors", {"tensors": [{"id": "a\nb", "bytes": 1, "tier": "ram"}]}, "id with a newline")
+    invalid("atenia-tensors", {"tensors": [{"id": "a", "bytes": 67108865, "tier": "ram"}]}, "a tensor over 64 MiB")
 
     # Outputs of the real binary.
     sp = os.path.join(w, "snap.json")

@@ -112,7 +112,7 @@ SchemaDocument episode() {
 
 SchemaDocument tensors() {
   Node t = object()
-               .field("id", string().non_empty().pattern("^[^/\\\\\\u0000-\\u001f\\u007f]{1,150}$"))
+               .field("id", string().non_empty().describe("at most 150 bytes, no '/', '\\' or control characters (checked by atenia)"))
                .field("bytes", count().max(67108864))
                .field("tier", tier())
                .optional("grad", boolean())
