@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "hybrid/memory/fake_vram_adapter.hpp"
+#include "gpu/cuda_vram.hpp"
 
 namespace atenia::cli {
 
@@ -26,7 +26,7 @@ common::Status ensure_cache_root(const CacheRoot& root) {
 
 hybrid::HybridMemoryManager make_manager(const CacheRoot& root, const std::string& ssd_dir, bool with_vram) {
   std::unique_ptr<hybrid::VramAdapter> vram;
-  if (with_vram) vram = std::make_unique<hybrid::FakeVramAdapter>();
+  if (with_vram) vram = gpu::detect_vram_adapter();  // CUDA where a GPU is present, else the in-process fake
   else vram = std::make_unique<hybrid::NullVramAdapter>();
   hybrid::HybridMemoryManager mem(ssd_dir, std::move(vram));
   mem.attach_persistent_cache(hybrid::PersistentHybridCache(root.blobs()));

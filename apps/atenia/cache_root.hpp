@@ -26,7 +26,8 @@ struct CacheRoot {
 [[nodiscard]] common::Status ensure_cache_root(const CacheRoot& root);
 
 // A manager whose SSD tier lives in `ssd_dir`, with the root's persistent cache attached.
-// `with_vram`: an in-process VRAM stand-in (FakeVramAdapter), so VRAM placements are real moves.
+// `with_vram`: VRAM placements are real moves, to the GPU through CudaVramAdapter where one is
+// present, else to an in-process stand-in (FakeVramAdapter).
 [[nodiscard]] hybrid::HybridMemoryManager make_manager(const CacheRoot& root, const std::string& ssd_dir,
                                                        bool with_vram);
 

@@ -10,6 +10,7 @@
 #include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
+#include "gpu/cuda_vram.hpp"
 #include "hybrid/placement/capacity_placement.hpp"
 #include "hybrid/profiler/hardware_profiler.hpp"
 #include "snapshot_json.hpp"
@@ -81,6 +82,8 @@ int run_place(const PlaceOptions& o) {
   } else {
     hybrid::ProfilerOptions options;
     options.ssd_cache_dir = default_cache_dir();
+    const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();  // null without a GPU
+    options.vram = cuda.get();
     auto s = hybrid::probe_hardware(common::real_file_system(), options);
     if (!s) return report(s.error());
     hw = std::move(s.value());

@@ -6,6 +6,7 @@
 #include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
+#include "gpu/cuda_vram.hpp"
 #include "hybrid/profiler/hardware_profiler.hpp"
 #include "snapshot_json.hpp"
 
@@ -21,6 +22,9 @@ struct ProfileOptions {
 int run_profile(const ProfileOptions& o) {
   hybrid::ProfilerOptions options;
   options.ssd_cache_dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
+  // Real GPUs only: without a usable CUDA device this is null and the snapshot lists none.
+  const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();
+  options.vram = cuda.get();
   auto snap = hybrid::probe_hardware(common::real_file_system(), options);
   if (!snap) return report(snap.error());
   const auto j = snapshot_to_json(*snap);

@@ -11,6 +11,17 @@
 #include "schema_report.hpp"
 
 namespace bp::cli {
+namespace {
+
+// The command ends the process: the document goes back to the OS with it, instead of being freed
+// node by node (a tenth of validating a 6 MB receipt). Held from a static pointer, so it is
+// reachable memory, not a leak, to LeakSanitizer.
+void keep_until_exit(nlohmann::ordered_json&& doc) {
+  static auto* kept = new nlohmann::ordered_json();
+  *kept = std::move(doc);
+}
+
+}  // namespace
 
 int run_validate(const Invocation& inv) {
   if (is_help_word(inv, 1)) return print_help(validate_usage());
@@ -37,7 +48,10 @@ int run_validate(const Invocation& inv) {
   if (schema == nullptr) {
     return fail(inv, from_library_error(common::Error::unsupported("no receipt schema " + version), "NO_SCHEMA"));
   }
-  return report_schema_result(inv, "schema validation failed", receipt::schema::validate(*schema, receipt));
+  const int status =
+      report_schema_result(inv, "schema validation failed", receipt::schema::validate(*schema, receipt));
+  keep_until_exit(std::move(std::get<nlohmann::ordered_json>(doc)));
+  return status;
 }
 
 }  // namespace bp::cli

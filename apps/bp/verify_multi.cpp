@@ -12,6 +12,7 @@
 #include "command_support.hpp"
 #include "common/js_json_text.hpp"
 #include "common/json_input.hpp"
+#include "common/json_release.hpp"
 #include "input_source.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/result_json.hpp"
@@ -327,6 +328,7 @@ int verify_multi_file(const Invocation& inv, const std::string& file) {
                                    "each line of a multi-record JSONL file must be a standalone JSON object."));
     }
     run.add(run.records(), *doc);
+    common::release_json(*doc);
   }
   if (run.records() == 0) {
     return fail(inv, plain_error("BP_JSONL_EMPTY", "bp verify multi: " + std::string(from_stdin ? "stdin" : file) +

@@ -1,11 +1,100 @@
-// nltrain: trains nested-learning models. Its training commands arrive with the nl issue;
-// until then the tool answers --help and --version only.
-#include <CLI/CLI.hpp>
+// nltrain: trains nested-learning models (memory rules in a MAG block). This file only
+// dispatches; each command lives in cmd_<name>.cpp.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string_view>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "common/temp_file_cleanup.hpp"
+#include "suggest.hpp"
+
+namespace {
+
+using namespace nltrain;
+
+int run(int argc, char** argv) {
+  CLI::App app{"nltrain: train nested-learning models (memory rules in a MAG block) on bytes of text"};
+  app.set_version_flag("--version", std::string("nltrain 0.2.0"));
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 ok, 1 a check failed, 2 usage / I/O / malformed input, 3 a value out of its domain.\n"
+             "See man nltrain.");
+  std::vector<Registration> commands{add_train_command(app), add_gradcheck_command(app), add_init_command(app),
+                                     add_grads_command(app), add_eval_command(app),      add_generate_command(app),
+                                     add_plot_command(app)};
+  // A mistyped command: name the nearest one instead of CLI11's generic message.
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::vector<std::string_view> names;
+    for (const Registration& c : commands) names.push_back(c.app->get_name());
+    const std::string_view given = argv[1];
+    bool known = false;
+    for (std::string_view n : names) known = known || n == given;
+    if (!known) {
+      std::cerr << "nltrain: unknown command \"" << common::excerpt(given) << "\"";
+      if (auto s = suggest(given, names)) std::cerr << "; did you mean \"" << *s << "\"?";
+      std::cerr << " (nltrain --help lists the commands)\n";
+      return kExitMalformedOrIo;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, the suite's exit code, and the nearest option for a mistyped flag.
+    std::string line = e.what();
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    std::string hint;
+    const CLI::App* sub = nullptr;
+    for (const Registration& c : commands)
+      if (argc >= 2 && c.app->get_name() == argv[1]) sub = c.app;
+    if (sub != nullptr && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      std::vector<std::string> flags;
+      for (const CLI::Option* opt : sub->get_options())
+        for (const std::string& n : opt->get_lnames()) flags.push_back("--" + n);
+      std::vector<std::string_view> views(flags.begin(), flags.end());
+      for (int i = 2; i < argc && hint.empty(); ++i) {
+        std::string_view a = argv[i];
+        if (!a.starts_with("--")) continue;
+        a = a.substr(0, a.find('='));
+        if (std::find(views.begin(), views.end(), a) != views.end()) continue;
+        if (auto s = suggest(a, views)) hint = "; did you mean " + std::string(*s) + "?";
+      }
+    }
+    std::cerr << "nltrain: " << common::excerpt(line, 400) << hint << " (see nltrain "
+              << (sub != nullptr ? sub->get_name() + " " : std::string()) << "--help)\n";
+    return kExitMalformedOrIo;
+  }
+  for (const Registration& c : commands) {
+    if (c.app->parsed()) return c.run();
+  }
+  return kExitMalformedOrIo;
+}
+
+int checked_stdout(int rc) {
+  if (const int err = flush_stdout(); err != 0) {
+    if (rc != kExitMalformedOrIo) std::cerr << "nltrain: cannot write to stdout: " << std::strerror(err) << "\n";
+    return kExitMalformedOrIo;
+  }
+  return rc;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"nltrain: train nested-learning models (memory rules in a MAG block)"};
-  app.set_version_flag("--version", std::string("nltrain 0.1.0"));
-  app.require_subcommand(0, 0);
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  install_checked_stdout();
+  common::install_temp_file_cleanup();
+  common::install_out_of_memory_exit("nltrain: out of memory\n", kExitMalformedOrIo);
+  try {
+    return checked_stdout(run(argc, argv));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "nltrain: out of memory\n";
+    return kExitMalformedOrIo;
+  } catch (const std::exception& e) {
+    std::cerr << "nltrain: internal error: " << e.what() << "\n";
+    return kExitMalformedOrIo;
+  }
 }

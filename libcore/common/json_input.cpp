@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "common/json_fast_reader.hpp"
 #include "common/json_object_index.hpp"
 
 namespace common {
@@ -206,6 +207,9 @@ Result<std::string_view> check_envelope(std::string_view text, const JsonInputOp
 }
 
 Result<ojson> parse_checked(std::string_view text, const JsonInputOptions& options) {
+  // Most input is well formed: read it on the fast path, and give anything that path does not
+  // accept to the checked reader below, whose verdict and error text are the reference.
+  if (auto fast = fast_read_json(text, options.max_depth)) return std::move(*fast);
   const char* furthest = text.data();
   DomBuilder builder(options.max_depth);
   TrackingIterator first(text.data(), &furthest);

@@ -1,7 +1,11 @@
 #include "importer/observer_import.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
+#include "common/json_input.hpp"
+#include "common/number_format.hpp"
 #include "common/sha256.hpp"
 #include "importer/engine_witness.hpp"
 #include "importer/observer_receipt.hpp"
@@ -35,6 +39,56 @@ std::vector<std::string_view> record_lines(std::string_view text) {
     text.remove_prefix(nl + 1);
   }
   return lines;
+}
+
+// Same length as a real digest, so replacing it in place moves nothing.
+const std::string kDigestPlaceholder = "sha256:" + std::string(64, '0');
+
+// `bytes` (`records` lines) with the field ,"bundle_root_digest":"<placeholder>" removed from
+// every line, or nullopt unless each line holds it exactly once.
+std::optional<std::string> without_placeholder_field(const std::string& bytes, std::size_t records) {
+  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
+  std::string out;
+  out.reserve(bytes.size());
+  std::size_t line_start = 0, lines = 0;
+  while (line_start < bytes.size()) {
+    std::size_t line_end = bytes.find('\n', line_start);
+    line_end = line_end == std::string::npos ? bytes.size() : line_end + 1;
+    const std::string_view line(bytes.data() + line_start, line_end - line_start);
+    const auto at = line.find(field);
+    if (at == std::string_view::npos || line.find(field, at + 1) != std::string_view::npos) return std::nullopt;
+    out.append(line.substr(0, at));
+    out.append(line.substr(at + field.size()));
+    line_start = line_end;
+    ++lines;
+  }
+  if (lines != records) return std::nullopt;
+  return out;
+}
+
+// JSON pointer of the first number a receipt cannot spell (outside [1e-13, 1e7)), so the
+// refusal says where: Adam's second moment of a tiny gradient is the usual one.
+std::optional<std::string> unwritable_number_path(const ordered_json& j, const std::string& path) {
+  if (j.is_number()) {
+    if (common::format_receipt_number(j.get<double>())) return std::nullopt;
+    return path.empty() ? std::string("/") : path;
+  }
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (auto p = unwritable_number_path(it.value(), path + "/" + common::json_pointer_token(it.key()))) return p;
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (auto p = unwritable_number_path(j[i], path + "/" + std::to_string(i))) return p;
+    }
+  }
+  return std::nullopt;
+}
+
+// An emission failure, with the receipt field it came from when that can be found.
+std::string emission_failure(const common::Error& e, const ordered_json& receipt, const std::string& where_prefix) {
+  auto at = unwritable_number_path(receipt, "");
+  return at ? e.message() + " (receipt field " + where_prefix + *at + ")" : e.message();
 }
 
 struct Witnessed {
@@ -83,8 +137,9 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   f.import_timestamp = options.import_timestamp;
   f.differential_tolerance = options.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  auto line = receipt::emit::emit_receipt_line(build_observer_receipt(sidecar, w->engine, f));
-  if (!line) return prefixed(label, line.error());
+  const ordered_json receipt_doc = build_observer_receipt(sidecar, w->engine, f);
+  auto line = receipt::emit::emit_receipt_line(receipt_doc);
+  if (!line) return common::Error::malformed(label + ": " + emission_failure(line.error(), receipt_doc, ""));
   ImportResult result;
   result.bytes = std::move(*line);
   result.steps.push_back(std::move(w->outcome));
@@ -216,14 +271,33 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     receipts.push_back(build_observer_receipt(sidecar, w->engine, f));
     result.steps.push_back(std::move(w->outcome));
   }
-  // Two passes: the digest covers the canonical bytes without bundle_root_digest.
-  auto unbound = receipt::emit::emit_receipts(receipts);
-  if (!unbound) return fail(unbound.error().message());
-  const std::string digest = sha256_label(*unbound);
-  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = digest;
+  // The digest covers the canonical bytes without bundle_root_digest. One emission with a
+  // placeholder digest gives both: the bytes without the field are the bytes with its one
+  // occurrence per line cut out (a key's quotes are never escaped, a string's always are).
+  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
   auto bound = receipt::emit::emit_receipts(receipts);
-  if (!bound) return fail(bound.error().message());
-  result.bytes = std::move(*bound);
+  if (!bound) {
+    for (std::size_t i = 0; i < receipts.size(); ++i) {
+      if (unwritable_number_path(receipts[i], "")) {
+        return fail(emission_failure(bound.error(), receipts[i], ""));  // the message names the record
+      }
+    }
+    return fail(bound.error().message());
+  }
+  auto unbound = without_placeholder_field(*bound, receipts.size());
+  if (!unbound) {  // not one placeholder per line: emit again without the field
+    for (auto& r : receipts) r["attestor"].erase("bundle_root_digest");
+    auto plain = receipt::emit::emit_receipts(receipts);
+    if (!plain) return fail(plain.error().message());
+    unbound = std::move(*plain);
+  }
+  const std::string digest = sha256_label(*unbound);
+  std::string& out = *bound;
+  for (std::size_t at = out.find(kDigestPlaceholder); at != std::string::npos;
+       at = out.find(kDigestPlaceholder, at + digest.size())) {
+    out.replace(at, digest.size(), digest);
+  }
+  result.bytes = std::move(out);
   result.bundle_root_digest = digest;
   return result;
 }

@@ -27,6 +27,13 @@ struct AdamWConfig {
 // returns N.
 [[nodiscard]] double clip_global_norm(MagParams<float>& grads, double clip);
 
+// The optimizer's whole state (moments and step counts), for checkpoints.
+struct AdamWState {
+  MagParams<float> m, v;
+  std::uint64_t tau = 0;
+  std::vector<std::uint64_t> tau_level;
+};
+
 class FrequencyAwareAdamW {
  public:
   FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt);
@@ -37,6 +44,11 @@ class FrequencyAwareAdamW {
   [[nodiscard]] std::uint64_t attention_steps() const { return tau_; }
   [[nodiscard]] std::uint64_t level_steps(std::size_t l) const { return tau_level_[l]; }
   [[nodiscard]] const AdamWConfig& config() const { return opt_; }
+  [[nodiscard]] AdamWState state() const { return {m_, v_, tau_, tau_level_}; }
+  // `s` must be shaped for the configuration this optimizer was built for (checked by the caller).
+  void restore(AdamWState s) {
+    m_ = std::move(s.m), v_ = std::move(s.v), tau_ = s.tau, tau_level_ = std::move(s.tau_level);
+  }
 
  private:
   AdamWConfig opt_;

@@ -19,6 +19,8 @@ class ErrorBuffer {
 
   [[nodiscard]] const LevelParams<T>& sum() const { return sum_; }
   [[nodiscard]] std::size_t count() const { return count_; }
+  // A checkpoint's buffer back in place; `sum` shaped as this buffer's.
+  void restore(LevelParams<T> sum, std::size_t count) { sum_ = std::move(sum), count_ = count; }
 
  private:
   LevelParams<T> sum_;

@@ -5,6 +5,7 @@
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
+#include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
 #include "tape/opaque/record_opaque.hpp"
 #include "tape/tape_error.hpp"
@@ -43,6 +44,20 @@ RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKi
   require_size(key, "level params", params.numel(), LevelParams<float>::flat_size(cfg.d, has_omega(kind)));
   require_size(key, "state", state.size(), state_size(kind, cfg));
   auto p = LevelParams<float>::from_flat(params.data(), cfg.d, has_omega(kind));
+  if (const auto installed = installed_kernel_pair(kind)) {
+    // A kernel pair (libgpu) runs the level; its handle, saved last, routes the VJP to it.
+    KernelChunk f = installed->pair->forward(cfg, s, x.data(), *p, state);
+    const std::vector<float> header = encode_header({kind, cfg, s});
+    const std::vector<float> handle{static_cast<float>(installed->handle)};
+    const std::array<tape::Tensor, 2> inputs{x, params};
+    const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
+    const std::array<OpaqueValue, 6> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data()),
+                                           flat(f.cache.layout), flat(f.cache.data), flat(handle)};
+    RecordedChunk out;
+    out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved).at(0);
+    out.final_state = std::move(f.final_state);
+    return out;
+  }
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::forward(cfg, s, x.data(), *p, state);
     const PackedCache packed = pack_cache(f.cache);

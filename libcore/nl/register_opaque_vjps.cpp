@@ -5,6 +5,7 @@
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
+#include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
 #include "nl/swa.hpp"
 
@@ -19,6 +20,14 @@ void active_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
   const BlockHeader h = decode_header(saved[0]);
   auto params = LevelParams<float>::from_flat(saved[2], h.cfg.d, has_omega(h.kind));
   assert(params.ok());
+  if (saved.size() == 6) {  // recorded through a kernel pair (record_active): its backward
+    const KernelPair* pair = kernel_pair_by_handle(static_cast<std::size_t>(saved[5][0]));
+    assert(pair != nullptr);
+    const ChunkGrads<float> g = pair->backward(h.cfg, h.s, saved[1], *params, saved[3], saved[4], d_outputs[0]);
+    std::copy(g.x.begin(), g.x.end(), d_inputs[0].begin());
+    g.params.write_flat(d_inputs[1]);
+    return;
+  }
   typename Rule<float>::Cache cache;
   unpack_cache(saved[3], saved[4], cache);
   const ChunkGrads<float> g = Rule<float>::step_backward(h.cfg, h.s, saved[1], *params, cache, d_outputs[0]);

@@ -73,6 +73,42 @@ common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistr
   return report;
 }
 
+TrainerState Trainer::state() const {
+  TrainerState s{cfg_, optimizer_.config(), params_, optimizer_.state(), conductor_.step(), context_, {}, {}};
+  for (const ErrorBuffer<float>& b : buffers_) {
+    s.buffer_sums.push_back(b.sum());
+    s.buffer_counts.push_back(b.count());
+  }
+  return s;
+}
+
+common::Result<Trainer> Trainer::from_state(TrainerState s) {
+  if (common::Status v = validate(s.cfg); !v.ok()) return v.error();
+  const MagConfig& cfg = s.cfg;
+  const std::size_t n = MagParams<float>::zeros(cfg).to_flat().size();
+  auto bad = [](const std::string& what) { return common::Error::malformed("trainer state: " + what); };
+  if (s.params.levels.size() != cfg.levels() || s.params.to_flat().size() != n) return bad("parameters do not fit the configuration");
+  if (s.adam.m.levels.size() != cfg.levels() || s.adam.m.to_flat().size() != n || s.adam.v.levels.size() != cfg.levels() ||
+      s.adam.v.to_flat().size() != n || s.adam.tau_level.size() != cfg.levels()) {
+    return bad("optimizer moments do not fit the configuration");
+  }
+  if (s.context.levels.size() != cfg.levels()) return bad("context memory holds the wrong number of levels");
+  for (const auto& l : s.context.levels) {
+    if (l.size() != state_size(cfg.rule, cfg.rule_cfg)) return bad("context memory level has the wrong size");
+  }
+  const std::size_t level_n = LevelParams<float>::flat_size(cfg.d, has_omega(cfg.rule));
+  if (s.buffer_sums.size() != cfg.levels() || s.buffer_counts.size() != cfg.levels()) return bad("error buffers: wrong number of levels");
+  for (const auto& b : s.buffer_sums) {
+    if (b.to_flat().size() != level_n) return bad("error buffer has the wrong size");
+  }
+  Trainer t(s.cfg, std::move(s.params), s.opt);
+  t.optimizer_.restore(std::move(s.adam));
+  t.conductor_ = Conductor(t.cfg_.periods, s.step);
+  t.context_ = std::move(s.context);
+  for (std::size_t l = 0; l < t.cfg_.levels(); ++l) t.buffers_[l].restore(std::move(s.buffer_sums[l]), s.buffer_counts[l]);
+  return t;
+}
+
 common::Result<float> Trainer::forward_step(std::span<const std::size_t> ids, std::span<const std::size_t> targets) {
   const Pulse pulse = conductor_.pulse();
   auto f = cms_forward<float>(cfg_, params_, ids, targets, pulse, context_);

@@ -28,6 +28,18 @@ struct StepReport {
   Pulse pulse;
 };
 
+// Everything a Trainer holds, as plain data: what a checkpoint stores (checkpoint.hpp).
+struct TrainerState {
+  MagConfig cfg;
+  AdamWConfig opt;
+  MagParams<float> params;
+  AdamWState adam;
+  std::uint64_t step = 0;  // the conductor's position
+  ContextMemory<float> context;
+  std::vector<LevelParams<float>> buffer_sums;
+  std::vector<std::size_t> buffer_counts;
+};
+
 class Trainer {
  public:
   // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint.
@@ -45,6 +57,11 @@ class Trainer {
   [[nodiscard]] const ErrorBuffer<float>& error_buffer(std::size_t l) const { return buffers_[l]; }
   [[nodiscard]] std::uint64_t step() const { return conductor_.step(); }
   void reset_context() { context_.reset(cfg_); }  // document boundary; the step count stays
+
+  [[nodiscard]] const MagConfig& config() const { return cfg_; }
+  [[nodiscard]] TrainerState state() const;
+  // Rebuilds a trainer from state(); fails naming the field when a part does not fit s.cfg.
+  [[nodiscard]] static common::Result<Trainer> from_state(TrainerState s);
 
  private:
   MagConfig cfg_;

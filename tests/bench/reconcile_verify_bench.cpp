@@ -5,11 +5,22 @@
 //                                  against the reference's reconcileMultiStep on the same records
 //   BM_bp_verify_general_iris_process  one `bp verify general` process on the iris golden, against
 //                                  one `node <reference>/dist/bin/bp.js verify general` process
-// Counter "ratio_vs_reference" = reference time / our time (above 1: we are faster). Without the
+//   BM_bp_verify_multi_per_record  records verified per second inside one `bp verify multi` process:
+//                                  (CPU time on a 4,000-record bundle - CPU time on a 400-record one)
+//                                  / 3,600, so process start-up cancels out; the reference's
+//                                  `verify multi` process measured the same way on the same files
+//                                  (bundles from tests/support/bundle_gen: XOR 2-2-1, a valid chain)
+// Counter "ratio_vs_reference" = reference time / our time (above 1: we are faster); for processes
+// "cpu_ratio_vs_reference" the same in CPU time (user + system), steadier on a busy machine. Without the
 // reference (installed by the compat tests in <build>/reference) or node, no ratio is reported.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -25,6 +36,14 @@ namespace {
 
 const std::string kIris = std::string(SUITE_SOURCE_DIR) + "/fixtures/iris.golden.jsonl";
 const std::string kXorMulti = std::string(SUITE_SOURCE_DIR) + "/fixtures/xor.multi-step.jsonl";
+
+// User + system time of the child processes waited for so far.
+double children_cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
 
 std::vector<nlohmann::ordered_json> read_records(const std::string& path) {
   std::ifstream in(path);
@@ -99,12 +118,19 @@ void BM_bp_verify_general_iris_process(benchmark::State& state) {
     state.SkipWithError("bp is not built");
     return;
   }
-  static const std::optional<double> reference = []() -> std::optional<double> {
+  struct Times {
+    double wall = 0, cpu = 0;
+  };
+  static const std::optional<Times> reference = []() -> std::optional<Times> {
     if (!bench::reference_available()) return std::nullopt;
-    const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "verify", "general", kIris}, 5);
-    return s > 0 ? std::optional<double>(s) : std::nullopt;
+    constexpr int kRuns = 5;
+    const double c0 = children_cpu_seconds();
+    const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "verify", "general", kIris}, kRuns);
+    if (s <= 0) return std::nullopt;
+    return Times{s, (children_cpu_seconds() - c0) / kRuns};
   }();
   double total = 0;
+  const double c0 = children_cpu_seconds();
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!bench::run_quiet({bench::kBp, "verify", "general", kIris})) {
@@ -115,12 +141,76 @@ void BM_bp_verify_general_iris_process(benchmark::State& state) {
     state.SetIterationTime(s);
     total += s;
   }
+  const double n = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  const double cpu = (children_cpu_seconds() - c0) / n;
+  state.counters["cpu_ms"] = cpu * 1e3;
   if (reference && state.iterations() > 0) {
-    state.counters["reference_s"] = *reference;
-    state.counters["ratio_vs_reference"] = *reference / (total / static_cast<double>(state.iterations()));
+    state.counters["reference_s"] = reference->wall;
+    state.counters["reference_cpu_s"] = reference->cpu;
+    state.counters["ratio_vs_reference"] = reference->wall / (total / n);
+    state.counters["cpu_ratio_vs_reference"] = reference->cpu / cpu;
   }
 }
 BENCHMARK(BM_bp_verify_general_iris_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+// A valid `records`-record bundle written by bundle_gen, made once per run; empty when it cannot be.
+std::string bundle(int records) {
+  const std::string gen = bench::kBinaryDir + "/tests/bundle_gen";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("bp_verify_multi_bench_" + std::to_string(records) + ".jsonl")).string();
+  if (!bench::exists(gen)) return "";
+  const std::string cmd = "'" + gen + "' " + std::to_string(records) + " > '" + path + "'";
+  return std::system(cmd.c_str()) == 0 ? path : "";
+}
+
+// CPU seconds of one `args... file` process (the best of `runs`: the least disturbed by a busy machine).
+std::optional<double> process_cpu_seconds(std::vector<std::string> args, const std::string& file, int runs) {
+  args.push_back(file);
+  double best = -1;
+  for (int i = 0; i < runs; ++i) {
+    const double c0 = children_cpu_seconds();
+    if (!bench::run_quiet(args)) return std::nullopt;
+    const double c = children_cpu_seconds() - c0;
+    if (best < 0 || c < best) best = c;
+  }
+  return best;
+}
+
+constexpr int kShortBundle = 400;
+constexpr int kLongBundle = 4000;
+
+// CPU seconds per record of `args` on the long bundle beyond the short one.
+std::optional<double> seconds_per_record(const std::vector<std::string>& args, const std::string& shorter,
+                                         const std::string& longer, int runs) {
+  const auto a = process_cpu_seconds(args, shorter, runs);
+  const auto b = process_cpu_seconds(args, longer, runs);
+  if (!a || !b || *b <= *a) return std::nullopt;
+  return (*b - *a) / (kLongBundle - kShortBundle);
+}
+
+void BM_bp_verify_multi_per_record(benchmark::State& state) {
+  if (!bench::exists(bench::kBp)) return state.SkipWithError("bp is not built");
+  static const std::string shorter = bundle(kShortBundle);
+  static const std::string longer = bundle(kLongBundle);
+  if (shorter.empty() || longer.empty()) return state.SkipWithError("bundle_gen is not built or failed");
+  static const auto reference = [&]() -> std::optional<double> {
+    if (!bench::reference_available()) return std::nullopt;
+    return seconds_per_record({"node", bench::kReferenceCli, "verify", "multi"}, shorter, longer, 2);
+  }();
+  std::optional<double> ours;
+  for (auto _ : state) {
+    ours = seconds_per_record({bench::kBp, "verify", "multi"}, shorter, longer, 3);
+    if (!ours) return state.SkipWithError("bp verify multi failed on a generated bundle");
+    state.SetIterationTime(*ours * (kLongBundle - kShortBundle));
+  }
+  state.counters["records_per_s"] = 1.0 / *ours;
+  state.counters["us_per_record"] = *ours * 1e6;
+  if (reference) {
+    state.counters["reference_records_per_s"] = 1.0 / *reference;
+    state.counters["ratio_vs_reference"] = *reference / *ours;
+  }
+}
+BENCHMARK(BM_bp_verify_multi_per_record)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

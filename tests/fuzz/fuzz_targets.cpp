@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/json_fast_reader.hpp"
 #include "common/json_input.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
@@ -60,6 +61,17 @@ std::vector<nlohmann::ordered_json> parse_receipt_lines(const std::string& text)
 }  // namespace
 
 Depth json_target(std::string_view data) {
+  // The reader's fast path (json_fast_reader.hpp) accepts only what nlohmann's own strict parser
+  // accepts, into the same DOM: the same text, number kinds included, when dumped.
+  if (auto fast = common::fast_read_json(data, common::kMaxJsonNestingDepth)) {
+    nlohmann::ordered_json checked;
+    try {
+      checked = nlohmann::ordered_json::parse(data);
+    } catch (const nlohmann::ordered_json::exception& e) {
+      broken("the fast path accepts only valid JSON", e.what());
+    }
+    expect(fast->dump() == checked.dump(), "the fast path reads the same DOM", checked.dump().substr(0, 200));
+  }
   auto doc = common::parse_json_text(data, options());
   auto lines = common::parse_jsonl_text(data, options());
   if (!lines) check_error(lines.error());

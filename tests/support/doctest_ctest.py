@@ -7,7 +7,8 @@ Runs `<exe> --list-test-cases` (after each build, so a new TEST_CASE needs no re
 and writes one add_test per case, named "<prefix>/<case name>", running just that case. Case
 names are written as CMake bracket arguments, so the semicolons, commas and quotes that
 our names hold survive (CMake's own doctest_discover_tests splits names at ';'); commas are
-escaped for doctest's --test-case filter."""
+escaped for doctest's --test-case filter. A case that prints "SUITE-SKIP: <why>" (one that
+needs hardware this machine lacks, such as a CUDA device) is reported skipped, not passed."""
 import os
 import subprocess
 import sys
@@ -41,8 +42,9 @@ def main():
         lines.append("add_test(%s %s %s)" % (test, bracket(exe), bracket("--test-case=" + spec)))
         # A filter that matched no case would pass silently: that is a failure.
         lines.append("set_tests_properties(%s PROPERTIES WORKING_DIRECTORY %s LABELS %s TIMEOUT 600 "
-                     "FAIL_REGULAR_EXPRESSION %s)"
-                     % (test, bracket(workdir), bracket("unit;" + prefix), bracket("test cases: +0 [|]")))
+                     "FAIL_REGULAR_EXPRESSION %s SKIP_REGULAR_EXPRESSION %s)"
+                     % (test, bracket(workdir), bracket("unit;" + prefix), bracket("test cases: +0 [|]"),
+                        bracket("SUITE-SKIP: ")))
     with open(out + ".new", "w") as f:
         f.write("\n".join(lines) + "\n")
     os.replace(out + ".new", out)

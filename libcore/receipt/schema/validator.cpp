@@ -1,5 +1,6 @@
 #include "receipt/schema/validator.hpp"
 
+#include "common/schema/validator.hpp"
 #include "receipt/schema/compiled_schema.hpp"
 
 namespace receipt::schema {
@@ -9,7 +10,7 @@ std::vector<common::Error> validate(const nlohmann::ordered_json& schema, const 
   // The registry's schemas are compiled once (on first use) and kept; any other document is
   // compiled for this call.
   if (const auto* compiled = registry_compiled_schema(schema)) return compiled->validate(instance, max_errors);
-  return CompiledSchema(schema).validate(instance, max_errors);
+  return common::schema::validate(schema, instance, max_errors);
 }
 
 }  // namespace receipt::schema

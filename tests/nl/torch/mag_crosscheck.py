@@ -18,6 +18,10 @@ import sys
 
 RTOL = 1e-4  # our fp32 path against a float64 reference
 ATOL = 1e-6  # scaled by max(1, max |reference|) of the tensor compared
+# Our fp64 path (`nltrain grads --fp64`) computes in double and writes fp32: each value must be
+# the fp32 rounding of a double within RTOL64 of the reference (half an fp32 ulp plus this).
+RTOL64 = 1e-10
+ATOL64 = 1e-13  # scaled like ATOL
 
 
 def import_torch():
@@ -114,7 +118,25 @@ def build(torch, dtype=None):
     return run, loss_fn
 
 
-def compare(name, ours, ref):
+def half_ulp_f32(x):
+    """Half an fp32 ulp at |x| (x an fp32 value; subnormals: half the smallest step)."""
+    if x == 0:
+        return 2.0 ** -150
+    _, e = math.frexp(abs(x))  # |x| = m 2^e, 0.5 <= m < 1: ulp 2^(e-24)
+    return 2.0 ** (max(e, -125) - 25)
+
+
+def close(a, b, scale, fp64):
+    """Whether ours (a) matches the float64 reference (b); fp64: a is b's fp32 rounding (RTOL64)."""
+    if fp64:
+        return abs(a - b) <= half_ulp_f32(a) + RTOL64 * abs(b) + ATOL64 * scale
+    return abs(a - b) <= RTOL * abs(b) + ATOL * scale
+
+
+def compare(name, ours, ref, fp64=False):
+    """Returns (ok, worst): worst is the largest relative difference over entries with
+    |reference| > 1e-4; fp64: beyond the fp32 rounding of the output (0 when every value is
+    within half an ulp of the reference)."""
     ours = [float(v) for v in (ours["data"] if isinstance(ours, dict) else [ours])]
     # No path from the loss (a frozen level's W_K, gates...): the gradient is zero.
     ref = ref.grad.reshape(-1).tolist() if ref.grad is not None else [0.0] * ref.numel()
@@ -122,11 +144,11 @@ def compare(name, ours, ref):
     worst = 0.0
     ok = True
     for i, (a, b) in enumerate(zip(ours, ref)):
-        diff = abs(a - b)
-        if diff > RTOL * abs(b) + ATOL * scale:
+        if not close(a, b, scale, fp64):
             print(f"  MISMATCH {name}[{i}]: ours {a!r} torch {b!r}")
             ok = False
         if abs(b) > 1e-4:
+            diff = max(0.0, abs(a - b) - half_ulp_f32(a)) if fp64 else abs(a - b)
             worst = max(worst, diff / abs(b))
     return ok, worst
 

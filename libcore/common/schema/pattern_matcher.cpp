@@ -1,4 +1,4 @@
-#include "receipt/schema/pattern_matcher.hpp"
+#include "common/schema/pattern_matcher.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-namespace receipt::schema::detail {
+namespace common::schema::detail {
 namespace {
 
 using ByteSet = std::array<std::uint64_t, 4>;
@@ -537,4 +537,4 @@ bool PatternMatcher::nfa_search(std::string_view s) const {
   }
 }
 
-}  // namespace receipt::schema::detail
+}  // namespace common::schema::detail

@@ -1,4 +1,4 @@
-#include "receipt/schema/compiled_schema.hpp"
+#include "common/schema/compiled_schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +18,9 @@
 
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
-#include "receipt/schema/pattern_matcher.hpp"
-#include "receipt/schema/schema_registry.hpp"
+#include "common/schema/pattern_matcher.hpp"
 
-namespace receipt::schema {
+namespace common::schema {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -946,41 +945,4 @@ std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::
 
 bool CompiledSchema::is_valid(const ojson& instance) const { return validate(instance, 1).empty(); }
 
-namespace {
-
-struct RegistryEntry {
-  const ojson* schema = nullptr;
-  std::once_flag once;
-  std::unique_ptr<CompiledSchema> compiled;
-};
-
-const std::vector<std::unique_ptr<RegistryEntry>>& registry_entries() {
-  static const auto* entries = [] {
-    auto* v = new std::vector<std::unique_ptr<RegistryEntry>>();
-    for (const auto& name : schema_names()) {
-      auto e = std::make_unique<RegistryEntry>();
-      e->schema = find_schema(name);
-      v->push_back(std::move(e));
-    }
-    return v;
-  }();
-  return *entries;
-}
-
-}  // namespace
-
-const CompiledSchema* registry_compiled_schema(const ojson& schema) {
-  for (const auto& e : registry_entries()) {
-    if (e->schema != &schema) continue;
-    std::call_once(e->once, [&] { e->compiled = std::make_unique<CompiledSchema>(schema); });
-    return e->compiled.get();
-  }
-  return nullptr;
-}
-
-const CompiledSchema* find_compiled_schema(std::string_view id_or_version) {
-  const ojson* schema = find_schema(id_or_version);
-  return schema == nullptr ? nullptr : registry_compiled_schema(*schema);
-}
-
-}  // namespace receipt::schema
+}  // namespace common::schema

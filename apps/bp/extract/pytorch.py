@@ -1,0 +1,744 @@
+"""bp live helper for PyTorch: records what your own training loop did, for `bp import pytorch`.
+
+    from pytorch_trace_helper import TraceDumper
+
+    with TraceDumper(model, optimizer, loss_fn, out="trace.jsonl", trace_id="0123...") as dumper:
+        for x, y in loader:
+            with dumper.step(x, y):
+                optimizer.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                optimizer.step()
+
+    bp import pytorch multi trace.jsonl | bp verify multi -
+
+This file is an OBSERVER. It copies numbers out of PyTorch into framework-trace sidecars
+(v0.7.0; v0.8.0 for SGD with weight decay). It never judges them: it has no field, message or
+exit status that says whether the step was right. bp's engine recomputes the step from the
+sidecar's inputs and is the only authority (Rule 14). The `helper` block (this file's own
+sha256, versions, time) is forensic attribution, not a credential.
+
+What it records, and from where:
+  * parameters before and after optimizer.step(): `.detach().clone()` snapshots (a bare
+    `.detach()` shares storage, so step() would overwrite the "before" copy);
+  * the parameter order: walked from optimizer.param_groups, never by iterating
+    optimizer.state (keyed by object identity; its order is not the model's);
+  * gradients: `param.grad` as PyTorch left it, negated once into bp's descent convention;
+  * optimizer state: looked up as optimizer.state[p] for p in that walk. PyTorch's
+    momentum buffer lives in ascent space (step() subtracts lr * buf); bp's lives in descent
+    space, so the buffer's sign is flipped exactly once, here. Adam's exp_avg likewise;
+    exp_avg_sq (a square) is not flipped;
+  * forward values, losses and error signals: a replay of the model's layers on the "before"
+    snapshot, in the model's own dtype, with torch operations and torch.autograd.grad.
+
+Supported: nn.Sequential(Linear, act, Linear[, act]) with act in Sigmoid / ReLU / Identity
+(output activation absent = identity), Linear layers with bias, CPU, float32 or float64;
+loss nn.CrossEntropyLoss (softmax output, class indices or one-hot targets) or this file's
+half_squared_error (0.5 * sum over outputs of (out - target)^2, mean over the batch);
+optimizers torch.optim.SGD (plain, momentum, dampening, Nesterov, weight decay), Adam and
+AdamW. A batch of one makes an ordinary step; a larger batch makes a batched step (plain SGD
+only: bp's batched engine carries no optimizer state). Anything else is refused with
+HelperRefusal before a number is written.
+
+Serialization is deferred: a step only takes snapshots; the sidecar lines are built and written
+every `flush_every` steps and at close(). Set SOURCE_DATE_EPOCH to pin the extraction timestamp.
+Requires only torch and the Python standard library.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import platform
+import stat
+import sys
+import tempfile
+
+import torch
+import torch.nn.functional as F
+
+HELPER_NAME = "bp-pytorch-helper"
+HELPER_VERSION = "1.0.0"
+FORMAT_V7 = "framework-trace.v0.7.0"
+FORMAT_V8 = "framework-trace.v0.8.0"
+
+
+class HelperRefusal(ValueError):
+    """The helper cannot describe this model, optimizer or step in a framework-trace sidecar."""
+
+
+def half_squared_error(output, target):
+    """0.5 * sum over outputs of (output - target)^2, averaged over the batch (bp's half_squared_error)."""
+    return 0.5 * ((output - target) ** 2).sum(dim=-1).mean()
+
+
+_BATCHED_REFUSAL = ("batched step: bp's batched engine audits plain SGD only (no momentum, Adam or weight decay); "
+                    "record batches of one sample, or use plain SGD")
+
+_ACTIVATIONS = {torch.nn.Sigmoid: "sigmoid", torch.nn.ReLU: "relu", torch.nn.Identity: "identity"}
+
+
+def _activation_name(module, where):
+    for cls, name in _ACTIVATIONS.items():
+        if type(module) is cls:
+            if cls is torch.nn.ReLU and module.inplace:
+                raise HelperRefusal(f"{where}: ReLU(inplace=True) overwrites the pre-activation; use ReLU()")
+            return name
+    raise HelperRefusal(f"{where}: {type(module).__name__} is not an activation bp's engine knows "
+                        "(Sigmoid, ReLU, Identity; softmax comes with nn.CrossEntropyLoss)")
+
+
+def _apply_activation(name, net):
+    if name == "sigmoid":
+        return torch.sigmoid(net)
+    if name == "relu":
+        return torch.relu(net)
+    return net
+
+
+def _describe_model(model):
+    if not isinstance(model, torch.nn.Sequential):
+        raise HelperRefusal(f"model: {type(model).__name__} is not nn.Sequential(Linear, activation, Linear"
+                            "[, activation]), the only shape this helper can describe")
+    layers = list(model)
+    if len(layers) not in (3, 4) or type(layers[0]) is not torch.nn.Linear or type(layers[2]) is not torch.nn.Linear:
+        raise HelperRefusal("model: expected nn.Sequential(Linear, activation, Linear[, activation]) "
+                            f"(one hidden layer); got {[type(m).__name__ for m in layers]}")
+    first, second = layers[0], layers[2]
+    for i, lin in ((0, first), (2, second)):
+        if lin.bias is None:
+            raise HelperRefusal(f"model[{i}]: Linear(bias=False) is not supported (bp's topology has per-neuron biases)")
+    if second.in_features != first.out_features:
+        raise HelperRefusal("model: the second Linear's in_features differs from the first's out_features")
+    hidden = _activation_name(layers[1], "model[1]")
+    output = _activation_name(layers[3], "model[3]") if len(layers) == 4 else "identity"
+    return first, second, hidden, output
+
+
+def _describe_loss(loss_fn, output_activation):
+    if isinstance(loss_fn, torch.nn.CrossEntropyLoss):
+        if loss_fn.weight is not None or getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
+            raise HelperRefusal("loss_fn: CrossEntropyLoss with class weights or label smoothing is not bp's cross_entropy_softmax")
+        if loss_fn.reduction not in ("mean", "sum"):
+            raise HelperRefusal("loss_fn: CrossEntropyLoss(reduction='none') leaves no scalar loss to audit")
+        if output_activation != "identity":
+            raise HelperRefusal("model: CrossEntropyLoss takes logits; drop the output activation (the softmax is inside the loss)")
+        return "cross_entropy_softmax", "softmax", loss_fn.reduction
+    if loss_fn is half_squared_error:
+        return "half_squared_error", output_activation, "mean"
+    if isinstance(loss_fn, torch.nn.MSELoss):
+        raise HelperRefusal("loss_fn: nn.MSELoss averages over outputs and drops the 1/2, so its gradients are not bp's "
+                            "half_squared_error; use this file's half_squared_error")
+    raise HelperRefusal(f"loss_fn: {loss_fn!r} is not one the helper can name; use nn.CrossEntropyLoss() or this "
+                        "file's half_squared_error")
+
+
+def _describe_optimizer(optimizer, wanted):
+    """Hyperparameters of the single group setting, and the parameters in param_groups order."""
+    kind = type(optimizer)
+    if kind not in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
+        raise HelperRefusal(f"optimizer: {kind.__module__}.{kind.__name__} is not supported (SGD, Adam, AdamW)")
+    groups = optimizer.param_groups
+    keys = ("lr", "momentum", "dampening", "nesterov", "weight_decay", "betas", "eps", "amsgrad", "maximize")
+    first = {k: groups[0].get(k) for k in keys}
+    order = []
+    for g in groups:
+        if {k: g.get(k) for k in keys} != first:
+            raise HelperRefusal("optimizer: parameter groups with different settings cannot be one sidecar step")
+        order.extend(g["params"])
+    if len(order) != len(wanted) or {id(p) for p in order} != {id(p) for p in wanted}:
+        raise HelperRefusal("optimizer: must optimize exactly the model's four parameters (two weights, two biases)")
+    if first.get("maximize"):
+        raise HelperRefusal("optimizer: maximize=True is not supported")
+    if first.get("amsgrad"):
+        raise HelperRefusal("optimizer: amsgrad=True is not supported")
+    if groups[0].get("fused"):
+        raise HelperRefusal("optimizer: fused kernels are not supported")
+    if kind is torch.optim.SGD:
+        name = "sgd_momentum" if first["momentum"] else "sgd"
+        if first["nesterov"] and first["dampening"]:
+            raise HelperRefusal("optimizer: Nesterov with dampening is not a PyTorch configuration")
+    elif kind is torch.optim.Adam:
+        name = "adam"
+        if first["weight_decay"]:
+            raise HelperRefusal("optimizer: Adam(weight_decay>0) folds L2 into the gradient, which bp does not model; use AdamW")
+    else:
+        name = "adamw"
+    return name, first, order
+
+
+def _float(t):
+    return float(t)
+
+
+def _flat(tensors):
+    """One contiguous copy of several tensors (a single call where torch provides it)."""
+    flatten = getattr(torch._utils, "_flatten_dense_tensors", None)
+    if flatten is not None:
+        return flatten(tensors)
+    return torch.cat([t.reshape(-1) for t in tensors])
+
+
+def _copy(value):
+    return torch.as_tensor(value).detach().clone()
+
+
+def _utc_timestamp():
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise HelperRefusal(f"SOURCE_DATE_EPOCH={epoch!r} is not a whole number of seconds")
+    else:
+        moment = datetime.datetime.now(tz=datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _own_sha256():
+    try:
+        with open(os.path.abspath(__file__), "rb") as f:
+            return "sha256:" + hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return "sha256:" + "0" * 64
+
+
+class _StepContext:
+    __slots__ = ("_dumper", "_x", "_y")
+
+    def __init__(self, dumper, x, y):
+        self._dumper, self._x, self._y = dumper, x, y
+
+    def __enter__(self):
+        self._dumper._begin(self._x, self._y)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self._dumper._end()
+        else:
+            self._dumper._pending = None
+        return False
+
+
+class TraceDumper:
+    """Records each `with dumper.step(x, y):` block as one framework-trace sidecar line.
+
+    out: a path (written to a temporary file beside it, renamed into place by close()) or None
+    for standard output. trace_id: 32 lowercase hex digits; given, every line carries it and a
+    dense step_index (a multi-step trace); omitted, lines carry neither and bp synthesizes them.
+    input_names / output_names: unit names for the sidecar (default i1.., o1..).
+    x and y are kept by reference until their step is written (every flush_every steps and at
+    close()): a loop that overwrites its batch tensors in place passes copy_inputs=True. (A
+    changed batch cannot pass unnoticed: bp recomputes the step from the recorded inputs.)
+    """
+
+    def __init__(self, model, optimizer, loss_fn, out=None, trace_id=None, input_names=None,
+                 output_names=None, flush_every=256, copy_inputs=False):
+        self._first, self._second, self._act_h, act_o = _describe_model(model)
+        self._loss, self._act_o, self._reduction = _describe_loss(loss_fn, act_o)
+        self._params = [self._first.weight, self._first.bias, self._second.weight, self._second.bias]
+        self._opt_name, self._hyper, order = _describe_optimizer(optimizer, self._params)
+        self._optimizer = optimizer
+        self._shapes = [p.shape for p in self._params]
+        self._numels = [p.numel() for p in self._params]
+        self._state_keys = {"sgd": (), "sgd_momentum": ("momentum_buffer",)}.get(
+            self._opt_name, ("exp_avg", "exp_avg_sq", "step"))
+        dtype = self._first.weight.dtype
+        for p in self._params:
+            if p.device.type != "cpu":
+                raise HelperRefusal(f"device: parameters on {p.device} (only CPU steps are reproducible bit for bit)")
+            if p.dtype != dtype or dtype not in (torch.float32, torch.float64):
+                raise HelperRefusal("dtype: parameters must all be float32 or all float64")
+        self._dtype = dtype
+        if trace_id is not None and (not isinstance(trace_id, str) or len(trace_id) != 32
+                                     or any(c not in "0123456789abcdef" for c in trace_id)):
+            raise HelperRefusal("trace_id: must be 32 lowercase hex digits")
+        self._trace_id = trace_id
+        n_in, n_h, n_out = self._first.in_features, self._first.out_features, self._second.out_features
+        self._inputs = list(input_names) if input_names else [f"i{k + 1}" for k in range(n_in)]
+        self._hidden = [f"h{k + 1}" for k in range(n_h)]
+        self._outputs = list(output_names) if output_names else [f"o{k + 1}" for k in range(n_out)]
+        names = self._inputs + self._hidden + self._outputs
+        if len(self._inputs) != n_in or len(self._outputs) != n_out or len(set(names)) != len(names):
+            raise HelperRefusal("input_names/output_names: one distinct name per input and output unit")
+        for n in names:
+            if not (n[:1].isascii() and n[:1].isalpha() and all(c.isascii() and (c.isalnum() or c == "_") for c in n)):
+                raise HelperRefusal(f"unit name {n!r}: letters, digits and '_' only, starting with a letter")
+        self._topology = self._topology_block()
+        self._out_path = out
+        self._stream = None
+        self._tmp_path = None
+        self._flush_every = max(1, int(flush_every))
+        self._raw = []
+        self._pending = None
+        self._step_index = 0
+        self._closed = False
+        self._copy_inputs = bool(copy_inputs)
+        self._helper = self._helper_block()
+
+    # ----- the training-loop side: snapshots only -----
+
+    def step(self, inputs, targets):
+        """Context manager around zero_grad / forward / backward / optimizer.step() of one step."""
+        if self._closed:
+            raise HelperRefusal("step(): the dumper is closed")
+        return _StepContext(self, inputs, targets)
+
+    def _begin(self, x, y):
+        # Two torch calls per step: one flat copy of parameters (and optimizer state) before,
+        # one of parameters, gradients (and state) after. Everything else waits for flush().
+        if torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled():
+            raise HelperRefusal("autocast (AMP) is active: mixed precision steps are not supported")
+        state = self._state_tensors()
+        # A copy every step: reusing the last step's "after" copy would miss writes through
+        # param.data, which bypass PyTorch's version counters.
+        with torch.no_grad():
+            before = _flat(self._params + state if state else self._params)
+        x = _copy(x) if self._copy_inputs else torch.as_tensor(x)
+        y = _copy(y) if self._copy_inputs else torch.as_tensor(y)
+        self._pending = (before, state is not None, x, y, self._optimizer.param_groups[0]["lr"])
+
+    def _end(self):
+        before, had_state, x, y, lr = self._pending
+        self._pending = None
+        grads = [p.grad for p in self._params]
+        if any(g is None for g in grads):
+            self._abandon()
+            raise HelperRefusal("step(): a parameter has no gradient; call loss.backward() inside the step block")
+        if x.dim() == 2 and x.shape[0] > 1 and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
+            self._abandon()
+            raise HelperRefusal(_BATCHED_REFUSAL)
+        state = self._state_tensors()
+        if self._state_keys and state is None:
+            self._abandon()
+            raise HelperRefusal("step(): the optimizer holds no state after the step; call optimizer.step() inside "
+                                "the step block")
+        with torch.no_grad():
+            after = _flat(self._params + grads + state if state else self._params + grads)
+        self._raw.append((before, had_state, x, y, lr, after))
+        if len(self._raw) >= self._flush_every:
+            self.flush()
+
+    def _state_tensors(self):
+        """The optimizer's per-parameter state tensors, key by key in walk order; None before it has any."""
+        if not self._state_keys:
+            return None
+        state = self._optimizer.state
+        entries = [state.get(p) for p in self._params]  # keyed look-ups in walk order, never iteration
+        if any(not e for e in entries):
+            return None
+        return [e[k] if torch.is_tensor(e[k]) else torch.tensor(float(e[k]), dtype=torch.float64)
+                for k in self._state_keys for e in entries]
+
+    def _split(self, flat, with_grads, with_state):
+        """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
+        sizes = list(self._numels) * (2 if with_grads else 1)
+        if with_state:
+            for k in self._state_keys:
+                sizes += [1] * 4 if k == "step" else list(self._numels)
+        pieces = list(flat.split(sizes))
+        params = [c.view(shape) for c, shape in zip(pieces[:4], self._shapes)]
+        grads = [c.view(shape) for c, shape in zip(pieces[4:8], self._shapes)] if with_grads else None
+        states = [None] * 4
+        if with_state:
+            rest = pieces[8:] if with_grads else pieces[4:]
+            states = [{} for _ in range(4)]
+            for n, k in enumerate(self._state_keys):
+                for i in range(4):
+                    c = rest[n * 4 + i]
+                    states[i][k] = c.reshape(()) if k == "step" else c.view(self._shapes[i])
+        return params, grads, states
+
+    # ----- serialization -----
+
+    def flush(self):
+        """Builds and writes the sidecar lines of the steps recorded so far."""
+        if not self._raw:
+            return
+        lines = []
+        try:
+            for raw in self._raw:
+                record = self._render(*raw)
+                try:
+                    lines.append(json.dumps(record, separators=(",", ":"), allow_nan=False))
+                except ValueError:
+                    raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be "
+                                        "described")
+                self._step_index += 1
+        except BaseException:
+            self._abandon()
+            raise
+        self._raw = []
+        if self._stream is None:
+            self._open()
+        self._stream.write("\n".join(lines) + "\n")
+        self._stream.flush()
+
+    def close(self):
+        """Writes what is left and, for a file, renames it into place (fsynced)."""
+        if self._closed:
+            return
+        self.flush()
+        self._closed = True
+        if self._stream is None:
+            return
+        if self._tmp_path is not None:
+            self._stream.flush()
+            os.fsync(self._stream.fileno())
+            self._stream.close()
+            os.replace(self._tmp_path, self._out_path)
+            dir_fd = os.open(os.path.dirname(os.path.abspath(self._out_path)), os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        elif self._stream is not sys.stdout:
+            self._stream.close()
+        else:
+            self._stream.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self._abandon()
+        return False
+
+    def _abandon(self):
+        """A failed trace leaves no file behind (a half-written sidecar would be imported as a shorter run)."""
+        self._closed = True
+        self._raw = []
+        if self._tmp_path is not None and self._stream is not None:
+            self._stream.close()
+            os.unlink(self._tmp_path)
+            self._tmp_path = None
+
+    def _open(self):
+        if self._out_path is None:
+            self._stream = sys.stdout
+            return
+        # A link is followed, so the file it names is replaced, not the link. A device or a pipe
+        # (/dev/stdout, a FIFO) is written in place: renaming over it would replace the node.
+        self._out_path = os.path.realpath(self._out_path)
+        if os.path.exists(self._out_path) and not stat.S_ISREG(os.stat(self._out_path).st_mode):
+            self._stream = open(self._out_path, "w", encoding="utf-8")
+            return
+        fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(self._out_path))
+        self._stream = os.fdopen(fd, "w", encoding="utf-8")
+
+    def _helper_block(self):
+        torch_version = torch.__version__.split("+")[0]
+        return {
+            "name": HELPER_NAME,
+            "version": HELPER_VERSION,
+            "distribution": "repo-script",
+            "source_hash": _own_sha256(),
+            "framework": {"name": "pytorch", "version": torch_version},
+            "runtime": {
+                "python_version": platform.python_version(),
+                "torch_version": torch_version,
+                "deterministic_mode": {
+                    "torch_use_deterministic_algorithms": bool(torch.are_deterministic_algorithms_enabled()),
+                    "cudnn_deterministic": bool(torch.backends.cudnn.deterministic),
+                    "cudnn_benchmark": bool(torch.backends.cudnn.benchmark),
+                },
+            },
+            "extraction": {"timestamp": _utc_timestamp(), "device": "cpu"},
+        }
+
+    def _topology_block(self):
+        ins, hid, outs = self._inputs, self._hidden, self._outputs
+        order, params = [], []
+        for i in ins:
+            for h in hid:
+                order.append(f"w_{i}_{h}")
+                params.append({"id": f"w_{i}_{h}", "role": "input_to_hidden_weight", "from_unit": i, "to_unit": h})
+        for h in hid:
+            order.append(f"b_{h}")
+            params.append({"id": f"b_{h}", "role": "hidden_bias", "applies_to_units": [h]})
+        for h in hid:
+            for o in outs:
+                order.append(f"w_{h}_{o}")
+                params.append({"id": f"w_{h}_{o}", "role": "hidden_to_output_weight", "from_unit": h, "to_unit": o})
+        for o in outs:
+            order.append(f"b_{o}")
+            params.append({"id": f"b_{o}", "role": "output_bias", "applies_to_units": [o]})
+        return {
+            "layers": ["input", "hidden", "output"],
+            "input_size": len(ins), "hidden_size": len(hid), "output_size": len(outs),
+            "unit_order": {"input": ins, "hidden": hid, "output": outs},
+            "parameter_order": order,
+            "parameters": params,
+            "activation_hidden": self._act_h,
+            "activation_output": self._act_o,
+            "loss": self._loss,
+            "bias_sharing": "per_neuron",
+        }
+
+    def _named(self, tensors):
+        """{parameter id: value} for the four tensors (W1[h,i], b1[h], W2[o,h], b2[o])."""
+        w1, b1, w2, b2 = (t.tolist() for t in tensors)
+        out = {}
+        for a, i in enumerate(self._inputs):
+            for k, h in enumerate(self._hidden):
+                out[f"w_{i}_{h}"] = w1[k][a]
+        for k, h in enumerate(self._hidden):
+            out[f"b_{h}"] = b1[k]
+        for k, h in enumerate(self._hidden):
+            for j, o in enumerate(self._outputs):
+                out[f"w_{h}_{o}"] = w2[j][k]
+        for j, o in enumerate(self._outputs):
+            out[f"b_{o}"] = b2[j]
+        return out
+
+    def _targets_matrix(self, y, n):
+        n_out = len(self._outputs)
+        if self._loss == "cross_entropy_softmax" and y.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8):
+            y = y.reshape(-1)
+            if y.numel() != n or bool((y < 0).any()) or bool((y >= n_out).any()):
+                raise HelperRefusal(f"targets: expected {n} class indices in [0, {n_out})")
+            return F.one_hot(y.long(), n_out).to(self._dtype)
+        y = y.to(self._dtype).reshape(n, -1)
+        if y.shape[1] != n_out:
+            raise HelperRefusal(f"targets: expected {n_out} values per sample, got {y.shape[1]}")
+        return y
+
+    def _replay(self, before, x, t):
+        """Forward, loss and error signals of the pre-step parameters, by torch on the snapshot."""
+        w1, b1, w2, b2 = (p.detach().clone().requires_grad_(True) for p in before)
+        net_h = F.linear(x, w1, b1)
+        out_h = _apply_activation(self._act_h, net_h)
+        net_o = F.linear(out_h, w2, b2)
+        if self._loss == "cross_entropy_softmax":
+            out_o = torch.softmax(net_o, dim=-1)
+            per_output = -(t * torch.log_softmax(net_o, dim=-1))
+        else:
+            out_o = _apply_activation(self._act_o, net_o)
+            per_output = 0.5 * (t - out_o) ** 2
+        per_sample = per_output.sum(dim=-1)
+        # Summing the per-sample losses keeps each sample's derivatives its own.
+        d_net_o, d_out_h, d_net_h = torch.autograd.grad(per_sample.sum(), (net_o, out_h, net_h), retain_graph=True)
+        (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=True)
+        deriv_o = None
+        if self._loss == "half_squared_error":
+            (deriv_o,) = torch.autograd.grad(out_o.sum(), net_o, retain_graph=True)
+        return {
+            "net_h": net_h.detach(), "out_h": out_h.detach(), "net_o": net_o.detach(), "out_o": out_o.detach(),
+            "per_output": per_output.detach(), "per_sample": per_sample.detach(),
+            "signal_o": (-d_net_o).detach(), "backsum_h": (-d_out_h).detach(), "signal_h": (-d_net_h).detach(),
+            "deriv_h": deriv_h.detach(), "deriv_o": None if deriv_o is None else deriv_o.detach(),
+            "t_minus_o": (t - out_o).detach(), "w2": w2.detach(),
+        }
+
+    def _render(self, before, had_state, x, y, lr, after):
+        before, _, before_state = self._split(before, False, had_state)
+        after, grads, after_state = self._split(after, True, bool(self._state_keys))
+        ins, hid, outs = self._inputs, self._hidden, self._outputs
+        x = x.to(self._dtype)
+        batched = x.dim() == 2 and x.shape[0] > 1
+        x = x.reshape(-1, len(ins)) if x.dim() <= 2 else None
+        if x is None or x.shape[1] != len(ins):
+            raise HelperRefusal(f"inputs: expected {len(ins)} features per sample, got shape {tuple(x.shape)}")
+        n = x.shape[0]
+        t = self._targets_matrix(y, n)
+        lr = _float(lr)
+        if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
+            raise HelperRefusal(_BATCHED_REFUSAL)
+        r = self._replay(before, x, t)
+        xs, ts = x.tolist(), t.tolist()
+        net_h, out_h, net_o, out_o = r["net_h"].tolist(), r["out_h"].tolist(), r["net_o"].tolist(), r["out_o"].tolist()
+        per_output, per_sample = r["per_output"].tolist(), r["per_sample"].tolist()
+
+        def forward(s):
+            f = {h: {"net": net_h[s][k], "out": out_h[s][k]} for k, h in enumerate(hid)}
+            f.update({o: {"net": net_o[s][j], "out": out_o[s][j]} for j, o in enumerate(outs)})
+            return f
+
+        def sample_loss(s):
+            return {"per_output": {o: per_output[s][j] + 0.0 for j, o in enumerate(outs)}, "total": per_sample[s] + 0.0}
+
+        # Sample 0 carries the error signals (bp's batched receipts do the same).
+        sig_o, sig_h = r["signal_o"][0].tolist(), r["signal_h"][0].tolist()
+        backsum, deriv_h, w2 = r["backsum_h"][0].tolist(), r["deriv_h"][0].tolist(), r["w2"].tolist()
+        contrib = (r["signal_o"][0].unsqueeze(1) * r["w2"]).tolist()  # [o][h]
+        tmo = r["t_minus_o"][0].tolist()
+        out_signals = {}
+        for j, o in enumerate(outs):
+            if self._loss == "cross_entropy_softmax":
+                factors = [{"name": "target_minus_probability", "value": tmo[j]}]
+            else:
+                factors = [{"name": "target_minus_output", "value": tmo[j]},
+                           {"name": "activation_derivative", "value": r["deriv_o"][0][j].item()}]
+            out_signals[o] = {"factors": factors, "product_order": "left_to_right", "signal_value": sig_o[j]}
+        hidden_signals = {}
+        for k, h in enumerate(hid):
+            hidden_signals[h] = {
+                "downstream_contributions": [
+                    {"from": o, "downstream_signal": sig_o[j], "via_weight": f"w_{h}_{o}", "weight_value": w2[j][k],
+                     "value": contrib[j][k]} for j, o in enumerate(outs)],
+                "summation_order": list(outs),
+                "backpropagated_sum": backsum[k],
+                "activation_derivative": deriv_h[k],
+                "product_order": "left_to_right",
+                "signal_value": sig_h[k],
+            }
+
+        params_before = self._named(before)
+        params_after = self._named(after)
+        gradient = self._named([-g for g in grads])
+        if self._opt_name == "adamw":
+            keep = 1.0 - lr * self._hyper["weight_decay"]
+            update = self._named([a - b * keep for a, b in zip(after, before)])
+        else:
+            update = self._named([a - b for a, b in zip(after, before)])
+        state_before, state_after = self._states(before_state, after_state)
+
+        updates = []
+        for spec in self._topology["parameters"]:
+            pid = spec["id"]
+            if batched:
+                factors = [{"name": "batch_reduced_gradient", "value": gradient[pid]}]
+            elif spec["role"] == "input_to_hidden_weight":
+                i, h = spec["from_unit"], spec["to_unit"]
+                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
+                            "value": sig_h[hid.index(h)]},
+                           {"name": "upstream_activation", "from": f"inputs.{i}", "value": xs[0][ins.index(i)]}]
+            elif spec["role"] == "hidden_to_output_weight":
+                h, o = spec["from_unit"], spec["to_unit"]
+                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
+                            "value": sig_o[outs.index(o)]},
+                           {"name": "upstream_activation", "from": f"forward.{h}.out", "value": out_h[0][hid.index(h)]}]
+            elif spec["role"] == "hidden_bias":
+                h = spec["applies_to_units"][0]
+                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
+                            "value": sig_h[hid.index(h)]}]
+            else:
+                o = spec["applies_to_units"][0]
+                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
+                            "value": sig_o[outs.index(o)]}]
+            opt = {"name": self._opt_name, "learning_rate": lr, "factors": factors, "product_order": "left_to_right"}
+            if state_before is not None:
+                opt["state_before"] = state_before[pid]
+                opt["state_after"] = state_after[pid]
+            bias = spec["role"].endswith("bias")
+            if bias:
+                unit = spec["applies_to_units"][0]
+                where = {"parameter_role": spec["role"], "from_unit": unit, "to_unit": unit, "layer_edge": "bias_to_layer"}
+            else:
+                where = {"parameter_role": f"{spec['from_unit']}_to_{spec['to_unit']}", "from_unit": spec["from_unit"],
+                         "to_unit": spec["to_unit"],
+                         "layer_edge": "input_to_hidden" if spec["role"] == "input_to_hidden_weight" else "hidden_to_output"}
+            entry = {"parameter_id": pid, "kind": "bias" if bias else "weight", "weight_before": params_before[pid],
+                     "optimizer": opt, "gradient": gradient[pid], "update": update[pid],
+                     "weight_after": params_after[pid]}
+            entry.update(where)
+            updates.append(entry)
+
+        record = {"format": FORMAT_V7}
+        optimizer_block = self._optimizer_block(lr, after_state)
+        if optimizer_block and optimizer_block.get("weight_decay") and self._opt_name in ("sgd", "sgd_momentum"):
+            record["format"] = FORMAT_V8
+        record["source_framework"] = {
+            "name": "pytorch", "version": self._helper["framework"]["version"], "information_uri": "https://pytorch.org",
+            "extractor": {"name": HELPER_NAME, "version": HELPER_VERSION}}
+        record["helper"] = self._helper
+        if self._trace_id is not None:
+            record["trace_id"] = self._trace_id
+            record["step_index"] = self._step_index
+        record["topology"] = self._topology
+        record["learning_rate"] = lr
+        if optimizer_block:
+            record["optimizer"] = optimizer_block
+        if self._dtype == torch.float64:
+            record["numeric_policy"] = {
+                "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
+                "tolerance": {"atol": 1e-8, "rtol": 1e-6}, "computation_order": "schema_defined",
+                "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
+                                "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}}
+        record["bias_policy"] = {
+            "mode": "sgd", "reason": "torch.nn.Linear biases are trained by the optimizer like the weights",
+            "updated_in_step": True}
+        inputs0 = {i: xs[0][a] for a, i in enumerate(ins)}
+        targets0 = {o: ts[0][j] for j, o in enumerate(outs)}
+        if batched:
+            sample_ids = [f"s{s}" for s in range(n)]
+            record["batch"] = {"size": n, "sample_order": sample_ids, "reduction": self._reduction}
+        record["inputs"] = inputs0
+        record["targets"] = targets0
+        record["parameters_before"] = params_before
+        if batched:
+            record["per_sample"] = {
+                sid: {"inputs": {i: xs[s][a] for a, i in enumerate(ins)},
+                      "targets": {o: ts[s][j] for j, o in enumerate(outs)},
+                      "forward": forward(s), "loss": sample_loss(s)} for s, sid in enumerate(sample_ids)}
+        record["forward"] = forward(0)
+        if batched:
+            scale = 1.0 / n if self._reduction == "mean" else 1.0
+            reduced_o = (r["per_output"].sum(dim=0) * scale).tolist()
+            record["loss"] = {"per_output": {o: reduced_o[j] + 0.0 for j, o in enumerate(outs)},
+                              "per_sample": {sid: per_sample[s] + 0.0 for s, sid in enumerate(sample_ids)},
+                              "reduction": self._reduction,
+                              "total": (r["per_sample"].sum() * scale).item() + 0.0}
+        else:
+            record["loss"] = sample_loss(0)
+        record["backward"] = {"output_error_signals": out_signals, "hidden_error_signals": hidden_signals}
+        record["updates"] = updates
+        record["parameters_after"] = params_after
+        return record
+
+    def _states(self, before_state, after_state):
+        """Per-parameter optimizer state in bp's descent convention (None when the optimizer keeps none)."""
+        if self._opt_name == "sgd":
+            return None, None
+        if self._opt_name == "sgd_momentum":
+            keys, flip = ("momentum_buffer",), {"momentum_buffer": "buffer"}
+        else:
+            keys, flip = ("exp_avg", "exp_avg_sq"), {"exp_avg": "m", "exp_avg_sq": "v"}
+        if self._opt_name == "sgd_momentum" and self._hyper["dampening"] and any(s is None for s in before_state):
+            raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its first "
+                                "step, ignoring dampening, which bp's recurrence does not model; take the first "
+                                "optimizer step outside dumper.step()")
+        out = []
+        for states in (before_state, after_state):
+            tensors = {}
+            for key in keys:
+                parts = []
+                for p, s in zip(self._params, states):
+                    value = s.get(key) if s else None
+                    if value is None:
+                        value = torch.zeros_like(p)
+                    # Ascent space to descent space: flip the buffer / first moment once, here.
+                    parts.append(-value if key in ("momentum_buffer", "exp_avg") else value)
+                tensors[flip[key]] = self._named(parts)
+            ids = self._topology["parameter_order"]
+            out.append({pid: {name: tensors[name][pid] + 0.0 for name in tensors} for pid in ids})
+        return out[0], out[1]
+
+    def _optimizer_block(self, lr, after_state):
+        h = self._hyper
+        if self._opt_name == "sgd":
+            return {"name": "sgd", "learning_rate": lr, "weight_decay": float(h["weight_decay"])} if h["weight_decay"] else None
+        if self._opt_name == "sgd_momentum":
+            block = {"name": "sgd_momentum", "learning_rate": lr}
+            if h["weight_decay"]:
+                block["weight_decay"] = float(h["weight_decay"])
+            block["momentum"] = float(h["momentum"])
+            if h["nesterov"]:
+                block["nesterov"] = True
+            if h["dampening"]:
+                block["dampening"] = float(h["dampening"])
+            return block
+        steps = {int(_float(s["step"])) for s in after_state if s and "step" in s}
+        if len(steps) != 1:
+            raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
+        beta1, beta2 = h["betas"]
+        block = {"name": self._opt_name, "learning_rate": lr, "beta1": float(beta1), "beta2": float(beta2),
+                 "epsilon": float(h["eps"])}
+        if self._opt_name == "adamw":
+            block["weight_decay"] = float(h["weight_decay"])
+        block["t"] = steps.pop()
+        return block

@@ -1,0 +1,82 @@
+#pragma once
+// What every nltrain command shares: exit codes, the one-line error report, checked stdout,
+// atomic output files, rule names, float JSON and the strict run configuration.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "common/result.hpp"
+#include "nl/adamw.hpp"
+#include "nl/mag_config.hpp"
+
+namespace nltrain {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;          // a check failed (gradcheck mismatch, a non-finite loss)
+inline constexpr int kExitMalformedOrIo = 2;    // usage, I/O, malformed input
+inline constexpr int kExitInvalidArgument = 3;  // a value outside its domain
+
+// Bytes are tokens: the vocabulary is every byte value.
+inline constexpr std::size_t kByteVocab = 256;
+
+// "nltrain: <error line>" on stderr; returns the exit code of its ErrorCode.
+int report(const common::Error& e);
+int exit_code_for(common::ErrorCode code);
+
+// std::cout through a buffer that remembers the first failed write(2).
+void install_checked_stdout();
+[[nodiscard]] int flush_stdout();  // errno of the first failed write, 0 if none
+
+// `-` is stdout; any other path is written atomically.
+[[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
+
+// The shortest decimal that reads back as the same float; null for NaN/Inf.
+[[nodiscard]] nlohmann::ordered_json float_json(float v);
+
+// Short names (delta titans hebbian moneta yaad memora lattice trellis atlas) or the full ones
+// (DeltaRule, TitansLMM, ...), case-insensitive.
+[[nodiscard]] common::Result<nl::RuleKind> parse_rule(std::string_view name);
+[[nodiscard]] std::string_view short_rule_name(nl::RuleKind kind);
+
+// The model and optimizer a run uses: defaults, then --config F, then command-line flags.
+struct RunConfig {
+  nl::MagConfig model;
+  nl::AdamWConfig opt;
+  std::uint64_t steps = 1000;
+};
+
+struct ConfigFlags {
+  std::string rule, config_file;
+  std::optional<std::size_t> levels, d, heads, seq_len, window, steps, warmup;
+  std::optional<std::uint64_t> seed;
+  std::optional<double> lr;
+};
+
+// Defaults: delta, K=2 (periods 1, 8), d=32, heads=4, seq_len=32, window=32, seed 42,
+// lr 3e-3, warm-up 20, cosine over `steps`=1000. Errors name the flag or the JSON path.
+[[nodiscard]] common::Result<RunConfig> build_run_config(const ConfigFlags& f);
+
+// Levels K -> periods 1, 8, 64, ... (at most kMaxLevels).
+inline constexpr std::size_t kMaxLevels = 6;
+
+}  // namespace nltrain
+
+namespace tape::opaque {
+class OpaqueRegistry;
+}
+namespace nltrain {
+// The tape's registry with every memory rule's VJPs (built once).
+[[nodiscard]] const tape::opaque::OpaqueRegistry& opaque_registry();
+}  // namespace nltrain
+
+namespace CLI {
+class App;
+}
+namespace nltrain {
+// --rule --levels --config --d --heads --seq-len --window --seed (cmd_train.cpp).
+void add_config_flags(CLI::App* cmd, ConfigFlags& f);
+}  // namespace nltrain

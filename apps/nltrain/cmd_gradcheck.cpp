@@ -1,0 +1,126 @@
+// nltrain gradcheck: tape vs hand-written backward vs finite differences, per parameter.
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "nl/gradcheck.hpp"
+
+namespace nltrain {
+namespace {
+
+struct GradcheckOptions {
+  std::string rule = "delta";
+  std::size_t levels = 1;
+  bool stress = false, fp64 = false, json = false, all = false;
+  std::string perturb;  // NAME[INDEX]+=AMOUNT, empty: none
+};
+
+// --perturb-gradient NAME[INDEX]+=AMOUNT, e.g. "levels/0/W_Q[3]+=0.01". Whether NAME and INDEX
+// exist is the library's check (exit 3); this only reads the syntax (exit 2).
+common::Result<nl::GradientPerturbation> parse_perturbation(std::string_view spec) {
+  auto bad = [&](const std::string& why) {
+    return common::Error::malformed("--perturb-gradient: '" + std::string(spec) + "': " + why +
+                                    " (expected NAME[INDEX]+=AMOUNT, e.g. W_O[3]+=0.01)");
+  };
+  const std::size_t op = spec.rfind("]+=");
+  const std::size_t open = op == std::string_view::npos ? op : spec.rfind('[', op);
+  if (open == std::string_view::npos || open == 0) return bad("no NAME[INDEX]+=");
+  nl::GradientPerturbation g;
+  g.tensor = std::string(spec.substr(0, open));
+  const std::string_view index = spec.substr(open + 1, op - open - 1);
+  const auto [ip, iec] = std::from_chars(index.data(), index.data() + index.size(), g.index);
+  if (index.empty() || iec != std::errc() || ip != index.data() + index.size()) return bad("INDEX is not a non-negative integer");
+  const std::string_view amount = spec.substr(op + 3);
+  const auto [ap, aec] = std::from_chars(amount.data(), amount.data() + amount.size(), g.amount);
+  if (amount.empty() || ap != amount.data() + amount.size() || (aec != std::errc() && aec != std::errc::result_out_of_range)) {
+    return bad("AMOUNT is not a number");
+  }
+  if (aec == std::errc::result_out_of_range) {
+    return common::Error::invalid_argument("--perturb-gradient: AMOUNT '" + std::string(amount) + "' is out of the double range");
+  }
+  return g;
+}
+
+int run_gradcheck(const GradcheckOptions& o) {
+  std::vector<nl::RuleKind> rules;
+  if (o.all) {
+    rules.assign(std::begin(nl::kAllRuleKinds), std::end(nl::kAllRuleKinds));
+  } else {
+    auto r = parse_rule(o.rule);
+    if (!r.ok()) return report(r.error());
+    rules.push_back(*r);
+  }
+  if (o.levels == 0 || o.levels > kMaxLevels) {
+    return report(common::Error::invalid_argument("--levels: must be in 1.." + std::to_string(kMaxLevels)));
+  }
+  std::optional<nl::GradientPerturbation> perturb;
+  if (!o.perturb.empty()) {
+    auto g = parse_perturbation(o.perturb);
+    if (!g.ok()) return report(g.error());
+    perturb = *g;
+  }
+  bool all_passed = true;
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (nl::RuleKind rule : rules) {
+    auto rep = nl::gradcheck(opaque_registry(), {rule, o.levels, o.stress, o.fp64, perturb});
+    if (!rep.ok()) return report(rep.error());
+    all_passed = all_passed && rep->passed();
+    const std::string protocol = std::string(o.fp64 ? "fp64 FD every entry, eps 1e-6, rel 1e-4"
+                                                    : "fp32 FD 20 sampled entries per tensor, eps 1e-2, rel 0.10, floor 5e-4") +
+                                 (o.stress ? "; stress: biases 0, weights x3, random context, alternate levels frozen" : "") +
+                                 (perturb ? "; negative control: hand-written gradient " + o.perturb : "");
+    if (o.json) {
+      nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"stress", o.stress}, {"fp64", o.fp64},
+                               {"protocol", protocol}, {"loss", rep->loss}, {"passed", rep->passed()}};
+      if (perturb) j["perturbed"] = {{"tensor", perturb->tensor}, {"index", perturb->index}, {"amount", perturb->amount}};
+      j["active"] = rep->active;
+      j["tensors"] = nlohmann::ordered_json::array();
+      for (const nl::TensorCheck& t : rep->tensors) {
+        j["tensors"].push_back({{"name", t.name}, {"size", t.size}, {"frozen", t.frozen}, {"max_abs_grad", t.max_abs_grad},
+                                {"tape_vs_hand_rel", t.tape_vs_hand}, {"tape_failed", t.tape_failed},
+                                {"fd_checked", t.fd_checked}, {"fd_failed", t.fd_failed}, {"fd_worst_rel", t.fd_worst_rel},
+                                {"passed", t.passed()}, {"first_failure", t.first_failure}});
+      }
+      out.push_back(std::move(j));
+      continue;
+    }
+    std::cout << fmt::format("gradcheck {} K={}{}{}: {} ({})\n", short_rule_name(rule), o.levels, o.stress ? " --stress" : "",
+                             o.fp64 ? " --fp64" : "", rep->passed() ? "PASS" : "FAIL", protocol);
+    std::cout << fmt::format("  {:<22} {:>5} {:>11} {:>12} {:>8} {:>12}  {}\n", "parameter", "size", "max |grad|",
+                             "tape~hand", "FD n", "FD worst rel", "status");
+    for (const nl::TensorCheck& t : rep->tensors) {
+      std::cout << fmt::format("  {:<22} {:>5} {:>11.3e} {:>12.3e} {:>8} {:>12.3e}  {}{}\n", t.name + (t.frozen ? "*" : ""),
+                               t.size, t.max_abs_grad, t.tape_vs_hand, t.fd_checked, t.fd_worst_rel,
+                               t.passed() ? "ok" : "MISMATCH", t.first_failure.empty() ? "" : "  " + t.first_failure);
+    }
+  }
+  if (o.json) std::cout << (o.all ? out : out[0]).dump(2) << "\n";
+  else if (std::any_of(rules.begin(), rules.end(), [](auto) { return true; }) && o.levels > 1 && o.stress)
+    std::cout << "  (* a frozen level: its gradient is the error-buffer contribution)\n";
+  return all_passed ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+Registration add_gradcheck_command(CLI::App& app) {
+  auto o = std::make_shared<GradcheckOptions>();
+  CLI::App* cmd = app.add_subcommand("gradcheck", "Check gradients: tape vs hand-written backward vs finite differences");
+  cmd->add_option("--rule", o->rule, "Memory rule (default delta)");
+  cmd->add_flag("--all-rules", o->all, "Check all nine rules");
+  cmd->add_option("--levels", o->levels, "CMS levels K (default 1)");
+  cmd->add_flag("--stress", o->stress, "Stress variant: gate biases 0, weights x3, random memory, frozen levels");
+  cmd->add_flag("--fp64", o->fp64, "Finite differences in double precision on every entry");
+  cmd->add_flag("--json", o->json, "Report as JSON");
+  cmd->add_option("--perturb-gradient", o->perturb,
+                  "Negative control: add AMOUNT to one hand-written gradient entry, NAME[INDEX]+=AMOUNT "
+                  "(e.g. W_O[3]+=0.01); the check must then report NAME as a mismatch (exit 1)");
+  return {cmd, [o] { return run_gradcheck(*o); }};
+}
+
+}  // namespace nltrain

@@ -1,0 +1,94 @@
+#include "run_dir.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "common/file_system.hpp"
+#include "common/json_input.hpp"
+
+namespace nltrain {
+
+std::string encode_run(const RunRecord& r) {
+  nlohmann::ordered_json j{{"data", r.data},
+                           {"data_sha256", r.data_sha256},
+                           {"data_bytes", r.data_bytes},
+                           {"steps", r.steps},
+                           {"checkpoint_every", r.checkpoint_every}};
+  return j.dump();
+}
+
+common::Result<RunRecord> decode_run(const std::string& text, const std::string& what) {
+  auto j = common::parse_json_text(text, {.file = what});
+  auto bad = [&] { return common::Error::malformed(what + ": the checkpoint's run record is not nltrain's"); };
+  if (!j.ok() || !j->is_object()) return bad();
+  RunRecord r;
+  try {
+    r.data = j->at("data").get<std::string>();
+    r.data_sha256 = j->at("data_sha256").get<std::string>();
+    r.data_bytes = j->at("data_bytes").get<std::uint64_t>();
+    r.steps = j->at("steps").get<std::uint64_t>();
+    r.checkpoint_every = j->at("checkpoint_every").get<std::uint64_t>();
+  } catch (const nlohmann::json::exception&) {
+    return bad();
+  }
+  if (r.steps == 0) return bad();
+  return r;
+}
+
+std::string checkpoint_path(const std::string& dir) {
+  common::FileSystem& fs = common::real_file_system();
+  if (!fs.is_dir(dir) && fs.node_kind(dir) == common::NodeKind::regular) return dir;
+  return dir + "/" + kCheckpointFile;
+}
+
+common::Result<DirLock> DirLock::acquire(const std::string& dir) {
+  common::FileSystem& fs = common::real_file_system();
+  if (fs.node_kind(dir) != common::NodeKind::missing && !fs.is_dir(dir)) {
+    return common::Error::io("--out: " + dir + " exists and is not a directory");
+  }
+  if (common::Status s = fs.create_dirs(dir); !s.ok()) return s.error().at_file(dir);
+  const std::string path = dir + "/lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return common::Error::io("cannot open " + path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK) return common::Error::io(dir + ": another nltrain is training into this directory (its lock is held)");
+    return common::Error::io("cannot lock " + path + ": " + std::strerror(err));
+  }
+  return DirLock(fd);
+}
+
+DirLock::~DirLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c) {
+  const std::string path = dir + "/" + kCheckpointFile;
+  const std::string bytes = nl::encode_checkpoint(c);
+  if (common::Status s = common::write_file_atomic(common::real_file_system(), path, bytes); !s.ok()) {
+    return common::Error::io("cannot write checkpoint " + path + " (" + s.error().message() +
+                             "); the previous checkpoint is unchanged");
+  }
+  return {};
+}
+
+bool has_checkpoint(const std::string& dir) { return common::real_file_system().exists(dir + "/" + kCheckpointFile); }
+
+common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir) {
+  common::FileSystem& fs = common::real_file_system();
+  const std::string path = checkpoint_path(dir);
+  if (!fs.exists(path)) return common::Error::io(dir + ": no checkpoint here (" + path + " is missing)");
+  auto text = common::read_text(fs, path, nl::kMaxCheckpointBytes);
+  if (!text.ok()) return text.error().at_file(path);
+  return nl::decode_checkpoint(*text, path);
+}
+
+}  // namespace nltrain

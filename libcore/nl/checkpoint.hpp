@@ -1,0 +1,41 @@
+#pragma once
+// The nltrain checkpoint file: a Trainer's whole state (configuration, optimizer settings,
+// parameters, AdamW moments and counts, the conductor's step, every level's context memory and
+// error buffer) plus an opaque text the tool keeps with it (its run record), in one binary file.
+//
+// Layout (all integers little-endian; floats as their IEEE-754 bits, little-endian, so a
+// checkpoint reloads bit for bit):
+//   bytes 0..7    magic "NLTRCKPT"
+//   bytes 8..11   u32 format version (kCheckpointVersion)
+//   bytes 12..19  u64 body length B
+//   bytes 20..    body (B bytes, the fields in the order of encode_checkpoint)
+//   last 32       SHA-256 of everything before it
+// A reader refuses a foreign file (magic), a newer version, a length that does not match the
+// file (truncated or extended) and a digest mismatch (corrupt), before looking at the body; the
+// body is then decoded with bounds checks and the state validated against its configuration.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/result.hpp"
+#include "nl/trainer.hpp"
+
+namespace nl {
+
+inline constexpr std::string_view kCheckpointMagic = "NLTRCKPT";
+inline constexpr std::uint32_t kCheckpointVersion = 1;
+// A checkpoint larger than this is refused unread (a 1 GiB model is far beyond nltrain's CPU
+// scale; the bound keeps a corrupt length from asking for absurd memory).
+inline constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 30;
+
+struct Checkpoint {
+  TrainerState state;
+  std::string run;  // the tool's own record (nltrain keeps JSON here); opaque to the library
+};
+
+[[nodiscard]] std::string encode_checkpoint(const Checkpoint& c);
+// `what` names the file in errors. Errors: malformed (foreign, newer, truncated, corrupt, a
+// state that does not fit its configuration).
+[[nodiscard]] common::Result<Checkpoint> decode_checkpoint(std::string_view bytes, const std::string& what);
+
+}  // namespace nl

@@ -1,0 +1,72 @@
+#pragma once
+// gradcheck: the MAG model's three gradient paths side by side on the verification
+// configuration of nltrain-math §11, per parameter tensor: the tape (tape_gradients), the
+// hand-written backward (cms_backward) and central finite differences of cms_forward.
+//  - default: the §11 protocol (fp32, bias tweaks, all levels active, fresh context; FD
+//    eps 1e-2 on 20 sampled entries per tensor, pass iff den < 5e-4 or rel < 0.10);
+//  - stress: every gate bias 0, every weight x3, a random initial context memory and levels
+//    alternately active and frozen (frozen levels are checked through their error buffers);
+//  - fp64: the hand-written backward and FD in double precision on every entry, eps 1e-6,
+//    pass iff |a - fd| <= 1e-4 max(|a|, |fd|) + 1e-8.
+//  - perturb: the negative control. One entry of the hand-written gradient (fp32 and fp64) is
+//    moved by a given amount before the comparisons, so the check is known to face a wrong
+//    gradient; a working gradcheck reports that tensor as a mismatch (tape~hand always; FD when
+//    the entry is among those sampled: every entry under fp64, entries i max(1, n/20) under fp32).
+//    `nltrain gradcheck --perturb-gradient` exposes it.
+// The tape is always fp32 and is compared with the fp32 hand-written backward entry by entry:
+// |tape - hand| <= 2e-4 max(|tape|, |hand|) + 1e-6.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+#include "nl/mag_config.hpp"
+#include "tape/opaque/opaque_registry.hpp"
+
+namespace nl {
+
+// Adds `amount` to entry `index` of the hand-written gradient of the tensor named `tensor`
+// (a name of named_tensors: "W_O", "levels/0/W_Q", ...).
+struct GradientPerturbation {
+  std::string tensor;
+  std::size_t index = 0;
+  double amount = 0;
+};
+
+struct GradcheckOptions {
+  RuleKind rule = RuleKind::delta;
+  std::size_t levels = 1;  // K; periods [1, 8, 64, ...]
+  bool stress = false;
+  bool fp64 = false;
+  std::optional<GradientPerturbation> perturb;  // the negative control; see above
+};
+
+struct TensorCheck {
+  std::string name;
+  std::size_t size = 0;
+  bool frozen = false;            // a frozen level's tensor: its gradient is the error-buffer contribution
+  double max_abs_grad = 0;        // of the hand-written gradient
+  double tape_vs_hand = 0;        // max |tape - hand| / max(|tape|, |hand|, 1e-12)
+  std::size_t tape_failed = 0;
+  std::size_t fd_checked = 0, fd_failed = 0;
+  double fd_worst_rel = 0;        // max |a - fd| / den over entries with den >= the floor
+  std::string first_failure;      // "W_Q[3] analytic .. fd .." or empty
+  [[nodiscard]] bool passed() const { return tape_failed == 0 && fd_failed == 0; }
+};
+
+struct GradcheckReport {
+  MagConfig cfg;
+  GradcheckOptions opt;
+  std::vector<bool> active;  // the pulse
+  double loss = 0;
+  std::vector<TensorCheck> tensors;
+  [[nodiscard]] bool passed() const;
+};
+
+// Errors: invalid_argument for K = 0 or K > 8, and for a perturbation naming no tensor, an index
+// beyond the tensor or an amount that is zero or not finite.
+[[nodiscard]] common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& registry,
+                                                        const GradcheckOptions& opt);
+
+}  // namespace nl

@@ -1,0 +1,126 @@
+// `bp import pytorch multi` on a 1,000-step sidecar, the reference measured in the same run:
+//   BM_import_multi_1000_library  importer::import_sidecar_stream on the bytes (steps/s), against
+//                                 the reference's importPytorchSidecarStream in a warmed node loop
+//   BM_import_multi_1000_process  one `bp import pytorch multi F` process (stdout to /dev/null),
+//                                 against one `node <reference>/dist/bin/bp.js import pytorch multi F`
+// The sidecar repeats one step written by bp's PyTorch helper from a real PyTorch run
+// (tests/bench/data/pytorch_sgd_momentum_step.sidecar.json: a 2-3-2 sigmoid net, SGD with
+// momentum) with step_index 0..999, so every record costs a full parse, schema check, engine
+// re-run, differential and emission. Counter "ratio_vs_reference" = reference time / our time.
+// Without the reference (installed by the compat tests in <build>/reference) or node, no ratio.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "bench/reference_process.hpp"
+#include "importer/observer_import.hpp"
+
+namespace {
+
+constexpr int kSteps = 1000;
+const std::string kStep = std::string(SUITE_SOURCE_DIR) + "/tests/bench/data/pytorch_sgd_momentum_step.sidecar.json";
+const std::string kSidecar = bench::kBinaryDir + "/tests/bench/import_multi_1000.sidecar.jsonl";
+
+// The 1,000-line stream, written once next to the benchmark (the process benchmarks read it).
+const std::string& sidecar_bytes() {
+  static const std::string bytes = [] {
+    std::ifstream in(kStep);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string step = ss.str();
+    while (!step.empty() && (step.back() == '\n' || step.back() == '\r')) step.pop_back();
+    if (step.size() < 2 || step.front() != '{') return std::string();
+    std::string out;
+    out.reserve((step.size() + 40) * kSteps);
+    for (int i = 0; i < kSteps; ++i) {
+      out += "{\"trace_id\":\"0123456789abcdef0123456789abcdef\",\"step_index\":" + std::to_string(i) + "," +
+             step.substr(1) + "\n";
+    }
+    std::ofstream(kSidecar, std::ios::binary) << out;
+    return out;
+  }();
+  return bytes;
+}
+
+importer::ImportOptions options() {
+  importer::ImportOptions o;
+  o.framework = importer::Framework::pytorch;
+  o.import_timestamp = "2023-11-14T22:13:20.000Z";
+  return o;
+}
+
+// Seconds per step of the reference's importPytorchSidecarStream in one node process (warmed up).
+std::optional<double> reference_library_seconds_per_step() {
+  const std::string script =
+      "import('" + bench::kReferencePackage + "/dist/index.js').then(r=>{const b=require('fs').readFileSync('" +
+      kSidecar + "','utf8');const o={importTimestamp:'2023-11-14T22:13:20.000Z'};r.importPytorchSidecarStream(b,o);"
+      "const n=3;const t=process.hrtime.bigint();for(let i=0;i<n;i++){const x=r.importPytorchSidecarStream(b,o);"
+      "if(!x)throw new Error('no result')}console.log(Number(process.hrtime.bigint()-t)/n/1e9/" +
+      std::to_string(kSteps) + ")})";
+  return bench::node_number(script);
+}
+
+void BM_import_multi_1000_library(benchmark::State& state) {
+  const std::string& bytes = sidecar_bytes();
+  if (bytes.empty()) {
+    state.SkipWithError("cannot read tests/bench/data/pytorch_sgd_momentum_step.sidecar.json");
+    return;
+  }
+  static const auto reference = reference_library_seconds_per_step();
+  const auto opts = options();
+  std::size_t steps = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    auto r = importer::import_sidecar_stream(bytes, opts);
+    if (!r || !r->all_passed()) {
+      state.SkipWithError("the 1,000-step sidecar does not import cleanly");
+      return;
+    }
+    benchmark::DoNotOptimize(r->bytes.data());
+    steps += kSteps;
+  }
+  const double per_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                          static_cast<double>(steps);
+  state.counters["steps_per_s"] = 1.0 / per_step;
+  if (reference) {
+    state.counters["reference_steps_per_s"] = 1.0 / *reference;
+    state.counters["ratio_vs_reference"] = *reference / per_step;
+  }
+}
+BENCHMARK(BM_import_multi_1000_library)->Unit(benchmark::kMillisecond);
+
+void BM_import_multi_1000_process(benchmark::State& state) {
+  if (sidecar_bytes().empty() || !bench::exists(bench::kBp)) {
+    state.SkipWithError("bp or the sidecar is missing");
+    return;
+  }
+  static const std::optional<double> reference = []() -> std::optional<double> {
+    if (!bench::reference_available()) return std::nullopt;
+    const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "import", "pytorch", "multi", kSidecar}, 2);
+    return s > 0 ? std::optional<double>(s) : std::nullopt;
+  }();
+  double total = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!bench::run_quiet({bench::kBp, "import", "pytorch", "multi", kSidecar})) {
+      state.SkipWithError("bp import pytorch multi failed");
+      return;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(s);
+    total += s;
+  }
+  if (reference && state.iterations() > 0) {
+    state.counters["reference_s"] = *reference;
+    state.counters["ratio_vs_reference"] = *reference / (total / static_cast<double>(state.iterations()));
+  }
+}
+BENCHMARK(BM_import_multi_1000_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,282 @@
+"""Real PyTorch steps through bp's live helper (apps/bp/extract/pytorch.py, fetched with
+`bp examples pytorch --print`), imported and verified by the built bp.
+
+For each optimizer the helper supports, a small network trains several steps; the sidecars are
+imported multi-step, line by line and (plain SGD) batched, and must agree with bp's engine and
+pass bp verify multi. Then one gradient, one momentum buffer and one learning rate are tampered
+with in turn and each must be caught (exit 1, Rule 14 differential). The helper must refuse what
+it cannot describe. Usage: live_pytorch_test.py BP WORKDIR
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import live_common as lc  # noqa: E402
+
+BP, WORK = sys.argv[1], sys.argv[2]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+os.environ["SOURCE_DATE_EPOCH"] = "1700000000"
+lc.fetch_helper(BP, "pytorch", WORK)
+
+import torch  # noqa: E402
+import pytorch_trace_helper as helper  # noqa: E402
+
+torch.use_deterministic_algorithms(True)
+TRACE = "5e1f0c2a9b8d47e6a3c1f0e9d8b7a6c5"
+
+
+def network(dtype, out_act=True, n_in=2, n_h=3, n_out=2, act=torch.nn.Sigmoid):
+    torch.manual_seed(7)
+    layers = [torch.nn.Linear(n_in, n_h), act(), torch.nn.Linear(n_h, n_out)]
+    if out_act:
+        layers.append(torch.nn.Sigmoid())
+    return torch.nn.Sequential(*layers).to(dtype)
+
+
+def train(path, make_opt, dtype=torch.float64, steps=4, batch=1, loss="half", warmup=0, act=torch.nn.Sigmoid,
+          trace_id=TRACE):
+    ce = loss == "ce"
+    model = network(dtype, out_act=not ce, act=act, n_out=3 if ce else 2)
+    opt = make_opt(model.parameters())
+    loss_fn = torch.nn.CrossEntropyLoss() if ce else helper.half_squared_error
+    gen = torch.Generator().manual_seed(3)
+    data = []
+    for _ in range(steps + warmup):
+        x = torch.rand(batch, 2, generator=gen, dtype=dtype) * 2 + 0.5
+        y = torch.randint(0, 3, (batch,), generator=gen) if ce else torch.rand(batch, 2, generator=gen, dtype=dtype)
+        data.append((x, y))
+    for x, y in data[:warmup]:  # steps taken before recording starts
+        opt.zero_grad()
+        loss_fn(model(x), y).backward()
+        opt.step()
+    with helper.TraceDumper(model, opt, loss_fn, out=path, trace_id=trace_id) as dumper:
+        for x, y in data[warmup:]:
+            with dumper.step(x, y):
+                opt.zero_grad()
+                out = loss_fn(model(x), y)
+                out.backward()
+                opt.step()
+    return lc.read_lines(path)
+
+
+OPTIMIZERS = {
+    "sgd": (lambda p: torch.optim.SGD(p, lr=0.5), 0),
+    "sgd-weight-decay": (lambda p: torch.optim.SGD(p, lr=0.5, weight_decay=0.01), 0),
+    "sgd-momentum": (lambda p: torch.optim.SGD(p, lr=0.3, momentum=0.9), 0),
+    "sgd-momentum-dampening": (lambda p: torch.optim.SGD(p, lr=0.3, momentum=0.9, dampening=0.2), 1),
+    "sgd-nesterov": (lambda p: torch.optim.SGD(p, lr=0.3, momentum=0.8, nesterov=True), 0),
+    "sgd-momentum-weight-decay": (lambda p: torch.optim.SGD(p, lr=0.3, momentum=0.9, weight_decay=0.02), 0),
+    "adam": (lambda p: torch.optim.Adam(p, lr=0.01), 0),
+    "adamw": (lambda p: torch.optim.AdamW(p, lr=0.01, weight_decay=0.05), 0),
+}
+
+records = {}
+for name, (make, warmup) in OPTIMIZERS.items():
+    for dtype in (torch.float64, torch.float32):
+        label = f"{name}/{str(dtype).split('.')[-1]}"
+        path = os.path.join(WORK, f"{name}-{label.split('/')[1]}.jsonl")
+        recs = train(path, make, dtype=dtype, warmup=warmup)
+        lc.check(len(recs) == 4 and [r["step_index"] for r in recs] == [0, 1, 2, 3], f"{label}: 4 dense steps")
+        lc.check(all(not any(k in str(r) for k in ("passed", "verdict", "expected_outcome")) for r in recs),
+                 f"{label}: no verdict vocabulary in the sidecar")
+        lc.expect_agreement(BP, "pytorch", path, label)
+        records[label] = recs
+lc.check(records["sgd-weight-decay/float64"][0]["format"] == "framework-trace.v0.8.0", "SGD weight decay: v0.8.0")
+lc.check(records["adam/float64"][0]["format"] == "framework-trace.v0.7.0", "Adam: v0.7.0")
+lc.check(records["adam/float64"][2]["optimizer"]["t"] == 3, "Adam: t counts PyTorch's steps")
+
+# Softmax cross-entropy, ReLU hidden layer, single samples and batches (plain SGD: bp's batched engine).
+for batch in (1, 6):
+    for dtype in (torch.float64, torch.float32):
+        label = f"ce-relu-batch{batch}/{str(dtype).split('.')[-1]}"
+        path = os.path.join(WORK, label.replace("/", "-") + ".jsonl")
+        recs = train(path, lambda p: torch.optim.SGD(p, lr=0.4), dtype=dtype, batch=batch, loss="ce",
+                     act=torch.nn.ReLU, steps=3)
+        lc.check(("batch" in recs[0]) == (batch > 1), f"{label}: batched sidecar iff batch > 1")
+        if batch > 1:
+            lc.check(recs[0]["batch"]["size"] == batch and len(recs[0]["per_sample"]) == batch,
+                     f"{label}: every sample recorded")
+        lc.expect_agreement(BP, "pytorch", path, label)
+label = "half-batch5/float64"
+path = os.path.join(WORK, "half-batch5.jsonl")
+train(path, lambda p: torch.optim.SGD(p, lr=0.5), batch=5, steps=3)
+lc.expect_agreement(BP, "pytorch", path, label)
+
+# One step without a trace id: a plain single sidecar for `bp import pytorch F`.
+single = os.path.join(WORK, "single.json")
+recs = train(single, lambda p: torch.optim.Adam(p, lr=0.02), steps=1, trace_id=None)
+lc.check("trace_id" not in recs[0] and "step_index" not in recs[0], "single: no trace_id / step_index")
+r = lc.bp(BP, "import", "pytorch", single)
+lc.check(r.returncode == 0 and r.stdout.count(b"\n") == 1, f"single: bp import pytorch F exit {r.returncode}")
+
+# Same seed, same SOURCE_DATE_EPOCH: the helper writes the same bytes.
+again = os.path.join(WORK, "again.jsonl")
+train(again, OPTIMIZERS["adam"][0])
+with open(again, "rb") as a, open(os.path.join(WORK, "adam-float64.jsonl"), "rb") as b:
+    lc.check(a.read() == b.read(), "reproducible: two runs write identical sidecars")
+
+
+# Tampering: each must be caught by the import's engine-recompute differential.
+def bump_gradient(recs):
+    recs[1]["updates"][2]["gradient"] += 1e-3
+
+
+def bump_buffer_after(recs):
+    recs[2]["updates"][5]["optimizer"]["state_after"]["buffer"] *= 1.5
+
+
+def flip_buffer_before(recs):  # the helper bug of an un-flipped (ascent-space) momentum buffer
+    for u in recs[1]["updates"]:
+        u["optimizer"]["state_before"]["buffer"] = -u["optimizer"]["state_before"]["buffer"]
+
+
+def bump_learning_rate(recs):
+    recs[3]["learning_rate"] *= 1.1
+    recs[3]["optimizer"]["learning_rate"] = recs[3]["learning_rate"]
+    for u in recs[3]["updates"]:
+        u["optimizer"]["learning_rate"] = recs[3]["learning_rate"]
+
+
+def bump_update_learning_rate(recs):  # the reference's differential misses this one
+    recs[0]["updates"][0]["optimizer"]["learning_rate"] *= 2
+
+
+mom = records["sgd-momentum/float64"]
+lc.expect_caught(BP, "pytorch", mom, bump_gradient, "tampered gradient", ".gradient")
+lc.expect_caught(BP, "pytorch", mom, bump_buffer_after, "tampered momentum buffer", "state_after.buffer")
+lc.expect_caught(BP, "pytorch", mom, flip_buffer_before, "un-flipped momentum buffer", "buffer")
+lc.expect_caught(BP, "pytorch", mom, bump_learning_rate, "tampered learning rate", "updates[")
+lc.expect_caught(BP, "pytorch", mom, bump_update_learning_rate, "tampered per-update learning rate",
+                 "optimizer.learning_rate")
+adamw = records["adamw/float32"]
+lc.expect_caught(BP, "pytorch", adamw, bump_gradient, "AdamW float32: tampered gradient", ".gradient")
+lc.expect_caught(BP, "pytorch", adamw, lambda r: r[2]["updates"][1]["optimizer"]["state_after"].__setitem__(
+    "m", r[2]["updates"][1]["optimizer"]["state_after"]["m"] * 2 + 1e-3), "AdamW float32: tampered first moment",
+    "state_after.m")
+lc.expect_caught(BP, "pytorch", adamw, bump_learning_rate, "AdamW float32: tampered learning rate", "updates[")
+
+# What the helper cannot describe, it refuses before writing anything.
+m = network(torch.float64)
+sgd = torch.optim.SGD(m.parameters(), lr=0.1)
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(m, sgd, torch.nn.MSELoss()), "MSELoss", "MSELoss")
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    m, torch.optim.Adam(m.parameters(), weight_decay=0.1), helper.half_squared_error), "AdamW", "Adam weight decay")
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    m, torch.optim.RMSprop(m.parameters()), helper.half_squared_error), "RMSprop", "RMSprop")
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    m, torch.optim.Adam(m.parameters(), amsgrad=True), helper.half_squared_error), "amsgrad", "AMSGrad")
+deep = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Sigmoid(), torch.nn.Linear(3, 3), torch.nn.Sigmoid(),
+                           torch.nn.Linear(3, 2)).double()
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    deep, torch.optim.SGD(deep.parameters(), lr=0.1), helper.half_squared_error), "one hidden layer", "two hidden layers")
+tanh = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 2)).double()
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    tanh, torch.optim.SGD(tanh.parameters(), lr=0.1), helper.half_squared_error), "Tanh", "tanh activation")
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    m, torch.optim.SGD(list(m.parameters())[:2], lr=0.1), helper.half_squared_error), "exactly the model",
+    "optimizer over part of the model")
+lc.expect_refusal(helper.HelperRefusal, lambda: helper.TraceDumper(
+    m, sgd, helper.half_squared_error, trace_id="xyz"), "32 lowercase hex", "bad trace_id")
+
+
+def batched_adam():
+    mm = network(torch.float64)
+    opt = torch.optim.Adam(mm.parameters())
+    d = helper.TraceDumper(mm, opt, helper.half_squared_error, out=os.path.join(WORK, "refused.jsonl"))
+    x, y = torch.rand(4, 2, dtype=torch.float64), torch.rand(4, 2, dtype=torch.float64)
+    with d.step(x, y):
+        opt.zero_grad()
+        helper.half_squared_error(mm(x), y).backward()
+        opt.step()
+    d.close()
+
+
+lc.expect_refusal(helper.HelperRefusal, batched_adam, "plain SGD only", "batched Adam")
+lc.check(not os.path.exists(os.path.join(WORK, "refused.jsonl")), "a refused trace leaves no output file")
+lc.check(not [f for f in os.listdir(WORK) if f.startswith(".bp-trace-")], "no temporary files left behind")
+
+
+def dampening_first_step():
+    train(os.path.join(WORK, "damp0.jsonl"), OPTIMIZERS["sgd-momentum-dampening"][0], warmup=0)
+
+
+lc.expect_refusal(helper.HelperRefusal, dampening_first_step, "first step", "dampening on the first step")
+
+
+def no_backward():
+    mm = network(torch.float64)
+    opt = torch.optim.SGD(mm.parameters(), lr=0.1)
+    d = helper.TraceDumper(mm, opt, helper.half_squared_error, out=os.path.join(WORK, "nograd.jsonl"))
+    with d.step(torch.rand(1, 2, dtype=torch.float64), torch.rand(1, 2, dtype=torch.float64)):
+        pass
+
+
+lc.expect_refusal(helper.HelperRefusal, no_backward, "loss.backward()", "step without backward")
+
+
+# README "Check your own PyTorch loop": its exact script and command line, run as a new user would.
+def readme_walkthrough():
+    import re
+    import subprocess
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    code = re.search(r"<!-- pytorch-loop-example -->\n```python\n(.*?)```", text, re.S)
+    cmd = re.search(r"<!-- pytorch-loop-commands -->\n```\n(.*?)\n```", text, re.S)
+    lc.check(code is not None and cmd is not None, "README: the PyTorch loop example and its command are marked")
+    if code is None or cmd is None:
+        return
+    user = os.path.join(WORK, "readme-user")
+    os.makedirs(user)
+    shutil.copy(os.path.join(WORK, "pytorch_trace_helper.py"), user)
+    with open(os.path.join(user, "train.py"), "w", encoding="utf-8") as f:
+        f.write(code.group(1))
+    bin_dir = os.path.join(user, "bin")  # `bp` and `python3` as the README's reader has them
+    os.makedirs(bin_dir)
+    os.symlink(os.path.abspath(BP), os.path.join(bin_dir, "bp"))
+    os.symlink(sys.executable, os.path.join(bin_dir, "python3"))
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+    r = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd.group(1)], cwd=user, env=env, capture_output=True,
+                       timeout=240)
+    lc.check(r.returncode == 0 and b"verify multi passed (30 record(s))" in r.stderr,
+             f"README walkthrough: exit {r.returncode}: {r.stderr.decode()[-800:]}")
+
+
+readme_walkthrough()
+
+
+# Output targets: a device is written in place (never renamed over), a link's target is replaced.
+def output_targets():
+    import stat
+    train("/dev/null", OPTIMIZERS["sgd"][0], steps=1)
+    lc.check(stat.S_ISCHR(os.stat("/dev/null").st_mode), "out=/dev/null leaves the device node in place")
+    target = os.path.join(WORK, "target.jsonl")
+    link = os.path.join(WORK, "link.jsonl")
+    with open(target, "w"):
+        pass
+    os.symlink("target.jsonl", link)
+    train(link, OPTIMIZERS["sgd"][0], steps=2)
+    lc.check(os.path.islink(link) and len(lc.read_lines(target)) == 2, "out=<link> writes the link's target")
+
+
+output_targets()
+
+
+# A number a receipt cannot spell (Adam's second moment of a tiny gradient) is refused with
+# exit 2, no output, and the receipt field named.
+def unwritable_number():
+    import copy
+    recs = copy.deepcopy(records["adam/float32"])
+    recs[1]["updates"][0]["optimizer"]["state_after"]["v"] = 4.9e-16
+    rc, out, summary = lc.import_summary(BP, "pytorch", lc.dump_lines(recs))
+    text = summary.get("error", {}).get("message", "")
+    lc.check(rc == 2 and out == b"", f"unwritable number: exit {rc} (want 2) and no receipts")
+    lc.check("record 2" in text and "receipt field /updates/0/optimizer/state_after/v" in text,
+             f"unwritable number: the message names the record and field: {text}")
+
+
+unwritable_number()
+
+lc.finish("live_pytorch_test")

@@ -1,0 +1,24 @@
+# nltrain CLI tests: each script runs the built binary and checks exit codes, outputs, files.
+foreach(_t train errors crash gradcheck_control)
+  add_test(NAME nltrain_cli_${_t}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/${_t}_test.sh $<TARGET_FILE:nltrain>)
+  set_tests_properties(nltrain_cli_${_t} PROPERTIES LABELS "nltrain;cli")
+endforeach()
+# gradcheck over the matrix: one test per rule (K = 1, 2, 4; plain, --stress, --fp64, both).
+foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
+  add_test(NAME nltrain_cli_gradcheck_${_rule}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/gradcheck_test.sh $<TARGET_FILE:nltrain> ${_rule})
+  set_tests_properties(nltrain_cli_gradcheck_${_rule} PROPERTIES LABELS "nltrain;cli")
+endforeach()
+# nltrain init + grads against PyTorch (tests/nl/torch/state_grads_check.py, sharing the model
+# of mag_crosscheck.py). Without torch it is Skipped (77); with CI=true it fails.
+set(SUITE_TORCH_PYTHON /usr/bin/python3 CACHE FILEPATH "Python interpreter with torch for the torch cross-checks")
+if(EXISTS ${SUITE_TORCH_PYTHON})
+  add_test(NAME nltrain_torch_grads
+           COMMAND ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/nl/torch/state_grads_check.py
+                   --nltrain $<TARGET_FILE:nltrain> --work ${CMAKE_CURRENT_BINARY_DIR}/nltrain_torch)
+else()
+  add_test(NAME nltrain_torch_grads
+           COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found'; exit 77")
+endif()
+set_tests_properties(nltrain_torch_grads PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;torch")

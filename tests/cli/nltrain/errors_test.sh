@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# nltrain's bad input and faults: one line on stderr, the suite's exit code, no partial output,
+# and a good checkpoint never replaced by a bad one.
+NLTRAIN=$1
+. "$(dirname "$0")/cli_assert.sh"
+cd "$WORK" || exit 2
+SMALL=(--d 8 --heads 2 --seq-len 8 --quiet)
+
+# Usage.
+run "$NLTRAIN" trian
+expect_error 2 'unknown command "trian"; did you mean "train"?'
+run "$NLTRAIN" train --stepz 3
+expect_error 2 "did you mean --steps?"
+run "$NLTRAIN" train --rule lstm
+expect_error 3 '--rule: unknown rule "lstm"; one of delta titans'
+run "$NLTRAIN" gradcheck --rule DeltaRule --levels 1
+expect_rc 0
+run "$NLTRAIN" gradcheck --rule TITANSLMM --levels 1
+expect_rc 0
+run "$NLTRAIN" train --levels 0
+expect_error 3 "levels: must be in 1..6"
+
+# Inconsistent configuration: on the command line and in a --config file.
+run "$NLTRAIN" train --d 30 --heads 4 --out x
+expect_error 3 "heads: must divide d=30"
+run "$NLTRAIN" train --seq-len 8 --window 9 --out x
+expect_error 3 "window"
+echo '{"d": 32, "heds": 4}' >bad.json
+run "$NLTRAIN" train --config bad.json --out x
+expect_error 2 "bad.json: /heds: unknown key"
+echo '{"d": -4}' >neg.json
+run "$NLTRAIN" train --config neg.json --out x
+expect_error 2 "neg.json: /d: must be a non-negative integer"
+echo '{"rule": "delta", "d": 16, "heads": 3}' >incons.json
+run "$NLTRAIN" train --config incons.json --out x
+expect_error 3 "heads: must divide d=16"
+[ ! -e x/checkpoint.nltrain ] || fail "a failed start wrote a checkpoint"
+
+# Corpus: empty, unreadable, a directory, too short; non-UTF-8 bytes are just bytes.
+: >empty.txt
+run "$NLTRAIN" train --data empty.txt --out x
+expect_error 2 "empty.txt is empty"
+run "$NLTRAIN" train --data missing.txt --out x
+expect_error 2 "missing.txt"
+run "$NLTRAIN" train --data "$WORK" --out x
+expect_error 2 "is a directory"
+printf 'abc' >short.txt
+run "$NLTRAIN" train --data short.txt --out x
+expect_error 2 "short.txt holds 3 bytes; one chunk needs seq_len + 1 = 33"
+head -c 3000 /dev/urandom >binary.dat
+run "$NLTRAIN" train --data binary.dat --steps 3 --out bin "${SMALL[@]}"
+expect_rc 0
+
+# A good checkpoint, then damaged copies of it.
+run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out good "${SMALL[@]}"
+expect_rc 0
+cp good/checkpoint.nltrain keep.bin
+check_bad() {  # $1: file content producer name, $2: expected message
+  mkdir -p bad && cp "$1" bad/checkpoint.nltrain
+  run "$NLTRAIN" eval --checkpoint bad
+  expect_error 2 "$2"
+  run "$NLTRAIN" train --resume bad
+  expect_error 2 "$2"
+}
+head -c 1000 keep.bin >trunc.bin
+check_bad trunc.bin "truncated or extended checkpoint"
+head -c 10 keep.bin >tiny.bin
+check_bad tiny.bin "truncated checkpoint (10 bytes)"
+cp keep.bin flip.bin
+printf '\x55' | dd of=flip.bin bs=1 seek=5000 conv=notrunc status=none
+check_bad flip.bin "checksum mismatch: the checkpoint is corrupt"
+echo '{"not": "a checkpoint"}' >foreign.bin
+check_bad foreign.bin 'not an nltrain checkpoint'
+cp keep.bin newer.bin
+printf '\x02' | dd of=newer.bin bs=1 seek=8 conv=notrunc status=none
+check_bad newer.bin "checkpoint format version 2 is newer than this nltrain reads (1)"
+run "$NLTRAIN" eval --checkpoint nowhere
+expect_error 2 "nowhere: no checkpoint here"
+
+# Two trainers on one directory: the second is refused while the first holds the lock.
+flock -n good/lock -c 'sleep 5' &
+holder=$!
+sleep 0.3
+run "$NLTRAIN" train --resume good
+expect_error 2 "another nltrain is training into this directory"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+cmp -s keep.bin good/checkpoint.nltrain || fail "the refused trainer touched the checkpoint"
+
+# Two real trainers: the second is refused while the first runs; the first finishes intact.
+"$NLTRAIN" train --steps 1000000 --out two --metrics two.jsonl "${SMALL[@]}" >two.out 2>two.err &
+first=$!
+for _ in $(seq 1 600); do
+  [ -s two.jsonl ] && break
+  sleep 0.05
+done
+run "$NLTRAIN" train --steps 10 --out two --force "${SMALL[@]}"
+expect_error 2 "two: another nltrain is training into this directory"
+kill -INT "$first"
+wait "$first"
+RC=$?
+LAST="first trainer after SIGINT"
+expect_rc 0
+run "$NLTRAIN" eval --checkpoint two --max-chunks 1
+expect_rc 0
+
+# A full disk during a checkpoint (RLIMIT_FSIZE: writes past 64 KiB fail with EFBIG): exit 2,
+# one line, the previous checkpoint unchanged, no temporary left behind.
+cp -r good big
+run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out big32 --quiet --stop-at 10
+expect_rc 0
+cp big32/checkpoint.nltrain big32.keep
+(ulimit -f 64; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --quiet) >"$WORK/out" 2>"$WORK/err" </dev/null
+RC=$?
+LAST="train --resume big32 under ulimit -f 64"
+expect_rc 2
+expect_err_one_line
+expect_err_has "cannot write checkpoint big32/checkpoint.nltrain"
+expect_err_has "the previous checkpoint is unchanged"
+cmp -s big32.keep big32/checkpoint.nltrain || fail "a failed write replaced the checkpoint"
+[ -z "$(ls big32 | grep -v '^checkpoint.nltrain$\|^lock$')" ] || fail "left behind: $(ls big32)"
+run "$NLTRAIN" eval --checkpoint big32 --max-chunks 2
+expect_rc 0
+
+# stdout on a full device.
+if [ -c /dev/full ]; then
+  "$NLTRAIN" gradcheck --rule delta >/dev/full 2>"$WORK/err"
+  RC=$?
+  LAST="gradcheck >/dev/full"
+  expect_rc 2
+  expect_err_has "cannot write to stdout"
+  "$NLTRAIN" train --steps 3 --out full "${SMALL[@]}" --metrics - >/dev/full 2>"$WORK/err"
+  RC=$?
+  LAST="train --metrics - >/dev/full"
+  expect_rc 2
+  expect_err_has "--metrics -: cannot write to stdout"
+fi
+
+# NaN/Inf: stop, say at which step, keep the last good checkpoint.
+run "$NLTRAIN" train --lr 1e30 --steps 50 --checkpoint-every 1 --out nan "${SMALL[@]}"
+expect_rc 1
+expect_err_one_line
+expect_err_has "NaN or Inf in the loss or gradients"
+step=$(sed -nE 's/^nltrain: step ([0-9]+): .*/\1/p' "$WORK/err")
+saved=$(sed -nE 's/.*last good checkpoint \(after ([0-9]+) steps\).*/\1/p' "$WORK/err")
+[ -n "$step" ] && [ "$saved" == "$step" ] || fail "NaN step $step, kept checkpoint after $saved steps"
+# The kept checkpoint loads: resuming it reaches the same step and stops there again.
+run "$NLTRAIN" train --resume nan
+expect_rc 1
+expect_err_has "nltrain: step $step: NaN or Inf"
+
+# A state with a missing or out-of-range parameter, and a missing state file.
+run "$NLTRAIN" init --d 8 --heads 2 --seq-len 8 --out st.json
+expect_rc 0
+/usr/bin/env python3 -c '
+import json
+s = json.load(open("st.json"))
+del s["parameters"][3]
+json.dump(s, open("st_missing.json", "w"))
+s = json.load(open("st.json"))
+s["parameters"][0]["data"][5] = 1e39
+json.dump(s, open("st_big.json", "w"))'
+run "$NLTRAIN" grads st_missing.json
+expect_error 2 'st_missing.json: /parameters: missing parameter "W_V"'
+run "$NLTRAIN" grads st_big.json
+expect_error 2 "st_big.json: /parameters/0/data/5: must be a finite fp32 value"
+run "$NLTRAIN" grads nothere.json
+expect_error 2 "nothere.json"
+
+# Output files are never partial: init to a directory fails cleanly.
+mkdir outdir
+run "$NLTRAIN" init --out outdir --d 8 --heads 2 --seq-len 8
+expect_error 2 "outdir: is a directory"
+finish

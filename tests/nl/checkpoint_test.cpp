@@ -1,0 +1,96 @@
+// The checkpoint format (nl/checkpoint.hpp) and Trainer::state / from_state: a trainer rebuilt
+// from a decoded checkpoint continues bit for bit; damaged bytes are refused before use.
+#include "nl/checkpoint.hpp"
+
+#include <cstring>
+
+#include "mag_check.hpp"
+
+namespace {
+
+void chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
+  ids.resize(cfg.seq_len), tg.resize(cfg.seq_len);
+  for (std::size_t t = 0; t < cfg.seq_len; ++t) ids[t] = (3 * n + 5 * t + 1) % cfg.vocab, tg[t] = (3 * n + 5 * t + 6) % cfg.vocab;
+}
+
+nl::Trainer make(nl::RuleKind rule, std::size_t k) {
+  const nl::MagConfig cfg = nltest::mag_config(rule, k);
+  nl::AdamWConfig o;
+  o.lr = 1e-2, o.warmup = 2, o.total_steps = 30;
+  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), o);
+}
+
+std::vector<float> run(nl::Trainer& t, std::size_t steps) {
+  std::vector<float> losses;
+  std::vector<std::size_t> ids, tg;
+  for (std::size_t i = 0; i < steps; ++i) {
+    chunk(t.step(), t.config(), ids, tg);
+    auto r = t.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape);
+    REQUIRE(r.ok());
+    losses.push_back(r->loss);
+  }
+  return losses;
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: encode, decode, from_state continues bit for bit (every rule, K=2: frozen levels, error buffers)") {
+  for (nl::RuleKind rule : nl::kAllRuleKinds) {
+    nl::Trainer a = make(rule, 2);
+    (void)run(a, 11);  // steps 0..10: level 1 (period 8) was active at 8, frozen at 9 and 10: its buffer holds 2
+    CHECK(a.error_buffer(1).count() == 2);
+    const std::string bytes = nl::encode_checkpoint({a.state(), "{\"run\":1}"});
+    auto c = nl::decode_checkpoint(bytes, "ck");
+    REQUIRE(c.ok());
+    CHECK(c->run == "{\"run\":1}");
+    CHECK(nl::encode_checkpoint(*c) == bytes);
+    auto b = nl::Trainer::from_state(std::move(c->state));
+    REQUIRE(b.ok());
+    CHECK(b->step() == 11);
+    CHECK(b->error_buffer(1).count() == 2);
+    const std::vector<float> la = run(a, 7), lb = run(*b, 7);
+    CHECK(la == lb);
+    CHECK(a.params().to_flat() == b->params().to_flat());
+    CHECK(nl::encode_checkpoint({a.state(), ""}) == nl::encode_checkpoint({b->state(), ""}));
+  }
+}
+
+TEST_CASE("checkpoint: foreign, truncated, extended, corrupt and newer files are refused with a reason") {
+  nl::Trainer a = make(nl::RuleKind::titans, 2);
+  (void)run(a, 3);
+  const std::string good = nl::encode_checkpoint({a.state(), ""});
+  auto msg = [](const std::string& b) {
+    auto r = nl::decode_checkpoint(b, "f");
+    return r.ok() ? std::string("ok") : r.error().message();
+  };
+  CHECK(msg(good) == "ok");
+  CHECK(msg("hello").find("not an nltrain checkpoint") != std::string::npos);
+  CHECK(msg(good.substr(0, 30)).find("truncated") != std::string::npos);
+  CHECK(msg(good.substr(0, good.size() - 1)).find("truncated or extended") != std::string::npos);
+  CHECK(msg(good + "x").find("truncated or extended") != std::string::npos);
+  for (std::size_t at : {std::size_t{24}, good.size() / 2, good.size() - 40, good.size() - 1}) {
+    std::string bad = good;
+    bad[at] ^= 0x10;
+    CHECK(msg(bad).find("checksum mismatch") != std::string::npos);
+  }
+  std::string newer = good;
+  newer[8] = 2;
+  CHECK(msg(newer).find("version 2 is newer") != std::string::npos);
+}
+
+TEST_CASE("Trainer::from_state: a state that does not fit its configuration is an error, not a crash") {
+  nl::Trainer a = make(nl::RuleKind::delta, 2);
+  nl::TrainerState s = a.state();
+  s.params.levels.pop_back();
+  auto r = nl::Trainer::from_state(s);
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("parameters") != std::string::npos);
+  s = a.state();
+  s.context.levels[1].pop_back();
+  r = nl::Trainer::from_state(s);
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("context memory") != std::string::npos);
+  s = a.state();
+  s.adam.tau_level.push_back(1);
+  CHECK(!nl::Trainer::from_state(s).ok());
+}
