@@ -8,6 +8,14 @@
 
 namespace atenia::cli {
 
+std::string default_cache_dir() {
+  const char* xdg = ::getenv("XDG_CACHE_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/atenia";
+  const char* home = ::getenv("HOME");
+  if (home != nullptr && home[0] == '/') return std::string(home) + "/.cache/atenia";
+  return ".atenia_cache";
+}
+
 common::Status ensure_cache_root(const CacheRoot& root) {
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) {

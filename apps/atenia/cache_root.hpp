@@ -18,6 +18,10 @@ struct CacheRoot {
   [[nodiscard]] std::string checkpoint() const { return root + "/checkpoint"; }
 };
 
+// atenia's own cache directory when none is named: $XDG_CACHE_HOME/atenia when that is an
+// absolute path, else $HOME/.cache/atenia, else ./.atenia_cache (no HOME at all).
+[[nodiscard]] std::string default_cache_dir();
+
 // Creates the root (io error when it is a file or cannot be made).
 [[nodiscard]] common::Status ensure_cache_root(const CacheRoot& root);
 

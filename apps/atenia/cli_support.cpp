@@ -34,6 +34,46 @@ common::Status write_output(const std::string& path, std::string_view text) {
   return common::write_file_atomic(common::real_file_system(), path, text);
 }
 
+std::string input_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+common::Result<std::string> read_input_text(const std::string& path, std::size_t max_bytes) {
+  if (path != "-") return common::read_text(common::real_file_system(), path, max_bytes);
+  std::string text;
+  char buf[65536];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > max_bytes) {
+      return common::Error::io("<stdin>: input is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+  }
+  if (std::cin.bad()) return common::Error::io("<stdin>: cannot read");
+  return text;
+}
+
+common::Result<nlohmann::ordered_json> read_json_input(const std::string& path) {
+  auto text = read_input_text(path, common::kMaxJsonInputBytes);
+  if (!text) return text.error();
+  return common::parse_json_text(*text, {.file = input_name(path), .bom = common::BomPolicy::strip});
+}
+
+common::Result<std::vector<common::JsonlRecord>> read_jsonl_input(const std::string& path) {
+  auto text = read_input_text(path, common::kMaxJsonInputBytes);
+  if (!text) return text.error();
+  return common::parse_jsonl_text(*text, {.file = input_name(path), .bom = common::BomPolicy::strip});
+}
+
+common::Status at_most_one_stdout(std::initializer_list<std::pair<const char*, const std::string*>> outputs) {
+  const char* first = nullptr;
+  for (const auto& [name, value] : outputs) {
+    if (*value != "-") continue;
+    if (first != nullptr) {
+      return common::Error::malformed(std::string(name) + " - and " + first + " - would both write to stdout; name a file for one");
+    }
+    first = name;
+  }
+  return {};
+}
+
 nlohmann::ordered_json float_json(float v) {
   if (!std::isfinite(v)) return nullptr;
   std::array<char, 64> buf{};
@@ -57,7 +97,11 @@ common::Status Fields::only(std::initializer_list<const char*> allowed) const {
   for (const auto& [k, v] : obj_.items()) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || k == a;
-    if (!ok) return error(k, "unknown key");
+    if (!ok) {
+      std::string keys;
+      for (const char* a : allowed) keys += std::string(keys.empty() ? "" : ", ") + a;
+      return error(k, "unknown key; expected one of " + keys);
+    }
   }
   return {};
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/json_input.hpp"
 #include "common/result.hpp"
 
 namespace CLI {
@@ -38,6 +39,17 @@ int exit_code_for(common::ErrorCode code);
 
 // `-` is stdout; any other path is written atomically (no partial file on failure).
 [[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
+
+// Inputs: `-` is stdin (read once; a second `-` in one command is refused by the caller),
+// any other path a file. Errors name "<stdin>" or the path.
+[[nodiscard]] std::string input_name(const std::string& path);
+[[nodiscard]] common::Result<std::string> read_input_text(const std::string& path, std::size_t max_bytes);
+[[nodiscard]] common::Result<nlohmann::ordered_json> read_json_input(const std::string& path);
+[[nodiscard]] common::Result<std::vector<common::JsonlRecord>> read_jsonl_input(const std::string& path);
+
+// Refuses two outputs both on stdout, or an input and an output both `-` where the caller
+// asks: `names` pairs an option name with its value.
+[[nodiscard]] common::Status at_most_one_stdout(std::initializer_list<std::pair<const char*, const std::string*>> outputs);
 
 // JSON numbers for floats: the shortest decimal that reads back as the same float, so 0.82F
 // prints as 0.82 rather than 0.8199999928474426. Locale-independent.

@@ -27,15 +27,15 @@ int run_explain(int argc, char** argv) {
   int vram = -1, ram = -1;
   std::string table;
   bool json = false;
-  app.add_option("--gpu-available", gpu)->required();
-  app.add_option("--vram-band", vram)->required();
-  app.add_option("--ram-band", ram)->required();
-  app.add_option("--table", table, "a learning table saved by `atenia learn`");
-  app.add_flag("--json", json);
+  app.add_option("--gpu-available", gpu, "true or false: whether the context has a GPU")->required();
+  app.add_option("--vram-band", vram, "VRAM pressure band, 0..3 (0: < 0.50, 1: < 0.75, 2: < 0.90, 3: >= 0.90)")->required();
+  app.add_option("--ram-band", ram, "RAM pressure band, 0..3 (same bands)")->required();
+  app.add_option("--table", table, "a learning table saved by `atenia learn` (default: an empty one)");
+  app.add_flag("--json", json, "machine-readable output");
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::CallForHelp&) {
-    std::cout << kUsage << "\n";
+    std::cout << kUsage << " [--table F] [--json]\n\n" << app.help("", CLI::AppFormatMode::Sub);
     return kExitOk;
   } catch (const CLI::ParseError&) {
     std::cerr << kUsage << "\n";

@@ -1,13 +1,23 @@
-// atenia learn EPISODES.jsonl --table F [--json]
+// atenia learn EPISODES.jsonl|- --table F [--json]
 // Each JSONL record is one episode (APX 13.10.0):
-//   {"gpu_available":true,"vram_pressure":0.2,"ram_pressure":0.6,"backend":"gpu",
-//    "success":true,"score":9,"had_drift":false}
-// The table (created when absent) gets every episode, then is replaced atomically. Any bad
-// record fails the whole run before the table is touched.
+//   {"id":"run7/step3","gpu_available":true,"vram_pressure":0.2,"ram_pressure":0.6,
+//    "backend":"gpu","success":true,"score":9,"had_drift":false}
+// Idempotent per episode: each episode has a key (SHA-256 of its "id" when given, else of
+// the record's content and how many identical records came before it in the input), the
+// table lists the keys it has taken in, and an episode already listed is not counted again;
+// so learning a file twice, or a file that was appended to, counts each episode once. The
+// table (created when absent, in a directory that must exist) is replaced atomically under
+// an exclusive lock on its directory, so concurrent runs into one table lose nothing. Any
+// bad record fails the whole run before the table is touched.
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "commands.hpp"
+#include "common/atomic_file.hpp"
+#include "common/dir_lock.hpp"
 #include "common/file_system.hpp"
+#include "common/sha256.hpp"
 #include "common/json_input.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "hybrid/learning/trainer_table.hpp"
@@ -24,7 +34,7 @@ struct LearnOptions {
 
 common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord& rec, const std::string& file) {
   Fields f(rec.value, file, rec.line, "");
-  if (auto s = f.only({"gpu_available", "vram_pressure", "ram_pressure", "backend", "success", "score", "had_drift"}); !s) {
+  if (auto s = f.only({"id", "gpu_available", "vram_pressure", "ram_pressure", "backend", "success", "score", "had_drift"}); !s) {
     return s.error();
   }
   auto gpu = f.boolean("gpu_available");
@@ -50,30 +60,71 @@ common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord&
   return ep;
 }
 
+// The episode's key: from its "id" when it has one, else from its content and occurrence.
+common::Result<std::string> episode_key(const common::JsonlRecord& rec, const std::string& file,
+                                        std::map<std::string, std::uint64_t>& seen) {
+  std::string basis;
+  if (rec.value.is_object() && rec.value.contains("id")) {
+    const auto& id = rec.value["id"];
+    if (!id.is_string() || id.get_ref<const std::string&>().empty()) {
+      return Fields(rec.value, file, rec.line, "").error("id", "expected a non-empty string");
+    }
+    basis = "id\n" + id.get<std::string>();
+  } else {
+    const std::string canon = rec.value.dump();
+    basis = "record\n" + canon + "\n" + std::to_string(seen[canon]++);
+  }
+  return common::sha256_hex(basis).substr(0, 32);
+}
+
 int run_learn(const LearnOptions& o) {
   auto& fs = common::real_file_system();
-  auto records = common::read_jsonl_file(fs, o.episodes);
+  auto records = read_jsonl_input(o.episodes);
   if (!records) return report(records.error());
-  std::vector<hybrid::TrainingEpisode> episodes;
+  const std::string file = input_name(o.episodes);
+  std::vector<std::pair<std::string, hybrid::TrainingEpisode>> episodes;
+  std::map<std::string, std::uint64_t> seen;
+  std::set<std::string> keys_in_input;
   for (const auto& rec : *records) {
-    auto ep = parse_episode(rec, o.episodes);
+    auto ep = parse_episode(rec, file);
     if (!ep) return report(ep.error());
-    episodes.push_back(ep.value());
+    auto key = episode_key(rec, file, seen);
+    if (!key) return report(key.error());
+    if (!keys_in_input.insert(*key).second) {
+      return report(common::Error::malformed("episode id " + rec.value["id"].dump() + " appears twice in the input",
+                                             common::Location{file, rec.line, "/id"}));
+    }
+    episodes.emplace_back(std::move(key.value()), ep.value());
   }
-  hybrid::SelfTrainer trainer;
+  const std::string dir = common::parent_dir(o.table);
+  auto lock = common::DirLock::acquire(dir.empty() ? "." : dir);
+  if (!lock) return report(lock.error());
+  hybrid::TrainerTable table;
   if (fs.exists(o.table)) {
-    auto loaded = hybrid::read_trainer_table_strict(fs, o.table);
+    auto loaded = hybrid::read_trainer_table_full(fs, o.table);
     if (!loaded) return report(loaded.error());
-    trainer = std::move(loaded.value());
+    table = std::move(loaded.value());
   }
-  for (const auto& ep : episodes) trainer.record_episode(ep);
-  if (auto s = hybrid::save_trainer_to_path(fs, trainer, o.table); !s) return report(s.error().to_error());
-  const auto rows = trainer.all_stats().size();
+  std::size_t added = 0;
+  for (const auto& [key, ep] : episodes) {
+    if (table.episodes.contains(key)) continue;
+    if (!table.trainer.record_episode(ep)) {
+      return report(common::Error::invalid_argument(
+          o.table + ": a row already holds 4294967295 episodes, the most a row can count; nothing was written"));
+    }
+    table.episodes.insert(key);
+    ++added;
+  }
+  if (auto s = hybrid::write_trainer_table(fs, table, o.table); !s) return report(s.error());
+  const auto rows = table.trainer.all_stats().size();
+  const std::size_t known = episodes.size() - added;
   if (o.json) {
-    nlohmann::ordered_json out{{"episodes", episodes.size()}, {"rows", rows}, {"table", o.table}};
+    nlohmann::ordered_json out{{"episodes", episodes.size()}, {"new", added}, {"already_learned", known},
+                               {"rows", rows}, {"table", o.table}};
     std::cout << out.dump() << "\n";
   } else {
-    std::cout << "learned " << episodes.size() << " episodes; " << o.table << " has " << rows << " rows\n";
+    std::cout << "learned " << added << " new episodes of " << episodes.size() << " (" << known
+              << " already in the table); " << o.table << " has " << rows << " rows\n";
   }
   return kExitOk;
 }
@@ -83,8 +134,9 @@ int run_learn(const LearnOptions& o) {
 Registration add_learn_command(CLI::App& app) {
   auto o = std::make_shared<LearnOptions>();
   auto* sub = app.add_subcommand("learn", "Record episodes (JSONL) into a self-training table");
-  sub->add_option("episodes", o->episodes, "episodes, one JSON object per line")->required();
-  sub->add_option("--table", o->table, "the learning table to update (created when absent)")->required();
+  sub->add_option("episodes", o->episodes, "episodes, one JSON object per line (- for stdin)")->required();
+  sub->add_option("--table", o->table, "the learning table to update (created when absent; its directory must exist)")
+      ->required();
   sub->add_flag("--json", o->json, "machine-readable output");
   return {sub, [o] { return run_learn(*o); }};
 }

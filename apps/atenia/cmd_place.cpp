@@ -1,11 +1,17 @@
 // atenia place --bytes N [--compute-cost C] [--snapshot F] [--json]: where a tensor of N bytes
-// should live (APX 13.1), against a saved snapshot (`atenia profile --json`) or this machine.
+// should live (APX 13.1, sized): VRAM, RAM or SSD, decided from N against each tier's free
+// space and the pressure it would have after the tensor is placed, with the seed's
+// thresholds; exit 1 when no tier has room. The snapshot is a saved one (`atenia profile
+// --json`, `-` for stdin) or this machine's.
+#include <charconv>
 #include <cmath>
 #include <iostream>
 
+#include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
-#include "hybrid/placement/tensor_placement.hpp"
+#include "gpu/cuda_vram.hpp"
+#include "hybrid/placement/capacity_placement.hpp"
 #include "hybrid/profiler/hardware_profiler.hpp"
 #include "snapshot_json.hpp"
 
@@ -14,15 +20,59 @@ namespace atenia::cli {
 namespace {
 
 struct PlaceOptions {
-  std::uint64_t bytes = 0;
-  std::optional<double> compute_cost;
+  std::string bytes;
+  std::optional<std::string> compute_cost;
   std::string snapshot;
   bool json = false;
 };
 
+// --bytes is parsed here, not by CLI11: a sign or a value past 2^64-1 is a domain error
+// (exit 3), never a wrapped or clamped number.
+common::Result<std::uint64_t> parse_bytes(const std::string& s) {
+  const std::string domain = "--bytes must be an integer in [0, 18446744073709551615], got \"" + s.substr(0, 64) + "\"";
+  if (s.empty()) return common::Error::malformed("--bytes: expected an integer, got \"\"");
+  std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size() || s.find_first_not_of("0123456789", i) != std::string::npos) {
+    return common::Error::malformed("--bytes: expected an integer, got \"" + s.substr(0, 64) + "\"");
+  }
+  if (s[0] == '-' && s.find_first_not_of('0', 1) != std::string::npos) return common::Error::invalid_argument(domain);
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return common::Error::invalid_argument(domain);
+  return v;
+}
+
+common::Result<double> parse_cost(const std::string& s) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || p != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    return common::Error::malformed("--compute-cost: expected a number, got \"" + s.substr(0, 64) + "\"");
+  }
+  if (ec == std::errc::result_out_of_range || !std::isfinite(v) || v < 0.0 || v > 3.4e38) {
+    return common::Error::invalid_argument("--compute-cost must be a finite number >= 0");
+  }
+  return v;
+}
+
+nlohmann::ordered_json opt_u64(const std::optional<std::uint64_t>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json tier_json(const hybrid::TierCapacity& t) {
+  return {{"free_bytes", opt_u64(t.free_bytes)},
+          {"total_bytes", opt_u64(t.total_bytes)},
+          {"pressure_after", t.pressure_after ? float_json(*t.pressure_after) : nullptr},
+          {"fits", t.fits}};
+}
+
 int run_place(const PlaceOptions& o) {
-  if (o.compute_cost && !(std::isfinite(*o.compute_cost) && *o.compute_cost >= 0.0)) {
-    return report(common::Error::invalid_argument("--compute-cost must be a finite number >= 0"));
+  auto bytes = parse_bytes(o.bytes);
+  if (!bytes) return report(bytes.error());
+  std::optional<double> cost;
+  if (o.compute_cost) {
+    auto c = parse_cost(*o.compute_cost);
+    if (!c) return report(c.error());
+    cost = *c;
   }
   hybrid::GlobalHardwareSnapshot hw;
   if (!o.snapshot.empty()) {
@@ -30,36 +80,46 @@ int run_place(const PlaceOptions& o) {
     if (!s) return report(s.error());
     hw = std::move(s.value());
   } else {
-    auto s = hybrid::probe_hardware(common::real_file_system(), hybrid::ProfilerOptions{});
+    hybrid::ProfilerOptions options;
+    options.ssd_cache_dir = default_cache_dir();
+    const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();  // null without a GPU
+    options.vram = cuda.get();
+    auto s = hybrid::probe_hardware(common::real_file_system(), options);
     if (!s) return report(s.error());
     hw = std::move(s.value());
   }
   hybrid::TensorProfile t;
-  t.num_elements = o.bytes;
+  t.num_elements = *bytes;
   t.element_size_bytes = 1;
-  if (o.compute_cost) t.estimated_compute_cost = static_cast<float>(*o.compute_cost);
-  const auto d = hybrid::TensorPlacementEngine::decide(t, hw);
+  if (cost) t.estimated_compute_cost = static_cast<float>(*cost);
+  const hybrid::CapacityDecision d = hybrid::decide_with_capacity(t, hw);
+  const char* target = d.target ? hybrid::to_string(*d.target) : "none";
   if (o.json) {
-    nlohmann::ordered_json out{{"bytes", o.bytes},
-                               {"target", hybrid::to_string(d.target)},
+    nlohmann::ordered_json out{{"bytes", *bytes},
+                               {"target", target},
                                {"device_id", d.device_id ? nlohmann::ordered_json(*d.device_id) : nullptr},
-                               {"reason", d.reason}};
+                               {"reason", d.reason},
+                               {"compute_heavy", d.compute_heavy},
+                               {"vram", d.vram ? tier_json(*d.vram) : nlohmann::ordered_json(nullptr)},
+                               {"ram", tier_json(d.ram)},
+                               {"ssd", tier_json(d.ssd)}};
     std::cout << out.dump() << "\n";
   } else {
-    std::cout << "target=" << hybrid::to_string(d.target) << " device=" << d.device_id.value_or("none")
-              << " reason=" << d.reason << "\n";
+    std::cout << "target=" << target << " device=" << d.device_id.value_or("none") << " reason=" << d.reason << "\n";
   }
-  return kExitOk;
+  return d.target ? kExitOk : kExitFailure;
 }
 
 }  // namespace
 
 Registration add_place_command(CLI::App& app) {
   auto o = std::make_shared<PlaceOptions>();
-  auto* sub = app.add_subcommand("place", "Decide where a tensor should live");
-  sub->add_option("--bytes", o->bytes, "tensor size in bytes")->required();
-  sub->add_option("--compute-cost", o->compute_cost, "estimated compute cost (abstract units)");
-  sub->add_option("--snapshot", o->snapshot, "hardware snapshot JSON (from `atenia profile --json`)");
+  auto* sub = app.add_subcommand("place", "Decide where a tensor of a given size should live (VRAM, RAM or SSD)");
+  sub->add_option("--bytes", o->bytes, "tensor size in bytes, 0 to 2^64-1")->required()->type_name("N");
+  sub->add_option("--compute-cost", o->compute_cost,
+                  "estimated compute cost (abstract units; >= 100 is compute-heavy)")->type_name("C");
+  sub->add_option("--snapshot", o->snapshot,
+                  "hardware snapshot JSON from `atenia profile --json` (- for stdin; default: probe this machine)");
   sub->add_flag("--json", o->json, "machine-readable output");
   return {sub, [o] { return run_place(*o); }};
 }

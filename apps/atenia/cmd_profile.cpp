@@ -1,7 +1,9 @@
 // atenia profile [--cache-dir D] [--json]: the live GlobalHardwareSnapshot (APX 13.0).
-// The SSD probe measures the cache directory (created when absent).
+// The SSD probe measures the cache directory (created when absent): the one named, else
+// atenia's own cache ($XDG_CACHE_HOME/atenia, else ~/.cache/atenia). The output names it.
 #include <iostream>
 
+#include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "gpu/cuda_vram.hpp"
@@ -13,13 +15,13 @@ namespace atenia::cli {
 namespace {
 
 struct ProfileOptions {
-  std::string cache_dir = ".atenia_cache";
+  std::string cache_dir;
   bool json = false;
 };
 
 int run_profile(const ProfileOptions& o) {
   hybrid::ProfilerOptions options;
-  options.ssd_cache_dir = o.cache_dir;
+  options.ssd_cache_dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
   // Real GPUs only: without a usable CUDA device this is null and the snapshot lists none.
   const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();
   options.vram = cuda.get();
@@ -37,7 +39,9 @@ int run_profile(const ProfileOptions& o) {
               << g.vram_total_bytes << " VRAM bytes\n";
   }
   if (snap->gpus.empty()) std::cout << "gpu: none\n";
-  std::cout << "ssd: " << snap->ssd.cache_dir << "\n";
+  std::cout << "ssd: cache " << snap->ssd.cache_dir;
+  if (snap->ssd.fs_free_bytes) std::cout << ", " << *snap->ssd.fs_free_bytes << " bytes free";
+  std::cout << "\n";
   std::cout << "pressure: ram=" << j["pressure"]["ram_pressure"].dump() << " vram=" << j["pressure"]["vram_pressure"].dump()
             << "\n";
   return kExitOk;
@@ -48,7 +52,8 @@ int run_profile(const ProfileOptions& o) {
 Registration add_profile_command(CLI::App& app) {
   auto o = std::make_shared<ProfileOptions>();
   auto* sub = app.add_subcommand("profile", "Probe this machine (CPU, RAM, GPUs, SSD) and print the snapshot");
-  sub->add_option("--cache-dir", o->cache_dir, "SSD cache directory to measure")->capture_default_str();
+  sub->add_option("--cache-dir", o->cache_dir,
+                  "SSD cache directory to measure (default: $XDG_CACHE_HOME/atenia, else ~/.cache/atenia)");
   sub->add_flag("--json", o->json, "print the snapshot as JSON");
   return {sub, [o] { return run_profile(*o); }};
 }

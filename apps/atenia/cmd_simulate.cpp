@@ -5,6 +5,8 @@
 // (TICK_PLAN / NODE_PLAN lines); with --json, the plans as JSONL instead. Output files are
 // written atomically. An offload failure ends the run: outputs up to it, then exit 2.
 #include <iostream>
+#include <map>
+#include <tuple>
 
 #include "cache_root.hpp"
 #include "chrome_trace.hpp"
@@ -25,18 +27,83 @@ struct SimulateOptions {
   bool json = false;
 };
 
-std::string plans_jsonl(const std::vector<hybrid::TickResult>& ticks) {
+std::string plans_jsonl(const std::vector<hybrid::TickResult>& ticks, const std::vector<std::string>& names) {
   std::string out;
   for (const auto& t : ticks) {
     nlohmann::ordered_json placements = nlohmann::ordered_json::array();
     for (const auto& p : t.plan.placements) {
-      placements.push_back({{"node", p.node_id}, {"target", hybrid::to_string(p.target)}, {"reason", p.reason}});
+      placements.push_back({{"node", p.node_id},
+                            {"name", p.node_id < names.size() ? nlohmann::ordered_json(names[p.node_id]) : nullptr},
+                            {"target", hybrid::to_string(p.target)},
+                            {"reason", p.reason}});
     }
     out += nlohmann::ordered_json{{"tick", t.tick}, {"summary", t.plan.snapshot_summary}, {"placements", placements}}
                .dump() +
            "\n";
   }
   return out;
+}
+
+// Where each tensor ended and how many bytes crossed each tier boundary: the graph's moves
+// (RUN ... name=move:<from>-><to>:<id>) and the applied offload moves (OFFLOAD_MOVE lines
+// of a tick whose OFFLOAD_APPLY was ok), each counted with the tensor's size.
+struct FinalState {
+  std::vector<std::tuple<std::string, std::string, std::uint64_t>> tensors;  // id, tier, bytes
+  std::map<std::pair<std::string, std::string>, std::uint64_t> moved;          // (from, to) -> bytes
+};
+
+std::string field(const std::string& line, const std::string& key) {
+  const auto at = line.find(" " + key + "=");
+  if (at == std::string::npos) return {};
+  const auto start = at + key.size() + 2;
+  return line.substr(start, line.find(' ', start) - start);
+}
+
+FinalState final_state(const hybrid::BatchScenario& sc, const hybrid::BatchRunResult& r, hybrid::HybridMemoryManager& mem) {
+  FinalState f;
+  std::map<std::string, std::uint64_t> size;
+  for (const auto& t : sc.tensors) {
+    size[t.id] = t.bytes;
+    const auto tier = mem.get_tier(t.id);
+    f.tensors.emplace_back(t.id, tier ? hybrid::to_string(*tier) : "none", t.bytes);
+  }
+  std::vector<std::pair<std::pair<std::string, std::string>, std::uint64_t>> pending;
+  for (const std::string& line : r.timeline) {
+    if (line.starts_with("RUN ")) {
+      const std::string name = field(line, "name");
+      if (!name.starts_with("move:")) continue;
+      const auto arrow = name.find("->"), colon = name.find(':', 5);
+      if (arrow == std::string::npos || colon == std::string::npos || arrow > colon) continue;
+      const std::string id = name.substr(colon + 1);
+      f.moved[{name.substr(5, arrow - 5), name.substr(arrow + 2, colon - arrow - 2)}] += size[id];
+    } else if (line.starts_with("OFFLOAD_MOVE ")) {
+      pending.push_back({{field(line, "from"), field(line, "to")}, size[field(line, "tensor")]});
+    } else if (line.starts_with("OFFLOAD_APPLY ")) {
+      if (line.ends_with(" ok")) {
+        for (const auto& [dir, n] : pending) f.moved[dir] += n;
+      }
+      pending.clear();
+    }
+  }
+  return f;
+}
+
+std::string final_text(const FinalState& f) {
+  std::string out;
+  for (const auto& [id, tier, bytes] : f.tensors) {
+    out += "FINAL tensor=" + id + " tier=" + tier + " bytes=" + std::to_string(bytes) + "\n";
+  }
+  for (const auto& [dir, bytes] : f.moved) {
+    out += "MOVED " + dir.first + "->" + dir.second + " bytes=" + std::to_string(bytes) + "\n";
+  }
+  return out;
+}
+
+std::string final_jsonl(const FinalState& f) {
+  nlohmann::ordered_json tensors = nlohmann::ordered_json::array(), moved = nlohmann::ordered_json::array();
+  for (const auto& [id, tier, bytes] : f.tensors) tensors.push_back({{"id", id}, {"tier", tier}, {"bytes", bytes}});
+  for (const auto& [dir, bytes] : f.moved) moved.push_back({{"from", dir.first}, {"to", dir.second}, {"bytes", bytes}});
+  return nlohmann::ordered_json{{"final_tiers", tensors}, {"bytes_moved", moved}}.dump() + "\n";
 }
 
 std::string lines(const std::vector<std::string>& v) {
@@ -46,6 +113,13 @@ std::string lines(const std::vector<std::string>& v) {
 }
 
 int run_simulate(const SimulateOptions& o) {
+  for (auto [name, value] : {std::pair{"--timeline-out", &o.timeline_out}, std::pair{"--plans-out", &o.plans_out},
+                             std::pair{"--trace-out", &o.trace_out}}) {
+    if (*value == "-") {
+      return report(common::Error::malformed(std::string(name) +
+                                             " -: stdout already carries the timeline and plans; name a file"));
+    }
+  }
   auto scenario = read_scenario(o.scenario);
   if (!scenario) return report(scenario.error());
   ScratchDir scratch;
@@ -56,16 +130,21 @@ int run_simulate(const SimulateOptions& o) {
   if (!result) return report(result.error());
 
   const std::string timeline = lines(result->timeline);
-  const std::string plans_text = lines(hybrid::describe_tick_plans(result->ticks));
-  const std::string plans_json = plans_jsonl(result->ticks);
+  std::vector<std::string> node_names;
+  for (const auto& n : scenario->nodes) node_names.push_back(n.kernel.name);
+  const std::string plans_text = lines(hybrid::describe_tick_plans(result->ticks, node_names));
+  const FinalState fin = final_state(*scenario, *result, mem);
+  const std::string plans_json = plans_jsonl(result->ticks, node_names);
   for (auto [path, text] : {std::pair{&o.timeline_out, &timeline}, std::pair{&o.plans_out, &plans_json}}) {
     if (path->empty()) continue;
     if (auto s = write_output(*path, *text); !s) return report(s.error());
   }
   if (!o.trace_out.empty()) {
-    if (auto s = write_output(o.trace_out, chrome_trace_json(result->timeline)); !s) return report(s.error());
+    if (auto s = write_output(o.trace_out, chrome_trace_json(*scenario, result->timeline)); !s) return report(s.error());
   }
-  if (auto s = write_output("-", o.json ? plans_json : timeline + plans_text); !s) return report(s.error());
+  if (auto s = write_output("-", o.json ? plans_json + final_jsonl(fin) : timeline + plans_text + final_text(fin)); !s) {
+    return report(s.error());
+  }
   if (result->error) {
     return report(common::Error::io("offload failed at tick " + std::to_string(result->ticks.size() - 1) + ": " +
                                         hybrid::to_string(*result->error),
@@ -79,7 +158,7 @@ int run_simulate(const SimulateOptions& o) {
 Registration add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* sub = app.add_subcommand("simulate", "Run a batch-loop scenario (graph + offload per tick) with real byte moves");
-  sub->add_option("scenario", o->scenario, "scenario JSON file")->required();
+  sub->add_option("scenario", o->scenario, "scenario JSON file (- for stdin)")->required();
   sub->add_option("--cache-dir", o->cache_dir, "cache root for SSD blobs and the persistent cache (default: a temporary directory)");
   sub->add_option("--timeline-out", o->timeline_out, "write the timeline lines to this file");
   sub->add_option("--plans-out", o->plans_out, "write the per-tick plans as JSONL to this file");

@@ -15,6 +15,13 @@ struct StatsOptions {
   bool json = false;
 };
 
+// The row's average score from its exact sum and count, in double precision: the seed's f32
+// snapshot value rounds 2147483647 to 2147483648.0.
+double average_score(const hybrid::SelfTrainer& t, const hybrid::LearningEntrySnapshot& e) {
+  const auto s = t.stats_for_bucket(hybrid::to_bucket(e.context), e.backend);
+  return (!s || s->count == 0) ? 0.0 : static_cast<double>(s->score_sum) / static_cast<double>(s->count);
+}
+
 int run_stats(const StatsOptions& o) {
   auto trainer = hybrid::read_trainer_table_strict(common::real_file_system(), o.table);
   if (!trainer) return report(trainer.error());
@@ -30,7 +37,7 @@ int run_stats(const StatsOptions& o) {
                          {"episodes", e.stats.episodes},
                          {"successes", e.stats.successes},
                          {"drift_events", e.stats.drift_events},
-                         {"average_score", float_json(e.stats.average_score)}});
+                         {"average_score", average_score(*trainer, e)}});
     }
     nlohmann::ordered_json out{{"entries", entries},
                                {"summary",
@@ -45,7 +52,7 @@ int run_stats(const StatsOptions& o) {
               << " vram_band=" << int(e.context.vram_band) << " ram_band=" << int(e.context.ram_band)
               << " backend=" << hybrid::to_string(e.backend) << " episodes=" << e.stats.episodes
               << " successes=" << e.stats.successes << " drift=" << e.stats.drift_events
-              << " avg_score=" << float_json(e.stats.average_score).dump()
+              << " avg_score=" << nlohmann::ordered_json(average_score(*trainer, e)).dump()
               << " recommended=" << hybrid::to_string(e.recommended_backend) << "\n";
   }
   std::cout << "entries=" << snap.summary.total_entries << " episodes=" << snap.summary.total_episodes

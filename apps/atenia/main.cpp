@@ -1,4 +1,5 @@
 // atenia: where tensors live and where kernels run (APX 13). This file only dispatches.
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -14,8 +15,44 @@ namespace {
 
 using namespace atenia::cli;
 
+constexpr std::string_view kSubcommands[] = {"profile", "place", "simulate", "learn", "stats", "checkpoint", "explain"};
+
+// Optimal string alignment distance (adjacent transpositions count as one edit).
+std::size_t osa_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// A first word that is no subcommand: name it, the nearest subcommand within a third of its
+// length (at least 2 edits), and the list.
+int unknown_subcommand(std::string_view word) {
+  std::string_view best;
+  std::size_t best_d = std::max<std::size_t>(2, (word.size() + 2) / 3) + 1;
+  for (std::string_view c : kSubcommands) {
+    const std::size_t d = osa_distance(word.substr(0, 64), c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  std::cerr << "atenia: unknown subcommand \"" << word.substr(0, 64) << "\"";
+  if (!best.empty()) std::cerr << "; did you mean \"" << best << "\"?";
+  std::cerr << (best.empty() ? "." : "") << " Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)\n";
+  return kExitMalformedOrIo;
+}
+
 int run(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "explain") return run_explain(argc, argv);
+  if (argc >= 2 && argv[1][0] != '-' &&
+      std::find(std::begin(kSubcommands), std::end(kSubcommands), std::string_view(argv[1])) == std::end(kSubcommands)) {
+    return unknown_subcommand(argv[1]);
+  }
 
   CLI::App app{"atenia: hybrid placement, offload, checkpoints and learned backend choices (APX 13)"};
   app.set_version_flag("--version", ATENIA_VERSION);

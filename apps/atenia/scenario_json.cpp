@@ -1,5 +1,7 @@
 #include "scenario_json.hpp"
 
+#include <tuple>
+
 #include <set>
 
 #include "cli_support.hpp"
@@ -46,6 +48,15 @@ common::Status read_offload(const Fields& top, hybrid::OffloadConfig& cfg) {
     if (!v) return v.error();
     *dst = *v;
   }
+  // Hysteresis: offloading starts above *_high and stops below *_low, so low must not exceed high.
+  for (auto [lo, hi, lo_v, hi_v] : {std::tuple{"vram_low", "vram_high", cfg.vram_low, cfg.vram_high},
+                                    std::tuple{"ram_low", "ram_high", cfg.ram_low, cfg.ram_high}}) {
+    if (lo_v > hi_v) {
+      return common::Error::invalid_argument(std::string(lo) + " (" + float_json(lo_v).dump() +
+                                                 ") must not exceed " + hi + " (" + float_json(hi_v).dump() + ")",
+                                             common::Location{f.file, 0, f.pointer(lo)});
+    }
+  }
   if (f.has("cooldown_ticks")) {
     auto v = f.unsigned_int("cooldown_ticks");
     if (!v) return v.error();
@@ -62,9 +73,9 @@ common::Status read_offload(const Fields& top, hybrid::OffloadConfig& cfg) {
 }  // namespace
 
 common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
-  auto doc = common::read_json_file(common::real_file_system(), path, {.file = path, .bom = common::BomPolicy::strip});
+  auto doc = read_json_input(path);
   if (!doc) return doc.error();
-  Fields top(*doc, path, 0, "");
+  Fields top(*doc, input_name(path), 0, "");
   if (auto s = top.only({"gpu_available", "advanced_streams", "offload", "tensors", "nodes", "ticks"}); !s) {
     return s.error();
   }
@@ -83,7 +94,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
   if (!tensors) return tensors.error();
   std::set<std::string> ids;
   for (std::size_t i = 0; i < (*tensors)->size(); ++i) {
-    Fields f((**tensors)[i], path, 0, "/tensors/" + std::to_string(i));
+    Fields f((**tensors)[i], input_name(path), 0, "/tensors/" + std::to_string(i));
     if (auto s = f.only({"id", "bytes", "tier"}); !s) return s.error();
     hybrid::ScenarioTensor t;
     auto id = f.string("id");
@@ -105,7 +116,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
   auto nodes = top.array("nodes");
   if (!nodes) return nodes.error();
   for (std::size_t i = 0; i < (*nodes)->size(); ++i) {
-    Fields f((**nodes)[i], path, 0, "/nodes/" + std::to_string(i));
+    Fields f((**nodes)[i], input_name(path), 0, "/nodes/" + std::to_string(i));
     if (auto s = f.only({"name", "kind", "flops", "bytes", "tensors"}); !s) return s.error();
     hybrid::ScenarioNode n;
     auto name = f.string("name");
@@ -124,7 +135,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
     n.kernel.estimated_bytes = *bytes;
     auto refs = f.array("tensors");
     if (!refs) return refs.error();
-    Fields refs_f(**refs, path, 0, f.pointer("tensors"));
+    Fields refs_f(**refs, input_name(path), 0, f.pointer("tensors"));
     for (std::size_t k2 = 0; k2 < (*refs)->size(); ++k2) {
       const auto& ref = (**refs)[k2];
       const std::string at = std::to_string(k2);
@@ -141,7 +152,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
   if (!ticks) return ticks.error();
   if ((*ticks)->empty()) return top.error("ticks", "a scenario needs at least one tick");
   for (std::size_t i = 0; i < (*ticks)->size(); ++i) {
-    Fields f((**ticks)[i], path, 0, "/ticks/" + std::to_string(i));
+    Fields f((**ticks)[i], input_name(path), 0, "/ticks/" + std::to_string(i));
     if (auto s = f.only({"vram", "ram", "ssd"}); !s) return s.error();
     hybrid::MemorySnapshot snap;
     for (auto [k, dst] : {std::pair{"vram", &snap.vram}, std::pair{"ram", &snap.ram}, std::pair{"ssd", &snap.ssd}}) {

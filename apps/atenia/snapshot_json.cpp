@@ -62,7 +62,7 @@ nlohmann::ordered_json snapshot_to_json(const hybrid::GlobalHardwareSnapshot& s)
 }
 
 common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& path) {
-  auto doc = common::read_json_file(common::real_file_system(), path, {.file = path, .bom = common::BomPolicy::strip});
+  auto doc = read_json_input(path);
   if (!doc) return doc.error();
   // Nulls mean "unknown": drop them so the typed readers below only see values.
   std::function<void(nlohmann::ordered_json&)> drop_nulls = [&](nlohmann::ordered_json& j) {
@@ -79,7 +79,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
   nlohmann::ordered_json j = *doc;
   drop_nulls(j);
   hybrid::GlobalHardwareSnapshot s;
-  Fields top(j, path, 0, "");
+  Fields top(j, input_name(path), 0, "");
   if (auto st = top.only({"timestamp_epoch_ms", "cpu", "gpus", "ram", "ssd", "reliability_by_device", "pressure"}); !st) {
     return st.error();
   }
@@ -89,7 +89,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     s.timestamp_epoch_ms = *t;
   }
   if (top.has("cpu")) {
-    Fields f(j["cpu"], path, 0, "/cpu");
+    Fields f(j["cpu"], input_name(path), 0, "/cpu");
     if (auto st = f.only({"physical_cores", "logical_cores", "simd"}); !st) return st.error();
     for (auto [k, dst] : {std::pair{"physical_cores", &s.cpu.physical_cores}, std::pair{"logical_cores", &s.cpu.logical_cores}}) {
       if (!f.has(k)) continue;
@@ -102,7 +102,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     auto arr = top.array("gpus");
     if (!arr) return arr.error();
     for (std::size_t i = 0; i < (*arr)->size(); ++i) {
-      Fields f(j["gpus"][i], path, 0, "/gpus/" + std::to_string(i));
+      Fields f(j["gpus"][i], input_name(path), 0, "/gpus/" + std::to_string(i));
       if (auto st = f.only({"id", "backend", "vram_total_bytes", "vram_free_bytes", "bandwidth_gbps_est", "compute_score_est"}); !st) {
         return st.error();
       }
@@ -114,7 +114,8 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
         auto b = f.string("backend");
         if (!b) return b.error();
         auto k = parse_backend(*b);
-        if (!k) return f.error("backend", "unknown backend \"" + *b + "\"");
+        if (!k) return f.error("backend", "unknown backend \"" + common::excerpt(*b) +
+                                 "\"; expected cpu, cuda, rocm, metal, oneapi, vulkan or unknown");
         g.backend = *k;
       }
       for (auto [k, dst] : {std::pair{"vram_total_bytes", &g.vram_total_bytes}, std::pair{"vram_free_bytes", &g.vram_free_bytes}}) {
@@ -132,7 +133,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     }
   }
   if (top.has("ram")) {
-    Fields f(j["ram"], path, 0, "/ram");
+    Fields f(j["ram"], input_name(path), 0, "/ram");
     if (auto st = f.only({"total_bytes", "free_bytes"}); !st) return st.error();
     for (auto [k, dst] : {std::pair{"total_bytes", &s.ram.total_bytes}, std::pair{"free_bytes", &s.ram.free_bytes}}) {
       if (!f.has(k)) continue;
@@ -142,7 +143,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     }
   }
   if (top.has("ssd")) {
-    Fields f(j["ssd"], path, 0, "/ssd");
+    Fields f(j["ssd"], input_name(path), 0, "/ssd");
     if (auto st = f.only({"cache_dir", "read_mb_s_est", "write_mb_s_est", "latency_ms_est", "fs_total_bytes", "fs_free_bytes"}); !st) {
       return st.error();
     }
@@ -165,7 +166,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     auto obj = top.object("reliability_by_device");
     if (!obj) return obj.error();
     for (const auto& [id, val] : (*obj)->items()) {
-      Fields f(val, path, 0, "/reliability_by_device/" + common::json_pointer_token(id));
+      Fields f(val, input_name(path), 0, "/reliability_by_device/" + common::json_pointer_token(id));
       if (auto st = f.only({"ok_count", "fail_count", "last_error", "last_error_epoch_ms"}); !st) return st.error();
       hybrid::ReliabilityStats r;
       for (auto [k, dst] : {std::pair{"ok_count", &r.ok_count}, std::pair{"fail_count", &r.fail_count}}) {
@@ -184,7 +185,7 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     }
   }
   if (top.has("pressure")) {
-    Fields f(j["pressure"], path, 0, "/pressure");
+    Fields f(j["pressure"], input_name(path), 0, "/pressure");
     if (auto st = f.only({"ram_pressure", "vram_pressure"}); !st) return st.error();
     for (auto [k, dst] : {std::pair{"ram_pressure", &s.pressure.ram_pressure}, std::pair{"vram_pressure", &s.pressure.vram_pressure}}) {
       if (!f.has(k)) continue;

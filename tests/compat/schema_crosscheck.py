@@ -72,9 +72,9 @@ def load_raw(directory):
 
 
 def is_bp_format(name):
-    """The nltrain formats (nltrain-state*) belong to another tool of the suite; the bp reference
-    package has no counterpart to compare them with."""
-    return not name.startswith("nltrain-")
+    """The nltrain formats (nltrain-state*) and atenia's (atenia-*) belong to other tools of the
+    suite; the bp reference package has no counterpart to compare them with."""
+    return not name.startswith(("nltrain-", "atenia-"))
 
 
 def load_schemas(directory):

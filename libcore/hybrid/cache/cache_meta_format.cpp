@@ -25,13 +25,14 @@ std::string format_cache_meta(const CacheEntryMeta& meta) {
   s += "\nlen=" + std::to_string(meta.len_bytes);
   s += "\nchecksum32=" + std::to_string(meta.checksum32);
   s += "\ncreated_unix=" + std::to_string(meta.created_unix);
+  if (meta.key) s += "\nkey=" + *meta.key;
   s += "\n";
   return s;
 }
 
 CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
   CacheEntryMeta meta;
-  bool seen_kind = false, seen_len = false, seen_sum = false, seen_created = false;
+  bool seen_kind = false, seen_len = false, seen_sum = false, seen_created = false, seen_key = false;
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -66,6 +67,10 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
       if (!parse_decimal(value, meta.created_unix)) {
         return corrupt("invalid created_unix '" + std::string(value) + "'");
       }
+    } else if (key == "key") {
+      if (dup(seen_key)) return corrupt("duplicate key key");
+      if (value.empty()) return corrupt("empty key");
+      meta.key = std::string(value);
     } else {
       return corrupt("unknown key '" + std::string(key) + "'");
     }

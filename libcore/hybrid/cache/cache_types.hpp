@@ -23,6 +23,9 @@ struct CacheEntryMeta {
   std::size_t len_bytes = 0;
   std::uint32_t checksum32 = 0;
   std::uint64_t created_unix = 0;  // caller-supplied logical time
+  // The entry's own key, so a .bin + .meta pair copied or swapped under another key's name is
+  // detected (absent in metas written before it was added, which still load).
+  std::optional<std::string> key;
 
   friend bool operator==(const CacheEntryMeta&, const CacheEntryMeta&) = default;
 };

@@ -8,4 +8,9 @@ namespace hybrid {
 
 [[nodiscard]] std::uint32_t checksum32(std::span<const std::uint8_t> data);
 
+// The same checksum over data that arrives in pieces: update(init(), a) then (..., b) equals
+// checksum32(a + b).
+[[nodiscard]] constexpr std::uint32_t checksum32_init() { return 0x811C9DC5U; }
+[[nodiscard]] std::uint32_t checksum32_update(std::uint32_t hash, std::span<const std::uint8_t> data);
+
 }  // namespace hybrid

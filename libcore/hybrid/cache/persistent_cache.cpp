@@ -4,6 +4,8 @@
 #include "hybrid/cache/cache_meta_format.hpp"
 #include "hybrid/cache/checksum32.hpp"
 
+#include <fstream>
+
 namespace hybrid {
 
 namespace {
@@ -98,6 +100,15 @@ CacheResult<CacheEntryMeta> PersistentHybridCache::get_meta(CacheKind kind, std:
   if (meta->kind != kind) {
     return CacheError::corrupt("cache meta " + mpath + " names kind " + to_string(meta->kind));
   }
+  if (meta->key && *meta->key != key) {
+    return CacheError::corrupt("cache meta " + mpath + " belongs to key '" + *meta->key + "' (swapped or copied files)");
+  }
+  // Checked before anything is allocated: a meta claiming more than any save can write
+  // (a crafted or sparse file) is refused, not read.
+  if (meta->len_bytes > kMaxBlobBytes) {
+    return CacheError::corrupt("cache meta " + mpath + " claims " + std::to_string(meta->len_bytes) +
+                               " bytes; the limit is " + std::to_string(kMaxBlobBytes));
+  }
   return meta;
 }
 
@@ -120,6 +131,39 @@ CacheResult<std::vector<std::uint8_t>> PersistentHybridCache::get_blob(CacheKind
     return CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
   }
   return main.error().kind == CacheError::Kind::NotFound ? next.error() : main.error();
+}
+
+CacheResult<std::size_t> PersistentHybridCache::verify_blob(CacheKind kind, std::string_view key) const {
+  auto meta = get_meta(kind, key);
+  if (!meta) return meta.error();
+  const std::string bin = bin_path(kind, key);
+  CacheResult<std::size_t> last = CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
+  for (const std::string& path : {bin, bin + ".next"}) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::vector<char> chunk(std::size_t{1} << 20);  // bounded memory, whatever the blob's size
+    std::uint32_t hash = checksum32_init();
+    std::uint64_t total = 0;
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+      const auto n = static_cast<std::size_t>(in.gcount());
+      total += n;
+      if (total > meta->len_bytes) break;
+      hash = checksum32_update(hash, {reinterpret_cast<const std::uint8_t*>(chunk.data()), n});
+    }
+    if (in.bad()) return CacheError::io("Cannot read cache payload " + path);
+    if (total != meta->len_bytes) {
+      last = CacheError::corrupt("length mismatch in " + path + ": meta says " + std::to_string(meta->len_bytes) +
+                                 " bytes, file has " + (total > meta->len_bytes ? "more" : std::to_string(total)));
+      continue;
+    }
+    if (hash != meta->checksum32) {
+      last = CacheError::corrupt("checksum mismatch in " + path + ": meta says " + std::to_string(meta->checksum32) +
+                                 ", payload gives " + std::to_string(hash));
+      continue;
+    }
+    return static_cast<std::size_t>(total);
+  }
+  return last;
 }
 
 CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_view key,
@@ -145,7 +189,11 @@ CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_vi
     }
   }
 
-  const CacheEntryMeta meta{kind, bytes.size(), checksum32(bytes), created_unix};
+  if (bytes.size() > kMaxBlobBytes) {
+    return CacheError::invalid_key("cache entry " + entry_name(kind, key) + " is " + std::to_string(bytes.size()) +
+                                   " bytes; the limit is " + std::to_string(kMaxBlobBytes));
+  }
+  const CacheEntryMeta meta{kind, bytes.size(), checksum32(bytes), created_unix, std::string(key)};
   if (auto s = common::write_file_atomic(*fs_, next, as_bytes_span(bytes)); !s) {
     return io("Cannot write cache payload " + next, s.error());
   }

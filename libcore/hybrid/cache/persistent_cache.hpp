@@ -19,6 +19,9 @@
 
 namespace hybrid {
 
+// Largest payload one entry may hold, enforced on save and, from the .meta, before any read.
+inline constexpr std::size_t kMaxBlobBytes = std::size_t{1} << 30;
+
 class PersistentHybridCache {
  public:
   explicit PersistentHybridCache(std::string root, common::FileSystem& fs = common::real_file_system());
@@ -35,6 +38,10 @@ class PersistentHybridCache {
 
   // NotFound when .meta or the payload is missing; Corrupt on bad meta, length or checksum.
   [[nodiscard]] CacheResult<std::vector<std::uint8_t>> get_blob(CacheKind kind, std::string_view key) const;
+
+  // Checks the payload's length and checksum against the .meta reading 1 MiB at a time, so
+  // memory stays bounded whatever the blob's size; the verified length on success.
+  [[nodiscard]] CacheResult<std::size_t> verify_blob(CacheKind kind, std::string_view key) const;
 
   // The parsed .meta (no payload check).
   [[nodiscard]] CacheResult<CacheEntryMeta> get_meta(CacheKind kind, std::string_view key) const;

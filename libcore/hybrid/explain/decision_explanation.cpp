@@ -15,22 +15,26 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
   // The decision is the trainer's own for this bucket, never a policy of the explainer.
   out.recommended_backend = to_kind(trainer.recommend_for_bucket(to_bucket(context)));
   const auto& s = chosen->stats;
-  out.confidence = s.episodes == 0 ? 0.0F : clamp_confidence(static_cast<float>(s.successes) / static_cast<float>(s.episodes));
+  out.confidence = observation_confidence(s.successes, s.episodes);
+  const std::string row = to_kind(chosen->backend) == LearningBackendKind::gpu ? "GPU" : "CPU";
 
   if (out.recommended_backend == LearningBackendKind::gpu) {
-    out.explanation = "GPU was selected because this context has been observed " + std::to_string(s.episodes) +
-                      " times, with " + std::to_string(s.successes) + " successful executions and " +
-                      (s.drift_events == 0 ? "low drift" : "some drift observed") +
+    out.explanation = "GPU was selected because GPU execution in this context has been observed " +
+                      std::to_string(s.episodes) + " times, with " + std::to_string(s.successes) +
+                      " successful executions and " +
+                      (s.drift_events == 0 ? std::string("no drift")
+                                           : "drift in " + std::to_string(s.drift_events)) +
                       ". Historical performance favors GPU execution under similar memory conditions.";
   } else {
-    // Rejecting the GPU is explained by the GPU row's drift, when there is one.
+    // Rejecting the GPU is explained by the GPU row's drift, when there is one, with its numbers.
     const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::gpu);
     const bool gpu_drifted = gpu && gpu->drift_count > 0;
     out.explanation = std::string("CPU was selected because ") +
-                      (gpu_drifted ? "GPU execution in this context showed instability or drift"
-                                   : "historical data does not strongly favor GPU") +
+                      (gpu_drifted ? "GPU execution in this context drifted in " + std::to_string(gpu->drift_count) +
+                                         " of " + std::to_string(gpu->count) + " episodes"
+                                   : std::string("historical data does not strongly favor GPU")) +
                       ". Historical data indicates CPU is more reliable under the current memory pressure, based on " +
-                      std::to_string(s.episodes) + " observations.";
+                      std::to_string(s.episodes) + " " + row + " observations.";
   }
   return out;
 }

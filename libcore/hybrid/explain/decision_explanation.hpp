@@ -10,7 +10,7 @@ namespace hybrid {
 struct DecisionExplanation {
   LearningContextSnapshot context;
   LearningBackendKind recommended_backend = LearningBackendKind::cpu;
-  float confidence = 0.0F;  // successes / episodes of the representative row, in [0, 1]
+  float confidence = 0.0F;  // observation_confidence() of the evidence row, in [0, 1]
   std::string explanation;
 };
 

@@ -39,6 +39,7 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
   if (!chosen) return std::nullopt;
   const auto& s = chosen->stats;
   const std::string n = std::to_string(s.episodes);
+  const std::string backend(to_string(to_kind(chosen->backend)));
 
   const float success = clamp_confidence(ratio(s.successes, s.episodes));
   const float drift = clamp_confidence(ratio(s.drift_events, s.episodes));
@@ -47,14 +48,15 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
   StructuredDecisionExplanation out;
   out.context = context;
   out.recommended_backend = to_kind(trainer.recommend_for_bucket(to_bucket(context)));
-  out.confidence = success;
+  out.confidence = observation_confidence(s.successes, s.episodes);
+  out.evidence_backend = to_kind(chosen->backend);
   out.factors.push_back({DecisionFactorKind::historical_success_rate, success,
-                         "Historical success rate for this context is " + two_decimals(success) + " (" +
+                         "Historical " + backend + " success rate for this context is " + two_decimals(success) + " (" +
                              std::to_string(s.successes) + " successes over " + n + " episodes)."});
   out.factors.push_back({DecisionFactorKind::drift_penalty, drift,
                          s.drift_events > 0 ? "Drift was observed in " + std::to_string(s.drift_events) + " of " + n +
-                                                  " episodes, which indicates potential instability."
-                                            : std::string("No drift has been observed in this context.")});
+                                                  " " + backend + " episodes, which indicates potential instability."
+                                            : "No drift has been observed in " + backend + " execution in this context."});
   out.factors.push_back({DecisionFactorKind::observation_count, observations,
                          "The decision rests on " + n + " observations; more observations increase confidence."});
   out.factors.push_back({DecisionFactorKind::memory_stability, clamp_confidence(1.0F - drift),

@@ -28,7 +28,8 @@ struct DecisionFactor {
 struct StructuredDecisionExplanation {
   LearningContextSnapshot context;
   LearningBackendKind recommended_backend = LearningBackendKind::cpu;
-  float confidence = 0.0F;
+  float confidence = 0.0F;  // observation_confidence of the evidence row
+  LearningBackendKind evidence_backend = LearningBackendKind::cpu;  // whose row the factors describe
   std::vector<DecisionFactor> factors;  // always the four kinds, in enum order
 };
 

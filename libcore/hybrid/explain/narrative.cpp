@@ -44,10 +44,14 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
 
   const float success = weight_of(structured, DecisionFactorKind::historical_success_rate).value_or(0.0F);
   const float drift = weight_of(structured, DecisionFactorKind::drift_penalty).value_or(0.0F);
-  std::string p2 = std::string("The decision is based on a ") + success_phrase(success) +
-                   " historical success rate under similar memory conditions. " +
-                   (drift > 0.0F ? "Drift or instability has been observed in this context."
-                                 : "No significant drift or instability has been observed in this context.");
+  // The evidence row's backend is named, so this paragraph and the first one (which may speak
+  // of the other backend's drift) never seem to contradict each other.
+  const std::string backend(to_string(structured.evidence_backend));
+  std::string p2 = std::string("The decision is based on a ") + success_phrase(success) + " historical " + backend +
+                   " success rate under similar memory conditions. " +
+                   (drift > 0.0F ? "Drift or instability has been observed in " + backend + " execution in this context."
+                                 : "No significant drift or instability has been observed in " + backend +
+                                       " execution in this context.");
 
   static constexpr std::array<std::pair<DecisionFactorKind, const char*>, 4> kLabels{{
       {DecisionFactorKind::historical_success_rate, "historical success"},

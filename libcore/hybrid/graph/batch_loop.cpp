@@ -27,6 +27,13 @@ std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph
   const std::vector<std::string> ids = graph_tensor_ids(graph);
   const OffloadPlan plan = offload_.plan_with_tick(snapshot, ids, mem, tick);
   exec.record(fmt::format("OFFLOAD_PLAN tick={} actions={} reason={}", tick, plan.actions.size(), plan.reason));
+  // The seed's OFFLOAD_PLAN counts the actions; these lines name them (tensor, from, to).
+  for (const OffloadAction& a : plan.actions) {
+    const auto from = mem.get_tier(a.tensor_id);
+    exec.record(fmt::format("OFFLOAD_MOVE tick={} tensor={} from={} to={}", tick, a.tensor_id,
+                            from ? to_string(*from) : "none",
+                            a.kind == OffloadAction::Kind::MoveToRam ? "ram" : "ssd"));
+  }
   if (plan.actions.empty()) {
     exec.record(fmt::format("OFFLOAD_APPLY tick={} skipped", tick));
   } else if (auto applied = offload_.apply(snapshot, plan, mem); applied) {

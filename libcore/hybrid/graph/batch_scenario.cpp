@@ -67,12 +67,17 @@ common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
 }
 
 std::vector<std::string> describe_tick_plans(const std::vector<TickResult>& ticks) {
+  return describe_tick_plans(ticks, {});
+}
+
+std::vector<std::string> describe_tick_plans(const std::vector<TickResult>& ticks, const std::vector<std::string>& names) {
   std::vector<std::string> lines;
   for (const auto& t : ticks) {
     lines.push_back(fmt::format("TICK_PLAN tick={} summary={}", t.tick, t.plan.snapshot_summary));
     for (const auto& p : t.plan.placements) {
-      lines.push_back(
-          fmt::format("NODE_PLAN tick={} node={} target={} reason={}", t.tick, p.node_id, to_string(p.target), p.reason));
+      const std::string name = p.node_id < names.size() ? " name=" + names[p.node_id] : "";
+      lines.push_back(fmt::format("NODE_PLAN tick={} node={}{} target={} reason={}", t.tick, p.node_id, name,
+                                  to_string(p.target), p.reason));
     }
   }
   return lines;

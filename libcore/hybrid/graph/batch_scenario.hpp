@@ -53,5 +53,8 @@ inline constexpr std::uint64_t kMaxScenarioTensorBytes = 64ULL * 1024 * 1024;
 //   TICK_PLAN tick=<t> summary=Snapshot pressures: vram=<p>, ram=<p>
 //   NODE_PLAN tick=<t> node=<id> target=<Cpu|Gpu|CpuFallback> reason=<reason>
 [[nodiscard]] std::vector<std::string> describe_tick_plans(const std::vector<TickResult>& ticks);
+// The same, with " name=<kernel name>" after node=<id> (names[id]).
+[[nodiscard]] std::vector<std::string> describe_tick_plans(const std::vector<TickResult>& ticks,
+                                                           const std::vector<std::string>& names);
 
 }  // namespace hybrid

@@ -16,12 +16,16 @@ std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-void SelfTrainer::record_episode(const TrainingEpisode& ep) {
+bool SelfTrainer::record_episode(const TrainingEpisode& ep) {
   ChoiceStats& s = table_[{bucket_for(ep.ctx), ep.decision.backend}];
+  // A full row takes nothing more: counting the score without the episode would skew
+  // the average the recommendation is made from.
+  if (s.count == std::numeric_limits<std::uint32_t>::max()) return false;
   s.count = saturating_inc(s.count);
   if (ep.outcome.success) s.success_count = saturating_inc(s.success_count);
   s.score_sum = saturating_add(s.score_sum, ep.outcome.score);
   if (ep.outcome.had_drift) s.drift_count = saturating_inc(s.drift_count);
+  return true;
 }
 
 std::int64_t SelfTrainer::value_for(const ContextBucket& bucket, BackendChoice backend) const {

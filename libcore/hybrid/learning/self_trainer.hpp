@@ -22,7 +22,8 @@ struct StatsEntry {
 
 class SelfTrainer {
  public:
-  void record_episode(const TrainingEpisode& ep);
+  // false (and nothing recorded) when the row already holds 2^32-1 episodes.
+  bool record_episode(const TrainingEpisode& ep);
 
   [[nodiscard]] BackendChoice recommend_backend(const ExecutionContext& ctx) const;
   [[nodiscard]] BackendChoice recommend_for_bucket(const ContextBucket& bucket) const;

@@ -6,15 +6,25 @@
 
 #include "common/atomic_file.hpp"
 #include "hybrid/cache/checksum32.hpp"
+#include "hybrid/memory/crc32c.hpp"
 
 namespace hybrid {
 
 namespace {
 
 constexpr std::string_view kTrailerTag = "table_end";
+constexpr std::string_view kEpisodeTag = "episode=";
+
+bool is_episode_key(std::string_view k) {
+  return k.size() == 32 && k.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
 
 std::uint32_t checksum_of(std::string_view text) {
   return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+std::uint32_t crc_of(std::string_view text) {
+  return crc32c({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
 template <typename T>
@@ -93,7 +103,10 @@ common::Error PersistError::to_error() const {
   return kind == Kind::Io ? common::Error::io(message) : common::Error::malformed(message);
 }
 
-std::string format_trainer_table(const SelfTrainer& trainer) {
+std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
+
+std::string format_trainer_table(const TrainerTable& table) {
+  const SelfTrainer& trainer = table.trainer;
   std::string body = std::string(kTrainerTableHeader) + "\n";
   for (const StatsEntry& e : trainer.all_stats()) {  // already in the documented order
     body += "gpu_avail=" + std::string(e.bucket.gpu_available ? "1" : "0") +
@@ -102,8 +115,9 @@ std::string format_trainer_table(const SelfTrainer& trainer) {
             ";success=" + std::to_string(e.stats.success_count) + ";score_sum=" + std::to_string(e.stats.score_sum) +
             ";drift=" + std::to_string(e.stats.drift_count) + "\n";
   }
+  for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
-         ";checksum32=" + std::to_string(checksum_of(body)) + "\n";
+         ";crc32c=" + std::to_string(crc_of(body)) + "\n";
 }
 
 ParsedTable parse_trainer_table(std::string_view text) {
@@ -112,6 +126,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
   std::int64_t line_no = 0;
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
+  bool v1 = false;
   while (offset < text.size()) {
     const std::size_t line_start = offset;
     auto nl = text.find('\n', offset);
@@ -120,7 +135,8 @@ ParsedTable parse_trainer_table(std::string_view text) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_no == 1) {
-      out.header_ok = line == kTrainerTableHeader;
+      v1 = line == kTrainerTableHeaderV1;
+      out.header_ok = v1 || line == kTrainerTableHeader;
       if (!out.header_ok) return out;
       continue;
     }
@@ -133,21 +149,33 @@ ParsedTable parse_trainer_table(std::string_view text) {
       trailer_seen = true;
       std::optional<std::uint64_t> len;
       std::optional<std::uint32_t> sum;
+      const std::string_view sum_key = v1 ? "checksum32=" : "crc32c=";
       for (std::string_view seg : split(line, ';')) {
         if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
-        if (seg.starts_with("checksum32=")) sum = parse_int<std::uint32_t>(seg.substr(11));
+        if (seg.starts_with(sum_key)) sum = parse_int<std::uint32_t>(seg.substr(sum_key.size()));
       }
       const std::string_view body = text.substr(0, line_start);
+      const std::uint32_t actual = v1 ? checksum_of(body) : crc_of(body);
       if (!len || !sum) {
-        out.integrity = TableIssue{line_no, "table_end trailer needs len and checksum32"};
+        out.integrity = TableIssue{line_no, std::string("table_end trailer needs len and ") +
+                                                std::string(sum_key.substr(0, sum_key.size() - 1))};
       } else if (*len != body.size()) {
         out.integrity = TableIssue{line_no, "length mismatch: trailer says " + std::to_string(*len) +
                                                 " bytes, table has " + std::to_string(body.size())};
-      } else if (*sum != checksum_of(body)) {
+      } else if (*sum != actual) {
         out.integrity = TableIssue{line_no, "checksum mismatch: trailer says " + std::to_string(*sum) +
-                                                ", table hashes to " + std::to_string(checksum_of(body))};
+                                                ", table hashes to " + std::to_string(actual)};
       } else {
         out.verified = true;
+      }
+      continue;
+    }
+    if (line.starts_with(kEpisodeTag)) {
+      const std::string_view key = line.substr(kEpisodeTag.size());
+      if (!is_episode_key(key)) {
+        out.skipped.push_back({line_no, "episode key must be 32 lowercase hex digits"});
+      } else if (!out.episodes.emplace(key).second) {
+        out.skipped.push_back({line_no, "episode key appears twice"});
       }
       continue;
     }
@@ -188,6 +216,16 @@ PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const 
 }
 
 common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path) {
+  auto t = read_trainer_table_full(fs, path);
+  if (!t) return t.error();
+  return std::move(t.value().trainer);
+}
+
+common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table, const std::string& path) {
+  return common::write_file_atomic(fs, path, format_trainer_table(table));
+}
+
+common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path) {
   auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
   if (!text) return text.error().at_file(path);
   ParsedTable parsed = parse_trainer_table(*text);
@@ -195,10 +233,18 @@ common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, co
     return common::Error::malformed(std::move(msg), common::Location{path, line, {}});
   };
   if (text->empty()) return at(1, "empty file; expected header " + std::string(kTrainerTableHeader));
-  if (!parsed.header_ok) return at(1, "not a self-training table; expected header " + std::string(kTrainerTableHeader));
+  if (!parsed.header_ok) {
+    return at(1, "not a self-training table; expected header " + std::string(kTrainerTableHeader) + " (or " +
+                     std::string(kTrainerTableHeaderV1) + ")");
+  }
   if (parsed.integrity) return at(parsed.integrity->line, parsed.integrity->message);
   if (!parsed.skipped.empty()) return at(parsed.skipped.front().line, parsed.skipped.front().message);
-  return std::move(parsed.trainer);
+  if (!parsed.verified) {
+    std::int64_t lines = 0;
+    for (char c : *text) lines += c == '\n' ? 1 : 0;
+    return at(lines + 1, "no table_end trailer: the table is cut short or was not written by atenia");
+  }
+  return TrainerTable{std::move(parsed.trainer), std::move(parsed.episodes)};
 }
 
 }  // namespace hybrid

@@ -1,15 +1,20 @@
 #pragma once
 // The self-training table on disk (APX 13.10.3): a versioned text file, one row per line,
 //
-//   ATENIA_SELFTRAINER_V1
+//   ATENIA_SELFTRAINER_V2
 //   gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=3;success=3;score_sum=30;drift=0
-//   table_end;len=<bytes above this line>;checksum32=<FNV-1a of those bytes>
+//   episode=<32 hex digits>          (one per episode `atenia learn` took in; optional)
+//   table_end;len=<bytes above this line>;crc32c=<CRC-32C of those bytes>
 //
+// V2 (written) checks the body with CRC-32C; V1 (still read) had the same rows and a
+// "checksum32=<FNV-1a>" trailer. The episode lines make `learn` idempotent: an episode whose
+// key is listed is not counted again; the seed's loader skips them (no row keys).
 // Rows are ordered by (gpu_avail, vram_band, ram_band, backend). The trailer is ours: the
-// seed's loader skips it as a row without required keys, and a table without one (hand
-// written, or from an older writer) still loads. Writes are atomic (temporary + rename).
+// seed's loader skips it as a row without required keys; the strict reader of the tools
+// refuses a table without one (cut short). Writes are atomic (temporary + rename).
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +37,8 @@ struct PersistError {
 template <typename T>
 using PersistResult = common::Expected<T, PersistError>;
 
-inline constexpr std::string_view kTrainerTableHeader = "ATENIA_SELFTRAINER_V1";
+inline constexpr std::string_view kTrainerTableHeader = "ATENIA_SELFTRAINER_V2";
+inline constexpr std::string_view kTrainerTableHeaderV1 = "ATENIA_SELFTRAINER_V1";
 inline constexpr std::size_t kMaxTrainerTableBytes = std::size_t{64} << 20;
 
 [[nodiscard]] std::string format_trainer_table(const SelfTrainer& trainer);
@@ -42,8 +48,17 @@ struct TableIssue {
   std::string message;
 };
 
+// A table with the keys of the episodes it has taken in.
+struct TrainerTable {
+  SelfTrainer trainer;
+  std::set<std::string> episodes;  // 32 lowercase hex digits each
+};
+
+[[nodiscard]] std::string format_trainer_table(const TrainerTable& table);
+
 struct ParsedTable {
   SelfTrainer trainer;
+  std::set<std::string> episodes;
   bool header_ok = false;                // false: the trainer is empty
   bool verified = false;                 // a trailer was present and matched
   std::vector<TableIssue> skipped;       // rows left out, with why
@@ -62,7 +77,13 @@ struct ParsedTable {
 [[nodiscard]] PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path);
 
 // For tools: anything short of a clean table (missing file, wrong header, a bad row,
-// a trailer mismatch) is an error naming the file and line.
+// a missing trailer (a table cut short), a trailer mismatch) is an error naming the file
+// and line.
 [[nodiscard]] common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path);
+[[nodiscard]] common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path);
+
+// Replaces `path` atomically; creates no directory (the caller names an existing one).
+[[nodiscard]] common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table,
+                                                 const std::string& path);
 
 }  // namespace hybrid

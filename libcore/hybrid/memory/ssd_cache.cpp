@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/atomic_file.hpp"
+#include "common/sha256.hpp"
 #include "hybrid/cache/checksum32.hpp"
 #include "hybrid/memory/crc32c.hpp"
 #include "hybrid/memory/rle_codec.hpp"
@@ -33,24 +34,25 @@ MoveResult<void> SsdCache::ensure_dir() const {
   return {};
 }
 
+// Injective: safe characters stay, every other byte becomes ".xx" (two hex digits), and "."
+// appears only as that escape, so two ids never share a spill file. A name past 200 bytes
+// keeps its first 150 and adds "~" and 32 hex digits of its SHA-256 ("~" is never escaped
+// output either).
 std::string SsdCache::blob_path(std::string_view tensor_id) const {
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string name;
   name.reserve(tensor_id.size());
-  bool replaced = false;
   for (char c : tensor_id) {
     if (is_safe_char(c)) {
       name.push_back(c);
     } else {
-      name.push_back('_');
-      replaced = true;
+      const auto u = static_cast<unsigned char>(c);
+      name += '.';
+      name += kHex[u >> 4];
+      name += kHex[u & 15];
     }
   }
-  if (replaced) {
-    char suffix[10];
-    std::snprintf(suffix, sizeof suffix, "-%08x",
-                  checksum32({reinterpret_cast<const std::uint8_t*>(tensor_id.data()), tensor_id.size()}));
-    name += suffix;
-  }
+  if (name.size() > 200) name = name.substr(0, 150) + "~" + common::sha256_hex(tensor_id).substr(0, 32);
   return dir_ + "/tensor_" + name + ".bin";
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace hybrid {
@@ -25,9 +26,21 @@ std::deque<StreamTask>& AsyncExecutor::queue_for(StreamKind stream) {
 }
 
 std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint64_t cost) {
+  return submit(stream, std::move(kind), cost, {});
+}
+
+std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint64_t cost,
+                                    const std::vector<std::string>& tensors) {
   const std::uint64_t id = next_id_;
   if (next_id_ != std::numeric_limits<std::uint64_t>::max()) ++next_id_;  // saturating
-  StreamTask task{id, stream, std::move(kind), cost};
+  StreamTask task{id, stream, std::move(kind), cost, {}};
+  for (const std::string& t : tensors) {
+    auto [it, fresh] = last_task_for_tensor_.try_emplace(t, id);
+    if (!fresh) {
+      task.after.push_back(it->second);
+      it->second = id;
+    }
+  }
   timeline_.push_back("ENQUEUE " + describe(task, stream));
   queue_for(stream).push_back(std::move(task));
   return id;
@@ -35,6 +48,7 @@ std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint6
 
 void AsyncExecutor::record_run(StreamKind as_stream, const StreamTask& task) {
   timeline_.push_back("RUN " + describe(task, as_stream));
+  done_.insert(task.id);
 }
 
 void AsyncExecutor::run_to_completion() {
@@ -47,9 +61,14 @@ void AsyncExecutor::run_to_completion() {
 
 void AsyncExecutor::run_advanced() {
   constexpr StreamKind kRotation[] = {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch};
+  auto ready = [&](const StreamTask& t) {
+    return std::ranges::all_of(t.after, [&](std::uint64_t id) { return done_.contains(id); });
+  };
+  // The globally oldest pending task is at the front of its queue and depends only on older
+  // tasks, all run: every round of three visits runs at least one task.
   for (std::size_t i = 0; pending() > 0; ++i) {
     auto& q = queue_for(kRotation[i % 3]);
-    if (q.empty()) continue;
+    if (q.empty() || !ready(q.front())) continue;
     StreamTask task = std::move(q.front());
     q.pop_front();
     record_run(task.stream, task);
@@ -57,16 +76,19 @@ void AsyncExecutor::run_advanced() {
 }
 
 void AsyncExecutor::run_fallback() {
-  for (StreamKind stream : {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch}) {
-    auto& q = queue_for(stream);
-    while (!q.empty()) {
-      StreamTask task = std::move(q.front());
-      q.pop_front();
-      if (stream != StreamKind::Cpu) {
-        timeline_.push_back(fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(stream), task.id));
-      }
-      record_run(StreamKind::Cpu, task);
+  // One CPU stream runs everything, in the order it was submitted (the program's order).
+  while (pending() > 0) {
+    std::deque<StreamTask>* oldest = nullptr;
+    for (StreamKind stream : {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch}) {
+      auto& q = queue_for(stream);
+      if (!q.empty() && (oldest == nullptr || q.front().id < oldest->front().id)) oldest = &q;
     }
+    StreamTask task = std::move(oldest->front());
+    oldest->pop_front();
+    if (task.stream != StreamKind::Cpu) {
+      timeline_.push_back(fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(task.stream), task.id));
+    }
+    record_run(StreamKind::Cpu, task);
   }
 }
 

@@ -9,6 +9,8 @@
 // Other components (batch loop, autograd) append their own lines through record().
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,10 +24,15 @@ class AsyncExecutor {
 
   // Queues a task and returns its id (1, 2, 3... across all streams).
   std::uint64_t submit(StreamKind stream, TaskKind kind, std::uint64_t cost);
+  // The same, for a task that reads or writes `tensors`: it runs only after the last task
+  // submitted for any of them, whatever stream that one is on (a move finishes before the
+  // kernel that reads the moved tensor starts).
+  std::uint64_t submit(StreamKind stream, TaskKind kind, std::uint64_t cost, const std::vector<std::string>& tensors);
 
-  // Drains every queue. Advanced mode visits Cpu, Gpu, SsdPrefetch in turn (step i picks i % 3)
-  // and runs one task from the visited queue when it has one. Fallback mode runs the CPU queue,
-  // then each GPU task, then each SSD task, as CPU work.
+  // Drains every queue, never running a task before the tasks it comes after. Advanced mode
+  // visits Cpu, Gpu, SsdPrefetch in turn (step i picks i % 3) and runs the front task of the
+  // visited queue when it has one whose predecessors have run (else that stream waits this
+  // turn). Fallback mode runs every task in submission order as CPU work.
   void run_to_completion();
 
   void record(std::string line) { timeline_.push_back(std::move(line)); }
@@ -46,6 +53,8 @@ class AsyncExecutor {
   std::deque<StreamTask> ssd_q_;
   std::vector<std::string> timeline_;
   std::uint64_t next_id_ = 1;
+  std::map<std::string, std::uint64_t, std::less<>> last_task_for_tensor_;
+  std::set<std::uint64_t> done_;
 };
 
 }  // namespace hybrid

@@ -53,7 +53,7 @@ class MemoryPreparation {
     }
     const StreamKind stream = reached == MemoryTier::Vram ? StreamKind::Gpu : StreamKind::Cpu;
     const std::string name = std::string("move:") + to_string(*current) + "->" + to_string(reached) + ":" + id;
-    bundle_.submitted_task_ids.push_back(exec_.submit(stream, TaskKind::transfer(name), kTaskCost));
+    bundle_.submitted_task_ids.push_back(exec_.submit(stream, TaskKind::transfer(name), kTaskCost, {id}));
   }
 
  private:
@@ -101,7 +101,7 @@ RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& 
   for (const auto& id : tensor_ids) {
     if (mem.get_tier(id) == MemoryTier::Ssd && prep.required_tier() != MemoryTier::Ssd) {
       bundle.submitted_task_ids.push_back(
-          exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + id), kTaskCost));
+          exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + id), kTaskCost, {id}));
     }
   }
   for (const auto& id : tensor_ids) prep.bring_to_required_tier(id);
@@ -113,8 +113,8 @@ RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& 
   }
 
   const ExecutionTarget effective = prep.degraded() ? ExecutionTarget::CpuFallback : plan.target;
-  bundle.submitted_task_ids.push_back(
-      exec.submit(compute_stream(effective), TaskKind::compute(kernel.name), kTaskCost));
+  bundle.submitted_task_ids.push_back(exec.submit(compute_stream(effective), TaskKind::compute(kernel.name), kTaskCost,
+                                                 std::vector<std::string>(tensor_ids.begin(), tensor_ids.end())));
   return bundle;
 }
 

@@ -2,6 +2,7 @@
 // APX 13.4.0: logical streams, the tasks queued on them, and the executor's configuration.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hybrid {
 
@@ -34,6 +35,7 @@ struct StreamTask {
   StreamKind stream = StreamKind::Cpu;
   TaskKind kind;
   std::uint64_t estimated_cost = 0;  // abstract units; reserved for future policies
+  std::vector<std::uint64_t> after;  // tasks that must have run first (earlier ids only)
 };
 
 struct StreamConfig {

@@ -24,14 +24,14 @@ run "$ATENIA" learn "$WORK/episodes.jsonl" --table "$WORK/t.table"
 expect_rc 0
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table"
 expect_rc 0
-expect_out_eq "Atenia selected GPU execution with a confidence of 100%. GPU was selected because this context has been observed 2 times, with 2 successful executions and low drift. Historical performance favors GPU execution under similar memory conditions.
+expect_out_eq "Atenia selected GPU execution with a confidence of 34%. GPU was selected because GPU execution in this context has been observed 2 times, with 2 successful executions and no drift. Historical performance favors GPU execution under similar memory conditions.
 
-The decision is based on a strong historical success rate under similar memory conditions. No significant drift or instability has been observed in this context.
+The decision is based on a strong historical GPU success rate under similar memory conditions. No significant drift or instability has been observed in GPU execution in this context.
 
 Key contributing factors include historical success factor has high influence. drift impact factor has low influence. observation count factor has low influence. memory stability factor has high influence."
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table" --json
 expect_rc 0
-expect_out_has '"recommended_backend":"GPU","confidence":1.0,'
+expect_out_has '"recommended_backend":"GPU","confidence":0.34237194,'
 expect_out_has '{"kind":"observation_count","weight":0.04,'
 # No GPU: the learned GPU rows do not apply to this context.
 run "$ATENIA" explain --gpu-available=false --vram-band=0 --ram-band=0 --table "$WORK/t.table"
@@ -41,5 +41,5 @@ run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$
 expect_rc 2; expect_out_empty
 printf 'NOT_A_TABLE\n' > "$WORK/bad.table"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/bad.table"
-expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V1"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V1)"
 finish

@@ -9,18 +9,24 @@ cat > "$WORK/e1.jsonl" <<'JSONL'
 
 {"gpu_available":true,"vram_pressure":0.95,"ram_pressure":0.8,"backend":"gpu","success":false,"score":-2,"had_drift":true}
 JSONL
+# learn creates no directory: the table's must exist.
 run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/sub/t.table"
-expect_rc 0; expect_out_eq "learned 3 episodes; $WORK/sub/t.table has 3 rows"
-run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/sub/t.table" --json
-expect_rc 0; expect_out_eq "{\"episodes\":3,\"rows\":3,\"table\":\"$WORK/sub/t.table\"}"
+expect_rc 2; expect_err_eq "atenia: $WORK/sub: cannot open directory to lock it: No such file or directory"
+[ ! -e "$WORK/sub" ] || fail "learn created a directory nobody named"
+mkdir "$WORK/sub"
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/sub/t.table"
+expect_rc 0; expect_out_eq "learned 3 new episodes of 3 (0 already in the table); $WORK/sub/t.table has 3 rows"
+# The same episodes again (from stdin this time) are not counted twice.
+run bash -c "\"\$0\" learn - --table \"\$1\" --json < \"\$2\"" "$ATENIA" "$WORK/sub/t.table" "$WORK/e1.jsonl"
+expect_rc 0; expect_out_eq "{\"episodes\":3,\"new\":0,\"already_learned\":3,\"rows\":3,\"table\":\"$WORK/sub/t.table\"}"
 run "$ATENIA" stats --table "$WORK/sub/t.table"
 expect_rc 0
-expect_out_eq "gpu_available=true vram_band=0 ram_band=0 backend=cpu episodes=2 successes=2 drift=0 avg_score=3.0 recommended=GPU
-gpu_available=true vram_band=0 ram_band=0 backend=gpu episodes=2 successes=2 drift=0 avg_score=9.0 recommended=GPU
-gpu_available=true vram_band=3 ram_band=2 backend=gpu episodes=2 successes=0 drift=2 avg_score=-2.0 recommended=CPU
-entries=3 episodes=6 gpu_preference_ratio=0.6666667"
+expect_out_eq "gpu_available=true vram_band=0 ram_band=0 backend=cpu episodes=1 successes=1 drift=0 avg_score=3.0 recommended=GPU
+gpu_available=true vram_band=0 ram_band=0 backend=gpu episodes=1 successes=1 drift=0 avg_score=9.0 recommended=GPU
+gpu_available=true vram_band=3 ram_band=2 backend=gpu episodes=1 successes=0 drift=1 avg_score=-2.0 recommended=CPU
+entries=3 episodes=3 gpu_preference_ratio=0.6666667"
 run "$ATENIA" stats --table "$WORK/sub/t.table" --json
-expect_rc 0; expect_out_has '"summary":{"total_entries":3,"total_episodes":6,"gpu_preference_ratio":0.6666667}'
+expect_rc 0; expect_out_has '"summary":{"total_entries":3,"total_episodes":3,"gpu_preference_ratio":0.6666667}'
 
 cp "$WORK/sub/t.table" "$WORK/before.table"
 check_bad() {  # $1: the bad record, $2: the expected error line after "atenia: <file>:2: "
@@ -36,14 +42,14 @@ check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend
 check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1}' \
   "/: missing required key 'had_drift'"
 check_bad '{"gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1,"had_drift":false,"x":1}' \
-  '/x: unknown key'
+  '/x: unknown key; expected one of id, gpu_available, vram_pressure, ram_pressure, backend, success, score, had_drift'
 # (the syntax error's wording is the JSON reader's; only the exit code and file:line matter)
 printf '%s\n' '{"gpu_available":true,' > "$WORK/syntax.jsonl"
 run "$ATENIA" learn "$WORK/syntax.jsonl" --table "$WORK/sub/t.table"
 expect_rc 2; grep -q "^atenia: $WORK/syntax.jsonl:1: " "$WORK/err" || fail "syntax error line"
 
 # A table whose checksum trailer does not match is refused, not silently reset.
-sed 's/count=2;success=2;score_sum=6/count=2;success=2;score_sum=7/' "$WORK/before.table" > "$WORK/tampered.table"
+sed 's/count=1;success=1;score_sum=3/count=1;success=1;score_sum=4/' "$WORK/before.table" > "$WORK/tampered.table"
 run "$ATENIA" stats --table "$WORK/tampered.table"
 expect_rc 2; grep -q "checksum mismatch" "$WORK/err" || fail "tampered table accepted"
 run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/tampered.table"

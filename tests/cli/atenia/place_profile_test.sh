@@ -17,7 +17,7 @@ cat > "$WORK/nogpu.json" <<'JSON'
  "pressure":{"ram_pressure":0.1,"vram_pressure":null}}
 JSON
 run "$ATENIA" place --bytes 4096 --snapshot "$WORK/nogpu.json"
-expect_rc 0; grep -q "^target=cpu device=none reason=" "$WORK/out" || fail "no GPU must place on cpu"
+expect_rc 0; expect_out_eq "target=ssd device=none reason=SSD: no GPU in the snapshot; 4.00 KiB does not fit in RAM (RAM has 900 B free of 1000 B); SSD free space unknown"
 
 cat > "$WORK/gpu.json" <<'JSON'
 {"gpus":[{"id":"gpu0","backend":"cuda","vram_total_bytes":8000000000,"vram_free_bytes":7000000000,"compute_score_est":500}],
@@ -28,7 +28,7 @@ expect_rc 0; expect_out_has '"device_id":"gpu0"'
 
 printf '{"gpus":[{"id":"gpu0","backend":"tpu","vram_total_bytes":1,"vram_free_bytes":1}]}' > "$WORK/bad.json"
 run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad.json"
-expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: /gpus/0/backend: unknown backend \"tpu\""
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: /gpus/0/backend: unknown backend \"tpu\"; expected cpu, cuda, rocm, metal, oneapi, vulkan or unknown"
 printf '{"ram":{"total_bytes":-1}}' > "$WORK/bad2.json"
 run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad2.json"
 expect_rc 2; expect_err_eq "atenia: $WORK/bad2.json: /ram/total_bytes: expected a non-negative integer, got -1"

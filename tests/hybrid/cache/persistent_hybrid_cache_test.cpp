@@ -33,10 +33,44 @@ TEST_CASE("persistent_cache: put and get roundtrip tensor") {
   CHECK(std::filesystem::exists(dir.file("roundtrip/tensor/w1.bin")));
   CHECK(slurp(dir.file("roundtrip/tensor/w1.bin")) == std::string("\x01\x02\x03", 3));
   CHECK(slurp(dir.file("roundtrip/tensor/w1.meta")) ==
-        "kind=tensor\nlen=3\nchecksum32=" + std::to_string(checksum32(Bytes{1, 2, 3})) + "\ncreated_unix=1234\n");
+        "kind=tensor\nlen=3\nchecksum32=" + std::to_string(checksum32(Bytes{1, 2, 3})) + "\ncreated_unix=1234\nkey=w1\n");
   auto meta = cache.get_meta(CacheKind::Tensor, "w1");
   REQUIRE(meta.ok());
-  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, checksum32(Bytes{1, 2, 3}), 1234});
+  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, checksum32(Bytes{1, 2, 3}), 1234, std::string("w1")});
+  CHECK(cache.verify_blob(CacheKind::Tensor, "w1").ok());
+}
+
+TEST_CASE("persistent_cache: swapped .bin + .meta pairs of equal length are detected (issue 11)") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("swap"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "a", Bytes{1, 2, 3}, 1, false).ok());
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "b", Bytes{4, 5, 6}, 1, false).ok());
+  const auto t = dir.file("swap/tensor/");
+  for (const char* ext : {".bin", ".meta"}) {
+    std::filesystem::rename(t + "a" + ext, t + "tmp" + ext);
+    std::filesystem::rename(t + "b" + ext, t + "a" + ext);
+    std::filesystem::rename(t + "tmp" + ext, t + "b" + ext);
+  }
+  auto got = cache.get_blob(CacheKind::Tensor, "a");
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.error().kind == CacheError::Kind::Corrupt);
+  CHECK(got.error().message.find("belongs to key 'b'") != std::string::npos);
+  CHECK_FALSE(cache.verify_blob(CacheKind::Tensor, "b").ok());
+}
+
+TEST_CASE("persistent_cache: a meta claiming more than the blob limit is refused before reading") {
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("big"));
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "w", Bytes{1}, 1, false).ok());
+  {
+    std::ofstream m(dir.file("big/tensor/w.meta"), std::ios::trunc);
+    m << "kind=tensor\nlen=10737418240\nchecksum32=1\ncreated_unix=1\nkey=w\n";
+  }
+  std::filesystem::resize_file(dir.file("big/tensor/w.bin"), 10737418240ULL);  // sparse
+  auto got = cache.get_blob(CacheKind::Tensor, "w");
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.error().message.find("the limit is 1073741824") != std::string::npos);
+  CHECK_FALSE(cache.verify_blob(CacheKind::Tensor, "w").ok());
 }
 
 TEST_CASE("persistent_cache: put rejects overwrite by default, overwrites when asked") {

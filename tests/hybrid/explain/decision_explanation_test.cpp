@@ -1,4 +1,5 @@
 #include "hybrid/explain/decision_explanation.hpp"
+#include "hybrid/explain/representative_entry.hpp"
 
 #include <doctest/doctest.h>
 
@@ -29,10 +30,11 @@ TEST_CASE("decision_explanation: explanation_for_gpu_context") {
   auto e = explain_decision(t, ctx);
   REQUIRE(e.has_value());
   CHECK(e->recommended_backend == LearningBackendKind::gpu);
-  CHECK(e->confidence > 0.5F);
+  // One success out of one is weak evidence: the Wilson lower bound, 1 / (1 + 1.96^2).
+  CHECK(e->confidence == doctest::Approx(1.0 / (1.0 + 1.96 * 1.96)).epsilon(1e-4));
   CHECK(e->explanation ==
-        "GPU was selected because this context has been observed 1 times, with 1 successful executions and low "
-        "drift. Historical performance favors GPU execution under similar memory conditions.");
+        "GPU was selected because GPU execution in this context has been observed 1 times, with 1 successful "
+        "executions and no drift. Historical performance favors GPU execution under similar memory conditions.");
 }
 
 TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
@@ -45,8 +47,8 @@ TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
   CHECK(e->recommended_backend == LearningBackendKind::cpu);
   CHECK(e->explanation.find("CPU") != std::string::npos);
   CHECK(e->explanation ==
-        "CPU was selected because GPU execution in this context showed instability or drift. Historical data "
-        "indicates CPU is more reliable under the current memory pressure, based on 1 observations.");
+        "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes. Historical data "
+        "indicates CPU is more reliable under the current memory pressure, based on 1 CPU observations.");
 }
 
 TEST_CASE("decision_explanation: explanation_is_deterministic") {
@@ -73,13 +75,24 @@ TEST_CASE("decision_explanation: band 3 contexts are explained with their own st
   CHECK(e->recommended_backend == to_kind(t.recommend_backend(hot)));
 }
 
-TEST_CASE("decision_explanation: the busiest row is the evidence; confidence is its success rate") {
+TEST_CASE("decision_explanation: the recommended backend's row is the evidence, not the busiest") {
   SelfTrainer t;
   for (int i = 0; i < 3; ++i) record(t, kCtx, BackendChoice::cpu, i < 2, 2);
   record(t, kCtx, BackendChoice::gpu, true, 9);
   auto e = explain_decision(t, {true, 0, 1});
   REQUIRE(e.has_value());
   CHECK(e->recommended_backend == LearningBackendKind::gpu);
-  CHECK(e->confidence == doctest::Approx(2.0 / 3.0));
-  CHECK(e->explanation.find("observed 3 times, with 2 successful") != std::string::npos);
+  // Main explained a GPU choice with the CPU row's "3 times, 2 successful".
+  CHECK(e->explanation.find("GPU execution in this context has been observed 1 times, with 1 successful") !=
+        std::string::npos);
+  CHECK(e->confidence == doctest::Approx(observation_confidence(1, 1)));
+}
+
+TEST_CASE("decision_explanation: confidence grows with the number of observations") {
+  CHECK(observation_confidence(0, 0) == 0.0F);
+  CHECK(observation_confidence(4, 4) == doctest::Approx(4.0 / (4.0 + 1.96 * 1.96)).epsilon(1e-4));
+  CHECK(observation_confidence(4, 4) < observation_confidence(20, 20));
+  CHECK(observation_confidence(20, 20) < observation_confidence(100, 100));
+  CHECK(observation_confidence(100, 100) < 1.0F);
+  CHECK(observation_confidence(50, 100) < 0.5F);
 }

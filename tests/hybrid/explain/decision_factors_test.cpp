@@ -29,7 +29,7 @@ TEST_CASE("decision_factors: structured_contains_all_factors") {
   CHECK(s->factors[2].kind == DecisionFactorKind::observation_count);
   CHECK(s->factors[3].kind == DecisionFactorKind::memory_stability);
   CHECK(s->recommended_backend == LearningBackendKind::gpu);
-  CHECK(s->factors[0].description == "Historical success rate for this context is 1.00 (1 successes over 1 episodes).");
+  CHECK(s->factors[0].description == "Historical GPU success rate for this context is 1.00 (1 successes over 1 episodes).");
   CHECK(s->factors[2].weight == doctest::Approx(1.0 / 50.0));
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("decision_factors: gpu_structured_explanation_has_high_success_weight"
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   CHECK(s->factors[0].weight > 0.6F);
-  CHECK(s->factors[0].description == "Historical success rate for this context is 0.90 (9 successes over 10 episodes).");
+  CHECK(s->factors[0].description == "Historical GPU success rate for this context is 0.90 (9 successes over 10 episodes).");
 }
 
 TEST_CASE("decision_factors: drift_penalty_present_for_unstable_context") {

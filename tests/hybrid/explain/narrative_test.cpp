@@ -15,6 +15,7 @@ StructuredDecisionExplanation structured(float success, float drift, float obser
   s.context = {true, 0, 0};
   s.recommended_backend = LearningBackendKind::gpu;
   s.confidence = success;
+  s.evidence_backend = LearningBackendKind::gpu;
   s.factors = {{DecisionFactorKind::historical_success_rate, success, ""},
                {DecisionFactorKind::drift_penalty, drift, ""},
                {DecisionFactorKind::observation_count, observations, ""},
@@ -35,7 +36,7 @@ TEST_CASE("narrative: narrative_contains_backend_and_confidence") {
 
 TEST_CASE("narrative: narrative_mentions_drift_when_present") {
   auto with = build_narrative(text(LearningBackendKind::cpu, 0.5F), structured(0.5F, 0.3F, 0.5F));
-  CHECK(with.narrative.find("Drift or instability has been observed in this context.") != std::string::npos);
+  CHECK(with.narrative.find("Drift or instability has been observed in GPU execution in this context.") != std::string::npos);
   auto without = build_narrative(text(LearningBackendKind::cpu, 0.5F), structured(0.5F, 0.0F, 0.5F));
   CHECK(without.narrative.find("No significant drift or instability") != std::string::npos);
 }
@@ -64,12 +65,12 @@ TEST_CASE("narrative: three paragraphs; success wording follows the weight; conf
   auto n = build_narrative(text(LearningBackendKind::gpu, 1.7F), structured(0.45F, 0.0F, 0.0F));
   CHECK(n.confidence == 1.0F);
   CHECK(n.narrative.find("confidence of 100%") != std::string::npos);
-  CHECK(n.narrative.find("a moderate historical success rate") != std::string::npos);
+  CHECK(n.narrative.find("a moderate historical GPU success rate") != std::string::npos);
   std::size_t blank = 0;
   for (std::size_t p = n.narrative.find("\n\n"); p != std::string::npos; p = n.narrative.find("\n\n", p + 2)) ++blank;
   CHECK(blank == 2);
   CHECK(build_narrative(text(LearningBackendKind::gpu, 0.3F), structured(0.3F, 0.0F, 0.0F))
-            .narrative.find("a limited historical success rate") != std::string::npos);
+            .narrative.find("a limited historical GPU success rate") != std::string::npos);
   CHECK(std::string(influence_label(0.75F)) == "high");
   CHECK(std::string(influence_label(0.40F)) == "medium");
   CHECK(std::string(influence_label(0.39F)) == "low");

@@ -52,6 +52,7 @@ TEST_CASE("batch_loop: offload_runs_between_ticks_and_moves_ram_to_ssd_when_ram_
                         "RUN stream=Cpu id=2 kind=Compute name=cpu_node cost=1",
                         "OFFLOAD_PLAN tick=1 actions=1 reason=RAM pressure high; Priority offloading enabled; "
                         "selected 1/1",
+                        "OFFLOAD_MOVE tick=1 tensor=t1 from=ram to=ssd",
                         "OFFLOAD_APPLY tick=1 ok",
                         "TICK_END tick=1",
                     });

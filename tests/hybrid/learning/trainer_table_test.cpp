@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "common/file_system.hpp"
+#include "hybrid/cache/checksum32.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 #include "support/temp_dir.hpp"
@@ -93,19 +94,20 @@ TEST_CASE("trainer_table: missing_file_returns_empty_trainer") {
 
 TEST_CASE("trainer_table: unknown header loads empty; strict read names it") {
   testsupport::TempDir dir;
-  write(dir.file("t.txt"), "ATENIA_SELFTRAINER_V2\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=1;drift=0\n");
+  write(dir.file("t.txt"), "ATENIA_SELFTRAINER_V3\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=1;drift=0\n");
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
   CHECK(back->empty());
   auto strict = read_trainer_table_strict(fs(), dir.file("t.txt"));
   REQUIRE_FALSE(strict.ok());
   CHECK(strict.error().to_string() ==
-        dir.file("t.txt") + ":1: not a self-training table; expected header ATENIA_SELFTRAINER_V1");
+        dir.file("t.txt") + ":1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or "
+                            "ATENIA_SELFTRAINER_V1)");
 }
 
 TEST_CASE("trainer_table: the format is sorted, stable and ends with a verified trailer") {
   const std::string text = format_trainer_table(trained());
-  CHECK(text.starts_with("ATENIA_SELFTRAINER_V1\n"
+  CHECK(text.starts_with("ATENIA_SELFTRAINER_V2\n"
                          "gpu_avail=1;vram_band=0;ram_band=0;backend=cpu;count=4;success=4;score_sum=12;drift=0\n"
                          "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4;success=4;score_sum=36;drift=0\n"
                          "gpu_avail=1;vram_band=3;ram_band=1;backend=gpu;count=4;success=0;score_sum=4;drift=4\n"
@@ -163,4 +165,25 @@ TEST_CASE("trainer_table: a save failing at any step leaves the old table or the
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
     CHECK(e.path().filename() == "t.txt");  // no temporaries left behind
   }
+}
+
+TEST_CASE("trainer_table: v2 ends with a CRC-32C trailer; a v1 table (FNV-1a trailer, as main wrote it) still reads") {
+  const std::string v2 = format_trainer_table(trained());
+  CHECK(v2.find(";crc32c=") != std::string::npos);
+  CHECK(v2.find("checksum32=") == std::string::npos);
+  // The v1 bytes exactly as the writer before format v2 produced them.
+  const std::string body =
+      "ATENIA_SELFTRAINER_V1\n"
+      "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4;success=4;score_sum=36;drift=0\n";
+  const std::string v1 = body + "table_end;len=" + std::to_string(body.size()) + ";checksum32=" +
+                         std::to_string(checksum32({reinterpret_cast<const std::uint8_t*>(body.data()), body.size()})) +
+                         "\n";
+  auto parsed = parse_trainer_table(v1);
+  CHECK(parsed.header_ok);
+  CHECK(parsed.verified);
+  CHECK(parsed.trainer.all_stats().size() == 1);
+  // A v1 body under a v2 trailer (or the other way round) does not verify.
+  std::string swapped = v1;
+  swapped.replace(swapped.find("checksum32="), 11, "crc32c=");
+  CHECK_FALSE(parse_trainer_table(swapped).verified);
 }

@@ -63,8 +63,10 @@ TEST_CASE("async_executor: fallback_serializes_all_to_cpu") {
   const auto runs = lines_starting(t, "RUN ");
   REQUIRE(runs.size() == 3);
   for (const auto& r : runs) CHECK(r.starts_with("RUN stream=Cpu "));
-  // CPU queue first, then GPU, then SSD; each FALLBACK right before its RUN.
-  CHECK(runs[0].find("name=relu") != std::string::npos);
+  // Submission order (a CPU task never jumps ahead of an earlier GPU one: issue 11), each
+  // FALLBACK right before its RUN.
+  CHECK(runs[0].find("name=conv") != std::string::npos);
+  CHECK(runs[2].find("name=relu") != std::string::npos);
   CHECK(index_of(t, "FALLBACK stream=Gpu") + 1 == index_of(t, "RUN", "name=conv"));
   CHECK(t[static_cast<std::size_t>(index_of(t, "RUN", "name=conv"))] == "RUN stream=Cpu id=1 kind=Compute name=conv cost=3");
 }
@@ -89,4 +91,20 @@ TEST_CASE("async_executor: record() appends caller lines in order with task line
   CHECK(exec.timeline().front() == "TICK_START tick=0");
   CHECK(exec.timeline().back() == "TICK_END tick=0");
   CHECK(exec.timeline().size() == 4);
+}
+
+TEST_CASE("async_executor: a task waits for the earlier tasks on its tensors, on any stream") {
+  AsyncExecutor exec(StreamConfig{true});
+  exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:t"), 1, {"t"});
+  exec.submit(StreamKind::Cpu, TaskKind::transfer("move:ssd->ram:t"), 1, {"t"});
+  exec.submit(StreamKind::Gpu, TaskKind::transfer("move:ram->vram:t"), 1, {"t"});
+  exec.submit(StreamKind::Gpu, TaskKind::compute("k"), 1, {"t", "u"});
+  exec.run_to_completion();
+  const auto runs = lines_starting(exec.timeline(), "RUN ");
+  REQUIRE(runs.size() == 4);
+  // The rotation would have run the CPU move first; the tensor's order wins.
+  CHECK(runs[0].find("name=prefetch:t") != std::string::npos);
+  CHECK(runs[1].find("name=move:ssd->ram:t") != std::string::npos);
+  CHECK(runs[2].find("name=move:ram->vram:t") != std::string::npos);
+  CHECK(runs[3].find("name=k") != std::string::npos);
 }

@@ -1,0 +1,34 @@
+#include "common/dir_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace common {
+
+Result<DirLock> DirLock::acquire(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    return Error::io(std::string("cannot open directory to lock it: ") + std::strerror(errno), Location{dir, 0, {}});
+  }
+  int rc = 0;
+  while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+  }
+  if (rc != 0) {
+    const int e = errno;
+    ::close(fd);
+    return Error::io(std::string("cannot lock directory: ") + std::strerror(e), Location{dir, 0, {}});
+  }
+  return DirLock(fd);
+}
+
+DirLock::DirLock(DirLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+
+DirLock::~DirLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+}  // namespace common

@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""atenia's inputs and --json outputs against schemas/atenia-*.v0.1.0.json, with Python's
+jsonschema (Debian's): the fixtures and hand-made inputs, and the real outputs of place,
+learn, simulate (every line) and checkpoint inspect. A schema that rejects a real output,
+or accepts a malformed one, fails the test.
+
+usage: schemas_test.py <atenia> <fixtures/atenia dir> <schemas dir>"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+atenia, fixtures, schemas = sys.argv[1:4]
+failures = []
+
+
+def schema(name):
+    with open(os.path.join(schemas, name + ".v0.1.0.json")) as f:
+        s = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(s)
+    return jsonschema.Draft202012Validator(s)
+
+
+def valid(name, doc, what):
+    errors = list(schema(name).iter_errors(doc))
+    if errors:
+        failures.append("%s does not match %s: %s" % (what, name, errors[0].message))
+
+
+def invalid(name, doc, what):
+    if not list(schema(name).iter_errors(doc)):
+        failures.append("%s should not match %s" % (what, name))
+
+
+def run(*args, rc=0):
+    p = subprocess.run([atenia, *args], capture_output=True, text=True)
+    if p.returncode != rc:
+        failures.append("%s: exit %d, want %d: %s" % (" ".join(args), p.returncode, rc, p.stderr.strip()))
+    return p.stdout
+
+
+with tempfile.TemporaryDirectory() as w:
+    # Inputs.
+    for f in sorted(glob.glob(os.path.join(fixtures, "*.json"))):
+        valid("atenia-scenario", json.load(open(f)), f)
+    invalid("atenia-scenario", {"gpu_available": True, "tensors": [], "nodes": [], "ticks": [], "x": 1}, "unknown key")
+    snap = {"gpus": [{"id": "gpu0", "backend": "cuda", "vram_total_bytes": 8000000000, "vram_free_bytes": 7000000000}],
+            "ram": {"total_bytes": 32000000000, "free_bytes": 25000000000},
+            "ssd": {"fs_total_bytes": 10 ** 12, "fs_free_bytes": 5 * 10 ** 11}, "pressure": {"ram_pressure": 0.2, "vram_pressure": None}}
+    valid("atenia-snapshot", snap, "hand-made snapshot")
+    invalid("atenia-snapshot", {"gpus": [{"id": "g", "backend": "nvidia", "vram_total_bytes": 1, "vram_free_bytes": 1}]}, "bad backend")
+    ep = {"id": "e1", "gpu_available": True, "vram_pressure": 0.2, "ram_pressure": 0.6, "backend": "gpu",
+          "success": True, "score": 9, "had_drift": False}
+    valid("atenia-episode", ep, "episode")
+    invalid("atenia-episode", dict(ep, vram_pressure=1.5), "episode with pressure 1.5")
+    tensors = {"tensors": [{"id": "w1", "bytes": 4096, "tier": "ram"}, {"id": "g", "bytes": 64, "tier": "ssd", "grad": True}]}
+    valid("atenia-tensors", tensors, "tensor list")
+    invalid("atenia-tensors", {"tensors": [{"id": "a", "bytes": 67108865, "tier": "ram"}]}, "a tensor over 64 MiB")
+
+    # Outputs of the real binary.
+    sp = os.path.join(w, "snap.json")
+    json.dump(snap, open(sp, "w"))
+    valid("atenia-snapshot", json.loads(run("profile", "--cache-dir", os.path.join(w, "cache"), "--json")), "profile --json")
+    for n, rc in (("4096", 0), ("100000000000", 0), ("9000000000000", 1)):
+        valid("atenia-place-result", json.loads(run("place", "--bytes", n, "--snapshot", sp, "--json", rc=rc)), "place " + n)
+    nogpu = os.path.join(w, "nogpu.json")
+    json.dump({"ram": {"total_bytes": 1000, "free_bytes": 900}}, open(nogpu, "w"))
+    valid("atenia-place-result", json.loads(run("place", "--bytes", "10", "--snapshot", nogpu, "--json")), "place without GPU")
+    epf = os.path.join(w, "e.jsonl")
+    open(epf, "w").write(json.dumps(ep) + "\n" + json.dumps(dict(ep, id="e2", backend="cpu")) + "\n")
+    valid("atenia-learn-result", json.loads(run("learn", epf, "--table", os.path.join(w, "t.table"), "--json")), "learn --json")
+    for f in sorted(glob.glob(os.path.join(fixtures, "*.json"))):
+        out = run("simulate", f, "--json").splitlines()
+        for i, line in enumerate(out):
+            valid("atenia-simulate-record", json.loads(line), "%s line %d" % (os.path.basename(f), i + 1))
+        if not out or "final_tiers" not in json.loads(out[-1]):
+            failures.append("simulate --json does not end with the final record")
+    tp = os.path.join(w, "tensors.json")
+    json.dump(tensors, open(tp, "w"))
+    root = os.path.join(w, "root")
+    valid("atenia-checkpoint-save", json.loads(run("checkpoint", "save", root, "--tensors", tp, "--json")), "save --json")
+    valid("atenia-checkpoint-inspect", json.loads(run("checkpoint", "inspect", root, "--json")), "inspect --json")
+    for extra in ([], ["--lazy"], ["--gpu-available"]):
+        valid("atenia-checkpoint-restore", json.loads(run("checkpoint", "restore", root, "--json", *extra)), "restore --json")
+    table = os.path.join(w, "t.table")
+    valid("atenia-stats-result", json.loads(run("stats", "--table", table, "--json")), "stats --json")
+    seen = set()
+    for band in ("0", "1"):  # the episodes are in RAM band 1: one learned answer, one without data
+        out = json.loads(run("explain", "--gpu-available=true", "--vram-band=0", "--ram-band=" + band, "--table", table, "--json"))
+        valid("atenia-explain-result", out, "explain --json ram band " + band)
+        seen.add(out["learned"])
+    if seen != {True, False}:
+        failures.append("explain did not give both a learned and an unlearned answer")
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("all atenia schemas hold")
