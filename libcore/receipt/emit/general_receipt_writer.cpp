@@ -69,7 +69,7 @@ class Writer {
   bool receipt();
 
  private:
-  // Under glibc's rep-movsb threshold, so a flush is a vector copy.
+  // Small enough to stay in L1, big enough that flushes are rare.
   static constexpr std::size_t kChunk = 4000;
 
   void flush() {
