@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace common {
@@ -247,13 +248,13 @@ bool digits17_exact(double a, std::uint64_t& q, int& exponent) {
 }
 
 // The common case without allocation: exact 17 digits, rounded to 9 half-to-even and written to
-// `out`. False (nothing written) when the slow path must decide: a value outside the
+// `buf`; the count written. 0 (nothing written) when the slow path must decide: a value outside the
 // plain-decimal range, whose error message needs the exact spelling.
-bool append_fast(std::string& out, double v) {
+std::size_t write_fast(char* buf, double v) {
   std::uint64_t q17 = 0;
   int exponent = 0;
-  if (!digits17_exact(std::fabs(v), q17, exponent)) return false;
-  if (exponent < kPlainDecimalMinExponent || exponent >= kPlainDecimalMaxExponentExclusive) return false;
+  if (!digits17_exact(std::fabs(v), q17, exponent)) return 0;
+  if (exponent < kPlainDecimalMinExponent || exponent >= kPlainDecimalMaxExponentExclusive) return 0;
   constexpr std::uint64_t kTen8 = 100'000'000;
   std::uint64_t q9 = q17 / kTen8;
   const std::uint64_t rest = q17 % kTen8;
@@ -261,7 +262,7 @@ bool append_fast(std::string& out, double v) {
   if (q9 == 1'000'000'000) {
     q9 = 100'000'000;
     ++exponent;
-    if (exponent >= kPlainDecimalMaxExponentExclusive) return false;
+    if (exponent >= kPlainDecimalMaxExponentExclusive) return 0;
   }
   constexpr std::size_t n = kReceiptSignificantDigits;
   std::array<char, n> digits{};
@@ -269,18 +270,25 @@ bool append_fast(std::string& out, double v) {
     digits[i] = static_cast<char>('0' + q9 % 10);
     q9 /= 10;
   }
-  if (v < 0) out.push_back('-');
+  char* p = buf;
+  if (v < 0) *p++ = '-';
   if (exponent >= 0) {
     const auto int_len = static_cast<std::size_t>(exponent) + 1;
-    out.append(digits.data(), int_len);
-    out.push_back('.');
-    out.append(digits.data() + int_len, n - int_len);
+    std::memcpy(p, digits.data(), int_len);
+    p += int_len;
+    *p++ = '.';
+    std::memcpy(p, digits.data() + int_len, n - int_len);
+    p += n - int_len;
   } else {
-    out.append("0.");
-    out.append(static_cast<std::size_t>(-exponent - 1), '0');
-    out.append(digits.data(), n);
+    *p++ = '0';
+    *p++ = '.';
+    const auto zeros = static_cast<std::size_t>(-exponent - 1);
+    std::memset(p, '0', zeros);
+    p += zeros;
+    std::memcpy(p, digits.data(), n);
+    p += n;
   }
-  return true;
+  return static_cast<std::size_t>(p - buf);
 }
 
 }  // namespace
@@ -291,11 +299,24 @@ Status append_receipt_number(std::string& out, double v) {
     out.append(kZero);
     return {};
   }
-  if (append_fast(out, v)) return {};
+  char buf[kReceiptNumberMaxChars];
+  if (const std::size_t n = write_fast(buf, v)) {
+    out.append(buf, n);
+    return {};
+  }
   auto slow = render(digits17(v), to_precision_17(v));
   if (!slow) return slow.error();
   out.append(*slow);
   return {};
+}
+
+std::size_t write_receipt_number_fast(char* buf, double v) {
+  if (!std::isfinite(v)) return 0;
+  if (v == 0) {
+    std::memcpy(buf, kZero.data(), kZero.size());
+    return kZero.size();
+  }
+  return write_fast(buf, v);
 }
 
 Result<std::string> format_receipt_number(double v) {

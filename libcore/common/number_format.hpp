@@ -21,6 +21,7 @@
 //
 // format_receipt_integer(v): JavaScript String(v) of an integral double
 //   (e.g. 3 -> "3", 2^60 -> "1152921504606847000"); Error unless finite & integral.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,11 @@ enum class PolicyErrorKind { none, non_plain_decimal_input, plain_decimal_out_of
 [[nodiscard]] Result<std::string> format_receipt_number(double v);
 // The same spelling appended to `out` (nothing appended on error); no allocation in the common case.
 [[nodiscard]] Status append_receipt_number(std::string& out, double v);
+// For writers that keep their own cursor: the same spelling written to `buf` (room for
+// kReceiptNumberMaxChars), returning the count; 0 (nothing written) where append_receipt_number
+// must decide (an error, or a value off the allocation-free path).
+inline constexpr std::size_t kReceiptNumberMaxChars = 32;
+[[nodiscard]] std::size_t write_receipt_number_fast(char* buf, double v);
 [[nodiscard]] Result<std::string> format_policy_decimal(std::string_view decimal);
 [[nodiscard]] Result<std::string> format_receipt_integer(double v);
 

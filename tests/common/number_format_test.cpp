@@ -2,8 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -153,4 +157,34 @@ TEST_CASE("number_format: integers print as JavaScript String(v)") {
   CHECK(i(1e21) == "1e+21");
   CHECK(!common::format_receipt_integer(1.5).ok());
   CHECK(!common::format_receipt_integer(NAN).ok());
+}
+
+TEST_CASE("number_format: the cursor spelling equals the string spelling, or defers to it") {
+  // Random bit patterns across the whole double range, plus the range edges and specials.
+  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 0.5, 1e-13, 9.9999999949e-14, 1e-12, -1e-12, 9999999.99,
+                                9999999.995, 1e7, 0.05, 123456.7891, std::nextafter(1e-13, 0.0),
+                                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::denorm_min()};
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    const int exponent = static_cast<int>(rng() % 72) - 46;  // 2^-47..2^25: the plain range and its edges
+    values.push_back(std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, exponent) *
+                     (rng() % 2 ? 1 : -1));
+  }
+  for (int i = 0; i < 2000; ++i) values.push_back(std::bit_cast<double>(rng()));
+  int fast = 0;
+  for (const double v : values) {
+    CAPTURE(v);
+    char buf[common::kReceiptNumberMaxChars];
+    const std::size_t n = common::write_receipt_number_fast(buf, v);
+    auto full = common::format_receipt_number(v);
+    if (n == 0) {
+      // Deferred: errors and whatever lies off the allocation-free path.
+      continue;
+    }
+    ++fast;
+    REQUIRE(full.ok());
+    CHECK(std::string(buf, n) == *full);
+  }
+  CHECK(fast > 15000);
 }

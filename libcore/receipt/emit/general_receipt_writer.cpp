@@ -6,6 +6,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ std::vector<std::string> quoted(const std::vector<std::string>& ids) {
   return out;
 }
 
+// Writes through a cursor into a chunk of its own, appended to `out` when full: a write checks the
+// room left and copies, where std::string::append would call out per key and per value (keys and
+// constant values are compile-time literals, so their copies inline to a few moves).
 class Writer {
  public:
   Writer(const GeneralReceipt& r, std::string& out)
@@ -55,18 +59,73 @@ class Writer {
         in_(quoted(t_.unit_order.input)),
         hid_(quoted(t_.unit_order.hidden)),
         outs_(quoted(t_.unit_order.output)),
-        params_(quoted(t_.parameter_order)) {}
+        params_(quoted(t_.parameter_order)) {
+    common::append_json_string(opt_name_, r_.optimizer_name());
+  }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
 
   // False when a number is outside the canonical range (the caller re-emits for the error).
   bool receipt();
 
  private:
-  void lit(std::string_view s) { out_.append(s); }
-  void str(std::string_view s) { common::append_json_string(out_, s); }
+  // Small enough to stay in L1, big enough that flushes are rare.
+  static constexpr std::size_t kChunk = 4000;
+
+  void flush() {
+    out_.append(buf_, static_cast<std::size_t>(p_ - buf_));
+    p_ = buf_;
+  }
+  // Room for n <= kChunk bytes at the cursor.
+  [[gnu::always_inline]] void room(std::size_t n) {
+    if (static_cast<std::size_t>(buf_ + kChunk - p_) < n) flush();
+  }
+  [[gnu::always_inline]] void ch(char c) {
+    room(1);
+    *p_++ = c;
+  }
+  template <std::size_t N>
+  [[gnu::always_inline]] void fixed(const char* s) {
+    static_assert(N <= kChunk);
+    room(N);
+    std::memcpy(p_, s, N);
+    p_ += N;
+  }
+  void raw(const char* s, std::size_t n) {
+    if (n > kChunk) {
+      flush();
+      out_.append(s, n);
+      return;
+    }
+    room(n);
+    std::memcpy(p_, s, n);
+    p_ += n;
+  }
+  void raw(std::string_view s) { raw(s.data(), s.size()); }
+  template <std::size_t N>
+  [[gnu::always_inline]] void lit(const char (&s)[N]) {
+    fixed<N - 1>(s);
+  }
+  void lit(std::string_view s) { raw(s); }
+  void str(std::string_view s) {
+    scratch_.clear();
+    common::append_json_string(scratch_, s);
+    raw(scratch_);
+  }
   // A cached quoted id without its quotes, to splice into a longer string literal.
-  void unquoted(const std::string& quoted_id) { out_.append(quoted_id, 1, quoted_id.size() - 2); }
+  void unquoted(const std::string& quoted_id) { raw(quoted_id.data() + 1, quoted_id.size() - 2); }
   void num(double v) {
-    if (!common::append_receipt_number(out_, v)) ok_ = false;
+    room(common::kReceiptNumberMaxChars);
+    if (const std::size_t n = common::write_receipt_number_fast(p_, v)) {
+      p_ += n;
+      return;
+    }
+    auto slow = common::format_receipt_number(v);
+    if (!slow) {
+      ok_ = false;
+      return;
+    }
+    raw(*slow);
   }
   void integer(std::int64_t v) {
     // Beyond 2^53 JavaScript prints rounded digits; the shared formatter knows how.
@@ -76,30 +135,29 @@ class Writer {
         ok_ = false;
         return;
       }
-      out_.append(*s);
+      raw(*s);
       return;
     }
-    char buf[24];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, res.ptr);
+    room(24);
+    p_ = std::to_chars(p_, p_ + 24, v).ptr;
   }
   void string_array(const std::vector<std::string>& quoted_ids) {
-    out_.push_back('[');
+    ch('[');
     for (std::size_t i = 0; i < quoted_ids.size(); ++i) {
-      if (i) out_.push_back(',');
-      out_.append(quoted_ids[i]);
+      if (i) ch(',');
+      raw(quoted_ids[i]);
     }
-    out_.push_back(']');
+    ch(']');
   }
   void number_map(const std::vector<std::string>& ids, const double* values) {
-    out_.push_back('{');
+    ch('{');
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (i) out_.push_back(',');
-      out_.append(ids[i]);
-      out_.push_back(':');
+      if (i) ch(',');
+      raw(ids[i]);
+      ch(':');
       num(values[i]);
     }
-    out_.push_back('}');
+    ch('}');
   }
   // A block the document writer already knows (policies: small, and free-form enough to keep one
   // implementation of their rules).
@@ -109,7 +167,7 @@ class Writer {
       ok_ = false;
       return;
     }
-    out_.append(w.out().text());
+    raw(w.out().text());
   }
 
   // One object of `Table`, its fields in the table's order: value(field, key) writes the value of the
@@ -122,7 +180,7 @@ class Writer {
     layout::for_each_field<Table>([&](auto field) {
       constexpr std::size_t i = decltype(field)::value;
       constexpr auto& text = kKeyText<Table, i>;
-      const auto key = [&] { out_.append(text.data(), text.size()); };
+      const auto key = [&] { fixed<text.size()>(text.data()); };
       if constexpr (Table[i].presence == layout::Presence::required) {
         key();
         value(field, [] {});
@@ -130,7 +188,7 @@ class Writer {
         value(field, key);
       }
     });
-    out_.push_back('}');
+    ch('}');
   }
 
   void fixture_status();
@@ -165,6 +223,10 @@ class Writer {
   const topology::Topology& t_;
   std::string& out_;
   std::vector<std::string> in_, hid_, outs_, params_;
+  std::string opt_name_;  // the optimizer's name, quoted once
+  std::string scratch_;
+  char buf_[kChunk];  // not initialized: written before read
+  char* p_ = buf_;
   bool ok_ = true;
 };
 
@@ -216,7 +278,8 @@ bool Writer::receipt() {
       default: return false;  // source_framework, attestor: imported receipts only
     }
   });
-  out_.push_back('\n');
+  ch('\n');
+  flush();
   return ok_;
 }
 
@@ -267,12 +330,12 @@ void Writer::topology() {
       case slot(F, "unit_order"): unit_order(); return true;
       case slot(F, "parameter_order"): string_array(params_); return true;
       case slot(F, "parameters"):
-        out_.push_back('[');
+        ch('[');
         for (std::size_t k = 0; k < t_.parameters.size(); ++k) {
-          if (k) out_.push_back(',');
+          if (k) ch(',');
           topology_parameter(k);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "activation_hidden"): str(to_string(t_.activation_hidden)); return true;
       case slot(F, "activation_output"): str(to_string(t_.activation_output)); return true;
@@ -300,7 +363,7 @@ void Writer::topology_parameter(std::size_t k) {
   object<kTopologyParameter>([&](auto field, auto key) -> bool {
     constexpr auto& F = kTopologyParameter;
     switch (field()) {
-      case slot(F, "id"): out_.append(params_[k]); return true;  // parameters[k].id == parameter_order[k]
+      case slot(F, "id"): raw(params_[k]); return true;  // parameters[k].id == parameter_order[k]
       case slot(F, "role"): str(to_string(p.role)); return true;
       case slot(F, "from_unit"):
         if (!p.from_unit) return false;
@@ -315,12 +378,12 @@ void Writer::topology_parameter(std::size_t k) {
       case slot(F, "applies_to_units"):
         if (!p.applies_to_units) return false;
         key();
-        out_.push_back('[');
+        ch('[');
         for (std::size_t i = 0; i < p.applies_to_units->size(); ++i) {
-          if (i) out_.push_back(',');
+          if (i) ch(',');
           str((*p.applies_to_units)[i]);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       default: return false;
     }
@@ -379,12 +442,12 @@ void Writer::batch() {
     switch (field()) {
       case slot(F, "size"): integer(static_cast<std::int64_t>(batch.samples.size())); return true;
       case slot(F, "sample_order"):
-        out_.push_back('[');
+        ch('[');
         for (std::size_t s = 0; s < batch.samples.size(); ++s) {
-          if (s) out_.push_back(',');
+          if (s) ch(',');
           str(batch.samples[s].id);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "reduction"): str(engine::to_string(batch.reduction)); return true;
       default: return false;
@@ -393,11 +456,11 @@ void Writer::batch() {
 }
 
 void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
-  out_.push_back('{');
+  ch('{');
   if (with_status) lit("\"status\":\"filled\",");
   const auto unit = [&](const std::string& id, double net, double out) {
-    out_.append(id);
-    out_.push_back(':');
+    raw(id);
+    ch(':');
     object<kForwardUnit>([&](auto field, auto key) -> bool {
       constexpr auto& F = kForwardUnit;
       switch (field()) {
@@ -408,25 +471,25 @@ void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
     });
   };
   for (std::size_t h = 0; h < hid_.size(); ++h) {
-    if (h) out_.push_back(',');
+    if (h) ch(',');
     unit(hid_[h], f.net_h[h], f.out_h[h]);
   }
   for (std::size_t o = 0; o < outs_.size(); ++o) {
-    if (o || !hid_.empty()) out_.push_back(',');
+    if (o || !hid_.empty()) ch(',');
     unit(outs_[o], f.net_o[o], f.out_o[o]);
   }
-  out_.push_back('}');
+  ch('}');
 }
 
 void Writer::per_sample() {
   const engine::Batch& batch = *r_.input->batch;
-  out_.push_back('{');
+  ch('{');
   for (std::size_t s = 0; s < batch.samples.size(); ++s) {
     const engine::Sample& smp = batch.samples[s];
     const engine::SampleRecord& rec = r_.samples[s];
-    if (s) out_.push_back(',');
+    if (s) ch(',');
     str(smp.id);
-    out_.push_back(':');
+    ch(':');
     object<kPerSampleEntry>([&](auto field, auto key) -> bool {
       constexpr auto& F = kPerSampleEntry;
       switch (field()) {
@@ -438,7 +501,7 @@ void Writer::per_sample() {
       }
     });
   }
-  out_.push_back('}');
+  ch('}');
 }
 
 // {per_output, total}: a sample's loss, and the single-sample receipt's.
@@ -465,14 +528,14 @@ void Writer::loss() {
       case slot(F, "per_output"): number_map(outs_, r_.reduced_loss_per_output.data()); return true;
       case slot(F, "per_sample"):
         key();
-        out_.push_back('{');
+        ch('{');
         for (std::size_t s = 0; s < batch.samples.size(); ++s) {
-          if (s) out_.push_back(',');
+          if (s) ch(',');
           str(batch.samples[s].id);
-          out_.push_back(':');
+          ch(':');
           num(r_.samples[s].loss_total);
         }
-        out_.push_back('}');
+        ch('}');
         return true;
       case slot(F, "reduction"):
         key();
@@ -521,19 +584,19 @@ void Writer::jacobian_term(std::size_t u, std::size_t j) {
   object<kJacobianTerm>([&](auto field, auto key) -> bool {
     constexpr auto& F = kJacobianTerm;
     switch (field()) {
-      case slot(F, "target_unit"): out_.append(outs_[j]); return true;
+      case slot(F, "target_unit"): raw(outs_[j]); return true;
       case slot(F, "factors"):
-        out_.push_back('[');
+        ch('[');
         named_factor("\"y_j\"", r_.targets()[j], [&](auto& key) {
         key();
           lit("\"targets.");
           unquoted(outs_[j]);
-          out_.push_back('"');
+          ch('"');
           return true;
         });
-        out_.push_back(',');
+        ch(',');
         named_factor("\"delta_ju_minus_p_u\"", c.dual_delta_minus_p[u * n_out + j]);
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "term_value"): num(c.dual_term[u * n_out + j]); return true;
       default: return false;
@@ -546,12 +609,12 @@ void Writer::dual_form(std::size_t u) {
     constexpr auto& F = kDualForm;
     switch (field()) {
       case slot(F, "jacobian_terms"):
-        out_.push_back('[');
+        ch('[');
         for (std::size_t j = 0; j < outs_.size(); ++j) {
-          if (j) out_.push_back(',');
+          if (j) ch(',');
           jacobian_term(u, j);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "product_order"): lit("\"left_to_right\""); return true;
       case slot(F, "summation_order"): string_array(outs_); return true;
@@ -568,15 +631,15 @@ void Writer::output_signal(std::size_t u) {
     constexpr auto& F = kOutputErrorSignal;
     switch (field()) {
       case slot(F, "factors"):
-        out_.push_back('[');
+        ch('[');
         if (softmax) {
           named_factor("\"target_minus_probability\"", c.sig_o[u]);
         } else {
           named_factor("\"target_minus_output\"", c.tmo[u]);
-          out_.push_back(',');
+          ch(',');
           named_factor("\"activation_derivative\"", c.ad_o[u]);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "product_order"): lit("\"left_to_right\""); return true;
       case slot(F, "signal_value"): num(c.sig_o[u]); return true;
@@ -597,9 +660,9 @@ void Writer::downstream_contribution(std::size_t h, std::size_t o) {
   object<kDownstreamContribution>([&](auto field, auto key) -> bool {
     constexpr auto& F = kDownstreamContribution;
     switch (field()) {
-      case slot(F, "from"): out_.append(outs_[o]); return true;
+      case slot(F, "from"): raw(outs_[o]); return true;
       case slot(F, "downstream_signal"): num(c.sig_o[o]); return true;
-      case slot(F, "via_weight"): out_.append(params_[w]); return true;
+      case slot(F, "via_weight"): raw(params_[w]); return true;
       case slot(F, "weight_value"): num(r_.input->base.parameters_before[w]); return true;
       case slot(F, "value"): num(c.contrib[h * outs_.size() + o]); return true;
       default: return false;
@@ -613,12 +676,12 @@ void Writer::hidden_signal(std::size_t h) {
     constexpr auto& F = kHiddenErrorSignal;
     switch (field()) {
       case slot(F, "downstream_contributions"):
-        out_.push_back('[');
+        ch('[');
         for (std::size_t o = 0; o < outs_.size(); ++o) {
-          if (o) out_.push_back(',');
+          if (o) ch(',');
           downstream_contribution(h, o);
         }
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "summation_order"): string_array(outs_); return true;
       case slot(F, "backpropagated_sum"): num(c.bsum_h[h]); return true;
@@ -635,24 +698,24 @@ void Writer::backward() {
     constexpr auto& F = kBackward;
     switch (field()) {
       case slot(F, "output_error_signals"):
-        out_.push_back('{');
+        ch('{');
         for (std::size_t u = 0; u < outs_.size(); ++u) {
-          if (u) out_.push_back(',');
-          out_.append(outs_[u]);
-          out_.push_back(':');
+          if (u) ch(',');
+          raw(outs_[u]);
+          ch(':');
           output_signal(u);
         }
-        out_.push_back('}');
+        ch('}');
         return true;
       case slot(F, "hidden_error_signals"):
-        out_.push_back('{');
+        ch('{');
         for (std::size_t h = 0; h < hid_.size(); ++h) {
-          if (h) out_.push_back(',');
-          out_.append(hid_[h]);
-          out_.push_back(':');
+          if (h) ch(',');
+          raw(hid_[h]);
+          ch(':');
           hidden_signal(h);
         }
-        out_.push_back('}');
+        ch('}');
         return true;
       default: return false;
     }
@@ -678,18 +741,18 @@ void Writer::gradient_factors(std::size_t k) {
   switch (s.role) {
     case Role::input_to_hidden_weight:
       signal(true, s.to);
-      out_.push_back(',');
+      ch(',');
       named_factor("\"upstream_activation\"", r_.inputs()[s.from], [&](auto& key) {
         key();
         lit("\"inputs.");
         unquoted(in_[s.from]);
-        out_.push_back('"');
+        ch('"');
         return true;
       });
       break;
     case Role::hidden_to_output_weight:
       signal(false, s.to);
-      out_.push_back(',');
+      ch(',');
       named_factor("\"upstream_activation\"", c.fwd.out_h[s.from], [&](auto& key) {
         key();
         lit("\"forward.");
@@ -728,13 +791,13 @@ void Writer::update_optimizer(const engine::UpdateRecord& u) {
   object<kGeneralOptimizer>([&](auto field, auto key) -> bool {
     constexpr auto& F = kGeneralOptimizer;
     switch (field()) {
-      case slot(F, "name"): str(r_.optimizer_name()); return true;
+      case slot(F, "name"): raw(opt_name_); return true;
       case slot(F, "learning_rate"): num(r_.input->base.learning_rate); return true;
       case slot(F, "factors"):
-        out_.push_back('[');
+        ch('[');
         if (r_.batched()) named_factor("\"batch_reduced_gradient\"", u.gradient);
         else gradient_factors(u.slot);
-        out_.push_back(']');
+        ch(']');
         return true;
       case slot(F, "product_order"): lit("\"left_to_right\""); return true;
       case slot(F, "state_before"):
@@ -763,7 +826,7 @@ void Writer::update(const engine::UpdateRecord& u) {
   object<kUpdate>([&](auto field, auto key) -> bool {
     constexpr auto& F = kUpdate;
     switch (field()) {
-      case slot(F, "parameter_id"): out_.append(params_[u.slot]); return true;
+      case slot(F, "parameter_id"): raw(params_[u.slot]); return true;
       case slot(F, "kind"): lit(bias ? "\"bias\"" : "\"weight\""); return true;
       case slot(F, "layer_edge"):
         lit(bias ? "\"bias_to_layer\"" : ih ? "\"input_to_hidden\"" : "\"hidden_to_output\"");
@@ -772,15 +835,15 @@ void Writer::update(const engine::UpdateRecord& u) {
         if (bias) {
           str(to_string(s.role));
         } else {
-          out_.push_back('"');
+          ch('"');
           unquoted(from);
           lit("_to_");
           unquoted(to);
-          out_.push_back('"');
+          ch('"');
         }
         return true;
-      case slot(F, "from_unit"): out_.append(from); return true;
-      case slot(F, "to_unit"): out_.append(to); return true;
+      case slot(F, "from_unit"): raw(from); return true;
+      case slot(F, "to_unit"): raw(to); return true;
       case slot(F, "weight_before"): num(u.weight_before); return true;
       case slot(F, "optimizer"): update_optimizer(u); return true;
       case slot(F, "gradient"): num(u.gradient); return true;
@@ -792,12 +855,12 @@ void Writer::update(const engine::UpdateRecord& u) {
 }
 
 void Writer::updates() {
-  out_.push_back('[');
+  ch('[');
   for (std::size_t i = 0; i < r_.updates.size(); ++i) {
-    if (i) out_.push_back(',');
+    if (i) ch(',');
     update(r_.updates[i]);
   }
-  out_.push_back(']');
+  ch(']');
 }
 
 }  // namespace

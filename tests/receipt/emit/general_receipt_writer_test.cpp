@@ -195,3 +195,24 @@ TEST_CASE("receipt writer: a number outside the canonical range fails as the doc
   REQUIRE_FALSE(all.ok());
   CHECK(all.error().message().starts_with("record 2: PLAIN_DECIMAL_OUT_OF_SCOPE"));
 }
+
+TEST_CASE("receipt writer: ids longer than the writer's chunk, appended after earlier text") {
+  // A quoted id bigger than the writer's 4000-byte chunk goes around it; the bytes must not change.
+  DenseNames names;
+  names.input = {std::string(5000, 'x') + "\"", "x1"};
+  names.hidden = {"h0", std::string(3999, 'h')};
+  names.output = {"o0"};
+  GeneralInput in = xor_input();
+  in.base.topology = dense_topology(names, BiasSharing::per_layer, edge, "bh", "bo");
+  in.base.parameters_before.assign(in.base.topology.parameter_order.size(), 0.25);
+  in.base.inputs = {0.5, -0.5};
+  in.base.targets = {0.75};
+  auto r = compute(in);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+  auto document = receipt::emit::emit_receipt_line(to_json(*r));
+  REQUIRE(document.ok());
+  CHECK(document->size() > 100000);
+  std::string out = "earlier line\n";
+  REQUIRE(receipt::emit::append_receipt_line(out, *r).ok());
+  CHECK(out == "earlier line\n" + *document);
+}
