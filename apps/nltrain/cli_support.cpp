@@ -252,8 +252,8 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
     if (!r.ok()) return r.error();
     m.rule = *r;
   }
-  if (!f.schedule.empty()) {
-    auto sc = parse_schedule(f.schedule, "--schedule");
+  if (f.schedule) {
+    auto sc = parse_schedule(*f.schedule, "--schedule");
     if (!sc.ok()) return sc.error();
     m.schedule = *sc;
   }

@@ -54,7 +54,8 @@ struct RunConfig {
 };
 
 struct ConfigFlags {
-  std::string rule, config_file, schedule;
+  std::string rule, config_file;
+  std::optional<std::string> schedule;  // set: --schedule was given (even empty, which is an error)
   std::optional<std::size_t> levels, d, heads, seq_len, window, steps, warmup;
   std::optional<std::uint64_t> seed;
   std::optional<double> lr;

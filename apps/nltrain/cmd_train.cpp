@@ -140,7 +140,7 @@ int run_train(const TrainOptions& o) {
 
   if (resuming) {
     const ConfigFlags& f = o.flags;
-    if (!f.rule.empty() || !f.config_file.empty() || !f.schedule.empty() || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
+    if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
         f.warmup || f.seed || f.lr || o.checkpoint_every_set) {
       return report(common::Error::invalid_argument(
           "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));

@@ -21,6 +21,8 @@ run "$NLTRAIN" train --levels 0
 expect_error 3 "levels: must be in 1..6"
 run "$NLTRAIN" train --schedule sometimes --out x
 expect_error 3 '--schedule: unknown schedule "sometimes"; one of fixed learned'
+run "$NLTRAIN" train --schedule "" --out x
+expect_error 3 '--schedule: unknown schedule ""; one of fixed learned'
 run "$NLTRAIN" train --schedule learned --levels 1 --out x
 expect_error 3 "schedule: learned needs k >= 2"
 run "$NLTRAIN" init --schedule learned --levels 1 --out -
