@@ -136,6 +136,17 @@ std::string_view short_rule_name(nl::RuleKind kind) {
   return "?";
 }
 
+common::Result<nl::FrequencySchedule> parse_schedule(std::string_view name, std::string_view what) {
+  if (name == "fixed") return nl::FrequencySchedule::fixed;
+  if (name == "learned") return nl::FrequencySchedule::learned;
+  return common::Error::invalid_argument(std::string(what) + ": unknown schedule \"" + common::excerpt(name) +
+                                         "\"; one of fixed learned");
+}
+
+std::string_view schedule_name(nl::FrequencySchedule s) {
+  return s == nl::FrequencySchedule::learned ? "learned" : "fixed";
+}
+
 common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
   RunConfig rc;
   nl::MagConfig& m = rc.model;
@@ -173,6 +184,11 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
         m.rule = *r;
       } else if (key == "levels") {
         s = size(levels);
+      } else if (key == "schedule") {
+        const std::string x = v.is_string() ? v.get<std::string>() : "";
+        if (x == "fixed") m.schedule = nl::FrequencySchedule::fixed;
+        else if (x == "learned") m.schedule = nl::FrequencySchedule::learned;
+        else return config_error(file, key, "must be \"fixed\" or \"learned\"");
       } else if (key == "d") {
         s = size(m.d);
       } else if (key == "heads") {
@@ -235,6 +251,11 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
     auto r = parse_rule(f.rule);
     if (!r.ok()) return r.error();
     m.rule = *r;
+  }
+  if (f.schedule) {
+    auto sc = parse_schedule(*f.schedule, "--schedule");
+    if (!sc.ok()) return sc.error();
+    m.schedule = *sc;
   }
   if (f.levels) levels = *f.levels;
   if (f.d) m.d = *f.d;

@@ -42,6 +42,10 @@ void install_checked_stdout();
 [[nodiscard]] common::Result<nl::RuleKind> parse_rule(std::string_view name);
 [[nodiscard]] std::string_view short_rule_name(nl::RuleKind kind);
 
+// "fixed" or "learned" (the CMS frequency schedule); `what` names the flag or key in the error.
+[[nodiscard]] common::Result<nl::FrequencySchedule> parse_schedule(std::string_view name, std::string_view what);
+[[nodiscard]] std::string_view schedule_name(nl::FrequencySchedule s);
+
 // The model and optimizer a run uses: defaults, then --config F, then command-line flags.
 struct RunConfig {
   nl::MagConfig model;
@@ -51,12 +55,13 @@ struct RunConfig {
 
 struct ConfigFlags {
   std::string rule, config_file;
+  std::optional<std::string> schedule;  // set: --schedule was given (even empty, which is an error)
   std::optional<std::size_t> levels, d, heads, seq_len, window, steps, warmup;
   std::optional<std::uint64_t> seed;
   std::optional<double> lr;
 };
 
-// Defaults: delta, K=2 (periods 1, 8), d=32, heads=4, seq_len=32, window=32, seed 42,
+// Defaults: delta, K=2 (periods 1, 8), schedule fixed, d=32, heads=4, seq_len=32, window=32, seed 42,
 // lr 3e-3, warm-up 20, cosine over `steps`=1000. Errors name the flag or the JSON path.
 [[nodiscard]] common::Result<RunConfig> build_run_config(const ConfigFlags& f);
 
@@ -77,6 +82,6 @@ namespace CLI {
 class App;
 }
 namespace nltrain {
-// --rule --levels --config --d --heads --seq-len --window --seed (cmd_train.cpp).
+// --rule --levels --schedule --config --d --heads --seq-len --window --seed (cmd_train.cpp).
 void add_config_flags(CLI::App* cmd, ConfigFlags& f);
 }  // namespace nltrain

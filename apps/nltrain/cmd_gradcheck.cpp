@@ -19,6 +19,7 @@ struct GradcheckOptions {
   std::size_t levels = 1;
   bool stress = false, fp64 = false, json = false, all = false;
   std::string perturb;  // NAME[INDEX]+=AMOUNT, empty: none
+  std::string schedule = "fixed";
 };
 
 // --perturb-gradient NAME[INDEX]+=AMOUNT, e.g. "levels/0/W_Q[3]+=0.01". Whether NAME and INDEX
@@ -59,6 +60,13 @@ int run_gradcheck(const GradcheckOptions& o) {
   if (o.levels == 0 || o.levels > kMaxLevels) {
     return report(common::Error::invalid_argument("--levels: must be in 1.." + std::to_string(kMaxLevels)));
   }
+  auto schedule = parse_schedule(o.schedule, "--schedule");
+  if (!schedule.ok()) return report(schedule.error());
+  const bool learned = *schedule == nl::FrequencySchedule::learned;
+  if (learned && o.levels < 2) {
+    return report(common::Error::invalid_argument("--schedule: learned needs --levels >= 2 (level 0 is always active; "
+                                                  "the gate decides levels 1..K-1), got --levels " + std::to_string(o.levels)));
+  }
   std::optional<nl::GradientPerturbation> perturb;
   if (!o.perturb.empty()) {
     auto g = parse_perturbation(o.perturb);
@@ -68,18 +76,22 @@ int run_gradcheck(const GradcheckOptions& o) {
   bool all_passed = true;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (nl::RuleKind rule : rules) {
-    auto rep = nl::gradcheck(opaque_registry(), {rule, o.levels, o.stress, o.fp64, perturb});
+    auto rep = nl::gradcheck(opaque_registry(), {rule, o.levels, o.stress, o.fp64, perturb, *schedule});
     if (!rep.ok()) return report(rep.error());
     all_passed = all_passed && rep->passed();
     const std::string protocol = std::string(o.fp64 ? "fp64 FD every entry, eps 1e-6, rel 1e-4"
                                                     : "fp32 FD 20 sampled entries per tensor, eps 1e-2, rel 0.10, floor 5e-4") +
                                  (o.stress ? "; stress: biases 0, weights x3, random context, alternate levels frozen" : "") +
+                                 (learned ? "; learned schedule: FD with the gate's mask held fixed, E without the "
+                                            "straight-through term, W_freq/b_freq by FD in the mask"
+                                          : "") +
                                  (perturb ? "; negative control: hand-written gradient " + o.perturb : "");
     if (o.json) {
-      nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"stress", o.stress}, {"fp64", o.fp64},
+      nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"schedule", o.schedule}, {"stress", o.stress}, {"fp64", o.fp64},
                                {"protocol", protocol}, {"loss", rep->loss}, {"passed", rep->passed()}};
       if (perturb) j["perturbed"] = {{"tensor", perturb->tensor}, {"index", perturb->index}, {"amount", perturb->amount}};
       j["active"] = rep->active;
+      if (!rep->gate_failure.empty()) j["gate_failure"] = rep->gate_failure;
       j["tensors"] = nlohmann::ordered_json::array();
       for (const nl::TensorCheck& t : rep->tensors) {
         j["tensors"].push_back({{"name", t.name}, {"size", t.size}, {"frozen", t.frozen}, {"max_abs_grad", t.max_abs_grad},
@@ -90,10 +102,12 @@ int run_gradcheck(const GradcheckOptions& o) {
       out.push_back(std::move(j));
       continue;
     }
-    std::cout << fmt::format("gradcheck {} K={}{}{}: {} ({})\n", short_rule_name(rule), o.levels, o.stress ? " --stress" : "",
+    std::cout << fmt::format("gradcheck {} K={}{}{}{}: {} ({})\n", short_rule_name(rule), o.levels,
+                             learned ? " --schedule learned" : "", o.stress ? " --stress" : "",
                              o.fp64 ? " --fp64" : "", rep->passed() ? "PASS" : "FAIL", protocol);
     std::cout << fmt::format("  {:<22} {:>5} {:>11} {:>12} {:>8} {:>12}  {}\n", "parameter", "size", "max |grad|",
                              "tape~hand", "FD n", "FD worst rel", "status");
+    if (!rep->gate_failure.empty()) std::cout << "  MISMATCH: " << rep->gate_failure << "\n";
     for (const nl::TensorCheck& t : rep->tensors) {
       std::cout << fmt::format("  {:<22} {:>5} {:>11.3e} {:>12.3e} {:>8} {:>12.3e}  {}{}\n", t.name + (t.frozen ? "*" : ""),
                                t.size, t.max_abs_grad, t.tape_vs_hand, t.fd_checked, t.fd_worst_rel,
@@ -114,6 +128,9 @@ Registration add_gradcheck_command(CLI::App& app) {
   cmd->add_option("--rule", o->rule, "Memory rule (default delta)");
   cmd->add_flag("--all-rules", o->all, "Check all nine rules");
   cmd->add_option("--levels", o->levels, "CMS levels K (default 1)");
+  cmd->add_option("--schedule", o->schedule,
+                  "CMS frequency schedule: fixed or learned (the straight-through gate; needs --levels >= 2; "
+                  "FD then holds the gate's mask fixed)");
   cmd->add_flag("--stress", o->stress, "Stress variant: gate biases 0, weights x3, random memory, frozen levels");
   cmd->add_flag("--fp64", o->fp64, "Finite differences in double precision on every entry");
   cmd->add_flag("--json", o->json, "Report as JSON");

@@ -140,7 +140,7 @@ int run_train(const TrainOptions& o) {
 
   if (resuming) {
     const ConfigFlags& f = o.flags;
-    if (!f.rule.empty() || !f.config_file.empty() || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
+    if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
         f.warmup || f.seed || f.lr || o.checkpoint_every_set) {
       return report(common::Error::invalid_argument(
           "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));
@@ -298,8 +298,9 @@ int run_train(const TrainOptions& o) {
                              {"checkpoint", checkpoint_path(out)}};
     say << j.dump() << "\n";
   } else {
-    say << fmt::format("trained steps {}..{} of {} ({} rule, K={}, d={}): loss {:.4f} -> {:.4f}, {:.0f} tokens/s, {:.1f}% of the time outside the model; checkpoint {}\n",
-                       first, trainer->step(), run.steps, short_rule_name(cfg.rule), cfg.levels(), cfg.d, first_loss,
+    say << fmt::format("trained steps {}..{} of {} ({} rule, K={}{}, d={}): loss {:.4f} -> {:.4f}, {:.0f} tokens/s, {:.1f}% of the time outside the model; checkpoint {}\n",
+                       first, trainer->step(), run.steps, short_rule_name(cfg.rule), cfg.levels(),
+                       cfg.learned_schedule() ? " learned schedule" : "", cfg.d, first_loss,
                        last_loss, tok_s, 100 * outside_s / std::max(model_s + outside_s, 1e-12), checkpoint_path(out));
   }
   return kExitOk;
@@ -310,6 +311,9 @@ int run_train(const TrainOptions& o) {
 void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
   cmd->add_option("--rule", f.rule, "Memory rule: delta titans hebbian moneta yaad memora lattice trellis atlas (default delta)");
   cmd->add_option("--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
+  cmd->add_option("--schedule", f.schedule,
+                  "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
+                  "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
   cmd->add_option("--config", f.config_file, "JSON configuration file (see man nltrain)");
   cmd->add_option("--d", f.d, "Model width (default 32)");
   cmd->add_option("--heads", f.heads, "Attention heads (default 4)");

@@ -80,9 +80,10 @@ void write_config(Writer& w, const MagConfig& c) {
   w.u64(c.periods.size());
   for (std::size_t p : c.periods) w.u64(p);
   w.u64(c.seed);
+  w.u8(static_cast<std::uint8_t>(c.schedule));
 }
 
-bool read_config(Reader& r, MagConfig& c) {
+bool read_config(Reader& r, MagConfig& c, std::uint32_t version) {
   for (std::size_t* v : {&c.vocab, &c.d, &c.heads, &c.seq_len, &c.window})
     if (!r.size(*v)) return false;
   std::uint8_t rule = 0, variant = 0;
@@ -100,7 +101,13 @@ bool read_config(Reader& r, MagConfig& c) {
   c.periods.resize(k);
   for (std::size_t& p : c.periods)
     if (!r.size(p)) return false;
-  return r.u64(c.seed);
+  if (!r.u64(c.seed)) return false;
+  c.schedule = FrequencySchedule::fixed;
+  if (version < 2) return true;  // version 1 predates schedules: every run it holds is fixed
+  std::uint8_t schedule = 0;
+  if (!r.u8(schedule) || schedule > static_cast<std::uint8_t>(FrequencySchedule::learned)) return false;
+  c.schedule = static_cast<FrequencySchedule>(schedule);
+  return true;
 }
 
 }  // namespace
@@ -168,7 +175,7 @@ common::Result<Checkpoint> decode_checkpoint(std::string_view bytes, const std::
   Checkpoint c;
   TrainerState& s = c.state;
   auto body_bad = [&](const char* field) { return bad(std::string("checkpoint body: bad or missing ") + field); };
-  if (!read_config(r, s.cfg)) return body_bad("configuration");
+  if (!read_config(r, s.cfg, version)) return body_bad("configuration");
   if (common::Status v = validate(s.cfg); !v.ok()) return bad("checkpoint configuration: " + v.error().message());
   for (double* v : {&s.opt.lr, &s.opt.beta1, &s.opt.beta2, &s.opt.eps, &s.opt.weight_decay, &s.opt.clip})
     if (!r.f64(*v)) return body_bad("optimizer settings");

@@ -23,7 +23,10 @@
 namespace nl {
 
 inline constexpr std::string_view kCheckpointMagic = "NLTRCKPT";
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+// Version 2 adds the CMS frequency schedule (one byte after the seed: 0 fixed, 1 learned); a
+// learned schedule's W_freq and b_freq then follow the levels in the flat parameter, AdamW m and v
+// vectors. A version-1 file (written before schedules existed) still loads, as a fixed schedule.
+inline constexpr std::uint32_t kCheckpointVersion = 2;
 // A checkpoint larger than this is refused unread (a 1 GiB model is far beyond nltrain's CPU
 // scale; the bound keeps a corrupt length from asking for absurd memory).
 inline constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 30;

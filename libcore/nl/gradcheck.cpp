@@ -7,6 +7,7 @@
 
 #include "nl/cms_backward.hpp"
 #include "nl/cms_forward.hpp"
+#include "nl/frequency_gate.hpp"
 #include "nl/named_tensors.hpp"
 #include "nl/traced_cms_forward.hpp"
 #include "nl/unit_norm.hpp"
@@ -81,6 +82,19 @@ std::vector<T> full_gradient(const MagGradients<T>& g, const Pulse& pulse) {
   return merged.to_flat();
 }
 
+// The straight-through term cms_backward adds to E's gradient: the gate's logit adjoints (which
+// are b_freq's gradient) carried back through x-bar to the embedding rows, as an E-sized vector.
+template <typename T>
+std::vector<T> straight_through_e(const MagConfig& cfg, const MagParams<T>& p, const MagForward<T>& f,
+                                  const std::vector<T>& g_b_freq) {
+  const std::size_t s = cfg.seq_len, d = cfg.d, g = cfg.gated_levels();
+  std::vector<T> g_w(g * d, T(0)), g_b(g, T(0)), g_x(s * d, T(0)), g_e(p.e.size(), T(0));
+  frequency_gate_backward<T>(s, d, p.w_freq, f.freq, g_b_freq, g_w, g_b, g_x);
+  for (std::size_t t = 0; t < s; ++t)
+    for (std::size_t j = 0; j < d; ++j) g_e[f.ids[t] * d + j] += g_x[t * d + j];
+  return g_e;
+}
+
 template <typename T>
 ContextMemory<T> cast_context(const ContextMemory<float>& c) {
   ContextMemory<T> out;
@@ -117,7 +131,7 @@ common::Result<std::size_t> perturbed_offset(const MagConfig& cfg, const Gradien
 }  // namespace
 
 bool GradcheckReport::passed() const {
-  return std::all_of(tensors.begin(), tensors.end(), [](const TensorCheck& t) { return t.passed(); });
+  return gate_failure.empty() && std::all_of(tensors.begin(), tensors.end(), [](const TensorCheck& t) { return t.passed(); });
 }
 
 common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& registry, const GradcheckOptions& opt) {
@@ -127,7 +141,10 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
   GradcheckReport rep;
   rep.opt = opt;
   rep.cfg = verification_config(opt.rule, opt.levels);
+  rep.cfg.schedule = opt.schedule;
   const MagConfig& cfg = rep.cfg;
+  if (common::Status v = validate(cfg); !v.ok()) return v.error();
+  const bool learned = cfg.learned_schedule();
   std::optional<std::size_t> perturbed;
   if (opt.perturb) {
     auto at = perturbed_offset(cfg, *opt.perturb);
@@ -146,42 +163,77 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
   } else {
     protocol_tweaks(opt.rule, p);
   }
-  rep.active = pulse.active;
+  // The gate's bias decides its choice (|x-bar . W_freq| stays far below 4 here): the same
+  // levels on as the fixed pulse above.
+  for (std::size_t i = 0; i < p.b_freq.size(); ++i) p.b_freq[i] = pulse.is_active(i + 1) ? 4.0f : -4.0f;
   std::vector<std::size_t> ids(cfg.seq_len), tg(cfg.seq_len);
   for (std::size_t t = 0; t < cfg.seq_len; ++t) ids[t] = t % cfg.vocab, tg[t] = (t + 1) % cfg.vocab;
 
   auto f = cms_forward<float>(cfg, p, ids, tg, pulse, ctx);
   if (!f.ok()) return f.error();
   rep.loss = f->loss;
-  std::vector<float> hand = full_gradient(cms_backward<float>(cfg, p, *f), pulse);
+  pulse = f->pulse;  // a learned schedule: the gate's choice
+  rep.active = pulse.active;
+  const MagGradients<float> hand_g = cms_backward<float>(cfg, p, *f);
+  std::vector<float> hand = full_gradient(hand_g, pulse);
   if (perturbed) hand[*perturbed] += static_cast<float>(opt.perturb->amount);
   auto tg_res = tape_gradients(registry, cfg, p, ids, tg, pulse, ctx);
   if (!tg_res.ok()) return tg_res.error();
+  if (tg_res->pulse.active != pulse.active) rep.gate_failure = "the tape's frequency gate chose other levels than the hand-written forward";
   const std::vector<float> tape = full_gradient(tg_res->grads, pulse);
 
-  // Analytic gradient and loss function of the FD check, in the chosen precision.
-  std::vector<double> analytic, x;
-  std::function<double(const std::vector<double>&)> loss;
+  // Analytic gradient and loss function of the FD check, in the chosen precision. Under a learned
+  // schedule the loss holds the gate's mask at `mask` (see gradcheck.hpp) and E's analytic
+  // gradient drops the straight-through term.
+  std::vector<double> analytic, x, mask, x_bar;
+  std::function<double(const std::vector<double>&, const std::vector<double>&)> loss;
   const MagParams<double> p64 = p.cast<double>();
   const ContextMemory<double> ctx64 = cast_context<double>(ctx);
   if (opt.fp64) {
     auto f64 = cms_forward<double>(cfg, p64, ids, tg, pulse, ctx64);
     if (!f64.ok()) return f64.error();
-    analytic = full_gradient(cms_backward<double>(cfg, p64, *f64), pulse);
+    if (f64->pulse.active != pulse.active) rep.gate_failure = "the fp64 frequency gate chose other levels than the fp32 one";
+    const MagGradients<double> g64 = cms_backward<double>(cfg, p64, *f64);
+    analytic = full_gradient(g64, pulse);
+    if (learned) {
+      const std::vector<double> st = straight_through_e<double>(cfg, p64, *f64, g64.params.b_freq);
+      for (std::size_t i = 0; i < st.size(); ++i) analytic[i] -= st[i];  // E is first in the flat order
+      mask = f64->freq.mask, x_bar = f64->freq.x_bar;
+    }
     if (perturbed) analytic[*perturbed] += opt.perturb->amount;
     x = p64.to_flat();
-    loss = [&](const std::vector<double>& flat) {
-      auto r = cms_forward<double>(cfg, MagParams<double>::from_flat(cfg, flat), ids, tg, pulse, ctx64);
+    loss = [&](const std::vector<double>& flat, const std::vector<double>& m) {
+      const MagParams<double> q = MagParams<double>::from_flat(cfg, flat);
+      auto r = learned ? cms_forward_with_mask<double>(cfg, q, ids, tg, std::span<const double>(m), ctx64)
+                       : cms_forward<double>(cfg, q, ids, tg, pulse, ctx64);
       return r.ok() ? r->loss : std::nan("");
     };
   } else {
     analytic.assign(hand.begin(), hand.end());
+    if (learned) {
+      const std::vector<float> st = straight_through_e<float>(cfg, p, *f, hand_g.params.b_freq);
+      for (std::size_t i = 0; i < st.size(); ++i) analytic[i] -= st[i];
+      mask.assign(f->freq.mask.begin(), f->freq.mask.end());
+      x_bar.assign(f->freq.x_bar.begin(), f->freq.x_bar.end());
+    }
     x = p64.to_flat();
-    loss = [&](const std::vector<double>& flat) {
-      const std::vector<float> ff(flat.begin(), flat.end());
-      auto r = cms_forward<float>(cfg, MagParams<float>::from_flat(cfg, ff), ids, tg, pulse, ctx);
+    loss = [&](const std::vector<double>& flat, const std::vector<double>& m) {
+      const std::vector<float> ff(flat.begin(), flat.end()), mf(m.begin(), m.end());
+      const MagParams<float> q = MagParams<float>::from_flat(cfg, ff);
+      auto r = learned ? cms_forward_with_mask<float>(cfg, q, ids, tg, std::span<const float>(mf), ctx)
+                       : cms_forward<float>(cfg, q, ids, tg, pulse, ctx);
       return r.ok() ? static_cast<double>(r->loss) : std::nan("");
     };
+  }
+  // dL/dm_i by central differences in the mask (the selection is linear in m), once per level.
+  std::vector<double> fd_mask(mask.size());
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    std::vector<double> m = mask;
+    m[i] = mask[i] + (opt.fp64 ? 1e-6 : 1e-2);
+    const double hi = loss(x, m);
+    m[i] = mask[i] - (opt.fp64 ? 1e-6 : 1e-2);
+    const double lo = loss(x, m);
+    fd_mask[i] = (hi - lo) / (2 * (opt.fp64 ? 1e-6 : 1e-2));
   }
   const double eps = opt.fp64 ? 1e-6 : 1e-2;
 
@@ -208,13 +260,20 @@ common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& re
     const std::size_t stride = opt.fp64 ? 1 : std::max<std::size_t>(1, c.size / 20);
     for (std::size_t i = 0; i < c.size && (opt.fp64 || i / stride < 20); i += stride) {
       const std::size_t j = off + i;
-      const double keep = x[j];
-      x[j] = keep + eps;
-      const double hi = loss(x);
-      x[j] = keep - eps;
-      const double lo = loss(x);
-      x[j] = keep;
-      const double fd = (hi - lo) / (2 * eps);
+      double fd = 0;
+      if (c.name == "b_freq") {
+        fd = fd_mask[i];
+      } else if (c.name == "W_freq") {
+        fd = fd_mask[i / cfg.d] * x_bar[i % cfg.d];
+      } else {
+        const double keep = x[j];
+        x[j] = keep + eps;
+        const double hi = loss(x, mask);
+        x[j] = keep - eps;
+        const double lo = loss(x, mask);
+        x[j] = keep;
+        fd = (hi - lo) / (2 * eps);
+      }
       const double a = analytic[j];
       const double den = std::max(std::fabs(a), std::fabs(fd));
       const double diff = std::fabs(a - fd);

@@ -13,6 +13,13 @@
 //    gradient; a working gradcheck reports that tensor as a mismatch (tape~hand always; FD when
 //    the entry is among those sampled: every entry under fp64, entries i max(1, n/20) under fp32).
 //    `nltrain gradcheck --perturb-gradient` exposes it.
+//  - learned schedule: the frequency gate's mask is a step function of E and W_freq/b_freq, whose
+//    true derivative is zero almost everywhere; cms_backward passes the selection's dL/dm straight
+//    through to the logits instead. So every FD is taken with the mask held at the gate's hard
+//    choice (cms_forward_with_mask); E is compared without the straight-through term (which is
+//    checked through b_freq), b_freq[i] against the FD of the loss in m_i, and W_freq[i][j]
+//    against that times x-bar[j]. The gate's choice is the pulse: the protocol sets every b_freq
+//    to +4 (all levels active), stress to -4 / +4 alternately (level l active iff l is even).
 // The tape is always fp32 and is compared with the fp32 hand-written backward entry by entry:
 // |tape - hand| <= 2e-4 max(|tape|, |hand|) + 1e-6.
 #include <cstddef>
@@ -40,6 +47,7 @@ struct GradcheckOptions {
   bool stress = false;
   bool fp64 = false;
   std::optional<GradientPerturbation> perturb;  // the negative control; see above
+  FrequencySchedule schedule = FrequencySchedule::fixed;  // learned needs K >= 2
 };
 
 struct TensorCheck {
@@ -58,13 +66,15 @@ struct TensorCheck {
 struct GradcheckReport {
   MagConfig cfg;
   GradcheckOptions opt;
-  std::vector<bool> active;  // the pulse
+  std::vector<bool> active;  // the pulse (under a learned schedule: the gate's choice)
   double loss = 0;
   std::vector<TensorCheck> tensors;
+  std::string gate_failure;  // learned schedule: the paths' gates disagreed on the levels (a failure)
   [[nodiscard]] bool passed() const;
 };
 
-// Errors: invalid_argument for K = 0 or K > 8, and for a perturbation naming no tensor, an index
+// Errors: invalid_argument for K = 0 or K > 8, a learned schedule with K = 1 (naming
+// "schedule"), and for a perturbation naming no tensor, an index
 // beyond the tensor or an amount that is zero or not finite.
 [[nodiscard]] common::Result<GradcheckReport> gradcheck(const tape::opaque::OpaqueRegistry& registry,
                                                         const GradcheckOptions& opt);

@@ -9,6 +9,10 @@ foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
   add_test(NAME nltrain_cli_gradcheck_${_rule}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/gradcheck_test.sh $<TARGET_FILE:nltrain> ${_rule})
   set_tests_properties(nltrain_cli_gradcheck_${_rule} PROPERTIES LABELS "nltrain;cli")
+  # The same under --schedule learned (the frequency gate; K = 2, 4).
+  add_test(NAME nltrain_cli_gradcheck_learned_${_rule}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/gradcheck_test.sh $<TARGET_FILE:nltrain> ${_rule} learned)
+  set_tests_properties(nltrain_cli_gradcheck_learned_${_rule} PROPERTIES LABELS "nltrain;cli")
 endforeach()
 # nltrain init + grads against PyTorch (tests/nl/torch/state_grads_check.py, sharing the model
 # of mag_crosscheck.py). Without torch it is Skipped (77); with CI=true it fails.

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "common/sha256.hpp"
 #include "mag_check.hpp"
 
 namespace {
@@ -13,8 +14,10 @@ void chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& id
   for (std::size_t t = 0; t < cfg.seq_len; ++t) ids[t] = (3 * n + 5 * t + 1) % cfg.vocab, tg[t] = (3 * n + 5 * t + 6) % cfg.vocab;
 }
 
-nl::Trainer make(nl::RuleKind rule, std::size_t k) {
-  const nl::MagConfig cfg = nltest::mag_config(rule, k);
+nl::Trainer make(nl::RuleKind rule, std::size_t k,
+                 nl::FrequencySchedule schedule = nl::FrequencySchedule::fixed) {
+  nl::MagConfig cfg = nltest::mag_config(rule, k);
+  cfg.schedule = schedule;
   nl::AdamWConfig o;
   o.lr = 1e-2, o.warmup = 2, o.total_steps = 30;
   return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), o);
@@ -55,6 +58,69 @@ TEST_CASE("checkpoint: encode, decode, from_state continues bit for bit (every r
   }
 }
 
+TEST_CASE("checkpoint: a learned schedule (W_freq, b_freq, their moments) round-trips and continues bit for bit") {
+  for (nl::RuleKind rule : {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::atlas}) {
+    for (std::size_t k : {2, 3}) {
+      INFO(nl::to_string(rule) << " k=" << k);
+      nl::Trainer a = make(rule, k, nl::FrequencySchedule::learned);
+      (void)run(a, 9);
+      const std::string bytes = nl::encode_checkpoint({a.state(), ""});
+      auto c = nl::decode_checkpoint(bytes, "ck");
+      REQUIRE(c.ok());
+      CHECK(c->state.cfg.schedule == nl::FrequencySchedule::learned);
+      CHECK(c->state.params.w_freq == a.params().w_freq);
+      CHECK(c->state.adam.m.b_freq == a.state().adam.m.b_freq);
+      CHECK(nl::encode_checkpoint(*c) == bytes);
+      auto b = nl::Trainer::from_state(std::move(c->state));
+      REQUIRE(b.ok());
+      CHECK(run(a, 6) == run(*b, 6));
+      CHECK(a.params().to_flat() == b->params().to_flat());
+    }
+  }
+}
+
+namespace {
+// The version-1 layout of a fixed-schedule checkpoint: version 2 without the schedule byte (after
+// the seed), header and digest rewritten.
+std::string as_version_1(const std::string& v2, std::size_t k) {
+  constexpr std::size_t kHeader = 20, kDigest = 32;
+  const std::size_t schedule_at = kHeader + 5 * 8 + 1 + 4 * 8 + 7 * 8 + 1 + 8 + 8 * k + 8;
+  std::string body = v2.substr(kHeader, v2.size() - kHeader - kDigest);
+  REQUIRE(v2[schedule_at] == 0);
+  body.erase(schedule_at - kHeader, 1);
+  std::string out(nl::kCheckpointMagic);
+  const std::uint32_t version = 1;
+  const std::uint64_t len = body.size();
+  out.append(reinterpret_cast<const char*>(&version), 4).append(reinterpret_cast<const char*>(&len), 8).append(body);
+  const common::Sha256Digest d = common::sha256(std::string_view(out));
+  return out.append(reinterpret_cast<const char*>(d.data()), d.size());
+}
+}  // namespace
+
+TEST_CASE("checkpoint: a version-1 file (before schedules) still loads, as a fixed schedule, and continues bit for bit") {
+  nl::Trainer a = make(nl::RuleKind::moneta, 2);
+  (void)run(a, 5);
+  const std::string v2 = nl::encode_checkpoint({a.state(), "{}"});
+  const std::string v1 = as_version_1(v2, 2);
+  CHECK(v1.size() + 1 == v2.size());
+  auto c = nl::decode_checkpoint(v1, "old");
+  REQUIRE(c.ok());
+  CHECK(c->state.cfg.schedule == nl::FrequencySchedule::fixed);
+  CHECK(nl::encode_checkpoint(*c) == v2);  // re-saved in the current version, nothing lost
+  auto b = nl::Trainer::from_state(std::move(c->state));
+  REQUIRE(b.ok());
+  CHECK(run(a, 4) == run(*b, 4));
+  // A schedule byte outside {0, 1} is a malformed configuration.
+  std::string bad = v2;
+  bad[20 + 5 * 8 + 1 + 4 * 8 + 7 * 8 + 1 + 8 + 16 + 8] = 2;
+  bad.resize(bad.size() - 32);
+  const common::Sha256Digest d = common::sha256(std::string_view(bad));
+  bad.append(reinterpret_cast<const char*>(d.data()), d.size());
+  auto r = nl::decode_checkpoint(bad, "f");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message().find("configuration") != std::string::npos);
+}
+
 TEST_CASE("checkpoint: foreign, truncated, extended, corrupt and newer files are refused with a reason") {
   nl::Trainer a = make(nl::RuleKind::titans, 2);
   (void)run(a, 3);
@@ -74,8 +140,8 @@ TEST_CASE("checkpoint: foreign, truncated, extended, corrupt and newer files are
     CHECK(msg(bad).find("checksum mismatch") != std::string::npos);
   }
   std::string newer = good;
-  newer[8] = 2;
-  CHECK(msg(newer).find("version 2 is newer") != std::string::npos);
+  newer[8] = 3;
+  CHECK(msg(newer).find("version 3 is newer") != std::string::npos);
 }
 
 TEST_CASE("Trainer::from_state: a state that does not fit its configuration is an error, not a crash") {

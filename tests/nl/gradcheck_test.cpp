@@ -1,5 +1,6 @@
 // gradcheck's negative control: with one hand-written gradient entry moved (GradcheckOptions::
-// perturb), the same check that passes on the true gradient must fail, on that tensor only.
+// perturb), the same check that passes on the true gradient must fail, on that tensor only; and
+// the learned schedule's gate (E, W_freq, b_freq checked with the mask held fixed).
 #include "nl/gradcheck.hpp"
 
 #include <algorithm>
@@ -82,4 +83,36 @@ TEST_CASE("gradcheck: a perturbation naming nothing, out of range or zero is an 
   r = nl::gradcheck(nltest::registry(), opt);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message().find("non-zero") != std::string::npos);
+}
+
+TEST_CASE("gradcheck, learned schedule: the gate picks the stress levels, E/W_freq/b_freq pass, and a moved entry of each fails") {
+  nl::GradcheckOptions opt;
+  opt.rule = nl::RuleKind::hebbian;
+  opt.levels = 3;
+  opt.stress = true;
+  opt.fp64 = true;
+  opt.schedule = nl::FrequencySchedule::learned;
+  auto base = nl::gradcheck(nltest::registry(), opt);
+  REQUIRE(base.ok());
+  CHECK(base->passed());
+  CHECK(base->cfg.schedule == nl::FrequencySchedule::learned);
+  CHECK(base->active == std::vector<bool>{true, false, true});  // the gate's choice (b_freq -4, +4)
+  CHECK(tensor(*base, "b_freq").fd_checked == 2);
+  CHECK(tensor(*base, "W_freq").fd_checked == 16);
+  for (const char* name : {"E", "W_freq", "b_freq"}) {
+    INFO(name);
+    const nl::GradcheckReport r = control(opt, name, 1, 0.05);
+    expect_only_failure(r, name);
+    CHECK(tensor(r, name).fd_failed == 1);
+  }
+}
+
+TEST_CASE("gradcheck, learned schedule: K = 1 is an error naming the schedule") {
+  nl::GradcheckOptions opt;
+  opt.levels = 1;
+  opt.schedule = nl::FrequencySchedule::learned;
+  auto r = nl::gradcheck(nltest::registry(), opt);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(r.error().message().find("schedule") != std::string::npos);
 }

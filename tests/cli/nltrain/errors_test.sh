@@ -19,6 +19,25 @@ run "$NLTRAIN" gradcheck --rule TITANSLMM --levels 1
 expect_rc 0
 run "$NLTRAIN" train --levels 0
 expect_error 3 "levels: must be in 1..6"
+run "$NLTRAIN" train --schedule sometimes --out x
+expect_error 3 '--schedule: unknown schedule "sometimes"; one of fixed learned'
+run "$NLTRAIN" train --schedule "" --out x
+expect_error 3 '--schedule: unknown schedule ""; one of fixed learned'
+run "$NLTRAIN" train --schedule learned --levels 1 --out x
+expect_error 3 "schedule: learned needs k >= 2"
+run "$NLTRAIN" init --schedule learned --levels 1 --out -
+expect_error 3 "schedule: learned needs k >= 2"
+echo '{"schedule": "often"}' >sched.json
+run "$NLTRAIN" train --config sched.json --out x
+expect_error 2 'sched.json: /schedule: must be "fixed" or "learned"'
+echo '{"schedule": "learned", "levels": 1}' >sched1.json
+run "$NLTRAIN" train --config sched1.json --out x
+expect_error 3 "schedule: learned needs k >= 2"
+echo '{"schedule": "learned", "levels": 2, "d": 8, "heads": 2, "seq_len": 8}' >sched2.json
+run "$NLTRAIN" init --config sched2.json --out sched2-state.json
+expect_rc 0
+/usr/bin/env python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["config"]["schedule"] == "learned" and [p["name"] for p in j["parameters"]][-2:] == ["W_freq", "b_freq"], j["config"]' sched2-state.json || fail "init: learned schedule not in the state"
+[ ! -e x/checkpoint.nltrain ] || fail "a failed start wrote a checkpoint"
 
 # Inconsistent configuration: on the command line and in a --config file.
 run "$NLTRAIN" train --d 30 --heads 4 --out x
@@ -72,8 +91,28 @@ check_bad flip.bin "checksum mismatch: the checkpoint is corrupt"
 echo '{"not": "a checkpoint"}' >foreign.bin
 check_bad foreign.bin 'not an nltrain checkpoint'
 cp keep.bin newer.bin
-printf '\x02' | dd of=newer.bin bs=1 seek=8 conv=notrunc status=none
-check_bad newer.bin "checkpoint format version 2 is newer than this nltrain reads (1)"
+printf '\x03' | dd of=newer.bin bs=1 seek=8 conv=notrunc status=none
+check_bad newer.bin "checkpoint format version 3 is newer than this nltrain reads (2)"
+# A version-1 checkpoint (written before the schedule byte) still loads, as a fixed schedule.
+/usr/bin/env python3 - keep.bin v1.bin <<'PY' || fail "making a version-1 checkpoint"
+import hashlib, struct, sys
+b = open(sys.argv[1], "rb").read()
+assert struct.unpack("<I", b[8:12])[0] == 2
+body, k = b[20:-32], 2
+at = 5 * 8 + 1 + 4 * 8 + 7 * 8 + 1 + 8 + 8 * k + 8  # after the seed: the schedule byte (0: fixed)
+assert body[at] == 0
+body = body[:at] + body[at + 1:]
+out = b[:8] + struct.pack("<IQ", 1, len(body)) + body
+open(sys.argv[2], "wb").write(out + hashlib.sha256(out).digest())
+PY
+mkdir -p old && cp v1.bin old/checkpoint.nltrain
+run "$NLTRAIN" eval --checkpoint good --json
+expect_rc 0
+cp "$WORK/out" good-eval.json
+run "$NLTRAIN" eval --checkpoint old --json
+expect_rc 0
+/usr/bin/env python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["loss"] == b["loss"], (a, b)' good-eval.json "$WORK/out" \
+  || fail "a version-1 checkpoint evaluates differently from its version-2 twin"
 run "$NLTRAIN" eval --checkpoint nowhere
 expect_error 2 "nowhere: no checkpoint here"
 

@@ -39,6 +39,33 @@ PY
   done
 done
 
+# Under --schedule learned the control must also bite on E (compared without the gate's
+# straight-through term) and on the gate's own W_freq and b_freq (compared with FD in the mask).
+for mode in "" "--fp64"; do
+  run "$NLTRAIN" gradcheck --rule titans --levels 2 --schedule learned --stress $mode --json
+  expect_rc 0
+  cp "$WORK/out" "$WORK/learned.json"
+  for target in "E 0" "W_freq 3" "b_freq 0"; do
+    # shellcheck disable=SC2086
+    set -- $target
+    amount=$(/usr/bin/env python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(repr(0.5*[t for t in r["tensors"] if t["name"]==sys.argv[2]][0]["max_abs_grad"]))' "$WORK/learned.json" "$1")
+    # shellcheck disable=SC2086
+    run "$NLTRAIN" gradcheck --rule titans --levels 2 --schedule learned --stress $mode --perturb-gradient "$1[$2]+=$amount" --json
+    expect_rc 1
+    /usr/bin/env python3 - "$WORK/out" "$1" <<'PY' || fail "perturbed learned-schedule report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+failed = [t for t in r["tensors"] if not t["passed"]]
+assert [t["name"] for t in failed] == [sys.argv[2]], [t["name"] for t in failed]
+assert failed[0]["fd_failed"] == 1 and failed[0]["tape_failed"] == 1, failed[0]
+PY
+  done
+done
+run "$NLTRAIN" gradcheck --schedule sometimes --levels 2
+expect_error 3 '--schedule: unknown schedule "sometimes"; one of fixed learned'
+run "$NLTRAIN" gradcheck --schedule learned --levels 1
+expect_error 3 "--schedule: learned needs --levels >= 2"
+
 # The table says MISMATCH on the perturbed tensor and FAIL in its header.
 run "$NLTRAIN" gradcheck --rule titans --perturb-gradient 'W_V[0]+=1'
 expect_rc 1

@@ -54,6 +54,32 @@ expect_out_has "is complete (150 steps); nothing to do"
 run "$NLTRAIN" train --resume B --steps 10
 expect_error 3 "--resume continues the run as it was planned"
 
+# The same under --schedule learned (the frequency gate's W_freq, b_freq and their AdamW moments
+# in the checkpoint): interrupted at 23 and resumed == uninterrupted, bit for bit.
+LRN=(--d 8 --heads 2 --seq-len 8 --levels 3 --schedule learned --steps 60 --checkpoint-every 16 --quiet)
+run "$NLTRAIN" train "${LRN[@]}" --out LA --metrics la.jsonl
+expect_rc 0
+expect_out_has "(delta rule, K=3 learned schedule, d=8)"
+run "$NLTRAIN" train "${LRN[@]}" --out LB --metrics lb.jsonl --stop-at 23
+expect_rc 0
+run "$NLTRAIN" train --resume LB --metrics lb.jsonl --quiet
+expect_rc 0
+expect_out_has "trained steps 23..60 of 60 (delta rule, K=3 learned schedule"
+cmp -s <(losses la.jsonl) <(losses lb.jsonl) || fail "learned schedule: resumed losses differ from the uninterrupted run"
+[ "$(wc -l <lb.jsonl)" -eq 60 ] || fail "learned schedule: lb.jsonl has $(wc -l <lb.jsonl) lines"
+cmp -s LA/checkpoint.nltrain LB/checkpoint.nltrain || fail "learned schedule: final checkpoints differ"
+run "$NLTRAIN" train --resume LB --schedule fixed
+expect_error 3 "--resume continues the run as it was planned"
+run "$NLTRAIN" eval --checkpoint LA --json
+expect_rc 0
+# The schedule byte is in the checkpoint: the same run under the fixed schedule is another file.
+run "$NLTRAIN" train --d 8 --heads 2 --seq-len 8 --levels 3 --steps 60 --checkpoint-every 16 --quiet --out LF --stop-at 1
+expect_rc 0
+run "$NLTRAIN" train "${LRN[@]}" --out LG --stop-at 1
+expect_rc 0
+[ "$(od -An -tu4 -j8 -N4 LG/checkpoint.nltrain | tr -d ' ')" = 2 ] || fail "checkpoint format version is not 2"
+[ "$(stat -c %s LG/checkpoint.nltrain)" -gt "$(stat -c %s LF/checkpoint.nltrain)" ] || fail "learned checkpoint lacks W_freq/b_freq"
+
 # Ctrl-C: save, exit 0, and the checkpoint equals an uninterrupted run stopped at that step.
 "$NLTRAIN" train --steps 1000000 --rule titans --levels 1 --d 8 --heads 2 --seq-len 8 --out C --metrics c.jsonl \
   >sig.out 2>sig.err &
