@@ -4,8 +4,8 @@
 
 The loop of tests/cli/bp/live_iris_train.py (4-3-3 sigmoid network, mini-batches of 15 flowers,
 SGD, float32, one thread) runs STEPS steps (default 2000), ROUNDS times;
-each step is timed on its own, and so is the helper's work around it (dumper.step's entry and
-exit: the snapshots); the sidecar serialization, which the helper defers to every 256 steps and
+each step is timed on its own, and so is the helper's work around it (dumper.step(), its entry
+and exit: the snapshots); the sidecar serialization, which the helper defers to every 256 steps and
 close(), is timed at close() and spread over the steps. Medians, so a loaded machine's stalls do
 not count. Goal: the in-loop overhead under 5% of the step.
 """
@@ -52,8 +52,8 @@ def measure(out_dir):
     clock = time.perf_counter
     for s in range(STEPS):
         x, y = features[(s % 10) * 15:(s % 10 + 1) * 15], targets[(s % 10) * 15:(s % 10 + 1) * 15]
-        ctx = dumper.step(x, y)
         t0 = clock()
+        ctx = dumper.step(x, y)
         ctx.__enter__()
         t1 = clock()
         one_step(model, opt, x, y)

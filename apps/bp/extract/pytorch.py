@@ -48,6 +48,7 @@ Requires only torch and the Python standard library.
 import datetime
 import hashlib
 import json
+import operator
 import os
 import platform
 import stat
@@ -179,6 +180,41 @@ def _flat(tensors):
     return torch.cat([t.reshape(-1) for t in tensors])
 
 
+_data_ptr = torch.Tensor.data_ptr
+_is_contiguous = torch.Tensor.is_contiguous
+_cat = torch.cat
+_grad_of = operator.attrgetter("grad")
+
+
+class _FlatCopier:
+    """Copies a list of tensors into one new flat tensor with a single torch.cat per call.
+
+    The 1-D views that torch.cat reads are made once and kept: creating a view of a Parameter
+    costs more than the copy itself. A view reads the tensor's memory at the moment of the
+    copy, so in-place writes (optimizer.step(), param.data.add_(), copy_ under no_grad) are
+    always seen. A tensor that no longer lives where its view points (param.data = t, p.grad
+    replaced, a new optimizer state tensor) or is no longer contiguous (param.data = W.t())
+    gets fresh views; the old views hold the old storage alive, so a new tensor can never
+    reuse its address. Shapes are pinned by the model's own forward pass."""
+
+    __slots__ = ("_ptrs", "_views")
+
+    def __init__(self):
+        self._ptrs = self._views = None
+
+    def __call__(self, tensors):
+        ptrs = list(map(_data_ptr, tensors))
+        if ptrs == self._ptrs and all(map(_is_contiguous, tensors)):
+            return _cat(self._views)
+        if all(map(_is_contiguous, tensors)):
+            self._views = [t.detach().view(-1) for t in tensors]
+            self._ptrs = ptrs
+            return _cat(self._views)
+        self._ptrs = self._views = None
+        with torch.no_grad():
+            return _flat(tensors)
+
+
 def _copy(value):
     return torch.as_tensor(value).detach().clone()
 
@@ -276,6 +312,8 @@ class TraceDumper:
         self._closed = False
         self._copy_inputs = bool(copy_inputs)
         self._helper = self._helper_block()
+        self._copy_before, self._copy_after = _FlatCopier(), _FlatCopier()
+        self._batch_ok = self._opt_name == "sgd" and not self._hyper["weight_decay"]
 
     # ----- the training-loop side: snapshots only -----
 
@@ -286,36 +324,42 @@ class TraceDumper:
         return _StepContext(self, inputs, targets)
 
     def _begin(self, x, y):
-        # Two torch calls per step: one flat copy of parameters (and optimizer state) before,
-        # one of parameters, gradients (and state) after. Everything else waits for flush().
+        # One torch call per side of the step: a flat copy of parameters (and optimizer state)
+        # here, of parameters, gradients (and state) in _end. Everything else waits for flush().
         if torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled():
             raise HelperRefusal("autocast (AMP) is active: mixed precision steps are not supported")
-        state = self._state_tensors()
+        state = self._state_tensors() if self._state_keys else None
         # A copy every step: reusing the last step's "after" copy would miss writes through
         # param.data, which bypass PyTorch's version counters.
-        with torch.no_grad():
-            before = _flat(self._params + state if state else self._params)
-        x = _copy(x) if self._copy_inputs else torch.as_tensor(x)
-        y = _copy(y) if self._copy_inputs else torch.as_tensor(y)
+        before = self._copy_before(self._params + state if state else self._params)
+        if self._copy_inputs:
+            x, y = _copy(x), _copy(y)
+        else:
+            x = x if type(x) is torch.Tensor else torch.as_tensor(x)
+            y = y if type(y) is torch.Tensor else torch.as_tensor(y)
         self._pending = (before, state is not None, x, y, self._optimizer.param_groups[0]["lr"])
 
     def _end(self):
         before, had_state, x, y, lr = self._pending
         self._pending = None
-        grads = [p.grad for p in self._params]
-        if any(g is None for g in grads):
-            self._abandon()
-            raise HelperRefusal("step(): a parameter has no gradient; call loss.backward() inside the step block")
-        if x.dim() == 2 and x.shape[0] > 1 and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
+        grads = list(map(_grad_of, self._params))
+        state = self._state_tensors() if self._state_keys else None
+        try:
+            after = self._copy_after(self._params + grads + state if state else self._params + grads)
+        except TypeError:
+            # A missing gradient (None) is found here rather than by a check on every step.
+            if any(g is None for g in grads):
+                self._abandon()
+                raise HelperRefusal("step(): a parameter has no gradient; call loss.backward() inside the step "
+                                    "block") from None
+            raise
+        if not self._batch_ok and x.dim() == 2 and x.shape[0] > 1:
             self._abandon()
             raise HelperRefusal(_BATCHED_REFUSAL)
-        state = self._state_tensors()
         if self._state_keys and state is None:
             self._abandon()
             raise HelperRefusal("step(): the optimizer holds no state after the step; call optimizer.step() inside "
                                 "the step block")
-        with torch.no_grad():
-            after = _flat(self._params + grads + state if state else self._params + grads)
         self._raw.append((before, had_state, x, y, lr, after))
         if len(self._raw) >= self._flush_every:
             self.flush()

@@ -279,4 +279,83 @@ def unwritable_number():
 
 unwritable_number()
 
+# The helper copies the parameters afresh on entry to every step. A loop that changes them
+# between steps, outside the optimizer, must find each change in the next step's
+# parameters_before (reusing the last step's "after" copy would record a stale "before"):
+# an in-place write through param.data (it bumps no version counter), a tensor assigned to
+# param.data (new storage), the storage of a square weight reassigned transposed (same
+# address, new layout), a copy_ under no_grad, new gradient tensors every step
+# (zero_grad(set_to_none=True)) and momentum buffers replaced by load_state_dict. The values
+# recorded before, after and as gradients must be the true ones, bit for bit (float64).
+def mutated_between_steps():
+    import copy
+    model = network(torch.float64, n_in=3, n_h=3, n_out=2)
+    w1, b1, w2, b2 = model[0].weight, model[0].bias, model[2].weight, model[2].bias
+    opt = torch.optim.SGD(model.parameters(), lr=0.3, momentum=0.9)
+    gen = torch.Generator().manual_seed(11)
+
+    def named(tensors):
+        a, b, c, d = (t.detach().tolist() for t in tensors)
+        out = {f"w_i{i + 1}_h{h + 1}": a[h][i] for i in range(3) for h in range(3)}
+        out.update({f"b_h{h + 1}": b[h] for h in range(3)})
+        out.update({f"w_h{h + 1}_o{o + 1}": c[o][h] for h in range(3) for o in range(2)})
+        out.update({f"b_o{o + 1}": d[o] for o in range(2)})
+        return out
+
+    def mutate(k):
+        if k == 1:
+            w1.data.add_(0.25)
+        elif k == 2:
+            b2.data = b2.data + 1.0
+        elif k == 3:
+            w1.data = w1.data.t()
+        elif k == 4:
+            with torch.no_grad():
+                w2.copy_(torch.linspace(-1.0, 1.0, 6, dtype=torch.float64).view(2, 3))
+        elif k == 5:
+            sd = copy.deepcopy(opt.state_dict())
+            for entry in sd["state"].values():
+                entry["momentum_buffer"].mul_(-0.5)
+            opt.load_state_dict(sd)
+
+    path = os.path.join(WORK, "mutated.jsonl")
+    truth = []
+    with helper.TraceDumper(model, opt, helper.half_squared_error, out=path, trace_id=TRACE) as dumper:
+        for k in range(7):
+            mutate(k)
+            x = torch.rand(1, 3, generator=gen, dtype=torch.float64)
+            y = torch.rand(1, 2, generator=gen, dtype=torch.float64)
+            before = named((w1, b1, w2, b2))
+            buf_before = [opt.state[q]["momentum_buffer"].clone() if q in opt.state else None for q in (w1, b1, w2, b2)]
+            with dumper.step(x, y):
+                opt.zero_grad(set_to_none=True)
+                helper.half_squared_error(model(x), y).backward()
+                opt.step()
+            grads = named([-q.grad for q in (w1, b1, w2, b2)])
+            truth.append((before, named((w1, b1, w2, b2)), grads, buf_before))
+    recs = lc.read_lines(path)
+    lc.check(len(recs) == 7, "mutated between steps: 7 steps recorded")
+    for k, (rec, (before, after, grads, buf_before)) in enumerate(zip(recs, truth)):
+        lc.check(rec["parameters_before"] == before, f"mutated between steps: step {k} records the true parameters before")
+        lc.check(rec["parameters_after"] == after, f"mutated between steps: step {k} records the true parameters after")
+        lc.check({u["parameter_id"]: u["gradient"] for u in rec["updates"]} == grads,
+                 f"mutated between steps: step {k} records the true gradients")
+        if k in (1, 2, 3, 4):  # the parameters were changed before this step
+            lc.check(rec["parameters_before"] != recs[k - 1]["parameters_after"],
+                     f"mutated between steps: step {k} begins elsewhere than step {k - 1} ended (the test can fail)")
+        if k == 5:  # the momentum buffers were replaced before this step
+            lc.check([u["optimizer"]["state_before"] for u in rec["updates"]]
+                     != [u["optimizer"]["state_after"] for u in recs[4]["updates"]],
+                     "mutated between steps: step 5's buffers begin elsewhere than step 4's ended (the test can fail)")
+        if buf_before[0] is not None:
+            want = named([-b for b in buf_before])
+            got = {u["parameter_id"]: u["optimizer"]["state_before"]["buffer"] for u in rec["updates"]}
+            lc.check(got == want, f"mutated between steps: step {k} records the true momentum buffers before")
+    for k in range(7):  # each step alone is an honest step: bp's engine agrees with it
+        rc, _, summary = lc.import_summary(BP, "pytorch", lc.dump_lines([recs[k]]), multi=False)
+        lc.check(rc == 0, f"mutated between steps: step {k} imports and agrees: {str(summary)[:300]}")
+
+
+mutated_between_steps()
+
 lc.finish("live_pytorch_test")
