@@ -136,13 +136,12 @@ template <typename T>
 template <typename U>
 MagParams<U> MagParams<T>::cast() const {
   auto conv = [](const std::vector<T>& v) { return std::vector<U>(v.begin(), v.end()); };
-  MagParams<U> p{conv(e), conv(w_q), conv(w_k), conv(w_v), conv(w_o), conv(u_emb), {}};
+  MagParams<U> p{conv(e), conv(w_q), conv(w_k), conv(w_v), conv(w_o), conv(u_emb), {}, conv(w_freq), conv(b_freq)};
   for (const LevelParams<T>& l : levels) {
     p.levels.push_back({conv(l.w_k), conv(l.w_v), conv(l.w_q), conv(l.w_alpha), conv(l.w_theta), conv(l.w_eta),
                         static_cast<U>(l.b_alpha), static_cast<U>(l.b_theta), static_cast<U>(l.b_eta),
                         conv(l.w_omega)});
   }
-  p.w_freq = conv(w_freq), p.b_freq = conv(b_freq);
   return p;
 }
 
