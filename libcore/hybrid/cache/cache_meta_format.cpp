@@ -23,7 +23,7 @@ std::string format_cache_meta(const CacheEntryMeta& meta) {
   s += "kind=";
   s += to_string(meta.kind);
   s += "\nlen=" + std::to_string(meta.len_bytes);
-  s += "\nchecksum32=" + std::to_string(meta.checksum32);
+  s += "\n" + std::string(format_sum_name(meta.sum)) + "=" + std::to_string(meta.checksum32);
   s += "\ncreated_unix=" + std::to_string(meta.created_unix);
   if (meta.key) s += "\nkey=" + *meta.key;
   s += "\n";
@@ -57,10 +57,11 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
     } else if (key == "len") {
       if (dup(seen_len)) return corrupt("duplicate key len");
       if (!parse_decimal(value, meta.len_bytes)) return corrupt("invalid len '" + std::string(value) + "'");
-    } else if (key == "checksum32") {
-      if (dup(seen_sum)) return corrupt("duplicate key checksum32");
+    } else if (key == "checksum32" || key == "crc32c") {
+      if (dup(seen_sum)) return corrupt("duplicate payload checksum (checksum32 or crc32c)");
+      meta.sum = key == "crc32c" ? FormatSum::crc32c : FormatSum::fnv1a;
       if (!parse_decimal(value, meta.checksum32)) {
-        return corrupt("invalid checksum32 '" + std::string(value) + "'");
+        return corrupt("invalid " + std::string(key) + " '" + std::string(value) + "'");
       }
     } else if (key == "created_unix") {
       if (dup(seen_created)) return corrupt("duplicate key created_unix");
@@ -77,7 +78,7 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
   }
   if (!seen_kind) return corrupt("missing key kind");
   if (!seen_len) return corrupt("missing key len");
-  if (!seen_sum) return corrupt("missing key checksum32");
+  if (!seen_sum) return corrupt("missing key crc32c (or checksum32)");
   if (!seen_created) return corrupt("missing key created_unix");
   return meta;
 }

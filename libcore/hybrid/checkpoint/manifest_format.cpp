@@ -14,11 +14,11 @@ namespace {
 
 // v1 manifests carry an FNV-1a trailer, later ones CRC-32C. Read from the header's version
 // line before the header is checked, so that a damaged header reports the checksum mismatch.
-TrailerSum trailer_sum_for(std::string_view version) {
-  return version == std::to_string(kCheckpointVersionV1) ? TrailerSum::fnv1a : TrailerSum::crc32c;
+FormatSum trailer_sum_for(std::string_view version) {
+  return version == std::to_string(kCheckpointVersionV1) ? FormatSum::fnv1a : FormatSum::crc32c;
 }
 
-std::string trailer_sum_key(TrailerSum sum) { return "manifest_" + std::string(trailer_sum_name(sum)); }
+std::string trailer_sum_key(FormatSum sum) { return "manifest_" + std::string(format_sum_name(sum)); }
 
 std::string one_line(std::string s) {
   for (char& c : s) {
@@ -132,7 +132,7 @@ class Parser {
     return std::nullopt;
   }
 
-  std::optional<CheckpointError> check_trailer(const Block& block, TrailerSum algo) const {
+  std::optional<CheckpointError> check_trailer(const Block& block, FormatSum algo) const {
     const std::string sum_key = trailer_sum_key(algo);
     auto fields = fields_of(block, {"manifest_len", sum_key.c_str()}, {});
     if (!fields) return fields.error();
@@ -224,8 +224,8 @@ CheckpointResult<std::string> format_manifest(const HybridCheckpoint& cp) {
   }
   out += "\n";
   const std::size_t body_len = out.size();
-  const std::uint32_t sum = text_checksum(TrailerSum::crc32c, out);
-  return out + "manifest_len=" + std::to_string(body_len) + "\n" + trailer_sum_key(TrailerSum::crc32c) + "=" +
+  const std::uint32_t sum = format_checksum(FormatSum::crc32c, out);
+  return out + "manifest_len=" + std::to_string(body_len) + "\n" + trailer_sum_key(FormatSum::crc32c) + "=" +
          std::to_string(sum) + "\n";
 }
 

@@ -108,8 +108,8 @@ std::string format_trainer_table(const TrainerTable& table) {
   }
   for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
-         ";" + std::string(trailer_sum_name(TrailerSum::crc32c)) + "=" +
-         std::to_string(text_checksum(TrailerSum::crc32c, body)) + "\n";
+         ";" + std::string(format_sum_name(FormatSum::crc32c)) + "=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
 }
 
 ParsedTable parse_trainer_table(std::string_view text) {
@@ -141,15 +141,15 @@ ParsedTable parse_trainer_table(std::string_view text) {
       trailer_seen = true;
       std::optional<std::uint64_t> len;
       std::optional<std::uint32_t> sum;
-      const TrailerSum algo = v1 ? TrailerSum::fnv1a : TrailerSum::crc32c;
-      const std::string sum_key = std::string(trailer_sum_name(algo)) + "=";
+      const FormatSum algo = v1 ? FormatSum::fnv1a : FormatSum::crc32c;
+      const std::string sum_key = std::string(format_sum_name(algo)) + "=";
       for (std::string_view seg : split(line, ';')) {
         if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
         if (seg.starts_with(sum_key)) sum = parse_int<std::uint32_t>(seg.substr(sum_key.size()));
       }
       const std::string_view body = text.substr(0, line_start);
       if (!len || !sum) {
-        out.integrity = TableIssue{line_no, "table_end trailer needs len and " + std::string(trailer_sum_name(algo))};
+        out.integrity = TableIssue{line_no, "table_end trailer needs len and " + std::string(format_sum_name(algo))};
       } else if (auto why = trailer_mismatch(algo, body, *len, *sum, "table")) {
         out.integrity = TableIssue{line_no, std::move(*why)};
       } else {
