@@ -3,6 +3,8 @@
 #include <charconv>
 #include <limits>
 
+#include "hybrid/format/kv_lines.hpp"
+
 namespace hybrid {
 
 namespace {
@@ -33,17 +35,13 @@ std::string format_cache_meta(const CacheEntryMeta& meta) {
 CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
   CacheEntryMeta meta;
   bool seen_kind = false, seen_len = false, seen_sum = false, seen_created = false, seen_key = false;
-  std::size_t line_no = 0;
-  while (!text.empty()) {
-    ++line_no;
-    const auto nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.empty()) continue;
-    const auto eq = line.find('=');
-    if (eq == std::string_view::npos) return corrupt("line " + std::to_string(line_no) + " has no '='");
-    const std::string_view key = line.substr(0, eq);
-    const std::string_view value = line.substr(eq + 1);
+  LineReader lines(text);
+  while (auto line = lines.next()) {
+    if (line->text.empty()) continue;
+    const auto kv = split_key_value(line->text);
+    if (!kv) return corrupt("line " + std::to_string(line->number) + " has no '='");
+    const std::string_view key = kv->key;
+    const std::string_view value = kv->value;
     auto dup = [&](bool& seen) {
       if (seen) return true;
       seen = true;

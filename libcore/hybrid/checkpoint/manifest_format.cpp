@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
+#include "hybrid/format/kv_lines.hpp"
 #include "hybrid/format/text_trailer.hpp"
 
 namespace hybrid {
@@ -107,27 +108,22 @@ class Parser {
   }
 
   std::optional<CheckpointError> split_blocks(std::vector<Block>& blocks) const {
-    std::size_t offset = 0;
-    std::int64_t number = 0;
     bool in_block = false;
-    while (offset < text_.size()) {
-      const std::size_t start = offset;
-      auto nl = text_.find('\n', offset);
-      std::string_view line = text_.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
-      offset = nl == std::string_view::npos ? text_.size() : nl + 1;
-      ++number;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty()) {
+    LineReader lines(text_, LineReader::Cr::strip);
+    while (auto line = lines.next()) {
+      if (line->text.empty()) {
         in_block = false;
         continue;
       }
-      auto eq = line.find('=');
-      if (eq == std::string_view::npos || eq == 0) return fail(number, "expected key=value, got '" + std::string(line) + "'");
+      const auto kv = split_key_value(line->text);
+      if (!kv || kv->key.empty()) {
+        return fail(line->number, "expected key=value, got '" + std::string(line->text) + "'");
+      }
       if (!in_block) {
-        blocks.push_back({{}, start});
+        blocks.push_back({{}, line->offset});
         in_block = true;
       }
-      blocks.back().lines.push_back({number, line.substr(0, eq), line.substr(eq + 1)});
+      blocks.back().lines.push_back({line->number, kv->key, kv->value});
     }
     return std::nullopt;
   }

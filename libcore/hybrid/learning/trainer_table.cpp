@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "common/atomic_file.hpp"
+#include "hybrid/format/kv_lines.hpp"
 #include "hybrid/format/text_trailer.hpp"
 
 namespace hybrid {
@@ -114,18 +115,14 @@ std::string format_trainer_table(const TrainerTable& table) {
 
 ParsedTable parse_trainer_table(std::string_view text) {
   ParsedTable out;
-  std::size_t offset = 0;
-  std::int64_t line_no = 0;
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
   bool v1 = false;
-  while (offset < text.size()) {
-    const std::size_t line_start = offset;
-    auto nl = text.find('\n', offset);
-    std::string_view line = text.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
-    offset = nl == std::string_view::npos ? text.size() : nl + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  LineReader lines(text, LineReader::Cr::strip);
+  while (auto next = lines.next()) {
+    const std::size_t line_start = next->offset;
+    const std::int64_t line_no = next->number;
+    const std::string_view line = next->text;
     if (line_no == 1) {
       v1 = line == kTrainerTableHeaderV1;
       out.header_ok = v1 || line == kTrainerTableHeader;
