@@ -326,6 +326,7 @@ common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& roo
 
 int run_restore(const CheckpointOptions& o) {
   const CacheRoot root{o.root};
+  if (auto s = SaveRollback::recover_interrupted(root.root); !s) return report(s.error());
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
   ScratchDir scratch;  // the restored SSD tier is a throwaway: restore must not touch ROOT
@@ -381,6 +382,7 @@ int run_restore(const CheckpointOptions& o) {
 
 int run_inspect(const CheckpointOptions& o) {
   const CacheRoot root{o.root};
+  if (auto s = SaveRollback::recover_interrupted(root.root); !s) return report(s.error());
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
   auto cp = hybrid::read_manifest(fs, root.checkpoint());

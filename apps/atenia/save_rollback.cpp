@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "common/dir_lock.hpp"
+
 namespace atenia::cli {
 
 namespace {
@@ -49,18 +51,33 @@ common::Status restore_links(const fs::path& root, const fs::path& backup) {
   return {};
 }
 
+// With the root locked: an earlier save that died between begin() and commit() is rolled back.
+common::Status roll_back_leftover(const fs::path& r) {
+  std::error_code ec;
+  fs::remove_all(r / kDoneDir, ec);
+  if (!fs::exists(r / kBackupDir, ec)) return {};
+  if (auto s = restore_links(r, r / kBackupDir); !s) return s;
+  fs::remove_all(r / kBackupDir, ec);
+  if (ec) return common::Error::io("cannot remove " + (r / kBackupDir).string() + ": " + ec.message());
+  return {};
+}
+
 }  // namespace
+
+common::Status SaveRollback::recover_interrupted(const std::string& root) {
+  const fs::path r(root);
+  std::error_code ec;
+  if (!fs::exists(r / kBackupDir, ec)) return {};  // the common case: no lock taken
+  // A live save holds the lock and has a backup too: waiting for the lock tells the two apart.
+  auto lock = common::DirLock::acquire(root);
+  if (!lock) return lock.error();
+  return roll_back_leftover(r);
+}
 
 common::Result<SaveRollback> SaveRollback::begin(const std::string& root) {
   const fs::path r(root);
   std::error_code ec;
-  fs::remove_all(r / kDoneDir, ec);
-  if (fs::exists(r / kBackupDir, ec)) {
-    // An earlier save died between begin() and commit(): what it overwrote comes back.
-    if (auto s = restore_links(r, r / kBackupDir); !s) return s.error();
-    fs::remove_all(r / kBackupDir, ec);
-    if (ec) return common::Error::io("cannot remove " + (r / kBackupDir).string() + ": " + ec.message());
-  }
+  if (auto s = roll_back_leftover(r); !s) return s.error();
   SaveRollback out(root);
   out.before_ = paths_under(root);
   for (const std::string& p : out.before_) {

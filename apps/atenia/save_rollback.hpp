@@ -17,6 +17,9 @@ class SaveRollback {
  public:
   // Recovers an interrupted earlier save, then links the current files. Call with the root locked.
   [[nodiscard]] static common::Result<SaveRollback> begin(const std::string& root);
+  // For readers (restore, inspect): when a save into `root` was killed part-way, waits for the
+  // root's lock and rolls that save back, so a reader never sees its half-replaced blobs.
+  [[nodiscard]] static common::Status recover_interrupted(const std::string& root);
 
   // Puts back every file as it was at begin() and removes the ones added since. Best effort:
   // it runs on a path that already reports an error.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # checkpoint save is all-or-nothing: a save that fails after it has replaced a blob of the same
 # id and length with new bytes puts the old bytes back, and a save killed part-way is rolled
-# back by the next one. Either way the previous checkpoint restores bit-exact. The failure is
+# back by the next save or restore. Either way the previous checkpoint restores bit-exact. The failure is
 # injected the way answers_test.sh does it: a directory where the save must write a file.
 ATENIA=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/cli_assert.sh"
@@ -50,6 +50,18 @@ mkdir back2
 run "$ATENIA" checkpoint restore R --out back2
 expect_rc 0
 cmp old/x.npy back2/x.npy || fail "the previous checkpoint did not restore bit-exact after an interrupted save"
+
+# 2b. The same interrupted save, met first by a reader: restore rolls it back before reading,
+#     so it does not load the half-written blob in place of the checkpoint's.
+mkdir -p R/.save-backup
+(cd R && find blobs checkpoint -type f | while read -r f; do mkdir -p ".save-backup/$(dirname "$f")"; ln "$f" ".save-backup/$f"; done)
+head -c 64 /dev/urandom > x.new && mv x.new "R/blobs/tensor/tensor:x:len64.bin"
+mkdir back2b
+run "$ATENIA" checkpoint restore R --out back2b
+expect_rc 0
+cmp old/x.npy back2b/x.npy || fail "restore read the blob of an interrupted save"
+[ ! -e R/.save-backup ] || fail "restore left the interrupted save's backup"
+snapshot R | cmp -s - before.snap || fail "restore did not roll the interrupted save back"
 
 # 3. The same save, nothing in the way: it commits, and leaves no backup behind.
 run "$ATENIA" checkpoint save R --from new/x.npy --from y.npy --created-unix 8
