@@ -13,6 +13,7 @@
 
 #include "cache_root.hpp"
 #include "commands.hpp"
+#include "save_rollback.hpp"
 #include "common/dir_lock.hpp"
 #include "common/json_input.hpp"
 #include "hybrid/checkpoint/checkpoint_store.hpp"
@@ -175,28 +176,6 @@ common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std:
   return out;
 }
 
-std::set<std::string> files_under(const std::string& root) {
-  std::set<std::string> out;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    out.insert(it->path().string());
-  }
-  return out;
-}
-
-void remove_added(const std::string& root, const std::set<std::string>& before, bool remove_root) {
-  std::error_code ec;
-  if (remove_root) {
-    std::filesystem::remove_all(root, ec);
-    return;
-  }
-  const auto now = files_under(root);
-  for (auto it = now.rbegin(); it != now.rend(); ++it) {  // children before their directories
-    if (!before.contains(*it)) std::filesystem::remove(*it, ec);
-  }
-}
-
 int run_save(const CheckpointOptions& o) {
   if (o.tensors.empty() && o.from.empty()) {
     return report(common::Error::malformed("checkpoint save needs --tensors FILE or at least one --from FILE"));
@@ -219,18 +198,17 @@ int run_save(const CheckpointOptions& o) {
   // One save at a time per root: two would race on the blobs and the manifest's temporaries.
   auto lock = common::DirLock::acquire(root.root);
   if (!lock) return report(lock.error());
-  // A save that fails part-way removes every file it added (blobs, spill files, the file
-  // list), so the previous checkpoint stays as it was; the lock keeps other writers out.
-  const auto before = files_under(root.root);
-  std::optional<std::string> old_files;
-  if (common::real_file_system().exists(files_path(root))) {
-    auto t = common::read_text(common::real_file_system(), files_path(root), common::kMaxJsonInputBytes);
-    if (!t) return report(t.error());
-    old_files = std::move(t.value());
-  }
+  // A save that fails part-way removes every file it added and puts back every file it
+  // replaced (blobs of the same id and length, the file list), so the previous checkpoint
+  // stays loadable, bit for bit; the lock keeps other writers out.
+  auto rollback = SaveRollback::begin(root.root);
+  if (!rollback) return report(rollback.error());
   auto fail = [&](const common::Error& e) {
-    remove_added(root.root, before, !root_existed);
-    if (old_files) (void)common::write_file_atomic(common::real_file_system(), files_path(root), *old_files);
+    rollback->rollback();
+    if (!root_existed) {
+      std::error_code ec;
+      std::filesystem::remove_all(root.root, ec);
+    }
     return report(e);
   };
   auto mem = make_manager(root, root.ssd(), true);
@@ -283,6 +261,7 @@ int run_save(const CheckpointOptions& o) {
   }
   auto cp = hybrid::save_checkpoint(root.checkpoint(), o.created_unix, mem);
   if (!cp) return fail(cp.error().to_error());
+  rollback->commit();
   if (o.json) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const auto& e : cp->entries) entries.push_back(entry_json(e));
@@ -347,6 +326,7 @@ common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& roo
 
 int run_restore(const CheckpointOptions& o) {
   const CacheRoot root{o.root};
+  if (auto s = SaveRollback::recover_interrupted(root.root); !s) return report(s.error());
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
   ScratchDir scratch;  // the restored SSD tier is a throwaway: restore must not touch ROOT
@@ -402,6 +382,7 @@ int run_restore(const CheckpointOptions& o) {
 
 int run_inspect(const CheckpointOptions& o) {
   const CacheRoot root{o.root};
+  if (auto s = SaveRollback::recover_interrupted(root.root); !s) return report(s.error());
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());
   auto cp = hybrid::read_manifest(fs, root.checkpoint());

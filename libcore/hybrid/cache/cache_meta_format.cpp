@@ -3,6 +3,8 @@
 #include <charconv>
 #include <limits>
 
+#include "hybrid/format/kv_lines.hpp"
+
 namespace hybrid {
 
 namespace {
@@ -23,7 +25,7 @@ std::string format_cache_meta(const CacheEntryMeta& meta) {
   s += "kind=";
   s += to_string(meta.kind);
   s += "\nlen=" + std::to_string(meta.len_bytes);
-  s += "\nchecksum32=" + std::to_string(meta.checksum32);
+  s += "\n" + std::string(format_sum_name(meta.sum)) + "=" + std::to_string(meta.checksum32);
   s += "\ncreated_unix=" + std::to_string(meta.created_unix);
   if (meta.key) s += "\nkey=" + *meta.key;
   s += "\n";
@@ -33,17 +35,13 @@ std::string format_cache_meta(const CacheEntryMeta& meta) {
 CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
   CacheEntryMeta meta;
   bool seen_kind = false, seen_len = false, seen_sum = false, seen_created = false, seen_key = false;
-  std::size_t line_no = 0;
-  while (!text.empty()) {
-    ++line_no;
-    const auto nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.empty()) continue;
-    const auto eq = line.find('=');
-    if (eq == std::string_view::npos) return corrupt("line " + std::to_string(line_no) + " has no '='");
-    const std::string_view key = line.substr(0, eq);
-    const std::string_view value = line.substr(eq + 1);
+  LineReader lines(text);
+  while (auto line = lines.next()) {
+    if (line->text.empty()) continue;
+    const auto kv = split_key_value(line->text);
+    if (!kv) return corrupt("line " + std::to_string(line->number) + " has no '='");
+    const std::string_view key = kv->key;
+    const std::string_view value = kv->value;
     auto dup = [&](bool& seen) {
       if (seen) return true;
       seen = true;
@@ -57,10 +55,11 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
     } else if (key == "len") {
       if (dup(seen_len)) return corrupt("duplicate key len");
       if (!parse_decimal(value, meta.len_bytes)) return corrupt("invalid len '" + std::string(value) + "'");
-    } else if (key == "checksum32") {
-      if (dup(seen_sum)) return corrupt("duplicate key checksum32");
+    } else if (key == "checksum32" || key == "crc32c") {
+      if (dup(seen_sum)) return corrupt("duplicate payload checksum (checksum32 or crc32c)");
+      meta.sum = key == "crc32c" ? FormatSum::crc32c : FormatSum::fnv1a;
       if (!parse_decimal(value, meta.checksum32)) {
-        return corrupt("invalid checksum32 '" + std::string(value) + "'");
+        return corrupt("invalid " + std::string(key) + " '" + std::string(value) + "'");
       }
     } else if (key == "created_unix") {
       if (dup(seen_created)) return corrupt("duplicate key created_unix");
@@ -77,7 +76,7 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
   }
   if (!seen_kind) return corrupt("missing key kind");
   if (!seen_len) return corrupt("missing key len");
-  if (!seen_sum) return corrupt("missing key checksum32");
+  if (!seen_sum) return corrupt("missing key crc32c (or checksum32)");
   if (!seen_created) return corrupt("missing key created_unix");
   return meta;
 }

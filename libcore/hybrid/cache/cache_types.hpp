@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "hybrid/format/format_sum.hpp"
 #include <string_view>
 
 #include "common/error.hpp"
@@ -26,6 +28,8 @@ struct CacheEntryMeta {
   // The entry's own key, so a .bin + .meta pair copied or swapped under another key's name is
   // detected (absent in metas written before it was added, which still load).
   std::optional<std::string> key;
+  // Which checksum32 holds: CRC-32C (format v2, key crc32c=) or FNV-1a (v1, key checksum32=).
+  FormatSum sum = FormatSum::crc32c;
 
   friend bool operator==(const CacheEntryMeta&, const CacheEntryMeta&) = default;
 };

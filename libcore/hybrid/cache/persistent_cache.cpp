@@ -2,7 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "hybrid/cache/cache_meta_format.hpp"
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/format/format_sum.hpp"
 
 #include <fstream>
 
@@ -56,7 +56,7 @@ CacheResult<std::vector<std::uint8_t>> read_matching(common::FileSystem& fs, con
     return CacheError::corrupt("length mismatch in " + path + ": meta says " + std::to_string(meta.len_bytes) +
                                " bytes, read " + std::to_string(bytes.size()));
   }
-  const std::uint32_t sum = checksum32(bytes);
+  const std::uint32_t sum = format_checksum(meta.sum, bytes);
   if (sum != meta.checksum32) {
     return CacheError::corrupt("checksum mismatch in " + path + ": meta says " + std::to_string(meta.checksum32) +
                                ", payload gives " + std::to_string(sum));
@@ -142,13 +142,13 @@ CacheResult<std::size_t> PersistentHybridCache::verify_blob(CacheKind kind, std:
     std::ifstream in(path, std::ios::binary);
     if (!in) continue;
     std::vector<char> chunk(std::size_t{1} << 20);  // bounded memory, whatever the blob's size
-    std::uint32_t hash = checksum32_init();
+    std::uint32_t hash = format_checksum_init(meta->sum);
     std::uint64_t total = 0;
     while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
       const auto n = static_cast<std::size_t>(in.gcount());
       total += n;
       if (total > meta->len_bytes) break;
-      hash = checksum32_update(hash, {reinterpret_cast<const std::uint8_t*>(chunk.data()), n});
+      hash = format_checksum_update(meta->sum, hash, {reinterpret_cast<const std::uint8_t*>(chunk.data()), n});
     }
     if (in.bad()) return CacheError::io("Cannot read cache payload " + path);
     if (total != meta->len_bytes) {
@@ -193,7 +193,8 @@ CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_vi
     return CacheError::invalid_key("cache entry " + entry_name(kind, key) + " is " + std::to_string(bytes.size()) +
                                    " bytes; the limit is " + std::to_string(kMaxBlobBytes));
   }
-  const CacheEntryMeta meta{kind, bytes.size(), checksum32(bytes), created_unix, std::string(key)};
+  const CacheEntryMeta meta{kind, bytes.size(), format_checksum(FormatSum::crc32c, bytes), created_unix,
+                            std::string(key), FormatSum::crc32c};
   if (auto s = common::write_file_atomic(*fs_, next, as_bytes_span(bytes)); !s) {
     return io("Cannot write cache payload " + next, s.error());
   }

@@ -28,13 +28,15 @@ struct CheckpointEntry {
 };
 
 struct HybridCheckpoint {
-  std::uint32_t version = 1;
+  std::uint32_t version = 2;
   std::uint64_t created_unix = 0;
   std::vector<CheckpointEntry> entries;  // ordered by (is_grad, id)
   friend bool operator==(const HybridCheckpoint&, const HybridCheckpoint&) = default;
 };
 
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+// The manifest format written; v1 (an FNV-1a trailer) is still read.
+inline constexpr std::uint32_t kCheckpointVersion = 2;
+inline constexpr std::uint32_t kCheckpointVersionV1 = 1;
 inline constexpr const char* kManifestFileName = "checkpoint.meta";
 
 struct CheckpointError {

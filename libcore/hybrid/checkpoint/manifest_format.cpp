@@ -6,15 +6,20 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/format/kv_lines.hpp"
+#include "hybrid/format/text_trailer.hpp"
 
 namespace hybrid {
 
 namespace {
 
-std::uint32_t checksum_of(std::string_view text) {
-  return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+// v1 manifests carry an FNV-1a trailer, later ones CRC-32C. Read from the header's version
+// line before the header is checked, so that a damaged header reports the checksum mismatch.
+FormatSum trailer_sum_for(std::string_view version) {
+  return version == std::to_string(kCheckpointVersionV1) ? FormatSum::fnv1a : FormatSum::crc32c;
 }
+
+std::string trailer_sum_key(FormatSum sum) { return "manifest_" + std::string(format_sum_name(sum)); }
 
 std::string one_line(std::string s) {
   for (char& c : s) {
@@ -53,7 +58,11 @@ class Parser {
     // The trailer, when present, is the last block and covers every byte before it.
     const Block& last = blocks.back();
     if (!last.lines.empty() && last.lines.front().key.starts_with("manifest_")) {
-      if (auto err = check_trailer(last)) return *err;
+      std::string_view version;
+      for (const Line& l : blocks.front().lines) {
+        if (l.key == "version") version = l.value;
+      }
+      if (auto err = check_trailer(last, trailer_sum_for(version))) return *err;
       blocks.pop_back();
     }
 
@@ -64,9 +73,10 @@ class Parser {
       if (!fields) return fields.error();
       auto& f = fields.value();
       if (!parse_uint(f["version"].value, cp.version)) return bad_value(f["version"], "an unsigned integer");
-      if (cp.version != kCheckpointVersion) {
+      if (cp.version != kCheckpointVersion && cp.version != kCheckpointVersionV1) {
         return fail(f["version"].number, "unsupported manifest version " + std::string(f["version"].value) +
-                                             "; expected " + std::to_string(kCheckpointVersion));
+                                             "; expected " + std::to_string(kCheckpointVersion) + " (or " +
+                                             std::to_string(kCheckpointVersionV1) + ")");
       }
       if (!parse_uint(f["created_unix"].value, cp.created_unix)) return bad_value(f["created_unix"], "an unsigned integer");
       if (!parse_uint(f["entry_count"].value, entry_count)) return bad_value(f["entry_count"], "an unsigned integer");
@@ -98,47 +108,38 @@ class Parser {
   }
 
   std::optional<CheckpointError> split_blocks(std::vector<Block>& blocks) const {
-    std::size_t offset = 0;
-    std::int64_t number = 0;
     bool in_block = false;
-    while (offset < text_.size()) {
-      const std::size_t start = offset;
-      auto nl = text_.find('\n', offset);
-      std::string_view line = text_.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
-      offset = nl == std::string_view::npos ? text_.size() : nl + 1;
-      ++number;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty()) {
+    LineReader lines(text_, LineReader::Cr::strip);
+    while (auto line = lines.next()) {
+      if (line->text.empty()) {
         in_block = false;
         continue;
       }
-      auto eq = line.find('=');
-      if (eq == std::string_view::npos || eq == 0) return fail(number, "expected key=value, got '" + std::string(line) + "'");
+      const auto kv = split_key_value(line->text);
+      if (!kv || kv->key.empty()) {
+        return fail(line->number, "expected key=value, got '" + std::string(line->text) + "'");
+      }
       if (!in_block) {
-        blocks.push_back({{}, start});
+        blocks.push_back({{}, line->offset});
         in_block = true;
       }
-      blocks.back().lines.push_back({number, line.substr(0, eq), line.substr(eq + 1)});
+      blocks.back().lines.push_back({line->number, kv->key, kv->value});
     }
     return std::nullopt;
   }
 
-  std::optional<CheckpointError> check_trailer(const Block& block) const {
-    auto fields = fields_of(block, {"manifest_len", "manifest_checksum32"}, {});
+  std::optional<CheckpointError> check_trailer(const Block& block, FormatSum algo) const {
+    const std::string sum_key = trailer_sum_key(algo);
+    auto fields = fields_of(block, {"manifest_len", sum_key.c_str()}, {});
     if (!fields) return fields.error();
     auto& f = fields.value();
     std::uint64_t len = 0;
     std::uint32_t sum = 0;
     if (!parse_uint(f["manifest_len"].value, len)) return bad_value(f["manifest_len"], "an unsigned integer");
-    if (!parse_uint(f["manifest_checksum32"].value, sum)) return bad_value(f["manifest_checksum32"], "an unsigned 32-bit integer");
+    if (!parse_uint(f[sum_key].value, sum)) return bad_value(f[sum_key], "an unsigned 32-bit integer");
     const std::string_view body = text_.substr(0, block.start_offset);
-    if (len != body.size()) {
-      return fail(f["manifest_len"].number, "length mismatch: trailer says " + std::to_string(len) +
-                                                " bytes, manifest has " + std::to_string(body.size()));
-    }
-    if (sum != checksum_of(body)) {
-      return fail(f["manifest_checksum32"].number, "checksum mismatch: trailer says " + std::to_string(sum) +
-                                                       ", manifest hashes to " + std::to_string(checksum_of(body)));
+    if (auto why = trailer_mismatch(algo, body, len, sum, "manifest")) {
+      return fail(len != body.size() ? f["manifest_len"].number : f[sum_key].number, *why);
     }
     return std::nullopt;
   }
@@ -202,7 +203,7 @@ class Parser {
 }  // namespace
 
 CheckpointResult<std::string> format_manifest(const HybridCheckpoint& cp) {
-  std::string out = "version=" + std::to_string(cp.version) + "\ncreated_unix=" + std::to_string(cp.created_unix) +
+  std::string out = "version=" + std::to_string(kCheckpointVersion) + "\ncreated_unix=" + std::to_string(cp.created_unix) +
                     "\nentry_count=" + std::to_string(cp.entries.size()) + "\n";
   for (const CheckpointEntry& e : cp.entries) {
     for (const std::string* s : {&e.id, e.cache_key ? &*e.cache_key : nullptr}) {
@@ -219,8 +220,9 @@ CheckpointResult<std::string> format_manifest(const HybridCheckpoint& cp) {
   }
   out += "\n";
   const std::size_t body_len = out.size();
-  const std::uint32_t sum = checksum_of(out);
-  return out + "manifest_len=" + std::to_string(body_len) + "\nmanifest_checksum32=" + std::to_string(sum) + "\n";
+  const std::uint32_t sum = format_checksum(FormatSum::crc32c, out);
+  return out + "manifest_len=" + std::to_string(body_len) + "\n" + trailer_sum_key(FormatSum::crc32c) + "=" +
+         std::to_string(sum) + "\n";
 }
 
 CheckpointResult<HybridCheckpoint> parse_manifest(std::string_view text, const std::string& source) {

@@ -1,7 +1,7 @@
 #pragma once
 // APX 13.9.0/13.9.1: checkpoint.meta, key=value lines in blank-line separated blocks:
 //
-//   version=1              header block
+//   version=2              header block (1: format v1, still read)
 //   created_unix=<u64>
 //   entry_count=<n>
 //
@@ -15,7 +15,9 @@
 //   plan_summary=<one line>|none            (optional on read)
 //
 //   manifest_len=<bytes above this line>    integrity trailer (ours; optional on read so
-//   manifest_checksum32=<FNV-1a of them>    manifests written by hand or by 13.9.0 load)
+//   manifest_crc32c=<CRC-32C of them>       manifests written by hand or by 13.9.0 load)
+//
+// Format v1 (version=1) is the same but for the trailer's checksum: manifest_checksum32, FNV-1a.
 //
 // The parser is strict: missing, unknown or repeated keys, unknown tiers or cache kinds, a
 // cache_kind without a cache_key (or the reverse), a wrong entry_count, a repeated id or a

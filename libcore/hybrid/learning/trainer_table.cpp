@@ -5,8 +5,8 @@
 #include <variant>
 
 #include "common/atomic_file.hpp"
-#include "hybrid/cache/checksum32.hpp"
-#include "hybrid/memory/crc32c.hpp"
+#include "hybrid/format/kv_lines.hpp"
+#include "hybrid/format/text_trailer.hpp"
 
 namespace hybrid {
 
@@ -17,14 +17,6 @@ constexpr std::string_view kEpisodeTag = "episode=";
 
 bool is_episode_key(std::string_view k) {
   return k.size() == 32 && k.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
-
-std::uint32_t checksum_of(std::string_view text) {
-  return checksum32({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
-}
-
-std::uint32_t crc_of(std::string_view text) {
-  return crc32c({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
 template <typename T>
@@ -117,23 +109,20 @@ std::string format_trainer_table(const TrainerTable& table) {
   }
   for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
-         ";crc32c=" + std::to_string(crc_of(body)) + "\n";
+         ";" + std::string(format_sum_name(FormatSum::crc32c)) + "=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
 }
 
 ParsedTable parse_trainer_table(std::string_view text) {
   ParsedTable out;
-  std::size_t offset = 0;
-  std::int64_t line_no = 0;
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
   bool v1 = false;
-  while (offset < text.size()) {
-    const std::size_t line_start = offset;
-    auto nl = text.find('\n', offset);
-    std::string_view line = text.substr(offset, nl == std::string_view::npos ? std::string_view::npos : nl - offset);
-    offset = nl == std::string_view::npos ? text.size() : nl + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  LineReader lines(text, LineReader::Cr::strip);
+  while (auto next = lines.next()) {
+    const std::size_t line_start = next->offset;
+    const std::int64_t line_no = next->number;
+    const std::string_view line = next->text;
     if (line_no == 1) {
       v1 = line == kTrainerTableHeaderV1;
       out.header_ok = v1 || line == kTrainerTableHeader;
@@ -149,22 +138,17 @@ ParsedTable parse_trainer_table(std::string_view text) {
       trailer_seen = true;
       std::optional<std::uint64_t> len;
       std::optional<std::uint32_t> sum;
-      const std::string_view sum_key = v1 ? "checksum32=" : "crc32c=";
+      const FormatSum algo = v1 ? FormatSum::fnv1a : FormatSum::crc32c;
+      const std::string sum_key = std::string(format_sum_name(algo)) + "=";
       for (std::string_view seg : split(line, ';')) {
         if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
         if (seg.starts_with(sum_key)) sum = parse_int<std::uint32_t>(seg.substr(sum_key.size()));
       }
       const std::string_view body = text.substr(0, line_start);
-      const std::uint32_t actual = v1 ? checksum_of(body) : crc_of(body);
       if (!len || !sum) {
-        out.integrity = TableIssue{line_no, std::string("table_end trailer needs len and ") +
-                                                std::string(sum_key.substr(0, sum_key.size() - 1))};
-      } else if (*len != body.size()) {
-        out.integrity = TableIssue{line_no, "length mismatch: trailer says " + std::to_string(*len) +
-                                                " bytes, table has " + std::to_string(body.size())};
-      } else if (*sum != actual) {
-        out.integrity = TableIssue{line_no, "checksum mismatch: trailer says " + std::to_string(*sum) +
-                                                ", table hashes to " + std::to_string(actual)};
+        out.integrity = TableIssue{line_no, "table_end trailer needs len and " + std::string(format_sum_name(algo))};
+      } else if (auto why = trailer_mismatch(algo, body, *len, *sum, "table")) {
+        out.integrity = TableIssue{line_no, std::move(*why)};
       } else {
         out.verified = true;
       }

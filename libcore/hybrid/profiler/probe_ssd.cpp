@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
+#include "hybrid/format/kv_lines.hpp"
 
 namespace hybrid {
 
@@ -87,15 +88,13 @@ std::string format_ssd_measurement(const SsdMeasurement& m) {
 common::Result<SsdMeasurement> parse_ssd_measurement(std::string_view text) {
   SsdMeasurement m;
   int seen = 0;
-  while (!text.empty()) {
-    const auto nl = text.find('\n');
-    const std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    if (line.empty()) continue;
-    const auto eq = line.find('=');
-    if (eq == std::string_view::npos) return common::Error::malformed("ssd probe cache line has no '='");
-    const std::string_view key = line.substr(0, eq);
-    const std::string_view v = line.substr(eq + 1);
+  LineReader lines(text);
+  while (auto line = lines.next()) {
+    if (line->text.empty()) continue;
+    const auto kv = split_key_value(line->text);
+    if (!kv) return common::Error::malformed("ssd probe cache line has no '='");
+    const std::string_view key = kv->key;
+    const std::string_view v = kv->value;
     auto parse_f = [&](float& out, int bit) -> bool {
       if (seen & bit) return false;
       seen |= bit;

@@ -11,7 +11,7 @@ cat > "$WORK/t.json" <<'JSON'
 JSON
 run "$ATENIA" checkpoint save "$R" --tensors "$WORK/t.json" --created-unix 77
 expect_rc 0; expect_out_eq "saved 4 entries to $R/checkpoint/checkpoint.meta"
-head -4 "$R/checkpoint/checkpoint.meta" | cmp -s - <(printf 'version=1\ncreated_unix=77\nentry_count=4\n\n') || fail "manifest header"
+head -4 "$R/checkpoint/checkpoint.meta" | cmp -s - <(printf 'version=2\ncreated_unix=77\nentry_count=4\n\n') || fail "manifest header"
 grep -qx "cache_key=grad:g1:len12" "$R/checkpoint/checkpoint.meta" || fail "gradient cache key"
 
 run "$ATENIA" checkpoint restore "$R"

@@ -32,12 +32,40 @@ TEST_CASE("persistent_cache: put and get roundtrip tensor") {
   CHECK(*got == Bytes{1, 2, 3});
   CHECK(std::filesystem::exists(dir.file("roundtrip/tensor/w1.bin")));
   CHECK(slurp(dir.file("roundtrip/tensor/w1.bin")) == std::string("\x01\x02\x03", 3));
-  CHECK(slurp(dir.file("roundtrip/tensor/w1.meta")) ==
-        "kind=tensor\nlen=3\nchecksum32=" + std::to_string(checksum32(Bytes{1, 2, 3})) + "\ncreated_unix=1234\nkey=w1\n");
+  // Format v2: the payload's CRC-32C, 4046516766 for {1, 2, 3} (computed bitwise in Python,
+  // polynomial 0x82F63B78).
+  CHECK(slurp(dir.file("roundtrip/tensor/w1.meta")) == "kind=tensor\nlen=3\ncrc32c=4046516766\ncreated_unix=1234\nkey=w1\n");
   auto meta = cache.get_meta(CacheKind::Tensor, "w1");
   REQUIRE(meta.ok());
-  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, checksum32(Bytes{1, 2, 3}), 1234, std::string("w1")});
+  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, 4046516766U, 1234, std::string("w1"), FormatSum::crc32c});
   CHECK(cache.verify_blob(CacheKind::Tensor, "w1").ok());
+}
+
+TEST_CASE("persistent_cache: a v1 entry (FNV-1a checksum32 meta, as the writer before v2 wrote it) still reads") {
+  testsupport::TempDir dir;
+  std::filesystem::create_directories(dir.file("v1/tensor"));
+  // FNV-1a of {9, 8, 7, 6} is 1409210349 (computed in Python: basis 0x811C9DC5, prime 0x01000193).
+  spit(dir.file("v1/tensor/w1.bin"), std::string("\x09\x08\x07\x06", 4));
+  spit(dir.file("v1/tensor/w1.meta"), "kind=tensor\nlen=4\nchecksum32=1409210349\ncreated_unix=5\nkey=w1\n");
+  PersistentHybridCache cache(dir.file("v1"));
+  auto meta = cache.get_meta(CacheKind::Tensor, "w1");
+  REQUIRE(meta.ok());
+  CHECK(meta->sum == FormatSum::fnv1a);
+  auto got = cache.get_blob(CacheKind::Tensor, "w1");
+  REQUIRE(got.ok());
+  CHECK(*got == Bytes{9, 8, 7, 6});
+  CHECK(cache.verify_blob(CacheKind::Tensor, "w1").ok());
+  // The v1 checksum is checked, not skipped: a flipped payload byte is caught by both readers.
+  spit(dir.file("v1/tensor/w1.bin"), std::string("\x09\x08\x07\x07", 4));
+  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
+  CHECK(cache.verify_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
+  // Read as CRC-32C, the same v1 number does not verify: the key names the algorithm.
+  spit(dir.file("v1/tensor/w1.bin"), std::string("\x09\x08\x07\x06", 4));
+  spit(dir.file("v1/tensor/w1.meta"), "kind=tensor\nlen=4\ncrc32c=1409210349\ncreated_unix=5\nkey=w1\n");
+  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
+  // Overwriting the entry writes it as v2.
+  REQUIRE(cache.put_blob(CacheKind::Tensor, "w1", Bytes{9, 8, 7, 6}, 6, true).ok());
+  CHECK(slurp(dir.file("v1/tensor/w1.meta")).find("\ncrc32c=") != std::string::npos);
 }
 
 TEST_CASE("persistent_cache: swapped .bin + .meta pairs of equal length are detected (issue 11)") {

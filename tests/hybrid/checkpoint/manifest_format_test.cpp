@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "hybrid/format/text_trailer.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hybrid;
@@ -47,13 +48,14 @@ TEST_CASE("manifest_format: the written form, byte for byte") {
   auto text = format_manifest(sample());
   REQUIRE(text.ok());
   const std::string body =
-      "version=1\ncreated_unix=42\nentry_count=2\n\n"
+      "version=2\ncreated_unix=42\nentry_count=2\n\n"
       "id=w1\nis_grad=0\ntier=ssd\nlen=16\ncache_kind=tensor\ncache_key=tensor:w1:len16\ndesired_tier=ram\n"
       "plan_summary=spilled under pressure\n\n"
       "id=w1.grad\nis_grad=1\ntier=cpu\nlen=0\ncache_kind=none\ncache_key=none\ndesired_tier=none\nplan_summary=none\n\n";
   CHECK(text.value().starts_with(body));
   CHECK(text.value().substr(body.size()).starts_with("manifest_len=" + std::to_string(body.size()) +
-                                                     "\nmanifest_checksum32="));
+                                                     "\nmanifest_crc32c="));
+  CHECK(text.value().find("checksum32") == std::string::npos);
   auto back = parse_manifest(text.value(), "m");
   REQUIRE(back.ok());
   CHECK(back.value() == sample());
@@ -70,13 +72,52 @@ TEST_CASE("manifest_format: strict parser names the line") {
   CHECK(error_of(kHead + kEntry + "colour=blue\n") == "m:11: unknown key 'colour'");
   CHECK(error_of("version=1\ncreated_unix=1\nentry_count=2\n\n" + kEntry) ==
         "m:1: entry_count says 2 but the manifest has 1 entries");
-  CHECK(error_of("version=2\ncreated_unix=1\nentry_count=0\n") == "m:1: unsupported manifest version 2; expected 1");
+  CHECK(error_of("version=3\ncreated_unix=1\nentry_count=0\n") ==
+        "m:1: unsupported manifest version 3; expected 2 (or 1)");
   CHECK(error_of(kHead + "garbage line\n") == "m:5: expected key=value, got 'garbage line'");
   CHECK(error_of("version=1\ncreated_unix=1\nentry_count=2\n\n" + kEntry + "\n" + kEntry) ==
         "m:12: id 'a' appears twice");
   CHECK(error_of(kHead + "id=a\nis_grad=yes\ntier=ram\nlen=1\ncache_kind=none\ncache_key=none\n") ==
         "m:6: is_grad must be 0 or 1, got 'yes'");
   CHECK(error_of("") == "m:1: empty manifest; expected a header block with version, created_unix, entry_count");
+}
+
+// A format v1 manifest, byte for byte as the writer before v2 wrote sample(): its trailer is
+// FNV-1a, computed outside this code base (Python, offset basis 0x811C9DC5, prime 0x01000193).
+const std::string kV1Body =
+    "version=1\ncreated_unix=42\nentry_count=2\n\n"
+    "id=w1\nis_grad=0\ntier=ssd\nlen=16\ncache_kind=tensor\ncache_key=tensor:w1:len16\ndesired_tier=ram\n"
+    "plan_summary=spilled under pressure\n\n"
+    "id=w1.grad\nis_grad=1\ntier=cpu\nlen=0\ncache_kind=none\ncache_key=none\ndesired_tier=none\nplan_summary=none\n\n";
+const std::string kV1 = kV1Body + "manifest_len=275\nmanifest_checksum32=2153330182\n";
+
+TEST_CASE("manifest_format: a v1 manifest (FNV-1a trailer) still reads and is verified") {
+  auto r = parse_manifest(kV1, "m");
+  REQUIRE(r.ok());
+  HybridCheckpoint expected = sample();
+  expected.version = kCheckpointVersionV1;
+  CHECK(r.value() == expected);
+  // The v1 trailer is checked, not skipped.
+  std::string flipped = kV1;
+  flipped[flipped.find("len=16") + 4] = '7';
+  CHECK(error_of(flipped) == "m:24: checksum mismatch: trailer says 2153330182, manifest hashes to " +
+                                 std::to_string(format_checksum(FormatSum::fnv1a, flipped.substr(0, 275))));
+  // A v1 header with a v2 trailer (or the reverse) is refused: the checksum names its format.
+  std::string v1_with_crc = kV1;
+  v1_with_crc.replace(v1_with_crc.find("manifest_checksum32"), 19, "manifest_crc32c");
+  CHECK(error_of(v1_with_crc) == "m:24: unknown key 'manifest_crc32c'");
+  std::string v2_with_fnv = kV1;
+  v2_with_fnv.replace(0, 9, "version=2");
+  CHECK(error_of(v2_with_fnv) == "m:24: unknown key 'manifest_checksum32'");
+}
+
+TEST_CASE("manifest_format: v2 trailer is CRC-32C of the body") {
+  // CRC-32C check value (RFC 3720 / iSCSI): "123456789" -> 0xE3069283.
+  CHECK(format_checksum(FormatSum::crc32c, "123456789") == 0xE3069283U);
+  const std::string text = format_manifest(sample()).value();
+  const std::size_t trailer = text.find("manifest_len=");
+  CHECK(text.substr(trailer) == "manifest_len=" + std::to_string(trailer) + "\nmanifest_crc32c=" +
+                                    std::to_string(format_checksum(FormatSum::crc32c, text.substr(0, trailer))) + "\n");
 }
 
 TEST_CASE("manifest_format: a legacy manifest without hints or trailer parses") {
