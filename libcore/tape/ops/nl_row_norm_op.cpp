@@ -21,7 +21,7 @@ Tensor record_row_norm_op(const char* name, RowNormForward forward, CustomBackwa
   // is built in the tape's storage only after the checks pass: no zeroed copy on the stack.
   std::array<float, 4> scalars{};
   SmallBufIds saved;
-  std::span<float> norms(scalars.data(), rows);
+  std::span<float> norms(scalars.data(), rows <= scalars.size() ? rows : 0);  // stays a valid range
   if (rows > scalars.size()) {
     NewBuffer b = rec.saved(Shape{rows});
     saved = {b.tensor.id()};
