@@ -57,6 +57,11 @@ class Recorder {
   void record(Op&& op) {
     if (tape_ != nullptr) tape_->record(std::forward<Op>(op));
   }
+  // Constructs the record in place from `args` (Tape::emplace).
+  template <typename Op, typename... Args>
+  void emplace(Args&&... args) {
+    if (tape_ != nullptr) tape_->emplace<Op>(std::forward<Args>(args)...);
+  }
 
  private:
   [[nodiscard]] static NewBuffer heap_buffer(const Shape& shape);

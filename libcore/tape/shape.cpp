@@ -14,15 +14,6 @@ Shape::Shape(std::initializer_list<std::size_t> dims) {
   }
 }
 
-std::size_t Shape::rows() const {
-  if (rank_ < 2) return 1;
-  std::size_t r = 1;
-  for (std::size_t i = 0; i + 1 < rank_; ++i) r *= dims_[i];
-  return r;
-}
-
-std::size_t Shape::cols() const { return rank_ == 0 ? 1 : dims_[rank_ - 1]; }
-
 std::string Shape::to_string() const {
   std::string s = "[";
   for (std::size_t i = 0; i < rank_; ++i) {

@@ -20,8 +20,13 @@ class Shape {
   [[nodiscard]] constexpr std::size_t numel() const { return numel_; }
   // Rows and columns when the tensor is read as a matrix: rank 0 is 1x1, rank 1 is 1xN,
   // rank >= 2 folds the leading dimensions into rows.
-  [[nodiscard]] std::size_t rows() const;
-  [[nodiscard]] std::size_t cols() const;
+  // Inline: every row-wise op asks on its recording path.
+  [[nodiscard]] constexpr std::size_t rows() const {
+    std::size_t r = 1;
+    for (std::size_t i = 0; i + 1 < rank_; ++i) r *= dims_[i];
+    return r;
+  }
+  [[nodiscard]] constexpr std::size_t cols() const { return rank_ == 0 ? 1 : dims_[rank_ - 1]; }
 
   friend bool operator==(const Shape& a, const Shape& b) {
     if (a.rank_ != b.rank_) return false;

@@ -109,8 +109,9 @@ class Tape {
   // ── For op implementations ────────────────────────────────────────────────
   // This tape's id for an input tensor: its own BufId, or a new constant leaf for a tensor made
   // without a tape. Throws TapeError (naming `op`) for an empty tensor or one from another tape.
-  [[nodiscard]] BufId id_of(const Tensor& t, std::string_view op) {
-    if (t.id().tape_serial() == serial_) return t.id();
+  // `op` is a C string so the hot path (a buffer of this tape) never measures it.
+  [[nodiscard]] BufId id_of(const Tensor& t, const char* op) {
+    if (t.id().tape_serial() == serial_) [[likely]] return t.id();
     return adopt(t, op);
   }
   // A fresh buffer for an op's output (or a saved value), uninitialised; the op fills `data`.
@@ -120,6 +121,13 @@ class Tape {
   void record(Op&& op) {
     if (backward_done_) [[unlikely]] throw_recorded_after_backward();
     ops_.emplace_back(std::forward<Op>(op));
+  }
+  // Like record, but constructs the Op from `args` directly in the tape's storage: a large
+  // record (CustomOp) is then neither value-initialised on the stack nor copied.
+  template <typename Op, typename... Args>
+  void emplace(Args&&... args) {
+    if (backward_done_) [[unlikely]] throw_recorded_after_backward();
+    ops_.emplace_back(std::in_place_type<Op>, std::forward<Args>(args)...);
   }
   // Validates the ids (this tape's), the function pointer and the counts, then appends.
   void record_custom(const CustomOp& op);

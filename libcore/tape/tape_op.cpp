@@ -6,13 +6,9 @@
 
 namespace tape {
 
-SmallBufIds::SmallBufIds(std::initializer_list<BufId> ids) {
-  if (ids.size() > kCapacity) {
-    throw TapeError("CustomOp", "at most " + std::to_string(kCapacity) + " buffer ids per list, got " +
-                                    std::to_string(ids.size()),
-                    {});
-  }
-  for (BufId id : ids) ids_[count_++] = id;
+void SmallBufIds::throw_too_many(std::size_t n) {
+  throw TapeError("CustomOp",
+                  "at most " + std::to_string(kCapacity) + " buffer ids per list, got " + std::to_string(n), {});
 }
 
 }  // namespace tape

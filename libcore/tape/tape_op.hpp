@@ -61,12 +61,18 @@ class SmallBufIds {
  public:
   static constexpr std::size_t kCapacity = 4;
   SmallBufIds() = default;
-  SmallBufIds(std::initializer_list<BufId> ids);  // throws TapeError beyond kCapacity
+  // Throws TapeError beyond kCapacity. Inline: every CustomOp record builds three of these.
+  SmallBufIds(std::initializer_list<BufId> ids) {
+    if (ids.size() > kCapacity) [[unlikely]] throw_too_many(ids.size());
+    for (BufId id : ids) ids_[count_++] = id;
+  }
   [[nodiscard]] std::span<const BufId> span() const { return {ids_.data(), count_}; }
   [[nodiscard]] std::size_t size() const { return count_; }
   [[nodiscard]] BufId operator[](std::size_t i) const { return ids_[i]; }
 
  private:
+  [[noreturn]] static void throw_too_many(std::size_t n);
+
   std::array<BufId, kCapacity> ids_{};
   std::size_t count_ = 0;
 };
