@@ -1,9 +1,14 @@
-// atenia simulate SCENARIO.json [--cache-dir D] [--timeline-out F] [--plans-out F] [--trace-out F] [--json]
+// atenia simulate SCENARIO.json [--snapshot F | --profile] [--cache-dir D] [--timeline-out F]
+//                 [--plans-out F] [--trace-out F] [--json]
 // Runs the batch loop of APX 13.6.3 on the scenario with real byte moves (RAM buffers, SSD
 // blobs and the persistent cache under the cache directory; VRAM is the in-process stand-in
 // when the scenario says a GPU is available). Stdout: the timeline, then the per-tick plans
-// (TICK_PLAN / NODE_PLAN lines); with --json, the plans as JSONL instead. Output files are
-// written atomically. An offload failure ends the run: outputs up to it, then exit 2.
+// (TICK_PLAN / NODE_PLAN lines), the rates and modelled task times (RATE / TIME lines), and
+// the final tiers; with --json, the same as JSONL records. Durations come from the hardware
+// snapshot's rates (sim_rates.hpp, sim_timing.hpp). Output files are written atomically. An
+// offload failure ends the run: outputs up to it, then exit 2.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <map>
 #include <tuple>
@@ -11,8 +16,14 @@
 #include "cache_root.hpp"
 #include "chrome_trace.hpp"
 #include "commands.hpp"
+#include "common/file_system.hpp"
+#include "gpu/cuda_vram.hpp"
 #include "hybrid/planner/execution_target.hpp"
+#include "hybrid/profiler/hardware_profiler.hpp"
 #include "scenario_json.hpp"
+#include "sim_rates.hpp"
+#include "sim_timing.hpp"
+#include "snapshot_json.hpp"
 
 namespace atenia::cli {
 
@@ -24,6 +35,8 @@ struct SimulateOptions {
   std::string timeline_out;
   std::string plans_out;
   std::string trace_out;
+  std::string snapshot;
+  bool profile = false;
   bool json = false;
 };
 
@@ -106,6 +119,49 @@ std::string final_jsonl(const FinalState& f) {
   return nlohmann::ordered_json{{"final_tiers", tensors}, {"bytes_moved", moved}}.dump() + "\n";
 }
 
+std::string rate_value(const SimRate& r) {
+  return r.unit == "us" ? fmt::format("{:.3f}", r.value) : fmt::format("{:.0f}", r.value);
+}
+
+// RATE lines (each rate, its value and where it came from), one TIME line per modelled task,
+// TIME_TOTAL. Microseconds to the nanosecond; fmt formats without the locale.
+std::string timing_text(const SimRates& rates, const SimTiming& timing) {
+  std::string out;
+  for (const SimRate* r : rates.all()) {
+    out += fmt::format("RATE name={} value={} unit={} source={} field={}\n", r->name, rate_value(*r), r->unit, r->source,
+                       r->field);
+  }
+  for (const auto& t : timing.tasks) {
+    out += fmt::format("TIME tick={} stream={} device={} task={} flops={} bytes={} rate={} start_us={:.3f} dur_us={:.3f}\n",
+                       t.tick, t.stream.empty() ? "-" : t.stream, t.device, t.task, t.flops, t.bytes, t.rate, t.start_us,
+                       t.dur_us);
+  }
+  out += fmt::format("TIME_TOTAL us={:.3f}\n", timing.total_us);
+  return out;
+}
+
+std::string timing_jsonl(const SimRates& rates, const SimTiming& timing) {
+  nlohmann::ordered_json rs = nlohmann::ordered_json::array(), ts = nlohmann::ordered_json::array();
+  for (const SimRate* r : rates.all()) {
+    rs.push_back({{"name", r->name}, {"value", r->value}, {"unit", r->unit}, {"source", r->source}, {"field", r->field}});
+  }
+  for (const auto& t : timing.tasks) {
+    ts.push_back({{"tick", t.tick}, {"stream", t.stream.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.stream)},
+                  {"device", t.device}, {"task", t.task}, {"flops", t.flops}, {"bytes", t.bytes}, {"rate", t.rate},
+                  {"start_us", t.start_us}, {"dur_us", t.dur_us}});
+  }
+  return nlohmann::ordered_json{{"rates", rs}, {"tasks", ts}, {"total_us", timing.total_us}}.dump() + "\n";
+}
+
+// This machine, probed now as `atenia profile` does; the SSD measured where this run spills.
+common::Result<hybrid::GlobalHardwareSnapshot> probe_now(const CacheRoot& root) {
+  hybrid::ProfilerOptions options;
+  options.ssd_cache_dir = root.ssd();
+  const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();
+  options.vram = cuda.get();
+  return hybrid::probe_hardware(common::real_file_system(), options);
+}
+
 std::string lines(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& l : v) out += l + "\n";
@@ -120,11 +176,26 @@ int run_simulate(const SimulateOptions& o) {
                                              " -: stdout already carries the timeline and plans; name a file"));
     }
   }
+  if (o.scenario == "-" && o.snapshot == "-") {
+    return report(common::Error::malformed("scenario and --snapshot cannot both be read from stdin"));
+  }
   auto scenario = read_scenario(o.scenario);
   if (!scenario) return report(scenario.error());
   ScratchDir scratch;
   const CacheRoot root{o.cache_dir.empty() ? scratch.path() : o.cache_dir};
+  std::optional<hybrid::GlobalHardwareSnapshot> snap;
+  if (!o.snapshot.empty()) {  // a bad snapshot is refused before anything is written
+    auto s = read_snapshot(o.snapshot);
+    if (!s) return report(s.error());
+    snap = std::move(*s);
+  }
   if (auto s = ensure_cache_root(root); !s) return report(s.error());
+  if (o.profile) {
+    auto s = probe_now(root);
+    if (!s) return report(s.error());
+    snap = std::move(*s);
+  }
+  const SimRates rates = resolve_rates(snap, o.profile ? "profiled" : "snapshot");
   auto mem = make_manager(root, root.ssd(), scenario->gpu_available);
   auto result = hybrid::run_batch_scenario(*scenario, mem);
   if (!result) return report(result.error());
@@ -134,15 +205,18 @@ int run_simulate(const SimulateOptions& o) {
   for (const auto& n : scenario->nodes) node_names.push_back(n.kernel.name);
   const std::string plans_text = lines(hybrid::describe_tick_plans(result->ticks, node_names));
   const FinalState fin = final_state(*scenario, *result, mem);
+  const SimTiming timing = model_timing(*scenario, result->timeline, rates);
   const std::string plans_json = plans_jsonl(result->ticks, node_names);
   for (auto [path, text] : {std::pair{&o.timeline_out, &timeline}, std::pair{&o.plans_out, &plans_json}}) {
     if (path->empty()) continue;
     if (auto s = write_output(*path, *text); !s) return report(s.error());
   }
   if (!o.trace_out.empty()) {
-    if (auto s = write_output(o.trace_out, chrome_trace_json(*scenario, result->timeline)); !s) return report(s.error());
+    if (auto s = write_output(o.trace_out, chrome_trace_json(*scenario, timing)); !s) return report(s.error());
   }
-  if (auto s = write_output("-", o.json ? plans_json + final_jsonl(fin) : timeline + plans_text + final_text(fin)); !s) {
+  const std::string out = o.json ? plans_json + timing_jsonl(rates, timing) + final_jsonl(fin)
+                                 : timeline + plans_text + timing_text(rates, timing) + final_text(fin);
+  if (auto s = write_output("-", out); !s) {
     return report(s.error());
   }
   if (result->error) {
@@ -163,7 +237,10 @@ Registration add_simulate_command(CLI::App& app) {
   sub->add_option("--timeline-out", o->timeline_out, "write the timeline lines to this file");
   sub->add_option("--plans-out", o->plans_out, "write the per-tick plans as JSONL to this file");
   sub->add_option("--trace-out", o->trace_out, "write the timeline as Chrome trace-event JSON (Perfetto)");
-  sub->add_flag("--json", o->json, "print the per-tick plans as JSONL instead of text");
+  auto* snap = sub->add_option("--snapshot", o->snapshot,
+                               "hardware snapshot JSON from `atenia profile --json` whose rates time the tasks (- for stdin)");
+  sub->add_flag("--profile", o->profile, "time the tasks with rates probed from this machine now")->excludes(snap);
+  sub->add_flag("--json", o->json, "print the plans, rates and task times and final tiers as JSONL instead of text");
   return {sub, [o] { return run_simulate(*o); }};
 }
 

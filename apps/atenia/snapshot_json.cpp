@@ -1,6 +1,9 @@
 #include "snapshot_json.hpp"
 
+#include <cmath>
 #include <functional>
+
+#include <fmt/format.h>
 
 #include "cli_support.hpp"
 #include "common/file_system.hpp"
@@ -34,6 +37,31 @@ common::Status opt_u64(const Fields& f, const char* key, std::optional<std::uint
   return {};
 }
 
+// A measured rate or latency, range-checked (out of domain is exit 3): a rate lies in
+// [kMinRate, max] of its unit, so no modelled duration can overflow to infinity; a latency or
+// a score in [0, max]. The upper bound keeps a mistyped exponent from modelling every task as
+// taking no time.
+constexpr double kMinRate = 0.001;
+
+common::Status opt_measure(const Fields& f, const char* key, std::optional<float>& out, bool is_rate, double max,
+                           const char* unit) {
+  if (!f.has(key)) return {};
+  auto v = f.number(key);
+  if (!v) return v.error();
+  const double lo = is_rate ? kMinRate : 0.0;
+  if (!std::isfinite(*v) || *v < lo || *v > max) {
+    return common::Error::invalid_argument(fmt::format("expected a number in [{}, {}] ({}), got {}", lo, max, unit, *v),
+                                           common::Location{f.file, 0, f.pointer(key)});
+  }
+  out = static_cast<float>(*v);
+  return {};
+}
+
+constexpr double kMaxGbS = 1e6;      // 1 PB/s
+constexpr double kMaxMbS = 1e9;      // 1 PB/s
+constexpr double kMaxGflops = 1e9;   // 1 EFLOP/s
+constexpr double kMaxLatency = 1e9;  // ms or us
+
 }  // namespace
 
 nlohmann::ordered_json snapshot_to_json(const hybrid::GlobalHardwareSnapshot& s) {
@@ -41,7 +69,9 @@ nlohmann::ordered_json snapshot_to_json(const hybrid::GlobalHardwareSnapshot& s)
   for (const auto& g : s.gpus) {
     gpus.push_back({{"id", g.id}, {"backend", hybrid::to_string(g.backend)}, {"vram_total_bytes", g.vram_total_bytes},
                     {"vram_free_bytes", g.vram_free_bytes}, {"bandwidth_gbps_est", opt(g.bandwidth_gbps_est)},
-                    {"compute_score_est", opt(g.compute_score_est)}});
+                    {"compute_score_est", opt(g.compute_score_est)}, {"gflops_est", opt(g.gflops_est)},
+                    {"h2d_gb_s_est", opt(g.h2d_gb_s_est)}, {"d2h_gb_s_est", opt(g.d2h_gb_s_est)},
+                    {"launch_us_est", opt(g.launch_us_est)}});
   }
   nlohmann::ordered_json reliability = nlohmann::ordered_json::object();
   for (const auto& [id, r] : s.reliability_by_device) {
@@ -49,7 +79,9 @@ nlohmann::ordered_json snapshot_to_json(const hybrid::GlobalHardwareSnapshot& s)
                        {"last_error_epoch_ms", opt(r.last_error_epoch_ms)}};
   }
   return {{"timestamp_epoch_ms", s.timestamp_epoch_ms},
-          {"cpu", {{"physical_cores", s.cpu.physical_cores}, {"logical_cores", s.cpu.logical_cores}, {"simd", s.cpu.simd}}},
+          {"cpu",
+           {{"physical_cores", s.cpu.physical_cores}, {"logical_cores", s.cpu.logical_cores}, {"simd", s.cpu.simd},
+            {"gflops_est", opt(s.cpu.gflops_est)}, {"mem_gb_s_est", opt(s.cpu.mem_gb_s_est)}}},
           {"gpus", gpus},
           {"ram", {{"total_bytes", s.ram.total_bytes}, {"free_bytes", s.ram.free_bytes}}},
           {"ssd",
@@ -90,20 +122,24 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
   }
   if (top.has("cpu")) {
     Fields f(j["cpu"], input_name(path), 0, "/cpu");
-    if (auto st = f.only({"physical_cores", "logical_cores", "simd"}); !st) return st.error();
+    if (auto st = f.only({"physical_cores", "logical_cores", "simd", "gflops_est", "mem_gb_s_est"}); !st) return st.error();
     for (auto [k, dst] : {std::pair{"physical_cores", &s.cpu.physical_cores}, std::pair{"logical_cores", &s.cpu.logical_cores}}) {
       if (!f.has(k)) continue;
       auto v = f.unsigned_int(k);
       if (!v) return v.error();
       *dst = static_cast<std::uint32_t>(*v);
     }
+    if (auto st = opt_measure(f, "gflops_est", s.cpu.gflops_est, true, kMaxGflops, "GFLOP/s"); !st) return st.error();
+    if (auto st = opt_measure(f, "mem_gb_s_est", s.cpu.mem_gb_s_est, true, kMaxGbS, "GB/s"); !st) return st.error();
   }
   if (top.has("gpus")) {
     auto arr = top.array("gpus");
     if (!arr) return arr.error();
     for (std::size_t i = 0; i < (*arr)->size(); ++i) {
       Fields f(j["gpus"][i], input_name(path), 0, "/gpus/" + std::to_string(i));
-      if (auto st = f.only({"id", "backend", "vram_total_bytes", "vram_free_bytes", "bandwidth_gbps_est", "compute_score_est"}); !st) {
+      if (auto st = f.only({"id", "backend", "vram_total_bytes", "vram_free_bytes", "bandwidth_gbps_est", "compute_score_est",
+                            "gflops_est", "h2d_gb_s_est", "d2h_gb_s_est", "launch_us_est"});
+          !st) {
         return st.error();
       }
       hybrid::GpuCaps g;
@@ -123,12 +159,13 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
         if (!v) return v.error();
         *dst = *v;
       }
-      for (auto [k, dst] : {std::pair{"bandwidth_gbps_est", &g.bandwidth_gbps_est}, std::pair{"compute_score_est", &g.compute_score_est}}) {
-        if (!f.has(k)) continue;
-        auto v = f.number(k);
-        if (!v) return v.error();
-        *dst = static_cast<float>(*v);
+      for (auto [k, dst] : {std::pair{"bandwidth_gbps_est", &g.bandwidth_gbps_est}, std::pair{"h2d_gb_s_est", &g.h2d_gb_s_est},
+                            std::pair{"d2h_gb_s_est", &g.d2h_gb_s_est}}) {
+        if (auto st = opt_measure(f, k, *dst, true, kMaxGbS, "GB/s"); !st) return st.error();
       }
+      if (auto st = opt_measure(f, "compute_score_est", g.compute_score_est, false, kMaxGflops, "score"); !st) return st.error();
+      if (auto st = opt_measure(f, "gflops_est", g.gflops_est, true, kMaxGflops, "GFLOP/s"); !st) return st.error();
+      if (auto st = opt_measure(f, "launch_us_est", g.launch_us_est, false, kMaxLatency, "us"); !st) return st.error();
       s.gpus.push_back(g);
     }
   }
@@ -152,13 +189,10 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
       if (!c) return c.error();
       s.ssd.cache_dir = *c;
     }
-    for (auto [k, dst] : {std::pair{"read_mb_s_est", &s.ssd.read_mb_s_est}, std::pair{"write_mb_s_est", &s.ssd.write_mb_s_est},
-                          std::pair{"latency_ms_est", &s.ssd.latency_ms_est}}) {
-      if (!f.has(k)) continue;
-      auto v = f.number(k);
-      if (!v) return v.error();
-      *dst = static_cast<float>(*v);
+    for (auto [k, dst] : {std::pair{"read_mb_s_est", &s.ssd.read_mb_s_est}, std::pair{"write_mb_s_est", &s.ssd.write_mb_s_est}}) {
+      if (auto st = opt_measure(f, k, *dst, true, kMaxMbS, "MB/s"); !st) return st.error();
     }
+    if (auto st = opt_measure(f, "latency_ms_est", s.ssd.latency_ms_est, false, kMaxLatency, "ms"); !st) return st.error();
     if (auto st = opt_u64(f, "fs_total_bytes", s.ssd.fs_total_bytes); !st) return st.error();
     if (auto st = opt_u64(f, "fs_free_bytes", s.ssd.fs_free_bytes); !st) return st.error();
   }

@@ -12,6 +12,9 @@ Node count() { return integer().min(0); }
 Node unit() { return number().min(0).max(1); }
 Node nullable(Node n) { return anything().any_of({std::move(n), constant(nullptr)}); }
 Node tier() { return one_of_values({"ram", "ssd", "vram", "cpu"}); }
+// Measured rates: bounded so that no modelled duration is zero-divided or overflows.
+Node gb_s() { return number().min(0.001).max(1e6); }
+Node gflops() { return number().min(0.001).max(1e9); }
 
 SchemaDocument make(std::string_view name, Node root, std::string_view title, std::string_view summary) {
   SchemaDocument doc(std::string(name), "0.1.0", std::move(root));
@@ -58,8 +61,12 @@ SchemaDocument snapshot() {
                  .optional("backend", one_of_values({"cpu", "cuda", "rocm", "metal", "oneapi", "vulkan", "unknown"}))
                  .field("vram_total_bytes", count())
                  .field("vram_free_bytes", count())
-                 .optional("bandwidth_gbps_est", nullable(number().min(0)))
-                 .optional("compute_score_est", nullable(number().min(0)))
+                 .optional("bandwidth_gbps_est", nullable(gb_s()))
+                 .optional("compute_score_est", nullable(number().min(0).max(1e9)))
+                 .optional("gflops_est", nullable(gflops()))
+                 .optional("h2d_gb_s_est", nullable(gb_s().describe("RAM -> VRAM copies, GB/s")))
+                 .optional("d2h_gb_s_est", nullable(gb_s().describe("VRAM -> RAM copies, GB/s")))
+                 .optional("launch_us_est", nullable(number().min(0).max(1e9).describe("per-kernel launch latency, microseconds")))
                  .closed()
                  .ordered();
   Node reliability = object()
@@ -75,14 +82,16 @@ SchemaDocument snapshot() {
                                .optional("physical_cores", count())
                                .optional("logical_cores", count())
                                .optional("simd", array(string()))
+                               .optional("gflops_est", nullable(gflops()))
+                               .optional("mem_gb_s_est", nullable(gb_s()))
                                .closed())
           .optional("gpus", array(gpu))
           .optional("ram", object().optional("total_bytes", count()).optional("free_bytes", count()).closed())
           .optional("ssd", object()
                                .optional("cache_dir", string())
-                               .optional("read_mb_s_est", nullable(number().min(0)))
-                               .optional("write_mb_s_est", nullable(number().min(0)))
-                               .optional("latency_ms_est", nullable(number().min(0)))
+                               .optional("read_mb_s_est", nullable(number().min(0.001).max(1e9)))
+                               .optional("write_mb_s_est", nullable(number().min(0.001).max(1e9)))
+                               .optional("latency_ms_est", nullable(number().min(0).max(1e9)))
                                .optional("fs_total_bytes", nullable(count()))
                                .optional("fs_free_bytes", nullable(count()))
                                .closed())
@@ -173,8 +182,31 @@ SchemaDocument simulate_record() {
   Node final_tier = object().field("id", string()).field("tier", one_of_values({"ram", "ssd", "vram", "cpu", "none"})).field("bytes", count()).closed().ordered();
   Node moved = object().field("from", tier()).field("to", tier()).field("bytes", count()).closed().ordered();
   Node fin = object().field("final_tiers", array(final_tier)).field("bytes_moved", array(moved)).closed().ordered();
-  return make("atenia-simulate-record", anything().one_of({plan, fin}), "atenia simulate --json",
-              "One line: a tick's plan, or (last) every tensor's final tier and the bytes moved per direction.");
+  Node rate = object()
+                  .field("name", one_of_values({"cpu_flops", "cpu_mem", "gpu_flops", "gpu_mem", "ram_to_vram", "vram_to_ram",
+                                                "ram_to_ssd", "ssd_to_ram", "ssd_latency", "gpu_launch"}))
+                  .field("value", number().min(0))
+                  .field("unit", one_of_values({"flop/s", "B/s", "us"}))
+                  .field("source", one_of_values({"profiled", "snapshot", "default"}))
+                  .field("field", string().describe("the snapshot field (JSON pointer) that holds the rate, or would"))
+                  .closed()
+                  .ordered();
+  Node task = object()
+                  .field("tick", count())
+                  .field("stream", nullable(one_of_values({"Cpu", "Gpu", "SsdPrefetch"})))
+                  .field("device", one_of_values({"CPU", "GPU", "RAM<->VRAM", "RAM<->SSD"}))
+                  .field("task", string())
+                  .field("flops", count())
+                  .field("bytes", count())
+                  .field("rate", string().describe("the rate(s) that bounded the duration, joined by '+'"))
+                  .field("start_us", number().min(0))
+                  .field("dur_us", number().above(0))
+                  .closed()
+                  .ordered();
+  Node timing = object().field("rates", array(rate)).field("tasks", array(task)).field("total_us", number().min(0)).closed().ordered();
+  return make("atenia-simulate-record", anything().one_of({plan, timing, fin}), "atenia simulate --json",
+              "One line: a tick's plan, then the rates and modelled task times, then (last) every tensor's final tier and "
+              "the bytes moved per direction.");
 }
 
 SchemaDocument inspect_result() {

@@ -17,6 +17,9 @@ struct CpuCaps {
   std::uint32_t physical_cores = 0;
   std::uint32_t logical_cores = 0;
   std::vector<std::string> simd;  // lowercase feature names, sorted: "avx2", "fma", "sse4_2"...
+  // Rates the simulator's kernel model reads (absent: unknown, a documented default is used).
+  std::optional<float> gflops_est;     // sustained arithmetic, GFLOP/s (1e9 flop/s)
+  std::optional<float> mem_gb_s_est;   // RAM bandwidth, GB/s (1e9 B/s)
 };
 
 struct GpuCaps {
@@ -26,6 +29,11 @@ struct GpuCaps {
   std::uint64_t vram_free_bytes = 0;
   std::optional<float> bandwidth_gbps_est;
   std::optional<float> compute_score_est;  // abstract units; higher is faster
+  // Rates the simulator's kernel and transfer models read (absent: unknown).
+  std::optional<float> gflops_est;     // sustained arithmetic, GFLOP/s
+  std::optional<float> h2d_gb_s_est;   // RAM -> VRAM copies, GB/s
+  std::optional<float> d2h_gb_s_est;   // VRAM -> RAM copies, GB/s
+  std::optional<float> launch_us_est;  // per-kernel launch latency, microseconds
 };
 
 struct RamCaps {

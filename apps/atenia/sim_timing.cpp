@@ -1,0 +1,192 @@
+#include "sim_timing.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace atenia::cli {
+
+namespace {
+
+std::string field(const std::string& line, const std::string& key) {
+  const auto at = line.find(" " + key + "=");
+  if (at == std::string::npos) return {};
+  const auto start = at + key.size() + 2;
+  return line.substr(start, line.find(' ', start) - start);
+}
+
+bool host(const std::string& tier) { return tier == "ram" || tier == "cpu"; }
+
+struct Transfer {
+  std::string device;
+  double dur_us = 0;
+  std::string rate;
+};
+
+double us(double work, const SimRate& r) { return work / r.value * 1e6; }
+
+// One tensor crossing from tier `from` to tier `to`: the link(s) it takes and how long.
+Transfer transfer(const SimRates& r, const std::string& from, const std::string& to, double bytes) {
+  const double lat = r.ssd_latency.value;
+  if (host(from) && to == "vram") return {"RAM<->VRAM", us(bytes, r.ram_to_vram), r.ram_to_vram.name};
+  if (from == "vram" && host(to)) return {"RAM<->VRAM", us(bytes, r.vram_to_ram), r.vram_to_ram.name};
+  if (host(from) && to == "ssd") return {"RAM<->SSD", lat + us(bytes, r.ram_to_ssd), r.ram_to_ssd.name};
+  if (from == "ssd" && host(to)) return {"RAM<->SSD", lat + us(bytes, r.ssd_to_ram), r.ssd_to_ram.name};
+  if (from == "vram" && to == "ssd") {
+    return {"RAM<->SSD", us(bytes, r.vram_to_ram) + lat + us(bytes, r.ram_to_ssd), r.vram_to_ram.name + "+" + r.ram_to_ssd.name};
+  }
+  if (from == "ssd" && to == "vram") {
+    return {"RAM<->SSD", lat + us(bytes, r.ssd_to_ram) + us(bytes, r.ram_to_vram), r.ssd_to_ram.name + "+" + r.ram_to_vram.name};
+  }
+  return {"CPU", us(bytes, r.cpu_mem), r.cpu_mem.name};  // host to host, or a tier onto itself
+}
+
+class Model {
+ public:
+  Model(const hybrid::BatchScenario& sc, const SimRates& rates) : rates_(rates) {
+    for (const auto& t : sc.tensors) size_[t.id] = t.bytes;
+    // The graph's RUN lines name nodes by kernel name; the first node of a name describes it.
+    for (const auto& n : sc.nodes) nodes_.emplace(n.kernel.name, &n);
+  }
+
+  SimTiming run(const std::vector<std::string>& timeline) {
+    bool open = false;
+    for (const std::string& line : timeline) {
+      if (line.starts_with("TICK_START ")) {
+        TimedTick t;
+        t.name = line.substr(11);
+        const std::string n = field(line, "tick");
+        t.tick = n.empty() ? 0 : static_cast<std::size_t>(std::stoull(n));
+        t.start_us = now_;
+        tick_ = t.tick;
+        tick_start_ = now_;
+        out_.ticks.push_back(std::move(t));
+        open = true;
+      } else if (line.starts_with("RUN ")) {
+        task(line);
+      } else if (line.starts_with("OFFLOAD_MOVE ")) {
+        offload(line);
+      } else if (line.starts_with("TICK_END ") && open) {
+        close(line, false);
+        open = false;
+      }
+    }
+    if (open) close("", true);
+    out_.total_us = now_;
+    return std::move(out_);
+  }
+
+ private:
+  void close(const std::string& line, bool stopped) {
+    auto& t = out_.ticks.back();
+    t.dur_us = std::max(now_ - t.start_us, kMinTaskUs);
+    t.stopped = stopped;
+    t.line = line;
+    now_ = t.start_us + t.dur_us;
+  }
+
+  // Starts when its stream (if any), its device and its tensors are free, within its tick.
+  double schedule(const std::string& stream, const std::string& device, const std::vector<std::string>& tensors,
+                  double dur) {
+    double start = std::max(tick_start_, free_[device]);
+    if (!stream.empty()) start = std::max(start, free_["stream " + stream]);
+    for (const auto& t : tensors) start = std::max(start, tensor_done_[t]);
+    const double end = start + dur;
+    free_[device] = end;
+    if (!stream.empty()) free_["stream " + stream] = end;
+    for (const auto& t : tensors) tensor_done_[t] = end;
+    now_ = std::max(now_, end);
+    return start;
+  }
+
+  void add(TimedTask t, const std::vector<std::string>& tensors) {
+    t.tick = tick_;
+    t.dur_us = std::max(t.dur_us, kMinTaskUs);
+    t.start_us = schedule(t.stream, t.device, tensors, t.dur_us);
+    out_.tasks.push_back(std::move(t));
+  }
+
+  void task(const std::string& line) {
+    TimedTask t;
+    t.stream = field(line, "stream");
+    t.task = field(line, "name");
+    t.line = line;
+    if (field(line, "kind") == "Compute") {
+      const bool gpu = t.stream == "Gpu";
+      t.device = gpu ? "GPU" : "CPU";
+      t.label = t.task;
+      t.cat = "compute";
+      std::vector<std::string> tensors;
+      const SimRate& flops = gpu ? rates_.gpu_flops : rates_.cpu_flops;
+      const SimRate& mem = gpu ? rates_.gpu_mem : rates_.cpu_mem;
+      if (auto it = nodes_.find(t.task); it != nodes_.end()) {
+        tensors = it->second->tensor_ids;
+        t.flops = it->second->kernel.estimated_flops;
+        t.bytes = it->second->kernel.estimated_bytes;
+      }
+      const double compute = us(static_cast<double>(t.flops), flops), memory = us(static_cast<double>(t.bytes), mem);
+      t.dur_us = (gpu ? rates_.gpu_launch.value : 0.0) + std::max(compute, memory);
+      t.rate = compute >= memory ? flops.name : mem.name;
+      if (gpu && rates_.gpu_launch.value > 0) t.rate += "+" + rates_.gpu_launch.name;
+      add(std::move(t), tensors);
+      return;
+    }
+    // Transfers "move:<from>-><to>:<id>"; prefetches "prefetch:<id>" read the tensor from SSD.
+    std::string id, from = "ssd", to = "ram";
+    if (t.task.starts_with("move:")) {
+      const auto arrow = t.task.find("->"), colon = t.task.find(':', 5);
+      if (arrow != std::string::npos && colon != std::string::npos && arrow < colon) {
+        id = t.task.substr(colon + 1);
+        from = t.task.substr(5, arrow - 5);
+        to = t.task.substr(arrow + 2, colon - arrow - 2);
+        t.label = "move " + id + " " + from + "->" + to;
+      }
+    } else if (t.task.starts_with("prefetch:")) {
+      id = t.task.substr(9);
+      t.label = "prefetch " + id;
+    }
+    if (t.label.empty()) t.label = t.task;
+    t.cat = "transfer";
+    t.bytes = size_[id];
+    const Transfer x = transfer(rates_, from, to, static_cast<double>(t.bytes));
+    t.device = x.device;
+    t.dur_us = x.dur_us;
+    t.rate = x.rate;
+    add(std::move(t), {id});
+  }
+
+  // Applied between graph runs: on its link, after everything on the tensor so far.
+  void offload(const std::string& line) {
+    const std::string id = field(line, "tensor"), from = field(line, "from"), to = field(line, "to");
+    TimedTask t;
+    t.task = "offload:" + from + "->" + to + ":" + id;
+    t.label = "offload " + id + " " + from + "->" + to;
+    t.cat = "offload";
+    t.bytes = size_[id];
+    t.line = line;
+    const Transfer x = transfer(rates_, from, to, static_cast<double>(t.bytes));
+    t.device = x.device;
+    t.dur_us = x.dur_us;
+    t.rate = x.rate;
+    tick_start_ = std::max(tick_start_, now_);
+    add(std::move(t), {id});
+  }
+
+  const SimRates& rates_;
+  std::map<std::string, std::uint64_t> size_;
+  std::map<std::string, const hybrid::ScenarioNode*> nodes_;
+  std::map<std::string, double> free_;
+  std::map<std::string, double> tensor_done_;
+  std::size_t tick_ = 0;
+  double tick_start_ = 0;
+  double now_ = 0;
+  SimTiming out_;
+};
+
+}  // namespace
+
+SimTiming model_timing(const hybrid::BatchScenario& scenario, const std::vector<std::string>& timeline,
+                       const SimRates& rates) {
+  return Model(scenario, rates).run(timeline);
+}
+
+}  // namespace atenia::cli
