@@ -176,6 +176,19 @@ common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std:
   return out;
 }
 
+// Registers a saved tensor on its tier for the manifest. The bytes live once, in the blob
+// just written (fsynced and renamed into place); restore places them from there. So RAM, CPU
+// and SSD entries are registered by size alone: spilling an SSD tensor here as well wrote and
+// fsynced every byte a second time, into a spill file nothing reads (restore spills afresh).
+// VRAM keeps the real registration: without a GPU it degrades to RAM, and the manifest must
+// record the tier the tensor really got.
+hybrid::MoveResult<void> place_saved(hybrid::HybridMemoryManager& mem, const std::string& id,
+                                     std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
+  if (tier == hybrid::MemoryTier::Vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
+  mem.register_tensor(id, data.size(), tier);
+  return {};
+}
+
 int run_save(const CheckpointOptions& o) {
   if (o.tensors.empty() && o.from.empty()) {
     return report(common::Error::malformed("checkpoint save needs --tensors FILE or at least one --from FILE"));
@@ -224,7 +237,7 @@ int run_save(const CheckpointOptions& o) {
                !r) {
       return fail(hybrid::to_common_error(r.error()));
     }
-    if (auto r = mem.register_tensor_with_data(t.id, std::move(payload), t.tier); !r) {
+    if (auto r = place_saved(mem, t.id, payload, t.tier); !r) {
       return fail(hybrid::to_common_error(r.error()));
     }
     mem.set_desired_tier_hint(t.id, t.desired);
@@ -246,13 +259,13 @@ int run_save(const CheckpointOptions& o) {
           !r) {
         return fail(hybrid::to_common_error(r.error()));
       }
-      if (auto r = mem.register_tensor_with_data(t.name, hybrid::Bytes(data.begin(), data.end()), *tier); !r) {
+      if (auto r = place_saved(mem, t.name, data, *tier); !r) {
         return fail(hybrid::to_common_error(r.error()));
       }
       names.push_back(t.name);
     }
     file_list.push_back({{"file", lf.file}, {"format", hybrid::to_string(lf.layout.format)}, {"tensors", names}});
-    lf.bytes = {};  // the manager holds its own copy now
+    lf.bytes = {};  // stored in the blobs now
   }
   if (auto s = common::real_file_system().create_dirs(root.checkpoint()); !s) return fail(s.error());
   if (auto s = write_output(files_path(root), nlohmann::ordered_json{{"version", 1}, {"files", file_list}}.dump() + "\n");

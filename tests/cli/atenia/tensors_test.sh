@@ -33,6 +33,9 @@ run "$ATENIA" checkpoint save "$WORK/root" --from model.safetensors --from acts.
 expect_rc 0; expect_out_has '"id":"layer.0.weight","is_grad":false,"tier":"ssd","len":8192,'
 run "$ATENIA" checkpoint inspect "$WORK/root"
 expect_rc 0; expect_out_has "entries=9 bad_blobs=0"
+# The bytes are stored once, in the blobs: no second (spill) copy of any tensor under the root.
+[ -z "$(find "$WORK/root" -path "$WORK/root/blobs" -prune -o -type f -name '*.bin' -print)" ] \
+  || fail "save wrote tensor bytes outside the blobs"
 run "$ATENIA" checkpoint restore "$WORK/root" --out "$WORK/back"
 expect_rc 0; expect_out_has "WROTE $WORK/back/model.safetensors"
 for f in model.safetensors acts.npy fort.npy scalar.npy np1.npy; do
