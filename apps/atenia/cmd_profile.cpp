@@ -32,7 +32,10 @@ int run_profile(const ProfileOptions& o) {
     std::cout << j.dump() << "\n";
     return kExitOk;
   }
-  std::cout << "cpu: " << snap->cpu.physical_cores << " physical / " << snap->cpu.logical_cores << " logical cores\n";
+  std::cout << "cpu: " << snap->cpu.physical_cores << " physical / " << snap->cpu.logical_cores << " logical cores";
+  if (snap->cpu.gflops_est) std::cout << ", " << j["cpu"]["gflops_est"].dump() << " GFLOP/s";
+  if (snap->cpu.mem_gb_s_est) std::cout << ", RAM " << j["cpu"]["mem_gb_s_est"].dump() << " GB/s";
+  std::cout << "\n";
   std::cout << "ram: " << snap->ram.free_bytes << " free of " << snap->ram.total_bytes << " bytes\n";
   for (const auto& g : snap->gpus) {
     std::cout << "gpu: " << g.id << " " << hybrid::to_string(g.backend) << " " << g.vram_free_bytes << " free of "

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "hybrid/profiler/probe_cpu.hpp"
+#include "hybrid/profiler/probe_cpu_rates.hpp"
 #include "hybrid/profiler/probe_gpu.hpp"
 #include "hybrid/profiler/probe_ram.hpp"
 
@@ -19,6 +20,11 @@ common::Status GlobalHardwareProfiler::refresh(common::FileSystem& fs, const Pro
                                                                          std::chrono::system_clock::now().time_since_epoch())
                                                                          .count()));
   next.cpu = probe_cpu(fs);
+  if (options.measure_cpu_rates) {
+    const CpuRates rates = measure_cpu_rates();
+    next.cpu.gflops_est = rates.gflops;
+    next.cpu.mem_gb_s_est = rates.mem_gb_s;
+  }
   next.ram = *ram;
   next.ssd = std::move(ssd).value();
   next.gpus = probe_gpus(options.vram);

@@ -18,6 +18,7 @@ struct ProfilerOptions {
   std::string ssd_cache_dir = ".atenia_cache";
   SsdProbeOptions ssd;
   const VramAdapter* vram = nullptr;             // GPUs come only from here
+  bool measure_cpu_rates = true;                 // time a BLAS product and a RAM copy (~50 ms)
   std::optional<std::uint64_t> timestamp_epoch_ms;  // absent: the system clock
 };
 

@@ -120,12 +120,19 @@ assert sl and close(sl[0]["dur"], MiB / 8e9 * 1e6), sl
 PY
 /usr/bin/python3 "$HERE/trace_check.py" "$WORK/trace.json" "$WORK/tl.txt" >/dev/null || fail "trace check failed"
 
-# --profile: rates probed from this machine now; the SSD is measured, so its rates are "profiled".
+# --profile: rates probed from this machine now; the CPU and the SSD are measured, so their
+# rates are "profiled".
 run "$ATENIA" simulate "$WORK/sc.json" --profile --cache-dir "$WORK/pc"
 expect_rc 0
 grep -qE '^RATE name=ram_to_ssd value=[1-9][0-9]* unit=B/s source=profiled field=/ssd/write_mb_s_est$' "$WORK/out" \
   || fail "--profile did not time SSD writes with the probed rate"
-expect_out_has "RATE name=cpu_mem value=20000000000 unit=B/s source=default field=/cpu/mem_gb_s_est"
+for r in cpu_flops:flop/s:/cpu/gflops_est cpu_mem:B/s:/cpu/mem_gb_s_est ssd_to_ram:B/s:/ssd/read_mb_s_est; do
+  IFS=: read -r name unit field <<< "$r"
+  grep -qE "^RATE name=$name value=[1-9][0-9]* unit=$unit source=profiled field=$field\$" "$WORK/out" \
+    || fail "--profile did not measure $name"
+done
+# profile does not measure RAM<->VRAM copies: that rate is the documented default, and says so.
+expect_out_has "RATE name=ram_to_vram value=16000000000 unit=B/s source=default field=/gpus/0/h2d_gb_s_est"
 run "$ATENIA" simulate "$WORK/sc.json" --profile --snapshot "$WORK/s1.json"
 expect_rc 2; expect_out_empty
 
