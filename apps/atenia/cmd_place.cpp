@@ -84,6 +84,7 @@ int run_place(const PlaceOptions& o) {
     options.ssd_cache_dir = default_cache_dir();
     const std::unique_ptr<hybrid::VramAdapter> cuda = gpu::make_cuda_vram_adapter();  // null without a GPU
     options.vram = cuda.get();
+    options.measure_cpu_rates = false;  // placement reads sizes and pressures, not speeds
     auto s = hybrid::probe_hardware(common::real_file_system(), options);
     if (!s) return report(s.error());
     hw = std::move(s.value());
