@@ -53,6 +53,15 @@ with tempfile.TemporaryDirectory() as w:
             "ssd": {"fs_total_bytes": 10 ** 12, "fs_free_bytes": 5 * 10 ** 11}, "pressure": {"ram_pressure": 0.2, "vram_pressure": None}}
     valid("atenia-snapshot", snap, "hand-made snapshot")
     invalid("atenia-snapshot", {"gpus": [{"id": "g", "backend": "nvidia", "vram_total_bytes": 1, "vram_free_bytes": 1}]}, "bad backend")
+    rates = {"cpu": {"gflops_est": 50, "mem_gb_s_est": 20},
+             "gpus": [{"id": "gpu0", "vram_total_bytes": 8, "vram_free_bytes": 8, "bandwidth_gbps_est": 900, "gflops_est": 20000,
+                       "h2d_gb_s_est": 25, "d2h_gb_s_est": 24.5, "launch_us_est": 5}],
+             "ssd": {"read_mb_s_est": 3000, "write_mb_s_est": 1500, "latency_ms_est": 0.1}}
+    valid("atenia-snapshot", rates, "snapshot with every rate")
+    for bad in ({"h2d_gb_s_est": 0}, {"d2h_gb_s_est": -1}, {"gflops_est": 2e9}, {"launch_us_est": -0.5}):
+        g = dict(rates["gpus"][0], **bad)
+        invalid("atenia-snapshot", dict(rates, gpus=[g]), "snapshot with %s" % bad)
+    invalid("atenia-snapshot", {"ssd": {"write_mb_s_est": 0}}, "SSD write rate 0")
     ep = {"id": "e1", "gpu_available": True, "vram_pressure": 0.2, "ram_pressure": 0.6, "backend": "gpu",
           "success": True, "score": 9, "had_drift": False}
     valid("atenia-episode", ep, "episode")
@@ -79,6 +88,11 @@ with tempfile.TemporaryDirectory() as w:
             valid("atenia-simulate-record", json.loads(line), "%s line %d" % (os.path.basename(f), i + 1))
         if not out or "final_tiers" not in json.loads(out[-1]):
             failures.append("simulate --json does not end with the final record")
+    rp = os.path.join(w, "rates.json")
+    json.dump(rates, open(rp, "w"))
+    for f in sorted(glob.glob(os.path.join(fixtures, "*.json"))):
+        for i, line in enumerate(run("simulate", f, "--json", "--snapshot", rp).splitlines()):
+            valid("atenia-simulate-record", json.loads(line), "%s --snapshot line %d" % (os.path.basename(f), i + 1))
     tp = os.path.join(w, "tensors.json")
     json.dump(tensors, open(tp, "w"))
     root = os.path.join(w, "root")
