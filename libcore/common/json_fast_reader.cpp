@@ -60,12 +60,10 @@ class Reader {
         return object(out, depth);
       case '[':
         return array(out, depth);
-      case '"': {
-        std::string s;
-        if (!string(s)) return false;
-        out = std::move(s);
-        return true;
-      }
+      case '"':
+        // Decoded straight into the value's own string (no temporary to move and free).
+        out = ojson(ojson::value_t::string);
+        return string(out.get_ref<std::string&>());
       case 't':
         if (!literal("true")) return false;
         out = true;
@@ -311,7 +309,7 @@ class Reader {
   bool array(ojson& out, std::size_t depth) {
     if (depth + 1 > max_depth_) return false;
     ++p_;
-    out = ojson::array();
+    out = ojson(ojson::value_t::array);  // not ojson::array(): that one walks an initializer list
     auto& items = out.get_ref<ojson::array_t&>();
     skip_ws();
     if (p_ != end_ && *p_ == ']') {
@@ -414,7 +412,7 @@ class Reader {
       ++p_;
       closed = true;
     }
-    out = ojson::object();
+    out = ojson(ojson::value_t::object);
     auto& entries = static_cast<ojson::object_t::Container&>(out.get_ref<ojson::object_t&>());
     auto& members = levels_[depth].members;
     entries.reserve(members.size());
