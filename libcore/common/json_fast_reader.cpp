@@ -1,5 +1,6 @@
 #include "common/json_fast_reader.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -60,12 +61,10 @@ class Reader {
         return object(out, depth);
       case '[':
         return array(out, depth);
-      case '"': {
-        std::string s;
-        if (!string(s)) return false;
-        out = std::move(s);
-        return true;
-      }
+      case '"':
+        // Decoded straight into the value's own string (no temporary to move and free).
+        out = ojson(ojson::value_t::string);
+        return string(out.get_ref<std::string&>());
       case 't':
         if (!literal("true")) return false;
         out = true;
@@ -86,17 +85,29 @@ class Reader {
   static bool digit(char c) { return c >= '0' && c <= '9'; }
 
   // RFC 8259 number grammar; integers as nlohmann's lexer reads them (unsigned when positive,
-  // signed when negative, a double when outside 64 bits), fractions correctly rounded.
+  // signed when negative, a double when outside 64 bits), fractions correctly rounded. The
+  // significant digits are gathered while the grammar is checked: integers of up to 19 digits
+  // need nothing more, and so do decimals whose digits (at most 2^53 as an integer) and power of
+  // ten (|e| <= 22) are exact doubles, where one correctly rounded multiplication or division is
+  // the correctly rounded value (Clinger's fast path; receipts' 9-digit decimals take it).
+  // std::from_chars reads the rest.
   bool number(ojson& out) {
     const char* start = p_;
     const char* q = p_;
     const bool negative = q != end_ && *q == '-';
     if (negative) ++q;
     if (q == end_) return false;
+    std::uint64_t m = 0;
+    int digits = 0;  // significant digits in m; above 19, m is not the value's digits
+    long exp10 = 0;
+    const auto take = [&](char ch) {
+      if (m == 0 && ch == '0') return;  // a leading zero adds no significant digit
+      if (++digits <= 19) m = m * 10 + static_cast<std::uint64_t>(ch - '0');
+    };
     if (*q == '0') {
       ++q;
     } else if (*q >= '1' && *q <= '9') {
-      while (q != end_ && digit(*q)) ++q;
+      for (; q != end_ && digit(*q); ++q) take(*q);
     } else {
       return false;
     }
@@ -105,17 +116,30 @@ class Reader {
       integer = false;
       ++q;
       if (q == end_ || !digit(*q)) return false;
-      while (q != end_ && digit(*q)) ++q;
+      for (; q != end_ && digit(*q); ++q, --exp10) take(*q);
     }
     if (q != end_ && (*q == 'e' || *q == 'E')) {
       integer = false;
       ++q;
+      const bool minus = q != end_ && *q == '-';
       if (q != end_ && (*q == '+' || *q == '-')) ++q;
       if (q == end_ || !digit(*q)) return false;
-      while (q != end_ && digit(*q)) ++q;
+      long e = 0;
+      for (; q != end_ && digit(*q); ++q) e = std::min(e * 10 + (*q - '0'), 100000L);
+      exp10 += minus ? -e : e;
     }
     p_ = q;
-    if (integer) {
+    if (integer && digits <= 19) {
+      if (!negative) {
+        out = static_cast<ojson::number_unsigned_t>(m);
+        return true;
+      }
+      if (m <= std::uint64_t{1} << 63) {
+        out = static_cast<ojson::number_integer_t>(0 - m);  // modular: -2^63 included
+        return true;
+      }
+      // Below -2^63: nlohmann's lexer reads it as a double; so do we, below.
+    } else if (integer) {  // 20 digits or more: 64 bits may still hold it
       if (negative) {
         std::int64_t v = 0;
         const auto r = std::from_chars(start, q, v);
@@ -132,6 +156,13 @@ class Reader {
         }
       }
       // Outside 64 bits: nlohmann's lexer reads it as a double; so do we, below.
+    }
+    if (!integer && digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
+      static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+      const double d = exp10 < 0 ? static_cast<double>(m) / kPow10[-exp10] : static_cast<double>(m) * kPow10[exp10];
+      out = negative ? -d : d;
+      return true;
     }
     double d = 0;
     const auto r = std::from_chars(start, q, d);
@@ -311,7 +342,7 @@ class Reader {
   bool array(ojson& out, std::size_t depth) {
     if (depth + 1 > max_depth_) return false;
     ++p_;
-    out = ojson::array();
+    out = ojson(ojson::value_t::array);  // not ojson::array(): that one walks an initializer list
     auto& items = out.get_ref<ojson::array_t&>();
     skip_ws();
     if (p_ != end_ && *p_ == ']') {
@@ -414,7 +445,7 @@ class Reader {
       ++p_;
       closed = true;
     }
-    out = ojson::object();
+    out = ojson(ojson::value_t::object);
     auto& entries = static_cast<ojson::object_t::Container&>(out.get_ref<ojson::object_t&>());
     auto& members = levels_[depth].members;
     entries.reserve(members.size());

@@ -119,6 +119,30 @@ std::uint64_t mix(std::uint64_t x) {
 
 std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
 
+// A property name's hash for the name tables: its length and up to 16 of its bytes (the first and
+// last 8), mixed. Every member of every object is looked up once per document, and a full hash of
+// each key cost more than the rest of the look-up; keys sharing those bytes only lengthen a probe
+// (the tables hold the schema's own names, so no document can crowd them).
+inline std::uint64_t name_hash(std::string_view s) {
+  const std::size_t n = s.size();
+  const char* p = s.data();
+  std::uint64_t head = 0, tail = 0;
+  if (n >= 8) {
+    std::memcpy(&head, p, 8);
+    std::memcpy(&tail, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::uint32_t a = 0, b = 0;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    head = a;
+    tail = b;
+  } else if (n > 0) {
+    head = static_cast<unsigned char>(p[0]) | (std::uint64_t{static_cast<unsigned char>(p[n / 2])} << 8) |
+           (std::uint64_t{static_cast<unsigned char>(p[n - 1])} << 16);
+  }
+  return mix(head ^ mix(tail + n));
+}
+
 std::uint64_t js_hash(const ojson& v) {
   switch (v.type()) {
     case ojson::value_t::null: return 0x6e756c6cULL;
@@ -198,7 +222,7 @@ class NameTable {
   }
   std::uint32_t find(std::string_view name) const {
     if (names_.empty()) return kNoSlot;
-    for (std::size_t at = hash_text(name) & mask_;; at = (at + 1) & mask_) {
+    for (std::size_t at = name_hash(name) & mask_;; at = (at + 1) & mask_) {
       const std::uint32_t slot = buckets_[at];
       if (slot == kNoSlot) return kNoSlot;
       if (names_[slot] == name) return slot;
@@ -214,7 +238,7 @@ class NameTable {
     buckets_.assign(cap, kNoSlot);
     mask_ = cap - 1;
     for (std::uint32_t s = 0; s < names_.size(); ++s) {
-      std::size_t at = hash_text(names_[s]) & mask_;
+      std::size_t at = name_hash(names_[s]) & mask_;
       while (buckets_[at] != kNoSlot) at = (at + 1) & mask_;
       buckets_[at] = s;
     }
