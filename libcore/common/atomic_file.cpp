@@ -2,6 +2,8 @@
 
 #include "common/temp_file_cleanup.hpp"
 
+#include <optional>
+
 namespace common {
 
 std::string parent_dir(const std::string& path) {
@@ -40,9 +42,11 @@ Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<cons
     case NodeKind::missing:
     case NodeKind::regular: break;
   }
+  std::optional<DeferredStopSignals> deferred(std::in_place);
   auto temp = fs.create_temp_beside(target);
   if (!temp) return temp.error().for_file(path);
   PendingTempFile pending(temp->path);  // removed if SIGINT / SIGTERM / SIGHUP comes first
+  deferred.reset();
   WritableFile& file = *temp->file;
   auto fail = [&](const Error& e) -> Status {
     (void)fs.remove(temp->path);
@@ -52,8 +56,11 @@ Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<cons
   if (auto s = file.append(data); !s) return fail(s.error());
   if (auto s = file.sync(); !s) return fail(s.error());
   // Renamed while still open: the temporary's lock marks it as a live writer's until then.
-  if (auto s = fs.rename(temp->path, target); !s) return fail(s.error());
-  pending.release();
+  {
+    const DeferredStopSignals renaming;
+    if (auto s = fs.rename(temp->path, target); !s) return fail(s.error());
+    pending.release();
+  }
   if (auto s = file.close(); !s) return s.error().for_file(path);
   // The rename is done; a failed directory fsync means durability is not guaranteed.
   if (auto s = fs.sync_dir(parent_dir(target)); !s) return s.error().for_file(path);

@@ -1,5 +1,6 @@
 #include "common/temp_file_cleanup.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -94,5 +95,14 @@ void PendingTempFile::release() {
   g_slots[slot_].state.store(0);
   slot_ = -1;
 }
+
+DeferredStopSignals::DeferredStopSignals() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stop, &previous_);
+}
+
+DeferredStopSignals::~DeferredStopSignals() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 }  // namespace common

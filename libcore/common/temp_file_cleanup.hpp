@@ -6,6 +6,8 @@
 // handler unlinks every registered file, then lets the signal end the process as it would
 // have (default action, same status). SIGKILL cannot be caught; the names of temporaries
 // let the next write to the same target remove them (FileSystem::create_temp_beside).
+#include <signal.h>
+
 #include <string>
 
 namespace common {
@@ -41,5 +43,20 @@ class PendingTempFile {
 };
 
 inline constexpr int kMaxPendingTempFiles = 64;
+
+// Holds SIGINT, SIGTERM and SIGHUP back (for the calling thread) while alive, so that a temporary
+// file is never on disk unregistered (between its creation and PendingTempFile) nor registered
+// after its name was renamed away (another writer may reuse that name). A signal that arrives
+// meanwhile is delivered when the scope ends, and the handler then sees a consistent registry.
+class DeferredStopSignals {
+ public:
+  DeferredStopSignals();
+  ~DeferredStopSignals();
+  DeferredStopSignals(const DeferredStopSignals&) = delete;
+  DeferredStopSignals& operator=(const DeferredStopSignals&) = delete;
+
+ private:
+  sigset_t previous_{};
+};
 
 }  // namespace common
