@@ -45,6 +45,7 @@ every `flush_every` steps and at close(). Set SOURCE_DATE_EPOCH to pin the extra
 Requires only torch and the Python standard library.
 """
 
+import ctypes
 import datetime
 import hashlib
 import json
@@ -172,47 +173,83 @@ def _float(t):
     return float(t)
 
 
-def _flat(tensors):
-    """One contiguous copy of several tensors (a single call where torch provides it)."""
-    flatten = getattr(torch._utils, "_flatten_dense_tensors", None)
-    if flatten is not None:
-        return flatten(tensors)
-    return torch.cat([t.reshape(-1) for t in tensors])
-
-
 _data_ptr = torch.Tensor.data_ptr
 _is_contiguous = torch.Tensor.is_contiguous
-_cat = torch.cat
 _grad_of = operator.attrgetter("grad")
+_memmove = ctypes.memmove
 
 
 class _FlatCopier:
-    """Copies a list of tensors into one new flat tensor with a single torch.cat per call.
+    """Copies a list of tensors into one flat row of a preallocated buffer, per call.
 
-    The 1-D views that torch.cat reads are made once and kept: creating a view of a Parameter
-    costs more than the copy itself. A view reads the tensor's memory at the moment of the
-    copy, so in-place writes (optimizer.step(), param.data.add_(), copy_ under no_grad) are
-    always seen. A tensor that no longer lives where its view points (param.data = t, p.grad
-    replaced, a new optimizer state tensor) or is no longer contiguous (param.data = W.t())
-    gets fresh views; the old views hold the old storage alive, so a new tensor can never
-    reuse its address. Shapes are pinned by the model's own forward pass."""
+    A torch call per step costs more than the copy itself on a small model, so while the tensors
+    stay where they were (same addresses, contiguous) each one is copied with a plain memmove
+    into the next row of a chunk of rows (up to _CHUNK_ROWS, about _CHUNK_BYTES) allocated once
+    per chunk. The copy reads
+    the tensor's memory at the moment of the call, so in-place writes (optimizer.step(),
+    param.data.add_(), copy_ under no_grad), which may bump no version counter, are always
+    seen. A tensor that no longer lives where it did (param.data = t, p.grad replaced, a new
+    optimizer state tensor) or is no longer contiguous (param.data = W.t()) makes the copier
+    look at the tensors afresh; detached aliases of the tensors last seen are held, so their
+    storage stays alive and no new tensor can take an address that was seen before (a
+    matching address is always the same memory, and at least as many bytes). Tensors of mixed
+    dtypes (a float32 Adam step count beside float64 parameters), or not contiguous, take one
+    torch.cat instead. A call returns a tensor, or (chunk, row) for a row of a chunk: see _row."""
 
-    __slots__ = ("_ptrs", "_views")
+    __slots__ = ("_ptrs", "_held", "_spans", "_dtype", "_width", "_chunk", "_base", "_stride", "_next", "_rows")
 
     def __init__(self):
-        self._ptrs = self._views = None
+        self._ptrs = self._spans = self._chunk = None
+        self._held = ()
+        self._next = self._rows = 0
 
     def __call__(self, tensors):
         ptrs = list(map(_data_ptr, tensors))
-        if ptrs == self._ptrs and all(map(_is_contiguous, tensors)):
-            return _cat(self._views)
-        if all(map(_is_contiguous, tensors)):
-            self._views = [t.detach().view(-1) for t in tensors]
-            self._ptrs = ptrs
-            return _cat(self._views)
-        self._ptrs = self._views = None
-        with torch.no_grad():
-            return _flat(tensors)
+        # The held aliases share storage with what was seen: one that moved (a resize_ of the
+        # storage, which frees the old memory) no longer vouches for the bytes at that address.
+        if ptrs != self._ptrs or list(map(_data_ptr, self._held)) != ptrs or not all(map(_is_contiguous, tensors)):
+            self._adopt(tensors, ptrs)
+        if self._spans is None:
+            with torch.no_grad():
+                return torch.cat([t.detach().reshape(-1) for t in tensors])
+        if self._next == self._rows:
+            self._chunk = torch.empty((self._rows, self._width), dtype=self._dtype)
+            self._base = self._chunk.data_ptr()
+            self._next = 0
+        row = self._next
+        self._next = row + 1
+        dst = self._base + row * self._stride
+        for ptr, (offset, size) in zip(ptrs, self._spans):
+            _memmove(dst + offset, ptr, size)
+        return (self._chunk, row)
+
+    def _adopt(self, tensors, ptrs):
+        """Looks at the tensors afresh; leaves _spans None where a row cannot hold them (torch.cat)."""
+        self._held = [t.detach() for t in tensors]
+        self._ptrs = ptrs
+        self._spans = None
+        dtype = tensors[0].dtype
+        if not all(t.dtype == dtype and t.device.type == "cpu" and t.is_contiguous() for t in tensors):
+            return
+        spans, offset = [], 0
+        for t in self._held:
+            size = t.numel() * t.element_size()
+            spans.append((offset, size))
+            offset += size
+        width = offset // self._held[0].element_size()
+        if self._chunk is None or dtype != self._dtype or width != self._width:
+            # A new layout starts a new chunk; rows already handed out keep the old one alive.
+            self._rows = max(1, min(_CHUNK_ROWS, _CHUNK_BYTES // max(1, offset)))
+            self._next = self._rows
+        self._dtype, self._width, self._stride, self._spans = dtype, width, offset, spans
+
+
+_CHUNK_ROWS, _CHUNK_BYTES = 256, 1 << 20
+
+
+def _row(flat):
+    """The flat snapshot a _FlatCopier call returned, as a tensor."""
+    return flat[0][flat[1]] if type(flat) is tuple else flat
 
 
 def _copy(value):
@@ -377,6 +414,7 @@ class TraceDumper:
 
     def _split(self, flat, with_grads, with_state):
         """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
+        flat = _row(flat)
         sizes = list(self._numels) * (2 if with_grads else 1)
         if with_state:
             for k in self._state_keys:
