@@ -176,80 +176,63 @@ def _float(t):
 _data_ptr = torch.Tensor.data_ptr
 _is_contiguous = torch.Tensor.is_contiguous
 _grad_of = operator.attrgetter("grad")
-_memmove = ctypes.memmove
+_join = b"".join
+_Tensor = torch.Tensor
+_autocast_on, _autocast_cpu_on = torch.is_autocast_enabled, torch.is_autocast_cpu_enabled
 
 
 class _FlatCopier:
-    """Copies a list of tensors into one flat row of a preallocated buffer, per call.
+    """Copies a list of tensors into one flat snapshot per call, at the cost of one C call.
 
-    A torch call per step costs more than the copy itself on a small model, so while the tensors
-    stay where they were (same addresses, contiguous) each one is copied with a plain memmove
-    into the next row of a chunk of rows (up to _CHUNK_ROWS, about _CHUNK_BYTES) allocated once
-    per chunk. The copy reads
-    the tensor's memory at the moment of the call, so in-place writes (optimizer.step(),
+    A torch call costs more than the copy itself on a small model, so while the tensors stay
+    where they were (same addresses, contiguous) their bytes are read through memoryviews made
+    once and joined into one bytes object (bytes.join: a single copy, no dispatcher). The copy
+    reads the tensor's memory at the moment of the call, so in-place writes (optimizer.step(),
     param.data.add_(), copy_ under no_grad), which may bump no version counter, are always
     seen. A tensor that no longer lives where it did (param.data = t, p.grad replaced, a new
     optimizer state tensor) or is no longer contiguous (param.data = W.t()) makes the copier
-    look at the tensors afresh; detached aliases of the tensors last seen are held, so their
-    storage stays alive and no new tensor can take an address that was seen before (a
-    matching address is always the same memory, and at least as many bytes). Tensors of mixed
-    dtypes (a float32 Adam step count beside float64 parameters), or not contiguous, take one
-    torch.cat instead. A call returns a tensor, or (chunk, row) for a row of a chunk: see _row."""
+    look at the tensors afresh. Detached aliases of the tensors last seen are held, so their
+    storage stays alive and no other tensor can take those addresses; an alias whose own
+    address moved (its storage was resized, which frees the old memory) also makes the copier
+    look afresh, so a memoryview is only read while the memory it names is the live storage it
+    was made for. Tensors of mixed dtypes (an Adam step count in another dtype than the
+    parameters), empty ones, or ones not on the CPU, take one torch.cat instead. A call returns
+    a tensor, or (bytes, dtype): see _flat_tensor."""
 
-    __slots__ = ("_ptrs", "_held", "_spans", "_dtype", "_width", "_chunk", "_base", "_stride", "_next", "_rows")
+    __slots__ = ("_seen", "_held", "_views", "_dtype")
 
     def __init__(self):
-        self._ptrs = self._spans = self._chunk = None
-        self._held = ()
-        self._next = self._rows = 0
+        self._seen = self._views = self._dtype = None
+        self._held = []
 
     def __call__(self, tensors):
-        ptrs = list(map(_data_ptr, tensors))
-        # The held aliases share storage with what was seen: one that moved (a resize_ of the
-        # storage, which frees the old memory) no longer vouches for the bytes at that address.
-        if ptrs != self._ptrs or list(map(_data_ptr, self._held)) != ptrs or not all(map(_is_contiguous, tensors)):
-            self._adopt(tensors, ptrs)
-        if self._spans is None:
+        # The live tensors' addresses and the held aliases' in one pass: both must be as seen.
+        ptrs = list(map(_data_ptr, tensors + self._held))
+        if ptrs != self._seen or not all(map(_is_contiguous, tensors)):
+            self._adopt(tensors, ptrs[:len(tensors)])
+        if self._views is None:
             with torch.no_grad():
                 return torch.cat([t.detach().reshape(-1) for t in tensors])
-        if self._next == self._rows:
-            self._chunk = torch.empty((self._rows, self._width), dtype=self._dtype)
-            self._base = self._chunk.data_ptr()
-            self._next = 0
-        row = self._next
-        self._next = row + 1
-        dst = self._base + row * self._stride
-        for ptr, (offset, size) in zip(ptrs, self._spans):
-            _memmove(dst + offset, ptr, size)
-        return (self._chunk, row)
+        return (_join(self._views), self._dtype)
 
     def _adopt(self, tensors, ptrs):
-        """Looks at the tensors afresh; leaves _spans None where a row cannot hold them (torch.cat)."""
+        """Looks at the tensors afresh; leaves _views None where bytes cannot hold them (torch.cat)."""
         self._held = [t.detach() for t in tensors]
-        self._ptrs = ptrs
-        self._spans = None
+        self._seen = ptrs + ptrs
+        self._views = None
         dtype = tensors[0].dtype
-        if not all(t.dtype == dtype and t.device.type == "cpu" and t.is_contiguous() for t in tensors):
-            return
-        spans, offset = [], 0
-        for t in self._held:
-            size = t.numel() * t.element_size()
-            spans.append((offset, size))
-            offset += size
-        width = offset // self._held[0].element_size()
-        if self._chunk is None or dtype != self._dtype or width != self._width:
-            # A new layout starts a new chunk; rows already handed out keep the old one alive.
-            self._rows = max(1, min(_CHUNK_ROWS, _CHUNK_BYTES // max(1, offset)))
-            self._next = self._rows
-        self._dtype, self._width, self._stride, self._spans = dtype, width, offset, spans
+        if all(t.dtype == dtype and t.device.type == "cpu" and t.is_contiguous() and t.numel() > 0
+               for t in self._held):
+            self._views = [memoryview((ctypes.c_char * (t.numel() * t.element_size())).from_address(ptr))
+                           for t, ptr in zip(self._held, ptrs)]
+            self._dtype = dtype
 
 
-_CHUNK_ROWS, _CHUNK_BYTES = 256, 1 << 20
-
-
-def _row(flat):
+def _flat_tensor(flat):
     """The flat snapshot a _FlatCopier call returned, as a tensor."""
-    return flat[0][flat[1]] if type(flat) is tuple else flat
+    if type(flat) is tuple:
+        return torch.frombuffer(bytearray(flat[0]), dtype=flat[1])
+    return flat
 
 
 def _copy(value):
@@ -363,7 +346,7 @@ class TraceDumper:
     def _begin(self, x, y):
         # One torch call per side of the step: a flat copy of parameters (and optimizer state)
         # here, of parameters, gradients (and state) in _end. Everything else waits for flush().
-        if torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled():
+        if _autocast_on() or _autocast_cpu_on():
             raise HelperRefusal("autocast (AMP) is active: mixed precision steps are not supported")
         state = self._state_tensors() if self._state_keys else None
         # A copy every step: reusing the last step's "after" copy would miss writes through
@@ -372,8 +355,8 @@ class TraceDumper:
         if self._copy_inputs:
             x, y = _copy(x), _copy(y)
         else:
-            x = x if type(x) is torch.Tensor else torch.as_tensor(x)
-            y = y if type(y) is torch.Tensor else torch.as_tensor(y)
+            x = x if type(x) is _Tensor else torch.as_tensor(x)
+            y = y if type(y) is _Tensor else torch.as_tensor(y)
         self._pending = (before, state is not None, x, y, self._optimizer.param_groups[0]["lr"])
 
     def _end(self):
@@ -414,7 +397,7 @@ class TraceDumper:
 
     def _split(self, flat, with_grads, with_state):
         """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
-        flat = _row(flat)
+        flat = _flat_tensor(flat)
         sizes = list(self._numels) * (2 if with_grads else 1)
         if with_state:
             for k in self._state_keys:
