@@ -19,8 +19,9 @@ sidecar's inputs and is the only authority (Rule 14). The `helper` block (this f
 sha256, versions, time) is forensic attribution, not a credential.
 
 What it records, and from where:
-  * parameters before and after optimizer.step(): `.detach().clone()` snapshots (a bare
-    `.detach()` shares storage, so step() would overwrite the "before" copy);
+  * parameters before and after optimizer.step(): copies of their memory taken at that moment
+    (a bytes snapshot, what `.detach().clone()` would give; a bare `.detach()` shares storage,
+    so step() would overwrite the "before" copy);
   * the parameter order: walked from optimizer.param_groups, never by iterating
     optimizer.state (keyed by object identity; its order is not the model's);
   * gradients: `param.grad` as PyTorch left it, negated once into bp's descent convention;
