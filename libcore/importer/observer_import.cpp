@@ -44,28 +44,6 @@ std::vector<std::string_view> record_lines(std::string_view text) {
 // Same length as a real digest, so replacing it in place moves nothing.
 const std::string kDigestPlaceholder = "sha256:" + std::string(64, '0');
 
-// `bytes` (`records` lines) with the field ,"bundle_root_digest":"<placeholder>" removed from
-// every line, or nullopt unless each line holds it exactly once.
-std::optional<std::string> without_placeholder_field(const std::string& bytes, std::size_t records) {
-  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
-  std::string out;
-  out.reserve(bytes.size());
-  std::size_t line_start = 0, lines = 0;
-  while (line_start < bytes.size()) {
-    std::size_t line_end = bytes.find('\n', line_start);
-    line_end = line_end == std::string::npos ? bytes.size() : line_end + 1;
-    const std::string_view line(bytes.data() + line_start, line_end - line_start);
-    const auto at = line.find(field);
-    if (at == std::string_view::npos || line.find(field, at + 1) != std::string_view::npos) return std::nullopt;
-    out.append(line.substr(0, at));
-    out.append(line.substr(at + field.size()));
-    line_start = line_end;
-    ++lines;
-  }
-  if (lines != records) return std::nullopt;
-  return out;
-}
-
 // JSON pointer of the first number a receipt cannot spell (outside [1e-13, 1e7)), so the
 // refusal says where: Adam's second moment of a tiny gradient is the usual one.
 std::optional<std::string> unwritable_number_path(const ordered_json& j, const std::string& path) {
@@ -137,7 +115,7 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   f.import_timestamp = options.import_timestamp;
   f.differential_tolerance = options.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  const ordered_json receipt_doc = build_observer_receipt(sidecar, w->engine, f);
+  const ordered_json receipt_doc = build_observer_receipt(std::move(*parsed), std::move(w->engine), f);
   auto line = receipt::emit::emit_receipt_line(receipt_doc);
   if (!line) return common::Error::malformed(label + ": " + emission_failure(line.error(), receipt_doc, ""));
   ImportResult result;
@@ -245,11 +223,22 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     }
   }
 
-  std::vector<ordered_json> receipts;
+  // Record by record: witness, build, emit, then free the sidecar and the receipt, so the heap
+  // reuses one record's memory for the next instead of holding every tree until the end. The
+  // outcome is the same as witnessing every record and then emitting the bundle: a witness
+  // failure wins over an emission failure at an earlier record (witnessing goes on after one),
+  // and an emission failure names the first receipt holding a number a receipt cannot spell.
   ImportResult result;
-  receipts.reserve(sidecars.size());
+  result.steps.reserve(sidecars.size());
+  std::string out;             // the receipts, each with the placeholder digest
+  common::Sha256 unbound_hash;  // the digest's input: the same bytes without the field
+  std::optional<common::Error> emit_error;
+  std::optional<std::string> unwritable_at;
+  bool name_field = true;  // false for a failure of the re-emission without the field
+  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
   for (std::size_t i = 0; i < sidecars.size(); ++i) {
-    const ordered_json& sidecar = sidecars[i];
+    ordered_json sidecar = std::move(sidecars[i]);
+    sidecars[i] = ordered_json();
     auto w = witness(sidecar, options.differential_tolerance);
     if (!w) {
       return fail("record " + std::to_string(i + 1) + " (step_index " + std::to_string(i) +
@@ -268,31 +257,46 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     f.differential_passed = w->outcome.passed;
     f.trace_id = trace_id;
     f.step_index = static_cast<std::int64_t>(i);
-    receipts.push_back(build_observer_receipt(sidecar, w->engine, f));
+    ordered_json receipt = build_observer_receipt(std::move(sidecar), std::move(w->engine), f);
     result.steps.push_back(std::move(w->outcome));
-  }
-  // The digest covers the canonical bytes without bundle_root_digest. One emission with a
-  // placeholder digest gives both: the bytes without the field are the bytes with its one
-  // occurrence per line cut out (a key's quotes are never escaped, a string's always are).
-  for (auto& r : receipts) r["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
-  auto bound = receipt::emit::emit_receipts(receipts);
-  if (!bound) {
-    for (std::size_t i = 0; i < receipts.size(); ++i) {
-      if (unwritable_number_path(receipts[i], "")) {
-        return fail(emission_failure(bound.error(), receipts[i], ""));  // the message names the record
-      }
+    if (emit_error) {  // only the field of the failure's message is still wanted
+      if (name_field && !unwritable_at) unwritable_at = unwritable_number_path(receipt, "");
+      continue;
     }
-    return fail(bound.error().message());
+    receipt["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
+    auto line = receipt::emit::emit_receipt_line(receipt);
+    if (!line) {
+      const common::Error& e = line.error();
+      emit_error = common::Error(e.code(), "record " + std::to_string(i + 1) + ": " + e.message(), e.where());
+      unwritable_at = unwritable_number_path(receipt, "");
+      continue;
+    }
+    // The line without the field: its one occurrence cut out (a key's quotes are never escaped,
+    // a string's always are), or, should it not occur exactly once, the receipt emitted again
+    // without it.
+    const std::string_view text(*line);
+    const auto at = text.find(field);
+    if (at != std::string_view::npos && text.find(field, at + 1) == std::string_view::npos) {
+      unbound_hash.update(text.substr(0, at));
+      unbound_hash.update(text.substr(at + field.size()));
+    } else {
+      receipt["attestor"].erase("bundle_root_digest");
+      auto plain = receipt::emit::emit_receipt_line(receipt);
+      if (!plain) {
+        const common::Error& e = plain.error();
+        emit_error = common::Error(e.code(), "record " + std::to_string(i + 1) + ": " + e.message(), e.where());
+        name_field = false;
+        continue;
+      }
+      unbound_hash.update(*plain);
+    }
+    out += *line;
   }
-  auto unbound = without_placeholder_field(*bound, receipts.size());
-  if (!unbound) {  // not one placeholder per line: emit again without the field
-    for (auto& r : receipts) r["attestor"].erase("bundle_root_digest");
-    auto plain = receipt::emit::emit_receipts(receipts);
-    if (!plain) return fail(plain.error().message());
-    unbound = std::move(*plain);
+  if (emit_error) {
+    return fail(name_field && unwritable_at ? emit_error->message() + " (receipt field " + *unwritable_at + ")"
+                              : emit_error->message());
   }
-  const std::string digest = sha256_label(*unbound);
-  std::string& out = *bound;
+  const std::string digest = "sha256:" + common::to_hex(unbound_hash.finish());
   for (std::size_t at = out.find(kDigestPlaceholder); at != std::string::npos;
        at = out.find(kDigestPlaceholder, at + digest.size())) {
     out.replace(at, digest.size(), digest);

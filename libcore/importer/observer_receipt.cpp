@@ -32,6 +32,13 @@ OptimizerTraits traits_of(const ordered_json& sidecar) {
   return t;
 }
 
+// member() for a document whose values are about to be moved out.
+ordered_json* owned_member(ordered_json& doc, const char* key) {
+  if (!doc.is_object()) return nullptr;
+  const auto it = doc.find(key);
+  return it == doc.end() ? nullptr : &*it;
+}
+
 // "<name>@<version>" split at the LAST '@' (no '@', or only a leading one: version "unversioned").
 std::pair<std::string, std::string> split_identity(std::string_view identity) {
   const auto at = identity.rfind('@');
@@ -50,8 +57,10 @@ std::string observer_schema_version(const ordered_json& sidecar) {
   return "0.4.0";
 }
 
-ordered_json build_observer_receipt(const ordered_json& sidecar, const ordered_json& engine,
+ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_json&& consumed_engine,
                                     const ObserverFields& f) {
+  // Read through a const view; the blocks the receipt carries verbatim are moved out instead.
+  const ordered_json& sidecar = consumed_sidecar;
   const ordered_json& framework = sidecar["source_framework"];
   const std::string name = framework["name"].get<std::string>();
   const std::string version = framework["version"].get<std::string>();
@@ -85,18 +94,18 @@ ordered_json build_observer_receipt(const ordered_json& sidecar, const ordered_j
   const ordered_json* policy = member(sidecar, "numeric_policy");
   r["numeric_policy"] = policy ? *policy : default_numeric_policy();
   r["bias_policy"] = resolve_bias_policy(sidecar);
-  r["topology"] = engine["topology"];
+  if (ordered_json* topology = owned_member(consumed_engine, "topology")) r["topology"] = std::move(*topology);
   r["learning_rate"] = sidecar["learning_rate"];
   const OptimizerTraits t = traits_of(sidecar);
   if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = forwarded_optimizer_config(*t.block);
   for (const char* key : {"batch", "inputs", "targets", "parameters_before", "per_sample", "forward", "loss",
                           "backward", "updates", "parameters_after"}) {
-    if (const ordered_json* v = member(sidecar, key)) r[key] = *v;
+    if (ordered_json* v = owned_member(consumed_sidecar, key)) r[key] = std::move(*v);
   }
   for (const char* key : {"post_update_forward", "post_update_loss"}) {
-    const ordered_json* v = member(sidecar, key);
-    if (!v || v->is_null()) v = member(engine, key);
-    if (v) r[key] = *v;
+    ordered_json* v = owned_member(consumed_sidecar, key);
+    if (!v || v->is_null()) v = owned_member(consumed_engine, key);
+    if (v) r[key] = std::move(*v);
   }
   return r;
 }

@@ -29,8 +29,9 @@ struct ObserverFields {
 
 // `engine` supplies the topology (as the engine normalised it) and the post-update forward and
 // loss when the sidecar has none. The result is ready for receipt::emit::emit_receipt_line.
-[[nodiscard]] nlohmann::ordered_json build_observer_receipt(const nlohmann::ordered_json& sidecar,
-                                                            const nlohmann::ordered_json& engine,
+// Both documents are consumed: the blocks the receipt carries verbatim are moved, not copied.
+[[nodiscard]] nlohmann::ordered_json build_observer_receipt(nlohmann::ordered_json&& sidecar,
+                                                            nlohmann::ordered_json&& engine,
                                                             const ObserverFields& fields);
 
 // "0.4.0" .. "0.8.0" for the sidecar's optimizer block.

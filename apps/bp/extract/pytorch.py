@@ -19,8 +19,9 @@ sidecar's inputs and is the only authority (Rule 14). The `helper` block (this f
 sha256, versions, time) is forensic attribution, not a credential.
 
 What it records, and from where:
-  * parameters before and after optimizer.step(): `.detach().clone()` snapshots (a bare
-    `.detach()` shares storage, so step() would overwrite the "before" copy);
+  * parameters before and after optimizer.step(): copies of their memory taken at that moment
+    (a bytes snapshot, what `.detach().clone()` would give; a bare `.detach()` shares storage,
+    so step() would overwrite the "before" copy);
   * the parameter order: walked from optimizer.param_groups, never by iterating
     optimizer.state (keyed by object identity; its order is not the model's);
   * gradients: `param.grad` as PyTorch left it, negated once into bp's descent convention;
@@ -45,6 +46,7 @@ every `flush_every` steps and at close(). Set SOURCE_DATE_EPOCH to pin the extra
 Requires only torch and the Python standard library.
 """
 
+import ctypes
 import datetime
 import hashlib
 import json
@@ -172,47 +174,66 @@ def _float(t):
     return float(t)
 
 
-def _flat(tensors):
-    """One contiguous copy of several tensors (a single call where torch provides it)."""
-    flatten = getattr(torch._utils, "_flatten_dense_tensors", None)
-    if flatten is not None:
-        return flatten(tensors)
-    return torch.cat([t.reshape(-1) for t in tensors])
-
-
 _data_ptr = torch.Tensor.data_ptr
 _is_contiguous = torch.Tensor.is_contiguous
-_cat = torch.cat
 _grad_of = operator.attrgetter("grad")
+_join = b"".join
+_Tensor = torch.Tensor
+_autocast_on, _autocast_cpu_on = torch.is_autocast_enabled, torch.is_autocast_cpu_enabled
 
 
 class _FlatCopier:
-    """Copies a list of tensors into one new flat tensor with a single torch.cat per call.
+    """Copies a list of tensors into one flat snapshot per call, at the cost of one C call.
 
-    The 1-D views that torch.cat reads are made once and kept: creating a view of a Parameter
-    costs more than the copy itself. A view reads the tensor's memory at the moment of the
-    copy, so in-place writes (optimizer.step(), param.data.add_(), copy_ under no_grad) are
-    always seen. A tensor that no longer lives where its view points (param.data = t, p.grad
-    replaced, a new optimizer state tensor) or is no longer contiguous (param.data = W.t())
-    gets fresh views; the old views hold the old storage alive, so a new tensor can never
-    reuse its address. Shapes are pinned by the model's own forward pass."""
+    A torch call costs more than the copy itself on a small model, so while the tensors stay
+    where they were (same addresses, contiguous) their bytes are read through memoryviews made
+    once and joined into one bytes object (bytes.join: a single copy, no dispatcher). The copy
+    reads the tensor's memory at the moment of the call, so in-place writes (optimizer.step(),
+    param.data.add_(), copy_ under no_grad), which may bump no version counter, are always
+    seen. A tensor that no longer lives where it did (param.data = t, p.grad replaced, a new
+    optimizer state tensor) or is no longer contiguous (param.data = W.t()) makes the copier
+    look at the tensors afresh. Detached aliases of the tensors last seen are held, so their
+    storage stays alive and no other tensor can take those addresses; an alias whose own
+    address moved (its storage was resized, which frees the old memory) also makes the copier
+    look afresh, so a memoryview is only read while the memory it names is the live storage it
+    was made for. Tensors of mixed dtypes (an Adam step count in another dtype than the
+    parameters), empty ones, or ones not on the CPU, take one torch.cat instead. A call returns
+    a tensor, or (bytes, dtype): see _flat_tensor."""
 
-    __slots__ = ("_ptrs", "_views")
+    __slots__ = ("_seen", "_held", "_views", "_dtype")
 
     def __init__(self):
-        self._ptrs = self._views = None
+        self._seen = self._views = self._dtype = None
+        self._held = []
 
     def __call__(self, tensors):
-        ptrs = list(map(_data_ptr, tensors))
-        if ptrs == self._ptrs and all(map(_is_contiguous, tensors)):
-            return _cat(self._views)
-        if all(map(_is_contiguous, tensors)):
-            self._views = [t.detach().view(-1) for t in tensors]
-            self._ptrs = ptrs
-            return _cat(self._views)
-        self._ptrs = self._views = None
-        with torch.no_grad():
-            return _flat(tensors)
+        # The live tensors' addresses and the held aliases' in one pass: both must be as seen.
+        ptrs = list(map(_data_ptr, tensors + self._held))
+        if ptrs != self._seen or not all(map(_is_contiguous, tensors)):
+            self._adopt(tensors, ptrs[:len(tensors)])
+        if self._views is None:
+            with torch.no_grad():
+                return torch.cat([t.detach().reshape(-1) for t in tensors])
+        return (_join(self._views), self._dtype)
+
+    def _adopt(self, tensors, ptrs):
+        """Looks at the tensors afresh; leaves _views None where bytes cannot hold them (torch.cat)."""
+        self._held = [t.detach() for t in tensors]
+        self._seen = ptrs + ptrs
+        self._views = None
+        dtype = tensors[0].dtype
+        if all(t.dtype == dtype and t.device.type == "cpu" and t.is_contiguous() and t.numel() > 0
+               for t in self._held):
+            self._views = [memoryview((ctypes.c_char * (t.numel() * t.element_size())).from_address(ptr))
+                           for t, ptr in zip(self._held, ptrs)]
+            self._dtype = dtype
+
+
+def _flat_tensor(flat):
+    """The flat snapshot a _FlatCopier call returned, as a tensor."""
+    if type(flat) is tuple:
+        return torch.frombuffer(bytearray(flat[0]), dtype=flat[1])
+    return flat
 
 
 def _copy(value):
@@ -326,7 +347,7 @@ class TraceDumper:
     def _begin(self, x, y):
         # One torch call per side of the step: a flat copy of parameters (and optimizer state)
         # here, of parameters, gradients (and state) in _end. Everything else waits for flush().
-        if torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled():
+        if _autocast_on() or _autocast_cpu_on():
             raise HelperRefusal("autocast (AMP) is active: mixed precision steps are not supported")
         state = self._state_tensors() if self._state_keys else None
         # A copy every step: reusing the last step's "after" copy would miss writes through
@@ -335,8 +356,8 @@ class TraceDumper:
         if self._copy_inputs:
             x, y = _copy(x), _copy(y)
         else:
-            x = x if type(x) is torch.Tensor else torch.as_tensor(x)
-            y = y if type(y) is torch.Tensor else torch.as_tensor(y)
+            x = x if type(x) is _Tensor else torch.as_tensor(x)
+            y = y if type(y) is _Tensor else torch.as_tensor(y)
         self._pending = (before, state is not None, x, y, self._optimizer.param_groups[0]["lr"])
 
     def _end(self):
@@ -377,6 +398,7 @@ class TraceDumper:
 
     def _split(self, flat, with_grads, with_state):
         """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
+        flat = _flat_tensor(flat)
         sizes = list(self._numels) * (2 if with_grads else 1)
         if with_state:
             for k in self._state_keys:
