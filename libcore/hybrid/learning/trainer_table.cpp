@@ -91,8 +91,8 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
 
 }  // namespace
 
-common::Error PersistError::to_error() const {
-  return kind == Kind::Io ? common::Error::io(message) : common::Error::malformed(message);
+common::Error to_common_error(const PersistError& e) {
+  return e.kind == PersistError::Kind::Io ? common::Error::io(e.message) : common::Error::malformed(e.message);
 }
 
 std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
