@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/codec/fnv1a32.hpp"
 #include "hybrid/cache/persistent_cache.hpp"
 #include "support/temp_dir.hpp"
 
@@ -194,10 +194,10 @@ TEST_CASE("persistent_cache: deterministic tensor and gradient keys") {
   CHECK(gradient_cache_key("g1", 3) == "grad:g1:len3");
 }
 
-TEST_CASE("checksum32: FNV-1a reference values") {
-  CHECK(checksum32(Bytes{}) == 0x811C9DC5U);
+TEST_CASE("fnv1a32: FNV-1a reference values") {
+  CHECK(fnv1a32(Bytes{}) == 0x811C9DC5U);
   const std::string a = "a";
-  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(a.data()), a.size()}) == 0xE40C292CU);
+  CHECK(fnv1a32({reinterpret_cast<const std::uint8_t*>(a.data()), a.size()}) == 0xE40C292CU);
   const std::string foobar = "foobar";
-  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(foobar.data()), foobar.size()}) == 0xBF9CF968U);
+  CHECK(fnv1a32({reinterpret_cast<const std::uint8_t*>(foobar.data()), foobar.size()}) == 0xBF9CF968U);
 }

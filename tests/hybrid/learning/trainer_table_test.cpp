@@ -7,7 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "common/file_system.hpp"
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/codec/fnv1a32.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 #include "support/temp_dir.hpp"
@@ -176,7 +176,7 @@ TEST_CASE("trainer_table: v2 ends with a CRC-32C trailer; a v1 table (FNV-1a tra
       "ATENIA_SELFTRAINER_V1\n"
       "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4;success=4;score_sum=36;drift=0\n";
   const std::string v1 = body + "table_end;len=" + std::to_string(body.size()) + ";checksum32=" +
-                         std::to_string(checksum32({reinterpret_cast<const std::uint8_t*>(body.data()), body.size()})) +
+                         std::to_string(fnv1a32({reinterpret_cast<const std::uint8_t*>(body.data()), body.size()})) +
                          "\n";
   auto parsed = parse_trainer_table(v1);
   CHECK(parsed.header_ok);

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <random>
 
-#include "hybrid/memory/byte_shuffle.hpp"
+#include "hybrid/codec/byte_shuffle.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
-#include "hybrid/memory/rle_codec.hpp"
-#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "hybrid/codec/rle_codec.hpp"
+#include "hybrid/codec/shuffle_zstd_codec.hpp"
 #include "memory_test_support.hpp"
 #include "support/temp_dir.hpp"
 
@@ -86,7 +86,7 @@ TEST_CASE("compression: invalid rle stream returns error") {
   const CompressionMeta meta{CompressionKind::Rle, 4, 0, std::nullopt};
   auto odd = rle_decompress(Bytes{2, 1, 2}, meta);
   REQUIRE_FALSE(odd.ok());
-  CHECK(odd.error().kind == MoveError::Kind::Unsupported);
+  CHECK(odd.error().kind == CodecError::Kind::Invalid);
   CHECK(odd.error().message.find("Invalid RLE stream") != std::string::npos);
   auto zero = rle_decompress(Bytes{0, 1, 4, 1}, meta);
   REQUIRE_FALSE(zero.ok());
@@ -158,7 +158,7 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
   CHECK(corrupt.error().message.find("Invalid shuffle_zstd blob") != std::string::npos);
   Bytes truncated(enc->begin(), enc->begin() + 10);
   CHECK_FALSE(shuffle_zstd_decompress(truncated, meta).ok());
-  CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().kind == MoveError::Kind::Unsupported);
+  CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().kind == CodecError::Kind::Invalid);
 }
 
 TEST_CASE("compression_policy: off by default, size threshold, element alignment, per-tensor override") {
