@@ -109,6 +109,20 @@ TEST_CASE("compression: uncompressed blob with a wrong length is rejected") {
   CHECK(r.error() == MoveError::unsupported("Invalid SSD blob: length mismatch for uncompressed data"));
 }
 
+TEST_CASE("compression: the SSD cache reports codec errors as MoveErrors with the codec's message") {
+  testsupport::TempDir dir;
+  SsdCache cache(dir.file("c"));
+  REQUIRE(cache.ensure_dir().ok());
+  const std::string p = cache.blob_path("x");
+  REQUIRE(cache.write_blob(p, Bytes{0, 1}).ok());  // a zero count: not an RLE stream
+  auto rle = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::Rle, 1, 0, std::nullopt});
+  CHECK(rle.error() == MoveError::unsupported("Invalid RLE stream: zero count at byte 0"));
+  auto bad_width = cache.write_blob(p, Bytes{1, 2, 3, 4}, CompressionChoice{CompressionKind::ShuffleZstd, 0, 1});
+  REQUIRE_FALSE(bad_width.ok());
+  CHECK(bad_width.error().kind == MoveError::Kind::Unsupported);
+  CHECK(bad_width.error().message.find("shuffle_zstd: element size 0") == 0);
+}
+
 TEST_CASE("byte_shuffle: groups bytes by significance and inverts, tail copied") {
   const Bytes in{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};  // two 4-byte elements + 2 tail bytes
   Bytes out(in.size());
