@@ -113,7 +113,7 @@ common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& pat
   return out;
 }
 
-int fail_checkpoint(const hybrid::CheckpointError& e) { return report(e.to_error()); }
+int fail_checkpoint(const hybrid::CheckpointError& e) { return report(hybrid::to_common_error(e)); }
 
 nlohmann::ordered_json entry_json(const hybrid::CheckpointEntry& e) {
   return {{"id", e.id},
@@ -229,7 +229,7 @@ int run_save(const CheckpointOptions& o) {
   for (const TensorSpec& t : *specs) {
     hybrid::Bytes payload = hybrid::scenario_payload(t.id, t.bytes);
     if (t.grad) {
-      if (auto r = mem.persist_gradient_to_ssd_cache(t.id, payload, o.created_unix, true); !r) {
+      if (auto r = mem.gradients().persist(t.id, payload, o.created_unix, true); !r) {
         return fail(hybrid::to_common_error(r.error()));
       }
     } else if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
@@ -240,8 +240,8 @@ int run_save(const CheckpointOptions& o) {
     if (auto r = place_saved(mem, t.id, payload, t.tier); !r) {
       return fail(hybrid::to_common_error(r.error()));
     }
-    mem.set_desired_tier_hint(t.id, t.desired);
-    mem.set_last_plan_summary(t.id, t.summary);
+    mem.hints().set_desired_tier(t.id, t.desired);
+    mem.hints().set_last_plan_summary(t.id, t.summary);
   }
   nlohmann::ordered_json file_list = nlohmann::ordered_json::array();
   for (LoadedFile& lf : *files) {
@@ -273,7 +273,7 @@ int run_save(const CheckpointOptions& o) {
     return fail(s.error());
   }
   auto cp = hybrid::save_checkpoint(root.checkpoint(), o.created_unix, mem);
-  if (!cp) return fail(cp.error().to_error());
+  if (!cp) return fail(hybrid::to_common_error(cp.error()));
   rollback->commit();
   if (o.json) {
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
@@ -315,7 +315,7 @@ common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& roo
     std::string stem = *file;
     if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
     auto layout = hybrid::parse_tensor_header(
-        *format == "npy" ? hybrid::TensorFileFormat::npy : hybrid::TensorFileFormat::safetensors,
+        *format == "npy" ? hybrid::TensorFileFormat::Npy : hybrid::TensorFileFormat::Safetensors,
         {reinterpret_cast<const char*>(header->data()), header->size()}, stem, *file);
     if (!layout) return layout.error();
     std::vector<std::vector<std::uint8_t>> blobs;

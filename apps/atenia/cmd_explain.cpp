@@ -76,7 +76,7 @@ int run_explain(int argc, char** argv) {
   }
   nlohmann::ordered_json out{{"context", context_json(ctx)},
                              {"learned", true},
-                             {"recommended_backend", hybrid::to_string(narrative.recommended_backend)},
+                             {"recommended_backend", hybrid::display_name(narrative.recommended_backend)},
                              {"confidence", float_json(narrative.confidence)},
                              {"explanation", text->explanation},
                              {"factors", factors},

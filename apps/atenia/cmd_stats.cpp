@@ -33,7 +33,7 @@ int run_stats(const StatsOptions& o) {
                          {"vram_band", e.context.vram_band},
                          {"ram_band", e.context.ram_band},
                          {"backend", hybrid::to_string(e.backend)},
-                         {"recommended_backend", hybrid::to_string(e.recommended_backend)},
+                         {"recommended_backend", hybrid::display_name(e.recommended_backend)},
                          {"episodes", e.stats.episodes},
                          {"successes", e.stats.successes},
                          {"drift_events", e.stats.drift_events},
@@ -53,7 +53,7 @@ int run_stats(const StatsOptions& o) {
               << " backend=" << hybrid::to_string(e.backend) << " episodes=" << e.stats.episodes
               << " successes=" << e.stats.successes << " drift=" << e.stats.drift_events
               << " avg_score=" << nlohmann::ordered_json(average_score(*trainer, e)).dump()
-              << " recommended=" << hybrid::to_string(e.recommended_backend) << "\n";
+              << " recommended=" << hybrid::display_name(e.recommended_backend) << "\n";
   }
   std::cout << "entries=" << snap.summary.total_entries << " episodes=" << snap.summary.total_episodes
             << " gpu_preference_ratio=" << float_json(snap.summary.gpu_preference_ratio).dump() << "\n";

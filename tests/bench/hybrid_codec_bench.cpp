@@ -12,8 +12,8 @@
 #include <cstring>
 #include <random>
 
-#include "hybrid/memory/rle_codec.hpp"
-#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "hybrid/codec/rle_codec.hpp"
+#include "hybrid/codec/shuffle_zstd_codec.hpp"
 
 namespace {
 

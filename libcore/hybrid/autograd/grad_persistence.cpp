@@ -30,7 +30,7 @@ CacheResult<GradPersistReport> persist_grads_after_backward(HybridMemoryManager&
       continue;
     }
     const Bytes bytes = ram->data;  // the cache call may not alias the manager's storage
-    if (auto put = mem.persist_gradient_to_ssd_cache(id, bytes, created_unix, true); !put) return put.error();
+    if (auto put = mem.gradients().persist(id, bytes, created_unix, true); !put) return put.error();
     ++report.saved;
   }
   return report;
@@ -40,7 +40,7 @@ std::size_t warm_grads_before_backward(HybridMemoryManager& mem, std::span<const
   std::size_t restored = 0;
   for (const auto& id : grad_ids) {
     if (mem.get_tier(id)) continue;
-    auto bytes = mem.restore_gradient_from_ssd_cache(id);
+    auto bytes = mem.gradients().restore(id);
     if (!bytes) continue;
     if (mem.register_tensor_with_data(id, std::move(*bytes), MemoryTier::Ram)) ++restored;
   }

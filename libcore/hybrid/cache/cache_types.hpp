@@ -29,7 +29,7 @@ struct CacheEntryMeta {
   // detected (absent in metas written before it was added, which still load).
   std::optional<std::string> key;
   // Which checksum32 holds: CRC-32C (format v2, key crc32c=) or FNV-1a (v1, key checksum32=).
-  FormatSum sum = FormatSum::crc32c;
+  FormatSum sum = FormatSum::Crc32c;
 
   friend bool operator==(const CacheEntryMeta&, const CacheEntryMeta&) = default;
 };

@@ -15,7 +15,7 @@ HybridCheckpoint build_checkpoint(std::uint64_t created_unix, const HybridMemory
   for (const std::string& id : mem.ids_for_checkpoint()) {
     CheckpointEntry e;
     e.id = id;
-    e.is_grad = mem.is_grad_id(id);
+    e.is_grad = mem.gradients().contains(id);
     e.tier = mem.get_tier(id).value_or(MemoryTier::Cpu);
     e.len_bytes = mem.tensor_len_bytes(id).value_or(0);
     if (cache) {
@@ -26,8 +26,8 @@ HybridCheckpoint build_checkpoint(std::uint64_t created_unix, const HybridMemory
         e.cache_key = std::move(key);
       }
     }
-    e.desired_tier = mem.get_desired_tier_hint(id);
-    e.last_plan_summary = mem.get_last_plan_summary(id);
+    e.desired_tier = mem.hints().desired_tier(id);
+    e.last_plan_summary = mem.hints().last_plan_summary(id);
     cp.entries.push_back(std::move(e));
   }
   std::sort(cp.entries.begin(), cp.entries.end(), [](const CheckpointEntry& a, const CheckpointEntry& b) {
@@ -81,13 +81,13 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, H
       if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
         return CheckpointError::io("entry '" + e.id + "': " + to_string(r.error()));
       }
-      if (e.is_grad) mem.note_gradient_key(e.id, *e.cache_key);
+      if (e.is_grad) mem.gradients().note_key(e.id, *e.cache_key);
     }
     if (drift) {
       if (auto report = detect_drift(e, actual, kRestoreAssumesGpu)) drift->push(std::move(*report));
     }
-    mem.set_desired_tier_hint(e.id, e.desired_tier);
-    mem.set_last_plan_summary(e.id, e.last_plan_summary);
+    mem.hints().set_desired_tier(e.id, e.desired_tier);
+    mem.hints().set_last_plan_summary(e.id, e.last_plan_summary);
   }
   return cp;
 }

@@ -11,8 +11,9 @@ const char* to_string(CheckpointError::Kind kind) {
   return "Unknown";
 }
 
-common::Error CheckpointError::to_error() const {
-  return kind == Kind::InvalidFormat ? common::Error::malformed(message) : common::Error::io(message);
+common::Error to_common_error(const CheckpointError& e) {
+  return e.kind == CheckpointError::Kind::InvalidFormat ? common::Error::malformed(e.message)
+                                                        : common::Error::io(e.message);
 }
 
 CheckpointError from_cache_error(const CacheError& e, const std::string& id) {

@@ -47,12 +47,12 @@ struct CheckpointError {
   static CheckpointError io(std::string m) { return {Kind::Io, std::move(m)}; }
   static CheckpointError invalid_format(std::string m) { return {Kind::InvalidFormat, std::move(m)}; }
   static CheckpointError missing_blob(std::string m) { return {Kind::MissingBlob, std::move(m)}; }
-
-  // For apps: Io and MissingBlob -> io, InvalidFormat -> malformed.
-  [[nodiscard]] common::Error to_error() const;
 };
 
 [[nodiscard]] const char* to_string(CheckpointError::Kind kind);  // "Io", "InvalidFormat", "MissingBlob"
+
+// For apps: Io and MissingBlob -> io, InvalidFormat -> malformed.
+[[nodiscard]] common::Error to_common_error(const CheckpointError& e);
 
 template <typename T>
 using CheckpointResult = common::Expected<T, CheckpointError>;

@@ -40,7 +40,7 @@ CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& me
   if (auto r = mem.register_tensor_with_data(id, std::move(bytes.value()), b.tier); !r) {
     return CheckpointError::io("entry '" + id + "': " + to_string(r.error()));
   }
-  if (b.is_grad) mem.note_gradient_key(id, src->key);
+  if (b.is_grad) mem.gradients().note_key(id, src->key);
   b.state = LazyState::Materialized;
   return {};
 }
@@ -61,8 +61,8 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint_lazy(const std::string& ro
     if (drift) {
       if (auto report = detect_drift(e, effective, kRestoreAssumesGpu)) drift->push(std::move(*report));
     }
-    mem.set_desired_tier_hint(e.id, e.desired_tier);
-    mem.set_last_plan_summary(e.id, e.last_plan_summary);
+    mem.hints().set_desired_tier(e.id, e.desired_tier);
+    mem.hints().set_last_plan_summary(e.id, e.last_plan_summary);
   }
   return cp;
 }

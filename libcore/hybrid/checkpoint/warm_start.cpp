@@ -37,7 +37,7 @@ WarmStartPlan build_warm_start_plan(const HybridMemoryManager& mem, const Hybrid
     d.is_grad = e.is_grad;
     const bool known = mem.get_tier(e.id).has_value();
     d.current = known ? *mem.get_tier(e.id) : e.tier;
-    d.desired = known ? mem.get_desired_tier_hint(e.id) : e.desired_tier;
+    d.desired = known ? mem.hints().desired_tier(e.id) : e.desired_tier;
 
     if (const TierDowngrade* t = downgrade_for(drift, e.id)) {
       d.action = WarmDegradeSafe{t->restored};
@@ -78,8 +78,8 @@ WarmStartPlan build_warm_start_plan(const HybridMemoryManager& mem, const Hybrid
 
 void apply_warm_start_plan_summaries(HybridMemoryManager& mem, const WarmStartPlan& plan) {
   for (const WarmStartDecision& d : plan.decisions) {
-    mem.set_last_plan_summary(d.id, d.reason);
-    mem.set_desired_tier_hint(d.id, d.desired);
+    mem.hints().set_last_plan_summary(d.id, d.reason);
+    mem.hints().set_desired_tier(d.id, d.desired);
   }
 }
 

@@ -13,12 +13,12 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
   DecisionExplanation out;
   out.context = context;
   // The decision is the trainer's own for this bucket, never a policy of the explainer.
-  out.recommended_backend = to_kind(trainer.recommend_for_bucket(to_bucket(context)));
+  out.recommended_backend = trainer.recommend_for_bucket(to_bucket(context));
   const auto& s = chosen->stats;
   out.confidence = observation_confidence(s.successes, s.episodes);
-  const std::string row = to_kind(chosen->backend) == LearningBackendKind::gpu ? "GPU" : "CPU";
+  const std::string row(display_name(chosen->backend));
 
-  if (out.recommended_backend == LearningBackendKind::gpu) {
+  if (out.recommended_backend == BackendChoice::Gpu) {
     out.explanation = "GPU was selected because GPU execution in this context has been observed " +
                       std::to_string(s.episodes) + " times, with " + std::to_string(s.successes) +
                       " successful executions and " +
@@ -27,7 +27,7 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
                       ". Historical performance favors GPU execution under similar memory conditions.";
   } else {
     // Rejecting the GPU is explained by the GPU row's drift, when there is one, with its numbers.
-    const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::gpu);
+    const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::Gpu);
     const bool gpu_drifted = gpu && gpu->drift_count > 0;
     out.explanation = std::string("CPU was selected because ") +
                       (gpu_drifted ? "GPU execution in this context drifted in " + std::to_string(gpu->drift_count) +

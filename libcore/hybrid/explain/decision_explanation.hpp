@@ -9,7 +9,7 @@ namespace hybrid {
 
 struct DecisionExplanation {
   LearningContextSnapshot context;
-  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
+  BackendChoice recommended_backend = BackendChoice::Cpu;
   float confidence = 0.0F;  // observation_confidence() of the evidence row, in [0, 1]
   std::string explanation;
 };

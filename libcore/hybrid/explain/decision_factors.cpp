@@ -24,10 +24,10 @@ float ratio(std::uint32_t num, std::uint32_t den) {
 
 std::string_view to_string(DecisionFactorKind k) {
   switch (k) {
-    case DecisionFactorKind::historical_success_rate: return "historical_success_rate";
-    case DecisionFactorKind::drift_penalty: return "drift_penalty";
-    case DecisionFactorKind::observation_count: return "observation_count";
-    case DecisionFactorKind::memory_stability: return "memory_stability";
+    case DecisionFactorKind::HistoricalSuccessRate: return "historical_success_rate";
+    case DecisionFactorKind::DriftPenalty: return "drift_penalty";
+    case DecisionFactorKind::ObservationCount: return "observation_count";
+    case DecisionFactorKind::MemoryStability: return "memory_stability";
   }
   return "unknown";
 }
@@ -39,7 +39,7 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
   if (!chosen) return std::nullopt;
   const auto& s = chosen->stats;
   const std::string n = std::to_string(s.episodes);
-  const std::string backend(to_string(to_kind(chosen->backend)));
+  const std::string backend(display_name(chosen->backend));
 
   const float success = clamp_confidence(ratio(s.successes, s.episodes));
   const float drift = clamp_confidence(ratio(s.drift_events, s.episodes));
@@ -47,19 +47,19 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
 
   StructuredDecisionExplanation out;
   out.context = context;
-  out.recommended_backend = to_kind(trainer.recommend_for_bucket(to_bucket(context)));
+  out.recommended_backend = trainer.recommend_for_bucket(to_bucket(context));
   out.confidence = observation_confidence(s.successes, s.episodes);
-  out.evidence_backend = to_kind(chosen->backend);
-  out.factors.push_back({DecisionFactorKind::historical_success_rate, success,
+  out.evidence_backend = chosen->backend;
+  out.factors.push_back({DecisionFactorKind::HistoricalSuccessRate, success,
                          "Historical " + backend + " success rate for this context is " + two_decimals(success) + " (" +
                              std::to_string(s.successes) + " successes over " + n + " episodes)."});
-  out.factors.push_back({DecisionFactorKind::drift_penalty, drift,
+  out.factors.push_back({DecisionFactorKind::DriftPenalty, drift,
                          s.drift_events > 0 ? "Drift was observed in " + std::to_string(s.drift_events) + " of " + n +
                                                   " " + backend + " episodes, which indicates potential instability."
                                             : "No drift has been observed in " + backend + " execution in this context."});
-  out.factors.push_back({DecisionFactorKind::observation_count, observations,
+  out.factors.push_back({DecisionFactorKind::ObservationCount, observations,
                          "The decision rests on " + n + " observations; more observations increase confidence."});
-  out.factors.push_back({DecisionFactorKind::memory_stability, clamp_confidence(1.0F - drift),
+  out.factors.push_back({DecisionFactorKind::MemoryStability, clamp_confidence(1.0F - drift),
                          s.drift_events == 0
                              ? std::string("Executions have been stable under the current memory pressure.")
                              : std::string("Some instability was observed under the current memory pressure "

@@ -11,25 +11,25 @@
 namespace hybrid {
 
 enum class DecisionFactorKind : std::uint8_t {
-  historical_success_rate,
-  drift_penalty,
-  observation_count,
-  memory_stability,
+  HistoricalSuccessRate,
+  DriftPenalty,
+  ObservationCount,
+  MemoryStability,
 };
 
 [[nodiscard]] std::string_view to_string(DecisionFactorKind k);
 
 struct DecisionFactor {
-  DecisionFactorKind kind = DecisionFactorKind::historical_success_rate;
+  DecisionFactorKind kind = DecisionFactorKind::HistoricalSuccessRate;
   float weight = 0.0F;  // in [0, 1]
   std::string description;
 };
 
 struct StructuredDecisionExplanation {
   LearningContextSnapshot context;
-  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
+  BackendChoice recommended_backend = BackendChoice::Cpu;
   float confidence = 0.0F;  // observation_confidence of the evidence row
-  LearningBackendKind evidence_backend = LearningBackendKind::cpu;  // whose row the factors describe
+  BackendChoice evidence_backend = BackendChoice::Cpu;  // whose row the factors describe
   std::vector<DecisionFactor> factors;  // always the four kinds, in enum order
 };
 

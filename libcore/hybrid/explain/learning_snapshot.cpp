@@ -15,7 +15,7 @@ LearningSnapshot learning_snapshot(const SelfTrainer& trainer) {
     LearningEntrySnapshot e;
     e.context = {row.bucket.gpu_available, row.bucket.vram_band, row.bucket.ram_band};
     e.backend = row.backend;
-    e.recommended_backend = to_kind(trainer.recommend_for_bucket(row.bucket));
+    e.recommended_backend = trainer.recommend_for_bucket(row.bucket);
     e.stats.episodes = row.stats.count;
     e.stats.successes = row.stats.success_count;
     e.stats.drift_events = row.stats.drift_count;
@@ -29,7 +29,7 @@ LearningSnapshot learning_snapshot(const SelfTrainer& trainer) {
   for (const auto& e : snap.entries) {
     const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - episodes;
     episodes = e.stats.episodes > room ? std::numeric_limits<std::uint64_t>::max() : episodes + e.stats.episodes;
-    if (e.recommended_backend == LearningBackendKind::gpu) ++gpu_rows;
+    if (e.recommended_backend == BackendChoice::Gpu) ++gpu_rows;
   }
   snap.summary.total_entries = snap.entries.size();
   snap.summary.total_episodes = episodes;

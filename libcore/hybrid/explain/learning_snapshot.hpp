@@ -9,15 +9,6 @@
 
 namespace hybrid {
 
-// The seed's BackendKind of the learning snapshot (renamed: hybrid::BackendKind is the
-// profiler's device backend): "CPU" or "GPU", nothing engine-specific.
-enum class LearningBackendKind : std::uint8_t { cpu, gpu };
-
-[[nodiscard]] constexpr std::string_view to_string(LearningBackendKind b) { return b == LearningBackendKind::gpu ? "GPU" : "CPU"; }
-[[nodiscard]] constexpr LearningBackendKind to_kind(BackendChoice b) {
-  return b == BackendChoice::gpu ? LearningBackendKind::gpu : LearningBackendKind::cpu;
-}
-
 struct LearningContextSnapshot {
   bool gpu_available = false;
   std::uint8_t vram_band = 0;
@@ -36,8 +27,8 @@ struct LearningStatsSnapshot {
 // prefers for the row's context, so rows of one context agree on it.
 struct LearningEntrySnapshot {
   LearningContextSnapshot context;
-  BackendChoice backend = BackendChoice::cpu;
-  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
+  BackendChoice backend = BackendChoice::Cpu;
+  BackendChoice recommended_backend = BackendChoice::Cpu;
   LearningStatsSnapshot stats;
 };
 

@@ -39,14 +39,14 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
   out.confidence = clamp_confidence(text.confidence);
   const long percent = std::lround(out.confidence * 100.0F);
 
-  std::string p1 = "Atenia selected " + std::string(to_string(text.recommended_backend)) +
+  std::string p1 = "Atenia selected " + std::string(display_name(text.recommended_backend)) +
                    " execution with a confidence of " + std::to_string(percent) + "%. " + text.explanation;
 
-  const float success = weight_of(structured, DecisionFactorKind::historical_success_rate).value_or(0.0F);
-  const float drift = weight_of(structured, DecisionFactorKind::drift_penalty).value_or(0.0F);
+  const float success = weight_of(structured, DecisionFactorKind::HistoricalSuccessRate).value_or(0.0F);
+  const float drift = weight_of(structured, DecisionFactorKind::DriftPenalty).value_or(0.0F);
   // The evidence row's backend is named, so this paragraph and the first one (which may speak
   // of the other backend's drift) never seem to contradict each other.
-  const std::string backend(to_string(structured.evidence_backend));
+  const std::string backend(display_name(structured.evidence_backend));
   std::string p2 = std::string("The decision is based on a ") + success_phrase(success) + " historical " + backend +
                    " success rate under similar memory conditions. " +
                    (drift > 0.0F ? "Drift or instability has been observed in " + backend + " execution in this context."
@@ -54,10 +54,10 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
                                        " execution in this context.");
 
   static constexpr std::array<std::pair<DecisionFactorKind, const char*>, 4> kLabels{{
-      {DecisionFactorKind::historical_success_rate, "historical success"},
-      {DecisionFactorKind::drift_penalty, "drift impact"},
-      {DecisionFactorKind::observation_count, "observation count"},
-      {DecisionFactorKind::memory_stability, "memory stability"},
+      {DecisionFactorKind::HistoricalSuccessRate, "historical success"},
+      {DecisionFactorKind::DriftPenalty, "drift impact"},
+      {DecisionFactorKind::ObservationCount, "observation count"},
+      {DecisionFactorKind::MemoryStability, "memory stability"},
   }};
   std::string p3 = "Key contributing factors include";
   for (const auto& [kind, label] : kLabels) {

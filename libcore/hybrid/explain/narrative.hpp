@@ -10,7 +10,7 @@ namespace hybrid {
 
 struct NarrativeExplanation {
   LearningContextSnapshot context;
-  LearningBackendKind recommended_backend = LearningBackendKind::cpu;
+  BackendChoice recommended_backend = BackendChoice::Cpu;
   float confidence = 0.0F;
   std::string narrative;  // three paragraphs separated by blank lines
 };

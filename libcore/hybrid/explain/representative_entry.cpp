@@ -24,8 +24,8 @@ std::optional<LearningEntrySnapshot> representative_entry(const LearningSnapshot
   std::optional<LearningEntrySnapshot> best;
   for (const auto& e : snap.entries) {
     if (!(e.context == ctx)) continue;
-    const bool recommended = to_kind(e.backend) == e.recommended_backend && e.stats.episodes > 0;
-    const bool best_recommended = best && to_kind(best->backend) == best->recommended_backend && best->stats.episodes > 0;
+    const bool recommended = e.backend == e.recommended_backend && e.stats.episodes > 0;
+    const bool best_recommended = best && best->backend == best->recommended_backend && best->stats.episodes > 0;
     if (!best || (recommended && !best_recommended) ||
         (recommended == best_recommended && e.stats.episodes > best->stats.episodes)) {
       best = e;

@@ -4,11 +4,13 @@
 
 #include <set>
 
+#include "hybrid/codec/fnv1a32.hpp"
+
 namespace hybrid {
 
 Bytes scenario_payload(std::string_view id, std::uint64_t bytes) {
-  std::uint32_t seed = 2166136261U;  // FNV-1a of the id: different tensors get different bytes
-  for (unsigned char c : id) seed = (seed ^ c) * 16777619U;
+  // FNV-1a of the id: different tensors get different bytes.
+  const std::uint32_t seed = fnv1a32({reinterpret_cast<const std::uint8_t*>(id.data()), id.size()});
   Bytes out(static_cast<std::size_t>(bytes));
   for (std::size_t i = 0; i < out.size(); ++i) {
     out[i] = static_cast<std::uint8_t>((seed >> ((i % 4) * 8)) + i * 131U);

@@ -31,8 +31,10 @@ struct PersistError {
   enum class Kind : std::uint8_t { Io, Format };
   Kind kind = Kind::Io;
   std::string message;  // one line, names the file
-  [[nodiscard]] common::Error to_error() const;  // Io -> io, Format -> malformed
 };
+
+// For apps: Io -> io, Format -> malformed.
+[[nodiscard]] common::Error to_common_error(const PersistError& e);
 
 template <typename T>
 using PersistResult = common::Expected<T, PersistError>;

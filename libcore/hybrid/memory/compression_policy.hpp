@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "hybrid/memory/compression_types.hpp"
+#include "hybrid/codec/compression_types.hpp"
 
 namespace hybrid {
 

@@ -69,7 +69,7 @@ bool HybridMemoryManager::remove_tensor(std::string_view id) {
   if (it == tensors_.end()) return false;
   release_backing(id, it->second.backing);
   tensors_.erase(it);
-  if (auto h = hints_.find(id); h != hints_.end()) hints_.erase(h);
+  hints_.erase(id);
   return true;
 }
 
@@ -108,10 +108,6 @@ std::vector<std::string> HybridMemoryManager::ids_for_checkpoint() const {
   ids.reserve(tensors_.size());
   for (const auto& [id, _] : tensors_) ids.push_back(id);
   return ids;
-}
-
-void HybridMemoryManager::set_footprint_bytes_for_test(std::string_view id, std::uint64_t bytes) {
-  if (auto it = tensors_.find(id); it != tensors_.end()) it->second.footprint.bytes = bytes;
 }
 
 // ---------------------------------------------------------------- moves
@@ -234,67 +230,13 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
 
 // ---------------------------------------------------------------- persistent cache
 
-void HybridMemoryManager::attach_persistent_cache(PersistentHybridCache cache) { persistent_ = std::move(cache); }
+void HybridMemoryManager::attach_persistent_cache(PersistentHybridCache cache) {
+  gradients_.attach_cache(cache);
+  persistent_ = std::move(cache);
+}
 
 const PersistentHybridCache* HybridMemoryManager::persistent_cache() const {
   return persistent_ ? &*persistent_ : nullptr;
-}
-
-CacheResult<void> HybridMemoryManager::persist_gradient_to_ssd_cache(std::string_view grad_id,
-                                                                     std::span<const std::uint8_t> bytes,
-                                                                     std::uint64_t created_unix, bool overwrite) {
-  if (!persistent_) return CacheError::io(kErrPersistentCacheNotAttached);
-  std::string key = gradient_cache_key(grad_id, bytes.size());
-  if (auto put = persistent_->put_blob(CacheKind::Gradient, key, bytes, created_unix, overwrite); !put) {
-    return put.error();
-  }
-  grad_cache_.insert_or_assign(std::string(grad_id), std::move(key));
-  return {};
-}
-
-CacheResult<Bytes> HybridMemoryManager::restore_gradient_from_ssd_cache(std::string_view grad_id) {
-  if (!persistent_) return CacheError::io(kErrPersistentCacheNotAttached);
-  auto it = grad_cache_.find(grad_id);
-  if (it == grad_cache_.end()) {
-    return CacheError::not_found("gradient " + std::string(grad_id) + " was never persisted");
-  }
-  return persistent_->get_blob(CacheKind::Gradient, it->second);
-}
-
-bool HybridMemoryManager::is_grad_id(std::string_view id) const { return grad_cache_.find(id) != grad_cache_.end(); }
-
-std::optional<std::string> HybridMemoryManager::gradient_cache_key_of(std::string_view grad_id) const {
-  auto it = grad_cache_.find(grad_id);
-  if (it == grad_cache_.end()) return std::nullopt;
-  return it->second;
-}
-
-void HybridMemoryManager::note_gradient_key(std::string_view grad_id, std::string key) {
-  grad_cache_.insert_or_assign(std::string(grad_id), std::move(key));
-}
-
-// ---------------------------------------------------------------- hints
-
-void HybridMemoryManager::set_desired_tier_hint(std::string_view id, std::optional<MemoryTier> tier) {
-  auto it = hints_.find(id);
-  if (it == hints_.end()) it = hints_.emplace(std::string(id), Hints{}).first;
-  it->second.desired_tier = tier;
-}
-
-std::optional<MemoryTier> HybridMemoryManager::get_desired_tier_hint(std::string_view id) const {
-  auto it = hints_.find(id);
-  return it == hints_.end() ? std::nullopt : it->second.desired_tier;
-}
-
-void HybridMemoryManager::set_last_plan_summary(std::string_view id, std::optional<std::string> summary) {
-  auto it = hints_.find(id);
-  if (it == hints_.end()) it = hints_.emplace(std::string(id), Hints{}).first;
-  it->second.last_plan_summary = std::move(summary);
-}
-
-std::optional<std::string> HybridMemoryManager::get_last_plan_summary(std::string_view id) const {
-  auto it = hints_.find(id);
-  return it == hints_.end() ? std::nullopt : it->second.last_plan_summary;
 }
 
 }  // namespace hybrid

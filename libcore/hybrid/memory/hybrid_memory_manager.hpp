@@ -1,5 +1,5 @@
 #pragma once
-// APX 13.2.0-13.2.3, 13.8.1-13.8.2, 13.9.1 hints: the registry of tensors, their tier and the
+// APX 13.2.0-13.2.3, 13.8.1: the registry of tensors, their tier and the
 // bytes behind it, and the moves between VRAM, RAM and SSD.
 //
 // Moves dispatch on the tensor's backing and the target tier:
@@ -25,7 +25,9 @@
 #include "common/file_system.hpp"
 #include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/memory/compression_policy.hpp"
+#include "hybrid/memory/gradient_store.hpp"
 #include "hybrid/memory/memory_types.hpp"
+#include "hybrid/memory/placement_hints.hpp"
 #include "hybrid/memory/ssd_cache.hpp"
 #include "hybrid/memory/vram_adapter.hpp"
 
@@ -37,7 +39,6 @@ inline constexpr const char* kReasonVramDegraded = "VRAM unavailable; degrading 
 inline constexpr const char* kErrTensorNotRegistered = "Tensor not registered";
 inline constexpr const char* kErrSsdWithoutBacking = "Cannot move tensor to SSD without backing data";
 inline constexpr const char* kErrVramNotAvailableForDownload = "VRAM not available for download";
-inline constexpr const char* kErrPersistentCacheNotAttached = "Persistent cache not attached to HybridMemoryManager";
 
 class HybridMemoryManager {
  public:
@@ -65,7 +66,6 @@ class HybridMemoryManager {
   [[nodiscard]] std::optional<std::size_t> tensor_len_bytes(std::string_view id) const;
   [[nodiscard]] const TensorResidence* residence(std::string_view id) const;
   [[nodiscard]] const StorageBacking* backing(std::string_view id) const;
-  [[nodiscard]] const StorageBacking* backing_for_test(std::string_view id) const { return backing(id); }
   // Registered ids, sorted.
   [[nodiscard]] std::vector<std::string> ids_for_checkpoint() const;
   [[nodiscard]] std::size_t tensor_count() const { return tensors_.size(); }
@@ -78,9 +78,6 @@ class HybridMemoryManager {
                                                const MemorySnapshot& snapshot) const;
   [[nodiscard]] MoveResult<void> apply_move(std::string_view id, const MovePlan& plan);
 
-  // ---- test hooks ----
-  void set_footprint_bytes_for_test(std::string_view id, std::uint64_t bytes);
-
   // ---- compression (off by default) ----
   void set_compression_policy(CompressionPolicy policy) { compression_ = std::move(policy); }
   [[nodiscard]] const CompressionPolicy& compression_policy() const { return compression_; }
@@ -90,25 +87,13 @@ class HybridMemoryManager {
   [[nodiscard]] const PersistentHybridCache* persistent_cache() const;
   [[nodiscard]] const std::optional<CacheError>& last_persist_error() const { return last_persist_error_; }
 
-  // ---- gradients (13.8.2) ----
-  // Io(kErrPersistentCacheNotAttached) without a cache. Key "grad:<id>:len<n>", kind Gradient.
-  [[nodiscard]] CacheResult<void> persist_gradient_to_ssd_cache(std::string_view grad_id,
-                                                                std::span<const std::uint8_t> bytes,
-                                                                std::uint64_t created_unix, bool overwrite);
-  // NotFound when `grad_id` was never persisted through this manager.
-  [[nodiscard]] CacheResult<Bytes> restore_gradient_from_ssd_cache(std::string_view grad_id);
-  // True for ids persisted as gradients through this manager.
-  [[nodiscard]] bool is_grad_id(std::string_view id) const;
-  // The gradient's cache key, if persisted.
-  [[nodiscard]] std::optional<std::string> gradient_cache_key_of(std::string_view grad_id) const;
-  // Records `grad_id` as a gradient stored under `key` (used when restoring a checkpoint).
-  void note_gradient_key(std::string_view grad_id, std::string key);
-
-  // ---- placement hints (13.9.1) ----
-  void set_desired_tier_hint(std::string_view id, std::optional<MemoryTier> tier);
-  [[nodiscard]] std::optional<MemoryTier> get_desired_tier_hint(std::string_view id) const;
-  void set_last_plan_summary(std::string_view id, std::optional<std::string> summary);
-  [[nodiscard]] std::optional<std::string> get_last_plan_summary(std::string_view id) const;
+  // ---- gradients (13.8.2) and placement hints (13.9.1): components of their own ----
+  // The gradient store shares the persistent cache attached above.
+  [[nodiscard]] GradientStore& gradients() { return gradients_; }
+  [[nodiscard]] const GradientStore& gradients() const { return gradients_; }
+  // remove_tensor forgets a tensor's hints.
+  [[nodiscard]] PlacementHints& hints() { return hints_; }
+  [[nodiscard]] const PlacementHints& hints() const { return hints_; }
 
   // ---- parts ----
   [[nodiscard]] VramAdapter& vram() { return *vram_; }
@@ -116,10 +101,8 @@ class HybridMemoryManager {
   [[nodiscard]] const SsdCache& ssd_cache() const { return cache_; }
 
  private:
-  struct Hints {
-    std::optional<MemoryTier> desired_tier;
-    std::optional<std::string> last_plan_summary;
-  };
+  // Tests reach internals through this peer (defined only under tests/), not the public API.
+  friend class HybridMemoryManagerTestPeer;
 
   [[nodiscard]] MoveResult<SsdFileBacking> spill_to_ssd(std::string_view id, std::span<const std::uint8_t> data);
   [[nodiscard]] MoveResult<Bytes> read_ssd(const SsdFileBacking& ssd) const;
@@ -131,8 +114,8 @@ class HybridMemoryManager {
   std::unique_ptr<VramAdapter> vram_;
   std::optional<PersistentHybridCache> persistent_;
   std::optional<CacheError> last_persist_error_;
-  std::map<std::string, std::string, std::less<>> grad_cache_;
-  std::map<std::string, Hints, std::less<>> hints_;
+  GradientStore gradients_;
+  PlacementHints hints_;
   CompressionPolicy compression_;
 };
 

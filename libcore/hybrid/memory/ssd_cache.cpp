@@ -5,10 +5,9 @@
 
 #include "common/atomic_file.hpp"
 #include "common/sha256.hpp"
-#include "hybrid/cache/checksum32.hpp"
-#include "hybrid/memory/crc32c.hpp"
-#include "hybrid/memory/rle_codec.hpp"
-#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "hybrid/codec/crc32c.hpp"
+#include "hybrid/codec/rle_codec.hpp"
+#include "hybrid/codec/shuffle_zstd_codec.hpp"
 
 namespace hybrid {
 
@@ -19,6 +18,11 @@ std::span<const std::byte> as_bytes_span(std::span<const std::uint8_t> data) {
 }
 
 MoveError io(const std::string& what, const common::Error& e) { return MoveError::io_error(what + ": " + e.to_string()); }
+
+// A stream that does not decode is an unsupported blob; a compressor that cannot run is I/O.
+MoveError from_codec(const CodecError& e) {
+  return e.kind == CodecError::Kind::Io ? MoveError::io_error(e.message) : MoveError::unsupported(e.message);
+}
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -85,7 +89,7 @@ MoveResult<CompressionMeta> SsdCache::write_blob(const std::string& path, std::s
     }
     case CompressionKind::ShuffleZstd: {
       auto encoded = shuffle_zstd_compress(data, choice.element_size, choice.zstd_level, &meta);
-      if (!encoded) return encoded.error();
+      if (!encoded) return from_codec(encoded.error());
       if (auto w = write_blob(path, *encoded); !w) return w.error();
       return meta;
     }
@@ -119,13 +123,15 @@ MoveResult<Bytes> SsdCache::read_blob_with_meta(const std::string& path, const C
       break;
     case CompressionKind::Rle: {
       auto decoded = rle_decompress(*raw, meta);
-      if (!decoded) return decoded.error();
+      if (!decoded) return from_codec(decoded.error());
       out = std::move(decoded).value();
       break;
     }
     case CompressionKind::ShuffleZstd: {
       // The codec checks its own header and CRC against the metadata.
-      return shuffle_zstd_decompress(*raw, meta);
+      auto decoded = shuffle_zstd_decompress(*raw, meta);
+      if (!decoded) return from_codec(decoded.error());
+      return std::move(decoded).value();
     }
   }
   if (meta.crc32c && crc32c(out) != *meta.crc32c) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/file_system.hpp"
-#include "hybrid/memory/compression_types.hpp"
+#include "hybrid/codec/compression_types.hpp"
 #include "hybrid/memory/move_error.hpp"
 #include "hybrid/memory/storage_backing.hpp"
 

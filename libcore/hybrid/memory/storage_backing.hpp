@@ -6,11 +6,10 @@
 #include <variant>
 #include <vector>
 
-#include "hybrid/memory/compression_types.hpp"
+#include "hybrid/codec/bytes.hpp"
+#include "hybrid/codec/compression_types.hpp"
 
 namespace hybrid {
-
-using Bytes = std::vector<std::uint8_t>;
 
 struct NoBacking {
   friend bool operator==(const NoBacking&, const NoBacking&) = default;

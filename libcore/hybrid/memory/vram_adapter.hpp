@@ -1,6 +1,6 @@
 #pragma once
 // APX 13.2.2: the seam to a VRAM backend. hybrid never includes a GPU header; libgpu
-// implements this interface. NullVramAdapter is the default: no VRAM, every call fails with
+// implements this interface. It is also the hardware profiler's GpuDeviceSource. NullVramAdapter is the default: no VRAM, every call fails with
 // BackendUnavailable, and the memory manager degrades VRAM placements to RAM.
 #include <cstdint>
 #include <span>
@@ -9,19 +9,15 @@
 
 #include "hybrid/memory/move_error.hpp"
 #include "hybrid/memory/storage_backing.hpp"
-#include "hybrid/profiler/hardware_types.hpp"
+#include "hybrid/profiler/gpu_device_source.hpp"
 
 namespace hybrid {
 
-class VramAdapter {
+class VramAdapter : public GpuDeviceSource {
  public:
-  virtual ~VramAdapter() = default;
-  [[nodiscard]] virtual bool is_available() const = 0;
   [[nodiscard]] virtual MoveResult<void> upload(std::string_view id, std::span<const std::uint8_t> data) = 0;
   [[nodiscard]] virtual MoveResult<Bytes> download(std::string_view id) = 0;
   [[nodiscard]] virtual MoveResult<void> free(std::string_view id) = 0;
-  // Devices behind this adapter, for the hardware profiler. Default: none.
-  [[nodiscard]] virtual std::vector<GpuCaps> devices() const { return {}; }
 };
 
 inline constexpr const char* kVramAdapterNotAvailable = "VRAM adapter not available";

@@ -65,8 +65,8 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   using namespace placement;
   CapacityDecision d;
   d.bytes = tensor.total_size_bytes();
-  d.compute_heavy = tensor.estimated_compute_cost.value_or(0.0F) >= COMPUTE_HEAVY;
-  const bool huge = d.bytes > TENSOR_HUGE_BYTES;
+  d.compute_heavy = tensor.estimated_compute_cost.value_or(0.0F) >= kComputeHeavy;
+  const bool huge = d.bytes > kTensorHugeBytes;
   const std::string size = human(d.bytes);
 
   std::optional<std::pair<const GpuCaps*, float>> gpu = best_gpu(hw);
@@ -93,18 +93,18 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
     const float after = v.pressure_after.value_or(1.0F);
     if (!v.fits) {
       not_vram = size + " does not fit in " + g.id + "'s " + human(v.free_bytes.value_or(0)) + " free VRAM";
-    } else if (after >= VRAM_SAFE) {
-      not_vram = g.id + " VRAM pressure after placing would be " + fixed2(after) + " >= " + fixed2(VRAM_SAFE);
+    } else if (after >= kVramSafe) {
+      not_vram = g.id + " VRAM pressure after placing would be " + fixed2(after) + " >= " + fixed2(kVramSafe);
     } else if (huge) {
-      not_vram = "the tensor is huge (" + size + " > " + human(TENSOR_HUGE_BYTES) + ")";
-    } else if (!d.compute_heavy && rel < GPU_RELIABLE) {
-      not_vram = g.id + " is unreliable (reliability " + fixed2(rel) + " < " + fixed2(GPU_RELIABLE) +
+      not_vram = "the tensor is huge (" + size + " > " + human(kTensorHugeBytes) + ")";
+    } else if (!d.compute_heavy && rel < kGpuReliable) {
+      not_vram = g.id + " is unreliable (reliability " + fixed2(rel) + " < " + fixed2(kGpuReliable) +
                  ") for a tensor that is not compute-heavy";
     } else {
       d.target = PlacementTarget::Vram;
       d.device_id = g.id;
       d.reason = size + " fits in " + g.id + "'s VRAM (" + free_text("VRAM", v).substr(5) + "; " +
-                 after_text("VRAM", v, VRAM_SAFE) + "; reliability " + fixed2(rel) +
+                 after_text("VRAM", v, kVramSafe) + "; reliability " + fixed2(rel) +
                  (d.compute_heavy ? "; compute-heavy" : "") + ")";
       return d;
     }
@@ -112,8 +112,8 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
 
   const float ram_after = d.ram.pressure_after.value_or(0.0F);
   const bool ram_known = d.ram.pressure_after.has_value();
-  const std::string ram_after_text = ram_known ? after_text("RAM", d.ram, RAM_SAFE) : "RAM pressure unknown";
-  if (d.ram.fits && ram_after < RAM_SAFE) {
+  const std::string ram_after_text = ram_known ? after_text("RAM", d.ram, kRamSafe) : "RAM pressure unknown";
+  if (d.ram.fits && ram_after < kRamSafe) {
     d.target = PlacementTarget::Ram;
     d.reason = "RAM: " + not_vram + "; " + size + " fits in RAM (" + free_text("RAM", d.ram) + "; " +
                ram_after_text + ")";
@@ -121,15 +121,15 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   }
   // Above the safe RAM threshold: the seed keeps a compute-heavy tensor out of the SSD while
   // RAM is not critical; everything else goes to the SSD when it has room.
-  if (d.ram.fits && d.compute_heavy && ram_after < RAM_CRITICAL) {
+  if (d.ram.fits && d.compute_heavy && ram_after < kRamCritical) {
     d.target = PlacementTarget::Ram;
     d.reason = "RAM: " + not_vram + "; the tensor is compute-heavy and RAM is not critical (" +
-               after_text("RAM", d.ram, RAM_CRITICAL) + "); " + free_text("RAM", d.ram);
+               after_text("RAM", d.ram, kRamCritical) + "); " + free_text("RAM", d.ram);
     return d;
   }
   const std::string why_not_ram =
       !d.ram.fits ? size + " does not fit in RAM (" + free_text("RAM", d.ram) + ")" : ram_after_text;
-  if (SSD_LAST_RESORT_ALLOWED && d.ssd.fits) {
+  if (kSsdLastResortAllowed && d.ssd.fits) {
     d.target = PlacementTarget::Ssd;
     d.reason = "SSD: " + not_vram + "; " + why_not_ram + "; " + free_text("SSD", d.ssd);
     return d;

@@ -31,7 +31,7 @@ float reliability_score(const ReliabilityStats* stats) {
   const std::uint64_t total = stats->ok_count + stats->fail_count;
   float score = total == 0 ? 1.0F : static_cast<float>(static_cast<double>(stats->ok_count) / static_cast<double>(total));
   score = clamp01(score);
-  if (stats->last_error_epoch_ms.has_value()) score *= placement::RECENT_ERROR_PENALTY;
+  if (stats->last_error_epoch_ms.has_value()) score *= placement::kRecentErrorPenalty;
   return score;
 }
 
@@ -60,14 +60,14 @@ PlacementDecision TensorPlacementEngine::decide(const TensorProfile& tensor, con
 
   const float vram_p = hw.pressure.vram_pressure.value_or(1.0F);
   const float ram_p = hw.pressure.ram_pressure.value_or(0.0F);
-  const bool huge = tensor.total_size_bytes() > TENSOR_HUGE_BYTES;
-  const bool heavy = tensor.estimated_compute_cost.value_or(0.0F) >= COMPUTE_HEAVY;
+  const bool huge = tensor.total_size_bytes() > kTensorHugeBytes;
+  const bool heavy = tensor.estimated_compute_cost.value_or(0.0F) >= kComputeHeavy;
 
-  if (SSD_LAST_RESORT_ALLOWED && huge && vram_p >= VRAM_CRITICAL && ram_p >= RAM_CRITICAL) {
+  if (kSsdLastResortAllowed && huge && vram_p >= kVramCritical && ram_p >= kRamCritical) {
     return make(PlacementTarget::Ssd,
                 "VRAM and RAM are under critical pressure; placing huge tensor on SSD as last resort");
   }
-  if (SSD_LAST_RESORT_ALLOWED && huge && ram_p > RAM_VERY_HIGH && !heavy) {
+  if (kSsdLastResortAllowed && huge && ram_p > kRamVeryHigh && !heavy) {
     return make(PlacementTarget::Ssd,
                 "RAM pressure is very high and tensor is huge but not compute-heavy; placing tensor on SSD as "
                 "last resort");
@@ -76,15 +76,15 @@ PlacementDecision TensorPlacementEngine::decide(const TensorProfile& tensor, con
   const auto gpu = best_gpu(hw);  // non-empty: there is at least one GPU
   const GpuCaps& g = *gpu->first;
   const float rel = gpu->second;
-  if (vram_p < VRAM_SAFE && !huge && (heavy || rel >= GPU_RELIABLE)) {
+  if (vram_p < kVramSafe && !huge && (heavy || rel >= kGpuReliable)) {
     return make(PlacementTarget::Vram,
                 "Selected GPU " + g.id + " (reliability=" + fixed2(rel) + ") and VRAM pressure is safe", g.id);
   }
-  if (huge && ram_p < RAM_SAFE) {
+  if (huge && ram_p < kRamSafe) {
     return make(PlacementTarget::Ram, "Tensor is huge and RAM pressure is acceptable; placing tensor in RAM");
   }
-  if (ram_p < RAM_SAFE) {
-    if (vram_p >= VRAM_SAFE) return make(PlacementTarget::Ram, "VRAM pressure is high; placing tensor in RAM");
+  if (ram_p < kRamSafe) {
+    if (vram_p >= kVramSafe) return make(PlacementTarget::Ram, "VRAM pressure is high; placing tensor in RAM");
     return make(PlacementTarget::Ram, "Best GPU " + g.id + " is unreliable (reliability=" + fixed2(rel) +
                                           ") for a light tensor; placing tensor in RAM");
   }

@@ -12,18 +12,18 @@
 namespace hybrid {
 
 namespace placement {
-inline constexpr float VRAM_SAFE = 0.80F;
-inline constexpr float RAM_SAFE = 0.85F;
-inline constexpr std::uint64_t TENSOR_HUGE_BYTES = 512ull * 1024 * 1024;
-inline constexpr float COMPUTE_HEAVY = 100.0F;  // abstract units
-inline constexpr float VRAM_CRITICAL = 0.95F;
-inline constexpr float RAM_CRITICAL = 0.95F;
-inline constexpr float RAM_VERY_HIGH = 0.90F;
-inline constexpr bool SSD_LAST_RESORT_ALLOWED = true;
+inline constexpr float kVramSafe = 0.80F;
+inline constexpr float kRamSafe = 0.85F;
+inline constexpr std::uint64_t kTensorHugeBytes = 512ull * 1024 * 1024;
+inline constexpr float kComputeHeavy = 100.0F;  // abstract units
+inline constexpr float kVramCritical = 0.95F;
+inline constexpr float kRamCritical = 0.95F;
+inline constexpr float kRamVeryHigh = 0.90F;
+inline constexpr bool kSsdLastResortAllowed = true;
 // A GPU at or above this reliability takes tensors that are not compute-heavy.
-inline constexpr float GPU_RELIABLE = 0.75F;
+inline constexpr float kGpuReliable = 0.75F;
 // Penalty applied when a device has a recorded error (no wall-clock involved).
-inline constexpr float RECENT_ERROR_PENALTY = 0.85F;
+inline constexpr float kRecentErrorPenalty = 0.85F;
 }  // namespace placement
 
 [[nodiscard]] float clamp01(float x);  // NaN -> 0

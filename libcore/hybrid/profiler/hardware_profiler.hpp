@@ -7,17 +7,16 @@
 
 #include "common/file_system.hpp"
 #include "common/result.hpp"
+#include "hybrid/profiler/gpu_device_source.hpp"
 #include "hybrid/profiler/hardware_types.hpp"
 #include "hybrid/profiler/probe_ssd.hpp"
 
 namespace hybrid {
 
-class VramAdapter;
-
 struct ProfilerOptions {
   std::string ssd_cache_dir = ".atenia_cache";
   SsdProbeOptions ssd;
-  const VramAdapter* vram = nullptr;             // GPUs come only from here
+  const GpuDeviceSource* vram = nullptr;         // GPUs come only from here (the VRAM adapter)
   bool measure_cpu_rates = true;                 // time a BLAS product and a RAM copy (~50 ms)
   std::optional<std::uint64_t> timestamp_epoch_ms;  // absent: the system clock
 };

@@ -2,13 +2,11 @@
 
 #include <algorithm>
 
-#include "hybrid/memory/vram_adapter.hpp"
-
 namespace hybrid {
 
-std::vector<GpuCaps> probe_gpus(const VramAdapter* adapter) {
-  if (adapter == nullptr || !adapter->is_available()) return {};
-  std::vector<GpuCaps> gpus = adapter->devices();
+std::vector<GpuCaps> probe_gpus(const GpuDeviceSource* source) {
+  if (source == nullptr || !source->is_available()) return {};
+  std::vector<GpuCaps> gpus = source->devices();
   std::sort(gpus.begin(), gpus.end(), [](const GpuCaps& a, const GpuCaps& b) { return a.id < b.id; });
   return gpus;
 }

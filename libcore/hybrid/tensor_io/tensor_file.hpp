@@ -21,7 +21,7 @@
 
 namespace hybrid {
 
-enum class TensorFileFormat : std::uint8_t { npy, safetensors };
+enum class TensorFileFormat : std::uint8_t { Npy, Safetensors };
 [[nodiscard]] const char* to_string(TensorFileFormat f);  // "npy", "safetensors"
 
 struct FileTensor {
@@ -33,7 +33,7 @@ struct FileTensor {
 };
 
 struct TensorFile {
-  TensorFileFormat format = TensorFileFormat::npy;
+  TensorFileFormat format = TensorFileFormat::Npy;
   std::string header;  // every byte before the data, verbatim
   std::vector<FileTensor> tensors;  // in data order
 };

@@ -16,7 +16,7 @@ TEST_CASE("cache_meta_format: format then parse is identity; legacy kind spellin
   REQUIRE(legacy.ok());
   CHECK(legacy->kind == CacheKind::KernelMeta);
   // A v1 meta (FNV-1a, checksum32=) formats back byte for byte as v1.
-  CHECK(legacy->sum == FormatSum::fnv1a);
+  CHECK(legacy->sum == FormatSum::Fnv1a);
   CHECK(format_cache_meta(*legacy) == "kind=kernel_meta\nlen=1\nchecksum32=2\ncreated_unix=3\n");
   // One payload checksum: both keys, or neither, is malformed.
   CHECK_FALSE(parse_cache_meta("kind=tensor\nlen=1\nchecksum32=2\ncrc32c=2\ncreated_unix=3\n").ok());

@@ -13,21 +13,21 @@ TEST_CASE("gradient cache: persist and restore gradient roundtrip") {
   HybridMemoryManager mem(dir.file("ssd"), std::make_unique<FakeVramAdapter>());
   mem.attach_persistent_cache(PersistentHybridCache(dir.file("grad_cache")));
   REQUIRE(mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::Ram).ok());
-  REQUIRE(mem.persist_gradient_to_ssd_cache("g1", Bytes{9, 8, 7}, 1, true).ok());
-  CHECK(mem.is_grad_id("g1"));
-  CHECK_FALSE(mem.is_grad_id("t1"));
-  CHECK(mem.gradient_cache_key_of("g1") == std::optional<std::string>("grad:g1:len3"));
+  REQUIRE(mem.gradients().persist("g1", Bytes{9, 8, 7}, 1, true).ok());
+  CHECK(mem.gradients().contains("g1"));
+  CHECK_FALSE(mem.gradients().contains("t1"));
+  CHECK(mem.gradients().key_of("g1") == std::optional<std::string>("grad:g1:len3"));
   CHECK(mem.persistent_cache()->exists(CacheKind::Gradient, "grad:g1:len3"));
   CHECK_FALSE(mem.persistent_cache()->exists(CacheKind::Tensor, "grad:g1:len3"));
   REQUIRE(mem.remove_tensor("g1"));
-  auto restored = mem.restore_gradient_from_ssd_cache("g1");
+  auto restored = mem.gradients().restore("g1");
   REQUIRE(restored.ok());
   CHECK(*restored == Bytes{9, 8, 7});
   // Re-persisting without overwrite is refused; with overwrite it replaces.
-  CHECK(mem.persist_gradient_to_ssd_cache("g1", Bytes{9, 8, 7}, 2, false).error().kind ==
+  CHECK(mem.gradients().persist("g1", Bytes{9, 8, 7}, 2, false).error().kind ==
         CacheError::Kind::AlreadyExists);
-  REQUIRE(mem.persist_gradient_to_ssd_cache("g1", Bytes{1, 1, 1}, 2, true).ok());
-  CHECK(*mem.restore_gradient_from_ssd_cache("g1") == Bytes{1, 1, 1});
+  REQUIRE(mem.gradients().persist("g1", Bytes{1, 1, 1}, 2, true).ok());
+  CHECK(*mem.gradients().restore("g1") == Bytes{1, 1, 1});
 }
 
 TEST_CASE("gradient cache: gradients use separate namespace from tensors") {
@@ -45,25 +45,25 @@ TEST_CASE("gradient cache: helpers without a cache, and unknown gradients") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.file("ssd"));
   const CacheError not_attached = CacheError::io("Persistent cache not attached to HybridMemoryManager");
-  CHECK(mem.persist_gradient_to_ssd_cache("g", Bytes{1}, 0, true).error() == not_attached);
-  CHECK(mem.restore_gradient_from_ssd_cache("g").error() == not_attached);
+  CHECK(mem.gradients().persist("g", Bytes{1}, 0, true).error() == not_attached);
+  CHECK(mem.gradients().restore("g").error() == not_attached);
   mem.attach_persistent_cache(PersistentHybridCache(dir.file("pc")));
-  CHECK(mem.restore_gradient_from_ssd_cache("never").error().kind == CacheError::Kind::NotFound);
-  CHECK_FALSE(mem.is_grad_id("never"));
+  CHECK(mem.gradients().restore("never").error().kind == CacheError::Kind::NotFound);
+  CHECK_FALSE(mem.gradients().contains("never"));
 }
 
 TEST_CASE("gradient cache: a corrupted gradient blob is reported, not returned") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.file("ssd"));
   mem.attach_persistent_cache(PersistentHybridCache(dir.file("pc")));
-  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{1, 2, 3, 4}, 0, true).ok());
+  REQUIRE(mem.gradients().persist("g", Bytes{1, 2, 3, 4}, 0, true).ok());
   {
     std::FILE* f = std::fopen(mem.persistent_cache()->bin_path(CacheKind::Gradient, "grad:g:len4").c_str(), "r+b");
     REQUIRE(f != nullptr);
     std::fputc(0x7F, f);
     std::fclose(f);
   }
-  auto r = mem.restore_gradient_from_ssd_cache("g");
+  auto r = mem.gradients().restore("g");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().kind == CacheError::Kind::Corrupt);
 }

@@ -44,8 +44,8 @@ TEST_CASE("persistent integration: ssd to ram restores bytes with a cache attach
   REQUIRE(move(mem, "t1", MemoryTier::Ssd).ok());
   REQUIRE(move(mem, "t1", MemoryTier::Ram).ok());
   CHECK(mem.get_tier("t1") == MemoryTier::Ram);
-  REQUIRE(as_ram(mem.backing_for_test("t1")) != nullptr);
-  CHECK(as_ram(mem.backing_for_test("t1"))->data == Bytes{1, 2, 3, 4});
+  REQUIRE(as_ram(mem.backing("t1")) != nullptr);
+  CHECK(as_ram(mem.backing("t1"))->data == Bytes{1, 2, 3, 4});
 }
 
 TEST_CASE("persistent integration: vram to ssd also persists") {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/codec/fnv1a32.hpp"
 #include "hybrid/cache/persistent_cache.hpp"
 #include "support/temp_dir.hpp"
 
@@ -37,7 +37,7 @@ TEST_CASE("persistent_cache: put and get roundtrip tensor") {
   CHECK(slurp(dir.file("roundtrip/tensor/w1.meta")) == "kind=tensor\nlen=3\ncrc32c=4046516766\ncreated_unix=1234\nkey=w1\n");
   auto meta = cache.get_meta(CacheKind::Tensor, "w1");
   REQUIRE(meta.ok());
-  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, 4046516766U, 1234, std::string("w1"), FormatSum::crc32c});
+  CHECK(*meta == CacheEntryMeta{CacheKind::Tensor, 3, 4046516766U, 1234, std::string("w1"), FormatSum::Crc32c});
   CHECK(cache.verify_blob(CacheKind::Tensor, "w1").ok());
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("persistent_cache: a v1 entry (FNV-1a checksum32 meta, as the writer b
   PersistentHybridCache cache(dir.file("v1"));
   auto meta = cache.get_meta(CacheKind::Tensor, "w1");
   REQUIRE(meta.ok());
-  CHECK(meta->sum == FormatSum::fnv1a);
+  CHECK(meta->sum == FormatSum::Fnv1a);
   auto got = cache.get_blob(CacheKind::Tensor, "w1");
   REQUIRE(got.ok());
   CHECK(*got == Bytes{9, 8, 7, 6});
@@ -194,10 +194,10 @@ TEST_CASE("persistent_cache: deterministic tensor and gradient keys") {
   CHECK(gradient_cache_key("g1", 3) == "grad:g1:len3");
 }
 
-TEST_CASE("checksum32: FNV-1a reference values") {
-  CHECK(checksum32(Bytes{}) == 0x811C9DC5U);
+TEST_CASE("fnv1a32: FNV-1a reference values") {
+  CHECK(fnv1a32(Bytes{}) == 0x811C9DC5U);
   const std::string a = "a";
-  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(a.data()), a.size()}) == 0xE40C292CU);
+  CHECK(fnv1a32({reinterpret_cast<const std::uint8_t*>(a.data()), a.size()}) == 0xE40C292CU);
   const std::string foobar = "foobar";
-  CHECK(checksum32({reinterpret_cast<const std::uint8_t*>(foobar.data()), foobar.size()}) == 0xBF9CF968U);
+  CHECK(fnv1a32({reinterpret_cast<const std::uint8_t*>(foobar.data()), foobar.size()}) == 0xBF9CF968U);
 }

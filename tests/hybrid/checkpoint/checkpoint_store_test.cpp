@@ -84,8 +84,8 @@ TEST_CASE("checkpoint_store: save_and_restore_preserves_hints") {
   auto mem = d.cpu_manager();
   REQUIRE(mem.register_tensor_with_data("h1", {4, 4, 4}, MemoryTier::Ram).ok());
   d.put("tensor:h1:len3", {4, 4, 4});
-  mem.set_desired_tier_hint("h1", MemoryTier::Vram);
-  mem.set_last_plan_summary("h1", "GPU preferred:\nlarge matmul\r\noperand");
+  mem.hints().set_desired_tier("h1", MemoryTier::Vram);
+  mem.hints().set_last_plan_summary("h1", "GPU preferred:\nlarge matmul\r\noperand");
   REQUIRE(save_checkpoint(d.ckpt_root, 5, mem).ok());
 
   auto fresh = d.cpu_manager();
@@ -95,8 +95,8 @@ TEST_CASE("checkpoint_store: save_and_restore_preserves_hints") {
   REQUIRE(restored->entries[0].last_plan_summary.has_value());
   CHECK(restored->entries[0].last_plan_summary->find("large matmul") != std::string::npos);
   CHECK(*restored->entries[0].last_plan_summary == "GPU preferred: large matmul  operand");
-  CHECK(fresh.get_desired_tier_hint("h1") == MemoryTier::Vram);
-  CHECK(fresh.get_last_plan_summary("h1") == "GPU preferred: large matmul  operand");
+  CHECK(fresh.hints().desired_tier("h1") == MemoryTier::Vram);
+  CHECK(fresh.hints().last_plan_summary("h1") == "GPU preferred: large matmul  operand");
 }
 
 TEST_CASE("checkpoint_store: restore_old_manifest_without_hints_is_ok") {
@@ -108,8 +108,8 @@ TEST_CASE("checkpoint_store: restore_old_manifest_without_hints_is_ok") {
   auto restored = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE(restored.ok());
   CHECK(mem.get_tier("old") == MemoryTier::Ram);
-  CHECK_FALSE(mem.get_desired_tier_hint("old").has_value());
-  CHECK_FALSE(mem.get_last_plan_summary("old").has_value());
+  CHECK_FALSE(mem.hints().desired_tier("old").has_value());
+  CHECK_FALSE(mem.hints().last_plan_summary("old").has_value());
 }
 
 TEST_CASE("checkpoint_store: vram_hint_survives_safe_restore_to_ram") {
@@ -121,7 +121,7 @@ TEST_CASE("checkpoint_store: vram_hint_survives_safe_restore_to_ram") {
   auto mem = d.cpu_manager();
   REQUIRE(restore_checkpoint(d.ckpt_root, mem).ok());
   CHECK(mem.get_tier("v") == MemoryTier::Ram);
-  CHECK(mem.get_desired_tier_hint("v") == MemoryTier::Vram);
+  CHECK(mem.hints().desired_tier("v") == MemoryTier::Vram);
   REQUIRE(testckpt::ram_bytes(mem, "v"));
   CHECK(*testckpt::ram_bytes(mem, "v") == Bytes{7, 8, 9});
 }
@@ -134,7 +134,7 @@ TEST_CASE("checkpoint_store: entries are sorted (is_grad, id); gradients keep th
   REQUIRE(mem.register_tensor_with_data("b", {1}, MemoryTier::Ram).ok());
   REQUIRE(mem.register_tensor_with_data("a", {2}, MemoryTier::Ram).ok());
   REQUIRE(mem.register_tensor_with_data("g", {3, 3}, MemoryTier::Ram).ok());
-  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{3, 3}, 0, true).ok());
+  REQUIRE(mem.gradients().persist("g", Bytes{3, 3}, 0, true).ok());
   mem.register_tensor("c", 10, MemoryTier::Cpu);
   auto saved = save_checkpoint(d.ckpt_root, 9, mem);
   REQUIRE(saved.ok());
@@ -198,7 +198,7 @@ TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back,
   REQUIRE(plan.ok());
   REQUIRE(mem.apply_move("b", plan.value()).ok());
   REQUIRE(mem.register_tensor_with_data("g", {3}, MemoryTier::Ram).ok());
-  REQUIRE(mem.persist_gradient_to_ssd_cache("g", Bytes{3}, 0, true).ok());
+  REQUIRE(mem.gradients().persist("g", Bytes{3}, 0, true).ok());
   d.put("tensor:a:len2", {1, 1});
   REQUIRE(save_checkpoint(d.ckpt_root, 3, mem).ok());
 
@@ -209,8 +209,8 @@ TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back,
   CHECK(fresh.get_tier("a") == MemoryTier::Ram);
   CHECK(fresh.get_tier("b") == MemoryTier::Ssd);
   CHECK(fresh.get_tier("g") == MemoryTier::Ram);
-  CHECK(fresh.is_grad_id("g"));
-  CHECK_FALSE(fresh.is_grad_id("a"));
+  CHECK(fresh.gradients().contains("g"));
+  CHECK_FALSE(fresh.gradients().contains("a"));
   REQUIRE(testckpt::ram_bytes(fresh, "g"));
   CHECK(*testckpt::ram_bytes(fresh, "g") == Bytes{3});
 }

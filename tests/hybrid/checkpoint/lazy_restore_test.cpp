@@ -54,8 +54,8 @@ TEST_CASE("lazy_restore: lazy_restore_preserves_hints_and_drift") {
   LazyRegistry lazy;
   DriftCollector drift;
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy, &drift).ok());
-  CHECK(mem.get_desired_tier_hint("lh") == MemoryTier::Vram);
-  CHECK(mem.get_last_plan_summary("lh")->find("GPU") != std::string::npos);
+  CHECK(mem.hints().desired_tier("lh") == MemoryTier::Vram);
+  CHECK(mem.hints().last_plan_summary("lh")->find("GPU") != std::string::npos);
   auto reports = drift.take_all();
   REQUIRE(reports.size() == 1);
   REQUIRE(reports[0].drifts.size() == 3);
@@ -64,8 +64,8 @@ TEST_CASE("lazy_restore: lazy_restore_preserves_hints_and_drift") {
   CHECK(std::holds_alternative<PlanMismatch>(reports[0].drifts[2]));
   REQUIRE(lazy.ensure_materialized(mem, "lh").ok());
   CHECK(mem.get_tier("lh") == MemoryTier::Ram);
-  CHECK(mem.get_desired_tier_hint("lh") == MemoryTier::Vram);
-  CHECK(mem.get_last_plan_summary("lh") == "GPU for attention");
+  CHECK(mem.hints().desired_tier("lh") == MemoryTier::Vram);
+  CHECK(mem.hints().last_plan_summary("lh") == "GPU for attention");
 }
 
 TEST_CASE("lazy_restore: a blob that went missing fails materialization and stays unmaterialized") {

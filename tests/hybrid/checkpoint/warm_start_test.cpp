@@ -70,7 +70,7 @@ TEST_CASE("warm_start: warm_start_does_not_materialize_lazy_entries") {
   CHECK(mem.backing("t_lazy") != nullptr);
   CHECK(std::holds_alternative<NoBacking>(*mem.backing("t_lazy")));
   CHECK(mem.get_tier("t_lazy") == MemoryTier::Ssd);
-  CHECK(mem.get_last_plan_summary("t_lazy") == "Prefer RAM for faster access when safe");
+  CHECK(mem.hints().last_plan_summary("t_lazy") == "Prefer RAM for faster access when safe");
 }
 
 TEST_CASE("warm_start: keep reasons, ordering by (is_grad, id), and the summary counts") {

@@ -44,7 +44,7 @@ std::uint64_t check(int trial, const std::string& dir) {
     if (!t.ok()) {
       fail(trial, "table unreadable: " + t.error().to_string());
     } else {
-      auto gpu = t->stats_for_bucket({true, 0, 0}, hybrid::BackendChoice::gpu);
+      auto gpu = t->stats_for_bucket({true, 0, 0}, hybrid::BackendChoice::Gpu);
       if (!gpu || hybrid::format_trainer_table(*t) != hybrid::format_trainer_table(crashtest::table_version(gpu->count))) {
         fail(trial, "table is not a whole version");
       } else {

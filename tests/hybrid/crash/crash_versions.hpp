@@ -42,8 +42,8 @@ inline hybrid::HybridCheckpoint manifest_version(std::uint64_t g) {
 inline hybrid::SelfTrainer table_version(std::uint64_t g) {
   hybrid::SelfTrainer t;
   const auto n = static_cast<std::uint32_t>(g);
-  t.set_stats_entry({true, 0, 0}, hybrid::BackendChoice::gpu, {n, n / 2, static_cast<std::int64_t>(g) * 3, n / 3});
-  if (g % 2) t.set_stats_entry({false, 1, 2}, hybrid::BackendChoice::cpu, {n, n, -static_cast<std::int64_t>(g), 0});
+  t.set_stats_entry({true, 0, 0}, hybrid::BackendChoice::Gpu, {n, n / 2, static_cast<std::int64_t>(g) * 3, n / 3});
+  if (g % 2) t.set_stats_entry({false, 1, 2}, hybrid::BackendChoice::Cpu, {n, n, -static_cast<std::int64_t>(g), 0});
   return t;
 }
 

@@ -6,43 +6,43 @@ using namespace hybrid;
 
 namespace {
 
-DecisionExplanation text(LearningBackendKind b, float confidence) {
+DecisionExplanation text(BackendChoice b, float confidence) {
   return {{true, 0, 0}, b, confidence, "Because."};
 }
 
 StructuredDecisionExplanation structured(float success, float drift, float observations) {
   StructuredDecisionExplanation s;
   s.context = {true, 0, 0};
-  s.recommended_backend = LearningBackendKind::gpu;
+  s.recommended_backend = BackendChoice::Gpu;
   s.confidence = success;
-  s.evidence_backend = LearningBackendKind::gpu;
-  s.factors = {{DecisionFactorKind::historical_success_rate, success, ""},
-               {DecisionFactorKind::drift_penalty, drift, ""},
-               {DecisionFactorKind::observation_count, observations, ""},
-               {DecisionFactorKind::memory_stability, 1.0F - drift, ""}};
+  s.evidence_backend = BackendChoice::Gpu;
+  s.factors = {{DecisionFactorKind::HistoricalSuccessRate, success, ""},
+               {DecisionFactorKind::DriftPenalty, drift, ""},
+               {DecisionFactorKind::ObservationCount, observations, ""},
+               {DecisionFactorKind::MemoryStability, 1.0F - drift, ""}};
   return s;
 }
 
 }  // namespace
 
 TEST_CASE("narrative: narrative_contains_backend_and_confidence") {
-  auto n = build_narrative(text(LearningBackendKind::gpu, 0.82F), structured(0.82F, 0.0F, 0.2F));
+  auto n = build_narrative(text(BackendChoice::Gpu, 0.82F), structured(0.82F, 0.0F, 0.2F));
   CHECK(n.narrative.find("GPU") != std::string::npos);
   CHECK(n.narrative.find('%') != std::string::npos);
   CHECK(n.narrative.starts_with("Atenia selected GPU execution with a confidence of 82%. Because."));
-  CHECK(build_narrative(text(LearningBackendKind::cpu, 0.125F), structured(0.1F, 0.0F, 0.0F))
+  CHECK(build_narrative(text(BackendChoice::Cpu, 0.125F), structured(0.1F, 0.0F, 0.0F))
             .narrative.starts_with("Atenia selected CPU execution with a confidence of 13%."));
 }
 
 TEST_CASE("narrative: narrative_mentions_drift_when_present") {
-  auto with = build_narrative(text(LearningBackendKind::cpu, 0.5F), structured(0.5F, 0.3F, 0.5F));
+  auto with = build_narrative(text(BackendChoice::Cpu, 0.5F), structured(0.5F, 0.3F, 0.5F));
   CHECK(with.narrative.find("Drift or instability has been observed in GPU execution in this context.") != std::string::npos);
-  auto without = build_narrative(text(LearningBackendKind::cpu, 0.5F), structured(0.5F, 0.0F, 0.5F));
+  auto without = build_narrative(text(BackendChoice::Cpu, 0.5F), structured(0.5F, 0.0F, 0.5F));
   CHECK(without.narrative.find("No significant drift or instability") != std::string::npos);
 }
 
 TEST_CASE("narrative: narrative_mentions_all_factors") {
-  auto n = build_narrative(text(LearningBackendKind::gpu, 0.9F), structured(0.9F, 0.5F, 0.1F));
+  auto n = build_narrative(text(BackendChoice::Gpu, 0.9F), structured(0.9F, 0.5F, 0.1F));
   for (const char* label : {"historical success", "drift impact", "observation count", "memory stability"}) {
     CHECK(n.narrative.find(label) != std::string::npos);
   }
@@ -53,7 +53,7 @@ TEST_CASE("narrative: narrative_mentions_all_factors") {
 }
 
 TEST_CASE("narrative: narrative_is_deterministic") {
-  const auto t = text(LearningBackendKind::gpu, 0.7F);
+  const auto t = text(BackendChoice::Gpu, 0.7F);
   const auto s = structured(0.7F, 0.1F, 0.8F);
   auto a = build_narrative(t, s), b = build_narrative(t, s);
   CHECK(a.recommended_backend == b.recommended_backend);
@@ -62,14 +62,14 @@ TEST_CASE("narrative: narrative_is_deterministic") {
 }
 
 TEST_CASE("narrative: three paragraphs; success wording follows the weight; confidence is clamped") {
-  auto n = build_narrative(text(LearningBackendKind::gpu, 1.7F), structured(0.45F, 0.0F, 0.0F));
+  auto n = build_narrative(text(BackendChoice::Gpu, 1.7F), structured(0.45F, 0.0F, 0.0F));
   CHECK(n.confidence == 1.0F);
   CHECK(n.narrative.find("confidence of 100%") != std::string::npos);
   CHECK(n.narrative.find("a moderate historical GPU success rate") != std::string::npos);
   std::size_t blank = 0;
   for (std::size_t p = n.narrative.find("\n\n"); p != std::string::npos; p = n.narrative.find("\n\n", p + 2)) ++blank;
   CHECK(blank == 2);
-  CHECK(build_narrative(text(LearningBackendKind::gpu, 0.3F), structured(0.3F, 0.0F, 0.0F))
+  CHECK(build_narrative(text(BackendChoice::Gpu, 0.3F), structured(0.3F, 0.0F, 0.0F))
             .narrative.find("a limited historical GPU success rate") != std::string::npos);
   CHECK(std::string(influence_label(0.75F)) == "high");
   CHECK(std::string(influence_label(0.40F)) == "medium");

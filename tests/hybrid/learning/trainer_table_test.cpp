@@ -7,7 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "common/file_system.hpp"
-#include "hybrid/cache/checksum32.hpp"
+#include "hybrid/codec/fnv1a32.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 #include "support/temp_dir.hpp"
@@ -49,18 +49,18 @@ TEST_CASE("trainer_table: persistence_roundtrip_preserves_recommendations") {
   for (auto ctx : {context_from_pressures(true, 0.1F, 0.1F), context_from_pressures(true, 0.95F, 0.6F)}) {
     CHECK(back->recommend_backend(ctx) == t.recommend_backend(ctx));
   }
-  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::gpu);
+  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::Gpu);
 }
 
 TEST_CASE("trainer_table: persistence_roundtrip_preserves_stats") {
   testsupport::TempDir dir;
   SelfTrainer t;
   const auto ctx = context_from_pressures(true, 0.8F, 0.3F);
-  t.record_episode({ctx, {BackendChoice::gpu, 1, 0, 0}, {true, -7, true}});
+  t.record_episode({ctx, {BackendChoice::Gpu, 1, 0, 0}, {true, -7, true}});
   REQUIRE(save_trainer_to_path(fs(), t, dir.file("t.txt")).ok());
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
-  CHECK(back->stats_for(ctx, BackendChoice::gpu) == t.stats_for(ctx, BackendChoice::gpu));
+  CHECK(back->stats_for(ctx, BackendChoice::Gpu) == t.stats_for(ctx, BackendChoice::Gpu));
   CHECK(back->all_stats().size() == 1);
 }
 
@@ -73,8 +73,8 @@ TEST_CASE("trainer_table: corrupted_lines_are_ignored") {
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
   const auto ctx = context_from_pressures(true, 0.1F, 0.1F);
-  CHECK_FALSE(back->stats_for(ctx, BackendChoice::gpu).has_value());
-  auto cpu = back->stats_for(ctx, BackendChoice::cpu);
+  CHECK_FALSE(back->stats_for(ctx, BackendChoice::Gpu).has_value());
+  auto cpu = back->stats_for(ctx, BackendChoice::Cpu);
   REQUIRE(cpu.has_value());
   CHECK(*cpu == ChoiceStats{2, 1, 7, 0});
 
@@ -88,7 +88,7 @@ TEST_CASE("trainer_table: missing_file_returns_empty_trainer") {
   auto back = load_trainer_from_path(fs(), dir.file("nope.txt"));
   REQUIRE(back.ok());
   CHECK(back->empty());
-  CHECK(back->recommend_backend({false, 0.0F, 0.0F}) == BackendChoice::cpu);
+  CHECK(back->recommend_backend({false, 0.0F, 0.0F}) == BackendChoice::Cpu);
   CHECK_FALSE(read_trainer_table_strict(fs(), dir.file("nope.txt")).ok());
 }
 
@@ -142,7 +142,7 @@ TEST_CASE("trainer_table: a save failing at any step leaves the old table or the
   testsupport::TempDir dir;
   const std::string path = dir.file("t.txt");
   SelfTrainer old_t;
-  old_t.record_episode({{true, 0.1F, 0.1F}, {BackendChoice::cpu, 0, 0, 1}, {true, 1, false}});
+  old_t.record_episode({{true, 0.1F, 0.1F}, {BackendChoice::Cpu, 0, 0, 1}, {true, 1, false}});
   REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
   const std::string old_text = format_trainer_table(old_t), new_text = format_trainer_table(trained());
   int failures = 0;
@@ -176,7 +176,7 @@ TEST_CASE("trainer_table: v2 ends with a CRC-32C trailer; a v1 table (FNV-1a tra
       "ATENIA_SELFTRAINER_V1\n"
       "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4;success=4;score_sum=36;drift=0\n";
   const std::string v1 = body + "table_end;len=" + std::to_string(body.size()) + ";checksum32=" +
-                         std::to_string(checksum32({reinterpret_cast<const std::uint8_t*>(body.data()), body.size()})) +
+                         std::to_string(fnv1a32({reinterpret_cast<const std::uint8_t*>(body.data()), body.size()})) +
                          "\n";
   auto parsed = parse_trainer_table(v1);
   CHECK(parsed.header_ok);

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "hybrid_memory_manager_test_peer.hpp"
 #include "memory_test_support.hpp"
 #include "support/temp_dir.hpp"
 
@@ -63,7 +64,7 @@ TEST_CASE("hybrid_memory backed: length mismatch is error and the tensor stays o
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.file("cache"));
   REQUIRE(mem.register_tensor_with_data("t4", pattern(100), MemoryTier::Ssd).ok());
-  mem.set_footprint_bytes_for_test("t4", 50);
+  HybridMemoryManagerTestPeer::set_footprint_bytes(mem, "t4", 50);
   auto plan = mem.plan_move("t4", MemoryTier::Ram, empty_memory_snapshot());
   REQUIRE(plan.ok());
   auto applied = mem.apply_move("t4", *plan);

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <random>
 
-#include "hybrid/memory/byte_shuffle.hpp"
+#include "hybrid/codec/byte_shuffle.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
-#include "hybrid/memory/rle_codec.hpp"
-#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "hybrid/codec/rle_codec.hpp"
+#include "hybrid/codec/shuffle_zstd_codec.hpp"
 #include "memory_test_support.hpp"
 #include "support/temp_dir.hpp"
 
@@ -86,7 +86,7 @@ TEST_CASE("compression: invalid rle stream returns error") {
   const CompressionMeta meta{CompressionKind::Rle, 4, 0, std::nullopt};
   auto odd = rle_decompress(Bytes{2, 1, 2}, meta);
   REQUIRE_FALSE(odd.ok());
-  CHECK(odd.error().kind == MoveError::Kind::Unsupported);
+  CHECK(odd.error().kind == CodecError::Kind::Invalid);
   CHECK(odd.error().message.find("Invalid RLE stream") != std::string::npos);
   auto zero = rle_decompress(Bytes{0, 1, 4, 1}, meta);
   REQUIRE_FALSE(zero.ok());
@@ -107,6 +107,20 @@ TEST_CASE("compression: uncompressed blob with a wrong length is rejected") {
   REQUIRE(cache.write_blob(p, Bytes{1, 2, 3}).ok());
   auto r = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::None, 4, 0, std::nullopt});
   CHECK(r.error() == MoveError::unsupported("Invalid SSD blob: length mismatch for uncompressed data"));
+}
+
+TEST_CASE("compression: the SSD cache reports codec errors as MoveErrors with the codec's message") {
+  testsupport::TempDir dir;
+  SsdCache cache(dir.file("c"));
+  REQUIRE(cache.ensure_dir().ok());
+  const std::string p = cache.blob_path("x");
+  REQUIRE(cache.write_blob(p, Bytes{0, 1}).ok());  // a zero count: not an RLE stream
+  auto rle = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::Rle, 1, 0, std::nullopt});
+  CHECK(rle.error() == MoveError::unsupported("Invalid RLE stream: zero count at byte 0"));
+  auto bad_width = cache.write_blob(p, Bytes{1, 2, 3, 4}, CompressionChoice{CompressionKind::ShuffleZstd, 0, 1});
+  REQUIRE_FALSE(bad_width.ok());
+  CHECK(bad_width.error().kind == MoveError::Kind::Unsupported);
+  CHECK(bad_width.error().message.find("shuffle_zstd: element size 0") == 0);
 }
 
 TEST_CASE("byte_shuffle: groups bytes by significance and inverts, tail copied") {
@@ -158,7 +172,7 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
   CHECK(corrupt.error().message.find("Invalid shuffle_zstd blob") != std::string::npos);
   Bytes truncated(enc->begin(), enc->begin() + 10);
   CHECK_FALSE(shuffle_zstd_decompress(truncated, meta).ok());
-  CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().kind == MoveError::Kind::Unsupported);
+  CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().kind == CodecError::Kind::Invalid);
 }
 
 TEST_CASE("compression_policy: off by default, size threshold, element alignment, per-tensor override") {

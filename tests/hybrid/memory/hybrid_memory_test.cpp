@@ -85,14 +85,14 @@ TEST_CASE("hybrid_memory: ids_for_checkpoint is sorted and remove_tensor forgets
 TEST_CASE("hybrid_memory: placement hints are stored per id") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.file("cache"));
-  CHECK_FALSE(mem.get_desired_tier_hint("t").has_value());
-  mem.set_desired_tier_hint("t", MemoryTier::Vram);
-  mem.set_last_plan_summary("t", std::string("hot weights"));
-  CHECK(mem.get_desired_tier_hint("t") == MemoryTier::Vram);
-  CHECK(mem.get_last_plan_summary("t") == std::optional<std::string>("hot weights"));
-  mem.set_desired_tier_hint("t", std::nullopt);
-  CHECK_FALSE(mem.get_desired_tier_hint("t").has_value());
-  CHECK(mem.get_last_plan_summary("t").has_value());
+  CHECK_FALSE(mem.hints().desired_tier("t").has_value());
+  mem.hints().set_desired_tier("t", MemoryTier::Vram);
+  mem.hints().set_last_plan_summary("t", std::string("hot weights"));
+  CHECK(mem.hints().desired_tier("t") == MemoryTier::Vram);
+  CHECK(mem.hints().last_plan_summary("t") == std::optional<std::string>("hot weights"));
+  mem.hints().set_desired_tier("t", std::nullopt);
+  CHECK_FALSE(mem.hints().desired_tier("t").has_value());
+  CHECK(mem.hints().last_plan_summary("t").has_value());
 }
 
 TEST_CASE("memory_tier: names round-trip and unknown names are rejected") {

@@ -57,7 +57,7 @@ inline hybrid::TensorProfile make_tensor(std::uint64_t num_elements, std::uint32
   return hybrid::TensorProfile{num_elements, element_size, compute_cost};
 }
 
-// Elements of 4 bytes that make a tensor just above TENSOR_HUGE_BYTES.
+// Elements of 4 bytes that make a tensor just above kTensorHugeBytes.
 inline std::uint64_t huge_tensor_elements_for_4b() { return (512ull * 1024 * 1024) / 4 + 1; }
 
 }  // namespace placement_test

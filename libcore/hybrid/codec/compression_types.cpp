@@ -1,4 +1,4 @@
-#include "hybrid/memory/compression_types.hpp"
+#include "hybrid/codec/compression_types.hpp"
 
 namespace hybrid {
 

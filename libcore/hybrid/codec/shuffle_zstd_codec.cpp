@@ -1,12 +1,12 @@
-#include "hybrid/memory/shuffle_zstd_codec.hpp"
+#include "hybrid/codec/shuffle_zstd_codec.hpp"
 
 #include <zstd.h>
 
 #include <cstring>
 #include <string>
 
-#include "hybrid/memory/byte_shuffle.hpp"
-#include "hybrid/memory/crc32c.hpp"
+#include "hybrid/codec/byte_shuffle.hpp"
+#include "hybrid/codec/crc32c.hpp"
 
 namespace hybrid {
 
@@ -50,18 +50,18 @@ void configure(ZSTD_CCtx* c, int level) {
   }
 }
 
-MoveError invalid(const std::string& what) { return MoveError::unsupported("Invalid shuffle_zstd blob: " + what); }
+CodecError invalid(const std::string& what) { return CodecError::invalid("Invalid shuffle_zstd blob: " + what); }
 
 }  // namespace
 
-MoveResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size, int level,
+CodecResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size, int level,
                                         CompressionMeta* meta_out) {
   if (element_size == 0 || element_size > 0xFFFF) {
-    return MoveError::unsupported("shuffle_zstd: element size " + std::to_string(element_size) +
+    return CodecError::invalid("shuffle_zstd: element size " + std::to_string(element_size) +
                                   " is outside 1..65535");
   }
   if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
-    return MoveError::unsupported("shuffle_zstd: zstd level " + std::to_string(level) + " is out of range");
+    return CodecError::invalid("shuffle_zstd: zstd level " + std::to_string(level) + " is out of range");
   }
   Bytes shuffled(input.size());
   byte_shuffle(input, shuffled, element_size);
@@ -76,17 +76,17 @@ MoveResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std
   put_le(h + 8, input.size(), 8);
   put_le(h + 16, crc, 4);
   ZSTD_CCtx* cctx = contexts().c;
-  if (cctx == nullptr) return MoveError::io_error("shuffle_zstd: cannot allocate a zstd context");
+  if (cctx == nullptr) return CodecError::io("shuffle_zstd: cannot allocate a zstd context");
   configure(cctx, level);
   const std::size_t n = ZSTD_compress2(cctx, out.data() + kShuffleZstdHeaderBytes, out.size() - kShuffleZstdHeaderBytes,
                                        shuffled.data(), shuffled.size());
-  if (ZSTD_isError(n)) return MoveError::io_error(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
+  if (ZSTD_isError(n)) return CodecError::io(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
   out.resize(kShuffleZstdHeaderBytes + n);
   if (meta_out) *meta_out = CompressionMeta{CompressionKind::ShuffleZstd, input.size(), element_size, crc};
   return out;
 }
 
-MoveResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {
+CodecResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {
   if (meta.kind != CompressionKind::ShuffleZstd) {
     return invalid(std::string("metadata names codec ") + to_string(meta.kind));
   }
@@ -116,7 +116,7 @@ MoveResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, c
   }
   Bytes shuffled(static_cast<std::size_t>(original));
   ZSTD_DCtx* dctx = contexts().d;
-  if (dctx == nullptr) return MoveError::io_error("shuffle_zstd: cannot allocate a zstd context");
+  if (dctx == nullptr) return CodecError::io("shuffle_zstd: cannot allocate a zstd context");
   const std::size_t n = ZSTD_decompressDCtx(dctx, shuffled.data(), shuffled.size(), frame, frame_len);
   if (ZSTD_isError(n)) return invalid(std::string("zstd: ") + ZSTD_getErrorName(n));
   if (n != original) return invalid("zstd frame decoded to " + std::to_string(n) + " bytes");

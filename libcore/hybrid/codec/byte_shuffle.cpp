@@ -1,4 +1,4 @@
-#include "hybrid/memory/byte_shuffle.hpp"
+#include "hybrid/codec/byte_shuffle.hpp"
 
 #include <algorithm>
 #include <cassert>

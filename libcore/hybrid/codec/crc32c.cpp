@@ -1,4 +1,4 @@
-#include "hybrid/memory/crc32c.hpp"
+#include "hybrid/codec/crc32c.hpp"
 
 #include <array>
 #include <cstring>
