@@ -57,6 +57,21 @@ NewBuffer Tape::new_buffer(const Shape& shape, bool requires_grad) {
   return {Tensor(std::move(block.owner), block.data.data(), shape, id), block.data};
 }
 
+BufId Tape::alias(std::span<const float> data, const Shape& shape) {
+  if (backward_done_) throw_recorded_after_backward();
+  const BufId id = push_buf(data.data(), shape, false, false);
+  bufs_.back().in_context = true;
+  return id;
+}
+
+void Tape::release_context(OpaqueOp& op) {
+  for (BufId id : op.saved) {
+    TapeBuf& b = bufs_[id.index()];
+    if (b.in_context) b.data = nullptr, b.shape = Shape{0};
+  }
+  op.context.reset();
+}
+
 Tensor Tape::register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param) {
   if (data.size() != shape.numel()) {
     throw TapeError(what, "data holds " + std::to_string(data.size()) + " values, shape needs " +
@@ -113,6 +128,9 @@ void Tape::record_opaque(OpaqueOp op) {
   const std::string name = "Opaque(" + std::string(opaque::to_string(op.key)) + ")";
   if (op.backward == nullptr) throw TapeError(name, "no backward function registered for this key", {});
   if (op.outputs.empty()) throw TapeError(name, "opaque block recorded without outputs", {});
+  if (op.context != nullptr && op.context_backward == nullptr) {
+    throw TapeError(name, "opaque block recorded with a context but no in-place backward function", {});
+  }
   check_ids(name, op.inputs);
   check_ids(name, op.outputs);
   check_ids(name, op.saved);

@@ -116,6 +116,10 @@ class Tape {
   }
   // A fresh buffer for an op's output (or a saved value), uninitialised; the op fills `data`.
   [[nodiscard]] NewBuffer new_buffer(const Shape& shape, bool requires_grad);
+  // A constant buffer naming storage of an opaque record's context (OpaqueOp::context): nothing
+  // is copied. Backward frees a context right after its record's VJP (nothing reads it again), so
+  // afterwards such a buffer reads as empty. Throws after backward.
+  [[nodiscard]] BufId alias(std::span<const float> data, const Shape& shape);
   // Appends a record of one of the core ops (ids were minted by this tape).
   template <typename Op>
   void record(Op&& op) {
@@ -149,6 +153,7 @@ class Tape {
     std::size_t grad_offset;  // into grads_; meaningful when requires_grad
     bool is_param;
     bool requires_grad;
+    bool in_context = false;  // made by alias(): storage of an opaque record's context
   };
   // `op` names the caller in the error for an id of another tape.
   [[nodiscard]] const TapeBuf& buf(BufId id, const char* op = "Tape") const {
@@ -159,6 +164,7 @@ class Tape {
   BufId adopt(const Tensor& t, std::string_view op);
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;
+  void release_context(OpaqueOp& op);
   [[noreturn]] void throw_foreign(BufId id, const char* op) const;
   [[noreturn]] static void throw_recorded_after_backward();
 
