@@ -43,20 +43,6 @@ Tape::Tape() : serial_(next_serial()) {
 
 Tape::~Tape() = default;
 
-BufId Tape::push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad) {
-  const std::size_t offset = grad_floats_;
-  if (requires_grad) grad_floats_ += shape.numel();
-  bufs_.push_back(TapeBuf{data, shape, offset, is_param, requires_grad});
-  return BufId(serial_, static_cast<std::uint32_t>(bufs_.size() - 1));
-}
-
-NewBuffer Tape::new_buffer(const Shape& shape, bool requires_grad) {
-  if (backward_done_) throw_recorded_after_backward();
-  FloatArena::Block block = arena_.allocate(shape.numel());
-  const BufId id = push_buf(block.data.data(), shape, false, requires_grad);
-  return {Tensor(std::move(block.owner), block.data.data(), shape, id), block.data};
-}
-
 BufId Tape::alias(std::span<const float> data, const Shape& shape) {
   if (backward_done_) throw_recorded_after_backward();
   const BufId id = push_buf(data.data(), shape, false, false);
