@@ -29,7 +29,8 @@ inline T dot8(const T* a, const T* b, std::size_t n) {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename DeltaRule<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
@@ -66,14 +67,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(cons
 }  // namespace
 
 template <typename T>
-auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename DeltaRule<T>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename DeltaRule<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
@@ -130,7 +133,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T>
-ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T>(cfg, s, x, p, c, gy);
 }
 

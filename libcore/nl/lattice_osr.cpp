@@ -33,7 +33,8 @@ void write_input(LatticeVariant variant, const T* slot, const T* k, const T* v, 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename LatticeOsr<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
@@ -76,14 +77,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(con
 }  // namespace
 
 template <typename T>
-auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename LatticeOsr<T>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename LatticeOsr<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   FrontGrads<T> g(s, d);
@@ -152,7 +155,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T>
-ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T>(cfg, s, x, p, c, gy);
 }
 

@@ -32,7 +32,8 @@ void for_each_row(std::size_t d, std::size_t dh, F&& f) {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename Memora<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
@@ -73,14 +74,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const R
 }  // namespace
 
 template <typename T>
-auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename Memora<T>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename Memora<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
@@ -121,7 +124,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T>
-ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T>(cfg, s, x, p, c, gy);
 }
 

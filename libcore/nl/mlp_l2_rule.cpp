@@ -27,7 +27,8 @@ Constants<T> constants(const RuleConfig& cfg) {
 namespace {
 
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename MlpL2Rule<T, K>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
@@ -63,14 +64,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(c
 }  // namespace
 
 template <typename T, RuleKind K>
-auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T, K>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename MlpL2Rule<T, K>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename MlpL2Rule<T, K>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
@@ -110,7 +113,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T, RuleKind K>
-ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T, K>(cfg, s, x, p, c, gy);
 }
 

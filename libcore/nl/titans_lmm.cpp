@@ -10,7 +10,8 @@ namespace nl {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename TitansLMM<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename TitansLMM<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename TitansLMM<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = TitansLMM<T>::kKind;
   const std::size_t d = cfg.d;
@@ -28,14 +29,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename TitansLMM<T>::Cache> forward_body(cons
 }  // namespace
 
 template <typename T>
-auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto TitansLMM<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename TitansLMM<T>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename TitansLMM<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = TitansLMM<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
@@ -53,7 +56,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T>
-ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T>(cfg, s, x, p, c, gy);
 }
 

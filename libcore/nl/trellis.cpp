@@ -13,7 +13,8 @@ namespace nl {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename Trellis<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
@@ -55,14 +56,16 @@ NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const 
 }  // namespace
 
 template <typename T>
-auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) -> ChunkForward<T, Cache> {
+auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
   return forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const typename Trellis<T>::Cache& c, std::span<const T> gy) {
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename Trellis<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);
@@ -131,7 +134,8 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 }  // namespace
 
 template <typename T>
-ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
   return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
