@@ -5,9 +5,16 @@
 
 namespace nl {
 
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
+
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                            std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename AtlasOmega<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename AtlasOmega<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = AtlasOmega<T>::kKind;
   const std::size_t d = cfg.d;
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
@@ -25,9 +32,20 @@ NL_VECTOR_CLONES auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t 
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                           const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename AtlasOmega<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = AtlasOmega<T>::kKind;
   const std::size_t d = cfg.d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, true)};
@@ -43,6 +61,14 @@ NL_VECTOR_CLONES ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cf
   });
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct AtlasOmega<float>;

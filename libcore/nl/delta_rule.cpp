@@ -5,6 +5,9 @@
 #include "nl/dense.hpp"
 
 namespace nl {
+
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
 namespace {
 
 // Eight independent partial sums, combined pairwise: the compiler vectorizes the lanes, which
@@ -23,9 +26,13 @@ inline T dot8(const T* a, const T* b, std::size_t n) {
 
 }  // namespace
 
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                           std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename DeltaRule<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
@@ -57,9 +64,20 @@ NL_VECTOR_CLONES auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                          const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename DeltaRule<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
@@ -110,6 +128,14 @@ NL_VECTOR_CLONES ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct DeltaRule<float>;

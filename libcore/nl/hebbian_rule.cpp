@@ -6,9 +6,16 @@
 
 namespace nl {
 
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
+
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                             std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename HebbianRule<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = HebbianRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
@@ -28,9 +35,20 @@ NL_VECTOR_CLONES auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                            const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename HebbianRule<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = HebbianRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
@@ -47,6 +65,14 @@ NL_VECTOR_CLONES ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& c
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct HebbianRule<float>;

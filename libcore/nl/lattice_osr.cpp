@@ -9,6 +9,9 @@
 #include "tape/ops/activation.hpp"
 
 namespace nl {
+
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
 namespace {
 
 // The write input u of one slot.
@@ -27,9 +30,13 @@ void write_input(LatticeVariant variant, const T* slot, const T* k, const T* v, 
 
 }  // namespace
 
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                            std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename LatticeOsr<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
@@ -67,9 +74,20 @@ NL_VECTOR_CLONES auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t 
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                           const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename LatticeOsr<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
@@ -132,6 +150,14 @@ NL_VECTOR_CLONES ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cf
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct LatticeOsr<float>;

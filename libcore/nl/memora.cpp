@@ -8,6 +8,9 @@
 #include "nl/mlp_memory.hpp"
 
 namespace nl {
+
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
 namespace {
 
 constexpr double kLogFloor = 1e-8;
@@ -26,9 +29,13 @@ void for_each_row(std::size_t d, std::size_t dh, F&& f) {
 
 }  // namespace
 
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                        std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename Memora<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
   const auto bias = AttentionalBias<T>::for_rule(kKind, cfg);
@@ -64,9 +71,20 @@ NL_VECTOR_CLONES auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, s
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                       const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename Memora<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
   const auto bias = AttentionalBias<T>::for_rule(kKind, cfg);
@@ -101,6 +119,14 @@ NL_VECTOR_CLONES ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, s
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct Memora<float>;

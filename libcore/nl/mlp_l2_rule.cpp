@@ -7,6 +7,9 @@
 #include "nl/mlp_memory.hpp"
 
 namespace nl {
+
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
 namespace {
 
 template <typename T>
@@ -21,9 +24,13 @@ Constants<T> constants(const RuleConfig& cfg) {
 
 }  // namespace
 
+namespace {
+
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                              std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename MlpL2Rule<T, K>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
   const auto bias = AttentionalBias<T>::for_rule(K, cfg);
@@ -54,9 +61,20 @@ NL_VECTOR_CLONES auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_
   return out;
 }
 
+}  // namespace
+
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                             const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T, K>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T, RuleKind K>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename MlpL2Rule<T, K>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
   const mlp::Dims dims{dh, d};
   const auto bias = AttentionalBias<T>::for_rule(K, cfg);
@@ -90,6 +108,14 @@ NL_VECTOR_CLONES ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& 
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T, RuleKind K>
+ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T, K>(cfg, s, x, p, c, gy);
 }
 
 template struct MlpL2Rule<float, RuleKind::moneta>;

@@ -1,6 +1,7 @@
 #include "nl/record_block.hpp"
 
 #include <array>
+#include <memory>
 #include <string>
 
 #include "nl/block_header.hpp"
@@ -60,14 +61,15 @@ RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKi
   }
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::forward(cfg, s, x.data(), *p, state);
-    const PackedCache packed = pack_cache(f.cache);
+    // The cache moves into the record (its context); the saved fields alias it, uncopied.
+    auto cache = std::make_shared<typename R<float>::Cache>(std::move(f.cache));
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 2> inputs{x, params};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
-    const std::array<OpaqueValue, 5> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data()),
-                                           flat(packed.layout), flat(packed.data)};
+    std::vector<OpaqueValue> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data())};
+    for_each_field(*cache, [&](std::span<const float> v) { saved.push_back({v, Shape{v.size()}, true}); });
     RecordedChunk out;
-    out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved).at(0);
+    out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache)).at(0);
     out.final_state = std::move(f.final_state);
     return out;
   });
@@ -80,12 +82,13 @@ tape::Tensor record_frozen(const tape::opaque::OpaqueRegistry& registry, RuleKin
   require_size(key, "state", state.size(), state_size(kind, cfg));
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::frozen_forward(cfg, s, q_raw.data(), state);
-    const PackedCache packed = pack_cache(f.cache);
+    auto cache = std::make_shared<FrozenCache<float>>(std::move(f.cache));
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 1> inputs{q_raw};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
-    const std::array<OpaqueValue, 4> saved{flat(header), flat(state), flat(packed.layout), flat(packed.data)};
-    return tape::opaque::record_opaque(registry, key, inputs, outputs, saved).at(0);
+    std::vector<OpaqueValue> saved{flat(header), flat(state)};
+    for_each_field(*cache, [&](std::span<const float> v) { saved.push_back({v, Shape{v.size()}, true}); });
+    return tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache)).at(0);
   });
 }
 

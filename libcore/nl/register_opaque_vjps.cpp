@@ -16,11 +16,26 @@ using Spans = std::span<const std::span<const float>>;
 using OutSpans = std::span<const std::span<float>>;
 
 template <template <typename> class Rule>
-void active_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
-  const BlockHeader h = decode_header(saved[0]);
+void run_active(const BlockHeader& h, const typename Rule<float>::Cache& cache, Spans d_outputs, Spans saved,
+                OutSpans d_inputs) {
   auto params = LevelParams<float>::from_flat(saved[2], h.cfg.d, has_omega(h.kind));
   assert(params.ok());
-  if (saved.size() == 6) {  // recorded through a kernel pair (record_active): its backward
+  const ChunkGrads<float> g = Rule<float>::step_backward(h.cfg, h.s, saved[1], *params, cache, d_outputs[0]);
+  std::copy(g.x.begin(), g.x.end(), d_inputs[0].begin());
+  g.params.write_flat(d_inputs[1]);
+}
+
+// Saved: header, x, params, then the cache's fields (record_active); or, recorded through a
+// kernel pair, header, x, params, layout, data and its handle (6 values; a rule cache has more
+// than 3 fields, its front end alone 9).
+constexpr std::size_t kKernelPairSaved = 6;
+
+template <template <typename> class Rule>
+void active_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
+  const BlockHeader h = decode_header(saved[0]);
+  if (saved.size() == kKernelPairSaved) {
+    auto params = LevelParams<float>::from_flat(saved[2], h.cfg.d, has_omega(h.kind));
+    assert(params.ok());
     const KernelPair* pair = kernel_pair_by_handle(static_cast<std::size_t>(saved[5][0]));
     assert(pair != nullptr);
     const ChunkGrads<float> g = pair->backward(h.cfg, h.s, saved[1], *params, saved[3], saved[4], d_outputs[0]);
@@ -28,20 +43,40 @@ void active_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
     g.params.write_flat(d_inputs[1]);
     return;
   }
-  typename Rule<float>::Cache cache;
-  unpack_cache(saved[3], saved[4], cache);
-  const ChunkGrads<float> g = Rule<float>::step_backward(h.cfg, h.s, saved[1], *params, cache, d_outputs[0]);
-  std::copy(g.x.begin(), g.x.end(), d_inputs[0].begin());
-  g.params.write_flat(d_inputs[1]);
+  using Cache = typename Rule<float>::Cache;
+  assert(saved.size() == 3 + cache_field_count<Cache>());
+  Cache cache;
+  unpack_fields(saved.subspan(3), cache);
+  run_active<Rule>(h, cache, d_outputs, saved, d_inputs);
+}
+
+// The tape's path: the record kept the forward's cache object (record_active), read in place.
+template <template <typename> class Rule>
+void active_vjp_in_place(const void* context, Spans d_outputs, Spans saved, OutSpans d_inputs) {
+  run_active<Rule>(decode_header(saved[0]), *static_cast<const typename Rule<float>::Cache*>(context), d_outputs,
+                   saved, d_inputs);
 }
 
 template <template <typename> class Rule>
-void frozen_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
-  const BlockHeader h = decode_header(saved[0]);
-  FrozenCache<float> cache;
-  unpack_cache(saved[2], saved[3], cache);
+void run_frozen(const BlockHeader& h, const FrozenCache<float>& cache, Spans d_outputs, Spans saved,
+                OutSpans d_inputs) {
   const std::vector<float> gq = Rule<float>::frozen_backward(h.cfg, h.s, saved[1], cache, d_outputs[0]);
   std::copy(gq.begin(), gq.end(), d_inputs[0].begin());
+}
+
+// Saved: header, state, then the FrozenCache's fields (record_frozen).
+template <template <typename> class Rule>
+void frozen_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
+  FrozenCache<float> cache;
+  assert(saved.size() == 2 + cache_field_count<FrozenCache<float>>());
+  unpack_fields(saved.subspan(2), cache);
+  run_frozen<Rule>(decode_header(saved[0]), cache, d_outputs, saved, d_inputs);
+}
+
+template <template <typename> class Rule>
+void frozen_vjp_in_place(const void* context, Spans d_outputs, Spans saved, OutSpans d_inputs) {
+  run_frozen<Rule>(decode_header(saved[0]), *static_cast<const FrozenCache<float>*>(context), d_outputs, saved,
+                   d_inputs);
 }
 
 void swa_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
@@ -55,8 +90,11 @@ void swa_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
 common::Status register_opaque_vjps(tape::opaque::OpaqueRegistry& registry) {
   for (RuleKind kind : kAllRuleKinds) {
     const common::Status s = visit_rule(kind, [&]<template <typename> class R>() -> common::Status {
-      if (common::Status a = registry.register_backward(active_key(kind), &active_vjp<R>); !a.ok()) return a;
-      return registry.register_backward(frozen_key(kind), &frozen_vjp<R>);
+      if (common::Status a = registry.register_backward(active_key(kind), &active_vjp<R>, &active_vjp_in_place<R>);
+          !a.ok()) {
+        return a;
+      }
+      return registry.register_backward(frozen_key(kind), &frozen_vjp<R>, &frozen_vjp_in_place<R>);
     });
     if (!s.ok()) return s;
   }

@@ -7,9 +7,16 @@
 
 namespace nl {
 
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
+
+namespace {
+
 template <typename T>
-NL_VECTOR_CLONES auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-                         std::span<const T> state0) -> ChunkForward<T, Cache> {
+NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename Trellis<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);
   ChunkForward<T, Cache> out;
@@ -46,9 +53,20 @@ NL_VECTOR_CLONES auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, 
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
-                                        const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
+
+template <typename T>
+NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const typename Trellis<T>::Cache& c, std::span<const T> gy) {
+  [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);
   FrontGrads<T> g(s, d);
@@ -111,6 +129,14 @@ NL_VECTOR_CLONES ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, 
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;
+}
+
+}  // namespace
+
+template <typename T>
+ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+    const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
+  return backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct Trellis<float>;

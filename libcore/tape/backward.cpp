@@ -43,7 +43,11 @@ void run_opaque(const OpaqueOp& op, Tape& tape) {
     scratch.emplace_back(tape.shape(id).numel(), 0.0f);
     d_inputs.push_back(scratch.back());
   }
-  op.backward(d_outputs, saved, d_inputs);
+  if (op.context != nullptr) {
+    op.context_backward(op.context.get(), d_outputs, saved, d_inputs);
+  } else {
+    op.backward(d_outputs, saved, d_inputs);
+  }
   for (std::size_t i = 0; i < op.inputs.size(); ++i) {
     std::span<float> acc = tape.grad_accumulator(op.inputs[i]);
     for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += scratch[i][j];
@@ -88,7 +92,12 @@ void Tape::backward(BufId output, std::span<const float> seed) {
     for (std::size_t i = 0; i < seed.size(); ++i) g[i] = seed[i];
   }
   const Dispatch dispatch{*this};
-  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) std::visit(dispatch, *it);
+  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    std::visit(dispatch, *it);
+    // A block's typed forward state (a rule's cache, often (s+1) d^2 floats) is dead once its VJP
+    // ran: freeing it here lets the rest of backward reuse the memory instead of growing the heap.
+    if (auto* op = std::get_if<OpaqueOp>(&*it); op != nullptr && op->context != nullptr) release_context(*op);
+  }
 }
 
 }  // namespace tape

@@ -43,18 +43,19 @@ Tape::Tape() : serial_(next_serial()) {
 
 Tape::~Tape() = default;
 
-BufId Tape::push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad) {
-  const std::size_t offset = grad_floats_;
-  if (requires_grad) grad_floats_ += shape.numel();
-  bufs_.push_back(TapeBuf{data, shape, offset, is_param, requires_grad});
-  return BufId(serial_, static_cast<std::uint32_t>(bufs_.size() - 1));
+BufId Tape::alias(std::span<const float> data, const Shape& shape) {
+  if (backward_done_) throw_recorded_after_backward();
+  const BufId id = push_buf(data.data(), shape, false, false);
+  bufs_.back().in_context = true;
+  return id;
 }
 
-NewBuffer Tape::new_buffer(const Shape& shape, bool requires_grad) {
-  if (backward_done_) throw_recorded_after_backward();
-  FloatArena::Block block = arena_.allocate(shape.numel());
-  const BufId id = push_buf(block.data.data(), shape, false, requires_grad);
-  return {Tensor(std::move(block.owner), block.data.data(), shape, id), block.data};
+void Tape::release_context(OpaqueOp& op) {
+  for (BufId id : op.saved) {
+    TapeBuf& b = bufs_[id.index()];
+    if (b.in_context) b.data = nullptr, b.shape = Shape{0};
+  }
+  op.context.reset();
 }
 
 Tensor Tape::register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param) {
@@ -113,6 +114,9 @@ void Tape::record_opaque(OpaqueOp op) {
   const std::string name = "Opaque(" + std::string(opaque::to_string(op.key)) + ")";
   if (op.backward == nullptr) throw TapeError(name, "no backward function registered for this key", {});
   if (op.outputs.empty()) throw TapeError(name, "opaque block recorded without outputs", {});
+  if (op.context != nullptr && op.context_backward == nullptr) {
+    throw TapeError(name, "opaque block recorded with a context but no in-place backward function", {});
+  }
   check_ids(name, op.inputs);
   check_ids(name, op.outputs);
   check_ids(name, op.saved);

@@ -115,7 +115,17 @@ class Tape {
     return adopt(t, op);
   }
   // A fresh buffer for an op's output (or a saved value), uninitialised; the op fills `data`.
-  [[nodiscard]] NewBuffer new_buffer(const Shape& shape, bool requires_grad);
+  // Inline (with the arena's and push_buf's fast paths): every recorded op makes one.
+  [[nodiscard]] NewBuffer new_buffer(const Shape& shape, bool requires_grad) {
+    if (backward_done_) [[unlikely]] throw_recorded_after_backward();
+    FloatArena::Block block = arena_.allocate(shape.numel());
+    const BufId id = push_buf(block.data.data(), shape, false, requires_grad);
+    return {Tensor(std::move(block.owner), block.data.data(), shape, id), block.data};
+  }
+  // A constant buffer naming storage of an opaque record's context (OpaqueOp::context): nothing
+  // is copied. Backward frees a context right after its record's VJP (nothing reads it again), so
+  // afterwards such a buffer reads as empty. Throws after backward.
+  [[nodiscard]] BufId alias(std::span<const float> data, const Shape& shape);
   // Appends a record of one of the core ops (ids were minted by this tape).
   template <typename Op>
   void record(Op&& op) {
@@ -149,16 +159,23 @@ class Tape {
     std::size_t grad_offset;  // into grads_; meaningful when requires_grad
     bool is_param;
     bool requires_grad;
+    bool in_context = false;  // made by alias(): storage of an opaque record's context
   };
   // `op` names the caller in the error for an id of another tape.
   [[nodiscard]] const TapeBuf& buf(BufId id, const char* op = "Tape") const {
     if (id.tape_serial() != serial_ || id.index() >= bufs_.size()) [[unlikely]] throw_foreign(id, op);
     return bufs_[id.index()];
   }
-  BufId push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad);
+  BufId push_buf(const float* data, const Shape& shape, bool is_param, bool requires_grad) {
+    const std::size_t offset = grad_floats_;
+    if (requires_grad) grad_floats_ += shape.numel();
+    bufs_.push_back(TapeBuf{data, shape, offset, is_param, requires_grad});
+    return BufId(serial_, static_cast<std::uint32_t>(bufs_.size() - 1));
+  }
   BufId adopt(const Tensor& t, std::string_view op);
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;
+  void release_context(OpaqueOp& op);
   [[noreturn]] void throw_foreign(BufId id, const char* op) const;
   [[noreturn]] static void throw_recorded_after_backward();
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <variant>
 #include <vector>
@@ -96,12 +97,21 @@ struct CustomOp {
 using OpaqueBackwardFn = void (*)(std::span<const std::span<const float>> d_outputs,
                                   std::span<const std::span<const float>> saved,
                                   std::span<const std::span<float>> d_inputs);
+// The same VJP for a block that also hands the tape its typed forward state (`context`, e.g. a
+// memory rule's cache): it reads that state in place instead of decoding it from `saved`.
+using OpaqueContextBackwardFn = void (*)(const void* context, std::span<const std::span<const float>> d_outputs,
+                                         std::span<const std::span<const float>> saved,
+                                         std::span<const std::span<float>> d_inputs);
 
 struct OpaqueOp {
   opaque::OpaqueKey key;
   std::vector<BufId> inputs, outputs;
   std::vector<BufId> saved;            // tensors kept for backward (the rule's cache)
   OpaqueBackwardFn backward = nullptr;  // the registry's function for `key`, set by the recorder
+  // Optional: the block's typed forward state, owned by the record (saved buffers may alias it),
+  // and the registry's in-place function for `key`, which backward then calls instead.
+  std::shared_ptr<const void> context;
+  OpaqueContextBackwardFn context_backward = nullptr;
 };
 
 using TapeOp = std::variant<MatmulOp, MatmulTransposeBOp, TransposeOp, OuterProductOp, FrobeniusDotOp, AddOp, SubOp,

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -186,4 +187,87 @@ TEST_CASE("record_opaque: outputs and saved tensors are snapshots; malformed val
     const std::array<OpaqueValue, 1> bad{OpaqueValue{nan, Shape{1}}};
     CHECK_THROWS_AS((void)tape::opaque::record_opaque(registry, OpaqueKey::swa, ins, bad, {}), tape::TapeError);
   });
+}
+
+namespace {
+
+// The frozen read with its M handed to the tape as the block's context (how the memory rules
+// hand over their caches): the in-place VJP reads M there.
+struct ReadContext {
+  std::vector<float> m;
+  int* calls;
+};
+
+void frozen_read_in_place(const void* context, Buffers d_outputs, Buffers saved,
+                          std::span<const std::span<float>> d_inputs) {
+  const auto& c = *static_cast<const ReadContext*>(context);
+  ++*c.calls;
+  CHECK(saved[0].data() == c.m.data());  // the saved value aliases the context
+  const std::array<std::span<const float>, 1> m{std::span<const float>(c.m)};
+  frozen_read_backward(d_outputs, m, d_inputs);
+}
+
+}  // namespace
+
+TEST_CASE("record_opaque: a context is kept uncopied, read in place by backward, then freed") {
+  OpaqueRegistry registry;
+  REQUIRE(registry.register_backward(OpaqueKey::frozen_delta_rule, frozen_read_backward, frozen_read_in_place).ok());
+  int calls = 0;
+  std::weak_ptr<const void> alive;
+  const Grads g = tape::with_tape([&](tape::Tape& t) {
+    const Tensor w = t.register_param(kW, Shape{kD, kD});
+    const Tensor x = t.register_input(kX, Shape{kS, kD});
+    const Tensor q = tape::ops::matmul_transpose_b(x, w);
+    Tensor y_inner;
+    {
+      tape::opaque::UntracedScope untraced;
+      y_inner = tape::ops::matmul_transpose_b(q, Tensor::from(kM, Shape{kD, kD}));
+    }
+    auto context = std::make_shared<ReadContext>(ReadContext{kM, &calls});
+    const float* m_data = context->m.data();
+    alive = context;
+    const std::array<OpaqueValue, 1> outs{OpaqueValue{y_inner.data(), y_inner.shape()}};
+    const std::array<OpaqueValue, 2> saved{OpaqueValue{context->m, Shape{kD, kD}, true},
+                                           OpaqueValue{q.data(), q.shape()}};
+    const std::array<Tensor, 1> ins{q};
+    const std::vector<Tensor> y =
+        tape::opaque::record_opaque(registry, OpaqueKey::frozen_delta_rule, ins, outs, saved, std::move(context));
+    const auto& op = std::get<tape::OpaqueOp>(t.ops().back());
+    CHECK(t.data(op.saved.at(0)).data() == m_data);  // not copied
+    CHECK(op.saved.at(1) == q.id());                  // an input's whole data: its own buffer
+    CHECK_FALSE(alive.expired());
+    const Tensor loss = tape::ops::frobenius_dot(y.at(0), Tensor::from(kC, Shape{kS, kD}));
+    t.backward(loss.id());
+    CHECK(alive.expired());  // freed once its VJP ran
+    CHECK(t.data(op.saved.at(0)).empty());
+    Grads r;
+    r.w = t.get_grad(w.id());
+    r.x = t.get_grad(x.id());
+    return r;
+  });
+  CHECK(calls == 1);
+  const Grads want = expected(frozen_read_backward);
+  check_close(g.w, want.w);
+  check_close(g.x, want.x);
+}
+
+TEST_CASE("record_opaque: a context needs the key's in-place function; a value in a context needs one") {
+  OpaqueRegistry registry;
+  REQUIRE(registry.register_backward(OpaqueKey::swa, frozen_read_backward).ok());
+  const std::vector<float> y(4, 1.0f);
+  const std::array<OpaqueValue, 1> outs{OpaqueValue{y, Shape{4}}};
+  const auto context = std::make_shared<std::vector<float>>(2, 0.5f);
+  const std::array<OpaqueValue, 1> in_context{OpaqueValue{*context, Shape{2}, true}};
+  const auto no_in_place = tape::try_with_tape([&](tape::Tape& t) {
+    const std::array<Tensor, 1> ins{t.register_input(y, Shape{4})};
+    return tape::opaque::record_opaque(registry, OpaqueKey::swa, ins, outs, in_context, context).size();
+  });
+  REQUIRE_FALSE(no_in_place.ok());
+  CHECK(no_in_place.error().message().find("no in-place backward function") != std::string::npos);
+  const auto no_context = tape::try_with_tape([&](tape::Tape& t) {
+    const std::array<Tensor, 1> ins{t.register_input(y, Shape{4})};
+    return tape::opaque::record_opaque(registry, OpaqueKey::swa, ins, outs, in_context).size();
+  });
+  REQUIRE_FALSE(no_context.ok());
+  CHECK(no_context.error().message().find("lives in a context, but none was given") != std::string::npos);
 }
