@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "common/checked_stdout.hpp"
 #include "commands.hpp"
 #include "common/temp_file_cleanup.hpp"
 #include "suggest.hpp"
@@ -75,7 +76,7 @@ int run(int argc, char** argv) {
 }
 
 int checked_stdout(int rc) {
-  if (const int err = flush_stdout(); err != 0) {
+  if (const int err = common::flush_stdout(); err != 0) {
     if (rc != kExitMalformedOrIo) std::cerr << "nltrain: cannot write to stdout: " << std::strerror(err) << "\n";
     return kExitMalformedOrIo;
   }
@@ -85,7 +86,7 @@ int checked_stdout(int rc) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  install_checked_stdout();
+  common::install_checked_stdout();
   common::install_temp_file_cleanup();
   common::install_out_of_memory_exit("nltrain: out of memory\n", kExitMalformedOrIo);
   try {
