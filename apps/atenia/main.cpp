@@ -1,16 +1,13 @@
 // atenia: where tensors live and where kernels run (APX 13). This file only dispatches.
 #include <algorithm>
-#include <cstring>
 #include <exception>
 #include <iostream>
-#include <new>
 #include <string_view>
 #include <vector>
 
 #include "commands.hpp"
-#include "common/checked_stdout.hpp"
 #include "common/edit_distance.hpp"
-#include "common/temp_file_cleanup.hpp"
+#include "common/tool_main.hpp"
 
 namespace {
 
@@ -60,31 +57,10 @@ int run(int argc, char** argv) {
   return kExitMalformedOrIo;
 }
 
-// Whatever a command printed (help, text, --json) must have reached stdout: a lost write
-// (a full disk, /dev/full) is one line on stderr and exit 2, not a silent exit 0. A command
-// that already failed with exit 2 has printed its one line (write_output names stdout).
-int checked_stdout(int rc) {
-  if (const int err = common::flush_stdout(); err != 0) {
-    if (rc != kExitMalformedOrIo) std::cerr << "atenia: cannot write to stdout: " << std::strerror(err) << "\n";
-    return kExitMalformedOrIo;
-  }
-  return rc;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  common::install_checked_stdout();
-  common::install_temp_file_cleanup();
-  common::install_out_of_memory_exit("atenia: out of memory\n", kExitMalformedOrIo);
-  try {
-    return checked_stdout(run(argc, argv));
-  } catch (const std::bad_alloc&) {
-    std::cerr << "atenia: out of memory\n";
-    return kExitMalformedOrIo;
-  } catch (const std::exception& e) {
-    // Last resort: a bug or an allocation failure, never a silent crash.
-    std::cerr << "atenia: internal error: " << e.what() << "\n";
-    return kExitMalformedOrIo;
-  }
+  return common::run_tool(argc, argv, run,
+                          {.name = "atenia", .oom_line = "atenia: out of memory\n", .stdout_lost = "cannot write to stdout",
+                           .exit_io = kExitMalformedOrIo, .buffered_stdout = true, .quiet_when_failed_already = true});
 }
