@@ -9,6 +9,7 @@
 #include "common/checked_stdout.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
+#include "common/json_reader.hpp"
 
 namespace nltrain {
 namespace {
@@ -32,8 +33,9 @@ bool iequal(std::string_view a, std::string_view b) {
   return true;
 }
 
+// A configuration key is the user's text: its path is escaped and its echo cut (common::JsonReader).
 common::Error config_error(const std::string& file, const std::string& key, const std::string& msg) {
-  return common::Error::malformed(msg, common::Location{file, 0, "/" + key});
+  return common::JsonReader(file).error(common::json_child_path("", key), msg);
 }
 
 }  // namespace
