@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/float_json.hpp"
 #include "common/json_input.hpp"
+#include "common/json_reader.hpp"
 #include "common/result.hpp"
 
 namespace CLI {
@@ -51,35 +53,9 @@ int exit_code_for(common::ErrorCode code);
 // asks: `names` pairs an option name with its value.
 [[nodiscard]] common::Status at_most_one_stdout(std::initializer_list<std::pair<const char*, const std::string*>> outputs);
 
-// JSON numbers for floats: the shortest decimal that reads back as the same float, so 0.82F
-// prints as 0.82 rather than 0.8199999928474426. Locale-independent.
-[[nodiscard]] nlohmann::ordered_json float_json(float v);
+using common::float_json;  // the shortest decimal that reads back as the same float
 
 // Strict field access on one JSON object; errors name the file, line and JSON pointer.
-class Fields {
- public:
-  Fields(const nlohmann::ordered_json& obj, std::string file, std::int64_t line, std::string path);
-
-  [[nodiscard]] common::Status only(std::initializer_list<const char*> allowed) const;  // the object check too
-  [[nodiscard]] bool has(const char* key) const;
-  [[nodiscard]] common::Result<bool> boolean(const char* key) const;
-  [[nodiscard]] common::Result<std::uint64_t> unsigned_int(const char* key) const;
-  [[nodiscard]] common::Result<std::int64_t> signed_int(const char* key) const;
-  [[nodiscard]] common::Result<double> number(const char* key) const;
-  [[nodiscard]] common::Result<float> unit_float(const char* key) const;  // finite, in [0, 1]
-  [[nodiscard]] common::Result<std::string> string(const char* key) const;
-  [[nodiscard]] common::Result<const nlohmann::ordered_json*> array(const char* key) const;
-  [[nodiscard]] common::Result<const nlohmann::ordered_json*> object(const char* key) const;
-  [[nodiscard]] common::Error error(const std::string& key, const std::string& msg) const;
-  [[nodiscard]] std::string pointer(const std::string& key) const;
-
-  std::string file;
-  std::int64_t line;
-  std::string path;
-
- private:
-  [[nodiscard]] common::Result<const nlohmann::ordered_json*> get(const char* key) const;
-  const nlohmann::ordered_json& obj_;
-};
+using Fields = common::JsonFields;
 
 }  // namespace atenia::cli

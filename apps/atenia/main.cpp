@@ -1,15 +1,13 @@
 // atenia: where tensors live and where kernels run (APX 13). This file only dispatches.
 #include <algorithm>
-#include <cstring>
 #include <exception>
 #include <iostream>
-#include <new>
 #include <string_view>
 #include <vector>
 
-#include "checked_stdout.hpp"
 #include "commands.hpp"
-#include "common/temp_file_cleanup.hpp"
+#include "common/edit_distance.hpp"
+#include "common/tool_main.hpp"
 
 namespace {
 
@@ -17,28 +15,13 @@ using namespace atenia::cli;
 
 constexpr std::string_view kSubcommands[] = {"profile", "place", "simulate", "learn", "stats", "checkpoint", "explain"};
 
-// Optimal string alignment distance (adjacent transpositions count as one edit).
-std::size_t osa_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 // A first word that is no subcommand: name it, the nearest subcommand within a third of its
 // length (at least 2 edits), and the list.
 int unknown_subcommand(std::string_view word) {
   std::string_view best;
   std::size_t best_d = std::max<std::size_t>(2, (word.size() + 2) / 3) + 1;
   for (std::string_view c : kSubcommands) {
-    const std::size_t d = osa_distance(word.substr(0, 64), c);
+    const std::size_t d = common::osa_distance(word.substr(0, 64), c);
     if (d < best_d) best_d = d, best = c;
   }
   std::cerr << "atenia: unknown subcommand \"" << word.substr(0, 64) << "\"";
@@ -74,31 +57,10 @@ int run(int argc, char** argv) {
   return kExitMalformedOrIo;
 }
 
-// Whatever a command printed (help, text, --json) must have reached stdout: a lost write
-// (a full disk, /dev/full) is one line on stderr and exit 2, not a silent exit 0. A command
-// that already failed with exit 2 has printed its one line (write_output names stdout).
-int checked_stdout(int rc) {
-  if (const int err = flush_stdout(); err != 0) {
-    if (rc != kExitMalformedOrIo) std::cerr << "atenia: cannot write to stdout: " << std::strerror(err) << "\n";
-    return kExitMalformedOrIo;
-  }
-  return rc;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  install_checked_stdout();
-  common::install_temp_file_cleanup();
-  common::install_out_of_memory_exit("atenia: out of memory\n", kExitMalformedOrIo);
-  try {
-    return checked_stdout(run(argc, argv));
-  } catch (const std::bad_alloc&) {
-    std::cerr << "atenia: out of memory\n";
-    return kExitMalformedOrIo;
-  } catch (const std::exception& e) {
-    // Last resort: a bug or an allocation failure, never a silent crash.
-    std::cerr << "atenia: internal error: " << e.what() << "\n";
-    return kExitMalformedOrIo;
-  }
+  return common::run_tool(argc, argv, run,
+                          {.name = "atenia", .oom_line = "atenia: out of memory\n", .stdout_lost = "cannot write to stdout",
+                           .exit_io = kExitMalformedOrIo, .buffered_stdout = true, .quiet_when_failed_already = true});
 }

@@ -1,7 +1,7 @@
 // bp examples pytorch|jax [--print]: where the live framework helpers are, or their text.
 #include "command_support.hpp"
 #include "command_table.hpp"
-#include "helper_locator.hpp"
+#include "share_locator.hpp"
 #include "terminal.hpp"
 #include "verify_output.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "command_support.hpp"
 #include "command_table.hpp"
-#include "fixture_locator.hpp"
+#include "share_locator.hpp"
 #include "generated_output.hpp"
 #include "help_text.hpp"
 #include "json_argument.hpp"

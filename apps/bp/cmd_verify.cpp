@@ -5,7 +5,7 @@
 #include "command_support.hpp"
 #include "command_table.hpp"
 #include "common/file_system.hpp"
-#include "fixture_locator.hpp"
+#include "share_locator.hpp"
 #include "help_text.hpp"
 #include "input_source.hpp"
 #include "receipt_reader.hpp"

@@ -1,28 +1,14 @@
 // bp: thin driver. Scans argv with the reference's grammar (argv_scan.hpp), then hands the
 // words to the command table. The only code that picks an exit status is in apps/bp.
-#include <cstring>
-#include <exception>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "argv_scan.hpp"
 #include "command_table.hpp"
-#include "common/temp_file_cleanup.hpp"
+#include "common/tool_main.hpp"
 #include "terminal.hpp"
 
 namespace {
-
-// Every command's product goes to stdout; if any of it was lost (a full disk, /dev/full, a
-// closed descriptor) the run failed, whatever the command returned: one line, exit 2.
-int checked_stdout(int rc) {
-  using namespace bp::cli;
-  if (const int err = stdout_write_error(); err != 0) {
-    write_stderr(std::string("bp: could not write to stdout: ") + std::strerror(err) + "\n");
-    return kExitUsageOrInput;
-  }
-  return rc;
-}
 
 int run(int argc, char** argv) {
   using namespace bp::cli;
@@ -38,18 +24,11 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+// Every command's product goes to stdout; if any of it was lost (a full disk, /dev/full, a
+// closed descriptor) the run failed, whatever the command returned: one line, exit 2.
 int main(int argc, char** argv) {
-  using namespace bp::cli;
-  common::install_temp_file_cleanup();
-  common::install_out_of_memory_exit("bp: out of memory\n", bp::cli::kExitUsageOrInput);
-  try {
-    return checked_stdout(run(argc, argv));
-  } catch (const std::bad_alloc&) {
-    write_stderr("bp: out of memory\n");
-    return kExitUsageOrInput;
-  } catch (const std::exception& e) {
-    // Last resort (e.g. std::bad_alloc): one line, documented status 2.
-    write_stderr(std::string("bp: internal error: ") + e.what() + "\n");
-    return kExitUsageOrInput;
-  }
+  return common::run_tool(argc, argv, run,
+                          {.name = "bp", .oom_line = "bp: out of memory\n", .stdout_lost = "could not write to stdout",
+                           .exit_io = bp::cli::kExitUsageOrInput, .buffered_stdout = false,
+                           .quiet_when_failed_already = false});
 }

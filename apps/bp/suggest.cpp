@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "common/edit_distance.hpp"
+
 namespace bp::cli {
 namespace {
 
@@ -31,25 +33,6 @@ constexpr std::array<VerbExample, 8> kVerbs = {{
 
 }  // namespace
 
-std::size_t osa_distance(std::string_view a, std::string_view b) {
-  const std::size_t m = a.size(), n = b.size();
-  if (m == 0) return n;
-  if (n == 0) return m;
-  const std::size_t w = n + 1;
-  std::vector<std::size_t> d((m + 1) * w);
-  for (std::size_t j = 0; j <= n; ++j) d[j] = j;
-  for (std::size_t i = 1; i <= m; ++i) d[i * w] = i;
-  for (std::size_t i = 1; i <= m; ++i) {
-    for (std::size_t j = 1; j <= n; ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      std::size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) v = std::min(v, d[(i - 2) * w + j - 2] + 1);
-      d[i * w + j] = v;
-    }
-  }
-  return d[m * w + n];
-}
-
 std::optional<std::string> suggest_command(std::string_view unknown) {
   // 1. The shortest verb the typed word is a prefix of ("gen" -> generate, "validat" -> validate).
   const VerbExample* best = nullptr;
@@ -65,7 +48,7 @@ std::optional<std::string> suggest_command(std::string_view unknown) {
   // 3. The nearest verb by edit distance.
   std::size_t best_dist = 0;
   for (const auto& c : kVerbs) {
-    const std::size_t dist = osa_distance(unknown, c.verb);
+    const std::size_t dist = common::osa_distance(unknown, c.verb);
     if (dist > threshold_for(c.verb)) continue;
     if (best == nullptr || dist < best_dist || (dist == best_dist && c.verb.size() < best->verb.size())) {
       best = &c;
@@ -81,7 +64,7 @@ std::optional<std::string_view> suggest_flag(std::string_view unknown, const std
   std::optional<std::string_view> best;
   std::size_t best_dist = 0;
   for (auto flag : known) {
-    const std::size_t dist = osa_distance(head, flag);
+    const std::size_t dist = common::osa_distance(head, flag);
     if (dist > threshold_for(flag)) continue;
     if (!best || dist < best_dist || (dist == best_dist && flag.size() < best->size())) {
       best = flag;

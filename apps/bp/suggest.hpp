@@ -10,8 +10,6 @@
 
 namespace bp::cli {
 
-[[nodiscard]] std::size_t osa_distance(std::string_view a, std::string_view b);
-
 // For an unknown top-level command: an example invocation of the verb meant, if any.
 [[nodiscard]] std::optional<std::string> suggest_command(std::string_view unknown);
 

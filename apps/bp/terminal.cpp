@@ -2,36 +2,16 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 
+#include "common/checked_stdout.hpp"
+
 namespace bp::cli {
-namespace {
 
-int g_stdout_error = 0;
+bool write_stdout(std::string_view bytes) { return common::write_stdout(bytes); }
+int stdout_write_error() { return common::stdout_write_error(); }
 
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
-}  // namespace
-
-bool write_stdout(std::string_view bytes) {
-  if (write_all(STDOUT_FILENO, bytes)) return true;
-  if (g_stdout_error == 0) g_stdout_error = errno != 0 ? errno : EIO;
-  return false;
-}
-
-int stdout_write_error() { return g_stdout_error; }
-bool write_stderr(std::string_view bytes) { return write_all(STDERR_FILENO, bytes); }
+bool write_stderr(std::string_view bytes) { return common::write_stderr(bytes); }
 
 bool use_color(int fd, ColorChoice choice, bool json_mode) {
   if (json_mode) return false;

@@ -8,7 +8,7 @@
 
 #include "common/js_json_text.hpp"
 #include "common/json_input.hpp"
-#include "fixture_locator.hpp"
+#include "share_locator.hpp"
 #include "generated_output.hpp"
 #include "input_source.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"

@@ -1,64 +1,18 @@
 #include "cli_support.hpp"
 
-#include <unistd.h>
-
-#include <array>
 #include <cctype>
-#include <charconv>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <iostream>
-#include <streambuf>
 
 #include "common/atomic_file.hpp"
+#include "common/checked_stdout.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
+#include "common/json_reader.hpp"
 
 namespace nltrain {
 namespace {
-
-class CheckedStdoutBuf final : public std::streambuf {
- public:
-  CheckedStdoutBuf() { setp(buf_, buf_ + sizeof buf_); }
-  [[nodiscard]] int error() const { return error_; }
-
- protected:
-  int_type overflow(int_type c) override {
-    const bool ok = drain();
-    if (traits_type::eq_int_type(c, traits_type::eof())) return ok ? traits_type::not_eof(c) : c;
-    *pptr() = traits_type::to_char_type(c);
-    pbump(1);
-    return ok ? c : traits_type::eof();
-  }
-  int sync() override { return drain() ? 0 : -1; }
-
- private:
-  // After a failure the rest is dropped: a full disk must not make the trainer loop.
-  bool drain() {
-    const char* p = pbase();
-    std::size_t left = static_cast<std::size_t>(pptr() - pbase());
-    while (left > 0 && error_ == 0) {
-      const ssize_t n = ::write(STDOUT_FILENO, p, left);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        error_ = errno != 0 ? errno : EIO;
-        break;
-      }
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
-    setp(buf_, buf_ + sizeof buf_);
-    return error_ == 0;
-  }
-  char buf_[1 << 16];
-  int error_ = 0;
-};
-
-CheckedStdoutBuf& stdout_buf() {
-  static auto* buf = new CheckedStdoutBuf;  // never destroyed: std::cout may flush at exit
-  return *buf;
-}
 
 struct RuleName {
   nl::RuleKind kind;
@@ -79,8 +33,9 @@ bool iequal(std::string_view a, std::string_view b) {
   return true;
 }
 
+// A configuration key is the user's text: its path is escaped and its echo cut (common::JsonReader).
 common::Error config_error(const std::string& file, const std::string& key, const std::string& msg) {
-  return common::Error::malformed(msg, common::Location{file, 0, "/" + key});
+  return common::JsonReader(file).error(common::json_child_path("", key), msg);
 }
 
 }  // namespace
@@ -94,32 +49,16 @@ int report(const common::Error& e) {
   return exit_code_for(e.code());
 }
 
-void install_checked_stdout() { std::cout.rdbuf(&stdout_buf()); }
-
-int flush_stdout() {
-  std::cout.flush();
-  return stdout_buf().error();
-}
-
 common::Status write_output(const std::string& path, std::string_view text) {
   if (path == "-") {
     std::cout << text;
-    if (const int err = flush_stdout(); err != 0) return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
+    if (const int err = common::flush_stdout(); err != 0) return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
     return {};
   }
   if (common::Status s = common::write_file_atomic(common::real_file_system(), path, text); !s.ok()) {
     return s.error().at_file(path);
   }
   return {};
-}
-
-nlohmann::ordered_json float_json(float v) {
-  if (!std::isfinite(v)) return nullptr;
-  std::array<char, 64> buf{};
-  auto res = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  double d = 0;
-  std::from_chars(buf.data(), res.ptr, d);
-  return d;
 }
 
 common::Result<nl::RuleKind> parse_rule(std::string_view name) {

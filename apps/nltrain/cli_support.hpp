@@ -1,5 +1,5 @@
 #pragma once
-// What every nltrain command shares: exit codes, the one-line error report, checked stdout,
+// What every nltrain command shares: exit codes, the one-line error report,
 // atomic output files, rule names, float JSON and the strict run configuration.
 #include <cstdint>
 #include <optional>
@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/float_json.hpp"
 #include "common/result.hpp"
 #include "nl/adamw.hpp"
 #include "nl/mag_config.hpp"
@@ -27,15 +28,10 @@ inline constexpr std::size_t kByteVocab = 256;
 int report(const common::Error& e);
 int exit_code_for(common::ErrorCode code);
 
-// std::cout through a buffer that remembers the first failed write(2).
-void install_checked_stdout();
-[[nodiscard]] int flush_stdout();  // errno of the first failed write, 0 if none
-
 // `-` is stdout; any other path is written atomically.
 [[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
 
-// The shortest decimal that reads back as the same float; null for NaN/Inf.
-[[nodiscard]] nlohmann::ordered_json float_json(float v);
+using common::float_json;  // the shortest decimal that reads back as the same float
 
 // Short names (delta titans hebbian moneta yaad memora lattice trellis atlas) or the full ones
 // (DeltaRule, TitansLMM, ...), case-insensitive.

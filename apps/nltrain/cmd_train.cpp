@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
+#include "common/checked_stdout.hpp"
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
 #include "commands.hpp"
@@ -79,7 +80,7 @@ class MetricsSink {
     if (path_.empty()) return {};
     if (path_ == "-") {
       std::cout << line << '\n';
-      if (const int err = flush_stdout(); err != 0) return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
+      if (const int err = common::flush_stdout(); err != 0) return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
       return {};
     }
     file_ << line << '\n';

@@ -1,16 +1,14 @@
 // nltrain: trains nested-learning models (memory rules in a MAG block). This file only
 // dispatches; each command lives in cmd_<name>.cpp.
 #include <algorithm>
-#include <cstring>
 #include <exception>
 #include <iostream>
-#include <new>
 #include <string_view>
 #include <vector>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "common/temp_file_cleanup.hpp"
+#include "common/tool_main.hpp"
 #include "suggest.hpp"
 
 namespace {
@@ -74,27 +72,10 @@ int run(int argc, char** argv) {
   return kExitMalformedOrIo;
 }
 
-int checked_stdout(int rc) {
-  if (const int err = flush_stdout(); err != 0) {
-    if (rc != kExitMalformedOrIo) std::cerr << "nltrain: cannot write to stdout: " << std::strerror(err) << "\n";
-    return kExitMalformedOrIo;
-  }
-  return rc;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  install_checked_stdout();
-  common::install_temp_file_cleanup();
-  common::install_out_of_memory_exit("nltrain: out of memory\n", kExitMalformedOrIo);
-  try {
-    return checked_stdout(run(argc, argv));
-  } catch (const std::bad_alloc&) {
-    std::cerr << "nltrain: out of memory\n";
-    return kExitMalformedOrIo;
-  } catch (const std::exception& e) {
-    std::cerr << "nltrain: internal error: " << e.what() << "\n";
-    return kExitMalformedOrIo;
-  }
+  return common::run_tool(argc, argv, run,
+                          {.name = "nltrain", .oom_line = "nltrain: out of memory\n", .stdout_lost = "cannot write to stdout",
+                           .exit_io = kExitMalformedOrIo, .buffered_stdout = true, .quiet_when_failed_already = true});
 }

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "common/json_reader.hpp"
 #include "nl/named_tensors.hpp"
 #include "nl/state_json.hpp"
 
@@ -22,7 +23,7 @@ common::Status only_keys(const Json& obj, const std::string& path, std::initiali
   for (const auto& [key, value] : obj.items()) {
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
-    if (!known) return bad(path + "/" + key, "unknown key");
+    if (!known) return bad(common::json_child_path(path, key), "unknown key");
   }
   return {};
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mag_chunk_setup.hpp"
 #include "nl/cms_backward.hpp"
 #include "nl/register_opaque_vjps.hpp"
 #include "nl/traced_cms_forward.hpp"
@@ -20,28 +21,11 @@
 
 namespace {
 
-constexpr std::size_t kSeq = 64, kVocab = 64, kWindow = 16;
+using magbench::kSeq;
+using magbench::make;
+using magbench::Setup;
 // Best of this many steps on both sides (ours and torch's): the machine is shared and noisy.
 constexpr int kRepeats = 20;
-
-struct Setup {
-  nl::MagConfig cfg;
-  nl::MagParams<float> params;
-  nl::ContextMemory<float> context;
-  std::vector<std::size_t> ids, targets;
-  nl::Pulse pulse{{true}};
-};
-
-Setup make(nl::RuleKind rule, std::size_t d) {
-  Setup s;
-  s.cfg.vocab = kVocab, s.cfg.d = d, s.cfg.heads = std::max<std::size_t>(2, d / 16), s.cfg.seq_len = kSeq;
-  s.cfg.window = kWindow, s.cfg.rule = rule, s.cfg.rule_cfg.d = d, s.cfg.rule_cfg.d_h = d / 2;
-  s.cfg.rule_cfg.d_c = d / 2;
-  s.params = nl::MagParams<float>::init(s.cfg);
-  s.context = nl::ContextMemory<float>::initial(s.cfg);
-  for (std::size_t t = 0; t < kSeq; ++t) s.ids.push_back((7 * t) % kVocab), s.targets.push_back((7 * t + 1) % kVocab);
-  return s;
-}
 
 const tape::opaque::OpaqueRegistry& registry() {
   static const tape::opaque::OpaqueRegistry r = [] {

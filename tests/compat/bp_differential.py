@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import sys
 
+from reference_gate import reference_missing
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -43,12 +45,9 @@ def main():
     ap.add_argument("--cli-cases", type=int, default=5)
     args = ap.parse_args()
 
-    if not os.path.isfile(os.path.join(args.reference, "package.json")) or not shutil.which(args.node):
-        if os.environ.get("CI") == "true":
-            print("FAIL: CI=true but the reference package or node is missing at", args.reference)
-            return 1
-        print("SKIP: reference not installed at", args.reference, "(run the bp_reference_install test with npm)")
-        return 77
+    missing = reference_missing(args.reference, args.node, "(run the bp_reference_install test with npm)")
+    if missing is not None:
+        return missing
 
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)

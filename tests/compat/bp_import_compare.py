@@ -18,10 +18,11 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from reference_gate import reference_missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EPOCH = "1700000000"
@@ -133,12 +134,9 @@ def main():
     ap.add_argument("--node", default="node")
     ap.add_argument("--reference", required=True)
     args = ap.parse_args()
-    if not os.path.isfile(os.path.join(args.reference, "package.json")) or not shutil.which(args.node):
-        if os.environ.get("CI") == "true":
-            print("FAIL: CI=true but the reference package or node is missing at", args.reference)
-            return 1
-        print("SKIP: reference not installed at", args.reference)
-        return 77
+    missing = reference_missing(args.reference, args.node)
+    if missing is not None:
+        return missing
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, NO_COLOR="1")
     ref_cli = os.path.join(args.reference, "dist", "bin", "bp.js")
     pin = os.path.join(HERE, "bp_import_pin_date.cjs")

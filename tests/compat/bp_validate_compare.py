@@ -8,9 +8,10 @@ usage: bp_validate_compare.py --bp BP --node NODE --reference PKG_DIR"""
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+from reference_gate import reference_missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -21,12 +22,9 @@ def main():
     ap.add_argument("--node", default="node")
     ap.add_argument("--reference", required=True)
     args = ap.parse_args()
-    if not os.path.isfile(os.path.join(args.reference, "package.json")) or not shutil.which(args.node):
-        if os.environ.get("CI") == "true":
-            print("FAIL: CI=true but the reference package or node is missing at", args.reference)
-            return 1
-        print("SKIP: reference not installed at", args.reference)
-        return 77
+    missing = reference_missing(args.reference, args.node)
+    if missing is not None:
+        return missing
     ref = subprocess.run([args.node, os.path.join(HERE, "bp_validate_reference.js"), args.reference],
                          capture_output=True, check=True, text=True)
     failures, count = [], 0

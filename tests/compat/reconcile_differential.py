@@ -42,6 +42,8 @@ import subprocess
 import sys
 import tempfile
 
+from reference_gate import reference_missing
+
 FAMILIES = ["num_outside", "num_inside", "respelled", "removed_key", "duplicate_key", "unknown_key",
             "type_change", "swapped_array", "js_edge"]
 
@@ -592,12 +594,9 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
-    if not os.path.isfile(os.path.join(args.reference, "package.json")) or not shutil.which(args.node):
-        if os.environ.get("CI") == "true":
-            print("FAIL: CI=true but the reference package or node is missing at", args.reference)
-            return 1
-        print("SKIP: reference not installed at", args.reference)
-        return 77
+    missing = reference_missing(args.reference, args.node)
+    if missing is not None:
+        return missing
     rules = set(range(0, 27)) if args.all_rules else parse_rules(args.rules)
     work = args.work or tempfile.mkdtemp(prefix="reconcile_differential.")
     os.makedirs(work, exist_ok=True)

@@ -54,8 +54,18 @@ std::optional<ordered_json> optimizer_config_json(const std::optional<OptimizerC
 }
 
 ordered_json state_json(OptimizerName name, const OptimizerState& s) {
-  if (name == OptimizerName::sgd_momentum) return JsonObjectBuilder(1).add("buffer", s.buffer).done();
-  return JsonObjectBuilder(2).add("m", s.m).add("v", s.v).done();
+  if (name == OptimizerName::sgd_momentum) {
+    JsonObjectBuilder out(kMomentumState.size());
+    layout::for_each_field<kMomentumState>([&](auto field) {
+      if constexpr (field() == slot(kMomentumState, "buffer")) out.add(std::string(kMomentumState[field()].key), s.buffer);
+    });
+    return out.done();
+  }
+  JsonObjectBuilder out(kAdamState.size());
+  layout::for_each_field<kAdamState>([&](auto field) {
+    out.add(std::string(kAdamState[field()].key), field() == slot(kAdamState, "m") ? s.m : s.v);
+  });
+  return out.done();
 }
 
 ordered_json updates_json(const GeneralReceipt& r) {
@@ -64,19 +74,30 @@ ordered_json updates_json(const GeneralReceipt& r) {
   ordered_json updates = ordered_json::array();
   updates.get_ref<ordered_json::array_t&>().reserve(r.updates.size());
   for (const UpdateRecord& u : r.updates) {
-    JsonObjectBuilder opt(6);
-    opt.add("name", r.optimizer_name()).add("learning_rate", lr);
-    if (r.batched()) {
-      opt.add("factors",
-              ordered_json::array({ordered_json{{"name", "batch_reduced_gradient"}, {"value", u.gradient}}}));
-    } else {
-      opt.add("factors", gradient_factors_json(t, r.index, r.core, r.inputs(), u.slot));
-    }
-    opt.add("product_order", "left_to_right");
-    if (r.stateful) {
-      opt.add("state_before", state_json(r.input->optimizer->name, u.state_before));
-      opt.add("state_after", state_json(r.input->optimizer->name, u.state_after));
-    }
+    JsonObjectBuilder opt(kGeneralOptimizer.size());
+    layout::for_each_field<kGeneralOptimizer>([&](auto field) {
+      constexpr auto& F = kGeneralOptimizer;
+      const std::string key(F[field()].key);
+      switch (field()) {
+        case slot(F, "name"): opt.add(key, r.optimizer_name()); break;
+        case slot(F, "learning_rate"): opt.add(key, lr); break;
+        case slot(F, "factors"):
+          if (r.batched()) {
+            opt.add(key, ordered_json::array({ordered_json{{"name", "batch_reduced_gradient"}, {"value", u.gradient}}}));
+          } else {
+            opt.add(key, gradient_factors_json(t, r.index, r.core, r.inputs(), u.slot));
+          }
+          break;
+        case slot(F, "product_order"): opt.add(key, "left_to_right"); break;
+        case slot(F, "state_before"):
+          if (r.stateful) opt.add(key, state_json(r.input->optimizer->name, u.state_before));
+          break;
+        case slot(F, "state_after"):
+          if (r.stateful) opt.add(key, state_json(r.input->optimizer->name, u.state_after));
+          break;
+        default: break;
+      }
+    });
     updates.push_back(
         update_json(t, r.index, u.slot, u.weight_before, opt.done(), u.gradient, u.update, u.weight_after));
   }

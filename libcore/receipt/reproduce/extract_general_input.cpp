@@ -3,7 +3,7 @@
 #include <unordered_set>
 
 #include "receipt/reproduce/reproduce.hpp"
-#include "receipt/topology/json_reader.hpp"
+#include "common/json_reader.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 #include "receipt/topology/topology_index.hpp"
 
@@ -14,7 +14,7 @@ using engine::OptimizerConfig;
 using engine::OptimizerName;
 using engine::OptimizerState;
 using nlohmann::ordered_json;
-using topology::JsonReader;
+using common::JsonReader;
 
 namespace {
 
@@ -36,7 +36,7 @@ common::Result<std::vector<double>> read_map(const JsonReader& r, const json& no
   if (node.size() != order.size()) {
     std::unordered_set<std::string_view> known(order.begin(), order.end());
     for (const auto& [key, value] : node.items()) {
-      if (known.count(key) == 0) return r.error(topology::child_path(path, key), "'" + key + "' is not in the topology");
+      if (known.count(key) == 0) return r.error(common::json_child_path(path, key), "'" + key + "' is not in the topology");
     }
   }
   std::vector<double> out;
@@ -44,7 +44,7 @@ common::Result<std::vector<double>> read_map(const JsonReader& r, const json& no
   for (const auto& id : order) {
     const auto it = node.find(id);
     if (it == node.end()) return r.error(path, "missing '" + id + "'");
-    auto v = r.finite_number(*it, topology::child_path(path, id));
+    auto v = r.finite_number(*it, common::json_child_path(path, id));
     if (!v) return v.error();
     out.push_back(*v);
   }
@@ -163,7 +163,7 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const json& receip
   for (std::size_t i = 0; i < order.size(); ++i) {
     auto id = r.string(order[i], "/batch/sample_order/" + std::to_string(i), topology::kMaxIdLength);
     if (!id) return id.error();
-    const std::string path = topology::child_path("/per_sample", *id);
+    const std::string path = common::json_child_path("/per_sample", *id);
     if (!per.contains(*id)) return r.error(path, "missing the sample named in batch.sample_order");
     engine::Sample s;
     s.id = *id;

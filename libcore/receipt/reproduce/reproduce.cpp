@@ -6,7 +6,6 @@
 #include "common/number_format.hpp"
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/engine/mazur_step.hpp"
-#include "receipt/topology/json_reader.hpp"
 
 namespace receipt::reproduce {
 

@@ -4,12 +4,13 @@
 #include <string>
 #include <unordered_set>
 
-#include "receipt/topology/json_reader.hpp"
+#include "common/json_reader.hpp"
 #include "receipt/topology/topology_index.hpp"
 
 namespace receipt::topology {
 namespace {
 
+using common::JsonReader;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -29,7 +30,7 @@ common::Result<Parameter> parse_parameter(const JsonReader& r, const json& node,
     return s.error();
   }
   Parameter p;
-  auto id = r.identifier(node["id"], path + "/id");
+  auto id = r.identifier(node["id"], path + "/id", kMaxIdLength);
   if (!id) return id.error();
   p.id = std::move(*id);
   auto role = r.one_of(node["role"], path + "/role",
@@ -37,17 +38,17 @@ common::Result<Parameter> parse_parameter(const JsonReader& r, const json& node,
   if (!role) return role.error();
   p.role = static_cast<Role>(*role);
   if (node.contains("from_unit")) {
-    auto u = r.identifier(node["from_unit"], path + "/from_unit");
+    auto u = r.identifier(node["from_unit"], path + "/from_unit", kMaxIdLength);
     if (!u) return u.error();
     p.from_unit = std::move(*u);
   }
   if (node.contains("to_unit")) {
-    auto u = r.identifier(node["to_unit"], path + "/to_unit");
+    auto u = r.identifier(node["to_unit"], path + "/to_unit", kMaxIdLength);
     if (!u) return u.error();
     p.to_unit = std::move(*u);
   }
   if (node.contains("applies_to_units")) {
-    auto u = r.identifier_array(node["applies_to_units"], path + "/applies_to_units", 0, max_units);
+    auto u = r.identifier_array(node["applies_to_units"], path + "/applies_to_units", 0, max_units, kMaxIdLength);
     if (!u) return u.error();
     p.applies_to_units = std::move(*u);
   }
@@ -66,11 +67,11 @@ common::Result<Activation> parse_activation(const JsonReader& r, const json& nod
 // ignores them silently, which hides a misspelt id behind a "missing" one).
 common::Result<std::vector<double>> parse_value_map(const JsonReader& r, const json& node, const std::string& path,
                                                     const std::vector<std::string>& order, const char* what) {
-  if (!node.is_object()) return r.error(path, std::string("expected an object, got ") + json_type_name(node));
+  if (auto s = r.object(node, path); !s) return s.error();
   if (node.size() > order.size() || node.size() < order.size()) {
     std::unordered_set<std::string_view> known(order.begin(), order.end());
     for (const auto& [key, value] : node.items()) {
-      if (known.count(key) == 0) return engine_level(r, child_path(path, key), "'" + key + "' is not a " + what + " of the topology");
+      if (known.count(key) == 0) return engine_level(r, common::json_child_path(path, key), "'" + key + "' is not a " + what + " of the topology");
     }
   }
   std::vector<double> values;
@@ -78,7 +79,7 @@ common::Result<std::vector<double>> parse_value_map(const JsonReader& r, const j
   for (const auto& id : order) {
     const auto it = node.find(id);
     if (it == node.end()) return engine_level(r, path, std::string("missing a value for ") + what + " '" + id + "'");
-    auto v = r.finite_number(*it, child_path(path, id));
+    auto v = r.finite_number(*it, common::json_child_path(path, id));
     if (!v) return v.error();
     values.push_back(*v);
   }
@@ -182,7 +183,7 @@ common::Result<BiasPolicy> parse_bias_policy(const JsonReader& r, const json& no
 }
 
 common::Result<Metadata> parse_metadata(const JsonReader& r, const json& node, const std::string& path) {
-  if (!node.is_object()) return r.error(path, std::string("expected an object, got ") + json_type_name(node));
+  if (auto s = r.object(node, path); !s) return s.error();
   // Free-form in the schema; receipts keep only these three keys (others are dropped, as the reference does).
   Metadata m;
   for (const char* key : {"source", "gradient_convention"}) {
@@ -221,7 +222,7 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
   const json& layers = node["layers"];
   if (!layers.is_array() || layers.size() > 16) return r.error(path + "/layers", "expected an array of strings");
   for (std::size_t i = 0; i < layers.size(); ++i) {
-    if (auto s = r.string(layers[i], child_path(path + "/layers", i), kMaxIdLength); !s) return s.error();
+    if (auto s = r.string(layers[i], common::json_child_path(path + "/layers", i), kMaxIdLength); !s) return s.error();
   }
   for (auto [key, field] : {std::pair{"input_size", &t.input_size}, std::pair{"hidden_size", &t.hidden_size},
                             std::pair{"output_size", &t.output_size}}) {
@@ -236,32 +237,32 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
   }
   for (auto [key, field] : {std::pair{"input", &t.unit_order.input}, std::pair{"hidden", &t.unit_order.hidden},
                             std::pair{"output", &t.unit_order.output}}) {
-    auto ids = r.identifier_array(uo[key], uopath + "/" + key, 1, options.max_layer_units);
+    auto ids = r.identifier_array(uo[key], uopath + "/" + key, 1, options.max_layer_units, kMaxIdLength);
     if (!ids) return ids.error();
     *field = std::move(*ids);
   }
   const std::size_t max_params = parameter_limit(options.max_layer_units);
-  auto order = r.identifier_array(node["parameter_order"], path + "/parameter_order", 1, max_params);
+  auto order = r.identifier_array(node["parameter_order"], path + "/parameter_order", 1, max_params, kMaxIdLength);
   if (!order) return order.error();
   t.parameter_order = std::move(*order);
   {
     std::unordered_set<std::string_view> seen;
     for (std::size_t i = 0; i < t.parameter_order.size(); ++i) {
       if (!seen.insert(t.parameter_order[i]).second) {
-        return r.error(child_path(path + "/parameter_order", i), "'" + t.parameter_order[i] + "' is listed twice");
+        return r.error(common::json_child_path(path + "/parameter_order", i), "'" + t.parameter_order[i] + "' is listed twice");
       }
     }
   }
   const json& params = node["parameters"];
   const std::string ppath = path + "/parameters";
-  if (!params.is_array()) return r.error(ppath, std::string("expected an array, got ") + json_type_name(params));
+  if (auto s = r.array(params, ppath); !s) return s.error();
   if (params.empty() || params.size() > max_params) {
     return r.error(ppath, "expected 1.." + std::to_string(max_params) + " parameters, got " +
                               std::to_string(params.size()));
   }
   t.parameters.reserve(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) {
-    auto p = parse_parameter(r, params[i], child_path(ppath, i), options.max_layer_units);
+    auto p = parse_parameter(r, params[i], common::json_child_path(ppath, i), options.max_layer_units);
     if (!p) return p.error();
     t.parameters.push_back(std::move(*p));
   }

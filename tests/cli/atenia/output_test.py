@@ -12,42 +12,17 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from output_checks import Failures, read_fifo_while, run_to_dev_full, scratch_device, temporaries  # noqa: E402
+
 FULL_LINE = "atenia: cannot write to stdout: No space left on device\n"
-
-
-class Failures:
-    def __init__(self):
-        self.items, self.count = [], 0
-
-    def check(self, name, got, want):
-        self.count += 1
-        if got != want:
-            self.items.append("%s:\n  got:  %r\n  want: %r" % (name, got, want))
-
-    def truth(self, name, cond, detail=""):
-        self.count += 1
-        if not cond:
-            self.items.append("%s: %s" % (name, detail or "condition is false"))
-
-    def finish(self):
-        for item in self.items:
-            print("FAIL", item)
-        print("%d checks, %d failed" % (self.count, len(self.items)))
-        return 1 if self.items else 0
 
 
 def run(atenia, args):
     p = subprocess.run([atenia] + args, capture_output=True)
     return p.returncode, p.stdout, p.stderr
-
-
-def run_to_dev_full(atenia, args):
-    with open("/dev/full", "wb") as full:
-        p = subprocess.run([atenia] + args, stdout=full, stderr=subprocess.PIPE)
-    return p.returncode, p.stderr.decode("utf-8", "replace")
 
 
 def slurp(path):
@@ -56,26 +31,6 @@ def slurp(path):
             return g.read()
     except OSError as e:
         return "unreadable: %s" % e
-
-
-def scratch_device(work, name, major, minor, system_path):
-    """A character device node of our own (as root), so that a regressed binary replacing its
-    --out target by rename damages only the scratch directory, never the system's /dev entry.
-    Without the right to create one, the system's node (which a non-root run cannot replace)."""
-    path = os.path.join(work, name)
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
-        with open(path, "wb"):
-            pass  # a nodev mount refuses to open it
-        return path
-    except OSError:
-        if os.path.exists(path):
-            os.remove(path)
-        return system_path
-
-
-def temporaries(directory):
-    return sorted(n for n in os.listdir(directory) if ".atomic-tmp." in n or ".tmp." in n)
 
 
 def main():
@@ -144,18 +99,9 @@ def main():
         f.check("symlinks: no temporary", temporaries(work) + temporaries(w("real")), [])
 
         os.mkfifo(w("pipe"))
-        got = {}
-
-        def reader():
-            with open(w("pipe"), "rb") as p:
-                got["bytes"] = p.read()
-
-        t = threading.Thread(target=reader)
-        t.start()
-        rc, _, err = run(atenia, ["simulate", scenario, "--trace-out", w("pipe")])
-        t.join(60)
+        (rc, _, err), got = read_fifo_while(w("pipe"), lambda: run(atenia, ["simulate", scenario, "--trace-out", w("pipe")]))
         f.check("--trace-out FIFO: exit", (rc, err), (0, b""))
-        f.check("--trace-out FIFO: the reader got the trace", got.get("bytes"), trace)
+        f.check("--trace-out FIFO: the reader got the trace", got, trace)
         f.truth("--trace-out FIFO: still a FIFO", stat.S_ISFIFO(os.stat(w("pipe")).st_mode))
 
         null = scratch_device(work, "null", 1, 3, "/dev/null")

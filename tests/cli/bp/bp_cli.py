@@ -3,27 +3,8 @@ import os
 import subprocess
 import sys
 
-
-class Failures:
-    def __init__(self):
-        self.items = []
-        self.count = 0
-
-    def check(self, name, got, want):
-        self.count += 1
-        if got != want:
-            self.items.append("%s:\n  got:  %r\n  want: %r" % (name, got, want))
-
-    def truth(self, name, cond, detail=""):
-        self.count += 1
-        if not cond:
-            self.items.append("%s: %s" % (name, detail or "condition is false"))
-
-    def finish(self):
-        for f in self.items:
-            print("FAIL", f)
-        print("%d checks, %d failed" % (self.count, len(self.items)))
-        return 1 if self.items else 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from output_checks import Failures  # noqa: E402,F401  (re-exported for the bp tests)
 
 
 def run(bp, args, stdin=b"", env=None, cwd=None):

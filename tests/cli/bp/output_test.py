@@ -13,38 +13,12 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from bp_cli import Failures, bp_from_argv, run
+from output_checks import read_fifo_while, run_to_dev_full, scratch_device, temporaries
 
 FULL_LINE = "bp: could not write to stdout: No space left on device\n"
-
-
-def run_to_dev_full(bp, args, stdin=b""):
-    with open("/dev/full", "wb") as full:
-        p = subprocess.run([bp] + args, input=stdin, stdout=full, stderr=subprocess.PIPE)
-    return p.returncode, p.stderr.decode("utf-8", "replace")
-
-
-def scratch_device(work, name, major, minor, system_path):
-    """A character device node of our own (as root), so that a regressed binary replacing its
-    --out target by rename damages only the scratch directory, never the system's /dev entry.
-    Without the right to create one, the system's node (which a non-root run cannot replace)."""
-    path = os.path.join(work, name)
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
-        with open(path, "wb"):
-            pass  # a nodev mount refuses to open it
-        return path
-    except OSError:
-        if os.path.exists(path):
-            os.remove(path)
-        return system_path
-
-
-def temporaries(directory):
-    return sorted(n for n in os.listdir(directory) if ".atomic-tmp." in n or ".tmp." in n)
 
 
 def main():
@@ -107,18 +81,9 @@ def main():
         # --- --out to a FIFO: written in place for its reader; the FIFO stays.
         fifo = os.path.join(work, "pipe")
         os.mkfifo(fifo)
-        got = {}
-
-        def reader():
-            with open(fifo, "rb") as p:
-                got["bytes"] = p.read()
-
-        t = threading.Thread(target=reader)
-        t.start()
-        rc, out, err = run(bp, ["generate", "xor", "--out", fifo])
-        t.join(60)
+        (rc, out, err), got = read_fifo_while(fifo, lambda: run(bp, ["generate", "xor", "--out", fifo]))
         f.check("--out FIFO: exit", (rc, err), (0, b""))
-        f.check("--out FIFO: the reader got the receipt", got.get("bytes"), xor)
+        f.check("--out FIFO: the reader got the receipt", got, xor)
         f.truth("--out FIFO: still a FIFO", stat.S_ISFIFO(os.stat(fifo).st_mode))
         f.check("--out FIFO: nothing else in the directory", temporaries(work), [])
 

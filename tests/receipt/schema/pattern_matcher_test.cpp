@@ -1,6 +1,6 @@
 // The compiled pattern matcher answers what std::regex_search (ECMAScript) answers, on the
 // patterns of schemas/ and on a list of others, for seeded random strings.
-#include "receipt/schema/pattern_matcher.hpp"
+#include "common/schema/pattern_matcher.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,7 +12,7 @@
 
 #include "receipt/schema/schema_registry.hpp"
 
-using receipt::schema::detail::PatternMatcher;
+using common::schema::detail::PatternMatcher;
 
 namespace {
 

@@ -1,0 +1,131 @@
+#pragma once
+// The strict typed reader over a parsed JSON document (common::parse_json_text gives the DOM,
+// with its size and nesting limits): every read checks the type and range, refuses keys it was
+// not told about, and names the JSON Pointer of the value in its error.
+//
+//   const common::JsonReader r{"config.json"};
+//   if (auto s = r.check_object(node, "/layers/0", {"id", "units"}, {"id"}); !s) return s.error();
+//   auto units = r.integer(node["units"], "/layers/0/units", 1, 4096);
+//
+//   common::JsonFields f(obj, "in.json", 0, "/ticks/3");     // the same reads, by key
+//   if (auto s = f.only({"ram", "vram"}); !s) return s.error();
+//   auto ram = f.unit_float("ram");
+//
+// Two message dialects, because each tool's tests pin its texts: `terse` names the type it got
+// ("expected a number, got string"), `quoting` quotes the offending value, cut with
+// common::excerpt ("expected a number, got \"x\"") and lists the allowed keys of an object.
+// Every check costs time linear in what it reads; a message quotes at most
+// kMaxQuotedInputBytes of the input. Both nlohmann::json and nlohmann::ordered_json are read.
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.hpp"
+
+namespace common {
+
+// Appends one reference token to a JSON Pointer (RFC 6901 escaping of '~' and '/').
+[[nodiscard]] std::string json_child_path(const std::string& parent, std::string_view key);
+[[nodiscard]] std::string json_child_path(const std::string& parent, std::size_t index);
+
+class JsonReader {
+ public:
+  enum class Dialect { terse, quoting };
+
+  explicit JsonReader(std::string_view file, std::int64_t line = 0, Dialect dialect = Dialect::terse)
+      : file_(file), line_(line), dialect_(dialect) {}
+
+  // A malformed-input error at `path` ("/" when empty) of this reader's file and line.
+  [[nodiscard]] Error error(const std::string& path, std::string message) const;
+
+  // `node` must be an object whose keys are all in `allowed` and which has every key in `required`.
+  template <class Json>
+  [[nodiscard]] Status check_object(const Json& node, const std::string& path,
+                                    std::initializer_list<std::string_view> allowed,
+                                    std::initializer_list<std::string_view> required = {}) const;
+  template <class Json>
+  [[nodiscard]] Result<double> finite_number(const Json& node, const std::string& path) const;
+  // A finite number in [0, 1].
+  template <class Json>
+  [[nodiscard]] Result<double> unit_interval(const Json& node, const std::string& path) const;
+  // An integer in [min, max]; JSON has one number type, so 3.0 is the integer 3 (as
+  // JavaScript's Number.isInteger says).
+  template <class Json>
+  [[nodiscard]] Result<std::int64_t> integer(const Json& node, const std::string& path, std::int64_t min,
+                                             std::int64_t max) const;
+  // An integer written without a fraction or exponent: any uint64 / any int64.
+  template <class Json>
+  [[nodiscard]] Result<std::uint64_t> unsigned_integer(const Json& node, const std::string& path) const;
+  template <class Json>
+  [[nodiscard]] Result<std::int64_t> signed_integer(const Json& node, const std::string& path) const;
+  template <class Json>
+  [[nodiscard]] Result<std::string> string(const Json& node, const std::string& path,
+                                           std::size_t max_length = SIZE_MAX) const;
+  template <class Json>
+  [[nodiscard]] Result<bool> boolean(const Json& node, const std::string& path) const;
+  // An identifier: ^[a-zA-Z][a-zA-Z0-9_]*$, at most max_length bytes.
+  template <class Json>
+  [[nodiscard]] Result<std::string> identifier(const Json& node, const std::string& path,
+                                               std::size_t max_length) const;
+  // An array of identifiers with min_items <= size <= max_items (checked before reading items).
+  template <class Json>
+  [[nodiscard]] Result<std::vector<std::string>> identifier_array(const Json& node, const std::string& path,
+                                                                  std::size_t min_items, std::size_t max_items,
+                                                                  std::size_t max_length) const;
+  // One of `choices`, returned as its index.
+  template <class Json>
+  [[nodiscard]] Result<std::size_t> one_of(const Json& node, const std::string& path,
+                                           std::initializer_list<std::string_view> choices) const;
+  template <class Json>
+  [[nodiscard]] Status array(const Json& node, const std::string& path) const;
+  template <class Json>
+  [[nodiscard]] Status object(const Json& node, const std::string& path) const;
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] std::int64_t line() const { return line_; }
+
+ private:
+  // What a message says it got: the type (terse) or an excerpt of the value (quoting).
+  template <class Json>
+  [[nodiscard]] std::string got(const Json& node) const;
+
+  std::string file_;
+  std::int64_t line_;
+  Dialect dialect_;
+};
+
+// The reader's checks by key on one JSON object (ordered_json), in the quoting dialect: the
+// object sits at `path` of `file` (`line` for a JSONL record, 0 otherwise).
+class JsonFields {
+ public:
+  JsonFields(const nlohmann::ordered_json& obj, std::string file, std::int64_t line, std::string path);
+
+  [[nodiscard]] Status only(std::initializer_list<const char*> allowed) const;  // the object check too
+  [[nodiscard]] bool has(const char* key) const;
+  [[nodiscard]] Result<bool> boolean(const char* key) const;
+  [[nodiscard]] Result<std::uint64_t> unsigned_int(const char* key) const;
+  [[nodiscard]] Result<std::int64_t> signed_int(const char* key) const;
+  [[nodiscard]] Result<double> number(const char* key) const;
+  [[nodiscard]] Result<float> unit_float(const char* key) const;  // finite, in [0, 1]
+  [[nodiscard]] Result<std::string> string(const char* key) const;
+  [[nodiscard]] Result<const nlohmann::ordered_json*> array(const char* key) const;
+  [[nodiscard]] Result<const nlohmann::ordered_json*> object(const char* key) const;
+  // An error at obj/key (at the object itself when key is empty).
+  [[nodiscard]] Error error(const std::string& key, const std::string& msg) const;
+  [[nodiscard]] std::string pointer(const std::string& key) const;
+
+  std::string file;
+  std::int64_t line;
+  std::string path;
+
+ private:
+  [[nodiscard]] Result<const nlohmann::ordered_json*> get(const char* key) const;
+  [[nodiscard]] JsonReader reader() const { return JsonReader(file, line, JsonReader::Dialect::quoting); }
+  const nlohmann::ordered_json& obj_;
+};
+
+}  // namespace common
