@@ -19,52 +19,22 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "apps", "bp", "extract"))
-from pytorch import TraceDumper, half_squared_error  # noqa: E402
+sys.path.insert(0, HERE)
+import pytorch as helper  # noqa: E402
+from iris_step_loop import make_dumper, timed_steps  # noqa: E402
 
-torch.set_num_threads(1)
 STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 ROUNDS = 5
-gen = torch.Generator().manual_seed(0)
-features = torch.rand(150, 4, generator=gen) * 7
-targets = torch.nn.functional.one_hot(torch.randint(0, 3, (150,), generator=gen), 3).float()
-
-
-def make():
-    torch.manual_seed(1)
-    model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Sigmoid(), torch.nn.Linear(3, 3), torch.nn.Sigmoid())
-    return model, torch.optim.SGD(model.parameters(), lr=2.0)
-
-
-def one_step(model, opt, x, y):
-    opt.zero_grad()
-    loss = half_squared_error(model(x), y)
-    loss.backward()
-    opt.step()
 
 
 def measure(out_dir):
-    """Per step: the plain step's time, the helper's own time in the loop (dumper.step's entry and
-    exit around the same step), and the deferred serialization (close()) spread over the steps."""
-    model, opt = make()
-    dumper = TraceDumper(model, opt, half_squared_error, out=os.path.join(out_dir, "trace.jsonl"),
-                         trace_id="0" * 32, flush_every=10 ** 9)
-    step_t, helper_t = [], []
-    clock = time.perf_counter
-    for s in range(STEPS):
-        x, y = features[(s % 10) * 15:(s % 10 + 1) * 15], targets[(s % 10) * 15:(s % 10 + 1) * 15]
-        t0 = clock()
-        ctx = dumper.step(x, y)
-        ctx.__enter__()
-        t1 = clock()
-        one_step(model, opt, x, y)
-        t2 = clock()
-        ctx.__exit__(None, None, None)
-        t3 = clock()
-        step_t.append(t2 - t1)
-        helper_t.append((t1 - t0) + (t3 - t2))
-    t0 = clock()
+    """Per step: the plain step's time, the helper's own time in the loop, and the deferred
+    serialization (close()) spread over the steps."""
+    model, opt, dumper = make_dumper(helper, out_dir)
+    step_t, helper_t = timed_steps(helper, model, opt, dumper, STEPS)
+    t0 = time.perf_counter()
     dumper.close()
-    serialize = (clock() - t0) / STEPS
+    serialize = (time.perf_counter() - t0) / STEPS
     return statistics.median(step_t), statistics.median(helper_t), serialize
 
 

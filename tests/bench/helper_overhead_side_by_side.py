@@ -12,9 +12,11 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from iris_step_loop import make_dumper, timed_steps  # noqa: E402
 
 if len(sys.argv) < 3:
     raise SystemExit(__doc__)
@@ -30,34 +32,11 @@ def load(path, name):
 
 
 versions = {"baseline": load(sys.argv[1], "helper_baseline"), "candidate": load(sys.argv[2], "helper_candidate")}
-torch.set_num_threads(1)
-gen = torch.Generator().manual_seed(0)
-features = torch.rand(150, 4, generator=gen) * 7
-targets = torch.nn.functional.one_hot(torch.randint(0, 3, (150,), generator=gen), 3).float()
 
 
 def measure(helper, out_dir):
-    torch.manual_seed(1)
-    model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Sigmoid(), torch.nn.Linear(3, 3), torch.nn.Sigmoid())
-    opt = torch.optim.SGD(model.parameters(), lr=2.0)
-    dumper = helper.TraceDumper(model, opt, helper.half_squared_error, out=os.path.join(out_dir, "trace.jsonl"),
-                                trace_id="0" * 32, flush_every=10 ** 9)
-    step_t, helper_t = [], []
-    clock = time.perf_counter
-    for s in range(STEPS):
-        x, y = features[(s % 10) * 15:(s % 10 + 1) * 15], targets[(s % 10) * 15:(s % 10 + 1) * 15]
-        t0 = clock()
-        ctx = dumper.step(x, y)
-        ctx.__enter__()
-        t1 = clock()
-        opt.zero_grad()
-        helper.half_squared_error(model(x), y).backward()
-        opt.step()
-        t2 = clock()
-        ctx.__exit__(None, None, None)
-        t3 = clock()
-        step_t.append(t2 - t1)
-        helper_t.append((t1 - t0) + (t3 - t2))
+    model, opt, dumper = make_dumper(helper, out_dir)
+    step_t, helper_t = timed_steps(helper, model, opt, dumper, STEPS)
     dumper._abandon()  # the serialization is not what is compared here
     return statistics.median(step_t), statistics.median(helper_t)
 
