@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 #include <iostream>
 
 #include "common/atomic_file.hpp"
@@ -33,9 +35,74 @@ bool iequal(std::string_view a, std::string_view b) {
   return true;
 }
 
-// A configuration key is the user's text: its path is escaped and its echo cut (common::JsonReader).
-common::Error config_error(const std::string& file, const std::string& key, const std::string& msg) {
-  return common::JsonReader(file).error(common::json_child_path("", key), msg);
+using Json = nlohmann::ordered_json;
+
+// Reads a --config document into rc (and the counts the flags resolve later) with the common reader:
+// the types are checked here, the ranges by build_run_config after the flags are applied.
+common::Status read_config_file(const common::JsonReader& r, const Json& j, RunConfig& rc, std::size_t& levels,
+                                bool& d_c_set, bool& window_set) {
+  nl::MagConfig& m = rc.model;
+  // The keys a --config file may hold; each overrides the built-in default and is overridden by its flag.
+  if (common::Status s = r.check_object(j, "", {"rule", "levels", "schedule", "d", "heads", "seq_len", "window", "seed",
+                                                "d_h", "m", "d_c", "steps", "warmup", "lambda_k", "lambda_v",
+                                                "lambda_2", "lambda_loc", "huber_delta", "p", "a_s", "lr", "beta1",
+                                                "beta2", "eps", "weight_decay", "clip", "lattice_variant"});
+      !s.ok()) {
+    return s;
+  }
+  std::uint64_t seed = m.seed, steps = rc.steps, warmup = rc.opt.warmup;
+  const std::pair<std::string_view, std::size_t*> sizes[] = {
+      {"levels", &levels}, {"d", &m.d}, {"heads", &m.heads}, {"seq_len", &m.seq_len}, {"window", &m.window},
+      {"d_h", &m.rule_cfg.d_h}, {"m", &m.rule_cfg.m}, {"d_c", &m.rule_cfg.d_c}};
+  const std::pair<std::string_view, std::uint64_t*> counts[] = {{"seed", &seed}, {"steps", &steps}, {"warmup", &warmup}};
+  const std::pair<std::string_view, double*> numbers[] = {
+      {"lambda_k", &m.rule_cfg.lambda_k},     {"lambda_v", &m.rule_cfg.lambda_v}, {"lambda_2", &m.rule_cfg.lambda_2},
+      {"lambda_loc", &m.rule_cfg.lambda_loc}, {"huber_delta", &m.rule_cfg.huber_delta},
+      {"p", &m.rule_cfg.p},                   {"a_s", &m.rule_cfg.a_s},           {"lr", &rc.opt.lr},
+      {"beta1", &rc.opt.beta1},               {"beta2", &rc.opt.beta2},           {"eps", &rc.opt.eps},
+      {"weight_decay", &rc.opt.weight_decay}, {"clip", &rc.opt.clip}};
+  for (const auto& [key, v] : j.items()) {
+    const std::string path = common::json_child_path("", key);
+    if (key == "rule") {
+      auto name = r.string(v, path);
+      if (!name.ok()) return name.error();
+      auto rule = parse_rule(*name);
+      if (!rule.ok()) return r.error(path, "unknown rule \"" + common::excerpt(*name) + "\"");
+      m.rule = *rule;
+    } else if (key == "schedule") {
+      auto i = r.one_of(v, path, {"fixed", "learned"});
+      if (!i.ok()) return i.error();
+      m.schedule = *i == 0 ? nl::FrequencySchedule::fixed : nl::FrequencySchedule::learned;
+    } else if (key == "lattice_variant") {
+      constexpr nl::LatticeVariant kVariants[] = {nl::LatticeVariant::decode, nl::LatticeVariant::encode,
+                                                  nl::LatticeVariant::similarity};
+      auto i = r.one_of(v, path, {"decode", "encode", "similarity"});
+      if (!i.ok()) return i.error();
+      m.rule_cfg.lattice_variant = kVariants[*i];
+    }
+    for (const auto& [name, out] : sizes) {
+      if (key != name) continue;
+      auto x = r.unsigned_integer(v, path);
+      if (!x.ok()) return x.error();
+      *out = static_cast<std::size_t>(*x);
+      d_c_set = d_c_set || key == "d_c";
+      window_set = window_set || key == "window";
+    }
+    for (const auto& [name, out] : counts) {
+      if (key != name) continue;
+      auto x = r.unsigned_integer(v, path);
+      if (!x.ok()) return x.error();
+      *out = *x;
+    }
+    for (const auto& [name, out] : numbers) {
+      if (key != name) continue;
+      auto x = r.finite_number(v, path);
+      if (!x.ok()) return x.error();
+      *out = *x;
+    }
+  }
+  m.seed = seed, rc.steps = steps, rc.opt.warmup = warmup;
+  return {};
 }
 
 }  // namespace
@@ -101,90 +168,8 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
     const std::string& file = f.config_file;
     auto doc = common::read_json_file(common::real_file_system(), file, {.file = file, .bom = common::BomPolicy::strip, .max_bytes = 1 << 20});
     if (!doc.ok()) return doc.error();
-    const nlohmann::ordered_json& j = *doc;
-    if (!j.is_object()) return config_error(file, "", "the configuration must be a JSON object").at_path("/");
-    for (const auto& [key, v] : j.items()) {
-      auto size = [&](std::size_t& out) -> common::Status {
-        if (!v.is_number_unsigned()) return config_error(file, key, "must be a non-negative integer");
-        out = static_cast<std::size_t>(v.get<std::uint64_t>());
-        return {};
-      };
-      auto number = [&](double& out) -> common::Status {
-        if (!v.is_number() || !std::isfinite(v.get<double>())) return config_error(file, key, "must be a finite number");
-        out = v.get<double>();
-        return {};
-      };
-      common::Status s;
-      std::size_t tmp = 0;
-      if (key == "rule") {
-        if (!v.is_string()) return config_error(file, key, "must be a rule name");
-        auto r = parse_rule(v.get<std::string>());
-        if (!r.ok()) return config_error(file, key, "unknown rule \"" + common::excerpt(v.get<std::string>()) + "\"");
-        m.rule = *r;
-      } else if (key == "levels") {
-        s = size(levels);
-      } else if (key == "schedule") {
-        const std::string x = v.is_string() ? v.get<std::string>() : "";
-        if (x == "fixed") m.schedule = nl::FrequencySchedule::fixed;
-        else if (x == "learned") m.schedule = nl::FrequencySchedule::learned;
-        else return config_error(file, key, "must be \"fixed\" or \"learned\"");
-      } else if (key == "d") {
-        s = size(m.d);
-      } else if (key == "heads") {
-        s = size(m.heads);
-      } else if (key == "seq_len") {
-        s = size(m.seq_len);
-      } else if (key == "window") {
-        s = size(m.window), window_set = true;
-      } else if (key == "seed") {
-        s = size(tmp), m.seed = tmp;
-      } else if (key == "d_h") {
-        s = size(m.rule_cfg.d_h);
-      } else if (key == "m") {
-        s = size(m.rule_cfg.m);
-      } else if (key == "d_c") {
-        s = size(m.rule_cfg.d_c), d_c_set = true;
-      } else if (key == "steps") {
-        s = size(tmp), rc.steps = tmp;
-      } else if (key == "warmup") {
-        s = size(tmp), rc.opt.warmup = tmp;
-      } else if (key == "lambda_k") {
-        s = number(m.rule_cfg.lambda_k);
-      } else if (key == "lambda_v") {
-        s = number(m.rule_cfg.lambda_v);
-      } else if (key == "lambda_2") {
-        s = number(m.rule_cfg.lambda_2);
-      } else if (key == "lambda_loc") {
-        s = number(m.rule_cfg.lambda_loc);
-      } else if (key == "huber_delta") {
-        s = number(m.rule_cfg.huber_delta);
-      } else if (key == "p") {
-        s = number(m.rule_cfg.p);
-      } else if (key == "a_s") {
-        s = number(m.rule_cfg.a_s);
-      } else if (key == "lr") {
-        s = number(rc.opt.lr);
-      } else if (key == "beta1") {
-        s = number(rc.opt.beta1);
-      } else if (key == "beta2") {
-        s = number(rc.opt.beta2);
-      } else if (key == "eps") {
-        s = number(rc.opt.eps);
-      } else if (key == "weight_decay") {
-        s = number(rc.opt.weight_decay);
-      } else if (key == "clip") {
-        s = number(rc.opt.clip);
-      } else if (key == "lattice_variant") {
-        const std::string x = v.is_string() ? v.get<std::string>() : "";
-        if (x == "decode") m.rule_cfg.lattice_variant = nl::LatticeVariant::decode;
-        else if (x == "encode") m.rule_cfg.lattice_variant = nl::LatticeVariant::encode;
-        else if (x == "similarity") m.rule_cfg.lattice_variant = nl::LatticeVariant::similarity;
-        else return config_error(file, key, "must be \"decode\", \"encode\" or \"similarity\"");
-      } else {
-        return config_error(file, key, "unknown key");
-      }
-      if (!s.ok()) return s.error();
-    }
+    const common::JsonReader reader(file, 0, common::JsonReader::Dialect::quoting);
+    if (common::Status s = read_config_file(reader, *doc, rc, levels, d_c_set, window_set); !s.ok()) return s.error();
   }
   if (!f.rule.empty()) {
     auto r = parse_rule(f.rule);

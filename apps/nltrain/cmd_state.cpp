@@ -73,12 +73,7 @@ int run_grads(const GradsOptions& o) {
   auto doc = common::read_json_file(common::real_file_system(), o.state, {.file = o.state, .bom = common::BomPolicy::strip});
   if (!doc.ok()) return report(doc.error());
   auto in = nl::parse_state(*doc);
-  if (!in.ok()) {
-    // The reader's messages start with their JSON path already; say it once.
-    const common::Error& e = in.error();
-    const bool repeats = !e.where().json_path.empty() && e.message().rfind(e.where().json_path, 0) == 0;
-    return report(repeats ? common::Error(e.code(), e.message(), common::Location{o.state, 0, ""}) : e.at_file(o.state));
-  }
+  if (!in.ok()) return report(in.error().at_file(o.state));
   if (o.step) in->step = *o.step;
   auto r = o.fp64 ? evaluate_fp64(*in) : nl::evaluate_state(opaque_registry(), *in);
   if (!r.ok()) return report(r.error().at_file(o.state));

@@ -1,7 +1,7 @@
 #pragma once
 // The error of a blob codec: the input is not a valid stream for its metadata (Invalid), or
 // the compressor could not run (Io). Codecs know nothing of tiers; the SSD cache maps these
-// onto MoveError (Invalid -> Unsupported, Io -> IoError) keeping the message.
+// onto MoveError (Invalid -> Unsupported, Io -> Io) keeping the message.
 #include <cstdint>
 #include <string>
 

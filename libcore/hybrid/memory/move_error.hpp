@@ -9,24 +9,24 @@
 namespace hybrid {
 
 struct MoveError {
-  enum class Kind : std::uint8_t { Unsupported, IoError, BackendUnavailable };
+  enum class Kind : std::uint8_t { Unsupported, Io, BackendUnavailable };
 
   Kind kind = Kind::Unsupported;
   std::string message;  // English, one line
 
   static MoveError unsupported(std::string m) { return {Kind::Unsupported, std::move(m)}; }
-  static MoveError io_error(std::string m) { return {Kind::IoError, std::move(m)}; }
+  static MoveError io(std::string m) { return {Kind::Io, std::move(m)}; }
   static MoveError backend_unavailable(std::string m) { return {Kind::BackendUnavailable, std::move(m)}; }
 
   friend bool operator==(const MoveError&, const MoveError&) = default;
 };
 
-[[nodiscard]] const char* to_string(MoveError::Kind kind);  // "Unsupported", "IoError", "BackendUnavailable"
+[[nodiscard]] const char* to_string(MoveError::Kind kind);  // "Unsupported", "Io", "BackendUnavailable"
 
-// "IoError: <message>" -- for logs and test failure output.
+// "Io: <message>" -- for logs and test failure output.
 [[nodiscard]] std::string to_string(const MoveError& e);
 
-// For apps: IoError -> io, BackendUnavailable -> unsupported, Unsupported -> invalid_argument.
+// For apps: Io -> io, BackendUnavailable -> unsupported, Unsupported -> invalid_argument.
 [[nodiscard]] common::Error to_common_error(const MoveError& e);
 
 template <typename T>

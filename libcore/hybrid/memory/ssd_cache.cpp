@@ -17,11 +17,11 @@ std::span<const std::byte> as_bytes_span(std::span<const std::uint8_t> data) {
   return {reinterpret_cast<const std::byte*>(data.data()), data.size()};
 }
 
-MoveError io(const std::string& what, const common::Error& e) { return MoveError::io_error(what + ": " + e.to_string()); }
+MoveError io(const std::string& what, const common::Error& e) { return MoveError::io(what + ": " + e.to_string()); }
 
 // A stream that does not decode is an unsupported blob; a compressor that cannot run is I/O.
 MoveError from_codec(const CodecError& e) {
-  return e.kind == CodecError::Kind::Io ? MoveError::io_error(e.message) : MoveError::unsupported(e.message);
+  return e.kind == CodecError::Kind::Io ? MoveError::io(e.message) : MoveError::unsupported(e.message);
 }
 
 bool is_safe_char(char c) {
@@ -102,7 +102,7 @@ MoveResult<Bytes> SsdCache::read_blob(const std::string& path) const {
   // buffer plus copy would double the cost of bringing it back.
   auto size = fs_->file_size(path);
   if (!size) return io("Cannot read SSD blob " + path, size.error());
-  if (*size > std::numeric_limits<std::size_t>::max()) return MoveError::io_error("SSD blob too large: " + path);
+  if (*size > std::numeric_limits<std::size_t>::max()) return MoveError::io("SSD blob too large: " + path);
   Bytes out(static_cast<std::size_t>(*size));
   if (auto s = fs_->read_exact(path, std::as_writable_bytes(std::span<std::uint8_t>(out))); !s) {
     return io("Cannot read SSD blob " + path, s.error());

@@ -24,7 +24,7 @@ MoveError to_move_error(const char* what, cudaError_t e) {
     case cudaErrorInitializationError:
       return MoveError::backend_unavailable(describe(what, e));
     default:
-      return MoveError::io_error(describe(what, e));
+      return MoveError::io(describe(what, e));
   }
 }
 

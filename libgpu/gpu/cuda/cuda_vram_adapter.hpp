@@ -3,7 +3,7 @@
 // through two pinned staging buffers on a private stream: the host copies chunk n+1 into one
 // buffer while the DMA engine moves chunk n out of the other (cudaMemcpyAsync, one event per
 // buffer). Failures map to MoveError: a missing or broken device or driver is BackendUnavailable
-// (as is an unknown id, like the fake adapter); a failed allocation or copy is IoError.
+// (as is an unknown id, like the fake adapter); a failed allocation or copy is Io.
 #include <cuda_runtime_api.h>
 
 #include <array>

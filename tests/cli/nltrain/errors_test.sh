@@ -29,7 +29,7 @@ run "$NLTRAIN" init --schedule learned --levels 1 --out -
 expect_error 3 "schedule: learned needs k >= 2"
 echo '{"schedule": "often"}' >sched.json
 run "$NLTRAIN" train --config sched.json --out x
-expect_error 2 'sched.json: /schedule: must be "fixed" or "learned"'
+expect_error 2 "sched.json: /schedule: expected one of fixed, learned; got 'often'"
 echo '{"schedule": "learned", "levels": 1}' >sched1.json
 run "$NLTRAIN" train --config sched1.json --out x
 expect_error 3 "schedule: learned needs k >= 2"
@@ -46,10 +46,19 @@ run "$NLTRAIN" train --seq-len 8 --window 9 --out x
 expect_error 3 "window"
 echo '{"d": 32, "heds": 4}' >bad.json
 run "$NLTRAIN" train --config bad.json --out x
-expect_error 2 "bad.json: /heds: unknown key"
+expect_error 2 "bad.json: /heds: unknown key; expected one of rule, levels, schedule, d, heads"
 echo '{"d": -4}' >neg.json
 run "$NLTRAIN" train --config neg.json --out x
-expect_error 2 "neg.json: /d: must be a non-negative integer"
+expect_error 2 "neg.json: /d: expected a non-negative integer, got -4"
+# Wrong types and oversized values: one line, the path, the value quoted and cut.
+echo '{"lr": "fast"}' >type.json
+run "$NLTRAIN" train --config type.json --out x
+expect_error 2 'type.json: /lr: expected a number, got "fast"'
+/usr/bin/env python3 -c 'import json; json.dump({"rule": "z" * 300000}, open("longrule.json", "w"))'
+run "$NLTRAIN" train --config longrule.json --out x
+expect_error 2 "longrule.json: /rule: unknown rule"
+expect_err_one_line
+[ "$(wc -c <"$WORK/err")" -lt 600 ] || fail "a 300 KB rule name was echoed: $(wc -c <"$WORK/err") bytes on stderr"
 echo '{"rule": "delta", "d": 16, "heads": 3}' >incons.json
 run "$NLTRAIN" train --config incons.json --out x
 expect_error 3 "heads: must divide d=16"
@@ -201,7 +210,25 @@ json.dump(s, open("st_big.json", "w"))'
 run "$NLTRAIN" grads st_missing.json
 expect_error 2 'st_missing.json: /parameters: missing parameter "W_V"'
 run "$NLTRAIN" grads st_big.json
-expect_error 2 "st_big.json: /parameters/0/data/5: must be a finite fp32 value"
+expect_error 2 "st_big.json: /parameters/0/data/5: expected a finite fp32 value, got 1e+39"
+# The state reader: unknown keys, wrong types and missing keys name their JSON path.
+/usr/bin/env python3 -c '
+import json
+s = json.load(open("st.json"))
+s["config"]["hedas"] = 2
+json.dump(s, open("st_key.json", "w"))
+s = json.load(open("st.json"))
+s["tokens"]["ids"][2] = "a"
+json.dump(s, open("st_type.json", "w"))
+s = json.load(open("st.json"))
+del s["config"]["d"]
+json.dump(s, open("st_nod.json", "w"))'
+run "$NLTRAIN" grads st_key.json
+expect_error 2 "st_key.json: /config/hedas: unknown key; expected one of vocab, d, heads"
+run "$NLTRAIN" grads st_type.json
+expect_error 2 'st_type.json: /tokens/ids/2: expected a non-negative integer, got "a"'
+run "$NLTRAIN" grads st_nod.json
+expect_error 2 "st_nod.json: /config: missing required key 'd'"
 run "$NLTRAIN" grads nothere.json
 expect_error 2 "nothere.json"
 

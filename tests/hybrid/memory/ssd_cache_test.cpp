@@ -31,7 +31,7 @@ TEST_CASE("ssd_cache: ensure_dir rejects an empty path and a path that is a file
   memory_test::write_file(dir.file("plain"), {1});
   auto r = SsdCache(dir.file("plain")).ensure_dir();
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::IoError);
+  CHECK(r.error().kind == MoveError::Kind::Io);
   CHECK(r.error().message.find("plain") != std::string::npos);
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("ssd_cache: write, read and delete a raw blob; missing files") {
   CHECK(cache.delete_blob(p).ok());  // missing is success
   auto missing = cache.read_blob(p);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().kind == MoveError::Kind::IoError);
+  CHECK(missing.error().kind == MoveError::Kind::Io);
 }
 
 TEST_CASE("ssd_cache: a flipped byte in an uncompressed blob is caught by its CRC") {
