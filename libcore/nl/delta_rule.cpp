@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "nl/dense.hpp"
+#include "nl/float_pool.hpp"
 
 namespace nl {
 
@@ -37,7 +38,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(cons
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.m.resize((s + 1) * dd);
+  c.m = take_cache_buffer<T>((s + 1) * dd);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.m.begin());
   c.e.resize(s * d);
   out.y.resize(s * d);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nl/dense.hpp"
+#include "nl/float_pool.hpp"
 #include "nl/front_end.hpp"
 
 namespace nl::momentum {
@@ -24,8 +25,10 @@ template <typename T, typename Drive>
 void forward(std::size_t len, std::size_t d, const FrontCache<T>& f, std::span<const T> state0, Trajectory<T>& tr,
              std::vector<T>& y, Drive&& drive) {
   const std::size_t dd = d * d;
-  tr.m.assign((len + 1) * dd, T(0));
-  tr.s.assign((len + 1) * dd, T(0));
+  // From the pool (float_pool.hpp): every block after the first is written below.
+  tr.m = take_cache_buffer<T>((len + 1) * dd);
+  tr.s = take_cache_buffer<T>((len + 1) * dd);
+  std::fill(tr.s.begin(), tr.s.begin() + static_cast<std::ptrdiff_t>(dd), T(0));  // S_0 = 0
   tr.a.assign(len * d, T(0));
   y.assign(len * d, T(0));
   std::copy(state0.begin(), state0.end(), tr.m.begin());

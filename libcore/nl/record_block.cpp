@@ -3,9 +3,11 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
+#include "nl/float_pool.hpp"
 #include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
 #include "tape/opaque/record_opaque.hpp"
@@ -36,6 +38,16 @@ void require_size(tape::opaque::OpaqueKey key, const char* what, std::size_t got
 
 OpaqueValue flat(std::span<const float> v) { return {v, Shape{v.size()}}; }
 
+// The record owns the cache until the backward (or the tape) frees it; its vectors then go back
+// to the freeing thread's pool, for the next step's forward to take.
+template <typename Cache>
+std::shared_ptr<Cache> pooled_cache(Cache&& c) {
+  return std::shared_ptr<Cache>(new Cache(std::move(c)), [](Cache* p) {
+    p->visit([](std::vector<float>& v) { FloatPool::local().give(std::move(v)); });
+    delete p;
+  });
+}
+
 }  // namespace
 
 RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKind kind, const RuleConfig& cfg,
@@ -62,7 +74,7 @@ RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKi
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::forward(cfg, s, x.data(), *p, state);
     // The cache moves into the record (its context); the saved fields alias it, uncopied.
-    auto cache = std::make_shared<typename R<float>::Cache>(std::move(f.cache));
+    auto cache = pooled_cache(std::move(f.cache));
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 2> inputs{x, params};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
@@ -82,7 +94,7 @@ tape::Tensor record_frozen(const tape::opaque::OpaqueRegistry& registry, RuleKin
   require_size(key, "state", state.size(), state_size(kind, cfg));
   return visit_rule(kind, [&]<template <typename> class R>() {
     auto f = R<float>::frozen_forward(cfg, s, q_raw.data(), state);
-    auto cache = std::make_shared<FrozenCache<float>>(std::move(f.cache));
+    auto cache = pooled_cache(std::move(f.cache));
     const std::vector<float> header = encode_header({kind, cfg, s});
     const std::array<tape::Tensor, 1> inputs{q_raw};
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};

@@ -1,0 +1,56 @@
+#pragma once
+// A per-thread pool of large float vectors for the rule caches, so that a training loop does not
+// allocate, zero and page-fault the (s+1)-state cache of every level on every step: the tape
+// returns each cache's vectors here when its record is freed, and the next step's forward takes
+// them back. Contents of a reused vector are whatever the last user left: a forward that takes
+// one writes every element before reading it. Only sizes that take() was asked for (at least
+// kMinPooledFloats) are kept; each thread keeps at most kMaxPooledBytes (the rest is freed as
+// usual) and frees it all when the thread ends.
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+namespace nl {
+
+class FloatPool {
+ public:
+  static constexpr std::size_t kMinPooledFloats = std::size_t{1} << 12;  // 16 KiB
+  static constexpr std::size_t kMaxPooledBytes = std::size_t{64} << 20;
+
+  // The calling thread's pool.
+  [[nodiscard]] static FloatPool& local();
+
+  // A vector of n floats: a pooled one (unspecified contents) when one of at least n floats is
+  // there, else a new, zeroed one.
+  [[nodiscard]] std::vector<float> take(std::size_t n);
+  // Keeps v for a later take when a take asked for its size (else, or when the pool is full,
+  // v is freed).
+  void give(std::vector<float>&& v);
+  void clear();
+  // Overwrites every pooled vector with `value` (as glibc's M_PERTURB does for freed memory): a
+  // NaN here makes a forward that reads a cache element before writing it fail its checks.
+  void fill(float value);
+
+  [[nodiscard]] std::size_t pooled_bytes() const { return bytes_; }
+  [[nodiscard]] std::size_t reuses() const { return reuses_; }
+
+ private:
+  static constexpr std::size_t kMaxWantedSizes = 16;
+  std::vector<std::vector<float>> free_;  // few entries: a handful of levels' caches
+  std::vector<std::size_t> wanted_;       // the sizes take() was asked for, oldest first
+  std::size_t bytes_ = 0;
+  std::size_t reuses_ = 0;
+};
+
+// The rule templates' way in: float vectors come from the pool, double ones (the fp64 checks)
+// are plain zeroed vectors.
+template <typename T>
+[[nodiscard]] std::vector<T> take_cache_buffer(std::size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    return FloatPool::local().take(n);
+  } else {
+    return std::vector<T>(n);
+  }
+}
+
+}  // namespace nl
