@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
+#include "tape/float_pool.hpp"
 
 namespace nl {
 
@@ -38,7 +38,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(cons
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.m = take_cache_buffer<T>((s + 1) * dd);  // every element is written below
+  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.m.begin());
   c.e.resize(s * d);
   out.y.resize(s * d);

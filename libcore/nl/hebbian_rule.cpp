@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
+#include "tape/float_pool.hpp"
 
 namespace nl {
 
@@ -21,7 +21,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> forward_body(co
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.m = take_cache_buffer<T>((s + 1) * dd);  // every element is written below
+  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.m.begin());
   out.y.resize(s * d);
   for (std::size_t t = 0; t < s; ++t) {

@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
 #include "nl/lattice_read.hpp"
 #include "nl/unit_norm.hpp"
+#include "tape/float_pool.hpp"
 #include "tape/ops/activation.hpp"
 
 namespace nl {
@@ -42,7 +42,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(con
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.slots = take_cache_buffer<T>((s + 1) * n);  // every element is written below
+  c.slots = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.slots.begin());
   c.w.resize(s * m), c.gamma.resize(s * m), c.norm.resize(s * m);
   out.y.resize(s * d);

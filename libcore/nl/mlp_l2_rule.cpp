@@ -4,8 +4,8 @@
 
 #include "nl/attentional_bias.hpp"
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
 #include "nl/mlp_memory.hpp"
+#include "tape/float_pool.hpp"
 
 namespace nl {
 
@@ -39,7 +39,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(c
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.w = take_cache_buffer<T>((s + 1) * n);  // every element is written below
+  c.w = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.w.begin());
   c.a.resize(s * dh), c.h.resize(s * dh), c.e.resize(s * d), c.aq.resize(s * dh);
   out.y.resize(s * d);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
 #include "nl/front_end.hpp"
+#include "tape/float_pool.hpp"
 
 namespace nl::momentum {
 
@@ -26,8 +26,8 @@ void forward(std::size_t len, std::size_t d, const FrontCache<T>& f, std::span<c
              std::vector<T>& y, Drive&& drive) {
   const std::size_t dd = d * d;
   // From the pool (float_pool.hpp): every block after the first is written below.
-  tr.m = take_cache_buffer<T>((len + 1) * dd);
-  tr.s = take_cache_buffer<T>((len + 1) * dd);
+  tr.m = tape::take_cache_buffer<T>((len + 1) * dd);
+  tr.s = tape::take_cache_buffer<T>((len + 1) * dd);
   std::fill(tr.s.begin(), tr.s.begin() + static_cast<std::ptrdiff_t>(dd), T(0));  // S_0 = 0
   tr.a.assign(len * d, T(0));
   y.assign(len * d, T(0));

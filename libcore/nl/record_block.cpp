@@ -7,9 +7,9 @@
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
-#include "nl/float_pool.hpp"
 #include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
+#include "tape/float_pool.hpp"
 #include "tape/opaque/record_opaque.hpp"
 #include "tape/tape_error.hpp"
 
@@ -43,7 +43,7 @@ OpaqueValue flat(std::span<const float> v) { return {v, Shape{v.size()}}; }
 template <typename Cache>
 std::shared_ptr<Cache> pooled_cache(Cache&& c) {
   return std::shared_ptr<Cache>(new Cache(std::move(c)), [](Cache* p) {
-    p->visit([](std::vector<float>& v) { FloatPool::local().give(std::move(v)); });
+    p->visit([](std::vector<float>& v) { tape::FloatPool::give_local(std::move(v)); });
     delete p;
   });
 }

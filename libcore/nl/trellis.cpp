@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "nl/dense.hpp"
-#include "nl/float_pool.hpp"
 #include "nl/trellis_read.hpp"
+#include "tape/float_pool.hpp"
 
 namespace nl {
 
@@ -23,7 +23,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const 
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.st = take_cache_buffer<T>((s + 1) * n);  // every element is written below
+  c.st = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
   std::copy(state0.begin(), state0.end(), c.st.begin());
   c.read.resize(s * nr), c.key.resize(s * nr), c.ek.resize(s * dc), c.ev.resize(s * d);
   out.y.resize(s * d);

@@ -1,6 +1,8 @@
 // Tape::backward: seed the output gradient, then run every record's VJP in reverse order.
+#include <algorithm>
 #include <string>
 
+#include "tape/float_pool.hpp"
 #include "tape/ops/activation.hpp"
 #include "tape/ops/elementwise.hpp"
 #include "tape/ops/embed.hpp"
@@ -86,7 +88,8 @@ void Tape::backward(BufId output, std::span<const float> seed) {
                     {b.shape});
   }
   backward_done_ = true;
-  grads_.assign(grad_floats_, 0.0f);
+  grads_ = FloatPool::local().take(grad_floats_);
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
   if (b.requires_grad) {
     float* g = grads_.data() + b.grad_offset;
     for (std::size_t i = 0; i < seed.size(); ++i) g[i] = seed[i];

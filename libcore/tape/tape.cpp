@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tape/finite.hpp"
+#include "tape/float_pool.hpp"
 
 namespace tape {
 namespace {
@@ -41,7 +42,8 @@ Tape::Tape() : serial_(next_serial()) {
   bufs_.reserve(2 * kReserveOps);
 }
 
-Tape::~Tape() = default;
+// The accumulators go back to this thread's pool for the next step's backward.
+Tape::~Tape() { FloatPool::give_local(std::move(grads_)); }
 
 BufId Tape::alias(std::span<const float> data, const Shape& shape) {
   if (backward_done_) throw_recorded_after_backward();

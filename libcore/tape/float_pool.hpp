@@ -1,27 +1,33 @@
 #pragma once
-// A per-thread pool of large float vectors for the rule caches, so that a training loop does not
-// allocate, zero and page-fault the (s+1)-state cache of every level on every step: the tape
-// returns each cache's vectors here when its record is freed, and the next step's forward takes
-// them back. Contents of a reused vector are whatever the last user left: a forward that takes
-// one writes every element before reading it. Only sizes that take() was asked for (at least
-// kMinPooledFloats) are kept; each thread keeps at most kMaxPooledBytes (the rest is freed as
-// usual) and frees it all when the thread ends.
+// A per-thread pool of large float vectors, so that a training loop does not allocate, zero and
+// page-fault its biggest buffers on every step: the rules' (s+1)-state caches (libcore/nl takes
+// them in the forward; the record gives them back when the tape frees it) and the tape's
+// gradient accumulators. Contents of a reused vector are whatever the last user left: whoever
+// takes one writes every element before reading it. Only sizes that take() was asked for (at
+// least kMinPooledFloats) are kept; each thread keeps at most kMaxPooledBytes (the rest is freed
+// as usual) and frees it all when the thread ends.
 #include <cstddef>
 #include <type_traits>
 #include <vector>
 
-namespace nl {
+namespace tape {
 
 class FloatPool {
  public:
   static constexpr std::size_t kMinPooledFloats = std::size_t{1} << 12;  // 16 KiB
   static constexpr std::size_t kMaxPooledBytes = std::size_t{64} << 20;
 
+  FloatPool() = default;
+  FloatPool(const FloatPool&) = delete;
+  FloatPool& operator=(const FloatPool&) = delete;
+
   // The calling thread's pool.
   [[nodiscard]] static FloatPool& local();
+  // local().give(v), or v freed when this thread's pool is already gone (thread or process exit).
+  static void give_local(std::vector<float>&& v);
 
-  // A vector of n floats: a pooled one (unspecified contents) when one of at least n floats is
-  // there, else a new, zeroed one.
+  // A vector of n floats: a pooled one of that size (unspecified contents) when there is one,
+  // else a new, zeroed one.
   [[nodiscard]] std::vector<float> take(std::size_t n);
   // Keeps v for a later take when a take asked for its size (else, or when the pool is full,
   // v is freed).
@@ -53,4 +59,4 @@ template <typename T>
   }
 }
 
-}  // namespace nl
+}  // namespace tape

@@ -1,4 +1,4 @@
-#include "nl/float_pool.hpp"
+#include "tape/float_pool.hpp"
 
 #include <limits>
 
@@ -6,8 +6,6 @@
 #include "nl/traced_cms_forward.hpp"
 
 namespace {
-
-constexpr std::size_t kBig = nl::FloatPool::kMinPooledFloats;
 
 // A configuration whose state caches are large enough to be pooled, for every rule.
 nl::MagConfig pooled_config(nl::RuleKind rule) {
@@ -30,44 +28,7 @@ std::vector<float> flat_grads(const nl::TapeGradients& g) {
 
 }  // namespace
 
-TEST_CASE("float_pool: a given vector of a taken size comes back, small and unasked sizes do not") {
-  nl::FloatPool& pool = nl::FloatPool::local();
-  pool.clear();
-  std::vector<float> a = pool.take(kBig);
-  CHECK(a.size() == kBig);
-  CHECK(std::all_of(a.begin(), a.end(), [](float v) { return v == 0.0f; }));  // new: zeroed
-  a[7] = 42.0f;
-  const float* where = a.data();
-  pool.give(std::move(a));
-  CHECK(pool.pooled_bytes() == kBig * sizeof(float));
-  const std::size_t reuses = pool.reuses();
-  std::vector<float> b = pool.take(kBig);
-  CHECK(b.data() == where);  // the same storage: no allocation, no page faults
-  CHECK(b[7] == 42.0f);      // and no fill: the caller writes every element
-  CHECK(pool.reuses() == reuses + 1);
-  CHECK(pool.pooled_bytes() == 0);
-  pool.give(std::vector<float>(kBig - 1));      // small
-  pool.give(std::vector<float>(kBig + 12345));  // never asked for
-  CHECK(pool.pooled_bytes() == 0);
-  pool.clear();
-}
-
-TEST_CASE("float_pool: holds at most kMaxPooledBytes per thread") {
-  nl::FloatPool& pool = nl::FloatPool::local();
-  pool.clear();
-  const std::size_t n = std::size_t{4} << 20;  // 16 MiB
-  std::vector<std::vector<float>> taken;
-  for (int i = 0; i < 8; ++i) taken.push_back(pool.take(n));
-  for (auto& v : taken) pool.give(std::move(v));
-  CHECK(pool.pooled_bytes() <= nl::FloatPool::kMaxPooledBytes);
-  CHECK(pool.pooled_bytes() >= nl::FloatPool::kMaxPooledBytes - n * sizeof(float));
-  pool.clear();
-  CHECK(pool.pooled_bytes() == 0);
-}
-
-// Reused caches hold the previous step's numbers (here: another step's, then NaN): a rule that
-// read an element before writing it would give a different result than on a fresh pool.
-TEST_CASE("float_pool: every rule's gradients are bitwise the same with caches reused from another step") {
+TEST_CASE("cache_pool: every rule's gradients are bitwise the same with caches reused from another step") {
   for (nl::RuleKind rule : nl::kAllRuleKinds) {
     CAPTURE(nl::to_string(rule));
     const nl::MagConfig cfg = pooled_config(rule);
@@ -77,29 +38,29 @@ TEST_CASE("float_pool: every rule's gradients are bitwise the same with caches r
     const auto ids = nltest::chunk_ids(cfg), tg = nltest::chunk_targets(cfg);
     std::vector<std::size_t> ids_a(ids.rbegin(), ids.rend());
     const nl::Pulse pulse{{true, true}};
-    nl::FloatPool::local().clear();
+    tape::FloatPool::local().clear();
     const auto fresh = nl::tape_gradients(nltest::registry(), cfg, params_b, ids, tg, pulse, ctx);
     REQUIRE(fresh.ok());
-    const std::size_t reuses = nl::FloatPool::local().reuses();
+    const std::size_t reuses = tape::FloatPool::local().reuses();
     REQUIRE(nl::tape_gradients(nltest::registry(), cfg, params_a, ids_a, tg, pulse, ctx).ok());
     const auto reused = nl::tape_gradients(nltest::registry(), cfg, params_b, ids, tg, pulse, ctx);
     REQUIRE(reused.ok());
-    CHECK(nl::FloatPool::local().reuses() >= reuses + 4);  // two levels, two steps: the pool was used
+    CHECK(tape::FloatPool::local().reuses() >= reuses + 4);  // two levels, two steps: the pool was used
     CHECK(flat_grads(*reused) == flat_grads(*fresh));
-    nl::FloatPool::local().fill(std::numeric_limits<float>::quiet_NaN());
+    tape::FloatPool::local().fill(std::numeric_limits<float>::quiet_NaN());
     const auto poisoned = nl::tape_gradients(nltest::registry(), cfg, params_b, ids, tg, pulse, ctx);
     REQUIRE(poisoned.ok());
     CHECK(flat_grads(*poisoned) == flat_grads(*fresh));
   }
-  nl::FloatPool::local().clear();
+  tape::FloatPool::local().clear();
 }
 
-TEST_CASE("float_pool: a training loop's pool does not grow") {
+TEST_CASE("cache_pool: a training loop's pool does not grow") {
   const nl::MagConfig cfg = pooled_config(nl::RuleKind::delta);
   const auto params = nl::MagParams<float>::init(cfg);
   const auto ctx = nl::ContextMemory<float>::initial(cfg);
   const auto ids = nltest::chunk_ids(cfg), tg = nltest::chunk_targets(cfg);
-  nl::FloatPool& pool = nl::FloatPool::local();
+  tape::FloatPool& pool = tape::FloatPool::local();
   pool.clear();
   REQUIRE(nl::tape_gradients(nltest::registry(), cfg, params, ids, tg, nl::Pulse{{true, true}}, ctx).ok());
   const std::size_t after_one = pool.pooled_bytes();

@@ -1,13 +1,28 @@
-#include "nl/float_pool.hpp"
+#include "tape/float_pool.hpp"
 
 #include <algorithm>
 #include <utility>
 
-namespace nl {
+namespace tape {
+
+namespace {
+// Whether this thread's pool exists: a buffer given back after the thread's pool was destroyed
+// (a cache freed from a static at exit) is freed instead.
+thread_local bool pool_alive = false;
+}  // namespace
 
 FloatPool& FloatPool::local() {
   thread_local FloatPool pool;
+  // Made after the pool, so destroyed before it.
+  thread_local struct Alive {
+    Alive() { pool_alive = true; }
+    ~Alive() { pool_alive = false; }
+  } alive;
   return pool;
+}
+
+void FloatPool::give_local(std::vector<float>&& v) {
+  if (pool_alive) local().give(std::move(v));
 }
 
 std::vector<float> FloatPool::take(std::size_t n) {
@@ -15,19 +30,18 @@ std::vector<float> FloatPool::take(std::size_t n) {
     if (wanted_.size() == kMaxWantedSizes) wanted_.erase(wanted_.begin());
     wanted_.push_back(n);
   }
-  // Best fit: the smallest pooled vector that holds n, so one level's cache does not take the
-  // buffer a larger level needs next.
-  std::size_t best = free_.size();
-  for (std::size_t i = 0; i < free_.size(); ++i) {
-    if (free_[i].size() >= n && (best == free_.size() || free_[i].size() < free_[best].size())) best = i;
+  // Exact sizes only: a step asks for the same sizes as the last one, and handing a larger
+  // buffer to a smaller request would leave the larger request to allocate afresh.
+  std::size_t found = free_.size();
+  for (std::size_t i = 0; i < free_.size() && found == free_.size(); ++i) {
+    if (free_[i].size() == n) found = i;
   }
-  if (best == free_.size()) return std::vector<float>(n);
-  std::vector<float> v = std::move(free_[best]);
-  free_[best] = std::move(free_.back());
+  if (found == free_.size()) return std::vector<float>(n);
+  std::vector<float> v = std::move(free_[found]);
+  free_[found] = std::move(free_.back());
   free_.pop_back();
   bytes_ -= v.capacity() * sizeof(float);
   ++reuses_;
-  v.resize(n);  // shrinking: no allocation, no fill
   return v;
 }
 
@@ -36,7 +50,6 @@ void FloatPool::give(std::vector<float>&& v) {
   const std::size_t bytes = v.capacity() * sizeof(float);
   const bool wanted = std::find(wanted_.begin(), wanted_.end(), v.size()) != wanted_.end();
   if (!wanted || bytes_ + bytes > kMaxPooledBytes) return;  // v frees itself
-  v.resize(v.capacity());  // whole capacity usable by a later take (fills only what was never used)
   bytes_ += bytes;
   free_.push_back(std::move(v));
 }
@@ -51,4 +64,4 @@ void FloatPool::clear() {
   bytes_ = 0;
 }
 
-}  // namespace nl
+}  // namespace tape
