@@ -2,32 +2,17 @@
 // codec names. How the SSD cache and the memory manager use them: tests/hybrid/memory.
 #include <doctest/doctest.h>
 
-#include <cstring>
-#include <random>
-
+#include "codec_test_data.hpp"
 #include "hybrid/codec/byte_shuffle.hpp"
 #include "hybrid/codec/compression_types.hpp"
 #include "hybrid/codec/rle_codec.hpp"
 #include "hybrid/codec/shuffle_zstd_codec.hpp"
 
 using namespace hybrid;
+using codec_test::repeated;
+using codec_test::smooth_floats;
 
 namespace {
-Bytes repeated() {
-  Bytes b;
-  for (int r = 0; r < 20; ++r) b.insert(b.end(), static_cast<std::size_t>(r * 37 % 300 + 1), static_cast<std::uint8_t>(r));
-  return b;
-}
-Bytes smooth_floats(std::size_t n) {
-  std::mt19937 rng(42);
-  std::normal_distribution<float> nd(0.0F, 1.0F);
-  Bytes b(n * 4);
-  for (std::size_t i = 0; i < n; ++i) {
-    float v = nd(rng);
-    std::memcpy(b.data() + i * 4, &v, 4);
-  }
-  return b;
-}
 Bytes pattern(std::size_t n) {
   Bytes b(n);
   for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(7 + i * 31 + (i >> 8));

@@ -3,35 +3,18 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
-#include <random>
 
 #include "hybrid/codec/byte_shuffle.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 #include "hybrid/codec/rle_codec.hpp"
 #include "hybrid/codec/shuffle_zstd_codec.hpp"
+#include "../codec/codec_test_data.hpp"
 #include "memory_test_support.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hybrid;
-
-namespace {
-Bytes repeated() {
-  Bytes b;
-  for (int r = 0; r < 20; ++r) b.insert(b.end(), static_cast<std::size_t>(r * 37 % 300 + 1), static_cast<std::uint8_t>(r));
-  return b;
-}
-Bytes smooth_floats(std::size_t n) {
-  std::mt19937 rng(42);
-  std::normal_distribution<float> nd(0.0F, 1.0F);
-  Bytes b(n * 4);
-  for (std::size_t i = 0; i < n; ++i) {
-    float v = nd(rng);
-    std::memcpy(b.data() + i * 4, &v, 4);
-  }
-  return b;
-}
-}  // namespace
+using codec_test::repeated;
+using codec_test::smooth_floats;
 
 TEST_CASE("compression: ssd roundtrip with compression meta none") {
   testsupport::TempDir dir;
