@@ -3,9 +3,12 @@
 // page-fault its biggest buffers on every step: the rules' (s+1)-state caches (libcore/nl takes
 // them in the forward; the record gives them back when the tape frees it) and the tape's
 // gradient accumulators. Contents of a reused vector are whatever the last user left: whoever
-// takes one writes every element before reading it. Only sizes that take() was asked for (at
-// least kMinPooledFloats) are kept; each thread keeps at most kMaxPooledBytes (the rest is freed
-// as usual) and frees it all when the thread ends.
+// takes one writes every element before reading it. Only sizes that take() was asked for, from
+// kMinPooledFloats to kMaxPooledFloats, are kept; each thread keeps at most kMaxPooledBytes (the
+// rest is freed as usual) and frees it all when the thread ends. Larger buffers are left to
+// malloc on purpose: glibc raises its mmap threshold when such a buffer is freed, which then
+// serves every allocation below it from the heap; a pool that never freed them kept the
+// threshold low and made every mid-sized allocation fault (d = 128 ran 15% slower).
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -16,6 +19,7 @@ class FloatPool {
  public:
   static constexpr std::size_t kMinPooledFloats = std::size_t{1} << 12;  // 16 KiB
   static constexpr std::size_t kMaxPooledBytes = std::size_t{64} << 20;
+  static constexpr std::size_t kMaxPooledFloats = std::size_t{1} << 18;  // 1 MiB
 
   FloatPool() = default;
   FloatPool(const FloatPool&) = delete;
