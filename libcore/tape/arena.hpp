@@ -26,10 +26,8 @@ class FloatArena {
   }
   [[nodiscard]] std::size_t bytes_reserved() const { return reserved_ * sizeof(float); }
 
-  // Chunks of this size are kept per thread when freed and reused by the next arena.
-  static constexpr std::size_t kChunkFloats = std::size_t{1} << 16;  // 256 KiB
-
  private:
+  static constexpr std::size_t kChunkFloats = std::size_t{1} << 16;  // 256 KiB
   static constexpr std::size_t kAlignFloats = 8;                      // 32 bytes: one AVX register
   // Starts a chunk of at least `need` floats.
   void add_chunk(std::size_t need);
