@@ -17,7 +17,8 @@ namespace tape {
 
 class FloatPool {
  public:
-  static constexpr std::size_t kMinPooledFloats = std::size_t{1} << 12;  // 16 KiB
+  // Below glibc's default mmap threshold (128 KiB) malloc reuses freed memory without faults.
+  static constexpr std::size_t kMinPooledFloats = std::size_t{1} << 15;  // 128 KiB
   static constexpr std::size_t kMaxPooledBytes = std::size_t{64} << 20;
   static constexpr std::size_t kMaxPooledFloats = std::size_t{1} << 18;  // 1 MiB
 

@@ -11,7 +11,7 @@ namespace {
 nl::MagConfig pooled_config(nl::RuleKind rule) {
   nl::MagConfig cfg = nltest::mag_config(rule, 2);
   cfg.d = cfg.rule_cfg.d = 32, cfg.seq_len = cfg.window = 32;
-  cfg.rule_cfg.d_h = cfg.rule_cfg.d_c = 16, cfg.rule_cfg.m = 8;
+  cfg.rule_cfg.d_h = cfg.rule_cfg.d_c = 16, cfg.rule_cfg.m = 32;
   return cfg;
 }
 
