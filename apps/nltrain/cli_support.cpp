@@ -54,7 +54,8 @@ common::Status read_config_file(const common::JsonReader& r, const Json& j, RunC
   const std::pair<std::string_view, std::size_t*> sizes[] = {
       {"levels", &levels}, {"d", &m.d}, {"heads", &m.heads}, {"seq_len", &m.seq_len}, {"window", &m.window},
       {"d_h", &m.rule_cfg.d_h}, {"m", &m.rule_cfg.m}, {"d_c", &m.rule_cfg.d_c}};
-  const std::pair<std::string_view, std::uint64_t*> counts[] = {{"seed", &seed}, {"steps", &steps}, {"warmup", &warmup}};
+  const std::pair<std::string_view, std::uint64_t*> counts[] = {
+      {"seed", &seed}, {"steps", &steps}, {"warmup", &warmup}};
   const std::pair<std::string_view, double*> numbers[] = {
       {"lambda_k", &m.rule_cfg.lambda_k},     {"lambda_v", &m.rule_cfg.lambda_v}, {"lambda_2", &m.rule_cfg.lambda_2},
       {"lambda_loc", &m.rule_cfg.lambda_loc}, {"huber_delta", &m.rule_cfg.huber_delta},

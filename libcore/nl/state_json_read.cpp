@@ -102,9 +102,11 @@ common::Result<MagConfig> parse_config(const Json& c) {
     cfg.seed = *seed;
   }
   rc.d = cfg.d;
-  for (auto [key, field] : {std::pair{"lambda_k", &rc.lambda_k}, std::pair{"lambda_v", &rc.lambda_v},
-                            std::pair{"lambda_2", &rc.lambda_2}, std::pair{"lambda_loc", &rc.lambda_loc},
-                            std::pair{"huber_delta", &rc.huber_delta}, std::pair{"p", &rc.p}, std::pair{"a_s", &rc.a_s}}) {
+  const std::pair<const char*, double*> numbers[] = {
+      {"lambda_k", &rc.lambda_k},     {"lambda_v", &rc.lambda_v},       {"lambda_2", &rc.lambda_2},
+      {"lambda_loc", &rc.lambda_loc}, {"huber_delta", &rc.huber_delta}, {"p", &rc.p},
+      {"a_s", &rc.a_s}};
+  for (auto [key, field] : numbers) {
     if (!c.contains(key)) continue;
     auto v = r.finite_number(c.at(key), common::json_child_path(p, key));
     if (!v.ok()) return v.error();

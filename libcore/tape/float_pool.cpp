@@ -26,7 +26,8 @@ void FloatPool::give_local(std::vector<float>&& v) {
 }
 
 std::vector<float> FloatPool::take(std::size_t n) {
-  if (n >= kMinPooledFloats && n <= kMaxPooledFloats && std::find(wanted_.begin(), wanted_.end(), n) == wanted_.end()) {
+  const bool poolable = n >= kMinPooledFloats && n <= kMaxPooledFloats;
+  if (poolable && std::find(wanted_.begin(), wanted_.end(), n) == wanted_.end()) {
     if (wanted_.size() == kMaxWantedSizes) wanted_.erase(wanted_.begin());
     wanted_.push_back(n);
   }

@@ -13,7 +13,9 @@ namespace codec_test {
 // 20 runs of lengths 1..300: RLE shrinks it.
 inline hybrid::Bytes repeated() {
   hybrid::Bytes b;
-  for (int r = 0; r < 20; ++r) b.insert(b.end(), static_cast<std::size_t>(r * 37 % 300 + 1), static_cast<std::uint8_t>(r));
+  for (int r = 0; r < 20; ++r) {
+    b.insert(b.end(), static_cast<std::size_t>(r * 37 % 300 + 1), static_cast<std::uint8_t>(r));
+  }
   return b;
 }
 
