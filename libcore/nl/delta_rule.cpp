@@ -1,6 +1,7 @@
 #include "nl/delta_rule.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "nl/dense.hpp"
 #include "tape/float_pool.hpp"
@@ -9,23 +10,7 @@ namespace nl {
 
 // The rules' bodies are free functions: GCC drops target_clones from a member of a class
 // template declared `extern template` (the headers' pattern), leaving only baseline code.
-namespace {
-
-// Eight independent partial sums, combined pairwise: the compiler vectorizes the lanes, which
-// one chain cannot be (no -ffast-math). The order is fixed, so both gradient paths (and both
-// clones) give the same bits. Local to DeltaRule: its libgpu pair tolerates the order change,
-// the ill-conditioned MLP rules' pairs are checked against dense::dot's single chain.
-template <typename T>
-inline T dot8(const T* a, const T* b, std::size_t n) {
-  T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (std::size_t l = 0; l < 8; ++l) acc[l] += a[i + l] * b[i + l];
-  for (; i < n; ++i) acc[i % 8] += a[i] * b[i];
-  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
-}
-
-}  // namespace
+using dense::dot8;
 
 namespace {
 
@@ -47,7 +32,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(cons
     T* mn = &c.m[(t + 1) * dd];
     const T* k = &c.front.k[t * d];
     T* e = &c.e[t * d];
-    dense::matvec(m, d, d, k, e);
+    for (std::size_t i = 0; i < d; ++i) e[i] = dot8(m + i * d, k, d);
     for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];
     const T retain = T(1) - c.front.alpha[t], th = c.front.theta[t];
     // M_{t+1} = retain M_t - th e k^T and y = M_{t+1} q, one row at a time: one pass over d^2.
@@ -75,6 +60,82 @@ auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const
 
 namespace {
 
+// Eight lanes as one GCC vector (two or four machine registers, whichever the clone has): the
+// same IEEE operation on every lane, in the order a scalar loop would do it.
+template <typename T>
+struct Lanes8Of;
+template <>
+struct Lanes8Of<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes8Of<double> {
+  typedef double type __attribute__((vector_size(64)));
+};
+template <typename T>
+using Lanes8 = typename Lanes8Of<T>::type;
+
+// Unaligned loads and stores; by reference, as a vector argument or result would change the ABI
+// between the clones.
+#define NL_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(v))
+#define NL_STORE8(p, v) std::memcpy((p), &(v), sizeof(v))
+
+// One row of the fused backward sweep (see backward_body): pass 2 of token t+1 on row i of gM
+// (when kNext), then pass 1 of token t on the same row, in one walk over the row. Every
+// accumulation runs in the order of the two separate passes (the two dot products in dot8's
+// lanes), so the bits are theirs.
+template <typename T, bool kNext>
+[[gnu::always_inline]] inline void backward_row(std::size_t d, T* gr, const T* nr, const T* mr, const T* q, const T* k,
+                                                T gyi, T ei, T* gqt, T* gm_t_e, T& g_alpha, T& gm_k_i, T keep_next,
+                                                T gen, const T* k_next, T* gk_next) {
+  Lanes8<T> acc_a = {}, acc_k = {};
+  std::size_t j = 0;
+  for (; j + 8 <= d; j += 8) {
+    Lanes8<T> g, n, a, b;
+    NL_LOAD8(g, gr + j);
+    NL_LOAD8(n, nr + j);
+    if constexpr (kNext) {
+      NL_LOAD8(a, k_next + j);
+      g = keep_next * g + gen * a;
+      NL_LOAD8(b, gk_next + j);
+      b += n * gen;
+      NL_STORE8(gk_next + j, b);
+    }
+    NL_LOAD8(a, q + j);
+    g += gyi * a;
+    NL_STORE8(gr + j, g);
+    NL_LOAD8(b, gqt + j);
+    b += n * gyi;
+    NL_STORE8(gqt + j, b);
+    NL_LOAD8(b, gm_t_e + j);
+    b += g * ei;
+    NL_STORE8(gm_t_e + j, b);
+    NL_LOAD8(a, mr + j);
+    acc_a += g * a;
+    NL_LOAD8(b, k + j);
+    acc_k += g * b;
+  }
+  for (; j < d; ++j) {
+    T g = gr[j];
+    if constexpr (kNext) {
+      g = keep_next * g + gen * k_next[j];
+      gk_next[j] += nr[j] * gen;
+    }
+    g += gyi * q[j];
+    gr[j] = g;
+    gqt[j] += nr[j] * gyi;
+    gm_t_e[j] += g * ei;
+    acc_a[j % 8] += g * mr[j];
+    acc_k[j % 8] += g * k[j];
+  }
+  g_alpha += ((acc_a[0] + acc_a[4]) + (acc_a[2] + acc_a[6])) + ((acc_a[1] + acc_a[5]) + (acc_a[3] + acc_a[7]));
+  gm_k_i = ((acc_k[0] + acc_k[4]) + (acc_k[2] + acc_k[6])) + ((acc_k[1] + acc_k[5]) + (acc_k[3] + acc_k[7]));
+}
+
+// Backward through the chunk, last token first. Per token: pass 1 (gM += gy q^T, then gq +=
+// M_{t+1}^T gy, <gM, M_t>, gM k and gM^T e), the token's scalars, and pass 2 (gM_prev = (1 -
+// alpha) gM + ge k^T, gk += M_t^T ge). Pass 2 of token t+1 and pass 1 of token t both walk gM
+// and M_{t+1} row by row, so they run fused: d^2 data is read once per token, not twice.
 template <typename T>
 NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename DeltaRule<T>::Cache& c, std::span<const T> gy) {
@@ -82,50 +143,45 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
-  std::vector<T> gm(dd, T(0)), ge(d), gm_k(d), gm_t_e(d);
+  std::vector<T> gm(dd, T(0)), ge(d), ge_next(d), gm_k(d), gm_t_e(d);
+  T keep_next = 0;
   for (std::size_t t = s; t-- > 0;) {
+    const bool next = t + 1 < s;
     const T* m = &c.m[t * dd];
     const T* mn = &c.m[(t + 1) * dd];
     const T* k = &c.front.k[t * d];
     const T* q = &c.front.q[t * d];
     const T* e = &c.e[t * d];
     const T* gyt = &gy[t * d];
-    T* gk = &g.k[t * d];
+    const T* k_next = next ? &c.front.k[(t + 1) * d] : k;
+    T* gk_next = next ? &g.k[(t + 1) * d] : &g.k[t * d];
     const T alpha = c.front.alpha[t], th = c.front.theta[t];
-    // Pass 1 over the rows of gM (after gM += gy q^T): gq += M_{t+1}^T gy, <gM, M_t>, gM k and
-    // gM^T e together, so d^2 data is read once instead of five times.
     T g_alpha = 0;
     std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
     T* gqt = &g.q[t * d];
     for (std::size_t i = 0; i < d; ++i) {
-      T* gr = &gm[i * d];
-      const T gyi = gyt[i], ei = e[i];
-      const T* nr = mn + i * d;
-      for (std::size_t j = 0; j < d; ++j) {
-        gr[j] += gyi * q[j];
-        gqt[j] += nr[j] * gyi;
-        gm_t_e[j] += gr[j] * ei;
+      if (next) {
+        backward_row<T, true>(d, &gm[i * d], mn + i * d, m + i * d, q, k, gyt[i], e[i], gqt, gm_t_e.data(), g_alpha,
+                              gm_k[i], keep_next, ge_next[i], k_next, gk_next);
+      } else {
+        backward_row<T, false>(d, &gm[i * d], mn + i * d, m + i * d, q, k, gyt[i], e[i], gqt, gm_t_e.data(), g_alpha,
+                               gm_k[i], keep_next, ge_next[i], k_next, gk_next);
       }
-      g_alpha += dot8(gr, m + i * d, d);
-      gm_k[i] = dot8(gr, k, d);
     }
     g.alpha[t] = -g_alpha;
     // G = psi(e) k^T enters as -th G: gG = -th gM.
     g.theta[t] = -dense::dot(e, gm_k.data(), d);
     for (std::size_t i = 0; i < d; ++i) ge[i] = -th * gm_k[i];  // psi' = 1
+    T* gk = &g.k[t * d];
     dense::axpy(gk, -th, gm_t_e.data(), d);  // gG^T psi(e)
     for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
-    // Pass 2: gM_prev = (1 - alpha) gM + ge k^T and gk += M_t^T ge.
-    const T keep = T(1) - alpha;
-    for (std::size_t i = 0; i < d; ++i) {
-      T* gr = &gm[i * d];
-      const T gei = ge[i];
-      const T* mr = m + i * d;
-      for (std::size_t j = 0; j < d; ++j) {
-        gr[j] = keep * gr[j] + gei * k[j];
-        gk[j] += mr[j] * gei;
-      }
-    }
+    std::swap(ge, ge_next);
+    keep_next = T(1) - alpha;
+  }
+  // Pass 2 of the first token: only gk (the gradient of the initial state is not needed).
+  if (s > 0) {
+    T* gk = &g.k[0];
+    for (std::size_t i = 0; i < d; ++i) dense::axpy(gk, ge_next[i], &c.m[i * d], d);
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;

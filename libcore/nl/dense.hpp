@@ -32,6 +32,20 @@ template <typename T>
   return acc;
 }
 
+// Eight independent partial sums, combined pairwise: the compiler vectorizes the lanes, which
+// one chain cannot be (no -ffast-math). The order is fixed, so both gradient paths (and both
+// clones) give the same bits. For well-conditioned sums only (DeltaRule, attention): the
+// ill-conditioned MLP rules' libgpu pairs are checked against dot()'s single chain.
+template <typename T>
+[[nodiscard]] inline T dot8(const T* a, const T* b, std::size_t n) {
+  T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (std::size_t l = 0; l < 8; ++l) acc[l] += a[i + l] * b[i + l];
+  for (; i < n; ++i) acc[i % 8] += a[i] * b[i];
+  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
 // y = A x, A is m x n. Four rows at a time: four independent accumulation chains instead of one
 // (each row still sums in index order, so results are those of dot() row by row).
 template <typename T>

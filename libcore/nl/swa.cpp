@@ -37,7 +37,7 @@ NL_VECTOR_CLONES SwaForward<T> swa_forward(const SwaShape& sh, std::span<const T
       T* p = &out.p[(h * sh.s + i) * w_len];
       T mx = 0;
       for (std::size_t j = j0; j <= i; ++j) {
-        p[j - j0] = dense::dot(&q[i * sh.d + off], &k[j * sh.d + off], hd) * scale;
+        p[j - j0] = dense::dot8(&q[i * sh.d + off], &k[j * sh.d + off], hd) * scale;
         mx = (j == j0 || p[j - j0] > mx) ? p[j - j0] : mx;
       }
       T sum = 0;
@@ -66,7 +66,7 @@ NL_VECTOR_CLONES void swa_backward(const SwaShape& sh, std::span<const T> q, std
       const T* gai = &ga[i * sh.d + off];
       T pgp = 0;
       for (std::size_t j = j0; j <= i; ++j) {
-        gp[j - j0] = dense::dot(gai, &v[j * sh.d + off], hd);
+        gp[j - j0] = dense::dot8(gai, &v[j * sh.d + off], hd);
         pgp += p[j - j0] * gp[j - j0];
       }
       for (std::size_t j = j0; j <= i; ++j) {
