@@ -1,6 +1,8 @@
 #include "nl/cms_forward.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "nl/level_fields.hpp"
@@ -10,15 +12,19 @@
 #include "tape/ops/embed.hpp"
 #include "tape/ops/matmul.hpp"
 #include "tape/ops/softmax.hpp"
+#include "tape/finite.hpp"
 
 namespace nl {
 namespace {
 
-template <typename T>
-bool finite(const std::vector<T>& v) {
-  for (T x : v)
-    if (!std::isfinite(x)) return false;
-  return true;
+// Runs on every parameter every step: the bit-pattern test that vectorizes (tape/finite.hpp),
+// not an early-exit std::isfinite loop.
+bool finite(const std::vector<float>& v) { return tape::all_finite(v); }
+bool finite(const std::vector<double>& v) {
+  constexpr std::uint64_t kExp = 0x7ff0000000000000u;
+  std::uint64_t bad = 0;
+  for (double x : v) bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(x) & kExp) == kExp);
+  return bad == 0;
 }
 
 }  // namespace

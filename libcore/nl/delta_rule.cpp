@@ -14,52 +14,6 @@ using dense::dot8;
 
 namespace {
 
-template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
-    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
-  using Cache = typename DeltaRule<T>::Cache;
-  [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
-  const std::size_t d = cfg.d, dd = d * d;
-  ChunkForward<T, Cache> out;
-  Cache& c = out.cache;
-  c.front = front_forward<T>(kKind, s, x, p);
-  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.m.begin());
-  c.e.resize(s * d);
-  out.y.resize(s * d);
-  for (std::size_t t = 0; t < s; ++t) {
-    const T* m = &c.m[t * dd];
-    T* mn = &c.m[(t + 1) * dd];
-    const T* k = &c.front.k[t * d];
-    T* e = &c.e[t * d];
-    for (std::size_t i = 0; i < d; ++i) e[i] = dot8(m + i * d, k, d);
-    for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];
-    const T retain = T(1) - c.front.alpha[t], th = c.front.theta[t];
-    // M_{t+1} = retain M_t - th e k^T and y = M_{t+1} q, one row at a time: one pass over d^2.
-    T* y = &out.y[t * d];
-    const T* q = &c.front.q[t * d];
-    for (std::size_t i = 0; i < d; ++i) {
-      const T su = -th * e[i];
-      const T* mr = m + i * d;
-      T* nr = mn + i * d;
-      for (std::size_t j = 0; j < d; ++j) nr[j] = retain * mr[j] + su * k[j];
-      y[i] = dot8(nr, q, d);
-    }
-  }
-  out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
-  return out;
-}
-
-}  // namespace
-
-template <typename T>
-auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
-    std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
-}
-
-namespace {
-
 // Eight lanes as one GCC vector (two or four machine registers, whichever the clone has): the
 // same IEEE operation on every lane, in the order a scalar loop would do it.
 template <typename T>
@@ -79,6 +33,71 @@ using Lanes8 = typename Lanes8Of<T>::type;
 // between the clones.
 #define NL_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(v))
 #define NL_STORE8(p, v) std::memcpy((p), &(v), sizeof(v))
+
+// One row of the forward step. The two dot products sum in dot8's lanes and order.
+template <typename T>
+[[gnu::always_inline]] inline void forward_row(std::size_t d, const T* mr, T* nr, const T* k, const T* q, T v_i,
+                                               T retain, T th, T& e_i, T& y_i) {
+  T e_acc = dot8(mr, k, d);
+  e_i = e_acc - v_i;
+  const T su = -th * e_i;
+  Lanes8<T> acc = {};
+  std::size_t j = 0;
+  for (; j + 8 <= d; j += 8) {
+    Lanes8<T> a, b;
+    NL_LOAD8(a, mr + j);
+    NL_LOAD8(b, k + j);
+    a = retain * a + su * b;
+    NL_STORE8(nr + j, a);
+    NL_LOAD8(b, q + j);
+    acc += a * b;
+  }
+  for (; j < d; ++j) {
+    nr[j] = retain * mr[j] + su * k[j];
+    acc[j % 8] += nr[j] * q[j];
+  }
+  y_i = ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+}
+
+template <typename T>
+NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+    std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
+  using Cache = typename DeltaRule<T>::Cache;
+  [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
+  const std::size_t d = cfg.d, dd = d * d;
+  ChunkForward<T, Cache> out;
+  Cache& c = out.cache;
+  c.front = front_forward<T>(kKind, s, x, p);
+  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
+  std::copy(state0.begin(), state0.end(), c.m.begin());
+  c.e.resize(s * d);
+  out.y.resize(s * d);
+  for (std::size_t t = 0; t < s; ++t) {
+    const T* m = &c.m[t * dd];
+    T* mn = &c.m[(t + 1) * dd];
+    const T* k = &c.front.k[t * d];
+    const T* v = &c.front.v[t * d];
+    const T* q = &c.front.q[t * d];
+    T* e = &c.e[t * d];
+    T* y = &out.y[t * d];
+    const T retain = T(1) - c.front.alpha[t], th = c.front.theta[t];
+    // Row i alone gives e_i = (M_t k)_i - v_i, row i of M_{t+1} = retain M_t - th e k^T and
+    // y_i = (M_{t+1} q)_i: one walk over d^2 per token.
+    for (std::size_t i = 0; i < d; ++i) forward_row<T>(d, m + i * d, mn + i * d, k, q, v[i], retain, th, e[i], y[i]);
+  }
+  out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
+  return out;
+}
+
+}  // namespace
+
+template <typename T>
+auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
+    std::span<const T> state0) -> ChunkForward<T, Cache> {
+  return forward_body<T>(cfg, s, x, p, state0);
+}
+
+namespace {
 
 // One row of the fused backward sweep (see backward_body): pass 2 of token t+1 on row i of gM
 // (when kNext), then pass 1 of token t on the same row, in one walk over the row. Every
