@@ -42,6 +42,9 @@ TEST_CASE("swa: backward matches fp64 finite differences (full and short window)
   check_swa({6, 8, 2, 6}, 41);
   check_swa({6, 8, 2, 3}, 42);
   check_swa({5, 6, 3, 1}, 43);
+  // Head widths of whole and partial eight-lane blocks (the scores' dot8): 12 and 16.
+  check_swa({6, 24, 2, 4}, 44);
+  check_swa({5, 32, 2, 5}, 45);
 }
 
 TEST_CASE("swa: a window is a window (tokens beyond it have no influence)") {
