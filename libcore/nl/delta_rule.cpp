@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "nl/dense.hpp"
 #include "tape/float_pool.hpp"
@@ -178,14 +179,17 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
     T g_alpha = 0;
     std::fill(gm_t_e.begin(), gm_t_e.end(), T(0));
     T* gqt = &g.q[t * d];
-    for (std::size_t i = 0; i < d; ++i) {
-      if (next) {
-        backward_row<T, true>(d, &gm[i * d], mn + i * d, m + i * d, q, k, gyt[i], e[i], gqt, gm_t_e.data(), g_alpha,
-                              gm_k[i], keep_next, ge_next[i], k_next, gk_next);
-      } else {
-        backward_row<T, false>(d, &gm[i * d], mn + i * d, m + i * d, q, k, gyt[i], e[i], gqt, gm_t_e.data(), g_alpha,
-                               gm_k[i], keep_next, ge_next[i], k_next, gk_next);
+    // The row loop once per variant (std::bool_constant), inlined into this clone.
+    auto sweep = [&](auto with_next) __attribute__((always_inline)) {
+      for (std::size_t i = 0; i < d; ++i) {
+        backward_row<T, decltype(with_next)::value>(d, &gm[i * d], mn + i * d, m + i * d, q, k, gyt[i], e[i], gqt,
+            gm_t_e.data(), g_alpha, gm_k[i], keep_next, ge_next[i], k_next, gk_next);
       }
+    };
+    if (next) {
+      sweep(std::true_type{});
+    } else {
+      sweep(std::false_type{});
     }
     g.alpha[t] = -g_alpha;
     // G = psi(e) k^T enters as -th G: gG = -th gM.
