@@ -35,6 +35,15 @@ using Lanes8 = typename Lanes8Of<T>::type;
 #define NL_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(v))
 #define NL_STORE8(p, v) std::memcpy((p), &(v), sizeof(v))
 
+// p[0..8) += v * s, lane by lane.
+template <typename T>
+[[gnu::always_inline]] inline void add_scaled8(T* p, const Lanes8<T>& v, T s) {
+  Lanes8<T> b;
+  NL_LOAD8(b, p);
+  b += v * s;
+  NL_STORE8(p, b);
+}
+
 // One row of the forward step. The two dot products sum in dot8's lanes and order.
 template <typename T>
 [[gnu::always_inline]] inline void forward_row(std::size_t d, const T* mr, T* nr, const T* k, const T* q, T v_i,
@@ -117,19 +126,13 @@ template <typename T, bool kNext>
     if constexpr (kNext) {
       NL_LOAD8(a, k_next + j);
       g = keep_next * g + gen * a;
-      NL_LOAD8(b, gk_next + j);
-      b += n * gen;
-      NL_STORE8(gk_next + j, b);
+      add_scaled8(gk_next + j, n, gen);
     }
     NL_LOAD8(a, q + j);
     g += gyi * a;
     NL_STORE8(gr + j, g);
-    NL_LOAD8(b, gqt + j);
-    b += n * gyi;
-    NL_STORE8(gqt + j, b);
-    NL_LOAD8(b, gm_t_e + j);
-    b += g * ei;
-    NL_STORE8(gm_t_e + j, b);
+    add_scaled8(gqt + j, n, gyi);
+    add_scaled8(gm_t_e + j, g, ei);
     NL_LOAD8(a, mr + j);
     acc_a += g * a;
     NL_LOAD8(b, k + j);
