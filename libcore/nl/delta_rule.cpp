@@ -9,10 +9,10 @@
 
 namespace nl {
 
-// The rules' bodies are free functions: GCC drops target_clones from a member of a class
-// template declared `extern template` (the headers' pattern), leaving only baseline code.
 using dense::dot8;
 
+// The rules' bodies are free functions: GCC drops target_clones from a member of a class
+// template declared `extern template` (the headers' pattern), leaving only baseline code.
 namespace {
 
 // Eight lanes as one GCC vector (two or four machine registers, whichever the clone has): the

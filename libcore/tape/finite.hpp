@@ -13,7 +13,9 @@ namespace detail {
 [[nodiscard]] inline bool all_finite_inline(const float* x, std::size_t n) {
   constexpr std::uint32_t kExp = 0x7f800000u;  // exponent all ones <=> NaN or Inf
   std::uint32_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(x[i]) & kExp) == kExp);
+  for (std::size_t i = 0; i < n; ++i) {
+    bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(x[i]) & kExp) == kExp);
+  }
   return bad == 0;
 }
 // The same test out of line with an AVX2 clone chosen at load time: twice the lanes for the

@@ -100,7 +100,9 @@ void BM_vs_torch(benchmark::State& state) {
   int steps = 0;
   for (auto _ : state) {
     const double t0 = tapebench::thread_cpu_seconds();
-    for (; steps < kRepeats || tapebench::thread_cpu_seconds() - t0 < window; ++steps) best = std::min(best, tape_step(s));
+    for (; steps < kRepeats || tapebench::thread_cpu_seconds() - t0 < window; ++steps) {
+      best = std::min(best, tape_step(s));
+    }
   }
   state.counters["tape_steps"] = steps;
   state.counters["torch_tok_s"] = torch;

@@ -81,7 +81,7 @@ TEST_CASE("opaque op: the registered function sees upstream grads and saved valu
     NewBuffer factor = t.new_buffer({}, false);
     factor.data[0] = 2.0f;
     t.record_opaque(OpaqueOp{opaque::OpaqueKey::delta_rule, {a.id(), b.id()}, {y.tensor.id()}, {factor.tensor.id()},
-                             twice_plus_backward});
+                             twice_plus_backward, nullptr, nullptr});
     const Tensor loss = ops::add(ops::frobenius_dot(y.tensor, y.tensor), ops::frobenius_dot(a, a));
     t.backward(loss.id());
     return std::pair{t.get_grad(a.id()), t.get_grad(b.id())};
@@ -95,7 +95,8 @@ TEST_CASE("opaque op: a missing backward function is reported with the key's nam
   with_tape([](Tape& t) {
     NewBuffer y = t.new_buffer({1}, false);
     y.data[0] = 0.0f;
-    CHECK_THROWS_WITH_AS(t.record_opaque(OpaqueOp{opaque::OpaqueKey::swa, {}, {y.tensor.id()}, {}, nullptr}),
-                         "Opaque(SWA): no backward function registered for this key", TapeError);
+    CHECK_THROWS_WITH_AS(
+        t.record_opaque(OpaqueOp{opaque::OpaqueKey::swa, {}, {y.tensor.id()}, {}, nullptr, nullptr, nullptr}),
+        "Opaque(SWA): no backward function registered for this key", TapeError);
   });
 }
