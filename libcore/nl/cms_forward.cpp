@@ -1,8 +1,7 @@
 #include "nl/cms_forward.hpp"
 
-#include <bit>
 #include <cmath>
-#include <cstdint>
+#include <span>
 #include <string>
 
 #include "nl/level_fields.hpp"
@@ -19,12 +18,9 @@ namespace {
 
 // Runs on every parameter every step: the bit-pattern test that vectorizes (tape/finite.hpp),
 // not an early-exit std::isfinite loop.
-bool finite(const std::vector<float>& v) { return tape::all_finite(v); }
-bool finite(const std::vector<double>& v) {
-  constexpr std::uint64_t kExp = 0x7ff0000000000000u;
-  std::uint64_t bad = 0;
-  for (double x : v) bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(x) & kExp) == kExp);
-  return bad == 0;
+template <typename T>
+bool finite(const std::vector<T>& v) {
+  return tape::all_finite(std::span<const T>(v));
 }
 
 }  // namespace

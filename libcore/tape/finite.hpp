@@ -29,4 +29,12 @@ inline constexpr std::size_t kWideFinite = 1024;
                                         : detail::all_finite_wide(x.data(), x.size());
 }
 
+// The fp64 checks' twin (nl's gradient checks run the same models in double).
+[[nodiscard]] inline bool all_finite(std::span<const double> x) {
+  constexpr std::uint64_t kExp = 0x7ff0000000000000u;
+  std::uint64_t bad = 0;
+  for (const double v : x) bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(v) & kExp) == kExp);
+  return bad == 0;
+}
+
 }  // namespace tape
