@@ -30,7 +30,9 @@ What it records, and from where:
     space, so the buffer's sign is flipped exactly once, here. Adam's exp_avg likewise;
     exp_avg_sq (a square) is not flipped;
   * forward values, losses and error signals: a replay of the model's layers on the "before"
-    snapshot, in the model's own dtype, with torch operations and torch.autograd.grad.
+    snapshot, in the model's own dtype, with torch operations and torch.autograd.grad; the
+    steps of one flush are replayed together (batched matrix products), so a replayed value
+    may differ in its last bits from what the step's own nn.Linear computed.
 
 Supported: nn.Sequential(Linear, act, Linear[, act]) with act in Sigmoid / ReLU / Identity
 (output activation absent = identity), Linear layers with bias, CPU, float32 or float64;
@@ -42,7 +44,8 @@ only: bp's batched engine carries no optimizer state). Anything else is refused 
 HelperRefusal before a number is written.
 
 Serialization is deferred: a step only takes snapshots; the sidecar lines are built and written
-every `flush_every` steps and at close(). Set SOURCE_DATE_EPOCH to pin the extraction timestamp.
+every `flush_every` steps and at close(), each from a text layout made once per batch size and
+filled with the step's numbers (Python's repr of each float, as json writes it). Set SOURCE_DATE_EPOCH to pin the extraction timestamp.
 Requires only torch and the Python standard library.
 """
 
@@ -53,6 +56,7 @@ import json
 import operator
 import os
 import platform
+import re
 import stat
 import sys
 import tempfile
@@ -236,6 +240,13 @@ def _flat_tensor(flat):
     return flat
 
 
+def _stacked(flats):
+    """One (steps, values) tensor of equally long flat snapshots (one torch.cat promoted may differ in dtype)."""
+    if any(f.dtype != flats[0].dtype for f in flats):
+        flats = [f.to(torch.float64) for f in flats]
+    return torch.stack(flats)
+
+
 def _copy(value):
     return torch.as_tensor(value).detach().clone()
 
@@ -276,6 +287,50 @@ class _StepContext:
         else:
             self._dumper._pending = None
         return False
+
+
+class _Step:
+    """What one recorded step's line is made from (see TraceDumper._prepare)."""
+    __slots__ = ("before", "after", "had_state", "x", "t", "lr", "n", "batched", "opt_t")
+
+    def __init__(self, before, after, had_state, x, t, lr, n, batched):
+        self.before, self.after, self.had_state, self.x, self.t = before, after, had_state, x, t
+        self.lr, self.n, self.batched, self.opt_t = lr, n, batched, None
+
+
+class _Slot:
+    """A numbered place for a number in a line's text layout."""
+    __slots__ = ("i",)
+
+    def __init__(self, i):
+        self.i = i
+
+    @staticmethod
+    def json(o):
+        if type(o) is _Slot:
+            return "\x00%d" % o.i  # a NUL never occurs in a record's own strings
+        raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
+def _slots(value):
+    """Nested lists of slot numbers as nested lists of _Slot."""
+    if isinstance(value, list):
+        return [_slots(v) for v in value]
+    return _Slot(value)
+
+
+class _Layout:
+    """A line's JSON text cut at its slots; fill() puts the step's number texts in their places."""
+    __slots__ = ("_format", "_pick")
+    _CUT = re.compile(r'"\\u0000(\d+)"')
+
+    def __init__(self, text):
+        pieces = self._CUT.split(text)
+        self._format = "%s".join(p.replace("%", "%%") for p in pieces[0::2])
+        self._pick = operator.itemgetter(*(int(k) for k in pieces[1::2]))
+
+    def fill(self, numbers):
+        return self._format % self._pick(numbers)
 
 
 class TraceDumper:
@@ -334,6 +389,7 @@ class TraceDumper:
         self._copy_inputs = bool(copy_inputs)
         self._helper = self._helper_block()
         self._copy_before, self._copy_after = _FlatCopier(), _FlatCopier()
+        self._layouts = {}
         self._batch_ok = self._opt_name == "sgd" and not self._hyper["weight_decay"]
 
     # ----- the training-loop side: snapshots only -----
@@ -396,42 +452,14 @@ class TraceDumper:
         return [e[k] if torch.is_tensor(e[k]) else torch.tensor(float(e[k]), dtype=torch.float64)
                 for k in self._state_keys for e in entries]
 
-    def _split(self, flat, with_grads, with_state):
-        """(parameters, gradients or None, per-parameter state dicts or four Nones) of one flat snapshot."""
-        flat = _flat_tensor(flat)
-        sizes = list(self._numels) * (2 if with_grads else 1)
-        if with_state:
-            for k in self._state_keys:
-                sizes += [1] * 4 if k == "step" else list(self._numels)
-        pieces = list(flat.split(sizes))
-        params = [c.view(shape) for c, shape in zip(pieces[:4], self._shapes)]
-        grads = [c.view(shape) for c, shape in zip(pieces[4:8], self._shapes)] if with_grads else None
-        states = [None] * 4
-        if with_state:
-            rest = pieces[8:] if with_grads else pieces[4:]
-            states = [{} for _ in range(4)]
-            for n, k in enumerate(self._state_keys):
-                for i in range(4):
-                    c = rest[n * 4 + i]
-                    states[i][k] = c.reshape(()) if k == "step" else c.view(self._shapes[i])
-        return params, grads, states
-
     # ----- serialization -----
 
     def flush(self):
         """Builds and writes the sidecar lines of the steps recorded so far."""
         if not self._raw:
             return
-        lines = []
         try:
-            for raw in self._raw:
-                record = self._render(*raw)
-                try:
-                    lines.append(json.dumps(record, separators=(",", ":"), allow_nan=False))
-                except ValueError:
-                    raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be "
-                                        "described")
-                self._step_index += 1
+            lines = self._lines(self._raw)
         except BaseException:
             self._abandon()
             raise
@@ -440,6 +468,335 @@ class TraceDumper:
             self._open()
         self._stream.write("\n".join(lines) + "\n")
         self._stream.flush()
+
+    def _lines(self, raw):
+        """One sidecar line per recorded step. Steps alike in shape share one torch replay and one
+        conversion to Python numbers; each line is its shape's cached text layout filled with the
+        step's numbers as json spells them (a Python float's repr), so no record dict is built and
+        no dict is encoded per step."""
+        steps = [self._prepare(*r) for r in raw]
+        groups = {}
+        for k, s in enumerate(steps):
+            groups.setdefault((s.n, s.batched, s.had_state), []).append(k)
+        rows = [None] * len(steps)
+        for (n, batched, had_state), members in groups.items():
+            for k, row in zip(members, self._value_rows([steps[k] for k in members], n, batched, had_state)):
+                rows[k] = row
+        lines = []
+        for s, row in zip(steps, rows):
+            row.append(s.lr)
+            if s.opt_t is not None:
+                row.append(s.opt_t)
+            if self._trace_id is not None:
+                row.append(self._step_index)
+            try:
+                text = json.dumps(row, separators=(",", ":"), allow_nan=False)
+            except ValueError:
+                raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be "
+                                    "described") from None
+            lines.append(self._layout(s.n, s.batched).fill(text[1:-1].split(",")))
+            self._step_index += 1
+        return lines
+
+    def _prepare(self, before, had_state, x, y, lr, after):
+        """The per-step checks, and what the step's numbers are made from."""
+        features = len(self._inputs)
+        x = torch.as_tensor(x).to(self._dtype)
+        if x.dim() > 2 or x.numel() == 0 or x.numel() % features or (x.dim() == 2 and x.shape[1] != features):
+            raise HelperRefusal(f"inputs: expected {features} features per sample, got shape {tuple(x.shape)}")
+        batched = x.dim() == 2 and x.shape[0] > 1
+        x = x.reshape(-1, features)
+        if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
+            raise HelperRefusal(_BATCHED_REFUSAL)
+        if self._opt_name == "sgd_momentum" and self._hyper["dampening"] and not had_state:
+            raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its first "
+                                "step, ignoring dampening, which bp's recurrence does not model; take the first "
+                                "optimizer step outside dumper.step()")
+        return _Step(_flat_tensor(before), _flat_tensor(after), had_state, x, self._targets_matrix(y, x.shape[0]),
+                     _float(lr), x.shape[0], batched)
+
+    def _parameter_vector(self, pieces):
+        """(steps, parameters) in topology parameter_order, from the four (steps, numel) pieces."""
+        (h, i), (o, _) = self._shapes[0], self._shapes[2]
+        w1, b1, w2, b2 = pieces
+        s = w1.shape[0]
+        return torch.cat([w1.reshape(s, h, i).transpose(1, 2).reshape(s, -1), b1,
+                          w2.reshape(s, o, h).transpose(1, 2).reshape(s, -1), b2], dim=1)
+
+    def _state_sizes(self):
+        sizes = []
+        for k in self._state_keys:
+            sizes += [1] * 4 if k == "step" else list(self._numels)
+        return sizes
+
+    def _value_rows(self, steps, n, batched, had_state):
+        """Every number of each step's line, as Python numbers, in _value_spec order: one replay of the
+        model on the stacked "before" snapshots (batched matrix products, so a value may differ in its
+        last bit from the step's own nn.Linear), one conversion for the whole group."""
+        count = len(steps)
+        dtype = self._dtype
+        numels = list(self._numels)
+        before = _stacked([s.before for s in steps]).to(dtype)
+        after = _stacked([s.after for s in steps]).to(dtype)
+        b_pieces = before.split(numels + (self._state_sizes() if had_state else []), dim=1)
+        a_pieces = after.split(numels * 2 + (self._state_sizes() if self._state_keys else []), dim=1)
+        params_b, params_a, grads = b_pieces[:4], a_pieces[:4], a_pieces[4:8]
+        (h, i), (o, _) = self._shapes[0], self._shapes[2]
+        x = torch.stack([s.x for s in steps])
+        t = torch.stack([s.t for s in steps])
+        w1 = params_b[0].reshape(count, h, i).clone().requires_grad_(True)
+        b1 = params_b[1].clone().requires_grad_(True)
+        w2 = params_b[2].reshape(count, o, h).clone().requires_grad_(True)
+        b2 = params_b[3].clone().requires_grad_(True)
+        net_h = torch.baddbmm(b1.unsqueeze(1), x, w1.transpose(1, 2))
+        out_h = _apply_activation(self._act_h, net_h)
+        net_o = torch.baddbmm(b2.unsqueeze(1), out_h, w2.transpose(1, 2))
+        if self._loss == "cross_entropy_softmax":
+            out_o = torch.softmax(net_o, dim=-1)
+            per_output = -(t * torch.log_softmax(net_o, dim=-1))
+        else:
+            out_o = _apply_activation(self._act_o, net_o)
+            per_output = 0.5 * (t - out_o) ** 2
+        per_sample = per_output.sum(dim=-1)
+        # Summing the per-sample losses keeps each sample's (and each step's) derivatives its own.
+        d_net_o, d_out_h, d_net_h = torch.autograd.grad(per_sample.sum(), (net_o, out_h, net_h), retain_graph=True)
+        (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=True)
+        sig_o = -d_net_o[:, 0]
+        w2 = w2.detach()
+        # Sample 0 carries the error signals (bp's batched receipts do the same).
+        parts = [x, t, net_h, out_h, net_o, out_o, per_output + 0.0, per_sample + 0.0, sig_o, -d_net_h[:, 0],
+                 -d_out_h[:, 0], deriv_h[:, 0], w2, sig_o.unsqueeze(2) * w2, (t - out_o)[:, 0]]
+        if self._loss == "half_squared_error":
+            (deriv_o,) = torch.autograd.grad(out_o.sum(), net_o)
+            parts.append(deriv_o[:, 0])
+        vec_b, vec_a = self._parameter_vector(params_b), self._parameter_vector(params_a)
+        if self._opt_name == "adamw":
+            keep = torch.tensor([[1.0 - s.lr * self._hyper["weight_decay"]] for s in steps], dtype=dtype)
+            update = vec_a - vec_b * keep
+        else:
+            update = vec_a - vec_b
+        parts += [vec_b, vec_a, -self._parameter_vector(grads), update]
+        if self._state_keys:
+            parts += self._state_parts(b_pieces[4:] if had_state else None, a_pieces[8:], count)
+        if batched:
+            scale = 1.0 / n if self._reduction == "mean" else 1.0
+            parts += [per_output.sum(dim=1) * scale + 0.0, per_sample.sum(dim=1) * scale + 0.0]
+        rows = torch.cat([p.detach().reshape(count, -1).to(torch.float64) for p in parts], dim=1).tolist()
+        for s, t_step in zip(steps, self._adam_steps(a_pieces[8:], count)):
+            s.opt_t = t_step
+        return rows
+
+    def _state_parts(self, before_pieces, after_pieces, count):
+        """Optimizer state before and after, per parameter in bp's descent convention: PyTorch's momentum
+        buffer and Adam's first moment live in ascent space, so their sign is flipped once, here.
+        Before the optimizer's first step there is no state: zeros."""
+        keys = ("momentum_buffer",) if self._opt_name == "sgd_momentum" else ("exp_avg", "exp_avg_sq")
+        out = []
+        for pieces in (before_pieces, after_pieces):
+            for n, key in enumerate(keys):
+                if pieces is None:
+                    vec = torch.zeros(count, sum(self._numels), dtype=self._dtype)
+                else:
+                    vec = self._parameter_vector(pieces[n * 4:n * 4 + 4])
+                out.append((-vec if key in ("momentum_buffer", "exp_avg") else vec) + 0.0)
+        return out
+
+    def _adam_steps(self, state_pieces, count):
+        """Adam's step count t of each step (None for the SGD family): the one count all parameters share."""
+        if self._opt_name not in ("adam", "adamw"):
+            return [None] * count
+        counts = torch.cat(state_pieces[8:12], dim=1).tolist()
+        out = []
+        for row in counts:
+            steps = {int(c) for c in row}
+            if len(steps) != 1:
+                raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
+            out.append(steps.pop())
+        return out
+
+    def _value_spec(self, n, batched):
+        """(name, shape) of every number block of a step's line, in _value_rows order."""
+        i, h, o = len(self._inputs), len(self._hidden), len(self._outputs)
+        p = sum(self._numels)
+        spec = [("x", (n, i)), ("t", (n, o)), ("net_h", (n, h)), ("out_h", (n, h)), ("net_o", (n, o)),
+                ("out_o", (n, o)), ("per_output", (n, o)), ("per_sample", (n,)), ("sig_o", (o,)), ("sig_h", (h,)),
+                ("backsum", (h,)), ("deriv_h", (h,)), ("w2", (o, h)), ("contrib", (o, h)), ("tmo", (o,))]
+        if self._loss == "half_squared_error":
+            spec.append(("deriv_o", (o,)))
+        spec += [("before", (p,)), ("after", (p,)), ("grad", (p,)), ("update", (p,))]
+        names = {"sgd": (), "sgd_momentum": ("buffer",)}.get(self._opt_name, ("m", "v"))
+        spec += [(f"{side}_{k}", (p,)) for side in ("sb", "sa") for k in names]
+        if batched:
+            spec += [("reduced_o", (o,)), ("total", ())]
+        return spec
+
+    def _layout(self, n, batched):
+        """The text layout of a step's line for this shape, made once: the record built from numbered
+        slots instead of numbers, encoded by json, cut at the slots."""
+        key = (n, batched)
+        layout = self._layouts.get(key)
+        if layout is None:
+            v, at = {}, 0
+            for name, shape in self._value_spec(n, batched):
+                size = 1
+                for d in shape:
+                    size *= d
+                v[name] = torch.arange(at, at + size).reshape(shape).tolist() if shape else at
+                at += size
+            v = {name: _slots(value) for name, value in v.items()}
+            v["lr"] = _Slot(at)
+            if self._opt_name in ("adam", "adamw"):
+                at += 1
+                v["opt_t"] = _Slot(at)
+            v["step_index"] = _Slot(at + 1)
+            try:
+                text = json.dumps(self._record(v, n, batched), separators=(",", ":"), allow_nan=False,
+                                  default=_Slot.json)
+            except ValueError:
+                raise HelperRefusal("optimizer: a hyperparameter is NaN or infinite; the step cannot be described") \
+                    from None
+            layout = self._layouts[key] = _Layout(text)
+        return layout
+
+    def _record(self, v, n, batched):
+        """The sidecar record of one step, its numbers taken from v (numbers or slots, by _value_spec name)."""
+        ins, hid, outs = self._inputs, self._hidden, self._outputs
+        xs, ts, lr = v["x"], v["t"], v["lr"]
+        net_h, out_h, net_o, out_o = v["net_h"], v["out_h"], v["net_o"], v["out_o"]
+        per_output, per_sample = v["per_output"], v["per_sample"]
+
+        def forward(s):
+            f = {h: {"net": net_h[s][k], "out": out_h[s][k]} for k, h in enumerate(hid)}
+            f.update({o: {"net": net_o[s][j], "out": out_o[s][j]} for j, o in enumerate(outs)})
+            return f
+
+        def sample_loss(s):
+            return {"per_output": {o: per_output[s][j] for j, o in enumerate(outs)}, "total": per_sample[s]}
+
+        sig_o, sig_h, backsum, deriv_h = v["sig_o"], v["sig_h"], v["backsum"], v["deriv_h"]
+        w2, contrib, tmo = v["w2"], v["contrib"], v["tmo"]
+        out_signals = {}
+        for j, o in enumerate(outs):
+            if self._loss == "cross_entropy_softmax":
+                factors = [{"name": "target_minus_probability", "value": tmo[j]}]
+            else:
+                factors = [{"name": "target_minus_output", "value": tmo[j]},
+                           {"name": "activation_derivative", "value": v["deriv_o"][j]}]
+            out_signals[o] = {"factors": factors, "product_order": "left_to_right", "signal_value": sig_o[j]}
+        hidden_signals = {}
+        for k, h in enumerate(hid):
+            hidden_signals[h] = {
+                "downstream_contributions": [
+                    {"from": o, "downstream_signal": sig_o[j], "via_weight": f"w_{h}_{o}", "weight_value": w2[j][k],
+                     "value": contrib[j][k]} for j, o in enumerate(outs)],
+                "summation_order": list(outs),
+                "backpropagated_sum": backsum[k],
+                "activation_derivative": deriv_h[k],
+                "product_order": "left_to_right",
+                "signal_value": sig_h[k],
+            }
+
+        ids = self._topology["parameter_order"]
+        params_before, params_after = dict(zip(ids, v["before"])), dict(zip(ids, v["after"]))
+        gradient, update = dict(zip(ids, v["grad"])), dict(zip(ids, v["update"]))
+        state_before = state_after = None
+        if self._opt_name != "sgd":
+            names = ("buffer",) if self._opt_name == "sgd_momentum" else ("m", "v")
+            state_before, state_after = (
+                {pid: {name: v[f"{side}_{name}"][k] for name in names} for k, pid in enumerate(ids)}
+                for side in ("sb", "sa"))
+
+        updates = []
+        for spec in self._topology["parameters"]:
+            pid = spec["id"]
+            if batched:
+                factors = [{"name": "batch_reduced_gradient", "value": gradient[pid]}]
+            elif spec["role"] == "input_to_hidden_weight":
+                i, h = spec["from_unit"], spec["to_unit"]
+                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
+                            "value": sig_h[hid.index(h)]},
+                           {"name": "upstream_activation", "from": f"inputs.{i}", "value": xs[0][ins.index(i)]}]
+            elif spec["role"] == "hidden_to_output_weight":
+                h, o = spec["from_unit"], spec["to_unit"]
+                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
+                            "value": sig_o[outs.index(o)]},
+                           {"name": "upstream_activation", "from": f"forward.{h}.out", "value": out_h[0][hid.index(h)]}]
+            elif spec["role"] == "hidden_bias":
+                h = spec["applies_to_units"][0]
+                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
+                            "value": sig_h[hid.index(h)]}]
+            else:
+                o = spec["applies_to_units"][0]
+                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
+                            "value": sig_o[outs.index(o)]}]
+            opt = {"name": self._opt_name, "learning_rate": lr, "factors": factors, "product_order": "left_to_right"}
+            if state_before is not None:
+                opt["state_before"] = state_before[pid]
+                opt["state_after"] = state_after[pid]
+            bias = spec["role"].endswith("bias")
+            if bias:
+                unit = spec["applies_to_units"][0]
+                where = {"parameter_role": spec["role"], "from_unit": unit, "to_unit": unit, "layer_edge": "bias_to_layer"}
+            else:
+                where = {"parameter_role": f"{spec['from_unit']}_to_{spec['to_unit']}", "from_unit": spec["from_unit"],
+                         "to_unit": spec["to_unit"],
+                         "layer_edge": "input_to_hidden" if spec["role"] == "input_to_hidden_weight" else "hidden_to_output"}
+            entry = {"parameter_id": pid, "kind": "bias" if bias else "weight", "weight_before": params_before[pid],
+                     "optimizer": opt, "gradient": gradient[pid], "update": update[pid],
+                     "weight_after": params_after[pid]}
+            entry.update(where)
+            updates.append(entry)
+
+        record = {"format": FORMAT_V7}
+        optimizer_block = self._optimizer_block(lr, v.get("opt_t"))
+        if optimizer_block and optimizer_block.get("weight_decay") and self._opt_name in ("sgd", "sgd_momentum"):
+            record["format"] = FORMAT_V8
+        record["source_framework"] = {
+            "name": "pytorch", "version": self._helper["framework"]["version"], "information_uri": "https://pytorch.org",
+            "extractor": {"name": HELPER_NAME, "version": HELPER_VERSION}}
+        record["helper"] = self._helper
+        if self._trace_id is not None:
+            record["trace_id"] = self._trace_id
+            record["step_index"] = v["step_index"]
+        record["topology"] = self._topology
+        record["learning_rate"] = lr
+        if optimizer_block:
+            record["optimizer"] = optimizer_block
+        if self._dtype == torch.float64:
+            record["numeric_policy"] = {
+                "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
+                "tolerance": {"atol": 1e-8, "rtol": 1e-6}, "computation_order": "schema_defined",
+                "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
+                                "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}}
+        record["bias_policy"] = {
+            "mode": "sgd", "reason": "torch.nn.Linear biases are trained by the optimizer like the weights",
+            "updated_in_step": True}
+        inputs0 = {i: xs[0][a] for a, i in enumerate(ins)}
+        targets0 = {o: ts[0][j] for j, o in enumerate(outs)}
+        if batched:
+            sample_ids = [f"s{s}" for s in range(n)]
+            record["batch"] = {"size": n, "sample_order": sample_ids, "reduction": self._reduction}
+        record["inputs"] = inputs0
+        record["targets"] = targets0
+        record["parameters_before"] = params_before
+        if batched:
+            record["per_sample"] = {
+                sid: {"inputs": {i: xs[s][a] for a, i in enumerate(ins)},
+                      "targets": {o: ts[s][j] for j, o in enumerate(outs)},
+                      "forward": forward(s), "loss": sample_loss(s)} for s, sid in enumerate(sample_ids)}
+        record["forward"] = forward(0)
+        if batched:
+            reduced_o = v["reduced_o"]
+            record["loss"] = {"per_output": {o: reduced_o[j] for j, o in enumerate(outs)},
+                              "per_sample": {sid: per_sample[s] for s, sid in enumerate(sample_ids)},
+                              "reduction": self._reduction,
+                              "total": v["total"]}
+        else:
+            record["loss"] = sample_loss(0)
+        record["backward"] = {"output_error_signals": out_signals, "hidden_error_signals": hidden_signals}
+        record["updates"] = updates
+        record["parameters_after"] = params_after
+        return record
 
     def close(self):
         """Writes what is left and, for a file, renames it into place (fsynced)."""
@@ -545,22 +902,6 @@ class TraceDumper:
             "bias_sharing": "per_neuron",
         }
 
-    def _named(self, tensors):
-        """{parameter id: value} for the four tensors (W1[h,i], b1[h], W2[o,h], b2[o])."""
-        w1, b1, w2, b2 = (t.tolist() for t in tensors)
-        out = {}
-        for a, i in enumerate(self._inputs):
-            for k, h in enumerate(self._hidden):
-                out[f"w_{i}_{h}"] = w1[k][a]
-        for k, h in enumerate(self._hidden):
-            out[f"b_{h}"] = b1[k]
-        for k, h in enumerate(self._hidden):
-            for j, o in enumerate(self._outputs):
-                out[f"w_{h}_{o}"] = w2[j][k]
-        for j, o in enumerate(self._outputs):
-            out[f"b_{o}"] = b2[j]
-        return out
-
     def _targets_matrix(self, y, n):
         n_out = len(self._outputs)
         if self._loss == "cross_entropy_softmax" and y.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8):
@@ -573,218 +914,7 @@ class TraceDumper:
             raise HelperRefusal(f"targets: expected {n_out} values per sample, got {y.shape[1]}")
         return y
 
-    def _replay(self, before, x, t):
-        """Forward, loss and error signals of the pre-step parameters, by torch on the snapshot."""
-        w1, b1, w2, b2 = (p.detach().clone().requires_grad_(True) for p in before)
-        net_h = F.linear(x, w1, b1)
-        out_h = _apply_activation(self._act_h, net_h)
-        net_o = F.linear(out_h, w2, b2)
-        if self._loss == "cross_entropy_softmax":
-            out_o = torch.softmax(net_o, dim=-1)
-            per_output = -(t * torch.log_softmax(net_o, dim=-1))
-        else:
-            out_o = _apply_activation(self._act_o, net_o)
-            per_output = 0.5 * (t - out_o) ** 2
-        per_sample = per_output.sum(dim=-1)
-        # Summing the per-sample losses keeps each sample's derivatives its own.
-        d_net_o, d_out_h, d_net_h = torch.autograd.grad(per_sample.sum(), (net_o, out_h, net_h), retain_graph=True)
-        (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=True)
-        deriv_o = None
-        if self._loss == "half_squared_error":
-            (deriv_o,) = torch.autograd.grad(out_o.sum(), net_o, retain_graph=True)
-        return {
-            "net_h": net_h.detach(), "out_h": out_h.detach(), "net_o": net_o.detach(), "out_o": out_o.detach(),
-            "per_output": per_output.detach(), "per_sample": per_sample.detach(),
-            "signal_o": (-d_net_o).detach(), "backsum_h": (-d_out_h).detach(), "signal_h": (-d_net_h).detach(),
-            "deriv_h": deriv_h.detach(), "deriv_o": None if deriv_o is None else deriv_o.detach(),
-            "t_minus_o": (t - out_o).detach(), "w2": w2.detach(),
-        }
-
-    def _render(self, before, had_state, x, y, lr, after):
-        before, _, before_state = self._split(before, False, had_state)
-        after, grads, after_state = self._split(after, True, bool(self._state_keys))
-        ins, hid, outs = self._inputs, self._hidden, self._outputs
-        x = x.to(self._dtype)
-        batched = x.dim() == 2 and x.shape[0] > 1
-        x = x.reshape(-1, len(ins)) if x.dim() <= 2 else None
-        if x is None or x.shape[1] != len(ins):
-            raise HelperRefusal(f"inputs: expected {len(ins)} features per sample, got shape {tuple(x.shape)}")
-        n = x.shape[0]
-        t = self._targets_matrix(y, n)
-        lr = _float(lr)
-        if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
-            raise HelperRefusal(_BATCHED_REFUSAL)
-        r = self._replay(before, x, t)
-        xs, ts = x.tolist(), t.tolist()
-        net_h, out_h, net_o, out_o = r["net_h"].tolist(), r["out_h"].tolist(), r["net_o"].tolist(), r["out_o"].tolist()
-        per_output, per_sample = r["per_output"].tolist(), r["per_sample"].tolist()
-
-        def forward(s):
-            f = {h: {"net": net_h[s][k], "out": out_h[s][k]} for k, h in enumerate(hid)}
-            f.update({o: {"net": net_o[s][j], "out": out_o[s][j]} for j, o in enumerate(outs)})
-            return f
-
-        def sample_loss(s):
-            return {"per_output": {o: per_output[s][j] + 0.0 for j, o in enumerate(outs)}, "total": per_sample[s] + 0.0}
-
-        # Sample 0 carries the error signals (bp's batched receipts do the same).
-        sig_o, sig_h = r["signal_o"][0].tolist(), r["signal_h"][0].tolist()
-        backsum, deriv_h, w2 = r["backsum_h"][0].tolist(), r["deriv_h"][0].tolist(), r["w2"].tolist()
-        contrib = (r["signal_o"][0].unsqueeze(1) * r["w2"]).tolist()  # [o][h]
-        tmo = r["t_minus_o"][0].tolist()
-        out_signals = {}
-        for j, o in enumerate(outs):
-            if self._loss == "cross_entropy_softmax":
-                factors = [{"name": "target_minus_probability", "value": tmo[j]}]
-            else:
-                factors = [{"name": "target_minus_output", "value": tmo[j]},
-                           {"name": "activation_derivative", "value": r["deriv_o"][0][j].item()}]
-            out_signals[o] = {"factors": factors, "product_order": "left_to_right", "signal_value": sig_o[j]}
-        hidden_signals = {}
-        for k, h in enumerate(hid):
-            hidden_signals[h] = {
-                "downstream_contributions": [
-                    {"from": o, "downstream_signal": sig_o[j], "via_weight": f"w_{h}_{o}", "weight_value": w2[j][k],
-                     "value": contrib[j][k]} for j, o in enumerate(outs)],
-                "summation_order": list(outs),
-                "backpropagated_sum": backsum[k],
-                "activation_derivative": deriv_h[k],
-                "product_order": "left_to_right",
-                "signal_value": sig_h[k],
-            }
-
-        params_before = self._named(before)
-        params_after = self._named(after)
-        gradient = self._named([-g for g in grads])
-        if self._opt_name == "adamw":
-            keep = 1.0 - lr * self._hyper["weight_decay"]
-            update = self._named([a - b * keep for a, b in zip(after, before)])
-        else:
-            update = self._named([a - b for a, b in zip(after, before)])
-        state_before, state_after = self._states(before_state, after_state)
-
-        updates = []
-        for spec in self._topology["parameters"]:
-            pid = spec["id"]
-            if batched:
-                factors = [{"name": "batch_reduced_gradient", "value": gradient[pid]}]
-            elif spec["role"] == "input_to_hidden_weight":
-                i, h = spec["from_unit"], spec["to_unit"]
-                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
-                            "value": sig_h[hid.index(h)]},
-                           {"name": "upstream_activation", "from": f"inputs.{i}", "value": xs[0][ins.index(i)]}]
-            elif spec["role"] == "hidden_to_output_weight":
-                h, o = spec["from_unit"], spec["to_unit"]
-                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
-                            "value": sig_o[outs.index(o)]},
-                           {"name": "upstream_activation", "from": f"forward.{h}.out", "value": out_h[0][hid.index(h)]}]
-            elif spec["role"] == "hidden_bias":
-                h = spec["applies_to_units"][0]
-                factors = [{"name": "hidden_error_signal", "from": f"backward.hidden_error_signals.{h}.signal_value",
-                            "value": sig_h[hid.index(h)]}]
-            else:
-                o = spec["applies_to_units"][0]
-                factors = [{"name": "output_error_signal", "from": f"backward.output_error_signals.{o}.signal_value",
-                            "value": sig_o[outs.index(o)]}]
-            opt = {"name": self._opt_name, "learning_rate": lr, "factors": factors, "product_order": "left_to_right"}
-            if state_before is not None:
-                opt["state_before"] = state_before[pid]
-                opt["state_after"] = state_after[pid]
-            bias = spec["role"].endswith("bias")
-            if bias:
-                unit = spec["applies_to_units"][0]
-                where = {"parameter_role": spec["role"], "from_unit": unit, "to_unit": unit, "layer_edge": "bias_to_layer"}
-            else:
-                where = {"parameter_role": f"{spec['from_unit']}_to_{spec['to_unit']}", "from_unit": spec["from_unit"],
-                         "to_unit": spec["to_unit"],
-                         "layer_edge": "input_to_hidden" if spec["role"] == "input_to_hidden_weight" else "hidden_to_output"}
-            entry = {"parameter_id": pid, "kind": "bias" if bias else "weight", "weight_before": params_before[pid],
-                     "optimizer": opt, "gradient": gradient[pid], "update": update[pid],
-                     "weight_after": params_after[pid]}
-            entry.update(where)
-            updates.append(entry)
-
-        record = {"format": FORMAT_V7}
-        optimizer_block = self._optimizer_block(lr, after_state)
-        if optimizer_block and optimizer_block.get("weight_decay") and self._opt_name in ("sgd", "sgd_momentum"):
-            record["format"] = FORMAT_V8
-        record["source_framework"] = {
-            "name": "pytorch", "version": self._helper["framework"]["version"], "information_uri": "https://pytorch.org",
-            "extractor": {"name": HELPER_NAME, "version": HELPER_VERSION}}
-        record["helper"] = self._helper
-        if self._trace_id is not None:
-            record["trace_id"] = self._trace_id
-            record["step_index"] = self._step_index
-        record["topology"] = self._topology
-        record["learning_rate"] = lr
-        if optimizer_block:
-            record["optimizer"] = optimizer_block
-        if self._dtype == torch.float64:
-            record["numeric_policy"] = {
-                "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
-                "tolerance": {"atol": 1e-8, "rtol": 1e-6}, "computation_order": "schema_defined",
-                "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
-                                "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}}
-        record["bias_policy"] = {
-            "mode": "sgd", "reason": "torch.nn.Linear biases are trained by the optimizer like the weights",
-            "updated_in_step": True}
-        inputs0 = {i: xs[0][a] for a, i in enumerate(ins)}
-        targets0 = {o: ts[0][j] for j, o in enumerate(outs)}
-        if batched:
-            sample_ids = [f"s{s}" for s in range(n)]
-            record["batch"] = {"size": n, "sample_order": sample_ids, "reduction": self._reduction}
-        record["inputs"] = inputs0
-        record["targets"] = targets0
-        record["parameters_before"] = params_before
-        if batched:
-            record["per_sample"] = {
-                sid: {"inputs": {i: xs[s][a] for a, i in enumerate(ins)},
-                      "targets": {o: ts[s][j] for j, o in enumerate(outs)},
-                      "forward": forward(s), "loss": sample_loss(s)} for s, sid in enumerate(sample_ids)}
-        record["forward"] = forward(0)
-        if batched:
-            scale = 1.0 / n if self._reduction == "mean" else 1.0
-            reduced_o = (r["per_output"].sum(dim=0) * scale).tolist()
-            record["loss"] = {"per_output": {o: reduced_o[j] + 0.0 for j, o in enumerate(outs)},
-                              "per_sample": {sid: per_sample[s] + 0.0 for s, sid in enumerate(sample_ids)},
-                              "reduction": self._reduction,
-                              "total": (r["per_sample"].sum() * scale).item() + 0.0}
-        else:
-            record["loss"] = sample_loss(0)
-        record["backward"] = {"output_error_signals": out_signals, "hidden_error_signals": hidden_signals}
-        record["updates"] = updates
-        record["parameters_after"] = params_after
-        return record
-
-    def _states(self, before_state, after_state):
-        """Per-parameter optimizer state in bp's descent convention (None when the optimizer keeps none)."""
-        if self._opt_name == "sgd":
-            return None, None
-        if self._opt_name == "sgd_momentum":
-            keys, flip = ("momentum_buffer",), {"momentum_buffer": "buffer"}
-        else:
-            keys, flip = ("exp_avg", "exp_avg_sq"), {"exp_avg": "m", "exp_avg_sq": "v"}
-        if self._opt_name == "sgd_momentum" and self._hyper["dampening"] and any(s is None for s in before_state):
-            raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its first "
-                                "step, ignoring dampening, which bp's recurrence does not model; take the first "
-                                "optimizer step outside dumper.step()")
-        out = []
-        for states in (before_state, after_state):
-            tensors = {}
-            for key in keys:
-                parts = []
-                for p, s in zip(self._params, states):
-                    value = s.get(key) if s else None
-                    if value is None:
-                        value = torch.zeros_like(p)
-                    # Ascent space to descent space: flip the buffer / first moment once, here.
-                    parts.append(-value if key in ("momentum_buffer", "exp_avg") else value)
-                tensors[flip[key]] = self._named(parts)
-            ids = self._topology["parameter_order"]
-            out.append({pid: {name: tensors[name][pid] + 0.0 for name in tensors} for pid in ids})
-        return out[0], out[1]
-
-    def _optimizer_block(self, lr, after_state):
+    def _optimizer_block(self, lr, t):
         h = self._hyper
         if self._opt_name == "sgd":
             return {"name": "sgd", "learning_rate": lr, "weight_decay": float(h["weight_decay"])} if h["weight_decay"] else None
@@ -798,13 +928,10 @@ class TraceDumper:
             if h["dampening"]:
                 block["dampening"] = float(h["dampening"])
             return block
-        steps = {int(_float(s["step"])) for s in after_state if s and "step" in s}
-        if len(steps) != 1:
-            raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
         beta1, beta2 = h["betas"]
         block = {"name": self._opt_name, "learning_rate": lr, "beta1": float(beta1), "beta2": float(beta2),
                  "epsilon": float(h["eps"])}
         if self._opt_name == "adamw":
             block["weight_decay"] = float(h["weight_decay"])
-        block["t"] = steps.pop()
+        block["t"] = t
         return block

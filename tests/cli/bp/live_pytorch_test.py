@@ -36,14 +36,15 @@ def network(dtype, out_act=True, n_in=2, n_h=3, n_out=2, act=torch.nn.Sigmoid):
 
 
 def train(path, make_opt, dtype=torch.float64, steps=4, batch=1, loss="half", warmup=0, act=torch.nn.Sigmoid,
-          trace_id=TRACE):
+          trace_id=TRACE, sizes=None, flush_every=256):
     ce = loss == "ce"
     model = network(dtype, out_act=not ce, act=act, n_out=3 if ce else 2)
     opt = make_opt(model.parameters())
     loss_fn = torch.nn.CrossEntropyLoss() if ce else helper.half_squared_error
     gen = torch.Generator().manual_seed(3)
     data = []
-    for _ in range(steps + warmup):
+    for k in range(steps + warmup):
+        batch = sizes[k] if sizes else batch
         x = torch.rand(batch, 2, generator=gen, dtype=dtype) * 2 + 0.5
         y = torch.randint(0, 3, (batch,), generator=gen) if ce else torch.rand(batch, 2, generator=gen, dtype=dtype)
         data.append((x, y))
@@ -51,7 +52,7 @@ def train(path, make_opt, dtype=torch.float64, steps=4, batch=1, loss="half", wa
         opt.zero_grad()
         loss_fn(model(x), y).backward()
         opt.step()
-    with helper.TraceDumper(model, opt, loss_fn, out=path, trace_id=trace_id) as dumper:
+    with helper.TraceDumper(model, opt, loss_fn, out=path, trace_id=trace_id, flush_every=flush_every) as dumper:
         for x, y in data[warmup:]:
             with dumper.step(x, y):
                 opt.zero_grad()
@@ -103,6 +104,18 @@ label = "half-batch5/float64"
 path = os.path.join(WORK, "half-batch5.jsonl")
 train(path, lambda p: torch.optim.SGD(p, lr=0.5), batch=5, steps=3)
 lc.expect_agreement(BP, "pytorch", path, label)
+
+# The helper replays the steps of a flush together, one replay per batch size: batches of mixed
+# sizes across several flushes must keep their order, their sizes and their agreement.
+for dtype in (torch.float64, torch.float32):
+    label = f"mixed-batches/{str(dtype).split('.')[-1]}"
+    path = os.path.join(WORK, label.replace("/", "-") + ".jsonl")
+    sizes = [1, 5, 5, 1, 3, 5, 1, 2, 5]
+    recs = train(path, lambda p: torch.optim.SGD(p, lr=0.5), dtype=dtype, steps=len(sizes), sizes=sizes,
+                 flush_every=4)
+    lc.check([r["step_index"] for r in recs] == list(range(len(sizes))), f"{label}: dense step_index in order")
+    lc.check([r["batch"]["size"] if "batch" in r else 1 for r in recs] == sizes, f"{label}: each step's batch size")
+    lc.expect_agreement(BP, "pytorch", path, label)
 
 # One step without a trace id: a plain single sidecar for `bp import pytorch F`.
 single = os.path.join(WORK, "single.json")
