@@ -8,6 +8,7 @@
 #include "common/number_format.hpp"
 #include "common/sha256.hpp"
 #include "importer/engine_witness.hpp"
+#include "importer/helper_capture.hpp"
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "receipt/emit/emit_receipt.hpp"
@@ -90,8 +91,25 @@ bool ImportResult::all_passed() const {
   return std::all_of(steps.begin(), steps.end(), [](const StepOutcome& s) { return s.passed; });
 }
 
+namespace {
+
+// A helper capture is imported as the sidecar bytes it expands to (their hash is the source_hash),
+// so a step gives the same receipt whichever way the helper wrote it.
+common::Result<std::string> expanded_capture(std::string_view bytes, const std::string& label) {
+  auto text = expand_capture(bytes, common::kMaxJsonInputBytes);
+  if (!text) return prefixed(label, text.error());
+  return text;
+}
+
+}  // namespace
+
 common::Result<ImportResult> import_sidecar(std::string_view bytes, const ImportOptions& options) {
   const std::string label = caller_label(options.framework, false);
+  if (is_capture(bytes)) {
+    auto text = expanded_capture(bytes, label);
+    if (!text) return text.error();
+    return import_sidecar(*text, options);
+  }
   if (auto s = check_not_empty(bytes, label); !s) return s.error();
   const std::string source_hash = sha256_label(bytes);
   if (auto s = check_ingest_cap(bytes, label); !s) return s.error();
@@ -128,6 +146,11 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
   const std::string label = caller_label(options.framework, true);
   const std::string fw(framework_name(options.framework));
   const auto fail = [&](const std::string& message) { return common::Error::malformed(label + ": " + message); };
+  if (is_capture(bytes)) {
+    auto text = expanded_capture(bytes, label);
+    if (!text) return text.error();
+    return import_sidecar_stream(*text, options);
+  }
   if (auto s = check_not_empty(bytes, label); !s) return s.error();
   const std::string source_hash = sha256_label(bytes);
   const auto lines = record_lines(bytes);

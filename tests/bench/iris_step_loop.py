@@ -13,13 +13,14 @@ FEATURES = torch.rand(150, 4, generator=_gen) * 7
 TARGETS = torch.nn.functional.one_hot(torch.randint(0, 3, (150,), generator=_gen), 3).float()
 
 
-def make_dumper(helper, out_dir):
+def make_dumper(helper, out_dir, **options):
     """A fresh seeded model, its optimizer and helper.TraceDumper (from the helper module given)."""
     torch.manual_seed(1)
     model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Sigmoid(), torch.nn.Linear(3, 3), torch.nn.Sigmoid())
     opt = torch.optim.SGD(model.parameters(), lr=2.0)
+    options = {"trace_id": "0" * 32, "flush_every": 10 ** 9, **options}
     dumper = helper.TraceDumper(model, opt, helper.half_squared_error, out=os.path.join(out_dir, "trace.jsonl"),
-                                trace_id="0" * 32, flush_every=10 ** 9)
+                                **options)
     return model, opt, dumper
 
 

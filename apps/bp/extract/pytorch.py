@@ -53,11 +53,13 @@ import ctypes
 import datetime
 import hashlib
 import json
+import math
 import operator
 import os
 import platform
 import re
 import stat
+import struct
 import sys
 import tempfile
 
@@ -241,7 +243,11 @@ def _flat_tensor(flat):
 
 
 def _stacked(flats):
-    """One (steps, values) tensor of equally long flat snapshots (one torch.cat promoted may differ in dtype)."""
+    """One (steps, values) tensor of equally long flat snapshots: one copy of their joined bytes, or a
+    stack of the tensors (one torch.cat promoted may differ in dtype)."""
+    if type(flats[0]) is tuple:
+        return torch.frombuffer(bytearray().join(f[0] for f in flats), dtype=flats[0][1]).reshape(len(flats), -1)
+    flats = [_flat_tensor(f) for f in flats]
     if any(f.dtype != flats[0].dtype for f in flats):
         flats = [f.to(torch.float64) for f in flats]
     return torch.stack(flats)
@@ -272,16 +278,18 @@ def _own_sha256():
 
 
 class _StepContext:
+    """The context manager step() returns: one per dumper, reused by every step."""
     __slots__ = ("_dumper", "_x", "_y")
 
-    def __init__(self, dumper, x, y):
-        self._dumper, self._x, self._y = dumper, x, y
+    def __init__(self, dumper):
+        self._dumper, self._x, self._y = dumper, None, None
 
     def __enter__(self):
         self._dumper._begin(self._x, self._y)
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        self._x = self._y = None  # the batch is the dumper's to keep (or not) from here
         if exc_type is None:
             self._dumper._end()
         else:
@@ -289,26 +297,18 @@ class _StepContext:
         return False
 
 
-class _Step:
-    """What one recorded step's line is made from (see TraceDumper._prepare)."""
-    __slots__ = ("before", "after", "had_state", "x", "t", "lr", "n", "batched", "opt_t")
-
-    def __init__(self, before, after, had_state, x, t, lr, n, batched):
-        self.before, self.after, self.had_state, self.x, self.t = before, after, had_state, x, t
-        self.lr, self.n, self.batched, self.opt_t = lr, n, batched, None
-
-
 class _Slot:
-    """A numbered place for a number in a line's text layout."""
-    __slots__ = ("i",)
+    """A numbered place for a number (a float, or an integer when integer) in a line's text layout."""
+    __slots__ = ("i", "integer")
 
-    def __init__(self, i):
-        self.i = i
+    def __init__(self, i, integer=False):
+        self.i, self.integer = i, integer
 
     @staticmethod
     def json(o):
         if type(o) is _Slot:
-            return "\x00%d" % o.i  # a NUL never occurs in a record's own strings
+            # A NUL or SOH never occurs in a record's own strings; json writes them as \u0000 / \u0001.
+            return ("\x01%d" if o.integer else "\x00%d") % o.i
         raise TypeError(f"{type(o).__name__} is not JSON serializable")
 
 
@@ -320,17 +320,35 @@ def _slots(value):
 
 
 class _Layout:
-    """A line's JSON text cut at its slots; fill() puts the step's number texts in their places."""
-    __slots__ = ("_format", "_pick")
-    _CUT = re.compile(r'"\\u0000(\d+)"')
+    """A line's JSON text with numbered slots (a capture's layout chunk holds it as is), cut at the
+    slots; fill() puts a step's number texts in their places."""
+    __slots__ = ("text", "slot_count", "integers", "_format", "_pick")
+    _CUT = re.compile(r'"\\u000([01])(\d+)"')
 
-    def __init__(self, text):
+    def __init__(self, text, slot_count):
+        self.text, self.slot_count = text, slot_count
         pieces = self._CUT.split(text)
-        self._format = "%s".join(p.replace("%", "%%") for p in pieces[0::2])
-        self._pick = operator.itemgetter(*(int(k) for k in pieces[1::2]))
+        self._format = "%s".join(p.replace("%", "%%") for p in pieces[0::3])
+        slots = [int(k) for k in pieces[2::3]]
+        self.integers = sorted({k for kind, k in zip(pieces[1::3], slots) if kind == "1"})
+        self._pick = operator.itemgetter(*slots)
 
     def fill(self, numbers):
         return self._format % self._pick(numbers)
+
+
+_CAPTURE_MAGIC = b"BPCAP01\n"
+
+
+def _chunk(tag, head, body=b""):
+    """One capture chunk as buffers to write: tag, little-endian u64 payload length, payload."""
+    return [tag + struct.pack("<Q", len(head) + len(body)) + head, body]
+
+
+def _tensor_bytes(t):
+    """The memory of a contiguous CPU tensor, uncopied (little-endian on every platform torch runs
+    this on); valid while t lives, which the caller sees to by holding t until it has written."""
+    return memoryview((ctypes.c_char * (t.numel() * t.element_size())).from_address(t.data_ptr()))
 
 
 class TraceDumper:
@@ -346,7 +364,7 @@ class TraceDumper:
     """
 
     def __init__(self, model, optimizer, loss_fn, out=None, trace_id=None, input_names=None,
-                 output_names=None, flush_every=256, copy_inputs=False):
+                 output_names=None, flush_every=256, copy_inputs=False, capture=False):
         self._first, self._second, self._act_h, act_o = _describe_model(model)
         self._loss, self._act_o, self._reduction = _describe_loss(loss_fn, act_o)
         self._params = [self._first.weight, self._first.bias, self._second.weight, self._second.bias]
@@ -378,6 +396,11 @@ class TraceDumper:
             if not (n[:1].isascii() and n[:1].isalpha() and all(c.isascii() and (c.isalnum() or c == "_") for c in n)):
                 raise HelperRefusal(f"unit name {n!r}: letters, digits and '_' only, starting with a letter")
         self._topology = self._topology_block()
+        # Where each parameter of parameter_order sits in a flat snapshot (W1, b1, W2, b2 row-major).
+        flat = ([k * n_in + a for a in range(n_in) for k in range(n_h)] + [n_h * n_in + k for k in range(n_h)] +
+                [n_h * n_in + n_h + j * n_h + k for k in range(n_h) for j in range(n_out)] +
+                [n_h * n_in + n_h + n_out * n_h + j for j in range(n_out)])
+        self._order = torch.tensor(flat, dtype=torch.long)
         self._out_path = out
         self._stream = None
         self._tmp_path = None
@@ -390,6 +413,11 @@ class TraceDumper:
         self._helper = self._helper_block()
         self._copy_before, self._copy_after = _FlatCopier(), _FlatCopier()
         self._layouts = {}
+        self._ctx = _StepContext(self)
+        self._capture = bool(capture)
+        self._layout_ids = {}
+        if self._capture and sys.byteorder != "little":
+            raise HelperRefusal("capture=True: captures hold little-endian numbers; write sidecar JSON on this machine")
         self._batch_ok = self._opt_name == "sgd" and not self._hyper["weight_decay"]
 
     # ----- the training-loop side: snapshots only -----
@@ -398,7 +426,9 @@ class TraceDumper:
         """Context manager around zero_grad / forward / backward / optimizer.step() of one step."""
         if self._closed:
             raise HelperRefusal("step(): the dumper is closed")
-        return _StepContext(self, inputs, targets)
+        ctx = self._ctx
+        ctx._x, ctx._y = inputs, targets
+        return ctx
 
     def _begin(self, x, y):
         # One torch call per side of the step: a flat copy of parameters (and optimizer state)
@@ -455,99 +485,135 @@ class TraceDumper:
     # ----- serialization -----
 
     def flush(self):
-        """Builds and writes the sidecar lines of the steps recorded so far."""
+        """Builds and writes the sidecar lines (or capture chunks) of the steps recorded so far."""
         if not self._raw:
             return
         try:
-            lines = self._lines(self._raw)
+            groups = self._numbers(self._raw)
+            data = self._capture_chunks(groups) if self._capture else self._lines(groups, len(self._raw))
         except BaseException:
             self._abandon()
             raise
+        self._step_index += len(self._raw)
         self._raw = []
         if self._stream is None:
             self._open()
-        self._stream.write("\n".join(lines) + "\n")
+        if self._capture:  # buffers to write, each tensor after the view of its memory
+            for buf in data:
+                if not isinstance(buf, torch.Tensor):
+                    self._stream.write(buf)
+        else:
+            self._stream.write(data)
         self._stream.flush()
 
-    def _lines(self, raw):
-        """One sidecar line per recorded step. Steps alike in shape share one torch replay and one
-        conversion to Python numbers; each line is its shape's cached text layout filled with the
-        step's numbers as json spells them (a Python float's repr), so no record dict is built and
-        no dict is encoded per step."""
-        steps = [self._prepare(*r) for r in raw]
+    def _numbers(self, raw):
+        """The recorded steps in groups alike in shape, each (samples, batched, step positions, matrix):
+        one torch replay and one conversion per group. A matrix row holds a step's numbers in slot
+        order: _value_spec's blocks, then learning rate, Adam's t, step_index."""
         groups = {}
-        for k, s in enumerate(steps):
-            groups.setdefault((s.n, s.batched, s.had_state), []).append(k)
-        rows = [None] * len(steps)
-        for (n, batched, had_state), members in groups.items():
-            for k, row in zip(members, self._value_rows([steps[k] for k in members], n, batched, had_state)):
-                rows[k] = row
-        lines = []
-        for s, row in zip(steps, rows):
-            row.append(s.lr)
-            if s.opt_t is not None:
-                row.append(s.opt_t)
-            if self._trace_id is not None:
-                row.append(self._step_index)
-            try:
-                text = json.dumps(row, separators=(",", ":"), allow_nan=False)
-            except ValueError:
-                raise HelperRefusal(f"step {self._step_index}: a value is NaN or infinite; the step cannot be "
-                                    "described") from None
-            lines.append(self._layout(s.n, s.batched).fill(text[1:-1].split(",")))
-            self._step_index += 1
-        return lines
+        for k, (before, had_state, x, y, _, after) in enumerate(raw):
+            key = (x.shape, x.dtype, y.shape, y.dtype, had_state, type(before) is tuple and type(after) is tuple)
+            members = groups.get(key)
+            if members is None:
+                groups[key] = members = []
+            members.append(k)
+        out, first_bad = [], None
+        for key, members in groups.items():
+            n, batched = self._check_group(key[0], key[4])
+            m = self._value_matrix([raw[k] for k in members], members, n, batched, key[4])
+            if not math.isfinite(float(m.sum())):  # a NaN or an infinity, or (rarely) an overflowing sum
+                finite = torch.isfinite(m).all(dim=1)
+                bad = members[int((~finite).nonzero()[0, 0])] if not bool(finite.all()) else None
+            else:
+                bad = None
+            if bad is not None:
+                first_bad = bad if first_bad is None else min(first_bad, bad)
+            out.append((n, batched, members, m))
+        if first_bad is not None:
+            raise HelperRefusal(f"step {self._step_index + first_bad}: a value is NaN or infinite; the step cannot be "
+                                "described")
+        return out
 
-    def _prepare(self, before, had_state, x, y, lr, after):
-        """The per-step checks, and what the step's numbers are made from."""
+    def _check_group(self, shape, had_state):
+        """(samples per step, batched) of steps whose inputs have this shape, or HelperRefusal."""
         features = len(self._inputs)
-        x = torch.as_tensor(x).to(self._dtype)
-        if x.dim() > 2 or x.numel() == 0 or x.numel() % features or (x.dim() == 2 and x.shape[1] != features):
-            raise HelperRefusal(f"inputs: expected {features} features per sample, got shape {tuple(x.shape)}")
-        batched = x.dim() == 2 and x.shape[0] > 1
-        x = x.reshape(-1, features)
+        numel = 1
+        for d in shape:
+            numel *= d
+        if len(shape) > 2 or numel == 0 or numel % features or (len(shape) == 2 and shape[1] != features):
+            raise HelperRefusal(f"inputs: expected {features} features per sample, got shape {tuple(shape)}")
+        batched = len(shape) == 2 and shape[0] > 1
         if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
             raise HelperRefusal(_BATCHED_REFUSAL)
         if self._opt_name == "sgd_momentum" and self._hyper["dampening"] and not had_state:
             raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its first "
                                 "step, ignoring dampening, which bp's recurrence does not model; take the first "
                                 "optimizer step outside dumper.step()")
-        return _Step(_flat_tensor(before), _flat_tensor(after), had_state, x, self._targets_matrix(y, x.shape[0]),
-                     _float(lr), x.shape[0], batched)
+        return numel // features, batched
 
-    def _parameter_vector(self, pieces):
-        """(steps, parameters) in topology parameter_order, from the four (steps, numel) pieces."""
+    def _lines(self, groups, count):
+        """Sidecar JSONL: each line its shape's cached text layout filled with the step's numbers as
+        json spells them (a Python float's repr), so no record dict is built or encoded per step."""
+        lines = [None] * count
+        for n, batched, members, m in groups:
+            layout = self._layout(n, batched)
+            for k, row in zip(members, m.tolist()):
+                for i in layout.integers:
+                    row[i] = int(row[i])
+                lines[k] = layout.fill(json.dumps(row, separators=(",", ":"), allow_nan=False)[1:-1].split(","))
+        return "\n".join(lines) + "\n"
+
+    def _capture_chunks(self, groups):
+        """A capture's chunks as buffers to write (bp import expands them to the very lines _lines would
+        write): a layout the first time a shape occurs, then the steps' numbers as binary64, one chunk
+        per run of steps that share a layout. The tensors whose memory the buffers show come last."""
+        out = [_CAPTURE_MAGIC] if self._stream is None else []
+        for n, batched, _, _ in groups:
+            if (n, batched) not in self._layout_ids:
+                layout = self._layout(n, batched)
+                self._layout_ids[(n, batched)] = len(self._layout_ids)
+                out += _chunk(b"L", struct.pack("<II", self._layout_ids[(n, batched)], layout.slot_count),
+                              layout.text.encode())
+        if len(groups) == 1:  # the usual flush: every step alike
+            n, batched, members, m = groups[0]
+            m = m.contiguous()
+            return out + _chunk(b"S", struct.pack("<II", self._layout_ids[(n, batched)], len(members)),
+                                _tensor_bytes(m)) + [m]
+        order = [None] * sum(len(g[2]) for g in groups)
+        for g in groups:
+            for j, k in enumerate(g[2]):
+                order[k] = (g, j)
+        k = 0
+        while k < len(order):
+            key = order[k][0][:2]
+            end, parts = k, []  # parts: contiguous row ranges of one group's matrix
+            while end < len(order) and order[end][0][:2] == key:
+                g, j = order[end]
+                if parts and parts[-1][0] is g and parts[-1][2] == j:
+                    parts[-1][2] = j + 1
+                else:
+                    parts.append([g, j, j + 1])
+                end += 1
+            rows = torch.cat([g[3][a:b] for g, a, b in parts])
+            out += _chunk(b"S", struct.pack("<II", self._layout_ids[key], end - k), _tensor_bytes(rows)) + [rows]
+            k = end
+        return out
+
+    def _value_matrix(self, steps, positions, n, batched, had_state):
+        """(steps, slots) float64: every number of each recorded step's line, in slot order. One replay
+        of the model on the stacked "before" snapshots (batched matrix products, so a value may differ
+        in its last bit from the step's own nn.Linear). Few torch calls: on a small model each costs
+        more than its arithmetic."""
+        count, dtype, p = len(steps), self._dtype, len(self._order)
+        before = _stacked([s[0] for s in steps]).to(dtype)  # parameters[, state]
+        after = _stacked([s[5] for s in steps]).to(dtype)  # parameters, gradients[, state]
         (h, i), (o, _) = self._shapes[0], self._shapes[2]
-        w1, b1, w2, b2 = pieces
-        s = w1.shape[0]
-        return torch.cat([w1.reshape(s, h, i).transpose(1, 2).reshape(s, -1), b1,
-                          w2.reshape(s, o, h).transpose(1, 2).reshape(s, -1), b2], dim=1)
-
-    def _state_sizes(self):
-        sizes = []
-        for k in self._state_keys:
-            sizes += [1] * 4 if k == "step" else list(self._numels)
-        return sizes
-
-    def _value_rows(self, steps, n, batched, had_state):
-        """Every number of each step's line, as Python numbers, in _value_spec order: one replay of the
-        model on the stacked "before" snapshots (batched matrix products, so a value may differ in its
-        last bit from the step's own nn.Linear), one conversion for the whole group."""
-        count = len(steps)
-        dtype = self._dtype
-        numels = list(self._numels)
-        before = _stacked([s.before for s in steps]).to(dtype)
-        after = _stacked([s.after for s in steps]).to(dtype)
-        b_pieces = before.split(numels + (self._state_sizes() if had_state else []), dim=1)
-        a_pieces = after.split(numels * 2 + (self._state_sizes() if self._state_keys else []), dim=1)
-        params_b, params_a, grads = b_pieces[:4], a_pieces[:4], a_pieces[4:8]
-        (h, i), (o, _) = self._shapes[0], self._shapes[2]
-        x = torch.stack([s.x for s in steps])
-        t = torch.stack([s.t for s in steps])
-        w1 = params_b[0].reshape(count, h, i).clone().requires_grad_(True)
-        b1 = params_b[1].clone().requires_grad_(True)
-        w2 = params_b[2].reshape(count, o, h).clone().requires_grad_(True)
-        b2 = params_b[3].clone().requires_grad_(True)
+        x = torch.stack([s[2] for s in steps]).to(dtype).reshape(count, n, i)
+        t = self._targets(torch.stack([s[3] for s in steps]), count, n)
+        w1 = before[:, :h * i].reshape(count, h, i).clone().requires_grad_(True)
+        b1 = before[:, h * i:h * i + h].clone().requires_grad_(True)
+        w2 = before[:, h * i + h:p - o].reshape(count, o, h).clone().requires_grad_(True)
+        b2 = before[:, p - o:p].clone().requires_grad_(True)
         net_h = torch.baddbmm(b1.unsqueeze(1), x, w1.transpose(1, 2))
         out_h = _apply_activation(self._act_h, net_h)
         net_o = torch.baddbmm(b2.unsqueeze(1), out_h, w2.transpose(1, 2))
@@ -560,62 +626,67 @@ class TraceDumper:
         per_sample = per_output.sum(dim=-1)
         # Summing the per-sample losses keeps each sample's (and each step's) derivatives its own.
         d_net_o, d_out_h, d_net_h = torch.autograd.grad(per_sample.sum(), (net_o, out_h, net_h), retain_graph=True)
-        (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=True)
-        sig_o = -d_net_o[:, 0]
-        w2 = w2.detach()
-        # Sample 0 carries the error signals (bp's batched receipts do the same).
-        parts = [x, t, net_h, out_h, net_o, out_o, per_output + 0.0, per_sample + 0.0, sig_o, -d_net_h[:, 0],
-                 -d_out_h[:, 0], deriv_h[:, 0], w2, sig_o.unsqueeze(2) * w2, (t - out_o)[:, 0]]
-        if self._loss == "half_squared_error":
-            (deriv_o,) = torch.autograd.grad(out_o.sum(), net_o)
-            parts.append(deriv_o[:, 0])
-        vec_b, vec_a = self._parameter_vector(params_b), self._parameter_vector(params_a)
-        if self._opt_name == "adamw":
-            keep = torch.tensor([[1.0 - s.lr * self._hyper["weight_decay"]] for s in steps], dtype=dtype)
-            update = vec_a - vec_b * keep
-        else:
-            update = vec_a - vec_b
-        parts += [vec_b, vec_a, -self._parameter_vector(grads), update]
-        if self._state_keys:
-            parts += self._state_parts(b_pieces[4:] if had_state else None, a_pieces[8:], count)
-        if batched:
-            scale = 1.0 / n if self._reduction == "mean" else 1.0
-            parts += [per_output.sum(dim=1) * scale + 0.0, per_sample.sum(dim=1) * scale + 0.0]
-        rows = torch.cat([p.detach().reshape(count, -1).to(torch.float64) for p in parts], dim=1).tolist()
-        for s, t_step in zip(steps, self._adam_steps(a_pieces[8:], count)):
-            s.opt_t = t_step
-        return rows
+        (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=self._loss == "half_squared_error")
+        deriv_o = torch.autograd.grad(out_o.sum(), net_o)[0] if self._loss == "half_squared_error" else None
+        with torch.no_grad():
+            sig_o, w2 = -d_net_o[:, 0], w2.detach()
+            # Sample 0 carries the error signals (bp's batched receipts do the same).
+            parts = [x, t, net_h, out_h, net_o, out_o, per_output + 0.0, per_sample + 0.0, sig_o, -d_net_h[:, 0],
+                     -d_out_h[:, 0], deriv_h[:, 0], w2, sig_o.unsqueeze(2) * w2, (t - out_o)[:, 0]]
+            if deriv_o is not None:
+                parts.append(deriv_o[:, 0])
+            order = self._order
+            vec_b, vec_a = before[:, order], after[:, order]
+            if self._opt_name == "adamw":
+                keep = torch.tensor([[1.0 - _float(s[4]) * self._hyper["weight_decay"]] for s in steps], dtype=dtype)
+                update = vec_a - vec_b * keep
+            else:
+                update = vec_a - vec_b
+            parts += [vec_b, vec_a, -after[:, order + p], update]
+            if self._state_keys:
+                parts += self._state_parts(before if had_state else None, after, count)
+            if batched:
+                scale = 1.0 / n if self._reduction == "mean" else 1.0
+                parts += [per_output.sum(dim=1) * scale + 0.0, per_sample.sum(dim=1) * scale + 0.0]
+            numbers = [torch.cat([q.reshape(count, -1) for q in parts], dim=1).to(torch.float64)]
+            lrs = [s[4] for s in steps]
+            if not all(type(lr) is float for lr in lrs):
+                lrs = list(map(_float, lrs))
+            numbers.append(torch.tensor(lrs, dtype=torch.float64).unsqueeze(1))
+            if self._opt_name in ("adam", "adamw"):
+                numbers.append(self._adam_steps(after).to(torch.float64))
+            if self._trace_id is not None:
+                numbers.append((torch.tensor(positions, dtype=torch.float64) + self._step_index).unsqueeze(1))
+            return torch.cat(numbers, dim=1)
 
-    def _state_parts(self, before_pieces, after_pieces, count):
+    def _state_parts(self, before, after, count):
         """Optimizer state before and after, per parameter in bp's descent convention: PyTorch's momentum
         buffer and Adam's first moment live in ascent space, so their sign is flipped once, here.
-        Before the optimizer's first step there is no state: zeros."""
+        Before the optimizer's first step there is no state (before None): zeros. A snapshot holds
+        the state after the parameters (and, after the step, the gradients), key by key."""
+        p, order = len(self._order), self._order
         keys = ("momentum_buffer",) if self._opt_name == "sgd_momentum" else ("exp_avg", "exp_avg_sq")
         out = []
-        for pieces in (before_pieces, after_pieces):
+        for flat, start in ((before, p), (after, 2 * p)):
             for n, key in enumerate(keys):
-                if pieces is None:
-                    vec = torch.zeros(count, sum(self._numels), dtype=self._dtype)
+                if flat is None:
+                    vec = torch.zeros(count, p, dtype=self._dtype)
                 else:
-                    vec = self._parameter_vector(pieces[n * 4:n * 4 + 4])
+                    vec = flat[:, order + (start + n * p)]
                 out.append((-vec if key in ("momentum_buffer", "exp_avg") else vec) + 0.0)
         return out
 
-    def _adam_steps(self, state_pieces, count):
-        """Adam's step count t of each step (None for the SGD family): the one count all parameters share."""
-        if self._opt_name not in ("adam", "adamw"):
-            return [None] * count
-        counts = torch.cat(state_pieces[8:12], dim=1).tolist()
-        out = []
-        for row in counts:
-            steps = {int(c) for c in row}
-            if len(steps) != 1:
-                raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
-            out.append(steps.pop())
-        return out
+    def _adam_steps(self, after):
+        """Adam's step count t of each step (the one count all parameters share), from the "after"
+        snapshots: parameters, gradients, exp_avg, exp_avg_sq, then the four step counts."""
+        p = len(self._order)
+        counts = after[:, 4 * p:4 * p + 4]
+        if not bool((counts == counts[:, :1]).all()):
+            raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
+        return counts[:, :1]
 
     def _value_spec(self, n, batched):
-        """(name, shape) of every number block of a step's line, in _value_rows order."""
+        """(name, shape) of every number block of a step's line, in _value_matrix column order."""
         i, h, o = len(self._inputs), len(self._hidden), len(self._outputs)
         p = sum(self._numels)
         spec = [("x", (n, i)), ("t", (n, o)), ("net_h", (n, h)), ("out_h", (n, h)), ("net_o", (n, o)),
@@ -645,17 +716,20 @@ class TraceDumper:
                 at += size
             v = {name: _slots(value) for name, value in v.items()}
             v["lr"] = _Slot(at)
+            at += 1
             if self._opt_name in ("adam", "adamw"):
+                v["opt_t"] = _Slot(at, integer=True)
                 at += 1
-                v["opt_t"] = _Slot(at)
-            v["step_index"] = _Slot(at + 1)
+            if self._trace_id is not None:
+                v["step_index"] = _Slot(at, integer=True)
+                at += 1
             try:
                 text = json.dumps(self._record(v, n, batched), separators=(",", ":"), allow_nan=False,
                                   default=_Slot.json)
             except ValueError:
                 raise HelperRefusal("optimizer: a hyperparameter is NaN or infinite; the step cannot be described") \
                     from None
-            layout = self._layouts[key] = _Layout(text)
+            layout = self._layouts[key] = _Layout(text, at)
         return layout
 
     def _record(self, v, n, batched):
@@ -816,7 +890,7 @@ class TraceDumper:
                 os.fsync(dir_fd)
             finally:
                 os.close(dir_fd)
-        elif self._stream is not sys.stdout:
+        elif self._stream is not sys.stdout and self._stream is not getattr(sys.stdout, "buffer", None):
             self._stream.close()
         else:
             self._stream.flush()
@@ -841,17 +915,21 @@ class TraceDumper:
             self._tmp_path = None
 
     def _open(self):
+        mode = "wb" if self._capture else "w"
+        encoding = None if self._capture else "utf-8"
         if self._out_path is None:
-            self._stream = sys.stdout
+            self._stream = getattr(sys.stdout, "buffer", None) if self._capture else sys.stdout
+            if self._stream is None:
+                raise HelperRefusal("capture=True: standard output takes no bytes here; give out= a file path")
             return
         # A link is followed, so the file it names is replaced, not the link. A device or a pipe
         # (/dev/stdout, a FIFO) is written in place: renaming over it would replace the node.
         self._out_path = os.path.realpath(self._out_path)
         if os.path.exists(self._out_path) and not stat.S_ISREG(os.stat(self._out_path).st_mode):
-            self._stream = open(self._out_path, "w", encoding="utf-8")
+            self._stream = open(self._out_path, mode, encoding=encoding)
             return
         fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(self._out_path))
-        self._stream = os.fdopen(fd, "w", encoding="utf-8")
+        self._stream = os.fdopen(fd, mode, encoding=encoding)
 
     def _helper_block(self):
         torch_version = torch.__version__.split("+")[0]
@@ -902,17 +980,18 @@ class TraceDumper:
             "bias_sharing": "per_neuron",
         }
 
-    def _targets_matrix(self, y, n):
+    def _targets(self, y, count, n):
+        """(steps, samples, outputs) targets of a group's stacked targets: class indices one-hot."""
         n_out = len(self._outputs)
         if self._loss == "cross_entropy_softmax" and y.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8):
-            y = y.reshape(-1)
-            if y.numel() != n or bool((y < 0).any()) or bool((y >= n_out).any()):
+            y = y.reshape(count, -1)
+            if y.shape[1] != n or bool((y < 0).any()) or bool((y >= n_out).any()):
                 raise HelperRefusal(f"targets: expected {n} class indices in [0, {n_out})")
             return F.one_hot(y.long(), n_out).to(self._dtype)
-        y = y.to(self._dtype).reshape(n, -1)
-        if y.shape[1] != n_out:
-            raise HelperRefusal(f"targets: expected {n_out} values per sample, got {y.shape[1]}")
-        return y
+        if y.numel() != count * n * n_out:
+            raise HelperRefusal(f"targets: expected {n_out} values per sample for {n} samples, got shape "
+                                f"{tuple(y.shape[1:])}")
+        return y.to(self._dtype).reshape(count, n, n_out)
 
     def _optimizer_block(self, lr, t):
         h = self._hyper
@@ -935,3 +1014,48 @@ class TraceDumper:
             block["weight_decay"] = float(h["weight_decay"])
         block["t"] = t
         return block
+
+
+def expand_capture(data):
+    """The sidecar JSONL text a capture (TraceDumper(..., capture=True)) stands for, as bp import
+    expands it; for tools that read only sidecars. ValueError for a malformed capture."""
+    if data[:len(_CAPTURE_MAGIC)] != _CAPTURE_MAGIC:
+        raise ValueError("not a capture (no BPCAP01 magic)")
+    layouts, lines, at = [], [], len(_CAPTURE_MAGIC)
+    while at < len(data):
+        if len(data) - at < 9:
+            raise ValueError(f"byte {at}: truncated chunk header")
+        tag, (length,) = data[at:at + 1], struct.unpack_from("<Q", data, at + 1)
+        payload = data[at + 9:at + 9 + length]
+        if len(payload) != length or length < 8:
+            raise ValueError(f"byte {at}: chunk payload runs past the end or lacks its 8-byte head")
+        first, second = struct.unpack_from("<II", payload)
+        if tag == b"L":
+            if first != len(layouts) or not 1 <= second <= 1 << 24:
+                raise ValueError(f"byte {at}: layout id out of order or slot count out of range")
+            layouts.append(_Layout(payload[8:].decode("utf-8"), second))
+        elif tag == b"S":
+            if first >= len(layouts) or second == 0 or length != 8 + second * layouts[first].slot_count * 8:
+                raise ValueError(f"byte {at}: step chunk names an unknown layout or has the wrong size")
+            layout = layouts[first]
+            for k in range(second):
+                row = list(struct.unpack_from(f"<{layout.slot_count}d", payload, 8 + k * layout.slot_count * 8))
+                for i in layout.integers:
+                    if row[i] != int(row[i]) or abs(row[i]) > 2 ** 53:
+                        raise ValueError(f"byte {at}: integer slot {i} holds {row[i]!r}")
+                    row[i] = int(row[i])
+                lines.append(layout.fill(json.dumps(row, separators=(",", ":"), allow_nan=False)[1:-1].split(",")))
+        else:
+            raise ValueError(f"byte {at}: unknown chunk tag {tag!r}")
+        at += 9 + length
+    return "".join(line + "\n" for line in lines)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "expand":
+        sys.exit("usage: python3 pytorch.py expand CAPTURE > sidecars.jsonl   (bp import reads captures itself)")
+    with open(sys.argv[2], "rb") as f:
+        try:
+            sys.stdout.write(expand_capture(f.read()))
+        except ValueError as e:
+            sys.exit(f"pytorch.py expand: {sys.argv[2]}: {e}")
