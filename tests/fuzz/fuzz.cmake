@@ -1,6 +1,7 @@
 # Fuzzing. Always: fuzz_smoke, a deterministic mutation driver over the same targets, run by ctest
 # (under ASan+UBSan in the README's test command). With SUITE_BUILD_FUZZ=ON and Clang: one
-# libFuzzer binary per target (fuzz_json, fuzz_topology, fuzz_receipts, fuzz_reconcile) for open-ended runs:
+# libFuzzer binary per target (fuzz_json, fuzz_topology, fuzz_receipts, fuzz_reconcile, fuzz_import,
+# fuzz_capture) for open-ended runs:
 #   build/tests/fuzz_topology -max_total_time=600 fixtures/configs
 add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp)
 target_link_libraries(fuzz_targets PUBLIC suite::importer suite::reconcile suite::receipt)
@@ -16,7 +17,9 @@ add_test(NAME fuzz_smoke_topology COMMAND fuzz_smoke topology ${_fuzz_iterations
 add_test(NAME fuzz_smoke_receipts COMMAND fuzz_smoke receipts ${_fuzz_iterations} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_reconcile COMMAND fuzz_smoke reconcile ${_fuzz_iterations} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_import COMMAND fuzz_smoke import ${_fuzz_iterations} ${_fuzz_receipts})
-set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts fuzz_smoke_reconcile fuzz_smoke_import PROPERTIES LABELS "fuzz"
+add_test(NAME fuzz_smoke_capture COMMAND fuzz_smoke capture ${_fuzz_iterations} ${_fuzz_receipts})
+set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts fuzz_smoke_reconcile fuzz_smoke_import
+                     fuzz_smoke_capture PROPERTIES LABELS "fuzz"
                      TIMEOUT 600)
 
 # The libFuzzer entry compiles in every build (it is plain C++), so it cannot rot unseen.
@@ -25,7 +28,7 @@ target_compile_definitions(fuzz_entry_compiles PRIVATE FUZZ_TARGET_NAME="topolog
 target_link_libraries(fuzz_entry_compiles PRIVATE fuzz_targets)
 
 if(SUITE_BUILD_FUZZ)  # top-level option; instruments the libraries with -fsanitize=fuzzer-no-link
-  foreach(_t json topology receipts reconcile import)
+  foreach(_t json topology receipts reconcile import capture)
     add_executable(fuzz_${_t} ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
     target_compile_definitions(fuzz_${_t} PRIVATE FUZZ_TARGET_NAME="${_t}")
     target_compile_options(fuzz_${_t} PRIVATE -fsanitize=fuzzer)

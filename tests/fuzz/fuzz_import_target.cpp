@@ -3,14 +3,23 @@
 // Invariants: the importer never throws; the same bytes import to the same bytes; refusals are
 // one-line errors; accepted receipts validate against the receipt schema they name and
 // re-emit to the same bytes; a bundle's digest is the sha256 of its bytes without the digest.
+// capture: the same sidecars as a helper capture (each line's numbers as slots, their values as
+// binary64), damaged now and then (a byte flipped, or cut short) where the input's hash points.
+// Invariants: expand_capture never throws, is deterministic and refuses in one line; an undamaged
+// capture expands to JSON equal to the sidecars; a capture imports exactly as its expansion does.
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
+#include <cmath>
 #include <regex>
+#include <vector>
 #include <string>
 
 #include "common/json_input.hpp"
 #include "common/sha256.hpp"
 #include "fuzz_targets.hpp"
+#include "importer/helper_capture.hpp"
 #include "importer/observer_import.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/schema/schema_registry.hpp"
@@ -69,7 +78,130 @@ void check_refused(const common::Error& e) {
   require(e.to_string().find('\n') == std::string::npos, "error is one line", e.to_string());
 }
 
+// The sidecar with each number swapped for its slot marker, the slots' values appended to values.
+// Integers beyond 2^53 stay in the text, as a capture cannot hold them exactly.
+nlohmann::ordered_json with_slots(const nlohmann::ordered_json& j, std::vector<double>& values) {
+  constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+  const auto limit = static_cast<std::int64_t>(kExact);
+  const bool exact_integer =
+      (j.is_number_unsigned() && j.get<std::uint64_t>() <= kExact) ||
+      (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() >= -limit &&
+       j.get<std::int64_t>() <= limit);
+  if (j.is_number_float() || exact_integer) {
+    const bool integer = !j.is_number_float();
+    std::string marker(1, integer ? '\x01' : '\x00');
+    marker += std::to_string(values.size());
+    values.push_back(j.get<double>());
+    return marker;
+  }
+  if (j.is_object()) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = with_slots(it.value(), values);
+    return out;
+  }
+  if (j.is_array()) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& v : j) out.push_back(with_slots(v, values));
+    return out;
+  }
+  return j;
+}
+
+template <typename T>
+void put(std::string& out, T v) {
+  char b[sizeof v];
+  std::memcpy(b, &v, sizeof v);
+  out.append(b, sizeof v);
+}
+
+// A capture holding the sidecars, one layout per line (a sidecar without numbers stays out).
+std::string capture_of(const std::vector<nlohmann::ordered_json>& sidecars) {
+  std::string out(importer::kCaptureMagic);
+  std::uint32_t id = 0;
+  for (const auto& s : sidecars) {
+    std::vector<double> values;
+    const std::string text = with_slots(s, values).dump();
+    if (values.empty()) continue;
+    std::string layout, steps;
+    put(layout, id);
+    put(layout, static_cast<std::uint32_t>(values.size()));
+    layout += text;
+    put(steps, id++);
+    put(steps, std::uint32_t{1});
+    for (double v : values) put(steps, v);
+    out += 'L';
+    put(out, static_cast<std::uint64_t>(layout.size()));
+    out += layout;
+    out += 'S';
+    put(out, static_cast<std::uint64_t>(steps.size()));
+    out += steps;
+  }
+  return out;
+}
+
 }  // namespace
+
+Depth capture_target(std::string_view data) {
+  common::JsonInputOptions o;
+  o.max_bytes = 1 << 20;
+  o.bom = common::BomPolicy::strip;
+  auto records = common::parse_jsonl_text(data, o);
+  if (!records) return Depth::parse_refused;
+  if (records->size() > 16) return Depth::later_refused;
+  std::vector<nlohmann::ordered_json> sidecars;
+  for (const auto& r : *records) {
+    sidecars.push_back(as_sidecar(r.value));
+    // A string starting with U+0000 or U+0001 would read as a slot: the helper never writes one.
+    const std::string text = sidecars.back().dump();
+    if (text.find("\"\\u0000") != std::string::npos || text.find("\"\\u0001") != std::string::npos) {
+      return Depth::later_refused;
+    }
+  }
+  std::string capture = capture_of(sidecars);
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the input picks the damage
+  for (const char c : data) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  const bool damaged = h % 3 != 0 && capture.size() > importer::kCaptureMagic.size();
+  if (damaged && h % 3 == 1) capture[(h >> 8) % capture.size()] ^= static_cast<char>(1 + (h >> 40) % 255);
+  if (damaged && h % 3 == 2) capture.resize((h >> 8) % capture.size());
+  constexpr std::size_t kMax = 1 << 22;
+  auto text = importer::expand_capture(capture, kMax);
+  auto again = importer::expand_capture(capture, kMax);
+  require(text.ok() == again.ok() && (!text.ok() || *text == *again), "expansion is deterministic");
+  if (!text) {
+    check_refused(text.error());
+    require(damaged, "an undamaged capture expands", text.error().to_string());
+    return Depth::later_refused;
+  }
+  require(text->size() <= kMax, "expansion stays under its cap");
+  if (!damaged) {
+    std::string want;
+    for (const auto& s : sidecars) {
+      std::vector<double> unused;
+      (void)with_slots(s, unused);
+      if (!unused.empty()) want += s.dump() + "\n";
+    }
+    auto got = common::parse_jsonl_text(*text);
+    auto expected = common::parse_jsonl_text(want);
+    require(got.ok() && expected.ok() && got->size() == expected->size(), "expansion parses as the sidecars",
+            text->substr(0, 200));
+    for (std::size_t i = 0; i < got->size(); ++i) {
+      require(nlohmann::json((*got)[i].value) == nlohmann::json((*expected)[i].value),
+              "expansion equals the sidecars", text->substr(0, 200));
+    }
+  }
+  importer::ImportOptions options;
+  options.import_timestamp = "2026-01-01T00:00:00.000Z";
+  auto from_capture = importer::import_sidecar_stream(capture, options);
+  auto from_text = importer::import_sidecar_stream(*text, options);
+  require(from_capture.ok() == from_text.ok(), "a capture imports as its expansion");
+  if (from_capture.ok()) {
+    require(from_capture->bytes == from_text->bytes, "a capture imports to its expansion's bytes");
+    return Depth::accepted;
+  }
+  const std::string a = from_capture.error().message(), b = from_text.error().message();
+  require(a == b || text->empty(), "a capture is refused as its expansion is", a + " | " + b);
+  return Depth::later_refused;
+}
 
 Depth import_target(std::string_view data) {
   common::JsonInputOptions o;

@@ -209,6 +209,7 @@ Target find_target(std::string_view name) {
   if (name == "topology") return topology_target;
   if (name == "receipts") return receipts_target;
   if (name == "import") return import_target;
+  if (name == "capture") return capture_target;
   return nullptr;
 }
 

@@ -15,6 +15,8 @@
 //               unchanged has the same verdict after emit(parse(x)) as before.
 //   import      receipts as framework-trace sidecars -> bp import, one step and as a bundle
 //               (fuzz_import_target.cpp).
+//   capture     the same sidecars as a helper capture, damaged now and then -> expand_capture and
+//               bp import (fuzz_import_target.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -30,8 +32,9 @@ Depth topology_target(std::string_view data);
 Depth receipts_target(std::string_view data);
 Depth reconcile_target(std::string_view data);
 Depth import_target(std::string_view data);
+Depth capture_target(std::string_view data);
 
-// "json" | "topology" | "receipts" | "reconcile" | "import" -> the target, or nullptr.
+// "json" | "topology" | "receipts" | "reconcile" | "import" | "capture" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
 

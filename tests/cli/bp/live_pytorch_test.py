@@ -8,7 +8,10 @@ with in turn and each must be caught (exit 1, Rule 14 differential). The helper 
 it cannot describe. Usage: live_pytorch_test.py BP WORKDIR
 """
 import os
+import re
 import shutil
+import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,7 +39,7 @@ def network(dtype, out_act=True, n_in=2, n_h=3, n_out=2, act=torch.nn.Sigmoid):
 
 
 def train(path, make_opt, dtype=torch.float64, steps=4, batch=1, loss="half", warmup=0, act=torch.nn.Sigmoid,
-          trace_id=TRACE, sizes=None, flush_every=256):
+          trace_id=TRACE, sizes=None, flush_every=256, capture=False):
     ce = loss == "ce"
     model = network(dtype, out_act=not ce, act=act, n_out=3 if ce else 2)
     opt = make_opt(model.parameters())
@@ -52,14 +55,15 @@ def train(path, make_opt, dtype=torch.float64, steps=4, batch=1, loss="half", wa
         opt.zero_grad()
         loss_fn(model(x), y).backward()
         opt.step()
-    with helper.TraceDumper(model, opt, loss_fn, out=path, trace_id=trace_id, flush_every=flush_every) as dumper:
+    with helper.TraceDumper(model, opt, loss_fn, out=path, trace_id=trace_id, flush_every=flush_every,
+                            capture=capture) as dumper:
         for x, y in data[warmup:]:
             with dumper.step(x, y):
                 opt.zero_grad()
                 out = loss_fn(model(x), y)
                 out.backward()
                 opt.step()
-    return lc.read_lines(path)
+    return None if capture else lc.read_lines(path)
 
 
 OPTIMIZERS = {
@@ -116,6 +120,56 @@ for dtype in (torch.float64, torch.float32):
     lc.check([r["step_index"] for r in recs] == list(range(len(sizes))), f"{label}: dense step_index in order")
     lc.check([r["batch"]["size"] if "batch" in r else 1 for r in recs] == sizes, f"{label}: each step's batch size")
     lc.expect_agreement(BP, "pytorch", path, label)
+
+# capture=True: the same steps as a binary capture. bp import reads it as the sidecar bytes it
+# stands for (the same receipts, byte for byte), and the helper's own expander gives those bytes.
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+CAPTURED = {
+    "sgd-mixed-batches": dict(make_opt=lambda p: torch.optim.SGD(p, lr=0.5), sizes=[1, 5, 5, 1, 3, 5, 1, 2, 5],
+                              steps=9, flush_every=4),
+    "sgd-momentum": dict(make_opt=OPTIMIZERS["sgd-momentum"][0], steps=5),
+    "adam-float32": dict(make_opt=OPTIMIZERS["adam"][0], steps=5, dtype=torch.float32),
+    "adamw-ce-relu": dict(make_opt=OPTIMIZERS["adamw"][0], steps=5, loss="ce", act=torch.nn.ReLU),
+    "single-nesterov": dict(make_opt=OPTIMIZERS["sgd-nesterov"][0], steps=1, trace_id=None),
+}
+for label, kw in CAPTURED.items():
+    text, cap = os.path.join(WORK, f"{label}.jsonl"), os.path.join(WORK, f"{label}.bpcap")
+    train(text, **kw)
+    train(cap, capture=True, **kw)
+    sidecars, capture = read_bytes(text), read_bytes(cap)
+    lc.check(capture.startswith(b"BPCAP01\n") and len(capture) < len(sidecars), f"capture {label}: a smaller capture")
+    lc.check(helper.expand_capture(capture).encode() == sidecars, f"capture {label}: expands to the sidecar bytes")
+    multi = kw.get("trace_id", TRACE) is not None
+    args = ["import", "pytorch"] + (["multi"] if multi else [])
+    a, b = lc.bp(BP, *args, text), lc.bp(BP, *args, cap)
+    lc.check(a.returncode == 0 and a.stdout and (b.returncode, b.stdout) == (0, a.stdout),
+             f"capture {label}: bp import gives the sidecars' receipts (exit {a.returncode}, {b.returncode})")
+    expanded = lc.bp(BP, "import", "pytorch", "multi", "-", stdin=capture) if multi else None
+    lc.check(expanded is None or expanded.stdout == a.stdout, f"capture {label}: read from stdin too")
+    script = subprocess.run([sys.executable, helper.__file__, "expand", cap], capture_output=True)
+    lc.check(script.returncode == 0 and script.stdout == sidecars, f"capture {label}: pytorch.py expand")
+
+# A capture that lies is caught as its sidecars would be: a gradient changed in the binary.
+capture = bytearray(read_bytes(os.path.join(WORK, "sgd-momentum.bpcap")))
+first_step = capture.index(b"S", capture.index(b'"updates"'))  # the first steps chunk follows the layout
+slot = int(re.search(rb'"gradient":"\\u0000([0-9]+)"', bytes(capture)).group(1))
+at = first_step + 9 + 8 + slot * 8
+capture[at:at + 8] = struct.pack("<d", struct.unpack("<d", capture[at:at + 8])[0] + 1e-3)
+r = lc.bp(BP, "import", "pytorch", "multi", "-", stdin=bytes(capture))
+lc.check(r.returncode == 1 and b"engine_recompute_disagreed" in r.stdout, f"capture: tampered gradient caught "
+         f"(exit {r.returncode})")
+# A damaged capture is refused: exit 2, the byte named, nothing on stdout (--json: one line).
+for cut in (9, len(capture) - 3):
+    for extra in ([], ["--json"]):
+        r = lc.bp(BP, "import", "pytorch", "multi", "-", *extra, stdin=bytes(capture[:cut]))
+        err = r.stderr.decode()
+        lc.check(r.returncode == 2 and not r.stdout and "helper capture: byte " in err and
+                 (not extra or err.count("\n") == 1), f"capture cut at {cut} {extra}: refused (exit {r.returncode}: "
+                 f"{err[:200]})")
 
 # One step without a trace id: a plain single sidecar for `bp import pytorch F`.
 single = os.path.join(WORK, "single.json")
