@@ -5,7 +5,8 @@
 The loop of tests/cli/bp/live_iris_train.py (4-3-3 sigmoid network, mini-batches of 15 flowers,
 SGD, float32, one thread) runs STEPS steps (default 2000), ROUNDS times, under a TraceDumper with
 its default flush_every (256), once writing sidecar JSON (the default) and once a binary capture
-(capture=True). Each step is timed on its own, and so is the helper's work around it:
+(capture=True), the latter also with zero_grad(set_to_none=True), PyTorch 2's default, which
+gives the gradients new storage every step. Each step is timed on its own, and so is the helper's work around it:
   * in the loop: dumper.step()'s entry and exit (the snapshots), the median over steps that did
     not flush, so a loaded machine's stalls do not count;
   * serialization: every flush (every 256 steps and the last at close()), summed and spread over
@@ -31,7 +32,7 @@ STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 ROUNDS = 5
 
 
-def measure(out_dir, capture):
+def measure(out_dir, capture, set_to_none=False):
     """(median step, median in-loop helper time without a flush, flush time per step, close's own time)."""
     model, opt, dumper = make_dumper(helper, out_dir, capture=capture, flush_every=256)
     flushes = []
@@ -43,7 +44,7 @@ def measure(out_dir, capture):
         flushes.append(time.perf_counter() - t0)
 
     dumper.flush = timed_flush
-    step_t, helper_t = timed_steps(helper, model, opt, dumper, STEPS)
+    step_t, helper_t = timed_steps(helper, model, opt, dumper, STEPS, set_to_none)
     in_loop = [h for k, h in enumerate(helper_t) if (k + 1) % 256]
     t0 = time.perf_counter()
     dumper.close()
@@ -53,15 +54,17 @@ def measure(out_dir, capture):
 
 with tempfile.TemporaryDirectory() as tmp:
     results = {}
-    for capture in (False, True):
-        measure(tmp, capture)  # warm-up
-        results[capture] = [measure(tmp, capture) for _ in range(ROUNDS)]
+    for mode in ((False, False), (True, False), (True, True)):
+        measure(tmp, *mode)  # warm-up
+        results[mode] = [measure(tmp, *mode) for _ in range(ROUNDS)]
 print(f"iris model, {STEPS} steps x {ROUNDS} rounds, flush every 256 steps, torch {torch.__version__}, 1 thread "
       "(medians)")
-for capture, runs in results.items():
+TITLES = {(False, False): "sidecar JSON (the default):",
+          (True, False): "capture=True (binary capture; bp import formats the numbers):",
+          (True, True): "capture=True, zero_grad(set_to_none=True) (PyTorch 2's default: new gradients each step):"}
+for mode, runs in results.items():
     p, h, ser, close = (statistics.median(r[i] for r in runs) for i in range(4))
-    print("capture=True (binary capture; bp import formats the numbers):" if capture else
-          "sidecar JSON (the default):")
+    print(TITLES[mode])
     print(f"  training step (zero_grad, forward, backward, step): {p * 1e6:8.1f} us")
     print(f"  helper in the loop (snapshots):                     {h * 1e6:8.1f} us  ({h / p * 100:.1f}% of the step)")
     print(f"  helper serialization (flushes), per step:           {ser * 1e6:8.1f} us  ({ser / p * 100:.1f}% of the step)")

@@ -24,8 +24,9 @@ def make_dumper(helper, out_dir, **options):
     return model, opt, dumper
 
 
-def timed_steps(helper, model, opt, dumper, steps):
-    """Runs `steps` steps under dumper.step(); returns (step times, helper in-loop times), seconds."""
+def timed_steps(helper, model, opt, dumper, steps, set_to_none=False):
+    """Runs `steps` steps under dumper.step(); returns (step times, helper in-loop times), seconds.
+    set_to_none=True frees the gradients at zero_grad() as PyTorch 2 does by default."""
     step_t, helper_t = [], []
     clock = time.perf_counter
     for s in range(steps):
@@ -34,7 +35,7 @@ def timed_steps(helper, model, opt, dumper, steps):
         ctx = dumper.step(x, y)
         ctx.__enter__()
         t1 = clock()
-        opt.zero_grad()
+        opt.zero_grad(set_to_none=set_to_none)
         helper.half_squared_error(model(x), y).backward()
         opt.step()
         t2 = clock()

@@ -182,6 +182,7 @@ def _float(t):
 
 _data_ptr = torch.Tensor.data_ptr
 _is_contiguous = torch.Tensor.is_contiguous
+_numel = torch.Tensor.numel
 _grad_of = operator.attrgetter("grad")
 _join = b"".join
 _Tensor = torch.Tensor
@@ -206,11 +207,12 @@ class _FlatCopier:
     parameters), empty ones, or ones not on the CPU, take one torch.cat instead. A call returns
     a tensor, or (bytes, dtype): see _flat_tensor."""
 
-    __slots__ = ("_seen", "_held", "_views", "_dtype")
+    __slots__ = ("_seen", "_held", "_views", "_dtype", "epoch")
 
     def __init__(self):
         self._seen = self._views = self._dtype = None
         self._held = []
+        self.epoch = 0  # how many times the tensors were looked at afresh
 
     def __call__(self, tensors):
         # The live tensors' addresses and the held aliases' in one pass: both must be as seen.
@@ -224,6 +226,7 @@ class _FlatCopier:
 
     def _adopt(self, tensors, ptrs):
         """Looks at the tensors afresh; leaves _views None where bytes cannot hold them (torch.cat)."""
+        self.epoch += 1
         self._held = [t.detach() for t in tensors]
         self._seen = ptrs + ptrs
         self._views = None
@@ -233,6 +236,37 @@ class _FlatCopier:
             self._views = [memoryview((ctypes.c_char * (t.numel() * t.element_size())).from_address(ptr))
                            for t, ptr in zip(self._held, ptrs)]
             self._dtype = dtype
+
+
+class _GradCopier:
+    """Copies the gradients into one flat snapshot per call, as _FlatCopier does, but holds no
+    alias. PyTorch 2's zero_grad() frees the gradients (set_to_none) and backward() makes new ones,
+    at new addresses each step, so views are made per call from array types made once: a view is
+    read at once, over a gradient the call holds, whose dtype, device and shape are its
+    parameter's (PyTorch refuses any other) and whose element count and contiguity are checked.
+    The types are remade when the parameters' copier looked at the parameters afresh."""
+
+    __slots__ = ("_params", "_copier", "_epoch", "_types", "_numels", "_dtype", "_seen", "_views")
+
+    def __init__(self, params, params_copier):
+        self._params, self._copier, self._epoch = params, params_copier, None
+        self._types = self._numels = self._dtype = self._seen = self._views = None
+
+    def __call__(self, grads):
+        ptrs = list(map(_data_ptr, grads))
+        if self._epoch != self._copier.epoch:
+            ps, self._epoch, self._seen = self._params, self._copier.epoch, None
+            self._dtype = ps[0].dtype
+            plain = all(p.dtype == self._dtype and p.device.type == "cpu" and p.numel() > 0 for p in ps)
+            self._types = [ctypes.c_char * (p.numel() * p.element_size()) for p in ps] if plain else None
+            self._numels = [p.numel() for p in ps]
+        if self._types is None or not all(map(_is_contiguous, grads)) or list(map(_numel, grads)) != self._numels:
+            with torch.no_grad():
+                return torch.cat([g.detach().reshape(-1) for g in grads])
+        if ptrs != self._seen:
+            self._views = [memoryview(t.from_address(p)) for t, p in zip(self._types, ptrs)]
+            self._seen = ptrs
+        return (_join(self._views), self._dtype)
 
 
 def _flat_tensor(flat):
@@ -412,6 +446,7 @@ class TraceDumper:
         self._copy_inputs = bool(copy_inputs)
         self._helper = self._helper_block()
         self._copy_before, self._copy_after = _FlatCopier(), _FlatCopier()
+        self._copy_grads = _GradCopier(self._params, self._copy_after)
         self._layouts = {}
         self._ctx = _StepContext(self)
         self._capture = bool(capture)
@@ -451,8 +486,9 @@ class TraceDumper:
         self._pending = None
         grads = list(map(_grad_of, self._params))
         state = self._state_tensors() if self._state_keys else None
+        after = self._copy_after(self._params + state if state else self._params)
         try:
-            after = self._copy_after(self._params + grads + state if state else self._params + grads)
+            grad_copy = self._copy_grads(grads)
         except TypeError:
             # A missing gradient (None) is found here rather than by a check on every step.
             if any(g is None for g in grads):
@@ -467,7 +503,7 @@ class TraceDumper:
             self._abandon()
             raise HelperRefusal("step(): the optimizer holds no state after the step; call optimizer.step() inside "
                                 "the step block")
-        self._raw.append((before, had_state, x, y, lr, after))
+        self._raw.append((before, had_state, x, y, lr, after, grad_copy))
         if len(self._raw) >= self._flush_every:
             self.flush()
 
@@ -511,8 +547,9 @@ class TraceDumper:
         one torch replay and one conversion per group. A matrix row holds a step's numbers in slot
         order: _value_spec's blocks, then learning rate, Adam's t, step_index."""
         groups = {}
-        for k, (before, had_state, x, y, _, after) in enumerate(raw):
-            key = (x.shape, x.dtype, y.shape, y.dtype, had_state, type(before) is tuple and type(after) is tuple)
+        for k, (before, had_state, x, y, _, after, grads) in enumerate(raw):
+            key = (x.shape, x.dtype, y.shape, y.dtype, had_state,
+                   type(before) is tuple and type(after) is tuple and type(grads) is tuple)
             members = groups.get(key)
             if members is None:
                 groups[key] = members = []
@@ -606,7 +643,8 @@ class TraceDumper:
         more than its arithmetic."""
         count, dtype, p = len(steps), self._dtype, len(self._order)
         before = _stacked([s[0] for s in steps]).to(dtype)  # parameters[, state]
-        after = _stacked([s[5] for s in steps]).to(dtype)  # parameters, gradients[, state]
+        after = _stacked([s[5] for s in steps]).to(dtype)  # parameters[, state]
+        grads = _stacked([s[6] for s in steps]).to(dtype)
         (h, i), (o, _) = self._shapes[0], self._shapes[2]
         x = torch.stack([s[2] for s in steps]).to(dtype).reshape(count, n, i)
         t = self._targets(torch.stack([s[3] for s in steps]), count, n)
@@ -642,7 +680,7 @@ class TraceDumper:
                 update = vec_a - vec_b * keep
             else:
                 update = vec_a - vec_b
-            parts += [vec_b, vec_a, -after[:, order + p], update]
+            parts += [vec_b, vec_a, -grads[:, order], update]
             if self._state_keys:
                 parts += self._state_parts(before if had_state else None, after, count)
             if batched:
@@ -663,11 +701,11 @@ class TraceDumper:
         """Optimizer state before and after, per parameter in bp's descent convention: PyTorch's momentum
         buffer and Adam's first moment live in ascent space, so their sign is flipped once, here.
         Before the optimizer's first step there is no state (before None): zeros. A snapshot holds
-        the state after the parameters (and, after the step, the gradients), key by key."""
+        the state after the parameters, key by key."""
         p, order = len(self._order), self._order
         keys = ("momentum_buffer",) if self._opt_name == "sgd_momentum" else ("exp_avg", "exp_avg_sq")
         out = []
-        for flat, start in ((before, p), (after, 2 * p)):
+        for flat, start in ((before, p), (after, p)):
             for n, key in enumerate(keys):
                 if flat is None:
                     vec = torch.zeros(count, p, dtype=self._dtype)
@@ -678,9 +716,9 @@ class TraceDumper:
 
     def _adam_steps(self, after):
         """Adam's step count t of each step (the one count all parameters share), from the "after"
-        snapshots: parameters, gradients, exp_avg, exp_avg_sq, then the four step counts."""
+        snapshots: parameters, exp_avg, exp_avg_sq, then the four step counts."""
         p = len(self._order)
-        counts = after[:, 4 * p:4 * p + 4]
+        counts = after[:, 3 * p:3 * p + 4]
         if not bool((counts == counts[:, :1]).all()):
             raise HelperRefusal("optimizer: Adam's step counts differ between parameters; cannot name one t")
         return counts[:, :1]
