@@ -94,6 +94,17 @@ def _act(name, net):
     return net
 
 
+def _new_file_mode(path):
+    """The mode the trace file gets: an existing file's own, else what open() would give (0666 less
+    the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def _utc_timestamp():
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
@@ -290,6 +301,7 @@ class TraceDumper:
             self._stream = open(self._out_path, "w", encoding="utf-8")
             return
         fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(self._out_path))
+        os.fchmod(fd, _new_file_mode(self._out_path))  # mkstemp's 0600 is for the temporary, not the trace
         self._stream = os.fdopen(fd, "w", encoding="utf-8")
 
     def _jaxpr_digest(self, params, x, y):

@@ -291,6 +291,17 @@ def _copy(value):
     return torch.as_tensor(value).detach().clone()
 
 
+def _new_file_mode(path):
+    """The mode the trace file gets: an existing file's own, else what open() would give (0666 less
+    the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def _utc_timestamp():
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
@@ -967,6 +978,7 @@ class TraceDumper:
             self._stream = open(self._out_path, mode, encoding=encoding)
             return
         fd, self._tmp_path = tempfile.mkstemp(prefix=".bp-trace-", dir=os.path.dirname(self._out_path))
+        os.fchmod(fd, _new_file_mode(self._out_path))  # mkstemp's 0600 is for the temporary, not the trace
         self._stream = os.fdopen(fd, mode, encoding=encoding)
 
     def _helper_block(self):

@@ -326,6 +326,19 @@ def output_targets():
     os.symlink("target.jsonl", link)
     train(link, OPTIMIZERS["sgd"][0], steps=2)
     lc.check(os.path.islink(link) and len(lc.read_lines(target)) == 2, "out=<link> writes the link's target")
+    # The trace gets the mode open() would give it (the temporary's 0600 is not kept), and a file
+    # written again keeps its own.
+    fresh = os.path.join(WORK, "fresh.jsonl")
+    old_umask = os.umask(0o022)
+    try:
+        train(fresh, OPTIMIZERS["sgd"][0], steps=1)
+        lc.check(stat.S_IMODE(os.stat(fresh).st_mode) == 0o644, f"a new trace is 0644 under umask 022, got "
+                 f"{oct(stat.S_IMODE(os.stat(fresh).st_mode))}")
+        os.chmod(fresh, 0o640)
+        train(fresh, OPTIMIZERS["sgd"][0], steps=1, capture=True)
+        lc.check(stat.S_IMODE(os.stat(fresh).st_mode) == 0o640, "a trace written again keeps its mode")
+    finally:
+        os.umask(old_umask)
 
 
 output_targets()
