@@ -42,7 +42,9 @@ class Expander {
   common::Result<std::string> run() {
     std::size_t at = kCaptureMagic.size();
     while (at < in_.size()) {
-      if (in_.size() - at < 9) return fail(at, "a chunk header needs 9 bytes, " + std::to_string(in_.size() - at) + " left");
+      if (in_.size() - at < 9) {
+        return fail(at, "a chunk header needs 9 bytes, " + std::to_string(in_.size() - at) + " left");
+      }
       const char tag = in_[at];
       const auto length = read_le<std::uint64_t>(in_.data() + at + 1);
       const std::size_t body = at + 9;

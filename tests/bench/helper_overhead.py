@@ -67,7 +67,8 @@ for mode, runs in results.items():
     print(TITLES[mode])
     print(f"  training step (zero_grad, forward, backward, step): {p * 1e6:8.1f} us")
     print(f"  helper in the loop (snapshots):                     {h * 1e6:8.1f} us  ({h / p * 100:.1f}% of the step)")
-    print(f"  helper serialization (flushes), per step:           {ser * 1e6:8.1f} us  ({ser / p * 100:.1f}% of the step)")
+    print(f"  helper serialization (flushes), per step:           {ser * 1e6:8.1f} us  "
+          f"({ser / p * 100:.1f}% of the step)")
     print(f"  helper overhead per step:                           {(h + ser) * 1e6:8.1f} us  "
           f"({(h + ser) / p * 100:.1f}% of the step)")
     print(f"  close() after its flush, once per trace:            {close * 1e3:8.2f} ms")

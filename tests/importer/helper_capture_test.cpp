@@ -62,7 +62,8 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 TEST_CASE("helper_capture: slots take Python's spelling of floats and plain integers, a line per step") {
   const std::string c = kMagic + layout(0, 2, kText) + steps(0, 2, {0.1, 3, -1e-05, 12});
   CHECK(importer::is_capture(c));
-  CHECK(expand_ok(c) == "{\"a\":0.1,\"b\":[0.1,3],\"c\":\"\\u0002\"}\n{\"a\":-1e-05,\"b\":[-1e-05,12],\"c\":\"\\u0002\"}\n");
+  CHECK(expand_ok(c) ==
+        "{\"a\":0.1,\"b\":[0.1,3],\"c\":\"\\u0002\"}\n{\"a\":-1e-05,\"b\":[-1e-05,12],\"c\":\"\\u0002\"}\n");
   CHECK(expand_ok(kMagic).empty());
   // Layouts are numbered in order and steps may name any earlier one.
   const std::string two = kMagic + layout(0, 1, "[\"\\u00000\"]") + layout(1, 1, "{\"x\":\"\\u00010\"}") +
@@ -83,7 +84,8 @@ TEST_CASE("helper_capture: a malformed capture is refused in one line naming the
   CHECK(has(refusal(kMagic + layout(0, (1u << 24) + 1, "[]")), "outside 1..16777216"));
   CHECK(has(refusal(kMagic + layout(0, 1, "[\"\\u00001\"]")), "slot 1 >= slot count 1"));
   CHECK(has(refusal(kMagic + layout(0, 1, "[\"\\u00000\",\"\\u00010\"]")), "used as both a float and an integer"));
-  for (const char* bad : {"[\"\\u0000\"]", "[\"\\u000001\"]", "[\"\\u00007x\"]", "[\"\\u0000123456789\"]", "[\"\\u00000"}) {
+  for (const char* bad :
+       {"[\"\\u0000\"]", "[\"\\u000001\"]", "[\"\\u00007x\"]", "[\"\\u0000123456789\"]", "[\"\\u00000"}) {
     INFO(std::string(bad));
     CHECK(has(refusal(kMagic + layout(0, 1u << 24, bad)), "malformed slot"));
   }

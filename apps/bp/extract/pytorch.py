@@ -45,7 +45,10 @@ HelperRefusal before a number is written.
 
 Serialization is deferred: a step only takes snapshots; the sidecar lines are built and written
 every `flush_every` steps and at close(), each from a text layout made once per batch size and
-filled with the step's numbers (Python's repr of each float, as json writes it). Set SOURCE_DATE_EPOCH to pin the extraction timestamp.
+filled with the step's numbers (Python's repr of each float, as json writes it). With
+capture=True the helper writes a binary capture instead, which bp import expands to the same
+bytes (see expand_capture below and `man bp`, LIVE HELPERS): the training process then never
+spells a number. Set SOURCE_DATE_EPOCH to pin the extraction timestamp.
 Requires only torch and the Python standard library.
 """
 
@@ -594,8 +597,8 @@ class TraceDumper:
         if batched and (self._opt_name != "sgd" or self._hyper["weight_decay"]):
             raise HelperRefusal(_BATCHED_REFUSAL)
         if self._opt_name == "sgd_momentum" and self._hyper["dampening"] and not had_state:
-            raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its first "
-                                "step, ignoring dampening, which bp's recurrence does not model; take the first "
+            raise HelperRefusal("sgd_momentum with dampening: PyTorch starts the buffer at the raw gradient on its "
+                                "first step, ignoring dampening, which bp's recurrence does not model; take the first "
                                 "optimizer step outside dumper.step()")
         return numel // features, batched
 
