@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <cstdlib>
 #include <cmath>
 #include <regex>
@@ -139,20 +140,26 @@ std::string capture_of(const std::vector<nlohmann::ordered_json>& sidecars) {
   return out;
 }
 
-}  // namespace
-
-Depth capture_target(std::string_view data) {
+// The sidecars made of the input's JSONL records (at most 16), or how far the input got.
+std::optional<Depth> read_sidecars(std::string_view data, std::vector<nlohmann::ordered_json>& sidecars) {
   common::JsonInputOptions o;
   o.max_bytes = 1 << 20;
   o.bom = common::BomPolicy::strip;
   auto records = common::parse_jsonl_text(data, o);
   if (!records) return Depth::parse_refused;
   if (records->size() > 16) return Depth::later_refused;
+  for (const auto& r : *records) sidecars.push_back(as_sidecar(r.value));
+  return std::nullopt;
+}
+
+}  // namespace
+
+Depth capture_target(std::string_view data) {
   std::vector<nlohmann::ordered_json> sidecars;
-  for (const auto& r : *records) {
-    sidecars.push_back(as_sidecar(r.value));
+  if (auto stopped = read_sidecars(data, sidecars)) return *stopped;
+  for (const auto& sidecar : sidecars) {
     // A string starting with U+0000 or U+0001 would read as a slot: the helper never writes one.
-    const std::string text = sidecars.back().dump();
+    const std::string text = sidecar.dump();
     if (text.find("\"\\u0000") != std::string::npos || text.find("\"\\u0001") != std::string::npos) {
       return Depth::later_refused;
     }
@@ -204,15 +211,11 @@ Depth capture_target(std::string_view data) {
 }
 
 Depth import_target(std::string_view data) {
-  common::JsonInputOptions o;
-  o.max_bytes = 1 << 20;
-  o.bom = common::BomPolicy::strip;
-  auto records = common::parse_jsonl_text(data, o);
-  if (!records) return Depth::parse_refused;
-  if (records->size() > 16) return Depth::later_refused;
+  std::vector<nlohmann::ordered_json> sidecars;
+  if (auto stopped = read_sidecars(data, sidecars)) return *stopped;
   std::string single, bundle;
-  for (const auto& r : *records) {
-    const std::string line = as_sidecar(r.value).dump();
+  for (const auto& sidecar : sidecars) {
+    const std::string line = sidecar.dump();
     if (single.empty()) single = line;
     bundle += line + "\n";
   }
