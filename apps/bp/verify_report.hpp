@@ -19,8 +19,8 @@ struct Check {
   CheckStatus status = CheckStatus::pass;
   // A skip that is correct by design (observer-mode engine-reproduce): does not fail --strict.
   bool strict_exempt = false;
-  std::optional<std::string> message;
-  std::optional<nlohmann::ordered_json> evidence;
+  std::optional<std::string> message{};
+  std::optional<nlohmann::ordered_json> evidence{};
 };
 
 struct VerdictOptions {

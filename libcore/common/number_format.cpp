@@ -192,7 +192,7 @@ Error not_finite(double v) {
                           "); receipts carry finite numbers only");
 }
 
-using u128 = unsigned __int128;
+__extension__ typedef unsigned __int128 u128;  // a GCC and Clang extension, named as one
 
 constexpr std::array<u128, 31> powers_of_5() {
   std::array<u128, 31> p{};

@@ -22,7 +22,7 @@ namespace nl {
 struct TapeParams {
   tape::Tensor e, w_q, w_k, w_v, w_o, u_emb;
   std::vector<tape::Tensor> levels;  // flat LevelParams each
-  tape::Tensor w_freq, b_freq;       // learned schedule only: (K-1) x d and 1 x (K-1)
+  tape::Tensor w_freq{}, b_freq{};   // learned schedule only: (K-1) x d and 1 x (K-1)
 };
 
 [[nodiscard]] TapeParams register_params(tape::Tape& t, const MagConfig& cfg, const MagParams<float>& params);

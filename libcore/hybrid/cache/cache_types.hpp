@@ -27,7 +27,7 @@ struct CacheEntryMeta {
   std::uint64_t created_unix = 0;  // caller-supplied logical time
   // The entry's own key, so a .bin + .meta pair copied or swapped under another key's name is
   // detected (absent in metas written before it was added, which still load).
-  std::optional<std::string> key;
+  std::optional<std::string> key{};
   // Which checksum32 holds: CRC-32C (format v2, key crc32c=) or FNV-1a (v1, key checksum32=).
   FormatSum sum = FormatSum::Crc32c;
 

@@ -232,7 +232,7 @@ class Writer {
 
 bool Writer::receipt() {
   const auto& b = r_.input->base;
-  object<kGeneralReceipt>([&](auto field, auto key) -> bool {
+  object<kGeneralReceipt>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kGeneralReceipt;
     switch (field()) {
       case slot(F, "schema_version"): str(r_.schema_version); return true;
@@ -284,7 +284,7 @@ bool Writer::receipt() {
 }
 
 void Writer::fixture_status() {
-  object<kFixtureStatus>([&](auto field, auto key) -> bool {
+  object<kFixtureStatus>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kFixtureStatus;
     switch (field()) {
       case slot(F, "authoring_state"): lit("\"engine_generated\""); return true;
@@ -298,7 +298,7 @@ void Writer::fixture_status() {
 // The input's metadata, or the general engine's default when it has none.
 void Writer::metadata() {
   const auto& m = r_.input->base.metadata;
-  object<kGeneralMetadata>([&](auto field, auto key) -> bool {
+  object<kGeneralMetadata>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kGeneralMetadata;
     switch (field()) {
       case slot(F, "source"):
@@ -320,7 +320,7 @@ void Writer::metadata() {
 }
 
 void Writer::topology() {
-  object<kGeneralTopology>([&](auto field, auto key) -> bool {
+  object<kGeneralTopology>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kGeneralTopology;
     switch (field()) {
       case slot(F, "layers"): lit("[\"input\",\"hidden\",\"output\"]"); return true;
@@ -347,7 +347,7 @@ void Writer::topology() {
 }
 
 void Writer::unit_order() {
-  object<kUnitOrder>([&](auto field, auto key) -> bool {
+  object<kUnitOrder>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kUnitOrder;
     switch (field()) {
       case slot(F, "input"): string_array(in_); return true;
@@ -360,7 +360,7 @@ void Writer::unit_order() {
 
 void Writer::topology_parameter(std::size_t k) {
   const auto& p = t_.parameters[k];
-  object<kTopologyParameter>([&](auto field, auto key) -> bool {
+  object<kTopologyParameter>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kTopologyParameter;
     switch (field()) {
       case slot(F, "id"): raw(params_[k]); return true;  // parameters[k].id == parameter_order[k]
@@ -402,7 +402,7 @@ bool Writer::optimizer_config(Key&& block_key) {
   block_key();
   const bool adam = oc->name == OptimizerName::adam || oc->name == OptimizerName::adamw;
   const bool momentum = oc->name == OptimizerName::sgd_momentum;
-  object<kOptimizerConfig>([&](auto field, auto key) -> bool {
+  object<kOptimizerConfig>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kOptimizerConfig;
     const auto optional = [&](bool applies, const std::optional<double>& v) {
       if (!applies) return false;
@@ -437,7 +437,7 @@ bool Writer::optimizer_config(Key&& block_key) {
 
 void Writer::batch() {
   const engine::Batch& batch = *r_.input->batch;
-  object<kBatch>([&](auto field, auto key) -> bool {
+  object<kBatch>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kBatch;
     switch (field()) {
       case slot(F, "size"): integer(static_cast<std::int64_t>(batch.samples.size())); return true;
@@ -461,7 +461,7 @@ void Writer::forward_map(const engine::ForwardValues& f, bool with_status) {
   const auto unit = [&](const std::string& id, double net, double out) {
     raw(id);
     ch(':');
-    object<kForwardUnit>([&](auto field, auto key) -> bool {
+    object<kForwardUnit>([&](auto field, [[maybe_unused]] auto key) -> bool {
       constexpr auto& F = kForwardUnit;
       switch (field()) {
         case slot(F, "net"): num(net); return true;
@@ -490,7 +490,7 @@ void Writer::per_sample() {
     if (s) ch(',');
     str(smp.id);
     ch(':');
-    object<kPerSampleEntry>([&](auto field, auto key) -> bool {
+    object<kPerSampleEntry>([&](auto field, [[maybe_unused]] auto key) -> bool {
       constexpr auto& F = kPerSampleEntry;
       switch (field()) {
         case slot(F, "inputs"): number_map(in_, smp.inputs.data()); return true;
@@ -506,7 +506,7 @@ void Writer::per_sample() {
 
 // {per_output, total}: a sample's loss, and the single-sample receipt's.
 void Writer::sample_loss(const double* per_output, double total) {
-  object<kMazurLoss>([&](auto field, auto key) -> bool {
+  object<kMazurLoss>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kMazurLoss;
     switch (field()) {
       case slot(F, "per_output"): number_map(outs_, per_output); return true;
@@ -522,7 +522,7 @@ void Writer::loss() {
     return;
   }
   const engine::Batch& batch = *r_.input->batch;
-  object<kGeneralLoss>([&](auto field, auto key) -> bool {
+  object<kGeneralLoss>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kGeneralLoss;
     switch (field()) {
       case slot(F, "per_output"): number_map(outs_, r_.reduced_loss_per_output.data()); return true;
@@ -548,7 +548,7 @@ void Writer::loss() {
 }
 
 void Writer::post_update_loss() {
-  object<kPostUpdateLoss>([&](auto field, auto key) -> bool {
+  object<kPostUpdateLoss>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kPostUpdateLoss;
     switch (field()) {
       case slot(F, "status"): lit("\"filled\""); return true;
@@ -563,7 +563,7 @@ void Writer::post_update_loss() {
 // caller's callback when it returns true.
 template <class From>
 void Writer::named_factor(std::string_view name, double value, From&& from) {
-  object<kNamedFactor>([&](auto field, auto key) -> bool {
+  object<kNamedFactor>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kNamedFactor;
     switch (field()) {
       case slot(F, "name"): lit(name); return true;
@@ -581,7 +581,7 @@ void Writer::named_factor(std::string_view name, double value) {
 void Writer::jacobian_term(std::size_t u, std::size_t j) {
   const engine::StepCore& c = r_.core;
   const std::size_t n_out = outs_.size();
-  object<kJacobianTerm>([&](auto field, auto key) -> bool {
+  object<kJacobianTerm>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kJacobianTerm;
     switch (field()) {
       case slot(F, "target_unit"): raw(outs_[j]); return true;
@@ -605,7 +605,7 @@ void Writer::jacobian_term(std::size_t u, std::size_t j) {
 }
 
 void Writer::dual_form(std::size_t u) {
-  object<kDualForm>([&](auto field, auto key) -> bool {
+  object<kDualForm>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kDualForm;
     switch (field()) {
       case slot(F, "jacobian_terms"):
@@ -627,7 +627,7 @@ void Writer::dual_form(std::size_t u) {
 void Writer::output_signal(std::size_t u) {
   const engine::StepCore& c = r_.core;
   const bool softmax = t_.loss == topology::Loss::cross_entropy_softmax;
-  object<kOutputErrorSignal>([&](auto field, auto key) -> bool {
+  object<kOutputErrorSignal>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kOutputErrorSignal;
     switch (field()) {
       case slot(F, "factors"):
@@ -657,7 +657,7 @@ void Writer::downstream_contribution(std::size_t h, std::size_t o) {
   const engine::StepCore& c = r_.core;
   const auto& ix = r_.index;
   const std::uint32_t w = ix.w_ho[o * ix.n_hid + h];
-  object<kDownstreamContribution>([&](auto field, auto key) -> bool {
+  object<kDownstreamContribution>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kDownstreamContribution;
     switch (field()) {
       case slot(F, "from"): raw(outs_[o]); return true;
@@ -672,7 +672,7 @@ void Writer::downstream_contribution(std::size_t h, std::size_t o) {
 
 void Writer::hidden_signal(std::size_t h) {
   const engine::StepCore& c = r_.core;
-  object<kHiddenErrorSignal>([&](auto field, auto key) -> bool {
+  object<kHiddenErrorSignal>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kHiddenErrorSignal;
     switch (field()) {
       case slot(F, "downstream_contributions"):
@@ -694,7 +694,7 @@ void Writer::hidden_signal(std::size_t h) {
 }
 
 void Writer::backward() {
-  object<kBackward>([&](auto field, auto key) -> bool {
+  object<kBackward>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kBackward;
     switch (field()) {
       case slot(F, "output_error_signals"):
@@ -768,7 +768,7 @@ void Writer::gradient_factors(std::size_t k) {
 
 void Writer::state(const engine::OptimizerState& s) {
   if (r_.input->optimizer->name == engine::OptimizerName::sgd_momentum) {
-    object<kMomentumState>([&](auto field, auto key) -> bool {
+    object<kMomentumState>([&](auto field, [[maybe_unused]] auto key) -> bool {
       constexpr auto& F = kMomentumState;
       switch (field()) {
         case slot(F, "buffer"): num(s.buffer); return true;
@@ -777,7 +777,7 @@ void Writer::state(const engine::OptimizerState& s) {
     });
     return;
   }
-  object<kAdamState>([&](auto field, auto key) -> bool {
+  object<kAdamState>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kAdamState;
     switch (field()) {
       case slot(F, "m"): num(s.m); return true;
@@ -788,7 +788,7 @@ void Writer::state(const engine::OptimizerState& s) {
 }
 
 void Writer::update_optimizer(const engine::UpdateRecord& u) {
-  object<kGeneralOptimizer>([&](auto field, auto key) -> bool {
+  object<kGeneralOptimizer>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kGeneralOptimizer;
     switch (field()) {
       case slot(F, "name"): raw(opt_name_); return true;
@@ -823,7 +823,7 @@ void Writer::update(const engine::UpdateRecord& u) {
   const std::string& from = bias ? (s.role == Role::hidden_bias ? hid_[s.from] : outs_[s.from])
                                  : (ih ? in_[s.from] : hid_[s.from]);
   const std::string& to = bias ? from : (ih ? hid_[s.to] : outs_[s.to]);
-  object<kUpdate>([&](auto field, auto key) -> bool {
+  object<kUpdate>([&](auto field, [[maybe_unused]] auto key) -> bool {
     constexpr auto& F = kUpdate;
     switch (field()) {
       case slot(F, "parameter_id"): raw(params_[u.slot]); return true;
