@@ -681,12 +681,14 @@ class TraceDumper:
         (deriv_h,) = torch.autograd.grad(out_h.sum(), net_h, retain_graph=self._loss == "half_squared_error")
         deriv_o = torch.autograd.grad(out_o.sum(), net_o)[0] if self._loss == "half_squared_error" else None
         with torch.no_grad():
-            sig_o, w2 = -d_net_o[:, 0], w2.detach()
-            # Sample 0 carries the error signals (bp's batched receipts do the same).
-            parts = [x, t, net_h, out_h, net_o, out_o, per_output + 0.0, per_sample + 0.0, sig_o, -d_net_h[:, 0],
-                     -d_out_h[:, 0], deriv_h[:, 0], w2, sig_o.unsqueeze(2) * w2, (t - out_o)[:, 0]]
-            if deriv_o is not None:
-                parts.append(deriv_o[:, 0])
+            samples = torch.cat([x, t, net_h, out_h, net_o, out_o, per_output + 0.0, (per_sample + 0.0).unsqueeze(2)],
+                                dim=2)
+            # Sample 0 carries the error signals (bp's batched receipts do the same): the output and
+            # hidden signals and the backpropagated sums negated (descent), the rest as they are.
+            first = [d_net_o, d_net_h, d_out_h, deriv_h, t - out_o] + ([deriv_o] if deriv_o is not None else [])
+            first = torch.cat(first, dim=2)[:, 0] * self._first_signs(deriv_o is not None)
+            w2 = w2.detach()
+            parts = [samples, first, w2, first[:, :o].unsqueeze(2) * w2]
             order = self._order
             vec_b, vec_a = before[:, order], after[:, order]
             if self._opt_name == "adamw":
@@ -700,7 +702,7 @@ class TraceDumper:
             if batched:
                 scale = 1.0 / n if self._reduction == "mean" else 1.0
                 parts += [per_output.sum(dim=1) * scale + 0.0, per_sample.sum(dim=1) * scale + 0.0]
-            numbers = [torch.cat([q.reshape(count, -1) for q in parts], dim=1).to(torch.float64)]
+            numbers = [torch.cat([q if q.dim() == 2 else q.reshape(count, -1) for q in parts], dim=1).to(torch.float64)]
             lrs = [s[4] for s in steps]
             if not all(type(lr) is float for lr in lrs):
                 lrs = list(map(_float, lrs))
@@ -710,6 +712,12 @@ class TraceDumper:
             if self._trace_id is not None:
                 numbers.append((torch.tensor(positions, dtype=torch.float64) + self._step_index).unsqueeze(1))
             return torch.cat(numbers, dim=1)
+
+    def _first_signs(self, with_deriv_o):
+        """The signs that turn sample 0's derivatives into the sidecar's signals (see _value_matrix)."""
+        h, o = len(self._hidden), len(self._outputs)
+        signs = [-1.0] * (o + 2 * h) + [1.0] * (h + o + (o if with_deriv_o else 0))
+        return torch.tensor(signs, dtype=self._dtype)
 
     def _state_parts(self, before, after, count):
         """Optimizer state before and after, per parameter in bp's descent convention: PyTorch's momentum
@@ -738,15 +746,17 @@ class TraceDumper:
         return counts[:, :1]
 
     def _value_spec(self, n, batched):
-        """(name, shape) of every number block of a step's line, in _value_matrix column order."""
+        """The number blocks of a step's line in _value_matrix column order: first the samples, a row
+        each of (name, width) fields (width None: one number, not a list), then (name, shape) blocks."""
         i, h, o = len(self._inputs), len(self._hidden), len(self._outputs)
         p = sum(self._numels)
-        spec = [("x", (n, i)), ("t", (n, o)), ("net_h", (n, h)), ("out_h", (n, h)), ("net_o", (n, o)),
-                ("out_o", (n, o)), ("per_output", (n, o)), ("per_sample", (n,)), ("sig_o", (o,)), ("sig_h", (h,)),
-                ("backsum", (h,)), ("deriv_h", (h,)), ("w2", (o, h)), ("contrib", (o, h)), ("tmo", (o,))]
+        spec = [("x", i), ("t", o), ("net_h", h), ("out_h", h), ("net_o", o), ("out_o", o), ("per_output", o),
+                ("per_sample", None)]
+        spec = [spec, ("sig_o", (o,)), ("sig_h", (h,)), ("backsum", (h,)), ("deriv_h", (h,)), ("tmo", (o,))]
         if self._loss == "half_squared_error":
             spec.append(("deriv_o", (o,)))
-        spec += [("before", (p,)), ("after", (p,)), ("grad", (p,)), ("update", (p,))]
+        spec += [("w2", (o, h)), ("contrib", (o, h)), ("before", (p,)), ("after", (p,)), ("grad", (p,)),
+                 ("update", (p,))]
         names = {"sgd": (), "sgd_momentum": ("buffer",)}.get(self._opt_name, ("m", "v"))
         spec += [(f"{side}_{k}", (p,)) for side in ("sb", "sa") for k in names]
         if batched:
@@ -759,8 +769,15 @@ class TraceDumper:
         key = (n, batched)
         layout = self._layouts.get(key)
         if layout is None:
-            v, at = {}, 0
-            for name, shape in self._value_spec(n, batched):
+            spec = self._value_spec(n, batched)
+            fields, v, at = spec[0], {}, 0
+            for name, _ in fields:
+                v[name] = []
+            for _ in range(n):  # sample rows
+                for name, width in fields:
+                    v[name].append(list(range(at, at + width)) if width else at)
+                    at += width or 1
+            for name, shape in spec[1:]:
                 size = 1
                 for d in shape:
                     size *= d
