@@ -370,16 +370,17 @@ def _slots(value):
 class _Layout:
     """A line's JSON text with numbered slots (a capture's layout chunk holds it as is), cut at the
     slots; fill() puts a step's number texts in their places."""
-    __slots__ = ("text", "slot_count", "integers", "_format", "_pick")
+    __slots__ = ("text", "slot_count", "slots", "integers", "mixed", "_format", "_pick")
     _CUT = re.compile(r'"\\u000([01])(\d+)"')
 
     def __init__(self, text, slot_count):
         self.text, self.slot_count = text, slot_count
         pieces = self._CUT.split(text)
         self._format = "%s".join(p.replace("%", "%%") for p in pieces[0::3])
-        slots = [int(k) for k in pieces[2::3]]
+        self.slots = slots = [int(k) for k in pieces[2::3]]
         self.integers = sorted({k for kind, k in zip(pieces[1::3], slots) if kind == "1"})
-        self._pick = operator.itemgetter(*slots)
+        self.mixed = bool(set(self.integers) & {k for kind, k in zip(pieces[1::3], slots) if kind == "0"})
+        self._pick = operator.itemgetter(*slots) if slots else (lambda numbers: ())
 
     def fill(self, numbers):
         return self._format % self._pick(numbers)
@@ -1103,7 +1104,12 @@ def expand_capture(data):
         if tag == b"L":
             if first != len(layouts) or not 1 <= second <= 1 << 24:
                 raise ValueError(f"byte {at}: layout id out of order or slot count out of range")
-            layouts.append(_Layout(payload[8:].decode("utf-8"), second))
+            layout = _Layout(payload[8:].decode("utf-8"), second)
+            if layout.slots and max(layout.slots) >= second:
+                raise ValueError(f"byte {at}: layout {first} names slot {max(layout.slots)} of {second}")
+            if layout.mixed:
+                raise ValueError(f"byte {at}: layout {first} uses a slot as both a float and an integer")
+            layouts.append(layout)
         elif tag == b"S":
             if first >= len(layouts) or second == 0 or length != 8 + second * layouts[first].slot_count * 8:
                 raise ValueError(f"byte {at}: step chunk names an unknown layout or has the wrong size")
@@ -1122,10 +1128,11 @@ def expand_capture(data):
 
 
 if __name__ == "__main__":
+    me = os.path.basename(sys.argv[0])
     if len(sys.argv) != 3 or sys.argv[1] != "expand":
-        sys.exit("usage: python3 pytorch.py expand CAPTURE > sidecars.jsonl   (bp import reads captures itself)")
-    with open(sys.argv[2], "rb") as f:
-        try:
+        sys.exit(f"usage: python3 {me} expand CAPTURE > sidecars.jsonl   (bp import reads captures itself)")
+    try:
+        with open(sys.argv[2], "rb") as f:
             sys.stdout.write(expand_capture(f.read()))
-        except ValueError as e:
-            sys.exit(f"pytorch.py expand: {sys.argv[2]}: {e}")
+    except (OSError, ValueError) as e:
+        sys.exit(f"{me} expand: {sys.argv[2]}: {e}")
