@@ -76,7 +76,8 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
   std::string text = paint("reconciliation failed", color) + "\n\n";
   for (const auto& f : result.failures) text += render_failure(f);
   if (result.failures_dropped > 0) {
-    text += "(" + std::to_string(result.failures_dropped) + " more failure(s) not shown)\n";
+    text += '(';  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&
+    text += std::to_string(result.failures_dropped) + " more failure(s) not shown)\n";
   }
   write_stderr(text);
   return kExitVerificationFailed;

@@ -67,7 +67,8 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
       std::string env = json_envelope(e);  // {"ok":false,"error":{..}}\n
       out_ok = out_ok && write_stdout("{\"file\":" + common::js_stringify(file) + "," + env.substr(1));
     } else {
-      write_stderr("[" + std::string(color ? "\x1b[31mERROR\x1b[0m" : "ERROR") + "] " + file + ": " + e.message + "\n");
+      write_stderr(std::string("[") + (color ? "\x1b[31mERROR\x1b[0m" : "ERROR") + "] " + file + ": " + e.message +
+                   "\n");
     }
   };
   for (const auto& arg : args) {
@@ -110,7 +111,7 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
         j["report"] = report_json(report);
         out_ok = out_ok && write_stdout(common::js_stringify(j) + "\n");
       } else {
-        std::string line = "[" + status_tag(shown, color) + "] " + file;
+        std::string line = std::string("[") + status_tag(shown, color) + "] " + file;
         if (shown != CheckStatus::pass) line += ": " + first_failure(report);
         write_stderr(line + "\n");
         if (inv.verbose && shown != CheckStatus::pass) write_stderr(render_report(report, color, true));

@@ -94,10 +94,14 @@ bool ImportResult::all_passed() const {
 namespace {
 
 // A helper capture is imported as the sidecar bytes it expands to (their hash is the source_hash),
-// so a step gives the same receipt whichever way the helper wrote it.
+// so a step gives the same receipt whichever way the helper wrote it. A capture that expands to
+// another is refused: each level would be expanded in turn, as deep as a crafted file nests them.
 common::Result<std::string> expanded_capture(std::string_view bytes, const std::string& label) {
   auto text = expand_capture(bytes, common::kMaxJsonInputBytes);
   if (!text) return prefixed(label, text.error());
+  if (is_capture(*text)) {
+    return common::Error::malformed(label + ": helper capture: it expands to another capture, not to sidecars");
+  }
   return text;
 }
 

@@ -196,6 +196,7 @@ Depth capture_target(std::string_view data) {
               "expansion equals the sidecars", text->substr(0, 200));
     }
   }
+  if (importer::is_capture(*text)) return Depth::later_refused;  // refused as a nested capture
   importer::ImportOptions options;
   options.import_timestamp = "2026-01-01T00:00:00.000Z";
   auto from_capture = importer::import_sidecar_stream(capture, options);

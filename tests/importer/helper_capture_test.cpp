@@ -1,4 +1,5 @@
 #include "importer/helper_capture.hpp"
+#include "importer/observer_import.hpp"
 
 #include <doctest/doctest.h>
 
@@ -113,4 +114,20 @@ TEST_CASE("helper_capture: the expansion stays under its cap, checked before a c
   put(p, std::uint32_t{1000000});
   p.append(std::size_t{8} * 1000000, '\0');
   CHECK(has(refusal(big + chunk('S', p), 1 << 20), "expands to more than 1048576 bytes"));
+}
+
+TEST_CASE("helper_capture: bp import refuses a capture that expands to a capture") {
+  // The inner capture is the outer one's layout text: expanding each level in turn would nest as
+  // deep as the file does.
+  const std::string inner = kMagic + layout(0, 1, "[\"\\u00000\"]") + steps(0, 1, {1.5});
+  const std::string outer = kMagic + layout(0, 1, inner.substr(0, inner.size() - 1) + "\"\\u00000\"") +
+                            steps(0, 1, {2.0});
+  REQUIRE(importer::is_capture(expand_ok(outer)));
+  importer::ImportOptions o;
+  o.import_timestamp = "2026-01-02T03:04:05.000Z";
+  for (const bool multi : {false, true}) {
+    auto r = multi ? importer::import_sidecar_stream(outer, o) : importer::import_sidecar(outer, o);
+    REQUIRE_FALSE(r.ok());
+    CHECK(has(r.error().message(), "expands to another capture"));
+  }
 }
