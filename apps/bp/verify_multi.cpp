@@ -221,8 +221,8 @@ class MultiRun {
     for (const auto& f : r.failures) {
       const nlohmann::ordered_json j = reconcile::to_json(f);
       if (inv_.json) {
-        if (cross_failures_ > 0) cross_evidence_ += ',';
-        cross_evidence_ += common::js_stringify(j);
+        if (cross_failures_ > 0) cross_evidence_.append(",");
+        cross_evidence_.append(common::js_stringify(j));
       } else {
         // An element of JSON.stringify(failures, null, 2), indented as the report indents evidence.
         std::string pretty = common::js_stringify_pretty(j, 2);
