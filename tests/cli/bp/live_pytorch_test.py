@@ -155,7 +155,7 @@ for label, kw in CAPTURED.items():
 
 # A capture that lies is caught as its sidecars would be: a gradient changed in the binary.
 capture = bytearray(read_bytes(os.path.join(WORK, "sgd-momentum.bpcap")))
-first_step = capture.index(b"S", capture.index(b'"updates"'))  # the first steps chunk follows the layout
+first_step = 8 + 9 + struct.unpack_from("<Q", capture, 9)[0]  # magic, then the layout chunk, then the steps
 slot = int(re.search(rb'"gradient":"\\u0000([0-9]+)"', bytes(capture)).group(1))
 at = first_step + 9 + 8 + slot * 8
 capture[at:at + 8] = struct.pack("<d", struct.unpack("<d", capture[at:at + 8])[0] + 1e-3)
