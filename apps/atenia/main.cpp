@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_info/build_info.hpp"
 #include "commands.hpp"
 #include "common/edit_distance.hpp"
 #include "common/tool_main.hpp"
@@ -38,7 +39,7 @@ int run(int argc, char** argv) {
   }
 
   CLI::App app{"atenia: hybrid placement, offload, checkpoints and learned backend choices (APX 13)"};
-  app.set_version_flag("--version", ATENIA_VERSION);
+  app.set_version_flag("--version", std::string(build_info::version()));
   app.require_subcommand(1);
   // Listed here for --help; the real parsing of `explain` happens in run_explain.
   app.add_subcommand("explain", "Explain the learned CPU/GPU choice for one context");

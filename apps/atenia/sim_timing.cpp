@@ -7,7 +7,7 @@ namespace atenia::cli {
 
 namespace {
 
-std::string field(const std::string& line, const std::string& key) {
+std::string timeline_field(const std::string& line, const std::string& key) {
   const auto at = line.find(" " + key + "=");
   if (at == std::string::npos) return {};
   const auto start = at + key.size() + 2;
@@ -54,7 +54,7 @@ class Model {
       if (line.starts_with("TICK_START ")) {
         TimedTick t;
         t.name = line.substr(11);
-        const std::string n = field(line, "tick");
+        const std::string n = timeline_field(line, "tick");
         t.tick = n.empty() ? 0 : static_cast<std::size_t>(std::stoull(n));
         t.start_us = now_;
         tick_ = t.tick;
@@ -107,10 +107,10 @@ class Model {
 
   void task(const std::string& line) {
     TimedTask t;
-    t.stream = field(line, "stream");
-    t.task = field(line, "name");
+    t.stream = timeline_field(line, "stream");
+    t.task = timeline_field(line, "name");
     t.line = line;
-    if (field(line, "kind") == "Compute") {
+    if (timeline_field(line, "kind") == "Compute") {
       const bool gpu = t.stream == "Gpu";
       t.device = gpu ? "GPU" : "CPU";
       t.label = t.task;
@@ -156,7 +156,7 @@ class Model {
 
   // Applied between graph runs: on its link, after everything on the tensor so far.
   void offload(const std::string& line) {
-    const std::string id = field(line, "tensor"), from = field(line, "from"), to = field(line, "to");
+    const std::string id = timeline_field(line, "tensor"), from = timeline_field(line, "from"), to = timeline_field(line, "to");
     TimedTask t;
     t.task = "offload:" + from + "->" + to + ":" + id;
     t.label = "offload " + id + " " + from + "->" + to;

@@ -5,9 +5,7 @@
 #include "suggest.hpp"
 #include "terminal.hpp"
 
-#ifndef BP_VERSION
-#define BP_VERSION "0.0.0"
-#endif
+#include "build_info/build_info.hpp"
 
 namespace bp::cli {
 
@@ -24,7 +22,7 @@ const std::vector<Command>& command_table() {
 int dispatch(const Invocation& inv) {
   const auto first = word(inv, 0);
   if (first && (*first == "--version" || *first == "-v")) {
-    (void)write_stdout(std::string(BP_VERSION) + "\n");
+    (void)write_stdout(std::string(build_info::version()) + "\n");
     return kExitOk;
   }
   if (!first || *first == "--help" || *first == "-h") return print_help(top_usage());

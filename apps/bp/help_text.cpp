@@ -1,13 +1,11 @@
 #include "help_text.hpp"
 
-#ifndef BP_VERSION
-#define BP_VERSION "0.0.0"
-#endif
+#include "build_info/build_info.hpp"
 
 namespace bp::cli {
 
 std::string top_usage() {
-  return std::string("bp ") + BP_VERSION +
+  return "bp " + std::string(build_info::version()) +
          " - recompute one training step and emit its canonical receipt\n"
          "\n"
          "Usage:\n"

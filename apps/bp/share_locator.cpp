@@ -6,14 +6,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "build_info/build_info.hpp"
 #include "common/file_system.hpp"
-
-#ifndef BP_FIXTURES_DIR
-#define BP_FIXTURES_DIR "fixtures"
-#endif
-#ifndef BP_EXTRACT_DIR
-#define BP_EXTRACT_DIR "apps/bp/extract"
-#endif
 
 namespace bp::cli {
 namespace {
@@ -30,14 +24,14 @@ std::string executable_dir() {
 enum class Kind { directory, file };
 
 // `entry` ("" or "/name.py") under the shipped folder `share_name`, by the order above.
-std::string locate(const char* env_var, const char* share_name, const char* source_dir, const std::string& entry,
+std::string locate(const char* env_var, const char* share_name, const std::string& source_dir, const std::string& entry,
                    Kind kind) {
   if (const char* env = std::getenv(env_var); env != nullptr && *env != '\0') return std::string(env) + entry;
   std::vector<std::string> candidates;
   if (auto exe = executable_dir(); !exe.empty()) {
     candidates.push_back(exe + "/../share/bp/" + share_name + entry);
   }
-  candidates.push_back(std::string(source_dir) + entry);
+  candidates.push_back(source_dir + entry);
   common::FileSystem& fs = common::real_file_system();
   for (const auto& path : candidates) {
     if (kind == Kind::directory ? fs.is_dir(path) : fs.exists(path) && !fs.is_dir(path)) return path;
@@ -57,12 +51,15 @@ std::string absolute(const std::string& path) {
 
 }  // namespace
 
-std::string fixtures_dir() { return locate("BP_FIXTURES_DIR", "fixtures", BP_FIXTURES_DIR, "", Kind::directory); }
+std::string fixtures_dir() {
+  return locate("BP_FIXTURES_DIR", "fixtures", std::string(build_info::source_dir()) + "/fixtures", "", Kind::directory);
+}
 
 std::string bundled_fixture(const std::string& file_name) { return fixtures_dir() + "/" + file_name; }
 
 std::string helper_path(const std::string& framework) {
-  return absolute(locate("BP_EXTRACT_DIR", "extract", BP_EXTRACT_DIR, "/" + framework + ".py", Kind::file));
+  return absolute(locate("BP_EXTRACT_DIR", "extract", std::string(build_info::source_dir()) + "/apps/bp/extract",
+                         "/" + framework + ".py", Kind::file));
 }
 
 }  // namespace bp::cli

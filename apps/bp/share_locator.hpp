@@ -4,7 +4,7 @@
 //   1. its environment variable ($BP_FIXTURES_DIR, $BP_EXTRACT_DIR), when set and non-empty
 //      (taken as given, so a wrong value shows up in errors instead of silently falling back);
 //   2. <dir of the executable>/../share/bp/<fixtures|extract> (the installed layout);
-//   3. the source tree the binary was built from (BP_FIXTURES_DIR / BP_EXTRACT_DIR defines).
+//   3. the source tree the binary was built from (build_info::source_dir()).
 // When none exists the last candidate is returned, so error messages name a concrete path.
 #include <string>
 

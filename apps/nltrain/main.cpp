@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_info/build_info.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "common/tool_main.hpp"
@@ -17,7 +18,7 @@ using namespace nltrain;
 
 int run(int argc, char** argv) {
   CLI::App app{"nltrain: train nested-learning models (memory rules in a MAG block) on bytes of text"};
-  app.set_version_flag("--version", std::string("nltrain 0.2.0"));
+  app.set_version_flag("--version", std::string(build_info::version()));
   app.require_subcommand(1);
   app.footer("Exit codes: 0 ok, 1 a check failed, 2 usage / I/O / malformed input, 3 a value out of its domain.\n"
              "See man nltrain.");

@@ -11,7 +11,7 @@ namespace nl {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename AtlasOmega<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename AtlasOmega<T>::Cache> atlas_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename AtlasOmega<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = AtlasOmega<T>::kKind;
@@ -37,13 +37,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename AtlasOmega<T>::Cache> forward_body(con
 template <typename T>
 auto AtlasOmega<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return atlas_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> atlas_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename AtlasOmega<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = AtlasOmega<T>::kKind;
   const std::size_t d = cfg.d;
@@ -68,7 +68,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return atlas_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct AtlasOmega<float>;

@@ -70,7 +70,7 @@ template <typename T>
 }
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> delta_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename DeltaRule<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
@@ -104,12 +104,12 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> forward_body(cons
 template <typename T>
 auto DeltaRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return delta_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
-// One row of the fused backward sweep (see backward_body): pass 2 of token t+1 on row i of gM
+// One row of the fused backward sweep (see delta_backward_body): pass 2 of token t+1 on row i of gM
 // (when kNext), then pass 1 of token t on the same row, in one walk over the row. Every
 // accumulation runs in the order of the two separate passes (the two dot products in dot8's
 // lanes), so the bits are theirs.
@@ -160,7 +160,7 @@ template <typename T, bool kNext>
 // alpha) gM + ge k^T, gk += M_t^T ge). Pass 2 of token t+1 and pass 1 of token t both walk gM
 // and M_{t+1} row by row, so they run fused: d^2 data is read once per token, not twice.
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> delta_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename DeltaRule<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = DeltaRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
@@ -218,7 +218,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return delta_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct DeltaRule<float>;

@@ -13,7 +13,7 @@ namespace nl {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> hebbian_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename HebbianRule<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = HebbianRule<T>::kKind;
@@ -41,13 +41,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> forward_body(co
 template <typename T>
 auto HebbianRule<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return hebbian_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> hebbian_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename HebbianRule<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = HebbianRule<T>::kKind;
   const std::size_t d = cfg.d, dd = d * d;
@@ -73,7 +73,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return hebbian_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct HebbianRule<float>;

@@ -34,7 +34,7 @@ void write_input(LatticeVariant variant, const T* slot, const T* k, const T* v, 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> lattice_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename LatticeOsr<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
@@ -80,13 +80,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> forward_body(con
 template <typename T>
 auto LatticeOsr<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return lattice_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> lattice_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename LatticeOsr<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = LatticeOsr<T>::kKind;
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
@@ -158,7 +158,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return lattice_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct LatticeOsr<float>;

@@ -33,7 +33,7 @@ void for_each_row(std::size_t d, std::size_t dh, F&& f) {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> memora_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename Memora<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
@@ -77,13 +77,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> forward_body(const R
 template <typename T>
 auto Memora<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return memora_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> memora_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename Memora<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = Memora<T>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
@@ -127,7 +127,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return memora_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct Memora<float>;

@@ -28,7 +28,7 @@ Constants<T> constants(const RuleConfig& cfg) {
 namespace {
 
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> mlp_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename MlpL2Rule<T, K>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
@@ -67,13 +67,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> forward_body(c
 template <typename T, RuleKind K>
 auto MlpL2Rule<T, K>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T, K>(cfg, s, x, p, state0);
+  return mlp_forward_body<T, K>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T, RuleKind K>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> mlp_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename MlpL2Rule<T, K>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = MlpL2Rule<T, K>::kKind;
   const std::size_t d = cfg.d, dh = cfg.d_h, n1 = dh * d, n = 2 * n1;
@@ -116,7 +116,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T, RuleKind K>
 ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T, K>(cfg, s, x, p, c, gy);
+  return mlp_backward_body<T, K>(cfg, s, x, p, c, gy);
 }
 
 template struct MlpL2Rule<float, RuleKind::moneta>;

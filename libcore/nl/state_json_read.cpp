@@ -20,7 +20,7 @@ const common::JsonReader& reader() {
   return r;
 }
 
-common::Error bad(const std::string& path, const std::string& what) { return reader().error(path, what); }
+common::Error state_error(const std::string& path, const std::string& what) { return reader().error(path, what); }
 
 common::Result<std::size_t> size_at(const Json& v, const std::string& path) {
   auto x = reader().unsigned_integer(v, path);
@@ -33,7 +33,7 @@ common::Result<float> float_value(const Json& v, const std::string& path) {
   auto x = reader().finite_number(v, path);
   if (!x.ok()) return x.error();
   if (std::fabs(*x) > static_cast<double>(std::numeric_limits<float>::max())) {
-    return bad(path, "expected a finite fp32 value, got " + common::excerpt(v.dump()));
+    return state_error(path, "expected a finite fp32 value, got " + common::excerpt(v.dump()));
   }
   return static_cast<float>(*x);
 }
@@ -41,7 +41,7 @@ common::Result<float> float_value(const Json& v, const std::string& path) {
 common::Status floats_into(const Json& arr, const std::string& path, std::span<float> out) {
   if (auto s = reader().array(arr, path); !s.ok()) return s;
   if (arr.size() != out.size()) {
-    return bad(path, "holds " + std::to_string(arr.size()) + " values; expected " + std::to_string(out.size()));
+    return state_error(path, "holds " + std::to_string(arr.size()) + " values; expected " + std::to_string(out.size()));
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
     auto f = float_value(arr[i], common::json_child_path(path, i));
@@ -92,7 +92,7 @@ common::Result<MagConfig> parse_config(const Json& c) {
   for (RuleKind k : kAllRuleKinds) {
     if (key && active_key(k) == *key) cfg.rule = k, found = true;
   }
-  if (!found) return bad(p + "/rule", "unknown rule \"" + common::excerpt(*rule_name) + "\"");
+  if (!found) return state_error(p + "/rule", "unknown rule \"" + common::excerpt(*rule_name) + "\"");
   auto periods = sizes_at(c.at("periods"), p + "/periods");
   if (!periods.ok()) return periods.error();
   cfg.periods = *periods;
@@ -123,7 +123,7 @@ common::Result<MagConfig> parse_config(const Json& c) {
     if (!i.ok()) return i.error();
     rc.lattice_variant = kVariants[*i];
   }
-  if (auto s = validate(cfg); !s.ok()) return bad(p, s.error().message());
+  if (auto s = validate(cfg); !s.ok()) return state_error(p, s.error().message());
   return cfg;
 }
 
@@ -143,20 +143,20 @@ common::Status parse_parameters(const Json& arr, const MagConfig& cfg, MagParams
     if (!name.ok()) return name.error();
     const auto it = expected.find(*name);
     if (it == expected.end()) {
-      return bad(at + "/name", "unknown parameter \"" + common::excerpt(*name) + "\" for this configuration");
+      return state_error(at + "/name", "unknown parameter \"" + common::excerpt(*name) + "\" for this configuration");
     }
-    if (!seen.insert(*name).second) return bad(at + "/name", "parameter \"" + *name + "\" appears twice");
+    if (!seen.insert(*name).second) return state_error(at + "/name", "parameter \"" + *name + "\" appears twice");
     auto shape = sizes_at(e.at("shape"), at + "/shape");
     if (!shape.ok()) return shape.error();
     if (*shape != it->second.shape) {
       std::string want = "[";
       for (std::size_t k = 0; k < it->second.shape.size(); ++k) want += (k ? "," : "") + std::to_string(it->second.shape[k]);
-      return bad(at + "/shape", "parameter \"" + *name + "\" must have shape " + want + "]");
+      return state_error(at + "/shape", "parameter \"" + *name + "\" must have shape " + want + "]");
     }
     if (auto s = floats_into(e.at("data"), at + "/data", it->second.data); !s.ok()) return s;
   }
   for (const auto& [name, t] : expected) {
-    if (!seen.contains(name)) return bad(p, "missing parameter \"" + name + "\"");
+    if (!seen.contains(name)) return state_error(p, "missing parameter \"" + name + "\"");
   }
   return {};
 }
@@ -184,18 +184,18 @@ common::Result<StateInput> parse_state(const Json& doc) {
     auto v = sizes_at(tokens.at(key), at);
     if (!v.ok()) return v.error();
     if (v->size() != in.cfg.seq_len) {
-      return bad(at, "holds " + std::to_string(v->size()) + " tokens; expected seq_len=" + std::to_string(in.cfg.seq_len));
+      return state_error(at, "holds " + std::to_string(v->size()) + " tokens; expected seq_len=" + std::to_string(in.cfg.seq_len));
     }
     *field = std::move(*v);
   }
   for (std::size_t t = 0; t < in.ids.size(); ++t) {
-    if (in.ids[t] >= in.cfg.vocab) return bad(common::json_child_path("/tokens/ids", t), "token must be < vocab");
+    if (in.ids[t] >= in.cfg.vocab) return state_error(common::json_child_path("/tokens/ids", t), "token must be < vocab");
   }
   if (doc.contains("context")) {
     const Json& c = doc.at("context");
     if (auto s = r.array(c, "/context"); !s.ok()) return s.error();
     if (c.size() != in.cfg.levels()) {
-      return bad("/context", "holds " + std::to_string(c.size()) + " per-level states; expected " +
+      return state_error("/context", "holds " + std::to_string(c.size()) + " per-level states; expected " +
                                  std::to_string(in.cfg.levels()));
     }
     ContextMemory<float> ctx;

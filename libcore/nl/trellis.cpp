@@ -14,7 +14,7 @@ namespace nl {
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const RuleConfig& cfg, std::size_t s,
+NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> trellis_forward_body(const RuleConfig& cfg, std::size_t s,
     std::span<const T> x, const LevelParams<T>& p, std::span<const T> state0) {
   using Cache = typename Trellis<T>::Cache;
   [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
@@ -59,13 +59,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> forward_body(const 
 template <typename T>
 auto Trellis<T>::forward(const RuleConfig& cfg, std::size_t s, std::span<const T> x, const LevelParams<T>& p,
     std::span<const T> state0) -> ChunkForward<T, Cache> {
-  return forward_body<T>(cfg, s, x, p, state0);
+  return trellis_forward_body<T>(cfg, s, x, p, state0);
 }
 
 namespace {
 
 template <typename T>
-NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
+NL_VECTOR_CLONES ChunkGrads<T> trellis_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename Trellis<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = Trellis<T>::kKind;
   const std::size_t d = cfg.d, dc = cfg.d_c, nk = dc * d, n = 2 * nk, nr = trellis::read_cache_size(dc);
@@ -137,7 +137,7 @@ NL_VECTOR_CLONES ChunkGrads<T> backward_body(const RuleConfig& cfg, std::size_t 
 template <typename T>
 ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const Cache& c, std::span<const T> gy) {
-  return backward_body<T>(cfg, s, x, p, c, gy);
+  return trellis_backward_body<T>(cfg, s, x, p, c, gy);
 }
 
 template struct Trellis<float>;

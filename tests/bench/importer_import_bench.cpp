@@ -18,11 +18,12 @@
 
 #include "bench/reference_process.hpp"
 #include "importer/observer_import.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
 constexpr int kSteps = 1000;
-const std::string kStep = std::string(SUITE_SOURCE_DIR) + "/tests/bench/data/pytorch_sgd_momentum_step.sidecar.json";
+const std::string kStep = suite_test::source_dir() + "/tests/bench/data/pytorch_sgd_momentum_step.sidecar.json";
 const std::string kSidecar = bench::kBinaryDir + "/tests/bench/import_multi_1000.sidecar.jsonl";
 
 // The 1,000-line stream, written once next to the benchmark (the process benchmarks read it).

@@ -20,6 +20,7 @@
 #include "nl/register_opaque_vjps.hpp"
 #include "nl/traced_cms_forward.hpp"
 #include "tape_bench_support.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
@@ -72,7 +73,7 @@ BENCHMARK(BM_rule)->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7, 8}, {8, 32, 128}})->It
 
 // tokens/s of the torch model, or a negative value when python/torch is unavailable.
 double torch_tokens_per_s(const nl::MagConfig& c) {
-  const std::string cmd = std::string("/usr/bin/python3 ") + SUITE_SOURCE_DIR + "/tests/nl/torch/mag_timing.py " +
+  const std::string cmd = std::string("/usr/bin/python3 ") + suite_test::source_dir() + "/tests/nl/torch/mag_timing.py " +
                           std::to_string(c.d) + " " + std::to_string(c.seq_len) + " " + std::to_string(c.heads) + " " +
                           std::to_string(c.window) + " " + std::to_string(c.vocab) + " " +
                           std::to_string(kRepeats) + " 2>/dev/null";

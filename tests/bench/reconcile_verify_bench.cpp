@@ -31,11 +31,12 @@
 
 #include "bench/reference_process.hpp"
 #include "reconcile/reconcile.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
-const std::string kIris = std::string(SUITE_SOURCE_DIR) + "/fixtures/iris.golden.jsonl";
-const std::string kXorMulti = std::string(SUITE_SOURCE_DIR) + "/fixtures/xor.multi-step.jsonl";
+const std::string kIris = suite_test::source_dir() + "/fixtures/iris.golden.jsonl";
+const std::string kXorMulti = suite_test::source_dir() + "/fixtures/xor.multi-step.jsonl";
 
 // User + system time of the child processes waited for so far.
 double children_cpu_seconds() {

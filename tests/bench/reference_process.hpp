@@ -13,12 +13,13 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "support/suite_paths.hpp"
 
 extern char** environ;
 
 namespace bench {
 
-inline const std::string kBinaryDir = SUITE_BINARY_DIR;
+inline const std::string kBinaryDir = suite_test::binary_dir();
 inline const std::string kBp = kBinaryDir + "/apps/bp/bp";
 inline const std::string kReferencePackage = kBinaryDir + "/reference/node_modules/@mcptoolshop/backprop-trace";
 inline const std::string kReferenceCli = kReferencePackage + "/dist/bin/bp.js";

@@ -13,6 +13,7 @@
 #include "tape/ops/reduction.hpp"
 #include "tape/tape.hpp"
 #include "tape_bench_support.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
@@ -20,7 +21,7 @@ constexpr int kOps = 1000;
 
 // ns per op of the torch chain, or a negative value when python/torch is unavailable.
 double torch_ns_per_op() {
-  const std::string cmd = std::string("/usr/bin/python3 ") + SUITE_SOURCE_DIR +
+  const std::string cmd = std::string("/usr/bin/python3 ") + suite_test::source_dir() +
                           "/tests/tape/torch/autograd_timing.py " + std::to_string(kOps) + " 30 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return -1;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/json_input.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
@@ -135,7 +136,7 @@ TEST_CASE("json_fast_reader: strings, escapes, duplicates and depth as the check
 TEST_CASE("json_fast_reader: seeded mutations of the fixtures never disagree with the checked reader") {
   std::vector<std::string> seeds;
   for (const char* name : {"iris.golden.jsonl", "xor.multi-step.jsonl", "mazur.golden.jsonl"}) {
-    std::istringstream lines(read_file(std::string(SUITE_SOURCE_DIR) + "/fixtures/" + name));
+    std::istringstream lines(read_file(suite_test::source_dir() + "/fixtures/" + name));
     for (std::string line; std::getline(lines, line);) {
       if (!line.empty()) seeds.push_back(line);
     }

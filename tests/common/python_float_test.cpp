@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include "support/suite_paths.hpp"
 
 namespace {
 
@@ -42,7 +43,7 @@ TEST_CASE("python_float: fixed and exponent notation switch where Python's repr 
 // Python's own repr() is the oracle: tests/common/data/make_python_repr_cases.py wrote 2,500
 // values (random doubles, float32 values, the notation boundaries) with their repr.
 TEST_CASE("python_float: 2,500 values spelled as Python's repr() spells them") {
-  std::ifstream in(std::string(SUITE_SOURCE_DIR) + "/tests/common/data/python_repr_cases.txt");
+  std::ifstream in(suite_test::source_dir() + "/tests/common/data/python_repr_cases.txt");
   REQUIRE(in);
   std::string line;
   int checked = 0;

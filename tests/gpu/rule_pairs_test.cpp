@@ -54,7 +54,7 @@ nl::RuleConfig width(std::size_t d) {
 constexpr nl::RuleKind kPairRules[] = {nl::RuleKind::delta, nl::RuleKind::titans, nl::RuleKind::hebbian, nl::RuleKind::moneta, nl::RuleKind::yaad, nl::RuleKind::memora,
                                          nl::RuleKind::lattice, nl::RuleKind::trellis, nl::RuleKind::atlas};
 
-void check_all(gpu::Backend& backend) {
+void check_all_rules(gpu::Backend& backend) {
   for (nl::RuleKind kind : kPairRules) {
     REQUIRE(gpu::has_kernel_pair(kind));
     check_pair(kind, backend, nltest::small_config(), 6, 11);  // d=5: every size distinct
@@ -74,11 +74,11 @@ void check_all(gpu::Backend& backend) {
 }  // namespace
 
 TEST_CASE("rule pairs: CPU-launched kernel pairs equal the tape's gradient (every rule with kernel bodies)") {
-  check_all(gpu::cpu_backend());
+  check_all_rules(gpu::cpu_backend());
 }
 
 TEST_CASE("rule pairs: CUDA-launched kernel pairs equal the tape's gradient") {
-  if (gpu::Backend* cuda = gputest::cuda_or_skip("rule pairs")) check_all(*cuda);
+  if (gpu::Backend* cuda = gputest::cuda_or_skip("rule pairs")) check_all_rules(*cuda);
 }
 
 TEST_CASE("kernel pair seam: a block keeps the pair it was recorded with") {

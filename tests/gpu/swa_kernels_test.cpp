@@ -34,7 +34,7 @@ void check_swa(gpu::Backend& backend, const nl::SwaShape& sh, unsigned seed) {
   gputest::require_close(g.v, gv, name + " grad v");
 }
 
-void check_all(gpu::Backend& b) {
+void check_all_swa(gpu::Backend& b) {
   check_swa(b, {4, 8, 2, 4}, 1);   // nltrain-math's small configuration, full window
   check_swa(b, {7, 6, 3, 3}, 2);   // short window: keys leave it
   check_swa(b, {9, 10, 2, 1}, 3);  // window 1: attention to self only
@@ -43,8 +43,8 @@ void check_all(gpu::Backend& b) {
 
 }  // namespace
 
-TEST_CASE("swa: CPU-launched kernel bodies equal the tape's gradient") { check_all(gpu::cpu_backend()); }
+TEST_CASE("swa: CPU-launched kernel bodies equal the tape's gradient") { check_all_swa(gpu::cpu_backend()); }
 
 TEST_CASE("swa: CUDA-launched kernel bodies equal the tape's gradient") {
-  if (gpu::Backend* cuda = gputest::cuda_or_skip("swa")) check_all(*cuda);
+  if (gpu::Backend* cuda = gputest::cuda_or_skip("swa")) check_all_swa(*cuda);
 }

@@ -11,6 +11,7 @@
 #include "reconcile/rule_context.hpp"
 #include "reconcile/rules/rules.hpp"
 #include "reconcile/tolerance.hpp"
+#include "support/suite_paths.hpp"
 
 namespace rules_state_test {
 
@@ -54,7 +55,7 @@ inline Run run_cross(reconcile::rules::CrossRecordRule& rule, const std::vector<
 }
 
 inline std::vector<Json> load_jsonl(const std::string& relative) {
-  std::ifstream in(std::string(SUITE_SOURCE_DIR) + "/" + relative);
+  std::ifstream in(suite_test::source_dir() + "/" + relative);
   std::vector<Json> out;
   std::string line;
   while (std::getline(in, line)) {

@@ -28,7 +28,7 @@ Status write_backward(ObjectWriter& w, const ojson& b) {
   });
 }
 
-Status write_updates(ObjectWriter& w, const ojson& updates) {
+Status write_mazur_updates(ObjectWriter& w, const ojson& updates) {
   return w.array(updates, [&w](const ojson& u) {
     return w.object(u, mazur::update, [&w](std::string_view, const ojson& optimizer) {
       return w.object(optimizer, mazur::optimizer,
@@ -57,7 +57,7 @@ Status write_mazur_receipt(ObjectWriter& w, const ojson& r) {
     if (key == "forward") return write_forward(w, v, mazur::forward);
     if (key == "loss") return write_loss(w, v, mazur::loss);
     if (key == "backward") return write_backward(w, v);
-    if (key == "updates") return write_updates(w, v);
+    if (key == "updates") return write_mazur_updates(w, v);
     if (key == "post_update_forward") return write_forward(w, v, mazur::post_update_forward);
     return write_loss(w, v, mazur::post_update_loss);
   });

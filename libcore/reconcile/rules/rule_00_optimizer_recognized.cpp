@@ -38,7 +38,7 @@ void check_rule_00_optimizer_recognized(RuleContext& ctx) {
             "pass unchecked. Rejecting structurally."));
     break;
   }
-  const OptimizerConfig oc = read_optimizer_config(ctx.receipt);
+  const OptimizerConfig oc = core::read_optimizer_config(ctx.receipt);
   if (oc.present && !recognized(*oc.name)) {
     ctx.failures.add(structural(std::nullopt, "optimizer_config.name",
                                 "Unrecognized optimizer_config.name='" + *oc.name +

@@ -107,7 +107,7 @@ Json engine_input(const Json& r, bool batched) {
     in["per_sample"] = std::move(samples);
     return in;
   }
-  const auto oc = read_optimizer_config(r);
+  const auto oc = rules::read_optimizer_config(r);
   if (!oc) return in;
   const Json* updates = array_member(r, "updates");
   const Json* lr = oc->learning_rate ? member(*member(r, "optimizer_config"), "learning_rate") : member(r, "learning_rate");

@@ -9,19 +9,19 @@
 using namespace hybrid;
 
 namespace {
-const ExecutionContext kGpu{true, 0.1F, 0.1F};
+const ExecutionContext kLoopGpu{true, 0.1F, 0.1F};
 }
 
 TEST_CASE("auto_trainer_loop: cooldown_prevents_thrashing") {
   AutoTrainerLoop loop({3, 0, {}, {}, {}});
-  CHECK(loop.on_tick(kGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
   CHECK(loop.last_debug_reason() == "switch: cpu->gpu due to learned score");
   for (int tick = 1; tick <= 2; ++tick) {
-    CHECK(loop.on_tick(kGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Gpu);
-    CHECK(loop.inner_trainer().recommend_backend(kGpu) == BackendChoice::Cpu);  // the trainer wants CPU
+    CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Gpu);
+    CHECK(loop.inner_trainer().recommend_backend(kLoopGpu) == BackendChoice::Cpu);  // the trainer wants CPU
     CHECK(loop.last_debug_reason().find("cooldown") != std::string::npos);
   }
-  CHECK(loop.on_tick(kGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Cpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Cpu);
   CHECK(loop.last_debug_reason() == "switch: gpu->cpu due to learned score");
 }
 
@@ -36,11 +36,11 @@ TEST_CASE("auto_trainer_loop: always_cpu_when_gpu_unavailable") {
 
 TEST_CASE("auto_trainer_loop: records_episodes_every_tick") {
   AutoTrainerLoop loop({1, 0, {}, {}, {}});
-  for (int i = 0; i < 5; ++i) (void)loop.on_tick(kGpu, testplans::gpu_plan(), {}, ExecResult::Ok(4));
+  for (int i = 0; i < 5; ++i) (void)loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(4));
   const auto& t = loop.inner_trainer();
   std::uint32_t total = 0;
   for (auto b : {BackendChoice::Cpu, BackendChoice::Gpu}) {
-    if (auto s = t.stats_for(kGpu, b)) total += s->count;
+    if (auto s = t.stats_for(kLoopGpu, b)) total += s->count;
   }
   CHECK(total == 5);
   CHECK(loop.tick() == 5);
@@ -52,7 +52,7 @@ TEST_CASE("auto_trainer_loop: deterministic_given_same_inputs") {
     std::vector<BackendChoice> out;
     for (int i = 0; i < 12; ++i) {
       const bool gpu_tick = (i % 3) != 0;
-      out.push_back(loop.on_tick(kGpu, gpu_tick ? testplans::gpu_plan() : testplans::cpu_plan(), {},
+      out.push_back(loop.on_tick(kLoopGpu, gpu_tick ? testplans::gpu_plan() : testplans::cpu_plan(), {},
                                  gpu_tick ? ExecResult::Ok(i) : ExecResult::Ok(12 - i)));
     }
     return out;
@@ -64,9 +64,9 @@ TEST_CASE("auto_trainer_loop: deterministic_given_same_inputs") {
 
 TEST_CASE("auto_trainer_loop: losing the GPU forces CPU and restarts the cooldown") {
   AutoTrainerLoop loop({3, 0, {}, {}, {}});
-  CHECK(loop.on_tick(kGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
   CHECK(loop.on_tick({false, 0.1F, 0.1F}, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Cpu);
   // Tick 2: GPU back and preferred, but the forced switch at tick 1 started a cooldown.
-  CHECK(loop.on_tick(kGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Cpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Cpu);
   CHECK(loop.last_debug_reason() == "hold: cooldown active");
 }

@@ -15,11 +15,11 @@ using hybrid::testing::pressure_snapshot;
 namespace {
 
 // A manager holding tensor "t" in VRAM (logical registration; planning only).
-struct VramFixture {
+struct HysteresisVram {
   testsupport::TempDir dir;
   HybridMemoryManager mem{dir.path(), std::make_unique<FakeVramAdapter>()};
   std::vector<std::string> ids{"t"};
-  VramFixture() { mem.register_tensor("t", 64, MemoryTier::Vram); }
+  HysteresisVram() { mem.register_tensor("t", 64, MemoryTier::Vram); }
 };
 
 }  // namespace
@@ -35,7 +35,7 @@ TEST_CASE("offload_hysteresis: defaults are the seed's bands, cooldown and budge
 }
 
 TEST_CASE("offload_hysteresis: stable_band_does_not_trigger") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const OffloadPlan plan = engine.plan_with_tick(pressure_snapshot(0.90F, 0.1F), f.ids, f.mem, 1);
   CHECK(plan.actions.empty());
@@ -44,7 +44,7 @@ TEST_CASE("offload_hysteresis: stable_band_does_not_trigger") {
 }
 
 TEST_CASE("offload_hysteresis: triggers_on_high") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const OffloadPlan plan = engine.plan_with_tick(pressure_snapshot(0.97F, 0.1F), f.ids, f.mem, 1);
   CHECK(plan.actions == std::vector<OffloadAction>{OffloadAction::move_to_ram("t")});
@@ -53,7 +53,7 @@ TEST_CASE("offload_hysteresis: triggers_on_high") {
 }
 
 TEST_CASE("offload_hysteresis: cooldown_skips_repeated_moves") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const auto hot = pressure_snapshot(0.99F, 0.1F);
   CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 10).actions.size() == 1);
@@ -67,7 +67,7 @@ TEST_CASE("offload_hysteresis: cooldown_skips_repeated_moves") {
 }
 
 TEST_CASE("offload_hysteresis: a tick at or before the last move is denied") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine(OffloadConfig{.cooldown_ticks = 0});
   const auto hot = pressure_snapshot(0.99F, 0.1F);
   CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 7).actions.size() == 1);
@@ -77,7 +77,7 @@ TEST_CASE("offload_hysteresis: a tick at or before the last move is denied") {
 }
 
 TEST_CASE("offload_hysteresis: below_low_turns_off_pressure") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const OffloadPlan plan = engine.plan_with_tick(pressure_snapshot(0.50F, 0.50F), f.ids, f.mem, 1);
   CHECK(plan.actions.empty());
@@ -88,7 +88,7 @@ TEST_CASE("offload_hysteresis: below_low_turns_off_pressure") {
 }
 
 TEST_CASE("offload_hysteresis: legacy plan ignores cooldown") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const auto hot = pressure_snapshot(0.99F, 0.1F);
   CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 10).actions.size() == 1);
@@ -96,7 +96,7 @@ TEST_CASE("offload_hysteresis: legacy plan ignores cooldown") {
 }
 
 TEST_CASE("offload_hysteresis: a tensor is eligible again exactly cooldown_ticks later") {
-  VramFixture f;
+  HysteresisVram f;
   SmartOffloadEngine engine;
   const auto hot = pressure_snapshot(0.99F, 0.1F);
   CHECK(engine.plan_with_tick(hot, f.ids, f.mem, 10).actions.size() == 1);

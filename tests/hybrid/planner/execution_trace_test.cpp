@@ -10,11 +10,11 @@ using hybrid::testing::kernel;
 using hybrid::testing::pressure_snapshot;
 
 namespace {
-const std::vector<MemoryTier> kRam{MemoryTier::Ram};
+const std::vector<MemoryTier> kTraceRam{MemoryTier::Ram};
 }
 
 TEST_CASE("execution_trace: trace_records_rule_order") {
-  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.2F, 0.1F), false);
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kTraceRam, pressure_snapshot(0.2F, 0.1F), false);
   REQUIRE(plan.trace.has_value());
   CHECK(plan.trace->evaluated_rules == std::vector<DecisionRule>{DecisionRule::GpuNotAvailable});
   CHECK(plan.trace->winning_rule == DecisionRule::GpuNotAvailable);
@@ -22,7 +22,7 @@ TEST_CASE("execution_trace: trace_records_rule_order") {
 }
 
 TEST_CASE("execution_trace: trace_records_multiple_rules_until_match") {
-  auto plan = plan_execution(kernel("tiny", KernelKind::Small), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  auto plan = plan_execution(kernel("tiny", KernelKind::Small), kTraceRam, pressure_snapshot(0.2F, 0.1F), true);
   REQUIRE(plan.trace.has_value());
   CHECK(plan.trace->evaluated_rules ==
         std::vector<DecisionRule>{DecisionRule::GpuNotAvailable, DecisionRule::KernelNotGpuFriendly});
@@ -35,7 +35,7 @@ TEST_CASE("execution_trace: SSD and VRAM-pressure wins record the rules before t
   REQUIRE(on_ssd.trace.has_value());
   CHECK(on_ssd.trace->evaluated_rules.size() == 3);
   CHECK(on_ssd.trace->winning_rule == DecisionRule::TensorOnSsd);
-  auto hot = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.95F, 0.1F), true);
+  auto hot = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kTraceRam, pressure_snapshot(0.95F, 0.1F), true);
   REQUIRE(hot.trace.has_value());
   CHECK(hot.trace->evaluated_rules.size() == 4);
   CHECK(hot.trace->winning_rule == DecisionRule::HighVramPressure);
@@ -43,7 +43,7 @@ TEST_CASE("execution_trace: SSD and VRAM-pressure wins record the rules before t
 }
 
 TEST_CASE("execution_trace: trace_gpu_preferred_case") {
-  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kTraceRam, pressure_snapshot(0.2F, 0.1F), true);
   REQUIRE(plan.trace.has_value());
   CHECK(plan.trace->evaluated_rules ==
         std::vector<DecisionRule>{DecisionRule::GpuNotAvailable, DecisionRule::KernelNotGpuFriendly,
@@ -54,7 +54,7 @@ TEST_CASE("execution_trace: trace_gpu_preferred_case") {
 }
 
 TEST_CASE("execution_trace: trace_reason_matches_plan") {
-  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kRam, pressure_snapshot(0.2F, 0.1F), true);
+  auto plan = plan_execution(kernel("mm", KernelKind::ComputeHeavy), kTraceRam, pressure_snapshot(0.2F, 0.1F), true);
   REQUIRE(plan.trace.has_value());
   CHECK(plan.trace->reason == plan.reason);
   CHECK(plan.trace->target == plan.target);

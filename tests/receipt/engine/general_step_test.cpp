@@ -15,7 +15,7 @@ using receipt::topology::Loss;
 
 namespace {
 
-std::string edge(const std::string& f, const std::string& t, std::size_t) { return "w_" + f + "_" + t; }
+std::string step_edge(const std::string& f, const std::string& t, std::size_t) { return "w_" + f + "_" + t; }
 
 GeneralInput net(Activation hidden, Activation output, Loss loss, BiasSharing sharing) {
   GeneralInput in;

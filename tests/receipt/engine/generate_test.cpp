@@ -9,13 +9,14 @@
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
+#include "support/suite_paths.hpp"
 
 using nlohmann::ordered_json;
 
 namespace {
 
 ordered_json read_config(const std::string& name) {
-  const std::string path = std::string(SUITE_SOURCE_DIR) + "/fixtures/configs/" + name + ".json";
+  const std::string path = suite_test::source_dir() + "/fixtures/configs/" + name + ".json";
   std::ifstream f(path);
   std::stringstream ss;
   ss << f.rdbuf();

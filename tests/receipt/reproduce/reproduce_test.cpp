@@ -20,7 +20,7 @@ using namespace receipt::engine;
 namespace {
 
 template <class Receipts>
-std::string emit(const Receipts& receipts) {
+std::string emit_all(const Receipts& receipts) {
   auto bytes = receipt::emit::emit_receipts(receipts);
   REQUIRE_MESSAGE(bytes.ok(), (bytes.ok() ? "" : bytes.error().to_string()));
   return *bytes;
@@ -36,10 +36,10 @@ std::vector<ordered_json> parse(const std::string& text) {
 
 template <class Receipts>
 void check_round_trip(const Receipts& receipts) {
-  const std::string bytes = emit(receipts);
+  const std::string bytes = emit_all(receipts);
   auto again = receipt::reproduce::reproduce(parse(bytes));
   REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().to_string()));
-  CHECK(emit(*again) == bytes);
+  CHECK(emit_all(*again) == bytes);
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ TEST_CASE("reproduce: a batched receipt regenerates") {
 TEST_CASE("reproduce: a broken chain is re-run from the stored 9-digit values") {
   auto run = generate_builtin("xor-multi-step");
   REQUIRE(run.ok());
-  auto records = parse(emit(*run));
+  auto records = parse(emit_all(*run));
   records[1]["step_index"] = 5;  // no longer continues record 1
   auto again = receipt::reproduce::reproduce(records);
   REQUIRE(again.ok());
@@ -100,13 +100,13 @@ TEST_CASE("reproduce: a broken chain is re-run from the stored 9-digit values") 
 TEST_CASE("reproduce: errors name the record and the field") {
   auto run = generate_builtin("xor-multi-step");
   REQUIRE(run.ok());
-  auto records = parse(emit(*run));
+  auto records = parse(emit_all(*run));
   records[1]["inputs"]["x1"] = "one";
   auto r = receipt::reproduce::reproduce(records);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().where().line == 2);
   CHECK(r.error().where().json_path == "/inputs/x1");
-  records = parse(emit(*run));
+  records = parse(emit_all(*run));
   records[0].erase("schema_version");
   r = receipt::reproduce::reproduce(records);
   REQUIRE_FALSE(r.ok());

@@ -25,6 +25,7 @@
 #include "receipt/schema/compiled_schema.hpp"
 #include "receipt/schema/schema_registry.hpp"
 #include "receipt/schema/validator.hpp"
+#include "support/suite_paths.hpp"
 
 namespace {
 
@@ -112,9 +113,9 @@ std::vector<std::pair<std::string, ojson>> read_documents(const fs::path& dir, b
 }
 
 std::vector<std::pair<std::string, ojson>> fixture_documents() {
-  const fs::path src = SUITE_SOURCE_DIR;
+  const fs::path src = suite_test::source_dir();
   auto docs = read_documents(src / "fixtures", true);
-  std::vector<fs::path> refs = {fs::path(SUITE_BINARY_DIR) / "reference/node_modules/@mcptoolshop/backprop-trace/fixtures"};
+  std::vector<fs::path> refs = {fs::path(suite_test::binary_dir()) / "reference/node_modules/@mcptoolshop/backprop-trace/fixtures"};
   if (const char* r = std::getenv("BP_REFERENCE_FIXTURES")) refs.insert(refs.begin(), r);
   for (const auto& r : refs) {
     if (!fs::is_directory(r)) continue;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "receipt/schema/embedded_schemas.hpp"
+#include "support/suite_paths.hpp"
 
 namespace fs = std::filesystem;
 
@@ -41,7 +42,7 @@ TEST_CASE("schema_registry: embedded text is exactly schemas/*.json") {
   std::size_t seen = 0;
   for (const auto& e : receipt::schema::embedded_schemas()) {
     CAPTURE(e.name);
-    const fs::path p = fs::path(SUITE_SOURCE_DIR) / "schemas" / (std::string(e.name) + ".json");
+    const fs::path p = fs::path(suite_test::source_dir()) / "schemas" / (std::string(e.name) + ".json");
     std::ifstream in(p, std::ios::binary);
     REQUIRE(in.good());
     std::ostringstream ss;
@@ -50,7 +51,7 @@ TEST_CASE("schema_registry: embedded text is exactly schemas/*.json") {
     ++seen;
   }
   std::size_t on_disk = 0;
-  for (const auto& f : fs::directory_iterator(fs::path(SUITE_SOURCE_DIR) / "schemas"))
+  for (const auto& f : fs::directory_iterator(fs::path(suite_test::source_dir()) / "schemas"))
     on_disk += f.path().extension() == ".json" ? 1 : 0;
   CHECK(seen == on_disk);
 }

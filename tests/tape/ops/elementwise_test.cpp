@@ -10,21 +10,21 @@ using tape::testing::make_case;
 
 namespace {
 using V = std::vector<std::vector<double>>;
-const Shape kShape{2, 3};
+const Shape kElementwiseShape{2, 3};
 }  // namespace
 
 TEST_CASE("add/sub/mul: VJPs match fp64 finite differences, accumulate, untraced is bitwise equal") {
-  check_all(make_case("Add", {kShape, kShape}, [](auto in) { return ops::add(in[0], in[1]); }, [](const V& x) {
+  check_all(make_case("Add", {kElementwiseShape, kElementwiseShape}, [](auto in) { return ops::add(in[0], in[1]); }, [](const V& x) {
     std::vector<double> o(6);
     ops::add_forward<double>(x[0], x[1], o);
     return o;
   }));
-  check_all(make_case("Sub", {kShape, kShape}, [](auto in) { return ops::sub(in[0], in[1]); }, [](const V& x) {
+  check_all(make_case("Sub", {kElementwiseShape, kElementwiseShape}, [](auto in) { return ops::sub(in[0], in[1]); }, [](const V& x) {
     std::vector<double> o(6);
     ops::sub_forward<double>(x[0], x[1], o);
     return o;
   }));
-  check_all(make_case("Mul", {kShape, kShape}, [](auto in) { return ops::mul(in[0], in[1]); }, [](const V& x) {
+  check_all(make_case("Mul", {kElementwiseShape, kElementwiseShape}, [](auto in) { return ops::mul(in[0], in[1]); }, [](const V& x) {
     std::vector<double> o(6);
     ops::mul_forward<double>(x[0], x[1], o);
     return o;
@@ -32,12 +32,12 @@ TEST_CASE("add/sub/mul: VJPs match fp64 finite differences, accumulate, untraced
 }
 
 TEST_CASE("scale/negate: VJPs match fp64 finite differences, accumulate, untraced is bitwise equal") {
-  check_all(make_case("Scale", {kShape}, [](auto in) { return ops::scale(in[0], -1.75f); }, [](const V& x) {
+  check_all(make_case("Scale", {kElementwiseShape}, [](auto in) { return ops::scale(in[0], -1.75f); }, [](const V& x) {
     std::vector<double> o(6);
     ops::scale_forward<double>(x[0], static_cast<double>(-1.75f), o);
     return o;
   }));
-  check_all(make_case("Negate", {kShape}, [](auto in) { return ops::negate(in[0]); }, [](const V& x) {
+  check_all(make_case("Negate", {kElementwiseShape}, [](auto in) { return ops::negate(in[0]); }, [](const V& x) {
     std::vector<double> o(6);
     ops::scale_forward<double>(x[0], -1.0, o);
     return o;
