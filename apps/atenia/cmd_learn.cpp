@@ -96,12 +96,17 @@ int run_learn(const LearnOptions& o) {
     }
     episodes.emplace_back(std::move(key.value()), ep.value());
   }
-  const std::string dir = common::parent_dir(o.table);
+  // The file written is the link's target when --table is a symbolic link: its directory is the
+  // one locked, or learners naming the table by different paths would overwrite each other.
+  auto resolved = fs.resolve_symlinks(o.table);
+  if (!resolved) return report(resolved.error());
+  const std::string target = *resolved;
+  const std::string dir = common::parent_dir(target);
   auto lock = common::DirLock::acquire(dir.empty() ? "." : dir);
   if (!lock) return report(lock.error());
   hybrid::TrainerTable table;
-  if (fs.exists(o.table)) {
-    auto loaded = hybrid::read_trainer_table_full(fs, o.table);
+  if (fs.exists(target)) {
+    auto loaded = hybrid::read_trainer_table_full(fs, target);
     if (!loaded) return report(loaded.error());
     table = std::move(loaded.value());
   }
@@ -115,7 +120,7 @@ int run_learn(const LearnOptions& o) {
     table.episodes.insert(key);
     ++added;
   }
-  if (auto s = hybrid::write_trainer_table(fs, table, o.table); !s) return report(s.error());
+  if (auto s = hybrid::write_trainer_table(fs, table, target); !s) return report(s.error());
   const auto rows = table.trainer.all_stats().size();
   const std::size_t known = episodes.size() - added;
   if (o.json) {

@@ -32,19 +32,48 @@ std::set<std::string> paths_under(const std::string& root) {
   return out;
 }
 
-// Renames every file of the backup back to its place under root.
+// Creates the directories from `root` down to `dir` (a path under it) one at a time. A component
+// that exists as anything but a real directory is refused: a symbolic link planted in the root
+// would otherwise carry the files put back to wherever it points, outside the root.
+common::Status real_dirs_under(const fs::path& root, const fs::path& dir) {
+  std::error_code ec;
+  fs::path at = root;
+  for (const fs::path& part : dir.lexically_relative(root)) {
+    if (part == ".") continue;
+    at /= part;
+    const fs::file_status st = fs::symlink_status(at, ec);
+    if (st.type() == fs::file_type::not_found) {
+      if (!fs::create_directory(at, ec) && ec) return common::Error::io("cannot create " + at.string() + ": " + ec.message());
+      continue;
+    }
+    if (st.type() != fs::file_type::directory) {
+      return common::Error::io(at.string() + " is not a directory (a symbolic link or another file); nothing is put back "
+                               "through it");
+    }
+  }
+  return {};
+}
+
+// Renames every file of the backup back to its place under root, never through a link: the
+// backup's own entries count only as real files (a link in it is not followed or moved), and
+// every directory on the way to the original place is a real one inside the root.
 common::Status restore_links(const fs::path& root, const fs::path& backup) {
   std::error_code ec;
-  if (!fs::exists(backup, ec)) return {};  // the root held no file to keep
+  const fs::file_status backup_status = fs::symlink_status(backup, ec);
+  if (backup_status.type() == fs::file_type::not_found) return {};  // the root held no file to keep
+  if (backup_status.type() != fs::file_type::directory) {
+    return common::Error::io(backup.string() + " is not a directory (a symbolic link or another file); refusing to "
+                             "put anything back from it");
+  }
   std::vector<fs::path> links;
   for (auto it = fs::recursive_directory_iterator(backup, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (it->is_regular_file()) links.push_back(it->path());
+    if (it->symlink_status().type() == fs::file_type::regular) links.push_back(it->path());
   }
   if (ec) return common::Error::io("cannot read " + backup.string() + ": " + ec.message());
   for (const fs::path& link : links) {
-    const fs::path original = root / fs::relative(link, backup);
-    fs::create_directories(original.parent_path(), ec);
+    const fs::path original = root / link.lexically_relative(backup);
+    if (auto s = real_dirs_under(root, original.parent_path()); !s) return s;
     fs::rename(link, original, ec);
     if (ec) return common::Error::io("cannot put back " + original.string() + ": " + ec.message());
   }
@@ -82,7 +111,7 @@ common::Result<SaveRollback> SaveRollback::begin(const std::string& root) {
   out.before_ = paths_under(root);
   for (const std::string& p : out.before_) {
     if (!fs::is_regular_file(fs::symlink_status(p, ec))) continue;
-    const fs::path link = r / kBackupDir / fs::relative(p, r);
+    const fs::path link = r / kBackupDir / fs::path(p).lexically_relative(r);
     fs::create_directories(link.parent_path(), ec);
     if (!ec) fs::create_hard_link(p, link, ec);
     if (ec) {

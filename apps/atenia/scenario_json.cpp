@@ -70,6 +70,23 @@ common::Status read_offload(const Fields& top, hybrid::OffloadConfig& cfg) {
   return {};
 }
 
+// Tensor ids and node names appear in the simulation's timeline and its FINAL/MOVED lines, one
+// record a line with space-separated fields: a space or a control character in one would split
+// a field or forge a line. They are refused at the input instead, naming the offending byte.
+common::Status plain_name(const Fields& f, const char* key, const std::string& name) {
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c <= 0x20 || c == 0x7F) {
+      return f.error(key, "byte " + std::to_string(i) + " of \"" + common::excerpt(name) +
+                              "\" is a space or a control character; names and ids may hold neither");
+    }
+  }
+  return {};
+}
+
+// All tensors together: the simulation holds every one of them (in RAM, or as SSD blobs).
+constexpr std::uint64_t kMaxScenarioTotalBytes = std::uint64_t{1} << 30;
+
 }  // namespace
 
 common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
@@ -93,6 +110,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
   auto tensors = top.array("tensors");
   if (!tensors) return tensors.error();
   std::set<std::string> ids;
+  std::uint64_t total_bytes = 0;
   for (std::size_t i = 0; i < (*tensors)->size(); ++i) {
     Fields f((**tensors)[i], input_name(path), 0, "/tensors/" + std::to_string(i));
     if (auto s = f.only({"id", "bytes", "tier"}); !s) return s.error();
@@ -100,11 +118,17 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
     auto id = f.string("id");
     if (!id) return id.error();
     if (id->empty() || !ids.insert(*id).second) return f.error("id", "tensor ids must be non-empty and unique, got \"" + common::excerpt(*id) + "\"");
+    if (auto s = plain_name(f, "id", *id); !s) return s.error();
     t.id = *id;
     auto bytes = f.unsigned_int("bytes");
     if (!bytes) return bytes.error();
     if (*bytes > hybrid::kMaxScenarioTensorBytes) return f.error("bytes", "larger than the 64 MiB limit");
     t.bytes = *bytes;
+    total_bytes += t.bytes;
+    if (total_bytes > kMaxScenarioTotalBytes) {
+      return f.error("bytes", "the tensors up to this one hold " + std::to_string(total_bytes) +
+                                  " bytes, over the 1 GiB a scenario may hold in all");
+    }
     auto tier = f.string("tier");
     if (!tier) return tier.error();
     auto parsed = hybrid::parse_memory_tier(*tier);
@@ -121,6 +145,7 @@ common::Result<hybrid::BatchScenario> read_scenario(const std::string& path) {
     hybrid::ScenarioNode n;
     auto name = f.string("name");
     if (!name) return name.error();
+    if (auto s = plain_name(f, "name", *name); !s) return s.error();
     n.kernel.name = *name;
     auto kind = f.string("kind");
     if (!kind) return kind.error();

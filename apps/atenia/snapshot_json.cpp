@@ -159,6 +159,10 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
         if (!v) return v.error();
         *dst = *v;
       }
+      if (g.vram_free_bytes > g.vram_total_bytes) {
+        return f.error("vram_free_bytes", std::to_string(g.vram_free_bytes) + " is more than vram_total_bytes (" +
+                                              std::to_string(g.vram_total_bytes) + ")");
+      }
       for (auto [k, dst] : {std::pair{"bandwidth_gbps_est", &g.bandwidth_gbps_est}, std::pair{"h2d_gb_s_est", &g.h2d_gb_s_est},
                             std::pair{"d2h_gb_s_est", &g.d2h_gb_s_est}}) {
         if (auto st = opt_measure(f, k, *dst, true, kMaxGbS, "GB/s"); !st) return st.error();
@@ -178,6 +182,10 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
       if (!v) return v.error();
       *dst = *v;
     }
+    if (f.has("total_bytes") && f.has("free_bytes") && s.ram.free_bytes > s.ram.total_bytes) {
+      return f.error("free_bytes", std::to_string(s.ram.free_bytes) + " is more than total_bytes (" +
+                                       std::to_string(s.ram.total_bytes) + ")");
+    }
   }
   if (top.has("ssd")) {
     Fields f(j["ssd"], input_name(path), 0, "/ssd");
@@ -195,6 +203,10 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     if (auto st = opt_measure(f, "latency_ms_est", s.ssd.latency_ms_est, false, kMaxLatency, "ms"); !st) return st.error();
     if (auto st = opt_u64(f, "fs_total_bytes", s.ssd.fs_total_bytes); !st) return st.error();
     if (auto st = opt_u64(f, "fs_free_bytes", s.ssd.fs_free_bytes); !st) return st.error();
+    if (s.ssd.fs_free_bytes && s.ssd.fs_total_bytes && *s.ssd.fs_free_bytes > *s.ssd.fs_total_bytes) {
+      return f.error("fs_free_bytes", std::to_string(*s.ssd.fs_free_bytes) + " is more than fs_total_bytes (" +
+                                          std::to_string(*s.ssd.fs_total_bytes) + ")");
+    }
   }
   if (top.has("reliability_by_device")) {
     auto obj = top.object("reliability_by_device");

@@ -119,8 +119,15 @@ int run_generate(const GenerateOptions& o) {
       for (std::size_t v = 1; v < V; ++v)
         if (probs[v] > probs[pick]) pick = v;
     } else {
+      // p^(1/T) taken relative to the likeliest byte: the same distribution, but the likeliest
+      // weighs 1, so a tiny temperature (1e-320) sharpens towards greedy instead of every weight
+      // underflowing to 0 (which picked byte 0xFF every time).
+      double top = 0;
+      for (std::size_t v = 0; v < V; ++v) top = std::max<double>(top, probs[v]);
       double total = 0;
-      for (std::size_t v = 0; v < V; ++v) total += (p[v] = std::pow(std::max<double>(probs[v], 0), 1.0 / o.temperature));
+      for (std::size_t v = 0; v < V; ++v) {
+        total += (p[v] = top > 0 ? std::pow(std::max<double>(probs[v], 0) / top, 1.0 / o.temperature) : 1.0);
+      }
       double u = rng.uniform() * total;
       pick = V - 1;
       for (std::size_t v = 0; v < V; ++v) {

@@ -207,6 +207,13 @@ Result<std::string_view> check_envelope(std::string_view text, const JsonInputOp
 }
 
 Result<ojson> parse_checked(std::string_view text, const JsonInputOptions& options) {
+  // nlohmann's lexer takes a NUL byte for the end of the input, so `{...}\0junk` would read as
+  // the document alone. No JSON text holds a NUL (not in a string, not as whitespace): refuse it
+  // wherever it is, before either reader sees the text.
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return Error::malformed("NUL byte (0x00) at byte " + std::to_string(nul) + "; JSON text cannot contain one",
+                            {options.file, line_of(text, text.data() + nul, options.first_line), ""});
+  }
   // Most input is well formed: read it on the fast path, and give anything that path does not
   // accept to the checked reader below, whose verdict and error text are the reference.
   if (auto fast = fast_read_json(text, options.max_depth)) return std::move(*fast);

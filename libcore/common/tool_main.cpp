@@ -1,5 +1,9 @@
 #include "common/tool_main.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -22,9 +26,27 @@ int checked_stdout(int rc, const ToolFrame& frame) {
   return frame.exit_io;
 }
 
+// A tool started with descriptor 0, 1 or 2 closed would hand that number to the next file it
+// opens (a lock, a checkpoint), and output meant for stdout would land in that file. Each closed
+// one is filled with /dev/null opened the wrong way round (stdin write-only, stdout and stderr
+// read-only), so the slot is taken and every read or write on it still fails with EBADF, as on
+// a closed descriptor: "could not write to stdout" is still reported.
+void reserve_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // Not close-on-exec: a child process inherits the taken slot too.
+    const int got = ::open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (got == -1 || got == fd) continue;
+    // Lower descriptors were open, so the lowest free one should have been fd; never leave it.
+    (void)::dup2(got, fd);
+    (void)::close(got);
+  }
+}
+
 }  // namespace
 
 int run_tool(int argc, char** argv, int (*run)(int, char**), const ToolFrame& frame) {
+  reserve_standard_descriptors();
   if (frame.buffered_stdout) install_checked_stdout();
   install_temp_file_cleanup();
   install_out_of_memory_exit(frame.oom_line, frame.exit_io);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 #include "common/python_float.hpp"
@@ -18,13 +19,14 @@ namespace {
 constexpr std::uint32_t kMaxSlots = std::uint32_t{1} << 24;
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 
-enum class SlotKind : char { unused, real, integer };
+enum class SlotKind : char { real, integer };
 
 struct Layout {
   std::uint32_t slot_count = 0;
   std::vector<std::string_view> literals;  // text around the slots: one more than slots
   std::vector<std::uint32_t> slots;        // slot number of each place, in text order
-  std::vector<SlotKind> kinds;             // per slot number
+  std::vector<SlotKind> kinds;             // per place (not per slot number: the count is the file's
+                                           // claim, up to 2^24; places are bounded by the text read)
   std::size_t literal_bytes = 0;           // a line's size without its numbers
 };
 
@@ -89,7 +91,7 @@ class Expander {
     if (l.slot_count == 0 || l.slot_count > kMaxSlots) {
       return fail(at + 4, "slot count " + std::to_string(l.slot_count) + " outside 1.." + std::to_string(kMaxSlots));
     }
-    l.kinds.assign(l.slot_count, SlotKind::unused);
+    std::unordered_map<std::uint32_t, SlotKind> kind_of;  // the slots the text uses, no more
     const std::string_view text = payload.substr(8);
     const std::size_t text_at = at + 8;
     constexpr std::string_view kOpen = "\"\\u000";  // "\u000 then 0 (float) or 1 (integer), K, "
@@ -110,10 +112,10 @@ class Expander {
       if (slot >= l.slot_count) {
         return fail(text_at + p, "slot " + std::to_string(slot) + " >= slot count " + std::to_string(l.slot_count));
       }
-      if (l.kinds[slot] != SlotKind::unused && l.kinds[slot] != kind) {
+      if (auto [it, fresh] = kind_of.emplace(slot, kind); !fresh && it->second != kind) {
         return fail(text_at + p, "slot " + std::to_string(slot) + " used as both a float and an integer");
       }
-      l.kinds[slot] = kind;
+      l.kinds.push_back(kind);
       l.literals.push_back(text.substr(from, p - from));
       l.slots.push_back(slot);
       from = e + 1;
@@ -147,7 +149,7 @@ class Expander {
         out_ += l.literals[j];
         const std::uint32_t slot = l.slots[j];
         const double v = read_le<double>(values + std::size_t{slot} * 8);
-        if (l.kinds[slot] == SlotKind::real) {
+        if (l.kinds[j] == SlotKind::real) {
           if (!common::append_python_float(out_, v)) {
             return fail(step_at + std::size_t{slot} * 8, "float slot " + std::to_string(slot) + " is NaN or infinite");
           }

@@ -9,8 +9,16 @@ common::Status validate(const MagConfig& cfg) {
     return common::Error::invalid_argument("mag config: " + field + ": " + what);
   };
   if (cfg.vocab == 0) return bad("vocab", "must be > 0");
-  if (cfg.d == 0) return bad("d", "must be > 0");
+  if (cfg.d == 0 || cfg.d > kMaxModelWidth) {
+    return bad("d", "must be in 1.." + std::to_string(kMaxModelWidth) + ", got " + std::to_string(cfg.d));
+  }
+  if (cfg.seq_len > kMaxSeqLen) {
+    return bad("seq_len", "must be at most " + std::to_string(kMaxSeqLen) + ", got " + std::to_string(cfg.seq_len));
+  }
   if (cfg.periods.empty()) return bad("k", "needs at least one CMS level, got k=0");
+  if (cfg.periods.size() > kMaxCmsLevels) {
+    return bad("k", "at most " + std::to_string(kMaxCmsLevels) + " CMS levels, got k=" + std::to_string(cfg.periods.size()));
+  }
   if (cfg.periods[0] != 1) return bad("periods/0", "level 0 must have period 1, got " + std::to_string(cfg.periods[0]));
   for (std::size_t l = 0; l < cfg.periods.size(); ++l) {
     if (cfg.periods[l] == 0) return bad("periods/" + std::to_string(l), "must be > 0");

@@ -35,9 +35,16 @@ struct MagConfig {
   [[nodiscard]] std::size_t gated_levels() const { return learned_schedule() && !periods.empty() ? periods.size() - 1 : 0; }
 };
 
+// The largest model nltrain builds (a CPU-scale trainer). Held by validate() below, so every
+// configuration (flags, --config, a checkpoint's, a JSON state's) is refused before anything is
+// allocated for it.
+inline constexpr std::size_t kMaxModelWidth = 1024;  // d
+inline constexpr std::size_t kMaxSeqLen = 4096;      // seq_len
+inline constexpr std::size_t kMaxCmsLevels = 6;      // periods 1, 8, ..., 8^5
+
 // Rejects k = 0, zero or inconsistent sizes (heads not dividing d, window outside [1, seq_len],
-// rule_cfg.d != d, C_0 != 1, a zero period, a learned schedule with k = 1) and an invalid rule
-// configuration; names the field.
+// rule_cfg.d != d, C_0 != 1, a zero period, a learned schedule with k = 1), sizes over the limits
+// above, and an invalid rule configuration; names the field.
 [[nodiscard]] common::Status validate(const MagConfig& cfg);
 
 }  // namespace nl

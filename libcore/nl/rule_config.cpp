@@ -24,8 +24,12 @@ common::Status non_negative(const char* field, double v) {
 
 common::Status validate(const RuleConfig& cfg) {
   if (cfg.d == 0) return bad("d", "must be > 0");
-  if (cfg.d_h == 0) return bad("d_h", "must be > 0");
-  if (cfg.m == 0) return bad("m", "must be > 0");
+  if (cfg.d_h == 0 || cfg.d_h > kMaxRuleWidth) {
+    return bad("d_h", "must be in 1.." + std::to_string(kMaxRuleWidth) + ", got " + std::to_string(cfg.d_h));
+  }
+  if (cfg.m == 0 || cfg.m > kMaxRuleWidth) {
+    return bad("m", "must be in 1.." + std::to_string(kMaxRuleWidth) + ", got " + std::to_string(cfg.m));
+  }
   if (cfg.d_c == 0 || cfg.d_c > cfg.d) {
     return bad("d_c", "must be in [1, d=" + std::to_string(cfg.d) + "], got " + std::to_string(cfg.d_c));
   }

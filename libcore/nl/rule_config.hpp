@@ -34,7 +34,12 @@ struct RuleConfig {
 
 [[nodiscard]] std::string_view to_string(RuleKind kind);
 
-// Rejects zero sizes, d_c > d, negative or non-finite constants, p < 1; the message names the field.
+// The widest MLP memory (d_h) and the most Lattice slots (m) a rule may have: with d <= 1024 a
+// level's state stays under 2 * 4096 * 1024 floats.
+inline constexpr std::size_t kMaxRuleWidth = 4096;
+
+// Rejects zero sizes, d_h or m over kMaxRuleWidth, d_c > d, negative or non-finite constants,
+// p < 1; the message names the field.
 [[nodiscard]] common::Status validate(const RuleConfig& cfg);
 
 // Floats in the context memory of one level (§6 table): d*d for the matrix rules, W1 then W2 for

@@ -198,3 +198,16 @@ TEST_CASE("json_input: errors quote at most an excerpt of the offending input") 
   // Short tokens are quoted whole, as before.
   CHECK(error_of("{\"x\": [0, 1e400]}").ends_with("/x/1: invalid JSON: number overflow parsing '1e400'"));
 }
+
+TEST_CASE("json_input: a NUL byte is an error naming its byte, after the document or inside it") {
+  using namespace std::string_literals;
+  const std::string after = "{\"a\":1}\0{\"not\":\"json"s;
+  CHECK(error_of(after).find("NUL byte (0x00) at byte 7") != std::string::npos);
+  CHECK(error_of("[1,\0 2]"s).find("at byte 3") != std::string::npos);
+  CHECK(error_of("\0"s).find("NUL byte") != std::string::npos);
+  common::JsonInputOptions opt;
+  opt.file = "in.jsonl";
+  auto lines = parse_jsonl_text("{\"a\":1}\n{\"b\":2}\0\n"s, opt);
+  REQUIRE(!lines.ok());
+  CHECK(lines.error().to_string() == "in.jsonl:2: NUL byte (0x00) at byte 7; JSON text cannot contain one");
+}

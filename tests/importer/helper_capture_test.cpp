@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <sys/resource.h>
+
 #include <cstring>
 #include <limits>
 #include <string>
@@ -130,4 +132,20 @@ TEST_CASE("helper_capture: bp import refuses a capture that expands to a capture
     REQUIRE_FALSE(r.ok());
     CHECK(has(r.error().message(), "expands to another capture"));
   }
+}
+
+TEST_CASE("helper capture: a layout's claimed slot count costs no memory before its steps are read") {
+  // 64 layouts of 2^24 slots each, 17 bytes apiece: main at b687e58 allocated 16 MiB per layout
+  // (1 GiB here) before reading a single step. The memory now follows the text the file holds.
+  auto peak_kib = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+  };
+  std::string capture = kMagic;
+  for (std::uint32_t id = 0; id < 64; ++id) capture += layout(id, std::uint32_t{1} << 24, "{}");
+  capture += layout(64, 3, kText) + steps(64, 1, {0.5, 7, 0});
+  const long before = peak_kib();
+  CHECK(expand_ok(capture) == "{\"a\":0.5,\"b\":[0.5,7],\"c\":\"\\u0002\"}\n");
+  CHECK(peak_kib() - before < 64 * 1024);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "nl/initial_state.hpp"
+#include "nl/mag_config.hpp"
 #include "nl/level_params.hpp"
 
 TEST_CASE("rule_config: inconsistent sizes and constants are errors naming the field") {
@@ -23,6 +24,34 @@ TEST_CASE("rule_config: inconsistent sizes and constants are errors naming the f
   CHECK(msg([](nl::RuleConfig& c) { c.lambda_2 = -1; }).find("lambda_2") != std::string::npos);
   CHECK(msg([](nl::RuleConfig& c) { c.huber_delta = NAN; }).find("huber_delta") != std::string::npos);
   CHECK(msg([](nl::RuleConfig& c) { c.p = 0.5; }).find("p:") != std::string::npos);
+}
+
+TEST_CASE("rule_config and mag_config: sizes past nltrain's limits are refused before any allocation") {
+  // main at b687e58 bounded d and seq_len only at the CLI (a checkpoint's d = 4096 took 2 GB before
+  // eval refused it) and d_h, m not at all ({"rule":"moneta","d_h":1000000}).
+  nl::RuleConfig r;
+  r.d_h = nl::kMaxRuleWidth;
+  r.m = nl::kMaxRuleWidth;
+  CHECK(nl::validate(r).ok());
+  r.d_h = 1000000;
+  CHECK(nl::validate(r).error().message() == "rule config: d_h: must be in 1..4096, got 1000000");
+  r.d_h = 4;
+  r.m = nl::kMaxRuleWidth + 1;
+  CHECK(nl::validate(r).error().message() == "rule config: m: must be in 1..4096, got 4097");
+
+  nl::MagConfig m;
+  m.d = nl::kMaxModelWidth;
+  m.rule_cfg.d = m.d;
+  m.rule_cfg.d_c = 8;
+  CHECK(nl::validate(m).ok());
+  m.d = m.rule_cfg.d = 4096;
+  CHECK(nl::validate(m).error().message() == "mag config: d: must be in 1..1024, got 4096");
+  m.d = m.rule_cfg.d = 8;
+  m.seq_len = m.window = nl::kMaxSeqLen + 1;
+  CHECK(nl::validate(m).error().message() == "mag config: seq_len: must be at most 4096, got 4097");
+  m.seq_len = m.window = 4;
+  m.periods = {1, 8, 64, 512, 4096, 32768, 262144};
+  CHECK(nl::validate(m).error().message() == "mag config: k: at most 6 CMS levels, got k=7");
 }
 
 TEST_CASE("level_params: flat round trip; a wrong length is an error") {

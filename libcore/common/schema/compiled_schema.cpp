@@ -21,7 +21,10 @@
 #include "common/schema/pattern_matcher.hpp"
 
 namespace common::schema {
-namespace {
+// Named, not anonymous: CompiledSchema::Impl (declared in the header) holds these types, and a
+// class with external linkage may not hold anonymous-namespace members outside the main file
+// (as in a unity batch).
+namespace compiled_nodes {
 
 using ojson = nlohmann::ordered_json;
 using detail::PatternMatcher;
@@ -313,7 +316,9 @@ struct Node {
   const Node* else_schema = nullptr;
 };
 
-}  // namespace
+}  // namespace compiled_nodes
+
+using namespace compiled_nodes;
 
 struct CompiledSchema::Impl {
   std::deque<Node> nodes;

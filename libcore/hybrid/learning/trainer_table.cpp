@@ -205,8 +205,15 @@ common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, co
   return std::move(t.value().trainer);
 }
 
-common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table, const std::string& path) {
-  return common::write_file_atomic(fs, path, format_trainer_table(table));
+common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table, const std::string& path,
+                                   std::size_t max_bytes) {
+  const std::string text = format_trainer_table(table);
+  if (text.size() > max_bytes) {
+    return common::Error::invalid_argument(
+        path + ": the table would be " + std::to_string(text.size()) + " bytes, over the " +
+        std::to_string(max_bytes) + " a table may hold (it could not be read back); nothing was written");
+  }
+  return common::write_file_atomic(fs, path, text);
 }
 
 common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path) {

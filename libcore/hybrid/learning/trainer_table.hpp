@@ -84,8 +84,11 @@ struct ParsedTable {
 [[nodiscard]] common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path);
 [[nodiscard]] common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path);
 
-// Replaces `path` atomically; creates no directory (the caller names an existing one).
+// Replaces `path` atomically; creates no directory (the caller names an existing one). A table
+// larger than `max_bytes` (by default what the readers above accept) is refused, invalid_argument,
+// and `path` left as it was: a table that cannot be read back would lose every episode in it.
 [[nodiscard]] common::Status write_trainer_table(common::FileSystem& fs, const TrainerTable& table,
-                                                 const std::string& path);
+                                                 const std::string& path,
+                                                 std::size_t max_bytes = kMaxTrainerTableBytes);
 
 }  // namespace hybrid

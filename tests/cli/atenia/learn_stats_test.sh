@@ -58,4 +58,24 @@ run "$ATENIA" stats --table "$WORK"
 expect_rc 2
 run "$ATENIA" stats
 expect_rc 2
+# Learners naming one table by different paths (a symbolic link in another directory, and the
+# file itself) serialise on the table's own directory: none loses another's episodes, and the
+# link stays a link.
+mkdir -p "$WORK/real" "$WORK/links"
+ln -s "$WORK/real/shared.table" "$WORK/links/shared.table"
+for i in 1 2 3 4 5 6 7 8; do
+  for j in $(seq 1 40); do
+    printf '{"id":"e%s-%s","gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"gpu","success":true,"score":1,"had_drift":false}\n' "$i" "$j"
+  done > "$WORK/c$i.jsonl"
+done
+pids=()
+for i in 1 2 3 4 5 6 7 8; do
+  if [ $((i % 2)) -eq 0 ]; then table="$WORK/links/shared.table"; else table="$WORK/real/shared.table"; fi
+  "$ATENIA" learn "$WORK/c$i.jsonl" --table "$table" >/dev/null 2>"$WORK/c$i.err" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || fail "a concurrent learner failed: $(cat "$WORK"/c*.err)"; done
+[ -L "$WORK/links/shared.table" ] || fail "the table's symbolic link was replaced by a file"
+run "$ATENIA" stats --table "$WORK/links/shared.table" --json
+expect_rc 0; expect_out_has '"total_episodes":320'
 finish

@@ -32,6 +32,13 @@ expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: /gpus/0/backend: unknown bac
 printf '{"ram":{"total_bytes":-1}}' > "$WORK/bad2.json"
 run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad2.json"
 expect_rc 2; expect_err_eq "atenia: $WORK/bad2.json: /ram/total_bytes: expected a non-negative integer, got -1"
+# More free than total is a broken snapshot, not room (main at b687e58 placed into it).
+printf '{"ram":{"total_bytes":1000,"free_bytes":5000}}' > "$WORK/bad3.json"
+run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad3.json"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad3.json: /ram/free_bytes: 5000 is more than total_bytes (1000)"
+printf '{"gpus":[{"id":"gpu0","backend":"cuda","vram_total_bytes":10,"vram_free_bytes":11}]}' > "$WORK/bad4.json"
+run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad4.json"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad4.json: /gpus/0/vram_free_bytes: 11 is more than vram_total_bytes (10)"
 run "$ATENIA" place --bytes 1 --compute-cost -5 --snapshot "$WORK/nogpu.json"
 expect_rc 3; expect_err_eq "atenia: --compute-cost must be a finite number >= 0"
 run "$ATENIA" place --bytes lots

@@ -61,6 +61,16 @@ bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\",\"kind\":\"huge\"
   '/nodes/0/kind: expected compute_heavy, memory_bound, small or serial, got "huge"'
 bad "{\"gpu_available\":false,$OK_T,\"nodes\":[],\"ticks\":[{\"ram\":{\"pressure\":2}}]}" \
   '/ticks/0/ram/pressure: expected a number in [0, 1], got 2'
+# Names and ids are single fields of the timeline: a space split them, a newline forged FINAL
+# and MOVED lines (main at b687e58 accepted both).
+bad "{\"gpu_available\":false,\"tensors\":[{\"id\":\"t 1\",\"bytes\":8,\"tier\":\"ram\"}],\"nodes\":[],$OK_TICKS}" \
+  '/tensors/0/id: byte 1 of "t 1" is a space or a control character; names and ids may hold neither'
+bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\\nFINAL t1 tier=vram\",\"kind\":\"small\",\"flops\":1,\"bytes\":1,\"tensors\":[\"t1\"]}],$OK_TICKS}" \
+  '/nodes/0/name: byte 1 of "n\nFINAL t1 tier=vram" is a space or a control character; names and ids may hold neither'
+# 64 MiB is the most one tensor may hold, 1 GiB all of them together.
+many=$(for i in $(seq 0 16); do printf '%s{"id":"t%d","bytes":67108864,"tier":"ssd"}' "$([ "$i" -gt 0 ] && echo ,)" "$i"; done)
+bad "{\"gpu_available\":false,\"tensors\":[$many],\"nodes\":[],$OK_TICKS}" \
+  '/tensors/16/bytes: the tensors up to this one hold 1140850688 bytes, over the 1 GiB a scenario may hold in all'
 printf '{"gpu_available": tru' > "$WORK/syntax.json"
 run "$ATENIA" simulate "$WORK/syntax.json"
 expect_rc 2; grep -q "^atenia: $WORK/syntax.json:1: " "$WORK/err" || fail "syntax error not reported with file:line"

@@ -117,6 +117,12 @@ cp "$WORK/out" gen1
 run "$NLTRAIN" generate --checkpoint A --prompt "The " --tokens 40 --seed 7
 cmp -s gen1 "$WORK/out" || fail "generate is not deterministic"
 [ "$(head -c 4 gen1)" == "The " ] && [ "$(wc -c <gen1)" -eq 45 ] || fail "generate output: $(cat gen1)"
+# A temperature near 0 is near greedy, not byte 0xFF (every weight underflowed before).
+run "$NLTRAIN" generate --checkpoint A --prompt "The " --tokens 40 --temperature 0
+cp "$WORK/out" greedy
+run "$NLTRAIN" generate --checkpoint A --prompt "The " --tokens 40 --temperature 1e-320 --seed 3
+expect_rc 0
+cmp -s greedy "$WORK/out" || fail "temperature 1e-320 is not greedy: $(od -c "$WORK/out" | head -3)"
 
 # plot: an SVG a parser opens, with one point per metrics line.
 run "$NLTRAIN" plot a.jsonl --out loss.svg

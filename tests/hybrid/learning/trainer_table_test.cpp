@@ -187,3 +187,26 @@ TEST_CASE("trainer_table: v2 ends with a CRC-32C trailer; a v1 table (FNV-1a tra
   swapped.replace(swapped.find("checksum32="), 11, "crc32c=");
   CHECK_FALSE(parse_trainer_table(swapped).verified);
 }
+
+TEST_CASE("trainer_table: a table over the size the readers accept is refused before the old one is replaced") {
+  const testsupport::TempDir dir;
+  const std::string path = dir.file("t.table");
+  TrainerTable table;
+  table.trainer = trained();
+  REQUIRE(write_trainer_table(fs(), table, path).ok());
+  const std::string before = slurp(path);
+  for (unsigned i = 0; i < 64; ++i) {
+    std::string key(32, '0');
+    for (unsigned v = i, k = 32; v != 0; v /= 16) key[--k] = "0123456789abcdef"[v % 16];
+    table.episodes.insert(key);
+  }
+  const std::size_t size = format_trainer_table(table).size();
+  // At the limit it is written; one byte under the table's size, refused and nothing replaced.
+  auto refused = write_trainer_table(fs(), table, path, size - 1);
+  REQUIRE(!refused.ok());
+  CHECK(refused.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(refused.error().message().find("nothing was written") != std::string::npos);
+  CHECK(slurp(path) == before);
+  REQUIRE(write_trainer_table(fs(), table, path, size).ok());
+  CHECK(slurp(path).size() == size);
+}

@@ -20,7 +20,7 @@ std::string step_edge(const std::string& f, const std::string& t, std::size_t) {
 GeneralInput net(Activation hidden, Activation output, Loss loss, BiasSharing sharing) {
   GeneralInput in;
   auto& b = in.base;
-  b.topology = dense_topology({{"a", "b", "c"}, {"h1", "h2", "h3", "h4"}, {"p", "q"}}, sharing, edge, "bh", "bo");
+  b.topology = dense_topology({{"a", "b", "c"}, {"h1", "h2", "h3", "h4"}, {"p", "q"}}, sharing, step_edge, "bh", "bo");
   b.topology.activation_hidden = hidden;
   b.topology.activation_output = output;
   b.topology.loss = loss;
