@@ -35,8 +35,13 @@ hybrid::HybridMemoryManager make_manager(const CacheRoot& root, const std::strin
 
 ScratchDir::ScratchDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "atenia-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  else path_ = std::filesystem::temp_directory_path().string();
+  const common::DeferredStopSignals hold;  // never on disk unregistered
+  if (::mkdtemp(tmpl.data()) != nullptr) {
+    path_ = tmpl;
+    pending_.emplace(path_, common::PendingTempFile::Kind::directory_tree);
+  } else {
+    path_ = std::filesystem::temp_directory_path().string();
+  }
 }
 
 ScratchDir::~ScratchDir() {

@@ -4,9 +4,11 @@
 //   <root>/ssd         the SSD tier's spill files
 //   <root>/checkpoint  checkpoint.meta
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/result.hpp"
+#include "common/temp_file_cleanup.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 
 namespace atenia::cli {
@@ -42,6 +44,9 @@ class ScratchDir {
 
  private:
   std::string path_;
+  // SIGTERM, SIGINT, SIGHUP: the signal handler removes the directory (once emptied of the
+  // temporary files it also removes), as the destructor would have.
+  std::optional<common::PendingTempFile> pending_;
 };
 
 }  // namespace atenia::cli

@@ -1,12 +1,17 @@
 #include "common/temp_file_cleanup.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -18,10 +23,48 @@ namespace {
 // A slot is free (0), being filled or emptied (1), or holds a path the handler may unlink (2).
 struct Slot {
   std::atomic<int> state{0};
+  bool tree = false;  // a directory registered as one, removed with its contents
   char path[PATH_MAX] = {};
 };
 
 std::array<Slot, kMaxPendingTempFiles> g_slots;
+
+// Empties the directory open at `dir` and closes it, with system calls only (open, getdents64,
+// unlinkat, close: nothing that allocates or locks), so a signal handler may run it. Entries
+// are read in passes until a pass finds nothing, since unlinking while reading may skip some.
+void empty_directory(int dir, int depth) noexcept {
+  alignas(8) char buf[4096];
+  for (int pass = 0; pass < 64; ++pass) {
+    bool removed = false;
+    ::lseek(dir, 0, SEEK_SET);
+    for (;;) {
+      const long n = ::syscall(SYS_getdents64, dir, buf, sizeof buf);
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        struct Entry {
+          std::uint64_t ino;
+          std::int64_t off;
+          unsigned short reclen;
+          unsigned char type;
+          char name[1];
+        };
+        const auto* e = reinterpret_cast<const Entry*>(buf + at);
+        at += e->reclen;
+        const char* name = e->name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        if (e->type == DT_DIR && depth > 0) {
+          const int sub = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          if (sub >= 0) empty_directory(sub, depth - 1);
+          if (::unlinkat(dir, name, AT_REMOVEDIR) == 0) removed = true;
+        } else if (::unlinkat(dir, name, 0) == 0) {
+          removed = true;
+        }
+      }
+    }
+    if (!removed) break;
+  }
+  ::close(dir);
+}
 
 extern "C" void remove_pending_and_reraise(int sig) {
   remove_pending_temp_files();
@@ -55,9 +98,20 @@ std::terminate_handler g_previous_terminate = nullptr;
 }  // namespace
 
 void remove_pending_temp_files() noexcept {
+  const int saved_errno = errno;
   for (Slot& s : g_slots) {
-    if (s.state.load() == 2) ::unlink(s.path);  // async-signal-safe
+    if (s.state.load() != 2) continue;
+    if (!s.tree) {
+      ::unlink(s.path);
+      continue;
+    }
+    // A directory registered as one (a scratch directory) goes with everything in it; links in
+    // it are removed, never followed. A file's name found to be a directory is left alone.
+    const int dir = ::open(s.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir >= 0) empty_directory(dir, 16);
+    ::rmdir(s.path);
   }
+  errno = saved_errno;
 }
 
 void install_out_of_memory_exit(const char* line, int exit_status) {
@@ -77,12 +131,13 @@ void install_temp_file_cleanup() {
   }
 }
 
-PendingTempFile::PendingTempFile(const std::string& path) {
+PendingTempFile::PendingTempFile(const std::string& path, Kind kind) {
   if (path.size() >= PATH_MAX) return;
   for (int i = 0; i < kMaxPendingTempFiles; ++i) {
     int expected = 0;
     if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
       std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+      g_slots[i].tree = kind == Kind::directory_tree;
       g_slots[i].state.store(2);
       slot_ = i;
       return;

@@ -27,12 +27,14 @@ void remove_pending_temp_files() noexcept;
 // allocating, and ends the process with `exit_status`. Any other cause aborts as before.
 void install_out_of_memory_exit(const char* line, int exit_status);
 
-// Registers `path` for removal by the signal handler until destroyed or release()d. Holds
+// Registers `path` for removal by the signal handler until destroyed or release()d: a file is
+// unlinked; a directory_tree (a scratch directory) is removed with everything in it. Holds
 // no lock and allocates nothing; at most kMaxPendingTempFiles are registered at once (more
 // are simply not registered: they are then cleaned up by the next write, as after SIGKILL).
 class PendingTempFile {
  public:
-  explicit PendingTempFile(const std::string& path);
+  enum class Kind { file, directory_tree };
+  explicit PendingTempFile(const std::string& path, Kind kind = Kind::file);
   ~PendingTempFile() { release(); }
   PendingTempFile(const PendingTempFile&) = delete;
   PendingTempFile& operator=(const PendingTempFile&) = delete;

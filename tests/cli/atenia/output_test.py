@@ -116,15 +116,19 @@ def main():
         f.truth("/dev/full is still a character device", stat.S_ISCHR(os.stat(full).st_mode))
 
         # --- SIGTERM at varied instants: never a temporary left, the table old or new.
+        # Its scratch directory ($TMPDIR/atenia-XXXXXX) goes too (main at b687e58 left it, empty).
         os.mkdir(w("sig"))
-        for delay in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05):
+        os.mkdir(w("tmp"))
+        for delay in (0.0, 0.002, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08):
             p = subprocess.Popen([atenia, "simulate", scenario, "--trace-out", w("sig/trace.json"),
                                   "--plans-out", w("sig/plans.jsonl")],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=dict(os.environ, TMPDIR=w("tmp")))
             time.sleep(delay)
             p.send_signal(signal.SIGTERM)
             p.wait()
             f.check("SIGTERM after %gs: no temporary" % delay, temporaries(w("sig")), [])
+            f.check("SIGTERM after %gs: no scratch directory left" % delay, os.listdir(w("tmp")), [])
             f.truth("SIGTERM after %gs: ended by it or finished" % delay, p.returncode in (0, -signal.SIGTERM),
                     str(p.returncode))
     finally:
