@@ -71,6 +71,11 @@ bad "{\"gpu_available\":false,$OK_T,\"nodes\":[{\"name\":\"n\\nFINAL t1 tier=vra
 many=$(for i in $(seq 0 16); do printf '%s{"id":"t%d","bytes":67108864,"tier":"ssd"}' "$([ "$i" -gt 0 ] && echo ,)" "$i"; done)
 bad "{\"gpu_available\":false,\"tensors\":[$many],\"nodes\":[],$OK_TICKS}" \
   '/tensors/16/bytes: the tensors up to this one hold 1140850688 bytes, over the 1 GiB a scenario may hold in all'
+# Ticks x (nodes + tensors) is bounded before anything runs (1,000 x 1,000 took 1.7 GB before).
+tensors100=$(for i in $(seq 0 99); do printf '%s{"id":"t%d","bytes":8,"tier":"ram"}' "$([ "$i" -gt 0 ] && echo ,)" "$i"; done)
+ticks1000=$(for i in $(seq 1 1000); do printf '%s{"ram":{"pressure":0.5}}' "$([ "$i" -gt 1 ] && echo ,)"; done)
+bad "{\"gpu_available\":false,\"tensors\":[$tensors100],\"nodes\":[{\"name\":\"n\",\"kind\":\"small\",\"flops\":1,\"bytes\":1,\"tensors\":[\"t1\"]}],\"ticks\":[$ticks1000]}" \
+  '/ticks: 1000 ticks x 101 nodes and tensors is 101000, over the 100000 a scenario may hold'
 printf '{"gpu_available": tru' > "$WORK/syntax.json"
 run "$ATENIA" simulate "$WORK/syntax.json"
 expect_rc 2; grep -q "^atenia: $WORK/syntax.json:1: " "$WORK/err" || fail "syntax error not reported with file:line"
