@@ -44,8 +44,8 @@ class ScratchDir {
 
  private:
   std::string path_;
-  // SIGTERM, SIGINT, SIGHUP: the signal handler removes the directory (once emptied of the
-  // temporary files it also removes), as the destructor would have.
+  // SIGTERM, SIGINT, SIGHUP: the signal handler removes the directory with everything in it,
+  // as the destructor would have.
   std::optional<common::PendingTempFile> pending_;
 };
 

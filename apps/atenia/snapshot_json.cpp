@@ -37,6 +37,13 @@ common::Status opt_u64(const Fields& f, const char* key, std::optional<std::uint
   return {};
 }
 
+// A snapshot claiming more free space than the tier holds is broken, not room (exit 2).
+common::Status free_within_total(const Fields& f, const char* free_key, std::uint64_t free, const char* total_key,
+                                 std::uint64_t total) {
+  if (free <= total) return {};
+  return f.error(free_key, std::to_string(free) + " is more than " + total_key + " (" + std::to_string(total) + ")");
+}
+
 // A measured rate or latency, range-checked (out of domain is exit 3): a rate lies in
 // [kMinRate, max] of its unit, so no modelled duration can overflow to infinity; a latency or
 // a score in [0, max]. The upper bound keeps a mistyped exponent from modelling every task as
@@ -159,9 +166,9 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
         if (!v) return v.error();
         *dst = *v;
       }
-      if (g.vram_free_bytes > g.vram_total_bytes) {
-        return f.error("vram_free_bytes", std::to_string(g.vram_free_bytes) + " is more than vram_total_bytes (" +
-                                              std::to_string(g.vram_total_bytes) + ")");
+      if (auto st = free_within_total(f, "vram_free_bytes", g.vram_free_bytes, "vram_total_bytes", g.vram_total_bytes);
+          !st) {
+        return st.error();
       }
       for (auto [k, dst] : {std::pair{"bandwidth_gbps_est", &g.bandwidth_gbps_est}, std::pair{"h2d_gb_s_est", &g.h2d_gb_s_est},
                             std::pair{"d2h_gb_s_est", &g.d2h_gb_s_est}}) {
@@ -182,9 +189,10 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
       if (!v) return v.error();
       *dst = *v;
     }
-    if (f.has("total_bytes") && f.has("free_bytes") && s.ram.free_bytes > s.ram.total_bytes) {
-      return f.error("free_bytes", std::to_string(s.ram.free_bytes) + " is more than total_bytes (" +
-                                       std::to_string(s.ram.total_bytes) + ")");
+    if (f.has("total_bytes") && f.has("free_bytes")) {
+      if (auto st = free_within_total(f, "free_bytes", s.ram.free_bytes, "total_bytes", s.ram.total_bytes); !st) {
+        return st.error();
+      }
     }
   }
   if (top.has("ssd")) {
@@ -203,9 +211,11 @@ common::Result<hybrid::GlobalHardwareSnapshot> read_snapshot(const std::string& 
     if (auto st = opt_measure(f, "latency_ms_est", s.ssd.latency_ms_est, false, kMaxLatency, "ms"); !st) return st.error();
     if (auto st = opt_u64(f, "fs_total_bytes", s.ssd.fs_total_bytes); !st) return st.error();
     if (auto st = opt_u64(f, "fs_free_bytes", s.ssd.fs_free_bytes); !st) return st.error();
-    if (s.ssd.fs_free_bytes && s.ssd.fs_total_bytes && *s.ssd.fs_free_bytes > *s.ssd.fs_total_bytes) {
-      return f.error("fs_free_bytes", std::to_string(*s.ssd.fs_free_bytes) + " is more than fs_total_bytes (" +
-                                          std::to_string(*s.ssd.fs_total_bytes) + ")");
+    if (s.ssd.fs_free_bytes && s.ssd.fs_total_bytes) {
+      if (auto st = free_within_total(f, "fs_free_bytes", *s.ssd.fs_free_bytes, "fs_total_bytes", *s.ssd.fs_total_bytes);
+          !st) {
+        return st.error();
+      }
     }
   }
   if (top.has("reliability_by_device")) {

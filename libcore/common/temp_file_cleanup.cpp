@@ -32,6 +32,15 @@ std::array<Slot, kMaxPendingTempFiles> g_slots;
 // Empties the directory open at `dir` and closes it, with system calls only (open, getdents64,
 // unlinkat, close: nothing that allocates or locks), so a signal handler may run it. Entries
 // are read in passes until a pass finds nothing, since unlinking while reading may skip some.
+// The head of a record getdents64 returns (struct linux_dirent64).
+struct DirEntry {
+  std::uint64_t ino;
+  std::int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[1];
+};
+
 void empty_directory(int dir, int depth) noexcept {
   alignas(8) char buf[4096];
   for (int pass = 0; pass < 64; ++pass) {
@@ -41,14 +50,7 @@ void empty_directory(int dir, int depth) noexcept {
       const long n = ::syscall(SYS_getdents64, dir, buf, sizeof buf);
       if (n <= 0) break;
       for (long at = 0; at < n;) {
-        struct Entry {
-          std::uint64_t ino;
-          std::int64_t off;
-          unsigned short reclen;
-          unsigned char type;
-          char name[1];
-        };
-        const auto* e = reinterpret_cast<const Entry*>(buf + at);
+        const auto* e = reinterpret_cast<const DirEntry*>(buf + at);
         at += e->reclen;
         const char* name = e->name;
         if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
