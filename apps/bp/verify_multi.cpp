@@ -67,7 +67,7 @@ class MultiRun {
           if (f.field_path.compare(0, prefix.size(), prefix) == 0) f.field_path.erase(0, prefix.size());
         }
       } else {
-        r = reconcile::reconcile_receipt(receipt);
+        r = reconcile::reconcile_receipt(receipt, derive_every_record());
       }
       if (r.math_gate_skipped) {
         math_gate_steps_.push_back(index);
@@ -84,6 +84,7 @@ class MultiRun {
       rec.status = CheckStatus::skip;
       rec.message = "skipped — schema validation failed for this record";
     }
+    if (index == 0) untraced_ = !receipt.is_object() || !receipt.contains("trace_id");
     verdict_.add(schema);
     verdict_.add(rec);
     spool_record(index, label, schema, rec);
@@ -121,6 +122,17 @@ class MultiRun {
     }
     verdict_.add(rules);
     cross.push_back(rules);
+    if (untraced_ && records_ > 1) {
+      // Deliberate difference: the reference exempts such a bundle from Rule 10 without a word.
+      Check trace;
+      trace.name = "trace-identity";
+      trace.status = CheckStatus::warn;
+      trace.message =
+          "record 0 has no trace_id, so Rule 10 (one trace, step_index 0, 1, 2, ... dense) was not applied: the "
+          "records' order and membership in one run are unchecked. Add trace_id to every record; --strict refuses.";
+      verdict_.add(trace);
+      cross.push_back(std::move(trace));
+    }
     if (!math_gate_steps_.empty()) {
       Check gate;
       gate.name = "math-gate";
@@ -263,9 +275,12 @@ class MultiRun {
   const Invocation& inv_;
   bool color_;
   Spool per_record_, cross_evidence_;
-  reconcile::MultiStepReconciler multi_;
+  // Deliberate difference from the reference: every record's numbers are derived (README, "bp verify multi").
+  static reconcile::Options derive_every_record() { return {.derive_every_record = true}; }
+  reconcile::MultiStepReconciler multi_{derive_every_record()};
   Verdict verdict_;
   bool all_valid_ = true;
+  bool untraced_ = false;  // record 0 carries no trace_id (Rule 10 exempts the bundle)
   std::size_t records_ = 0;
   std::size_t cross_failures_ = 0;
   std::vector<std::size_t> math_gate_steps_;

@@ -13,8 +13,9 @@ struct MultiStepReconciler::State {
   std::size_t records = 0;
   std::vector<std::size_t> skipped_records;
   bool skipped_rule14 = false;
+  Options options;
 
-  State() {
+  explicit State(const Options& o) : options(o) {
     cross.push_back(rules::make_rule_09_parameter_chain());
     cross.push_back(rules::make_rule_10_trace_identity());
     cross.push_back(rules::make_rule_17_bundle_binding());
@@ -23,14 +24,14 @@ struct MultiStepReconciler::State {
   }
 };
 
-MultiStepReconciler::MultiStepReconciler() : state_(std::make_unique<State>()) {}
+MultiStepReconciler::MultiStepReconciler(const Options& options) : state_(std::make_unique<State>(options)) {}
 MultiStepReconciler::~MultiStepReconciler() = default;
 
 std::size_t MultiStepReconciler::records_seen() const noexcept { return state_->records; }
 
 Result MultiStepReconciler::add(const Json& receipt) noexcept {
   const std::size_t index = state_->records++;
-  Result result = reconcile_receipt(receipt);
+  Result result = reconcile_receipt(receipt, state_->options);
   try {
     const std::string prefix = "receipts[" + std::to_string(index) + "].";
     for (auto& f : result.failures) f.field_path.insert(0, prefix);

@@ -20,14 +20,24 @@
 
 namespace reconcile {
 
-[[nodiscard]] Result reconcile_receipt(const Json& receipt) noexcept;
+// What a caller may ask beyond the reference's rules (deliberate differences, off by default so
+// `bp reconcile` keeps the reference's verdicts).
+struct Options {
+  // Rule 14 re-runs the engine on every record, not only on imported ones, within the record's
+  // own numeric_policy.tolerance (clamped to the engine-authored ceiling) for engine records: a
+  // label cannot switch the arithmetic off. Every record's parameters_before must then name
+  // exactly topology.parameter_order. `bp verify multi` sets it.
+  bool derive_every_record = false;
+};
+
+[[nodiscard]] Result reconcile_receipt(const Json& receipt, const Options& options = {}) noexcept;
 
 // Records are given one at a time and may be released by the caller after add(): only the state
 // the cross-record rules need (the previous record's parameters and optimizer state, the first
 // record's trace id and optimizer config, a running bundle hash) is kept.
 class MultiStepReconciler {
  public:
-  MultiStepReconciler();
+  explicit MultiStepReconciler(const Options& options = {});
   ~MultiStepReconciler();
   MultiStepReconciler(const MultiStepReconciler&) = delete;
   MultiStepReconciler& operator=(const MultiStepReconciler&) = delete;

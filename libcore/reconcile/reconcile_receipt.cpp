@@ -72,7 +72,7 @@ bool run_rules(RuleContext& ctx, Result& result) {
   return true;
 }
 
-Result reconcile_checked(const Json& receipt) {
+Result reconcile_checked(const Json& receipt, const Options& options) {
   if (!receipt.is_object() && !receipt.is_array()) {
     return structural("root", std::string("Receipt is not a JSON object (got ") + json_kind(receipt) + "). " +
                                   kRunSchemaFirst);
@@ -108,7 +108,7 @@ Result reconcile_checked(const Json& receipt) {
   Result result;
   FailureSink sink(result);
   CascadeTracker cascades;
-  RuleContext ctx{receipt, clamped.effective, sink, cascades};
+  RuleContext ctx{receipt, clamped.effective, sink, cascades, options.derive_every_record};
   bool complete = false;
   try {
     complete = run_rules(ctx, result);
@@ -133,9 +133,9 @@ Result reconcile_checked(const Json& receipt) {
 
 }  // namespace
 
-Result reconcile_receipt(const Json& receipt) noexcept {
+Result reconcile_receipt(const Json& receipt, const Options& options) noexcept {
   try {
-    return reconcile_checked(receipt);
+    return reconcile_checked(receipt, options);
   } catch (...) {
     // Out of memory (or a failure while reporting one): still a verdict, never an exception.
     Result r;

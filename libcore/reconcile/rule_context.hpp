@@ -53,6 +53,7 @@ struct RuleContext {
   Tolerance tolerance;  // numeric_policy.tolerance, already clamped to the ceiling
   FailureSink& failures;
   CascadeTracker& cascades;
+  bool derive_every_record = false;  // Options::derive_every_record
 };
 
 }  // namespace reconcile

@@ -17,6 +17,9 @@ struct Tolerance {
 inline constexpr Tolerance kNumericCeiling{1e-8, 1e-6};
 // Observer receipts (fixture_status.authoring_state == "external_imported"): float32-grade.
 inline constexpr Tolerance kObserverNumericCeiling{1e-5, 1e-3};
+// Rule 14 on an engine-authored record (Options::derive_every_record): the engine's numbers
+// printed at 9 significant digits and recomputed from printed parameters.
+inline constexpr Tolerance kEngineDerivationCeiling{1e-10, 1e-7};
 // Rule 14's differential tolerance (attestor.differential_tolerance) is clamped to this.
 inline constexpr Tolerance kDifferentialCeiling{1e-5, 1e-3};
 

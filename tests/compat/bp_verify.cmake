@@ -30,3 +30,10 @@ add_test(NAME bp_compat_verify_differential
 
 set_tests_properties(bp_compat_verify_goldens bp_compat_verify_bad_fixtures bp_compat_verify_differential PROPERTIES
   FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "compat;bp")
+
+# verify multi derives every number of every record: the attack's tampers and a one-number sweep.
+add_test(NAME bp_compat_verify_multi_tamper
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp_verify_multi_tamper.py $<TARGET_FILE:bp>
+          ${BP_REFERENCE_PACKAGE_DIR})
+set_tests_properties(bp_compat_verify_multi_tamper PROPERTIES
+  FIXTURES_REQUIRED bp_reference SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "compat;bp")

@@ -485,14 +485,44 @@ class Differential {
   std::unordered_map<std::string, const Json*> by_param_;
 };
 
+// Deliberate difference (Options::derive_every_record): the engine takes parameters_before for
+// the ids of topology.parameter_order and ignores any other key, so a record whose map lacks an id
+// or carries an extra one would be recomputed from something other than what it states.
+void check_parameters_before_keys(const Json& r, FailureSink& out) {
+  const Json* order = prop(member(r, "topology"), "parameter_order");
+  const Json* before = member(r, "parameters_before");
+  if (!order || !order->is_array() || !before || !before->is_object()) return;
+  std::unordered_set<std::string> declared;
+  for (const auto& id : *order) {
+    const std::string pid = js_string(&id);
+    declared.insert(pid);
+    if (!before->contains(pid)) {
+      out.add(plain_failure(14, "parameters_before." + pid,
+                            std::string(kCompleteTag) + "parameter " + Json(pid).dump() +
+                                " is declared in topology.parameter_order but ABSENT from parameters_before.",
+                            pid));
+    }
+  }
+  for (const auto& [pid, value] : before->items()) {
+    if (declared.count(pid) == 0) {
+      out.add(plain_failure(14, "parameters_before." + pid,
+                            std::string(kCompleteTag) + "parameters_before contains parameter " + Json(pid).dump() +
+                                " NOT declared in topology.parameter_order.",
+                            pid));
+    }
+  }
+}
+
 }  // namespace
 
 Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
   const Json& r = ctx.receipt;
-  if (!labelled_external_imported(r) && !has_observer_markers(r)) return {};
+  const bool imported = labelled_external_imported(r) || has_observer_markers(r);
+  if (!imported && !ctx.derive_every_record) return {};
   const Json* status = member(r, "fixture_status");
   const std::string* verification = status ? string_member(*status, "verification_state") : nullptr;
   if (verification && *verification == "engine_recompute_skipped_with_basis") return {true};
+  if (ctx.derive_every_record) check_parameters_before_keys(r, ctx.failures);
 
   Tolerance declared{1e-6, 1e-4};
   const Json* attestor = member(r, "attestor");
@@ -502,7 +532,11 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
     const auto rtol = as_number(prop(dt, "rtol"));
     if (atol && rtol) declared = {*atol, *rtol};
   }
-  const Tolerance tol = clamp_tolerance(declared, kDifferentialCeiling).effective;
+  // An engine record is judged by its own numeric_policy tolerance clamped to a ceiling the
+  // verifier owns: its numbers came from this engine, only their printing (9 significant digits)
+  // rounds them, so a receipt that widens its stated tolerance gains nothing.
+  const Tolerance tol = imported ? clamp_tolerance(declared, kDifferentialCeiling).effective
+                                 : clamp_tolerance(ctx.tolerance, kEngineDerivationCeiling).effective;
 
   // Inputs the engine needs; without them the receipt is malformed (the schema's finding), not a
   // differential failure.
