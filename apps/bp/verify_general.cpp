@@ -1,8 +1,11 @@
 #include "verify_general.hpp"
 
+#include <utility>
+
 #include "reconcile/reconcile.hpp"
 #include "verify_checks.hpp"
 #include "verify_mazur_checks.hpp"
+#include "verify_mazur_topology.hpp"
 
 namespace bp::cli {
 namespace {
@@ -92,6 +95,7 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::st
 VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const VerdictOptions& options) {
   VerifyReport report;
   if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), options)) return report;
+  if (auto topology = mazur_topology_check(receipt)) report.add(std::move(*topology));
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
   report.add(engine_reproduce_check(receipt, true));

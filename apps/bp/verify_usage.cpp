@@ -31,7 +31,8 @@ std::string verify_mazur_usage() {
                      "\n"
                      "  The full gate for a v0.1.0 Mazur receipt (default: the bundled fixtures/mazur.golden.jsonl;\n"
                      "  '-' reads stdin): schema, reconcile, engine-reproduce, byte-equal-vs-golden,\n"
-                     "  fixture-status, published-anchor-drift (bundled fixtures/mazur.published.json).\n"
+                     "  fixture-status, published-anchor-drift (bundled fixtures/mazur.published.json); and\n"
+                     "  topology, listed only when the declared topology is not the network the receipt carries.\n"
                      "  Report on stderr.\n"
                      "\n") +
          kVerdictOptions +

@@ -4,3 +4,7 @@ add_test(NAME bp_cli_verify
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_test.py $<TARGET_FILE:bp>
           ${PROJECT_SOURCE_DIR}/fixtures ${PROJECT_SOURCE_DIR}/README.md $<TARGET_FILE:bundle_gen>)
 set_tests_properties(bp_cli_verify PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+# verify mazur: each declared size of the Mazur network tampered in turn (issue 22 #4).
+add_test(NAME bp_cli_verify_mazur_topology
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_mazur_topology_test.py $<TARGET_FILE:bp>)
+set_tests_properties(bp_cli_verify_mazur_topology PROPERTIES LABELS "cli;bp" TIMEOUT 300)
