@@ -105,6 +105,18 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
     if (a == "--warn-as-fail") inv.warn_as_fail = true;
   }
   inv.out = value_of(args, "--out");
+  // Deliberate difference: the reference takes "--out" with no file for no --out at all and writes
+  // to stdout what the user meant for a file.
+  for (std::size_t i = 0; i < args.size() && (!inv.out || inv.out->empty()); ++i) {
+    if (args[i] == "--out" || args[i] == "--out=") {
+      CliError e;
+      e.exit_code = kExitBadArgument;
+      e.code = "MISSING_OUT_FILE";
+      e.message = "--out needs a file name (--out <file>); without --out the output goes to stdout.";
+      r.error = e;
+      return r;
+    }
+  }
   inv.topology = value_of(args, "--topology");
   if (auto color = value_of(args, "--color")) {
     if (*color == "auto") {

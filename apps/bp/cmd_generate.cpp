@@ -40,7 +40,9 @@ int run_builtin(const Invocation& inv, std::string_view name) {
   if (!receipts) return fail_library(inv, receipts.error(), "ENGINE_RUNTIME_ERROR", "generate: ");
   auto bytes = receipt::emit::emit_receipts(receipts.value());
   if (!bytes) return fail_library(inv, bytes.error(), "EMIT_ERROR", "generate: ");
-  return deliver_generated(inv, {std::move(bytes.value()), std::string(name), bundled_fixture(golden_file_for(name))});
+  // --check --out F compares against F (as from-config does); the reference ignores F there.
+  std::string golden = inv.check && inv.has_out() ? *inv.out : bundled_fixture(golden_file_for(name));
+  return deliver_generated(inv, {std::move(bytes.value()), std::string(name), std::move(golden)});
 }
 
 int run_from_config(const Invocation& inv) {
@@ -94,16 +96,21 @@ int run_generate(const Invocation& inv) {
     return run_builtin(inv, *noun);
   }
   if (*noun == "from-config") return run_from_config(inv);
-  const auto suggestion = suggest_subnoun(*noun, {{"mazur", "bp generate mazur"},
-                                                  {"xor", "bp generate xor"},
-                                                  {"iris", "bp generate iris"},
-                                                  {"from-config", "bp generate from-config <file>"}});
-  if (suggestion) {
+  std::vector<std::string> examples;
+  std::string expected;
+  for (std::string_view b : names) {
+    examples.push_back("bp generate " + std::string(b));
+    expected += "'" + std::string(b) + "', ";
+  }
+  std::vector<SubnounExample> choices;
+  for (std::size_t i = 0; i < names.size(); ++i) choices.push_back({names[i], examples[i]});
+  choices.push_back({"from-config", "bp generate from-config <file>"});
+  if (const auto suggestion = suggest_subnoun(*noun, choices)) {
     return usage_error(inv, "unknown subcommand 'generate " + *noun + "'. Did you mean '" + std::string(*suggestion) +
                                 "'? Run 'bp --help' for usage.");
   }
-  return usage_error(inv, "unknown subcommand 'generate " + *noun +
-                              "'. Expected 'mazur', 'xor', 'iris', or 'from-config'. Run 'bp --help' for usage.");
+  return usage_error(inv, "unknown subcommand 'generate " + *noun + "'. Expected " + expected +
+                              "or 'from-config'. Run 'bp --help' for usage.");
 }
 
 }  // namespace bp::cli

@@ -80,7 +80,7 @@ int run_verify(const Invocation& inv) {
     return usage_error(inv, "incomplete command 'verify'. Did you mean 'bp verify mazur', 'bp verify general "
                             "<file>', or 'bp verify multi <file.jsonl>'? Run 'bp --help' for usage.");
   }
-  if (is_help_word(inv, 1)) return print_help(top_usage());
+  if (is_help_word(inv, 1)) return print_help(verify_usage());
   if (*noun == "mazur") return run_mazur(inv);
   if (*noun == "general") return run_general(inv);
   if (*noun == "multi") return run_multi(inv);

@@ -62,14 +62,4 @@ std::variant<std::string, int> file_argument(const Invocation& inv, std::size_t 
   return *file;
 }
 
-int not_available(const Invocation& inv, std::string_view what) {
-  CliError e;
-  e.exit_code = kExitNotAvailable;
-  e.code = "NOT_AVAILABLE";
-  e.message = "'bp " + std::string(what) + "' is not available in this build.";
-  e.hint = "this build provides generate, scaffold topology, validate, validate-input, reconcile and verify; see bp(1).";
-  e.retryable = false;
-  return fail(inv, e);
-}
-
 }  // namespace bp::cli

@@ -38,7 +38,4 @@ struct FileArgRule {
 [[nodiscard]] std::variant<std::string, int> file_argument(const Invocation& inv, std::size_t index,
                                                            const FileArgRule& rule);
 
-// "'bp <what>' is not available in this build ..." (code NOT_AVAILABLE, exit 4).
-[[nodiscard]] int not_available(const Invocation& inv, std::string_view what);
-
 }  // namespace bp::cli

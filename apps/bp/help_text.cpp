@@ -25,9 +25,11 @@ std::string top_usage() {
          "    bp verify general <file>...     schema, rules, engine re-run; many files or a directory\n"
          "    bp verify multi <file.jsonl>    a run of steps, streamed, with the cross-record rules\n"
          "\n"
-         "  Named, not available in this build (exit 4):\n"
+         "  Check steps recorded by a framework:\n"
          "    bp import pytorch|jax|tensorflow [multi] <sidecar.jsonl> [--out <file>]\n"
+         "                                    re-run a recorded step, emit receipts\n"
          "    bp examples pytorch|jax [--print]\n"
+         "                                    the recording helpers for your training loop\n"
          "\n"
          "  bp --version | -v                 print the version\n"
          "  bp --help | -h                    print this text; bp <command> --help for one command\n"
@@ -47,7 +49,7 @@ std::string top_usage() {
          "  1  verdict failure: verification failed, drift under --check, a schema violation\n"
          "  2  usage, I/O or malformed input (file, line and JSON path on stderr)\n"
          "  3  invalid option or option value\n"
-         "  4  command not available in this build\n"
+         "  4  this installation lacks what the command needs (a schema file)\n"
          "\n"
          "See bp(1) for limits and for where bp deliberately differs from the reference.\n";
 }

@@ -64,7 +64,7 @@ std::optional<CliError> check_stdin_piped() {
 std::optional<CliError> check_input_path(const std::string& path) {
   common::FileSystem& fs = common::real_file_system();
   if (!fs.exists(path)) {
-    return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+    return simple("ENOENT", "file not found: " + path + ".", "check the path.");
   }
   if (fs.is_dir(path)) {
     return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
@@ -81,7 +81,7 @@ std::variant<std::string, CliError> read_file_text(const std::string& path, std:
   if (text) return std::move(text.value());
   switch (text.error().reason) {
     case common::ReadFailure::not_found:
-      return simple("ENOENT", "file not found: " + path + ".", "check the path or run from the repo root.");
+      return simple("ENOENT", "file not found: " + path + ".", "check the path.");
     case common::ReadFailure::is_directory:
       return simple("EISDIR", "path is a directory, not a file: " + path + ".", "provide a file path.");
     case common::ReadFailure::permission_denied:

@@ -40,7 +40,7 @@ int report_schema_result(const Invocation& inv, std::string_view heading, const 
   for (const auto& e : errors) {
     const std::string& path = e.where().json_path;
     text += "  " + paint("error", sgr_red(), color) + " at " + (path.empty() ? std::string("(root)") : path) + ": " +
-            e.message() + "\n";
+            e.message() + (e.detail().empty() ? "" : " (" + e.detail() + ")") + "\n";
   }
   write_stderr(text + "\n");
   return kExitVerificationFailed;

@@ -60,12 +60,15 @@ std::optional<std::string> suggest_command(std::string_view unknown) {
 }
 
 std::optional<std::string_view> suggest_flag(std::string_view unknown, const std::vector<std::string_view>& known) {
-  const std::string_view head = unknown.substr(0, unknown.find('='));
+  // Names compare without their dashes, so "--quiet" is not 3 edits from "--print" out of 7.
+  auto bare = [](std::string_view f) { return f.substr(std::min(f.find_first_not_of('-'), f.size())); };
+  const std::string_view head = bare(unknown.substr(0, unknown.find('=')));
   std::optional<std::string_view> best;
   std::size_t best_dist = 0;
   for (auto flag : known) {
-    const std::size_t dist = common::osa_distance(head, flag);
-    if (dist > threshold_for(flag)) continue;
+    if (bare(flag).size() < 3) continue;  // one edit from any other single letter: no evidence
+    const std::size_t dist = common::osa_distance(head, bare(flag));
+    if (dist > threshold_for(bare(flag))) continue;
     if (!best || dist < best_dist || (dist == best_dist && flag.size() < best->size())) {
       best = flag;
       best_dist = dist;
@@ -78,6 +81,18 @@ std::optional<std::string_view> suggest_subnoun(std::string_view unknown, const 
   for (const auto& c : candidates) {
     if (starts_with(c.noun, unknown) || starts_with(unknown, c.noun)) return c.example;
   }
+  // Then the nearest by edit distance ("xr" -> xor), the earlier entry on a tie.
+  const SubnounExample* best = nullptr;
+  std::size_t best_dist = 0;
+  for (const auto& c : candidates) {
+    const std::size_t dist = common::osa_distance(unknown, c.noun);
+    if (dist > threshold_for(c.noun)) continue;
+    if (best == nullptr || dist < best_dist) {
+      best = &c;
+      best_dist = dist;
+    }
+  }
+  if (best != nullptr) return best->example;
   return std::nullopt;
 }
 

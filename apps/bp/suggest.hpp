@@ -22,7 +22,8 @@ struct SubnounExample {
   std::string_view example;
 };
 
-// First candidate that is a prefix of `unknown` or has `unknown` as a prefix.
+// First candidate that is a prefix of `unknown` or has `unknown` as a prefix, else the nearest
+// within the edit-distance threshold.
 [[nodiscard]] std::optional<std::string_view> suggest_subnoun(std::string_view unknown,
                                                               const std::vector<SubnounExample>& candidates);
 

@@ -61,13 +61,25 @@ std::string verify_multi_usage() {
   return std::string("Usage: bp verify multi <file.jsonl> [--json] [--verbose] [--warn-as-fail] [--strict]\n"
                      "\n"
                      "  Verify a run of training steps, one receipt per line ('-' reads stdin): per record\n"
-                     "  schema[i] and reconcile[i], then the cross-record rules 9, 10, 17, 25, 26. Records are\n"
-                     "  read and checked one at a time, so memory does not grow with the bundle.\n"
+                     "  schema[i] and reconcile[i] (with the engine re-run on every record: Rule 14), then the\n"
+                     "  cross-record rules 9, 10, 17, 25, 26. Records are read and checked one at a time, so\n"
+                     "  memory does not grow with the bundle.\n"
                      "\n") +
          kVerdictOptions +
          "\n"
          "  Exit status: 0 pass, 1 verification failed, 2 usage, I/O or JSON error (a line that is\n"
          "  not JSON, an empty input, a record over 256 MiB), 3 invalid option.\n";
+}
+
+std::string verify_usage() {
+  return "Usage: bp verify mazur|general|multi ...\n"
+         "\n"
+         "    bp verify mazur [<file>]        the full gate for the Mazur v0.1.0 receipt\n"
+         "    bp verify general <file>...     schema, rules, engine re-run; many files or a directory\n"
+         "    bp verify multi <file.jsonl>    a run of steps, streamed, every record re-run, with the\n"
+         "                                    cross-record rules\n"
+         "\n"
+         "  bp verify <kind> --help for one of them.\n";
 }
 
 }  // namespace bp::cli

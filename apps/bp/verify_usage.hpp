@@ -9,5 +9,7 @@ namespace bp::cli {
 [[nodiscard]] std::string verify_mazur_usage();
 [[nodiscard]] std::string verify_general_usage();
 [[nodiscard]] std::string verify_multi_usage();
+// `bp verify --help`: the three kinds.
+[[nodiscard]] std::string verify_usage();
 
 }  // namespace bp::cli

@@ -43,6 +43,11 @@ std::string Error::to_string() const {
   }
   // Messages quote input through excerpt(); this cap is the backstop for any that do not.
   append_one_line(out, message_.size() > kMaxErrorMessageBytes ? excerpt(message_, kMaxErrorMessageBytes) : message_);
+  if (!detail_.empty()) {
+    out += " (";
+    append_one_line(out, detail_.size() > kMaxErrorMessageBytes ? excerpt(detail_, kMaxErrorMessageBytes) : detail_);
+    out += ")";
+  }
   return out;
 }
 

@@ -38,6 +38,15 @@ class Error {
   [[nodiscard]] ErrorCode code() const { return code_; }
   [[nodiscard]] const std::string& message() const { return message_; }
   [[nodiscard]] const Location& where() const { return where_; }
+  // What a reader needs beyond the message (the values an enum allows), kept apart so a message
+  // that must equal another tool's (Ajv's, under `bp validate --json`) stays exact; to_string()
+  // appends it in parentheses.
+  [[nodiscard]] const std::string& detail() const { return detail_; }
+  [[nodiscard]] Error with_detail(std::string detail) const {
+    Error e = *this;
+    e.detail_ = std::move(detail);
+    return e;
+  }
 
   // Returns a copy with the location filled in where it was empty.
   [[nodiscard]] Error at_file(std::string file) const {
@@ -66,6 +75,7 @@ class Error {
   ErrorCode code_;
   std::string message_;
   Location where_;
+  std::string detail_;
 };
 
 [[nodiscard]] const char* to_string(ErrorCode code);

@@ -268,6 +268,7 @@ struct Node {
   bool has_enum = false;
   std::unordered_set<std::string> enum_strings;
   std::vector<ojson> enum_others;
+  std::string enum_allowed;  // the allowed values as the schema lists them, for the error's detail
   // numbers
   bool has_number = false;
   std::optional<NumberBound> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
@@ -385,6 +386,7 @@ class Compiler {
         } else {
           n.enum_others.push_back(option);
         }
+        n.enum_allowed += (n.enum_allowed.empty() ? "allowed: " : ", ") + option.dump();
       }
     }
     compile_number(n, s, at);
@@ -640,7 +642,7 @@ class Run {
       if (full()) return false;
     }
     if (n.has_enum && !in_enum(n, v)) {
-      ok = fail("must be equal to one of the allowed values");
+      ok = fail("must be equal to one of the allowed values", n.enum_allowed);
       if (full()) return false;
     }
     switch (v.type()) {
@@ -690,8 +692,10 @@ class Run {
     return p;
   }
 
-  bool fail(std::string_view message) {
-    if (recording()) errors_.push_back(common::Error::malformed(std::string(message), {"", 0, path()}));
+  bool fail(std::string_view message, std::string_view detail = {}) {
+    if (recording()) {
+      errors_.push_back(common::Error::malformed(std::string(message), {"", 0, path()}).with_detail(std::string(detail)));
+    }
     return false;
   }
 

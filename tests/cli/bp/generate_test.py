@@ -84,7 +84,7 @@ def main():
                "  emitted_length: %d\n  golden_length:  %d\n" % (n, n), env=env)
         missing = os.path.join(drift_dir, "xor.golden.jsonl")
         expect(f, bp, "check without golden", ["generate", "xor", "--check"], 2, "",
-               "bp: file not found: %s.\nHint: check the path or run from the repo root.\n" % missing, env=env)
+               "bp: file not found: %s.\nHint: check the path.\n" % missing, env=env)
 
         # --out: exact bytes, JSON result, no temporary left behind.
         out = os.path.join(work, "out", "iris.jsonl")
@@ -96,6 +96,17 @@ def main():
         expect(f, bp, "--out= --json", ["--json", "generate", "iris", "--out=" + out], 0,
                "{\"ok\":true,\"out\":%s,\"bytes\":%d}\n" % (json.dumps(out), len(want.decode().encode("utf-16-le")) // 2), "")
         f.check("--out leaves only the file", sorted(os.listdir(os.path.dirname(out))), ["iris.jsonl"])
+        # --check --out F compares against F and never writes it (the reference ignores F).
+        expect(f, bp, "builtin --check --out equal", ["generate", "iris", "--check", "--out", out], 0, "", "")
+        with open(out, "ab") as fh:
+            fh.write(b"x")
+        expect(f, bp, "builtin --check --out drift", ["generate", "iris", "--check", "--out", out], 1, "")
+        f.check("builtin --check --out does not write", read(out), want + b"x")
+        absent = os.path.join(work, "out", "absent.jsonl")
+        expect(f, bp, "builtin --check --out missing", ["generate", "iris", "--check", "--out", absent], 2, "")
+        f.check("builtin --check --out missing creates nothing", os.path.exists(absent), False)
+        with open(out, "wb") as fh:
+            fh.write(want)
         nodir = os.path.join(work, "no-such-dir", "x.jsonl")
         rc, o, e = expect(f, bp, "--out into a missing directory", ["generate", "mazur", "--out", nodir], 2, "")
         f.truth("--out error names the path", e.startswith(("bp: could not write %s: " % nodir).encode()) and

@@ -105,7 +105,7 @@ def main():
         f.check("reconcile --json shape", (j["ok"], j["failures"][0]["rule"], j["failures"][0]["field_path"]),
                 (False, 0, "numeric_policy.tolerance"))
         expect(f, bp, "verify missing file", ["verify", "general", path("nope.jsonl")], 2, "",
-               "bp: file not found: %s.\nHint: check the path or run from the repo root.\n" % path("nope.jsonl"))
+               "bp: file not found: %s.\nHint: check the path.\n" % path("nope.jsonl"))
 
         # --- failing checks: schema evidence, engine-reproduce -------------------------------------------
         receipt = json.loads(xor)
