@@ -9,6 +9,7 @@
 #include "receipt/schema/schema_registry.hpp"
 #include "receipt/schema/validator.hpp"
 #include "reconcile_report.hpp"
+#include "verify_divergence.hpp"
 
 namespace bp::cli {
 namespace {
@@ -98,9 +99,16 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) 
   c.status = CheckStatus::fail;
   // Offsets and lengths in UTF-16 code units, as the reference counts them.
   const std::size_t at = utf16_units(std::string_view(*ours).substr(0, i));
-  c.message = "engine output diverges from receipt at byte " + std::to_string(at);
+  const Divergence where = locate_divergence(*ours, *theirs, i);
+  c.message = "engine output diverges from receipt at byte " + std::to_string(at) + " (" +
+              (where.path.empty() ? std::string("the document") : where.path) + ": receipt " +
+              (where.theirs.empty() ? std::string("(ends)") : where.theirs) + ", engine " +
+              (where.ours.empty() ? std::string("(ends)") : where.ours) + ")";
   nlohmann::ordered_json evidence;
   evidence["first_differing_byte"] = at;
+  evidence["field"] = where.path;
+  evidence["receipt_value"] = where.theirs;
+  evidence["engine_value"] = where.ours;
   evidence["our_length"] = utf16_units(*ours);
   evidence["their_length"] = utf16_units(*theirs);
   c.evidence = std::move(evidence);

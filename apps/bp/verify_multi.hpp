@@ -10,8 +10,10 @@
 // 26; skipped when any record fails its schema) and "math-gate" when a record self-declares the
 // Rule 14 skip; record_count; rules_evaluated / gated_off for the bundle.
 #include <string>
+#include <variant>
 
 #include "argv_scan.hpp"
+#include "cli_error.hpp"
 
 namespace bp::cli {
 
@@ -21,5 +23,13 @@ inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024 * 1024;
 
 // Verifies `file` ("-" = stdin) and writes the report; returns the exit status.
 [[nodiscard]] int verify_multi_file(const Invocation& inv, const std::string& file);
+
+// The verdict alone, for `bp verify general DIR` meeting a file of several records.
+struct MultiVerdict {
+  std::string overall;        // "pass" | "warn" | "fail"
+  std::size_t records = 0;
+  std::string first_problem;  // the first check that is not a pass, "name: message"
+};
+[[nodiscard]] std::variant<MultiVerdict, CliError> verify_multi_verdict(const Invocation& inv, const std::string& file);
 
 }  // namespace bp::cli

@@ -49,7 +49,9 @@ std::string verify_general_usage() {
                      "\n"
                      "  Several files, or a directory (its *.json and *.jsonl files, recursively, in name\n"
                      "  order), are verified in one process: one line per receipt and a summary line;\n"
-                     "  under --json one JSON object per receipt and a last {\"summary\":..} line.\n"
+                     "  under --json one JSON object per receipt and a last {\"summary\":..} line. There a\n"
+                     "  v0.1.0 receipt gets the Mazur gate and a file of several records is verified as\n"
+                     "  `bp verify multi` would (one line, \"bundle\" under --json).\n"
                      "\n") +
          kVerdictOptions +
          "\n"

@@ -121,8 +121,15 @@ def main():
         checks = {c["name"]: c for c in json.loads(out)["report"]["checks"]}
         f.truth("engine-reproduce names the byte", checks["engine-reproduce"]["status"] == "fail" and
                 checks["engine-reproduce"]["message"].startswith("engine output diverges from receipt at byte ") and
-                set(checks["engine-reproduce"]["evidence"]) == {"first_differing_byte", "our_length", "their_length"},
+                set(checks["engine-reproduce"]["evidence"]) == {"first_differing_byte", "our_length", "their_length",
+                                                                 "field", "receipt_value", "engine_value"},
                 repr(checks.get("engine-reproduce")))
+        # ... and the field with both values (issue 23: the byte offset alone sent users counting).
+        ev = checks["engine-reproduce"]["evidence"]
+        f.check("engine-reproduce names the field", (ev["field"], float(ev["receipt_value"]), float(ev["engine_value"])),
+                ("loss.total", float("%.9g" % receipt["loss"]["total"]), float("%.9g" % (receipt["loss"]["total"] / 1.5))))
+        f.truth("engine-reproduce message names the field",
+                "(loss.total: receipt " in checks["engine-reproduce"]["message"], checks["engine-reproduce"]["message"])
 
         # --- multi failures: per record unprefixed, the cross-record evidence (spooled) prefixed receipts[i]. ---
         loose = []
@@ -351,6 +358,26 @@ def main():
         f.check("many --json summary", lines[-1]["summary"],
                 {"receipts": 2, "passed": 1, "warned": 0, "failed": 1, "errors": 0})
         expect(f, bp, "a directory of v0.1.0 receipt and ledger", ["verify", "general", path("fixtures")], 1, "", None)
+        # bp's own examples, as `bp generate` writes them: the Mazur receipt gets the Mazur gate and the
+        # two-record run is verified as a bundle (issue 23: both were reported failed / unreadable).
+        examples = path("examples")
+        os.mkdir(examples)
+        for name in ("mazur", "xor", "xor-multi-step"):
+            run(bp, ["generate", name, "--out", os.path.join(examples, name + ".jsonl")])
+        rc, out, err = expect(f, bp, "bp's own examples", ["verify", "general", examples], 0, "")
+        f.truth("examples: bundle line", b"xor-multi-step.jsonl (bundle of 2 records, as verify multi)" in err, repr(err))
+        f.truth("examples: summary", err.endswith((summary % (3, 3, 0, 0)).encode()), repr(err))
+        with open(os.path.join(examples, "xor-multi-step.jsonl")) as g:
+            bundle = [json.loads(l) for l in g]
+        bundle[1]["loss"]["total"] *= 1.5
+        with open(os.path.join(examples, "xor-multi-step.jsonl"), "w") as g:
+            g.write("".join(json.dumps(r) + "\n" for r in bundle))
+        rc, out, err = expect(f, bp, "examples with a bad bundle", ["verify", "general", examples, "--json"], 1, None, "")
+        lines = {l.get("file"): l for l in map(json.loads, out.decode().splitlines())}
+        bad = lines.get(os.path.join(examples, "xor-multi-step.jsonl"), {})
+        f.check("bad bundle --json", (bad.get("ok"), bad.get("bundle", {}).get("record_count")), (False, 2))
+        f.truth("bad bundle names its first problem", bad.get("bundle", {}).get("first_problem", "").startswith(
+            "reconcile[1]: "), repr(bad))
         os.mkdir(path("nothing"))
         expect(f, bp, "no receipts", ["verify", "general", path("nothing")], 2, "",
                "bp: no receipts to verify: the directories given hold no *.json or *.jsonl file.\n")
