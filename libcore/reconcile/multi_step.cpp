@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
+#include "reconcile/contained.hpp"
 #include "reconcile/coverage.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -31,9 +33,11 @@ std::size_t MultiStepReconciler::records_seen() const noexcept { return state_->
 
 Result MultiStepReconciler::add(const Json& receipt) noexcept {
   const std::size_t index = state_->records++;
-  Result result = reconcile_receipt(receipt, state_->options);
-  try {
-    const std::string prefix = "receipts[" + std::to_string(index) + "].";
+  char at[48];  // no allocation outside contained()
+  std::snprintf(at, sizeof at, "receipts[%zu]", index);
+  return contained(at, "Record", [&] {
+    Result result = reconcile_receipt(receipt, state_->options);
+    const std::string prefix = std::string(at) + ".";
     for (auto& f : result.failures) f.field_path.insert(0, prefix);
     if (result.math_gate_skipped) {
       state_->skipped_records.push_back(index);
@@ -41,20 +45,13 @@ Result MultiStepReconciler::add(const Json& receipt) noexcept {
     }
     state_->coverage.observe(receipt);
     for (auto& rule : state_->cross) rule->observe(index, receipt);
-  } catch (...) {
-    Failure f;
-    f.rule = 0;
-    f.field_path = "receipts[" + std::to_string(index) + "]";
-    f.message = "Record could not be reconciled: out of memory while inspecting it.";
-    result.ok = false;
-    result.failures.push_back(std::move(f));
-  }
-  return result;
+    return result;
+  });
 }
 
 Result MultiStepReconciler::finish() noexcept {
-  Result result;
-  try {
+  return contained("receipts", "Bundle", [&] {
+    Result result;
     FailureSink sink(result);
     for (auto& rule : state_->cross) rule->finish(sink);
     result.ok = sink.empty();
@@ -66,18 +63,14 @@ Result MultiStepReconciler::finish() noexcept {
       result.skipped_rules = {14};
       result.math_gate_skipped_records = state_->skipped_records;
     }
-  } catch (...) {
-    result.ok = false;
-    result.failures.clear();
-    result.failures_dropped = 1;
-  }
-  return result;
+    return result;
+  });
 }
 
 Result reconcile_multi_step(std::span<const Json> receipts) noexcept {
-  MultiStepReconciler multi;
-  Result all;
-  try {
+  return contained("receipts", "Bundle", [&] {
+    MultiStepReconciler multi;
+    Result all;
     FailureSink sink(all);
     for (const auto& r : receipts) {
       Result one = multi.add(r);
@@ -93,11 +86,8 @@ Result reconcile_multi_step(std::span<const Json> receipts) noexcept {
     all.math_gate_skipped = cross.math_gate_skipped;
     all.skipped_rules = std::move(cross.skipped_rules);
     all.math_gate_skipped_records = std::move(cross.math_gate_skipped_records);
-  } catch (...) {
-    all.ok = false;
-    all.failures_dropped += 1;
-  }
-  return all;
+    return all;
+  });
 }
 
 }  // namespace reconcile

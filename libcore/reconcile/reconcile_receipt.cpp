@@ -1,6 +1,7 @@
 #include <exception>
 #include <new>
 
+#include "reconcile/contained.hpp"
 #include "reconcile/coverage.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/rule_context.hpp"
@@ -134,23 +135,7 @@ Result reconcile_checked(const Json& receipt, const Options& options) {
 }  // namespace
 
 Result reconcile_receipt(const Json& receipt, const Options& options) noexcept {
-  try {
-    return reconcile_checked(receipt, options);
-  } catch (...) {
-    // Out of memory (or a failure while reporting one): still a verdict, never an exception.
-    Result r;
-    r.ok = false;
-    Failure f;
-    f.rule = 0;
-    f.field_path = "root";
-    f.message = "Receipt could not be reconciled: out of memory while inspecting it.";
-    try {
-      r.failures.push_back(std::move(f));
-    } catch (...) {
-      r.failures_dropped = 1;
-    }
-    return r;
-  }
+  return contained("root", "Receipt", [&] { return reconcile_checked(receipt, options); });
 }
 
 }  // namespace reconcile

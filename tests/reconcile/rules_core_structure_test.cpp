@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reconcile/rules/core_log.hpp"
+#include "receipt/engine/fdlibm.hpp"
 #include "rules_core_support.hpp"
 
 using namespace rules_core_test;
@@ -217,10 +217,10 @@ TEST_CASE("JavaScript semantics: coercion, concatenation, throws, key order") {
 
 TEST_CASE("Rule 12 cross-entropy uses Math.log's exact bits (fdlibm), not the C library's") {
   // V8 gives -1.0683325531575325 here; a correctly rounded log gives ...323 (one ulp apart).
-  CHECK(reconcile::rules::core::js_log(0.343580943) == -1.0683325531575325);
-  CHECK(reconcile::rules::core::js_log(1.0) == 0.0);
-  CHECK(std::isinf(reconcile::rules::core::js_log(0.0)));
-  CHECK(std::isnan(reconcile::rules::core::js_log(-1.0)));
+  CHECK(receipt::engine::fdlibm::log(0.343580943) == -1.0683325531575325);
+  CHECK(receipt::engine::fdlibm::log(1.0) == 0.0);
+  CHECK(std::isinf(receipt::engine::fdlibm::log(0.0)));
+  CHECK(std::isnan(receipt::engine::fdlibm::log(-1.0)));
   Json j = softmax_receipt();
   j["forward"]["o1"]["out"] = 0.343580943;
   j["forward"]["o2"]["out"] = 1 - 0.343580943;

@@ -11,8 +11,6 @@
 namespace reconcile::rules::core {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // JavaScript's StrWhiteSpaceChar set, as UTF-8: the ASCII ones, NBSP, BOM, the line and
 // paragraph separators and Unicode's Space_Separator characters.
 std::size_t whitespace_at(std::string_view s, std::size_t i) noexcept {

@@ -24,17 +24,11 @@
 #include "reconcile/json_access.hpp"
 #include "reconcile/rules/core_flat_map.hpp"
 
-// Products strictly left to right, sums in the declared order: never fused into an FMA, whatever
-// the target (GCC contracts by default when the target has FMA).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 namespace reconcile::rules::core {
 
 using Ref = const Json*;
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Where the reference would throw a TypeError.
 class JsTypeError : public std::runtime_error {

@@ -6,8 +6,6 @@
 namespace reconcile::rules::core {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 std::string describe(Val v) {
   if (v.kind == Val::Kind::Number) return js_number(v.num);
   return v.kind == Val::Kind::Text ? "<string>" : js_number(v.num);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "receipt/engine/fdlibm.hpp"
+#include "reconcile/rules/core_js.hpp"
 
 namespace reconcile::rules {
 
@@ -36,34 +37,6 @@ double sgd_coupled_weight_decay(const std::optional<OptimizerConfigView>& oc) {
   return *wd;
 }
 
-bool js_truthy(const Json* v) noexcept {
-  if (!v || v->is_null()) return false;
-  if (v->is_boolean()) return v->get<bool>();
-  if (v->is_number()) {
-    const double d = v->get<double>();
-    return d != 0 && !std::isnan(d);
-  }
-  if (v->is_string()) return !v->get_ref<const std::string&>().empty();
-  return true;
-}
-
-namespace {
-
-// Canonical array index: "0" or [1-9][0-9]* below 2^32 - 1.
-std::optional<std::uint64_t> array_index(std::string_view k) {
-  if (k.empty() || k.size() > 10) return std::nullopt;
-  if (k.size() > 1 && k[0] == '0') return std::nullopt;
-  std::uint64_t n = 0;
-  for (char c : k) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (n >= 4294967295ULL) return std::nullopt;
-  return n;
-}
-
-}  // namespace
-
 std::vector<KeyedMember> js_members(const Json* obj) {
   std::vector<KeyedMember> out;
   if (!obj || !obj->is_object()) return out;
@@ -76,16 +49,16 @@ std::vector<KeyedMember> js_members(const Json* obj) {
     const auto [it, inserted] = position.emplace(std::string_view(k), out.size());
     if (inserted) {
       out.emplace_back(std::string_view(k), &v);
-      any_index = any_index || array_index(k).has_value();
+      any_index = any_index || core::array_index(k).has_value();
     } else {
       out[it->second].second = &v;
     }
   }
   if (any_index) {
-    std::stable_partition(out.begin(), out.end(), [](const KeyedMember& m) { return array_index(m.first).has_value(); });
-    const auto end_index = std::find_if(out.begin(), out.end(), [](const KeyedMember& m) { return !array_index(m.first); });
+    std::stable_partition(out.begin(), out.end(), [](const KeyedMember& m) { return core::array_index(m.first).has_value(); });
+    const auto end_index = std::find_if(out.begin(), out.end(), [](const KeyedMember& m) { return !core::array_index(m.first); });
     std::stable_sort(out.begin(), end_index,
-                     [](const KeyedMember& a, const KeyedMember& b) { return *array_index(a.first) < *array_index(b.first); });
+                     [](const KeyedMember& a, const KeyedMember& b) { return *core::array_index(a.first) < *core::array_index(b.first); });
   }
   return out;
 }

@@ -32,8 +32,6 @@ struct OptimizerConfigView {
 // >= 0, otherwise 0. Adam/AdamW decay is decoupled and never enters the gradient: 0 for them.
 [[nodiscard]] double sgd_coupled_weight_decay(const std::optional<OptimizerConfigView>& oc);
 
-// JavaScript truthiness of a JSON value (absent counts as undefined: false).
-[[nodiscard]] bool js_truthy(const Json* v) noexcept;
 
 // An object's members in Object.keys order after JSON.parse: array-index keys ("0".."4294967294",
 // canonical) ascending first, then the others in first-appearance order; a duplicated key keeps

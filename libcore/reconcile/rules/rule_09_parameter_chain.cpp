@@ -5,6 +5,7 @@
 //
 // Field paths are "parameters_before.<id>" without a record prefix, as the reference prints them.
 #include "reconcile/rules/multi_common.hpp"
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
 
@@ -20,7 +21,7 @@ class ParameterChain final : public CrossRecordRule {
     has_prior_after_ = false;
     if (r.is_object()) {
       const Json* after = member(r, "parameters_after");
-      if (js_truthy(after) && js_object(*after)) {
+      if (core::truthy(after) && js_object(*after)) {
         prior_after_ = *after;
         prior_index_ = ObjectIndex(&prior_after_);
         has_prior_after_ = true;
@@ -43,7 +44,7 @@ class ParameterChain final : public CrossRecordRule {
     if (!tolerance) return;
     const Tolerance tol = clamp_tolerance(*tolerance, numeric_ceiling_for(cur)).effective;
     const Json* before_map = member(cur, "parameters_before");
-    if (!js_truthy(before_map) || !js_object(*before_map)) return;
+    if (!core::truthy(before_map) || !js_object(*before_map)) return;
     auto prior_value = [&](std::string_view id) -> const Json* {
       if (prior_after_.is_object()) return prior_index_.find(id);
       return nullptr;  // an array parameters_after holds no parameter ids worth chaining

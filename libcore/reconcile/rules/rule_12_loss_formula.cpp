@@ -9,7 +9,7 @@
 #include <deque>
 #include <string>
 
-#include "reconcile/rules/core_log.hpp"
+#include "receipt/engine/fdlibm.hpp"
 #include "reconcile/rules/core_rules.hpp"
 #include "reconcile/rules/rules.hpp"
 
@@ -105,7 +105,7 @@ void check_rule_12_loss_formula(RuleContext& ctx) {
     const double p = number(out_ref);
     double recomputed;
     if (cross_entropy) {
-      recomputed = y == 0 ? 0.0 : -y * js_log(p);  // Math.log, bit for bit
+      recomputed = y == 0 ? 0.0 : -y * receipt::engine::fdlibm::log(p);  // Math.log, bit for bit
     } else {
       const double diff = y - p;
       recomputed = 0.5 * diff * diff;

@@ -19,9 +19,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/result.hpp"
 #include "receipt/engine/general_step.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/receipt_traits.hpp"
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/multi_common.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -32,36 +34,17 @@ namespace {
 constexpr const char* kTag = "Rule 14 (engine-recompute differential): ";
 constexpr const char* kCompleteTag = "Rule 14 (engine-recompute COMPLETENESS): ";
 
-// JavaScript property access v[key] on a JSON value: object members, array elements by index.
-const Json* prop(const Json* v, std::string_view key) {
-  if (!v) return nullptr;
-  if (v->is_object()) return member(*v, key);
-  if (v->is_array()) {
-    std::size_t i = 0;
-    if (key.empty() || (key.size() > 1 && key[0] == '0')) return nullptr;
-    for (char c : key) {
-      if (c < '0' || c > '9') return nullptr;
-      i = i * 10 + static_cast<std::size_t>(c - '0');
-      if (i > v->size()) return nullptr;
-    }
-    return i < v->size() ? &(*v)[i] : nullptr;
-  }
-  return nullptr;
-}
-
 // a ?? b for JSON: a when present and not null.
 const Json* coalesce(const Json* a, const Json* b) { return a && !a->is_null() ? a : b; }
 
 const Json kEmptyObject = Json::object();
 
-class EngineError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// Why the step cannot be recomputed, in the words the reference's engine throws with.
+common::Error engine_refused(std::string message) { return common::Error::malformed(std::move(message)); }
 
 // The engine input the reference builds from the receipt, as a receipt-shaped document that
 // receipt::reproduce::extract_general_input reads: only the fields the reference forwards.
-Json engine_input(const Json& r, bool batched) {
+common::Result<Json> engine_input(const Json& r, bool batched) {
   Json in = Json::object();
   for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
                           "bias_policy"}) {
@@ -79,22 +62,22 @@ Json engine_input(const Json& r, bool batched) {
                                                          : 0;
     const double effective = std::max(declared, order && order->is_array() ? static_cast<double>(order->size()) : 0.0);
     if (effective > static_cast<double>(receipt::engine::kMaxBatchSamples)) {
-      throw EngineError("batch exceeds verifier recompute cap: batch.size=" + js_number(effective) +
+      return engine_refused("batch exceeds verifier recompute cap: batch.size=" + js_number(effective) +
                         " > MAX_BATCH_SAMPLES=" + std::to_string(receipt::engine::kMaxBatchSamples) +
                         ". Split the batch into chunks and verify them as separate steps");
     }
-    if (!order || !order->is_array()) throw EngineError("batch.sample_order.map is not a function");
+    if (!order || !order->is_array()) return engine_refused("batch.sample_order.map is not a function");
     const Json* per_sample = member(r, "per_sample");
     Json samples = Json::object();
     for (const auto& sid : *order) {
       const std::string key = js_string(&sid);
-      const Json* s = prop(per_sample, key);
-      if (!js_truthy(s)) {
-        throw EngineError("per_sample missing entry for sample_id " + sid.dump() + " declared in batch.sample_order");
+      const Json* s = core::lookup(per_sample, key);
+      if (!core::truthy(s)) {
+        return engine_refused("per_sample missing entry for sample_id " + sid.dump() + " declared in batch.sample_order");
       }
       Json one = Json::object();
-      if (const Json* x = prop(s, "inputs")) one["inputs"] = *x;
-      if (const Json* y = prop(s, "targets")) one["targets"] = *y;
+      if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = *x;
+      if (const Json* y = core::lookup(s, "targets")) one["targets"] = *y;
       samples[key] = std::move(one);
     }
     in["batch"] = batch;
@@ -114,7 +97,7 @@ Json engine_input(const Json& r, bool batched) {
   Json config = Json::object();
   // Which parameters the state belongs to: the engine takes state for parameter_order ids only.
   std::unordered_set<std::string> known;
-  if (const Json* order = prop(member(r, "topology"), "parameter_order"); order && order->is_array()) {
+  if (const Json* order = core::lookup(member(r, "topology"), "parameter_order"); order && order->is_array()) {
     for (const auto& id : *order) {
       if (id.is_string()) known.insert(id.get<std::string>());
     }
@@ -123,8 +106,7 @@ Json engine_input(const Json& r, bool batched) {
     Json out = Json::array();
     if (!updates) return out;
     for (const auto& u : *updates) {
-      if (u.is_null()) throw EngineError("Cannot read properties of null (reading 'optimizer')");
-      const Json* sb = prop(prop(&u, "optimizer"), "state_before");
+      const Json* sb = core::lookup(core::lookup(&u, "optimizer"), "state_before");
       const std::string* pid = string_member(u, "parameter_id");
       if (!sb || !pid || known.count(*pid) == 0) continue;
       Json state = Json::object();
@@ -143,6 +125,12 @@ Json engine_input(const Json& r, bool batched) {
     }
     return out;
   };
+  const bool carries_state = oc->is_adam_family() || oc->name == "sgd_momentum";
+  if (carries_state && updates) {
+    for (const auto& u : *updates) {
+      if (u.is_null()) return engine_refused("Cannot read properties of null (reading 'optimizer')");
+    }
+  }
   if (oc->is_adam_family()) {
     config["name"] = oc->name;
     config["learning_rate"] = *lr;
@@ -177,11 +165,11 @@ std::string describe(const common::Error& e) {
   return at.empty() ? e.message() : at + ": " + e.message();
 }
 
-Json run_engine(const Json& input, bool batched) {
+common::Result<Json> run_engine(const Json& input, bool batched) {
   auto general = receipt::reproduce::extract_general_input(input);
-  if (!general) throw EngineError(describe(general.error()));
+  if (!general) return engine_refused(describe(general.error()));
   auto out = batched ? receipt::engine::run_batched_general_step(*general) : receipt::engine::run_general_step(*general);
-  if (!out) throw EngineError(describe(out.error()));
+  if (!out) return engine_refused(describe(out.error()));
   return std::move(*out);
 }
 
@@ -235,21 +223,21 @@ class Differential {
       if (skip_reserved && unit == "status") continue;
       engine_keys.emplace(unit);
       const std::string path = base + "." + std::string(unit);
-      const Json* ru = prop(receipt_units, unit);
-      const bool present = skip_reserved ? (ru && js_object(*ru)) : js_truthy(ru);
+      const Json* ru = core::lookup(receipt_units, unit);
+      const bool present = skip_reserved ? (ru && js_object(*ru)) : core::truthy(ru);
       if (!present) {
         missing(path, "the engine recomputed " + base + " unit " + Json(std::string(unit)).dump() +
                           " but the receipt has NO entry for it (selective omission).");
         continue;
       }
       for (const char* field : {"net", "out"}) {
-        const Json* rv = prop(ru, field);
+        const Json* rv = core::lookup(ru, field);
         if (!rv || !rv->is_number()) {
           missing(path + "." + field, base + " unit " + Json(std::string(unit)).dump() + " is missing its " + field +
                                           " value; a unit must carry BOTH net and out.",
-                  prop(eu, field));
+                  core::lookup(eu, field));
         } else {
-          compare(path + "." + field, prop(eu, field), rv);
+          compare(path + "." + field, core::lookup(eu, field), rv);
         }
       }
     }
@@ -268,7 +256,7 @@ class Differential {
     for (const auto& [id, ev] : js_members(&engine_map)) {
       engine_keys.emplace(id);
       const std::string path = base + "." + std::string(id);
-      const Json* rv = prop(receipt_map, id);
+      const Json* rv = core::lookup(receipt_map, id);
       if (!rv || !rv->is_number()) {
         missing(path, "the engine recomputed " + path + " but the receipt is missing it.", ev);
       } else {
@@ -291,42 +279,42 @@ class Differential {
   void loss_section() {
     const Json* el = member(e_, "loss");
     const Json* rl = member(r_, "loss");
-    for (const auto& [id, ev] : js_members(prop(el, "per_output"))) {
-      compare("loss.per_output." + std::string(id), ev, prop(prop(rl, "per_output"), id));
+    for (const auto& [id, ev] : js_members(core::lookup(el, "per_output"))) {
+      compare("loss.per_output." + std::string(id), ev, core::lookup(core::lookup(rl, "per_output"), id));
     }
-    compare("loss.total", prop(el, "total"), prop(rl, "total"));
+    compare("loss.total", core::lookup(el, "total"), core::lookup(rl, "total"));
   }
 
   void post_update_section() {
     const Json* epf = member(e_, "post_update_forward");
     const Json* rpf = member(r_, "post_update_forward");
-    if (epf && js_truthy(rpf)) {
-      const Json* nested = prop(rpf, "units");
+    if (epf && core::truthy(rpf)) {
+      const Json* nested = core::lookup(rpf, "units");
       const Json* units = nested && js_object(*nested) ? nested : rpf;
       unit_map("post_update_forward", *epf, units, true);
     }
     const Json* epl = member(e_, "post_update_loss");
     const Json* rpl = member(r_, "post_update_loss");
-    if (epl && js_truthy(rpl)) {
+    if (epl && core::truthy(rpl)) {
       number_map("post_update_loss.per_output", *member(*epl, "per_output"),
-                 coalesce(prop(rpl, "per_output"), &kEmptyObject));
-      compare("post_update_loss.total", member(*epl, "total"), prop(rpl, "total"));
+                 coalesce(core::lookup(rpl, "per_output"), &kEmptyObject));
+      compare("post_update_loss.total", member(*epl, "total"), core::lookup(rpl, "total"));
     }
   }
 
   void per_sample_section() {
     const Json* eps = member(e_, "per_sample");
     const Json* rps = member(r_, "per_sample");
-    if (!eps || !js_truthy(rps)) return;
+    if (!eps || !core::truthy(rps)) return;
     for (const auto& [sid, es] : js_members(eps)) {
-      const Json* rs = prop(rps, sid);
-      if (!js_truthy(rs)) continue;  // a missing sample is Rule 19's finding
+      const Json* rs = core::lookup(rps, sid);
+      if (!core::truthy(rs)) continue;  // a missing sample is Rule 19's finding
       const std::string base = "per_sample." + std::string(sid);
-      unit_map(base + ".forward", *member(*es, "forward"), coalesce(prop(rs, "forward"), &kEmptyObject), false);
+      unit_map(base + ".forward", *member(*es, "forward"), coalesce(core::lookup(rs, "forward"), &kEmptyObject), false);
       const Json* el = member(*es, "loss");
       number_map(base + ".loss.per_output", *member(*el, "per_output"),
-                 coalesce(prop(prop(rs, "loss"), "per_output"), &kEmptyObject));
-      const Json* total = prop(prop(rs, "loss"), "total");
+                 coalesce(core::lookup(core::lookup(rs, "loss"), "per_output"), &kEmptyObject));
+      const Json* total = core::lookup(core::lookup(rs, "loss"), "total");
       if (!total || !total->is_number()) {
         missing(base + ".loss.total", "receipt per-sample " + Json(std::string(sid)).dump() +
                                           " is missing its loss.total.",
@@ -340,18 +328,18 @@ class Differential {
   void backward_section() {
     const Json* eb = member(e_, "backward");
     const Json* rb = member(r_, "backward");
-    for (const auto& [unit, es] : js_members(prop(eb, "output_error_signals"))) {
-      const Json* rs = prop(prop(rb, "output_error_signals"), unit);
-      if (!js_truthy(rs)) continue;
-      compare("backward.output_error_signals." + std::string(unit) + ".signal_value", prop(es, "signal_value"),
-              prop(rs, "signal_value"));
+    for (const auto& [unit, es] : js_members(core::lookup(eb, "output_error_signals"))) {
+      const Json* rs = core::lookup(core::lookup(rb, "output_error_signals"), unit);
+      if (!core::truthy(rs)) continue;
+      compare("backward.output_error_signals." + std::string(unit) + ".signal_value", core::lookup(es, "signal_value"),
+              core::lookup(rs, "signal_value"));
     }
-    for (const auto& [unit, es] : js_members(prop(eb, "hidden_error_signals"))) {
-      const Json* rs = prop(prop(rb, "hidden_error_signals"), unit);
-      if (!js_truthy(rs)) continue;
+    for (const auto& [unit, es] : js_members(core::lookup(eb, "hidden_error_signals"))) {
+      const Json* rs = core::lookup(core::lookup(rb, "hidden_error_signals"), unit);
+      if (!core::truthy(rs)) continue;
       const std::string base = "backward.hidden_error_signals." + std::string(unit) + ".";
       for (const char* field : {"backpropagated_sum", "activation_derivative", "signal_value"}) {
-        compare(base + field, prop(es, field), prop(rs, field));
+        compare(base + field, core::lookup(es, field), core::lookup(rs, field));
       }
     }
   }
@@ -381,16 +369,16 @@ class Differential {
       }
       const Json* eo = member(eu, "optimizer");
       const Json* ro = member(ru, "optimizer");
-      const Json* ea = prop(eo, "state_after");
-      const Json* ra = prop(ro, "state_after");
-      if (js_truthy(ea) && js_truthy(ra) && js_strict_equal_name(prop(eo, "name"), prop(ro, "name"))) {
-        const std::string* name = as_string(prop(eo, "name"));
+      const Json* ea = core::lookup(eo, "state_after");
+      const Json* ra = core::lookup(ro, "state_after");
+      if (core::truthy(ea) && core::truthy(ra) && js_strict_equal_name(core::lookup(eo, "name"), core::lookup(ro, "name"))) {
+        const std::string* name = as_string(core::lookup(eo, "name"));
         const std::string sbase = base + ".optimizer.state_after.";
         if (name && (*name == "adam" || *name == "adamw")) {
-          compare(sbase + "m", prop(ea, "m"), prop(ra, "m"));
-          compare(sbase + "v", prop(ea, "v"), prop(ra, "v"));
+          compare(sbase + "m", core::lookup(ea, "m"), core::lookup(ra, "m"));
+          compare(sbase + "v", core::lookup(ea, "v"), core::lookup(ra, "v"));
         } else if (name && *name == "sgd_momentum") {
-          compare(sbase + "buffer", prop(ea, "buffer"), prop(ra, "buffer"));
+          compare(sbase + "buffer", core::lookup(ea, "buffer"), core::lookup(ra, "buffer"));
         }
       }
     }
@@ -403,8 +391,8 @@ class Differential {
   void parameters_after_section() {
     const Json* epa = member(e_, "parameters_after");
     const Json* rpa = member(r_, "parameters_after");
-    for (const auto& [pid, ev] : js_members(epa)) compare("parameters_after." + std::string(pid), ev, prop(rpa, pid));
-    const Json* order = prop(member(r_, "topology"), "parameter_order");
+    for (const auto& [pid, ev] : js_members(epa)) compare("parameters_after." + std::string(pid), ev, core::lookup(rpa, pid));
+    const Json* order = core::lookup(member(r_, "topology"), "parameter_order");
     const auto observed = js_object_keys(coalesce(rpa, &kEmptyObject));
     const std::unordered_set<std::string> observed_set(observed.begin(), observed.end());
     std::unordered_set<std::string> declared;
@@ -439,7 +427,7 @@ class Differential {
     }
     if (const Json* epf = member(e_, "post_update_forward")) {
       const Json* rpf = member(r_, "post_update_forward");
-      const Json* nested = prop(rpf, "units");
+      const Json* nested = core::lookup(rpf, "units");
       walk(*epf, nested && js_object(*nested) ? nested : rpf, "post_update_forward");
     }
     if (const Json* eu_list = member(e_, "updates")) {
@@ -489,7 +477,7 @@ class Differential {
 // the ids of topology.parameter_order and ignores any other key, so a record whose map lacks an id
 // or carries an extra one would be recomputed from something other than what it states.
 void check_parameters_before_keys(const Json& r, FailureSink& out) {
-  const Json* order = prop(member(r, "topology"), "parameter_order");
+  const Json* order = core::lookup(member(r, "topology"), "parameter_order");
   const Json* before = member(r, "parameters_before");
   if (!order || !order->is_array() || !before || !before->is_object()) return;
   std::unordered_set<std::string> declared;
@@ -526,10 +514,10 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
 
   Tolerance declared{1e-6, 1e-4};
   const Json* attestor = member(r, "attestor");
-  const Json* dt = prop(attestor, "differential_tolerance");
-  if (js_truthy(dt)) {
-    const auto atol = as_number(prop(dt, "atol"));
-    const auto rtol = as_number(prop(dt, "rtol"));
+  const Json* dt = core::lookup(attestor, "differential_tolerance");
+  if (core::truthy(dt)) {
+    const auto atol = as_number(core::lookup(dt, "atol"));
+    const auto rtol = as_number(core::lookup(dt, "rtol"));
     if (atol && rtol) declared = {*atol, *rtol};
   }
   // An engine record is judged by its own numeric_policy tolerance clamped to a ceiling the
@@ -541,31 +529,29 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
   // Inputs the engine needs; without them the receipt is malformed (the schema's finding), not a
   // differential failure.
   const Json* topology = member(r, "topology");
-  if (!js_truthy(topology) || !js_truthy(prop(topology, "unit_order")) || !js_truthy(prop(topology, "parameter_order")) ||
-      !js_truthy(prop(topology, "parameters"))) {
+  if (!core::truthy(topology) || !core::truthy(core::lookup(topology, "unit_order")) || !core::truthy(core::lookup(topology, "parameter_order")) ||
+      !core::truthy(core::lookup(topology, "parameters"))) {
     return {};
   }
-  if (!as_number(member(r, "learning_rate")) || !js_truthy(member(r, "inputs")) || !js_truthy(member(r, "targets")) ||
-      !js_truthy(member(r, "parameters_before"))) {
+  if (!as_number(member(r, "learning_rate")) || !core::truthy(member(r, "inputs")) || !core::truthy(member(r, "targets")) ||
+      !core::truthy(member(r, "parameters_before"))) {
     return {};
   }
-  if (!js_truthy(prop(member(r, "bias_policy"), "mode"))) return {};
-  if (!js_truthy(prop(member(r, "numeric_policy"), "tolerance"))) return {};
+  if (!core::truthy(core::lookup(member(r, "bias_policy"), "mode"))) return {};
+  if (!core::truthy(core::lookup(member(r, "numeric_policy"), "tolerance"))) return {};
 
-  const bool batched = js_truthy(member(r, "batch")) && js_truthy(member(r, "per_sample"));
-  Json engine;
-  try {
-    engine = run_engine(engine_input(r, batched), batched);
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
+  const bool batched = core::truthy(member(r, "batch")) && core::truthy(member(r, "per_sample"));
+  auto input = engine_input(r, batched);
+  auto engine = input ? run_engine(*input, batched) : common::Result<Json>(input.error());
+  if (!engine) {
     ctx.failures.add(plain_failure(14, "engine_recompute",
                                    std::string(kTag) + "engine failed while recomputing the receipt for observer-mode "
                                                        "validation: " +
-                                       e.what() + ". Check topology cross-references and finite-input invariants."));
+                                       engine.error().message() +
+                                       ". Check topology cross-references and finite-input invariants."));
     return {};
   }
-  Differential(r, engine, tol, ctx.failures).run();
+  Differential(r, *engine, tol, ctx.failures).run();
   return {};
 }
 

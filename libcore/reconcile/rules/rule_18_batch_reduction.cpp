@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
 
@@ -13,13 +14,13 @@ namespace reconcile::rules {
 
 void check_rule_18_batch_reduction(RuleContext& ctx) {
   const Json* batch = member(ctx.receipt, "batch");
-  if (!js_truthy(batch)) return;
+  if (!core::truthy(batch)) return;
   const std::string* reduction = string_member(*batch, "reduction");
   if (!reduction || (*reduction != "mean" && *reduction != "sum")) return;
   const Json* loss = member(ctx.receipt, "loss");
   if (!loss || loss->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'per_sample')");
   const Json* per_sample = member(*loss, "per_sample");
-  if (!js_truthy(per_sample)) return;
+  if (!core::truthy(per_sample)) return;
   const Json* order = member(*batch, "sample_order");
   if (!order || !(order->is_array() || order->is_string())) throw std::runtime_error("batch.sample_order is not iterable");
   std::vector<std::string> ids;  // a string sample_order iterates its characters

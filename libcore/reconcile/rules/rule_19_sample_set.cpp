@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rules.hpp"
 
@@ -37,7 +38,7 @@ void check_key_set(const std::vector<const Json*>& declared, const Json& map, co
 
 void check_rule_19_sample_set(RuleContext& ctx) {
   const Json* batch = member(ctx.receipt, "batch");
-  if (!js_truthy(batch)) return;
+  if (!core::truthy(batch)) return;
   const Json* order = member(*batch, "sample_order");
   if (!order || order->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'length')");
   std::vector<Json> chars;  // a string sample_order iterates its characters
@@ -62,8 +63,8 @@ void check_rule_19_sample_set(RuleContext& ctx) {
   if (!order->is_array() && !order->is_string()) throw std::runtime_error("batch.sample_order is not iterable");
   const Json* loss = member(ctx.receipt, "loss");
   if (!loss || loss->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'per_sample')");
-  if (const Json* m = member(*loss, "per_sample"); js_truthy(m)) check_key_set(ids, *m, "loss.per_sample", ctx.failures);
-  if (const Json* m = member(ctx.receipt, "per_sample"); js_truthy(m)) check_key_set(ids, *m, "per_sample", ctx.failures);
+  if (const Json* m = member(*loss, "per_sample"); core::truthy(m)) check_key_set(ids, *m, "loss.per_sample", ctx.failures);
+  if (const Json* m = member(ctx.receipt, "per_sample"); core::truthy(m)) check_key_set(ids, *m, "per_sample", ctx.failures);
 }
 
 }  // namespace reconcile::rules

@@ -4,6 +4,7 @@
 //   21c update       == lr * effective
 // where g_eff = gradient - weight_decay * weight_before (coupled L2; descent-direction gradient).
 // A failing sub-check stops the later ones on that update (they would only cascade).
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/optim_updates.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -26,7 +27,7 @@ void check_rule_21_sgd_momentum(RuleContext& ctx) {
     const Json* opt = member(u, "optimizer");
     const Json* before = member(*opt, "state_before");
     const Json* after = member(*opt, "state_after");
-    if (!js_truthy(before) || !js_truthy(after)) continue;
+    if (!core::truthy(before) || !core::truthy(after)) continue;
     const auto buf_before = number_member(*before, "buffer");
     const auto buf_after = number_member(*after, "buffer");
     if (!buf_before || !buf_after) continue;  // Rule 20's finding

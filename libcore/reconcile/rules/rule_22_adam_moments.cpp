@@ -1,6 +1,7 @@
 // Rule 22: Adam moment recurrences (gated on optimizer_config.name adam/adamw), per Adam update:
 //   22a m_after == beta1 * m_before + (1 - beta1) * gradient
 //   22b v_after == beta2 * v_before + (1 - beta2) * gradient^2
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/optim_updates.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -20,7 +21,7 @@ void check_rule_22_adam_moments(RuleContext& ctx) {
     const Json* opt = member(u, "optimizer");
     const Json* before = member(*opt, "state_before");
     const Json* after = member(*opt, "state_after");
-    if (!js_truthy(before) || !js_truthy(after)) continue;  // Rule 20's finding
+    if (!core::truthy(before) || !core::truthy(after)) continue;  // Rule 20's finding
     const double grad = js_to_number(member(u, "gradient"));
     const double m_before = js_to_number(member(*before, "m"));
     const double v_before = js_to_number(member(*before, "v"));

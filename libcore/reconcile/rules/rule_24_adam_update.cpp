@@ -4,6 +4,7 @@
 // weight decay acts on the parameter step (Rule 7), not on this value.
 #include <cmath>
 
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/optim_updates.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -24,7 +25,7 @@ void check_rule_24_adam_update(RuleContext& ctx) {
     if (!is_adam_name(update_optimizer_name(u))) continue;
     const Json* opt = member(u, "optimizer");
     const Json* after = member(*opt, "state_after");
-    if (!js_truthy(after)) continue;  // Rule 20's finding
+    if (!core::truthy(after)) continue;  // Rule 20's finding
     const double lr = js_to_number(member(*opt, "learning_rate"));
     const double m_hat = js_to_number(member(*after, "m")) / denom_m;
     const double v_hat = js_to_number(member(*after, "v")) / denom_v;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "reconcile/rules/multi_common.hpp"
+#include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/optim_updates.hpp"
 #include "reconcile/rules/rules.hpp"
@@ -62,7 +63,7 @@ class OptimizerStateChain final : public CrossRecordRule {
       const std::string* name = update_optimizer_name(u);
       if (!is_stateful_name(name)) continue;
       const Json* after = member(*member(u, "optimizer"), "state_after");
-      if (!js_truthy(after)) continue;
+      if (!core::truthy(after)) continue;
       if (is_adam_name(name)) {
         s.adam.insert_or_assign(parameter_key(u), std::pair{strict_number(member(*after, "m")), strict_number(member(*after, "v"))});
       } else if (const auto buffer = number_member(*after, "buffer")) {
@@ -91,7 +92,7 @@ class OptimizerStateChain final : public CrossRecordRule {
         const std::string* name = update_optimizer_name(u);
         if (adam_pair ? !is_adam_name(name) : !(name && *name == "sgd_momentum")) continue;
         const Json* before = member(*member(u, "optimizer"), "state_before");
-        if (!js_truthy(before)) continue;
+        if (!core::truthy(before)) continue;
         const auto pid = update_parameter_id(u);
         const std::string path = at + ".updates[" + std::to_string(j) + "].optimizer.state_before";
         const std::string label = pid ? *pid : parameter_key(u);

@@ -1,0 +1,12 @@
+#include "reconcile/rules/contraction_probe.hpp"
+
+namespace reconcile::rules {
+
+#if defined(__x86_64__)
+__attribute__((target("fma")))
+#endif
+double contraction_probe(double a, double b, double c) {
+  return a * b + c;
+}
+
+}  // namespace reconcile::rules
