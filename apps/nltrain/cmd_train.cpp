@@ -17,6 +17,7 @@
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
 #include "commands.hpp"
+#include "count_option.hpp"
 #include "corpus.hpp"
 #include "nl/trainer.hpp"
 #include "run_dir.hpp"
@@ -31,8 +32,7 @@ struct TrainOptions {
   ConfigFlags flags;
   std::string data, out, resume, metrics;
   std::optional<std::uint64_t> stop_at;
-  std::uint64_t checkpoint_every = 100;
-  bool checkpoint_every_set = false;
+  std::optional<std::uint64_t> checkpoint_every;  // default 100
   bool force = false, quiet = false, json = false;
 };
 
@@ -142,7 +142,7 @@ int run_train(const TrainOptions& o) {
   if (resuming) {
     const ConfigFlags& f = o.flags;
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
-        f.warmup || f.seed || f.lr || o.checkpoint_every_set) {
+        f.warmup || f.seed || f.lr || o.checkpoint_every) {
       return report(common::Error::invalid_argument(
           "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));
     }
@@ -167,7 +167,8 @@ int run_train(const TrainOptions& o) {
   } else {
     auto rc = build_run_config(o.flags);
     if (!rc.ok()) return report(rc.error());
-    if (o.checkpoint_every == 0) return report(common::Error::invalid_argument("--checkpoint-every: must be at least 1"));
+    const std::uint64_t every = o.checkpoint_every.value_or(100);
+    if (every == 0) return report(common::Error::invalid_argument("--checkpoint-every: must be at least 1"));
     auto c = load_corpus(o.data, rc->model.seq_len);
     if (!c.ok()) return report(c.error());
     corpus = std::move(*c);
@@ -175,7 +176,7 @@ int run_train(const TrainOptions& o) {
     run.data_sha256 = corpus.sha256;
     run.data_bytes = corpus.bytes.size();
     run.steps = rc->steps;
-    run.checkpoint_every = o.checkpoint_every;
+    run.checkpoint_every = every;
     if (out.empty()) out = "nltrain-run";
     opt = rc->opt;
     trainer.emplace(rc->model, nl::MagParams<float>::init(rc->model), rc->opt);
@@ -311,32 +312,31 @@ int run_train(const TrainOptions& o) {
 
 void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
   cmd->add_option("--rule", f.rule, "Memory rule: delta titans hebbian moneta yaad memora lattice trellis atlas (default delta)");
-  cmd->add_option("--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
+  add_count_option(cmd, "--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
   cmd->add_option("--schedule", f.schedule,
                   "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
                   "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
   cmd->add_option("--config", f.config_file, "JSON configuration file (see man nltrain)");
-  cmd->add_option("--d", f.d, "Model width (default 32)");
-  cmd->add_option("--heads", f.heads, "Attention heads (default 4)");
-  cmd->add_option("--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
-  cmd->add_option("--window", f.window, "Sliding-window attention span (default seq-len)");
-  cmd->add_option("--seed", f.seed, "Initialisation seed (default 42)");
+  add_count_option(cmd, "--d", f.d, "Model width (default 32)");
+  add_count_option(cmd, "--heads", f.heads, "Attention heads (default 4)");
+  add_count_option(cmd, "--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
+  add_count_option(cmd, "--window", f.window, "Sliding-window attention span (default seq-len)");
+  add_count_option(cmd, "--seed", f.seed, "Initialisation seed (default 42)");
 }
 
 Registration add_train_command(CLI::App& app) {
   auto o = std::make_shared<TrainOptions>();
   CLI::App* cmd = app.add_subcommand("train", "Train on a text file (or the embedded corpus), with checkpoints and resume");
   add_config_flags(cmd, o->flags);
-  cmd->add_option("--steps", o->flags.steps, "Total training steps of the run (default 1000)");
+  add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
   cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
-  cmd->add_option("--warmup", o->flags.warmup, "Warm-up steps (default 20)");
+  add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
   cmd->add_option("--data", o->data, "Training text (bytes are tokens; default: the embedded corpus)");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
   cmd->add_option("--metrics", o->metrics, "Write one JSON line per step to this file ('-': stdout)");
-  cmd->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)")
-      ->each([o](const std::string&) { o->checkpoint_every_set = true; });
-  cmd->add_option("--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
+  add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
+  add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");
   cmd->add_flag("--json", o->json, "Summary as JSON");
