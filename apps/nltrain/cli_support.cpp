@@ -12,6 +12,7 @@
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
+#include "input_text.hpp"
 
 namespace nltrain {
 namespace {
@@ -167,9 +168,12 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
 
   if (!f.config_file.empty()) {
     const std::string& file = f.config_file;
-    auto doc = common::read_json_file(common::real_file_system(), file, {.file = file, .bom = common::BomPolicy::strip, .max_bytes = 1 << 20});
+    auto text = read_input(file, std::size_t{1} << 20);
+    if (!text.ok()) return text.error();
+    const std::string name = input_name(file);
+    auto doc = common::parse_json_text(*text, {.file = name, .bom = common::BomPolicy::strip});
     if (!doc.ok()) return doc.error();
-    const common::JsonReader reader(file, 0, common::JsonReader::Dialect::quoting);
+    const common::JsonReader reader(name, 0, common::JsonReader::Dialect::quoting);
     if (common::Status s = read_config_file(reader, *doc, rc, levels, d_c_set, window_set); !s.ok()) return s.error();
   }
   if (!f.rule.empty()) {

@@ -24,6 +24,9 @@ inline constexpr int kExitInvalidArgument = 3;  // a value outside its domain
 // Bytes are tokens: the vocabulary is every byte value.
 inline constexpr std::size_t kByteVocab = 256;
 
+// Standard input is read once: two inputs of one command cannot both be `-`.
+inline constexpr const char* kOneStdin = "--config and --data cannot both be '-' (standard input holds one input)";
+
 // "nltrain: <error line>" on stderr; returns the exit code of its ErrorCode.
 int report(const common::Error& e);
 int exit_code_for(common::ErrorCode code);

@@ -157,7 +157,7 @@ Registration add_eval_command(CLI::App& app) {
   auto o = std::make_shared<EvalOptions>();
   CLI::App* cmd = app.add_subcommand("eval", "Loss and perplexity of a checkpoint on a text (forward only)");
   cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)")->required();
-  cmd->add_option("--data", o->data, "Text to evaluate on (default: the run's training text)");
+  cmd->add_option("--data", o->data, "Text to evaluate on ('-': stdin; default: the run's training text)");
   add_count_option(cmd, "--max-chunks", o->max_chunks, "Evaluate at most this many chunks");
   cmd->add_flag("--json", o->json, "Result as JSON");
   return {cmd, [o] { return run_eval(*o); }};

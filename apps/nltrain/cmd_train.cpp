@@ -1,6 +1,7 @@
 // nltrain train: byte-level language modelling with checkpoints, resume and metrics.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cmath>
@@ -80,7 +81,10 @@ class MetricsSink {
     if (path_.empty()) return {};
     if (path_ == "-") {
       std::cout << line << '\n';
-      if (const int err = common::flush_stdout(); err != 0) return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
+      if (const int err = common::flush_stdout(); err != 0) {
+        if (err == EPIPE) return common::Error::io("--metrics -: the reader closed the pipe");
+        return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
+      }
       return {};
     }
     file_ << line << '\n';
@@ -139,6 +143,7 @@ int run_train(const TrainOptions& o) {
   std::string out = o.out;
   Corpus corpus;
 
+  if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
   if (resuming) {
     const ConfigFlags& f = o.flags;
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
@@ -219,6 +224,8 @@ int run_train(const TrainOptions& o) {
 
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  // A closed metrics pipe is reported by write(2) as EPIPE and handled below, not a silent death.
+  std::signal(SIGPIPE, SIG_IGN);
   g_stop_signal = 0;
 
   Progress progress(o.quiet, first, last);
@@ -260,8 +267,12 @@ int run_train(const TrainOptions& o) {
                              {"tokens_per_s", std::round(tok_s)},
                              {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     if (common::Status s = metrics.write(m.dump()); !s.ok()) {
+      // The step is trained; keep it. A reader that exits early (| head) closes the pipe: stop
+      // cleanly with a checkpoint rather than lose the run (SIGPIPE is ignored above).
       progress.break_line();
-      return report(s.error());
+      if (common::Status c = checkpoint(); !c.ok()) return report(c.error());
+      return report(common::Error::io(s.error().message() + "; training stopped after step " + std::to_string(trainer->step()) +
+                                      ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
     }
     progress.update(n + 1, r->loss, tok_s, false);
     if (trainer->step() % run.checkpoint_every == 0 && trainer->step() < last) {
@@ -316,7 +327,7 @@ void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
   cmd->add_option("--schedule", f.schedule,
                   "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
                   "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
-  cmd->add_option("--config", f.config_file, "JSON configuration file (see man nltrain)");
+  cmd->add_option("--config", f.config_file, "JSON configuration file ('-': stdin; see man nltrain)");
   add_count_option(cmd, "--d", f.d, "Model width (default 32)");
   add_count_option(cmd, "--heads", f.heads, "Attention heads (default 4)");
   add_count_option(cmd, "--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
@@ -331,7 +342,7 @@ Registration add_train_command(CLI::App& app) {
   add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
   cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
   add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
-  cmd->add_option("--data", o->data, "Training text (bytes are tokens; default: the embedded corpus)");
+  cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
   cmd->add_option("--metrics", o->metrics, "Write one JSON line per step to this file ('-': stdout)");
