@@ -17,6 +17,7 @@
 #include "common/checked_stdout.hpp"
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
+#include "common/json_input.hpp"
 #include "commands.hpp"
 #include "count_option.hpp"
 #include "corpus.hpp"
@@ -60,14 +61,24 @@ class MetricsSink {
       if (!text.ok()) return text.error().at_file(path);
       std::string kept;
       std::size_t pos = 0;
+      std::int64_t line_no = 0;
       while (pos < text->size()) {
         std::size_t end = text->find('\n', pos);
-        if (end == std::string::npos) end = text->size();
+        // A last line without its newline is a write torn by a killed run: dropped, not an error.
+        if (end == std::string::npos) break;
         const std::string_view line(text->data() + pos, end - pos);
         pos = end + 1;
-        const auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_object() && j.contains("step") && j["step"].is_number_unsigned() && j["step"].get<std::uint64_t>() >= *resume_step) continue;
-        if (!line.empty()) kept.append(line).push_back('\n');
+        ++line_no;
+        if (line.empty()) continue;
+        // The file is nltrain's own output: a line that is not a metrics line means it is
+        // not, and rewriting it would destroy someone's file.
+        const auto j = common::parse_json_text(line, {.file = path, .first_line = line_no});
+        if (!j.ok()) return common::Error::malformed("--metrics: " + path + " is not an nltrain metrics file (line " + std::to_string(line_no) + ": " + j.error().message() + ")");
+        if (!j->is_object() || !j->contains("step") || !j->at("step").is_number_unsigned()) {
+          return common::Error::malformed("--metrics: " + path + " is not an nltrain metrics file (line " + std::to_string(line_no) + " has no \"step\")");
+        }
+        if (j->at("step").get<std::uint64_t>() >= *resume_step) continue;
+        kept.append(line).push_back('\n');
       }
       if (kept.size() != text->size()) {
         if (common::Status s = common::write_file_atomic(fs, path, kept); !s.ok()) return s.error().at_file(path);
@@ -195,7 +206,7 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
                                                   std::to_string(trainer->step())));
   }
-  auto lock = DirLock::acquire(out);
+  auto lock = lock_run_dir(out);
   if (!lock.ok()) return report(lock.error());
   if (!resuming && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; continue it with --resume " + out +
@@ -251,8 +262,7 @@ int run_train(const TrainOptions& o) {
       const std::string kept = last_saved > 0 || had_checkpoint
                                    ? "the last good checkpoint (after " + std::to_string(last_saved) + " steps) in " + out + " is kept"
                                    : "no checkpoint was written";
-      const bool non_finite = why.find("NaN") != std::string::npos || why.find("finite") != std::string::npos;
-      std::cerr << "nltrain: step " << n << ": " << (non_finite ? "NaN or Inf in the loss or gradients (" : "step failed (")
+      std::cerr << "nltrain: step " << n << ": " << (r.error().non_finite() ? "NaN or Inf in the loss or gradients (" : "step failed (")
                 << common::excerpt(why) << "); training stopped; " << kept << "\n";
       return kExitFailure;
     }
