@@ -162,7 +162,7 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
   m.rule = nl::RuleKind::delta;
   m.rule_cfg = nl::RuleConfig{};
   m.rule_cfg.d_h = 16, m.rule_cfg.m = 8, m.rule_cfg.d_c = 16;
-  std::size_t levels = 2;
+  std::size_t levels = kDefaultLevels;
   rc.opt.lr = 3e-3, rc.opt.warmup = 20, rc.opt.weight_decay = 0.1, rc.opt.clip = 1.0;
   bool d_c_set = false, window_set = false;
 

@@ -64,8 +64,10 @@ struct ConfigFlags {
 // lr 3e-3, warm-up 20, cosine over `steps`=1000. Errors name the flag or the JSON path.
 [[nodiscard]] common::Result<RunConfig> build_run_config(const ConfigFlags& f);
 
-// Levels K -> periods 1, 8, 64, ... (at most kMaxLevels).
+// Levels K -> periods 1, 8, 64, ... (at most kMaxLevels); train, init and gradcheck default to
+// kDefaultLevels, so gradcheck checks the model train trains.
 inline constexpr std::size_t kMaxLevels = 6;
+inline constexpr std::size_t kDefaultLevels = 2;
 
 }  // namespace nltrain
 
