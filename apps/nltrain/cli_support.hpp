@@ -1,6 +1,6 @@
 #pragma once
-// What every nltrain command shares: exit codes, the one-line error report,
-// atomic output files, rule names, float JSON and the strict run configuration.
+// What every nltrain command shares: exit codes, the one-line error report, atomic output
+// files, rule names, float JSON and the strict run configuration (built in run_config.cpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,6 +83,6 @@ namespace CLI {
 class App;
 }
 namespace nltrain {
-// --rule --levels --schedule --config --d --heads --seq-len --window --seed (cmd_train.cpp).
+// --rule --levels --schedule --config --d --heads --seq-len --window --seed (run_config.cpp).
 void add_config_flags(CLI::App* cmd, ConfigFlags& f);
 }  // namespace nltrain

@@ -26,3 +26,9 @@ else()
            COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found'; exit 77")
 endif()
 set_tests_properties(nltrain_torch_grads PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;torch")
+# train --metrics lines against schemas/nltrain-metrics.v0.1.0.json; a seeded run's metrics are
+# the same bytes every time (and after a resume).
+add_test(NAME nltrain_cli_metrics_schema
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/metrics_schema_test.py $<TARGET_FILE:nltrain>
+                 ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(nltrain_cli_metrics_schema PROPERTIES LABELS "nltrain;cli")
