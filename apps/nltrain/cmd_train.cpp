@@ -18,6 +18,7 @@
 #include "nl/trainer.hpp"
 #include "progress.hpp"
 #include "run_dir.hpp"
+#include "train_plan.hpp"
 
 namespace nltrain {
 namespace {
@@ -35,12 +36,6 @@ struct TrainOptions {
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
-  RunRecord run;
-  std::optional<nl::Trainer> trainer;
-  nl::AdamWConfig opt;
-  std::string out = o.out;
-  Corpus corpus;
-
   if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
   if (resuming) {
     const ConfigFlags& f = o.flags;
@@ -49,41 +44,14 @@ int run_train(const TrainOptions& o) {
       return report(common::Error::invalid_argument(
           "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));
     }
-    auto ck = load_checkpoint(o.resume);
-    if (!ck.ok()) return report(ck.error());
-    auto rec = decode_run(ck->run, checkpoint_path(o.resume));
-    if (!rec.ok()) return report(rec.error());
-    run = *rec;
-    const std::string data = o.data.empty() ? run.data : o.data;
-    auto c = load_corpus(data, ck->state.cfg.seq_len);
-    if (!c.ok()) return report(c.error());
-    corpus = std::move(*c);
-    if (corpus.sha256 != run.data_sha256) {
-      return report(common::Error::malformed("--resume: the data (" + corpus.name +
-                                             ") is not the data this run was trained on (its SHA-256 differs)"));
-    }
-    opt = ck->state.opt;
-    auto t = nl::Trainer::from_state(std::move(ck->state));
-    if (!t.ok()) return report(t.error());
-    trainer.emplace(std::move(*t));
-    if (out.empty()) out = o.resume;
-  } else {
-    auto rc = build_run_config(o.flags);
-    if (!rc.ok()) return report(rc.error());
-    const std::uint64_t every = o.checkpoint_every.value_or(100);
-    if (every == 0) return report(common::Error::invalid_argument("--checkpoint-every: must be at least 1"));
-    auto c = load_corpus(o.data, rc->model.seq_len);
-    if (!c.ok()) return report(c.error());
-    corpus = std::move(*c);
-    run.data = o.data;
-    run.data_sha256 = corpus.sha256;
-    run.data_bytes = corpus.bytes.size();
-    run.steps = rc->steps;
-    run.checkpoint_every = every;
-    if (out.empty()) out = "nltrain-run";
-    opt = rc->opt;
-    trainer.emplace(rc->model, nl::MagParams<float>::init(rc->model), rc->opt);
   }
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out);
+  if (!plan.ok()) return report(plan.error());
+  const RunRecord& run = plan->run;
+  std::optional<nl::Trainer>& trainer = plan->trainer;
+  const nl::AdamWConfig& opt = plan->opt;
+  const Corpus& corpus = plan->corpus;
+  const std::string& out = plan->out;
   if (o.stop_at && *o.stop_at > run.steps) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " +
                                                   std::to_string(run.steps)));
