@@ -15,26 +15,17 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mag_crosscheck as mc  # noqa: E402  (its import_torch: skip 77 outside CI, fail under CI=true)
+
 REL = 1e-6
-
-
-def import_torch():
-    try:
-        import torch
-        return torch
-    except ImportError as e:
-        if os.environ.get("CI") == "true":
-            print(f"adamw_check: CI=true but torch cannot be imported ({e})", file=sys.stderr)
-            sys.exit(1)
-        print(f"SKIP: torch not importable ({e})")
-        sys.exit(77)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", required=True, help="the nl_adamw_dump executable")
     args = ap.parse_args()
-    torch = import_torch()
+    torch = mc.import_torch()
     run = subprocess.run([args.dump], capture_output=True, text=True)
     if run.returncode != 0:
         print(f"adamw_check: {args.dump} exited {run.returncode}: {run.stderr.strip()}", file=sys.stderr)
