@@ -1,6 +1,6 @@
 #pragma once
-// What every nltrain command shares: exit codes, the one-line error report,
-// atomic output files, rule names, float JSON and the strict run configuration.
+// What every nltrain command shares: exit codes, the one-line error report, atomic output
+// files, rule names, float JSON and the strict run configuration (built in run_config.cpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +23,9 @@ inline constexpr int kExitInvalidArgument = 3;  // a value outside its domain
 
 // Bytes are tokens: the vocabulary is every byte value.
 inline constexpr std::size_t kByteVocab = 256;
+
+// Standard input is read once: two inputs of one command cannot both be `-`.
+inline constexpr const char* kOneStdin = "--config and --data cannot both be '-' (standard input holds one input)";
 
 // "nltrain: <error line>" on stderr; returns the exit code of its ErrorCode.
 int report(const common::Error& e);
@@ -61,8 +64,10 @@ struct ConfigFlags {
 // lr 3e-3, warm-up 20, cosine over `steps`=1000. Errors name the flag or the JSON path.
 [[nodiscard]] common::Result<RunConfig> build_run_config(const ConfigFlags& f);
 
-// Levels K -> periods 1, 8, 64, ... (at most kMaxLevels).
+// Levels K -> periods 1, 8, 64, ... (at most kMaxLevels); train, init and gradcheck default to
+// kDefaultLevels, so gradcheck checks the model train trains.
 inline constexpr std::size_t kMaxLevels = 6;
+inline constexpr std::size_t kDefaultLevels = 2;
 
 }  // namespace nltrain
 
@@ -78,6 +83,6 @@ namespace CLI {
 class App;
 }
 namespace nltrain {
-// --rule --levels --schedule --config --d --heads --seq-len --window --seed (cmd_train.cpp).
+// --rule --levels --schedule --config --d --heads --seq-len --window --seed (run_config.cpp).
 void add_config_flags(CLI::App* cmd, ConfigFlags& f);
 }  // namespace nltrain

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
+#include "input_text.hpp"
 
 namespace nltrain {
 namespace {
@@ -42,12 +43,15 @@ std::string xml_escape(std::string_view s) {
 }
 
 int run_plot(const PlotOptions& o) {
-  auto recs = common::read_jsonl_file(common::real_file_system(), o.metrics, {.file = o.metrics});
+  auto text = read_input(o.metrics, common::kMaxJsonInputBytes);
+  if (!text.ok()) return report(text.error());
+  const std::string name = input_name(o.metrics);
+  auto recs = common::parse_jsonl_text(*text, {.file = name});
   if (!recs.ok()) return report(recs.error());
   std::vector<std::pair<double, double>> pts;
   for (const common::JsonlRecord& r : *recs) {
     const auto bad = [&](const char* what) {
-      return report(common::Error::malformed(what, common::Location{o.metrics, r.line, ""}));
+      return report(common::Error::malformed(what, common::Location{name, r.line, ""}));
     };
     if (!r.value.is_object() || !r.value.contains("step") || !r.value.contains("loss")) return bad("not an nltrain metrics line (needs \"step\" and \"loss\")");
     const auto& step = r.value.at("step");
@@ -95,7 +99,7 @@ int run_plot(const PlotOptions& o) {
 Registration add_plot_command(CLI::App& app) {
   auto o = std::make_shared<PlotOptions>();
   CLI::App* cmd = app.add_subcommand("plot", "Draw the loss curve of a metrics file as SVG");
-  cmd->add_option("METRICS", o->metrics, "Metrics JSONL written by nltrain train --metrics")->required();
+  cmd->add_option("METRICS", o->metrics, "Metrics JSONL written by nltrain train --metrics ('-': stdin)")->required();
   cmd->add_option("--out", o->out, "SVG file (default loss.svg; '-': stdout)");
   cmd->add_option("--title", o->title, "Title of the picture");
   return {cmd, [o] { return run_plot(*o); }};

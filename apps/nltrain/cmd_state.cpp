@@ -5,9 +5,11 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "count_option.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 #include "corpus.hpp"
+#include "input_text.hpp"
 #include "nl/cms_backward.hpp"
 #include "nl/state_json.hpp"
 
@@ -22,6 +24,7 @@ struct InitOptions {
 };
 
 int run_init(const InitOptions& o) {
+  if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
   auto rc = build_run_config(o.flags);
   if (!rc.ok()) return report(rc.error());
   auto corpus = load_corpus(o.data, rc->model.seq_len);
@@ -70,13 +73,16 @@ common::Result<nl::StateResult> evaluate_fp64(const nl::StateInput& in) {
 }
 
 int run_grads(const GradsOptions& o) {
-  auto doc = common::read_json_file(common::real_file_system(), o.state, {.file = o.state, .bom = common::BomPolicy::strip});
+  auto text = read_input(o.state, common::kMaxJsonInputBytes);
+  if (!text.ok()) return report(text.error());
+  const std::string name = input_name(o.state);
+  auto doc = common::parse_json_text(*text, {.file = name, .bom = common::BomPolicy::strip});
   if (!doc.ok()) return report(doc.error());
   auto in = nl::parse_state(*doc);
-  if (!in.ok()) return report(in.error().at_file(o.state));
+  if (!in.ok()) return report(in.error().at_file(name));
   if (o.step) in->step = *o.step;
   auto r = o.fp64 ? evaluate_fp64(*in) : nl::evaluate_state(opaque_registry(), *in);
-  if (!r.ok()) return report(r.error().at_file(o.state));
+  if (!r.ok()) return report(r.error().at_file(name));
   if (common::Status s = write_output(o.out, nl::result_to_json(in->cfg, *r).dump() + "\n"); !s.ok()) return report(s.error());
   return kExitOk;
 }
@@ -87,9 +93,9 @@ Registration add_init_command(CLI::App& app) {
   auto o = std::make_shared<InitOptions>();
   CLI::App* cmd = app.add_subcommand("init", "Write a JSON state (configuration, initial parameters, one chunk) for external checks");
   add_config_flags(cmd, o->flags);
-  cmd->add_option("--data", o->data, "Text the chunk is taken from (default: the embedded corpus)");
-  cmd->add_option("--chunk", o->chunk, "Which chunk of the text (default 0)");
-  cmd->add_option("--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
+  cmd->add_option("--data", o->data, "Text the chunk is taken from ('-': stdin; default: the embedded corpus)");
+  add_count_option(cmd, "--chunk", o->chunk, "Which chunk of the text (default 0)");
+  add_count_option(cmd, "--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
   cmd->add_option("--out", o->out, "Output file ('-': stdout)")->required();
   return {cmd, [o] { return run_init(*o); }};
 }
@@ -97,8 +103,8 @@ Registration add_init_command(CLI::App& app) {
 Registration add_grads_command(CLI::App& app) {
   auto o = std::make_shared<GradsOptions>();
   CLI::App* cmd = app.add_subcommand("grads", "Evaluate a JSON state: loss, gradients, error buffers, context after");
-  cmd->add_option("STATE", o->state, "State file (nltrain-state/0.1.0)")->required();
-  cmd->add_option("--step", o->step, "Override the state's step");
+  cmd->add_option("STATE", o->state, "State file (nltrain-state/0.1.0; '-': stdin)")->required();
+  add_count_option(cmd, "--step", o->step, "Override the state's step");
   cmd->add_flag("--fp64", o->fp64, "Evaluate in double precision (hand-written backward), rounded to fp32");
   cmd->add_option("--out", o->out, "Output file (default '-': stdout)");
   return {cmd, [o] { return run_grads(*o); }};

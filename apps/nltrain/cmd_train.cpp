@@ -1,25 +1,24 @@
 // nltrain train: byte-level language modelling with checkpoints, resume and metrics.
-#include <unistd.h>
-
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
-#include "common/checked_stdout.hpp"
-#include "common/atomic_file.hpp"
-#include "common/file_system.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
+#include "count_option.hpp"
+#include "metrics_sink.hpp"
 #include "nl/trainer.hpp"
+#include "progress.hpp"
 #include "run_dir.hpp"
+#include "train_plan.hpp"
 
 namespace nltrain {
 namespace {
@@ -31,155 +30,28 @@ struct TrainOptions {
   ConfigFlags flags;
   std::string data, out, resume, metrics;
   std::optional<std::uint64_t> stop_at;
-  std::uint64_t checkpoint_every = 100;
-  bool checkpoint_every_set = false;
-  bool force = false, quiet = false, json = false;
-};
-
-using Clock = std::chrono::steady_clock;
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-std::string hms(double s) {
-  if (!std::isfinite(s) || s < 0) return "?";
-  const auto t = static_cast<std::uint64_t>(s + 0.5);
-  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60) : fmt::format("{}:{:02}", t / 60, t % 60);
-}
-
-// Metrics: one JSON object per step. A file is appended to on --resume, truncated otherwise.
-class MetricsSink {
- public:
-  // On resume (`resume_step` set), lines of steps at or after it (written after the checkpoint by
-  // a run that was then killed) are dropped first, so the file holds each step once.
-  common::Status open(const std::string& path, std::optional<std::uint64_t> resume_step) {
-    path_ = path;
-    if (path.empty() || path == "-") return {};
-    common::FileSystem& fs = common::real_file_system();
-    if (resume_step && fs.node_kind(path) == common::NodeKind::regular) {
-      auto text = common::read_text(fs, path, std::size_t{1} << 30);
-      if (!text.ok()) return text.error().at_file(path);
-      std::string kept;
-      std::size_t pos = 0;
-      while (pos < text->size()) {
-        std::size_t end = text->find('\n', pos);
-        if (end == std::string::npos) end = text->size();
-        const std::string_view line(text->data() + pos, end - pos);
-        pos = end + 1;
-        const auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_object() && j.contains("step") && j["step"].is_number_unsigned() && j["step"].get<std::uint64_t>() >= *resume_step) continue;
-        if (!line.empty()) kept.append(line).push_back('\n');
-      }
-      if (kept.size() != text->size()) {
-        if (common::Status s = common::write_file_atomic(fs, path, kept); !s.ok()) return s.error().at_file(path);
-      }
-    }
-    file_.open(path, resume_step ? std::ios::app : std::ios::trunc);
-    if (!file_) return common::Error::io("--metrics: cannot open " + path + ": " + std::strerror(errno));
-    return {};
-  }
-  common::Status write(const std::string& line) {
-    if (path_.empty()) return {};
-    if (path_ == "-") {
-      std::cout << line << '\n';
-      if (const int err = common::flush_stdout(); err != 0) return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
-      return {};
-    }
-    file_ << line << '\n';
-    file_.flush();
-    if (!file_) return common::Error::io("--metrics: cannot write " + path_);
-    return {};
-  }
-  [[nodiscard]] bool on_stdout() const { return path_ == "-"; }
-
- private:
-  std::string path_;
-  std::ofstream file_;
-};
-
-class Progress {
- public:
-  Progress(bool quiet, std::uint64_t first, std::uint64_t last)
-      : tty_(::isatty(STDERR_FILENO) == 1), quiet_(quiet), first_(first), last_(last),
-        every_(std::max<std::uint64_t>(1, (last - first) / 20)) {}
-  void update(std::uint64_t done, float loss, double tok_s, bool final) {
-    if (quiet_) return;
-    const double eta = tok_s > 0 ? static_cast<double>(last_ - done) * per_step_tokens_ / tok_s : NAN;
-    if (tty_) {
-      const auto now = Clock::now();
-      if (!final && now - shown_ < std::chrono::milliseconds(100)) return;
-      shown_ = now;
-      const std::size_t width = 30;
-      const double frac = static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(1, last_));
-      const auto fill = static_cast<std::size_t>(frac * width);
-      std::cerr << fmt::format("\r[{}{}] step {}/{} loss {:.4f} {:.0f} tok/s ETA {}\x1b[K", std::string(fill, '#'),
-                               std::string(width - fill, '.'), done, last_, loss, tok_s, hms(eta));
-      if (final) std::cerr << "\n";
-    } else if ((final && done != printed_) || (!final && (done - first_) % every_ == 0)) {
-      printed_ = done;
-      std::cerr << fmt::format("step {}/{} loss {:.4f} tokens/s {:.0f} eta {}\n", done, last_, loss, tok_s, hms(eta));
-    }
-  }
-  void set_tokens_per_step(double n) { per_step_tokens_ = n; }
-  void break_line() {
-    if (tty_ && !quiet_) std::cerr << "\n";
-  }
-
- private:
-  bool tty_, quiet_;
-  std::uint64_t first_, last_, every_;
-  double per_step_tokens_ = 1;
-  std::uint64_t printed_ = ~std::uint64_t{0};
-  Clock::time_point shown_{};
+  std::optional<std::uint64_t> checkpoint_every;  // default 100
+  bool force = false, quiet = false, json = false, metrics_timing = false;
 };
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
-  RunRecord run;
-  std::optional<nl::Trainer> trainer;
-  nl::AdamWConfig opt;
-  std::string out = o.out;
-  Corpus corpus;
-
+  if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
   if (resuming) {
     const ConfigFlags& f = o.flags;
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
-        f.warmup || f.seed || f.lr || o.checkpoint_every_set) {
+        f.warmup || f.seed || f.lr || o.checkpoint_every) {
       return report(common::Error::invalid_argument(
           "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));
     }
-    auto ck = load_checkpoint(o.resume);
-    if (!ck.ok()) return report(ck.error());
-    auto rec = decode_run(ck->run, checkpoint_path(o.resume));
-    if (!rec.ok()) return report(rec.error());
-    run = *rec;
-    const std::string data = o.data.empty() ? run.data : o.data;
-    auto c = load_corpus(data, ck->state.cfg.seq_len);
-    if (!c.ok()) return report(c.error());
-    corpus = std::move(*c);
-    if (corpus.sha256 != run.data_sha256) {
-      return report(common::Error::malformed("--resume: the data (" + corpus.name +
-                                             ") is not the data this run was trained on (its SHA-256 differs)"));
-    }
-    opt = ck->state.opt;
-    auto t = nl::Trainer::from_state(std::move(ck->state));
-    if (!t.ok()) return report(t.error());
-    trainer.emplace(std::move(*t));
-    if (out.empty()) out = o.resume;
-  } else {
-    auto rc = build_run_config(o.flags);
-    if (!rc.ok()) return report(rc.error());
-    if (o.checkpoint_every == 0) return report(common::Error::invalid_argument("--checkpoint-every: must be at least 1"));
-    auto c = load_corpus(o.data, rc->model.seq_len);
-    if (!c.ok()) return report(c.error());
-    corpus = std::move(*c);
-    run.data = o.data;
-    run.data_sha256 = corpus.sha256;
-    run.data_bytes = corpus.bytes.size();
-    run.steps = rc->steps;
-    run.checkpoint_every = o.checkpoint_every;
-    if (out.empty()) out = "nltrain-run";
-    opt = rc->opt;
-    trainer.emplace(rc->model, nl::MagParams<float>::init(rc->model), rc->opt);
   }
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out);
+  if (!plan.ok()) return report(plan.error());
+  const RunRecord& run = plan->run;
+  std::optional<nl::Trainer>& trainer = plan->trainer;
+  const nl::AdamWConfig& opt = plan->opt;
+  const Corpus& corpus = plan->corpus;
+  const std::string& out = plan->out;
   if (o.stop_at && *o.stop_at > run.steps) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " +
                                                   std::to_string(run.steps)));
@@ -189,7 +61,7 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
                                                   std::to_string(trainer->step())));
   }
-  auto lock = DirLock::acquire(out);
+  auto lock = lock_run_dir(out);
   if (!lock.ok()) return report(lock.error());
   if (!resuming && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; continue it with --resume " + out +
@@ -218,6 +90,8 @@ int run_train(const TrainOptions& o) {
 
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  // A closed metrics pipe is reported by write(2) as EPIPE and handled below, not a silent death.
+  std::signal(SIGPIPE, SIG_IGN);
   g_stop_signal = 0;
 
   Progress progress(o.quiet, first, last);
@@ -225,17 +99,17 @@ int run_train(const TrainOptions& o) {
   std::vector<std::size_t> ids, targets;
   double model_s = 0, outside_s = 0;
   float first_loss = NAN, last_loss = NAN;
-  const auto t0 = Clock::now();
+  const auto t0 = TrainClock::now();
   while (trainer->step() < last && g_stop_signal == 0) {
-    const auto a = Clock::now();
+    const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
     const std::size_t c = static_cast<std::size_t>(n % n_chunks);
     if (c == 0 && n > 0) trainer->reset_context();  // the data wrapped: a new document
     corpus.chunk(c, cfg.seq_len, ids, targets);
     const double lr = nl::learning_rate(opt, n);
-    const auto b = Clock::now();
+    const auto b = TrainClock::now();
     auto r = trainer->build_step(opaque_registry(), ids, targets, nl::GradientPath::tape);
-    const auto e = Clock::now();
+    const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {
       progress.break_line();
@@ -243,24 +117,25 @@ int run_train(const TrainOptions& o) {
       const std::string kept = last_saved > 0 || had_checkpoint
                                    ? "the last good checkpoint (after " + std::to_string(last_saved) + " steps) in " + out + " is kept"
                                    : "no checkpoint was written";
-      const bool non_finite = why.find("NaN") != std::string::npos || why.find("finite") != std::string::npos;
-      std::cerr << "nltrain: step " << n << ": " << (non_finite ? "NaN or Inf in the loss or gradients (" : "step failed (")
+      std::cerr << "nltrain: step " << n << ": " << (r.error().non_finite() ? "NaN or Inf in the loss or gradients (" : "step failed (")
                 << common::excerpt(why) << "); training stopped; " << kept << "\n";
       return kExitFailure;
     }
     if (std::isnan(first_loss)) first_loss = r->loss;
     last_loss = r->loss;
-    const double elapsed = seconds(Clock::now() - t0);
+    const double elapsed = seconds(TrainClock::now() - t0);
     const double tok_s = static_cast<double>((n + 1 - first) * cfg.seq_len) / std::max(elapsed, 1e-9);
-    nlohmann::ordered_json m{{"step", n},
-                             {"loss", float_json(r->loss)},
-                             {"grad_norm", r->grad_norm},
-                             {"lr", lr},
-                             {"tokens_per_s", std::round(tok_s)},
-                             {"elapsed_s", std::round(elapsed * 1000) / 1000}};
+    // schemas/nltrain-metrics.v0.1.0.json: what the run computed, then (only when asked) the
+    // wall clock, apart, so a seeded run's metrics are the same bytes every time.
+    nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
+    if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     if (common::Status s = metrics.write(m.dump()); !s.ok()) {
+      // The step is trained; keep it. A reader that exits early (| head) closes the pipe: stop
+      // cleanly with a checkpoint rather than lose the run (SIGPIPE is ignored above).
       progress.break_line();
-      return report(s.error());
+      if (common::Status c = checkpoint(); !c.ok()) return report(c.error());
+      return report(common::Error::io(s.error().message() + "; training stopped after step " + std::to_string(trainer->step()) +
+                                      ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
     }
     progress.update(n + 1, r->loss, tok_s, false);
     if (trainer->step() % run.checkpoint_every == 0 && trainer->step() < last) {
@@ -270,15 +145,15 @@ int run_train(const TrainOptions& o) {
       }
       last_saved = trainer->step();
     }
-    outside_s += seconds(b - a) + seconds(Clock::now() - e);
+    outside_s += seconds(b - a) + seconds(TrainClock::now() - e);
   }
-  const auto s0 = Clock::now();
+  const auto s0 = TrainClock::now();
   if (common::Status s = checkpoint(); !s.ok()) {
     progress.break_line();
     return report(s.error());
   }
-  outside_s += seconds(Clock::now() - s0);
-  const double elapsed = seconds(Clock::now() - t0);
+  outside_s += seconds(TrainClock::now() - s0);
+  const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;
   const double tok_s = static_cast<double>(done * cfg.seq_len) / std::max(elapsed, 1e-9);
   progress.update(trainer->step(), last_loss, tok_s, true);
@@ -309,34 +184,24 @@ int run_train(const TrainOptions& o) {
 
 }  // namespace
 
-void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
-  cmd->add_option("--rule", f.rule, "Memory rule: delta titans hebbian moneta yaad memora lattice trellis atlas (default delta)");
-  cmd->add_option("--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
-  cmd->add_option("--schedule", f.schedule,
-                  "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
-                  "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
-  cmd->add_option("--config", f.config_file, "JSON configuration file (see man nltrain)");
-  cmd->add_option("--d", f.d, "Model width (default 32)");
-  cmd->add_option("--heads", f.heads, "Attention heads (default 4)");
-  cmd->add_option("--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
-  cmd->add_option("--window", f.window, "Sliding-window attention span (default seq-len)");
-  cmd->add_option("--seed", f.seed, "Initialisation seed (default 42)");
-}
 
 Registration add_train_command(CLI::App& app) {
   auto o = std::make_shared<TrainOptions>();
   CLI::App* cmd = app.add_subcommand("train", "Train on a text file (or the embedded corpus), with checkpoints and resume");
   add_config_flags(cmd, o->flags);
-  cmd->add_option("--steps", o->flags.steps, "Total training steps of the run (default 1000)");
+  add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
   cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
-  cmd->add_option("--warmup", o->flags.warmup, "Warm-up steps (default 20)");
-  cmd->add_option("--data", o->data, "Training text (bytes are tokens; default: the embedded corpus)");
+  add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
+  cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
-  cmd->add_option("--metrics", o->metrics, "Write one JSON line per step to this file ('-': stdout)");
-  cmd->add_option("--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)")
-      ->each([o](const std::string&) { o->checkpoint_every_set = true; });
-  cmd->add_option("--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
+  cmd->add_option("--metrics", o->metrics,
+                  "Write one JSON line per step to this file ('-': stdout): step, loss, grad_norm, lr "
+                  "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");
+  cmd->add_flag("--metrics-timing", o->metrics_timing,
+                "Add the wall clock to each metrics line: \"timing\": {tokens_per_s, elapsed_s}");
+  add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
+  add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");
   cmd->add_flag("--json", o->json, "Summary as JSON");

@@ -2,6 +2,7 @@
 
 #include "common/file_system.hpp"
 #include "common/sha256.hpp"
+#include "input_text.hpp"
 
 namespace nltrain {
 
@@ -63,13 +64,14 @@ common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len)
     c.name = "(embedded)";
     c.bytes = std::string(embedded_corpus());
   } else {
-    c.name = path;
-    common::FileSystem& fs = common::real_file_system();
-    if (fs.is_dir(path)) return common::Error::io("--data: " + path + " is a directory, not a text file");
-    auto text = common::read_text(fs, path, kMaxCorpusBytes);
-    if (!text.ok()) return text.error().at_file(path);
+    c.name = input_name(path);
+    if (path != "-" && common::real_file_system().is_dir(path)) {
+      return common::Error::io("--data: " + path + " is a directory, not a text file");
+    }
+    auto text = read_input(path, kMaxCorpusBytes);
+    if (!text.ok()) return text.error();
     c.bytes = std::move(*text);
-    if (c.bytes.empty()) return common::Error::malformed("--data: " + path + " is empty; nltrain needs text to train on");
+    if (c.bytes.empty()) return common::Error::malformed("--data: " + c.name + " is empty; nltrain needs text to train on");
   }
   if (c.bytes.size() < seq_len + 1) {
     return common::Error::malformed("--data: " + c.name + " holds " + std::to_string(c.bytes.size()) +

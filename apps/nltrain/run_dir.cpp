@@ -1,11 +1,6 @@
 #include "run_dir.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -48,26 +43,18 @@ std::string checkpoint_path(const std::string& dir) {
   return dir + "/" + kCheckpointFile;
 }
 
-common::Result<DirLock> DirLock::acquire(const std::string& dir) {
+common::Result<common::DirLock> lock_run_dir(const std::string& dir) {
   common::FileSystem& fs = common::real_file_system();
   if (fs.node_kind(dir) != common::NodeKind::missing && !fs.is_dir(dir)) {
     return common::Error::io("--out: " + dir + " exists and is not a directory");
   }
   if (common::Status s = fs.create_dirs(dir); !s.ok()) return s.error().at_file(dir);
-  const std::string path = dir + "/lock";
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return common::Error::io("cannot open " + path + ": " + std::strerror(errno));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd);
-    if (err == EWOULDBLOCK) return common::Error::io(dir + ": another nltrain is training into this directory (its lock is held)");
-    return common::Error::io("cannot lock " + path + ": " + std::strerror(err));
+  auto lock = common::DirLock::acquire(dir, common::LockWait::fail_at_once);
+  if (lock.ok()) return std::move(*lock);
+  if (lock.error().held_elsewhere()) {
+    return common::Error::io(dir + ": another nltrain is training into this directory (its lock is held)");
   }
-  return DirLock(fd);
-}
-
-DirLock::~DirLock() {
-  if (fd_ >= 0) ::close(fd_);
+  return common::Error(lock.error());
 }
 
 common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c) {

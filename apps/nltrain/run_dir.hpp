@@ -1,10 +1,10 @@
 #pragma once
 // A training run's directory (--out / --resume / --checkpoint): DIR/checkpoint.nltrain (the
-// checkpoint, replaced atomically) and DIR/lock (held with flock(2) by the trainer writing it,
-// so two trainers never write one directory; the kernel drops it when the process dies).
+// checkpoint, replaced atomically); the trainer writing DIR holds a lock on it (lock_run_dir).
 #include <cstdint>
 #include <string>
 
+#include "common/dir_lock.hpp"
 #include "common/result.hpp"
 #include "nl/checkpoint.hpp"
 
@@ -26,18 +26,10 @@ struct RunRecord {
 
 [[nodiscard]] std::string checkpoint_path(const std::string& dir);
 
-// Holds DIR/lock until destroyed. Creates DIR when missing.
-class DirLock {
- public:
-  static common::Result<DirLock> acquire(const std::string& dir);
-  DirLock(DirLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  DirLock& operator=(DirLock&&) = delete;
-  ~DirLock();
-
- private:
-  explicit DirLock(int fd) : fd_(fd) {}
-  int fd_;
-};
+// Creates DIR when missing and locks it (common::DirLock on the directory itself, flock(2)),
+// failing at once when another trainer holds it: two trainers never write one run directory,
+// and the kernel drops the lock when the process dies.
+[[nodiscard]] common::Result<common::DirLock> lock_run_dir(const std::string& dir);
 
 // Encodes and writes DIR/checkpoint.nltrain atomically (temp, fsync, rename): a failure leaves
 // the previous checkpoint as it was.

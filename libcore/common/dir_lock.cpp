@@ -9,18 +9,21 @@
 
 namespace common {
 
-Result<DirLock> DirLock::acquire(const std::string& dir) {
+Expected<DirLock, LockError> DirLock::acquire(const std::string& dir, LockWait wait) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    return Error::io(std::string("cannot open directory to lock it: ") + std::strerror(errno), Location{dir, 0, {}});
+    return LockError(Error::io(std::string("cannot open directory to lock it: ") + std::strerror(errno), Location{dir, 0, {}}),
+                     false);
   }
+  const int op = wait == LockWait::wait ? LOCK_EX : LOCK_EX | LOCK_NB;
   int rc = 0;
-  while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+  while ((rc = ::flock(fd, op)) != 0 && errno == EINTR) {
   }
   if (rc != 0) {
     const int e = errno;
     ::close(fd);
-    return Error::io(std::string("cannot lock directory: ") + std::strerror(e), Location{dir, 0, {}});
+    return LockError(Error::io(std::string("cannot lock directory: ") + std::strerror(e), Location{dir, 0, {}}),
+                     e == EWOULDBLOCK);
   }
   return DirLock(fd);
 }

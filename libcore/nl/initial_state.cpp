@@ -1,6 +1,7 @@
 #include "nl/initial_state.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "nl/unit_norm.hpp"
 
@@ -33,12 +34,18 @@ std::vector<T> initial_state(RuleKind kind, const RuleConfig& cfg) {
       for (std::size_t i = dh * d; i < 2 * dh * d; ++i) s[i] = static_cast<T>(1.0 / static_cast<double>(dh));
       break;
     }
-    case RuleKind::lattice:
+    case RuleKind::lattice: {
+      // O-4 defines S as a formula (hash01 values, rows normalised), like the Moneta/MEMORA states
+      // above: it is evaluated in double and rounded once to T, so the fp32 state is the fp64 one
+      // rounded (normalising in fp32 left rows up to 2 ulp off it). Same 1e-8 floor as §9's L2Norm.
+      std::vector<double> row(d);
       for (std::size_t i = 0; i < cfg.m; ++i) {
-        for (std::size_t j = 0; j < d; ++j) s[i * d + j] = static_cast<T>(hash01(i * d + j) - 0.5);
-        (void)unit_norm_forward(&s[i * d], d, &s[i * d]);
+        for (std::size_t j = 0; j < d; ++j) row[j] = hash01(i * d + j) - 0.5;
+        (void)unit_norm_forward(row.data(), d, row.data());
+        for (std::size_t j = 0; j < d; ++j) s[i * d + j] = static_cast<T>(row[j]);
       }
       break;
+    }
     case RuleKind::delta:
     case RuleKind::titans:
     case RuleKind::hebbian:

@@ -47,8 +47,9 @@ struct TapeGradients {
   Pulse pulse;  // as TracedChunk::pulse
 };
 
-// One chunk on a fresh tape: register, traced forward, backward, extract. Errors as values.
-[[nodiscard]] common::Result<TapeGradients> tape_gradients(const tape::opaque::OpaqueRegistry& registry,
+// One chunk on a fresh tape: register, traced forward, backward, extract. Errors as values;
+// TapeFailure::non_finite() says a value went NaN or Inf on the tape.
+[[nodiscard]] common::Expected<TapeGradients, tape::TapeFailure> tape_gradients(const tape::opaque::OpaqueRegistry& registry,
                                                            const MagConfig& cfg, const MagParams<float>& params,
                                                            std::span<const std::size_t> ids,
                                                            std::span<const std::size_t> targets, const Pulse& pulse,

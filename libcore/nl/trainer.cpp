@@ -38,7 +38,7 @@ Trainer::Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt)
       context_(ContextMemory<float>::initial(cfg_)),
       buffers_(cfg_.levels(), ErrorBuffer<float>(cfg_.d, has_omega(cfg_.rule))) {}
 
-common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistry& registry,
+common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::OpaqueRegistry& registry,
                                                std::span<const std::size_t> ids, std::span<const std::size_t> targets,
                                                GradientPath path) {
   StepReport report;
@@ -47,20 +47,25 @@ common::Result<StepReport> Trainer::build_step(const tape::opaque::OpaqueRegistr
   ContextMemory<float> context_after;
   if (path == GradientPath::tape) {
     auto r = tape_gradients(registry, cfg_, params_, ids, targets, report.pulse, context_);
-    if (!r.ok()) return r.error();
+    if (!r.ok()) return StepError(r.error(), r.error().non_finite() ? StepFailure::non_finite : StepFailure::invalid);
     report.loss = r->loss;
     report.pulse = r->pulse;  // a learned schedule's gate may differ from the conductor
     grads = std::move(r->grads);
     context_after = std::move(r->context_after);
   } else {
+    // cms_forward fails on inputs that do not fit or on a non-finite loss; checking the inputs
+    // first leaves only the second (the hand-written path serves tests, so the cost is theirs).
+    if (common::Status s = check_chunk_inputs(cfg_, params_, ids, targets, report.pulse, context_); !s.ok()) {
+      return StepError(s.error(), StepFailure::invalid);
+    }
     auto f = cms_forward<float>(cfg_, params_, ids, targets, report.pulse, context_);
-    if (!f.ok()) return f.error();
+    if (!f.ok()) return StepError(f.error(), StepFailure::non_finite);
     report.loss = f->loss;
     report.pulse = f->pulse;
     grads = cms_backward<float>(cfg_, params_, *f);
     context_after = std::move(f->context_after);
   }
-  if (common::Status s = check_finite(cfg_, grads); !s.ok()) return s.error();
+  if (common::Status s = check_finite(cfg_, grads); !s.ok()) return StepError(s.error(), StepFailure::non_finite);
   for (std::size_t l = 0; l < cfg_.levels(); ++l) {
     if (report.pulse.is_active(l)) {
       buffers_[l].apply_to(grads.params.levels[l]);  // O-9: summed in before clipping

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "common/expected.hpp"
 #include "common/result.hpp"
 #include "nl/adamw.hpp"
 #include "nl/conductor.hpp"
@@ -16,6 +17,7 @@
 #include "nl/error_buffer.hpp"
 #include "nl/mag_config.hpp"
 #include "nl/mag_params.hpp"
+#include "nl/step_error.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 
 namespace nl {
@@ -45,7 +47,8 @@ class Trainer {
   // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint.
   Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt);
 
-  [[nodiscard]] common::Result<StepReport> build_step(const tape::opaque::OpaqueRegistry& registry,
+  // A failure says whether the step went non-finite (nothing was updated then) or was a wrong call.
+  [[nodiscard]] common::Expected<StepReport, StepError> build_step(const tape::opaque::OpaqueRegistry& registry,
                                                       std::span<const std::size_t> ids,
                                                       std::span<const std::size_t> targets, GradientPath path);
   // Forward only (Test / Stream phases).

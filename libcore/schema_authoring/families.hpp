@@ -10,6 +10,7 @@ namespace schema_authoring {
 [[nodiscard]] std::vector<SchemaDocument> framework_trace_schemas();  // framework-trace.v0.1.0 .. v0.8.0
 [[nodiscard]] std::vector<SchemaDocument> topology_input_schemas();   // topology-input.v0.4.0
 [[nodiscard]] std::vector<SchemaDocument> nltrain_state_schemas();    // nltrain-state(-result).v0.1.0
+[[nodiscard]] std::vector<SchemaDocument> nltrain_metrics_schemas();  // nltrain-metrics.v0.1.0 (train --metrics lines)
 [[nodiscard]] std::vector<SchemaDocument> atenia_schemas();           // atenia-*.v0.1.0 (inputs and --json outputs)
 
 }  // namespace schema_authoring

@@ -14,7 +14,7 @@ NewBuffer Recorder::heap_buffer(const Shape& shape) {
 void Recorder::throw_empty() const { throw TapeError(op_, "input tensor is empty (default-constructed)", {}); }
 
 void Recorder::throw_non_finite(std::initializer_list<Shape> input_shapes) const {
-  throw TapeError(op_, "result contains NaN or Inf", std::vector<Shape>(input_shapes));
+  throw NonFiniteError(op_, "result contains NaN or Inf", std::vector<Shape>(input_shapes));
 }
 
 void require_same_shape(const char* op, const Tensor& a, const Tensor& b) {

@@ -66,7 +66,7 @@ Tensor Tape::register_leaf(const char* what, std::span<const float> data, Shape 
                               std::to_string(shape.numel()),
                     {shape});
   }
-  if (!all_finite(data)) throw TapeError(what, "data contains NaN or Inf", {shape});
+  if (!all_finite(data)) throw NonFiniteError(what, "data contains NaN or Inf", {shape});
   NewBuffer b = new_buffer(shape, true);
   std::copy(data.begin(), data.end(), b.data.begin());  // the snapshot (CS-47)
   bufs_[b.tensor.id().index()].is_param = is_param;

@@ -209,9 +209,21 @@ auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>> {
   return std::invoke(f, tape);
 }
 
-// with_tape, with a TapeError turned into common::Error (invalid_argument, "tape: <what>").
+// What try_with_tape returns on failure: the common::Error ("tape: <what>", invalid_argument)
+// and whether it was a NaN or Inf (NonFiniteError) rather than a wrong call.
+class TapeFailure : public common::Error {
+ public:
+  TapeFailure(common::Error e, bool non_finite) : common::Error(std::move(e)), non_finite_(non_finite) {}
+  [[nodiscard]] bool non_finite() const { return non_finite_; }
+
+ private:
+  bool non_finite_;
+};
+
+// with_tape, with a TapeError turned into a TapeFailure (a common::Error, so `return r.error();`
+// into a common::Result keeps the message).
 template <typename F>
-auto try_with_tape(F&& f) -> common::Result<std::decay_t<std::invoke_result_t<F&, Tape&>>> {
+auto try_with_tape(F&& f) -> common::Expected<std::decay_t<std::invoke_result_t<F&, Tape&>>, TapeFailure> {
   using R = std::decay_t<std::invoke_result_t<F&, Tape&>>;
   try {
     if constexpr (std::is_void_v<R>) {
@@ -220,8 +232,10 @@ auto try_with_tape(F&& f) -> common::Result<std::decay_t<std::invoke_result_t<F&
     } else {
       return with_tape(std::forward<F>(f));
     }
+  } catch (const NonFiniteError& e) {
+    return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), true);
   } catch (const TapeError& e) {
-    return common::Error::invalid_argument(std::string("tape: ") + e.what());
+    return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), false);
   }
 }
 

@@ -31,4 +31,11 @@ class TapeError : public std::runtime_error {
   std::vector<Shape> shapes_;
 };
 
+// A value went NaN or Inf (an op's result, a tensor's data). Its own type so that a caller can
+// tell a diverging computation from a wrong call without reading the message.
+class NonFiniteError : public TapeError {
+ public:
+  using TapeError::TapeError;
+};
+
 }  // namespace tape

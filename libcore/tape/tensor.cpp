@@ -13,7 +13,7 @@ Tensor Tensor::from(std::span<const float> data, Shape shape) {
                                   std::to_string(shape.numel()),
                     {shape});
   }
-  if (!all_finite(data)) throw TapeError("Tensor", "data contains NaN or Inf", {shape});
+  if (!all_finite(data)) throw NonFiniteError("Tensor", "data contains NaN or Inf", {shape});
   std::shared_ptr<float[]> block = std::make_shared_for_overwrite<float[]>(data.empty() ? 1 : data.size());
   std::copy(data.begin(), data.end(), block.get());
   const float* p = block.get();

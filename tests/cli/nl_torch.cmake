@@ -14,3 +14,17 @@ else()
            COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found; nl/torch cross-check skipped'; exit 77")
 endif()
 set_tests_properties(nl_torch_crosscheck PROPERTIES SKIP_RETURN_CODE 77 LABELS "nl;torch")
+
+# nl_torch_adamw: FrequencyAwareAdamW (10 steps) against torch.optim.AdamW in float64, to 1e-6
+# relative on parameters and both moments (tests/nl/torch/adamw_check.py).
+add_executable(nl_adamw_dump ${PROJECT_SOURCE_DIR}/tests/nl/torch/dump_adamw.cpp)
+target_link_libraries(nl_adamw_dump PRIVATE suite::nl nlohmann_json::nlohmann_json)
+if(EXISTS ${SUITE_TORCH_PYTHON})
+  add_test(NAME nl_torch_adamw
+           COMMAND ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/nl/torch/adamw_check.py
+                   --dump $<TARGET_FILE:nl_adamw_dump>)
+else()
+  add_test(NAME nl_torch_adamw
+           COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found; AdamW cross-check skipped'; exit 77")
+endif()
+set_tests_properties(nl_torch_adamw PROPERTIES SKIP_RETURN_CODE 77 LABELS "nl;torch")

@@ -1,5 +1,5 @@
 # nltrain CLI tests: each script runs the built binary and checks exit codes, outputs, files.
-foreach(_t train errors crash gradcheck_control)
+foreach(_t train errors crash gradcheck_control int_options stdin_pipe metrics_resume gradcheck_report)
   add_test(NAME nltrain_cli_${_t}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/${_t}_test.sh $<TARGET_FILE:nltrain>)
   set_tests_properties(nltrain_cli_${_t} PROPERTIES LABELS "nltrain;cli")
@@ -26,3 +26,12 @@ else()
            COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found'; exit 77")
 endif()
 set_tests_properties(nltrain_torch_grads PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;torch")
+# train --metrics lines against schemas/nltrain-metrics.v0.1.0.json; a seeded run's metrics are
+# the same bytes every time (and after a resume).
+add_test(NAME nltrain_cli_metrics_schema
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/metrics_schema_test.py $<TARGET_FILE:nltrain>
+                 ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(nltrain_cli_metrics_schema PROPERTIES LABELS "nltrain;cli")
+# No file under apps/nltrain over 250 lines.
+add_test(NAME nltrain_file_size COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/file_size_test.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")

@@ -116,3 +116,35 @@ TEST_CASE("gradcheck, learned schedule: K = 1 is an error naming the schedule") 
   CHECK(r.error().code() == common::ErrorCode::invalid_argument);
   CHECK(r.error().message().find("schedule") != std::string::npos);
 }
+
+TEST_CASE("gradcheck: fp32 FD reports what it compared and what it skipped below the floor, never a worst of 0 for nothing") {
+  std::size_t skipped_total = 0, all_skipped_tensors = 0;
+  for (nl::RuleKind rule : nl::kAllRuleKinds) {
+    nl::GradcheckOptions opt;
+    opt.rule = rule;
+    opt.levels = 2;
+    auto r = nl::gradcheck(nltest::registry(), opt);
+    REQUIRE(r.ok());
+    for (const nl::TensorCheck& t : r->tensors) {
+      INFO(t.name);
+      CHECK(t.fd_compared + t.fd_skipped == t.fd_checked);
+      CHECK(t.fd_worst_abs.has_value() == (t.fd_compared > 0));
+      if (t.fd_compared == 0) CHECK_FALSE(t.fd_worst_rel.has_value());
+      skipped_total += t.fd_skipped;
+      all_skipped_tensors += t.fd_compared == 0 && t.fd_checked > 0 ? 1 : 0;
+    }
+  }
+  // The protocol's floor does skip entries (so the counts above were exercised).
+  CHECK(skipped_total > 0);
+  MESSAGE("fp32 FD: " << skipped_total << " entries skipped below 5e-4; " << all_skipped_tensors
+                      << " tensors with nothing compared");
+  // fp64 compares every entry.
+  nl::GradcheckOptions opt;
+  opt.fp64 = true;
+  auto r = nl::gradcheck(nltest::registry(), opt);
+  REQUIRE(r.ok());
+  for (const nl::TensorCheck& t : r->tensors) {
+    CHECK(t.fd_skipped == 0);
+    CHECK(t.fd_compared == t.size);
+  }
+}

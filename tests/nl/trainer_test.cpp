@@ -166,3 +166,29 @@ TEST_CASE("trainer: a step that meets NaN is refused with the field named, and c
     for (float v : u.params().to_flat()) CHECK(std::isfinite(v));
   }
 }
+
+TEST_CASE("trainer: a failed step says by its type whether it went non-finite") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  std::vector<std::size_t> ids, tg;
+  chunk(0, cfg, ids, tg);
+  // Diverging weights: every path ends in a NaN or Inf (loss, tape value or gradient).
+  nl::MagParams<float> big = nl::MagParams<float>::init(cfg);
+  for (float& v : big.e) v = 3e38f;
+  for (float& v : big.w_o) v = 3e38f;
+  for (nl::GradientPath path : {nl::GradientPath::tape, nl::GradientPath::hand_written}) {
+    nl::Trainer t(cfg, big, adamw());
+    const auto r = t.build_step(nltest::registry(), ids, tg, path);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind() == nl::StepFailure::non_finite);
+    CHECK(t.step() == 0);
+  }
+  // A chunk of the wrong length is a wrong call, not a divergence.
+  std::vector<std::size_t> short_ids(ids.begin(), ids.end() - 1), short_tg(tg.begin(), tg.end() - 1);
+  for (nl::GradientPath path : {nl::GradientPath::tape, nl::GradientPath::hand_written}) {
+    nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), adamw());
+    const auto r = t.build_step(nltest::registry(), short_ids, short_tg, path);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind() == nl::StepFailure::invalid);
+    CHECK(r.error().message().find("seq_len") != std::string::npos);
+  }
+}

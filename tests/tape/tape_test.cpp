@@ -180,18 +180,32 @@ TEST_CASE("registration and Tensor::from reject wrong sizes and non-finite data"
 }
 
 TEST_CASE("try_with_tape: a TapeError becomes a common::Error naming the op and shapes") {
-  const common::Result<float> bad = try_with_tape([](Tape& t) {
+  const auto bad = try_with_tape([](Tape& t) {
     const Tensor a = t.register_param(std::vector<float>(6, 1.0f), {2, 3});
     return ops::matmul(a, a).item();
   });
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().code() == common::ErrorCode::invalid_argument);
   CHECK(bad.error().message() == "tape: Matmul: inner dimensions differ; shapes [2,3] [2,3]");
-  const common::Result<float> good = try_with_tape([](Tape& t) {
+  CHECK_FALSE(bad.error().non_finite());
+  const auto good = try_with_tape([](Tape& t) {
     return ops::l2_norm(t.register_param(std::vector<float>{3, 4}, {2})).item();
   });
   REQUIRE(good.ok());
   CHECK(*good == 5.0f);
+}
+
+TEST_CASE("try_with_tape: a NaN or Inf is a TapeFailure that says so by its type") {
+  const auto overflow = try_with_tape([](Tape& t) {
+    const Tensor a = t.register_param(std::vector<float>{3e38f, 3e38f}, {2});
+    return ops::l2_norm(ops::add(a, a)).item();
+  });
+  REQUIRE_FALSE(overflow.ok());
+  CHECK(overflow.error().non_finite());
+  CHECK(overflow.error().message().find("NaN or Inf") != std::string::npos);
+  // Kept as a common::Error where a caller returns it as one.
+  const common::Error as_error = overflow.error();
+  CHECK(as_error.code() == common::ErrorCode::invalid_argument);
 }
 
 TEST_CASE("forward: identical bits with and without a tape across a small network") {

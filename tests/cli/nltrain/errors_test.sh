@@ -126,7 +126,7 @@ run "$NLTRAIN" eval --checkpoint nowhere
 expect_error 2 "nowhere: no checkpoint here"
 
 # Two trainers on one directory: the second is refused while the first holds the lock.
-flock -n good/lock -c 'sleep 5' &
+flock -n good -c 'sleep 5' &
 holder=$!
 sleep 0.3
 run "$NLTRAIN" train --resume good

@@ -69,7 +69,7 @@ expect_error 3 "--schedule: learned needs --levels >= 2"
 # The table says MISMATCH on the perturbed tensor and FAIL in its header.
 run "$NLTRAIN" gradcheck --rule titans --perturb-gradient 'W_V[0]+=1'
 expect_rc 1
-expect_out_has "gradcheck titans K=1: FAIL"
+expect_out_has "gradcheck titans K=2: FAIL"
 grep -qE '^  W_V .*MISMATCH' "$WORK/out" || fail "W_V is not reported as MISMATCH"
 [ "$(grep -c MISMATCH "$WORK/out")" -eq 1 ] || fail "more than one tensor reported as MISMATCH"
 

@@ -21,9 +21,10 @@ TEST_CASE("schema_registry: every wire format version is embedded") {
   CHECK(receipt::schema::find_schema("topology-input.v0.4.0") != nullptr);
   CHECK(receipt::schema::find_schema("nltrain-state.v0.1.0") != nullptr);
   CHECK(receipt::schema::find_schema("nltrain-state-result.v0.1.0") != nullptr);
+  CHECK(receipt::schema::find_schema("nltrain-metrics.v0.1.0") != nullptr);
   CHECK(receipt::schema::find_schema("atenia-scenario.v0.1.0") != nullptr);
   CHECK(receipt::schema::find_schema("atenia-place-result.v0.1.0") != nullptr);
-  CHECK(names.size() == 31);
+  CHECK(names.size() == 32);
   CHECK(receipt::schema::receipt_versions().size() == 8);
 }
 

@@ -1,0 +1,52 @@
+#include "train_plan.hpp"
+
+#include <utility>
+
+#include "nl/mag_params.hpp"
+
+namespace nltrain {
+
+common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
+                                       const std::string& data, const std::string& out) {
+  auto rc = build_run_config(flags);
+  if (!rc.ok()) return rc.error();
+  const std::uint64_t every = checkpoint_every.value_or(100);
+  if (every == 0) return common::Error::invalid_argument("--checkpoint-every: must be at least 1");
+  auto c = load_corpus(data, rc->model.seq_len);
+  if (!c.ok()) return c.error();
+  TrainPlan p;
+  p.corpus = std::move(*c);
+  p.run.data = data;
+  p.run.data_sha256 = p.corpus.sha256;
+  p.run.data_bytes = p.corpus.bytes.size();
+  p.run.steps = rc->steps;
+  p.run.checkpoint_every = every;
+  p.out = out.empty() ? "nltrain-run" : out;
+  p.opt = rc->opt;
+  p.trainer.emplace(rc->model, nl::MagParams<float>::init(rc->model), rc->opt);
+  return p;
+}
+
+common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data, const std::string& out) {
+  auto ck = load_checkpoint(resume);
+  if (!ck.ok()) return ck.error();
+  auto rec = decode_run(ck->run, checkpoint_path(resume));
+  if (!rec.ok()) return rec.error();
+  TrainPlan p;
+  p.run = *rec;
+  auto c = load_corpus(data.empty() ? p.run.data : data, ck->state.cfg.seq_len);
+  if (!c.ok()) return c.error();
+  p.corpus = std::move(*c);
+  if (p.corpus.sha256 != p.run.data_sha256) {
+    return common::Error::malformed("--resume: the data (" + p.corpus.name +
+                                    ") is not the data this run was trained on (its SHA-256 differs)");
+  }
+  p.opt = ck->state.opt;
+  auto t = nl::Trainer::from_state(std::move(ck->state));
+  if (!t.ok()) return t.error();
+  p.trainer.emplace(std::move(*t));
+  p.out = out.empty() ? resume : out;
+  return p;
+}
+
+}  // namespace nltrain

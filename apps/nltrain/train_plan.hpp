@@ -1,0 +1,32 @@
+#pragma once
+// What nltrain train starts from: a new run (configuration, corpus, fresh parameters) or a
+// resumed one (checkpoint, its run record, the same corpus by SHA-256).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cli_support.hpp"
+#include "common/result.hpp"
+#include "corpus.hpp"
+#include "nl/adamw.hpp"
+#include "nl/trainer.hpp"
+#include "run_dir.hpp"
+
+namespace nltrain {
+
+struct TrainPlan {
+  RunRecord run;
+  std::optional<nl::Trainer> trainer;  // always set in a returned plan (Trainer has no empty state)
+  nl::AdamWConfig opt;
+  Corpus corpus;
+  std::string out;  // the run directory written to
+};
+
+// From the flags; `data` empty: the embedded corpus; `out` empty: nltrain-run.
+[[nodiscard]] common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
+                                                     const std::string& data, const std::string& out);
+// From the checkpoint in `resume`; `data` empty: the run's own; `out` empty: `resume`.
+[[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data,
+                                                         const std::string& out);
+
+}  // namespace nltrain

@@ -1,0 +1,35 @@
+// The line nltrain train writes per step to --metrics (JSON Lines), nltrain-metrics v0.1.0.
+// Only what the run computes is at the top level, so a seeded run's metrics are the same bytes
+// every time; the wall-clock fields exist only when asked for (--metrics-timing), nested in
+// "timing", so a reader never mistakes them for part of the result.
+#include "schema_authoring/families.hpp"
+
+namespace schema_authoring {
+namespace {
+
+SchemaDocument metrics_line() {
+  Node timing = object()
+                    .field("tokens_per_s", number().min(0).describe("tokens trained per wall-clock second since the start"))
+                    .field("elapsed_s", number().min(0).describe("wall-clock seconds since the start, to the millisecond"))
+                    .closed()
+                    .ordered();
+  Node root = object()
+                  .field("step", integer().min(0).describe("0-based step of the run"))
+                  .field("loss", number().describe("the fp32 loss, shortest decimal that reads back to it"))
+                  .field("grad_norm", number().min(0).describe("global gradient norm before clipping"))
+                  .field("lr", number().min(0).describe("the learning rate of the step"))
+                  .optional("timing", timing.describe("wall-clock fields: only with --metrics-timing"))
+                  .closed()
+                  .ordered();
+  SchemaDocument doc("nltrain-metrics", "0.1.0", std::move(root));
+  doc.title("nltrain metrics line")
+      .summary("One line of nltrain train --metrics: the step, its loss, gradient norm and learning rate; with "
+               "--metrics-timing also a timing object (tokens per second, elapsed seconds).");
+  return doc;
+}
+
+}  // namespace
+
+std::vector<SchemaDocument> nltrain_metrics_schemas() { return {metrics_line()}; }
+
+}  // namespace schema_authoring

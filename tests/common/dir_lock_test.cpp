@@ -1,0 +1,48 @@
+#include "common/dir_lock.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+namespace {
+
+std::string lock_test_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / ("dir-lock-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// Runs acquire(dir, fail_at_once) in a child process (flock is per open file, so a second
+// acquire in this process would conflict too, but a child is how a second trainer looks) and
+// returns its exit code: 0 taken, 1 held elsewhere, 2 another error.
+int child_try_lock(const std::string& dir) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    auto l = common::DirLock::acquire(dir, common::LockWait::fail_at_once);
+    ::_exit(l.ok() ? 0 : l.error().held_elsewhere() ? 1 : 2);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("dir_lock: fail_at_once is refused while another holds the lock, taken once it is released") {
+  const std::string dir = lock_test_dir();
+  {
+    auto held = common::DirLock::acquire(dir);
+    REQUIRE(held.ok());
+    CHECK(child_try_lock(dir) == 1);
+  }
+  CHECK(child_try_lock(dir) == 0);
+  auto missing = common::DirLock::acquire(dir + "/nowhere", common::LockWait::fail_at_once);
+  REQUIRE_FALSE(missing.ok());
+  CHECK_FALSE(missing.error().held_elsewhere());
+  std::filesystem::remove_all(dir);
+}
