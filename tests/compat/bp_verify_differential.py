@@ -161,13 +161,22 @@ def compared_message(check):
     return name in MESSAGE_CHECKS
 
 
+def reference_words(check):
+    """The message without what bp adds after the reference's words: engine-reproduce names the
+    field and both values after the byte offset (bp(1) DIFFERENCES FROM THE REFERENCE)."""
+    message = check.get("message") or ""
+    if check.get("name") == "engine-reproduce":
+        return re.sub(r"^(engine output diverges from receipt at byte \d+) \(.*\)$", r"\1", message, flags=re.S)
+    return message
+
+
 def shape(j):
     if not isinstance(j, dict):
         return None
     if "report" in j:
         # Names and statuses of every check; the messages too where they carry no rule output
         # (engine-reproduce's byte offset, the dispatch, fixture-status and drift texts).
-        return [(c.get("name"), c.get("status"), c.get("message") if compared_message(c) else None)
+        return [(c.get("name"), c.get("status"), reference_words(c) if compared_message(c) else None)
                 for c in all_checks(j["report"])]
     if "error" in j:
         return None  # error texts differ by design (our parser's messages)
