@@ -104,10 +104,10 @@ common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std:
     if (!layout) return layout.error();
     lf.layout = std::move(layout.value());
     if (lf.layout.tensors.size() > kMaxCheckpointTensors - std::min(ids.size(), kMaxCheckpointTensors)) {
+      const std::string earlier = ids.empty() ? "" : " (and " + std::to_string(ids.size()) + " in earlier inputs)";
       return common::Error::invalid_argument("--from " + path + ": holds " + std::to_string(lf.layout.tensors.size()) +
-                                             " tensors, " + std::to_string(ids.size()) +
-                                             " taken by earlier inputs; a checkpoint holds at most " +
-                                             std::to_string(kMaxCheckpointTensors) + " tensors");
+                                             " tensors" + earlier + "; a checkpoint holds at most " +
+                                             std::to_string(kMaxCheckpointTensors) + "; nothing was written");
     }
     for (const auto& t : lf.layout.tensors) {
       if (auto why = bad_id(t.name)) return common::Error::invalid_argument("--from " + path + ": tensor id: " + *why);
