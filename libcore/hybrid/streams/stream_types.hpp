@@ -22,6 +22,11 @@ enum class TaskCategory : std::uint8_t {
 struct TaskKind {
   TaskCategory category = TaskCategory::Compute;
   std::string name;
+  // A transfer or prefetch of one tensor: which, and between which tiers (tier names, as in
+  // the name "move:<from>-><to>:<tensor>"). Empty otherwise. Kept as fields so that nothing
+  // has to parse them back out of the name.
+  std::string tensor;
+  std::string from, to;
 
   static TaskKind compute(std::string n) { return {TaskCategory::Compute, std::move(n)}; }
   static TaskKind transfer(std::string n) { return {TaskCategory::Transfer, std::move(n)}; }
