@@ -28,9 +28,15 @@ struct TaskKind {
   std::string tensor;
   std::string from, to;
 
-  static TaskKind compute(std::string n) { return {TaskCategory::Compute, std::move(n)}; }
-  static TaskKind transfer(std::string n) { return {TaskCategory::Transfer, std::move(n)}; }
-  static TaskKind io(std::string n) { return {TaskCategory::Io, std::move(n)}; }
+  static TaskKind compute(std::string n) { return make(TaskCategory::Compute, std::move(n)); }
+  static TaskKind transfer(std::string n) { return make(TaskCategory::Transfer, std::move(n)); }
+  static TaskKind io(std::string n) { return make(TaskCategory::Io, std::move(n)); }
+  static TaskKind make(TaskCategory c, std::string n) {
+    TaskKind k;
+    k.category = c;
+    k.name = std::move(n);
+    return k;
+  }
 
   friend bool operator==(const TaskKind&, const TaskKind&) = default;
 };
