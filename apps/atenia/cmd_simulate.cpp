@@ -184,6 +184,13 @@ int run_simulate(const SimulateOptions& o) {
     auto s = probe_now(root);
     if (!s) return report(s.error());
     snap = std::move(*s);
+    // The profile describes this machine: with no GPU in it, no work can be timed on a GPU here,
+    // whatever the scenario assumes; say so instead of modelling a GPU from default rates.
+    if (snap->gpus.empty() && scenario->gpu_available) {
+      std::cerr << "atenia: note: --profile found no GPU on this machine; the scenario's GPU work is modelled on "
+                   "the CPU (gpu_available taken as false)\n";
+      scenario->gpu_available = false;
+    }
   }
   const SimRates rates = resolve_rates(snap, o.profile ? "profiled" : "snapshot");
   auto mem = make_manager(root, root.ssd(), scenario->gpu_available);
