@@ -56,7 +56,7 @@ Registration add_checkpoint_command(CLI::App& app) {
   auto* restore = sub->add_subcommand("restore", "Restore the checkpoint into a fresh memory manager (refused while a save is pending recovery)");
   restore->add_option("root", o->root, "cache root directory")->required();
   restore->add_flag("--lazy", o->lazy, "register entries without loading their bytes (13.9.3)");
-  restore->add_flag("--gpu-available", o->gpu_available, "plan the warm start for a host with a GPU");
+  restore->add_flag("--gpu-available", o->gpu_available, "a GPU is available: VRAM entries go back on VRAM when they fit, and the warm start is planned for it");
   restore->add_option("--out", o->out, "write the .npy / .safetensors files saved with --from back into this directory");
   restore->add_flag("--json", o->json, "machine-readable output");
   auto* inspect = sub->add_subcommand("inspect", "List the manifest and verify every blob restore would read (writes nothing)");

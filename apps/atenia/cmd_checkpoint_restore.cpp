@@ -36,9 +36,15 @@ int run_restore(const CheckpointOptions& o) {
   auto mem = make_manager(root, scratch.path(), o.gpu_available);
   hybrid::DriftCollector drift;
   hybrid::LazyRegistry lazy;
+  std::vector<hybrid::VramFallback> fallbacks;
+  // With --gpu-available a VRAM entry goes back on VRAM when it fits; --lazy registers entries
+  // without their bytes, so it keeps the hardware-agnostic RAM placement.
   auto cp = o.lazy ? hybrid::restore_checkpoint_lazy(root.checkpoint(), mem, lazy, &drift)
-                   : hybrid::restore_checkpoint(root.checkpoint(), mem, &drift);
+                   : hybrid::restore_checkpoint_on_host(root.checkpoint(), mem, o.gpu_available, &drift, &fallbacks);
   if (!cp) return fail_checkpoint(cp.error());
+  for (const auto& f : fallbacks) {
+    std::cerr << "atenia: note: " << f.id << " was saved on VRAM and is restored in RAM: " << f.reason << "\n";
+  }
   const auto plan = hybrid::build_warm_start_plan(mem, cp.value(), drift.reports(), o.gpu_available);
 
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();

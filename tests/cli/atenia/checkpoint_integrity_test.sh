@@ -158,4 +158,17 @@ st cap.safetensors 1024
 run "$ATENIA" checkpoint save F --from cap.safetensors
 expect_rc 0
 expect_out_eq "saved 1024 entries to F/checkpoint/checkpoint.meta"
+# --- 9. A tensor saved with --tier vram comes back on VRAM when restore is told a GPU is there
+#     (this machine's GPU, or the in-process stand-in without one); without --gpu-available the
+#     restore stays hardware-agnostic (RAM). Before, it always came back in RAM.
+npy v.npy 'np.arange(8, dtype=np.float32)'
+run "$ATENIA" checkpoint save G --from v.npy --tier vram
+expect_rc 0
+run "$ATENIA" checkpoint restore G --gpu-available
+expect_rc 0
+expect_out_has "RESTORED id=v tier=vram len=32 state=loaded"
+expect_err_empty
+run "$ATENIA" checkpoint restore G
+expect_rc 0
+expect_out_has "RESTORED id=v tier=ram len=32 state=loaded"
 finish
