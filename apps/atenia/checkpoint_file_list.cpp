@@ -39,6 +39,16 @@ common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root) {
   return out;
 }
 
+common::Result<hybrid::TensorFile> saved_file_layout(const hybrid::PersistentHybridCache& cache, const SavedFile& file) {
+  auto header = cache.get_blob(hybrid::CacheKind::KernelMeta, header_key(file.file));
+  if (!header) return hybrid::to_common_error(header.error());
+  std::string stem = file.file;
+  if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
+  return hybrid::parse_tensor_header(
+      file.format == "npy" ? hybrid::TensorFileFormat::Npy : hybrid::TensorFileFormat::Safetensors,
+      {reinterpret_cast<const char*>(header->data()), header->size()}, stem, file.file);
+}
+
 common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& root, const std::string& dir) {
   auto& fs = common::real_file_system();
   std::vector<std::string> written;
@@ -48,13 +58,7 @@ common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& roo
   if (auto s = fs.create_dirs(dir); !s) return s.error();
   const hybrid::PersistentHybridCache cache(root.blobs());
   for (const SavedFile& sf : *files) {
-    auto header = cache.get_blob(hybrid::CacheKind::KernelMeta, header_key(sf.file));
-    if (!header) return hybrid::to_common_error(header.error());
-    std::string stem = sf.file;
-    if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
-    auto layout = hybrid::parse_tensor_header(
-        sf.format == "npy" ? hybrid::TensorFileFormat::Npy : hybrid::TensorFileFormat::Safetensors,
-        {reinterpret_cast<const char*>(header->data()), header->size()}, stem, sf.file);
+    auto layout = saved_file_layout(cache, sf);
     if (!layout) return layout.error();
     std::vector<std::vector<std::uint8_t>> blobs;
     for (const auto& t : layout->tensors) {

@@ -7,6 +7,8 @@
 
 #include "cache_root.hpp"
 #include "common/result.hpp"
+#include "hybrid/cache/persistent_cache.hpp"
+#include "hybrid/tensor_io/tensor_file.hpp"
 
 namespace atenia::cli {
 
@@ -20,6 +22,11 @@ struct SavedFile {
 
 // The list, validated; empty when the root holds none (a checkpoint of --tensors only).
 [[nodiscard]] common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root);
+
+// The layout of one saved file, parsed from its verified header blob (what restore --out and
+// inspect both read).
+[[nodiscard]] common::Result<hybrid::TensorFile> saved_file_layout(const hybrid::PersistentHybridCache& cache,
+                                                                   const SavedFile& file);
 
 // Writes every file `save --from` took in back under `dir`, from the verified blobs.
 [[nodiscard]] common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& root, const std::string& dir);

@@ -22,13 +22,7 @@ namespace {
 // What restore --out would trip on in one saved file: its header blob, the header itself, or a
 // tensor blob it names; empty when all is well.
 std::string header_problem(const hybrid::PersistentHybridCache& cache, const SavedFile& f) {
-  auto header = cache.get_blob(hybrid::CacheKind::KernelMeta, header_key(f.file));
-  if (!header) return hybrid::to_string(header.error());
-  std::string stem = f.file;
-  if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
-  auto layout = hybrid::parse_tensor_header(
-      f.format == "npy" ? hybrid::TensorFileFormat::Npy : hybrid::TensorFileFormat::Safetensors,
-      {reinterpret_cast<const char*>(header->data()), header->size()}, stem, f.file);
+  auto layout = saved_file_layout(cache, f);
   if (!layout) return layout.error().message();
   for (const auto& t : layout->tensors) {
     auto len = cache.verify_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length));

@@ -83,9 +83,10 @@ hdr="C/blobs/kernel_meta/tensorfile:x.npy.bin"
 mkdir outC
 run "$ATENIA" checkpoint restore C --out outC
 expect_rc 2
+grep -qF "checksum mismatch in C/blobs/kernel_meta/tensorfile:x.npy.bin" "$WORK/err" || fail "restore --out does not name the corrupt header"
 run "$ATENIA" checkpoint inspect C
 expect_rc 1
-expect_out_has "FILE file=x.npy header=Corrupt: checksum mismatch"
+expect_out_has "FILE file=x.npy header=checksum mismatch in C/blobs/kernel_meta/tensorfile:x.npy.bin: meta says "
 expect_out_has "bad_blobs=1"
 run "$ATENIA" checkpoint inspect C --json
 expect_rc 1
