@@ -71,4 +71,13 @@ common::Status at_most_one_stdout(std::initializer_list<std::pair<const char*, c
   return {};
 }
 
+int committed_exit(const char* what) {
+  if (const int err = common::flush_stdout(); err != 0) {
+    std::cerr << "atenia: warning: " << what << ", but its report could not be written to stdout: " << std::strerror(err)
+              << "\n";
+    common::forgive_stdout_error();
+  }
+  return kExitOk;
+}
+
 }  // namespace atenia::cli

@@ -39,6 +39,11 @@ struct Registration {
 int report(const common::Error& e);
 int exit_code_for(common::ErrorCode code);
 
+// The exit of a command whose effect is committed on disk (a checkpoint saved, a table written):
+// a report lost on stdout is a one-line warning naming `what` happened, and the status stays 0,
+// so that it tells the truth about the commit (atenia(1), EXIT STATUS).
+int committed_exit(const char* what);
+
 // `-` is stdout; any other path is written atomically (no partial file on failure).
 [[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
 

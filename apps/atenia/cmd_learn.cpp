@@ -131,7 +131,7 @@ int run_learn(const LearnOptions& o) {
     std::cout << "learned " << added << " new episodes of " << episodes.size() << " (" << known
               << " already in the table); " << o.table << " has " << rows << " rows\n";
   }
-  return kExitOk;
+  return committed_exit("the table was written");
 }
 
 }  // namespace

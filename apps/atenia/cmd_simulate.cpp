@@ -57,20 +57,13 @@ std::string plans_jsonl(const std::vector<hybrid::TickResult>& ticks, const std:
   return out;
 }
 
-// Where each tensor ended and how many bytes crossed each tier boundary: the graph's moves
-// (RUN ... name=move:<from>-><to>:<id>) and the applied offload moves (OFFLOAD_MOVE lines
-// of a tick whose OFFLOAD_APPLY was ok), each counted with the tensor's size.
+// Where each tensor ended and how many bytes crossed each tier boundary: the graph's moves (run
+// transfer events) and the applied offload moves (offload move events of a tick whose apply was
+// ok), each counted with the tensor's size. Read from the events' fields, never their text.
 struct FinalState {
   std::vector<std::tuple<std::string, std::string, std::uint64_t>> tensors;  // id, tier, bytes
   std::map<std::pair<std::string, std::string>, std::uint64_t> moved;          // (from, to) -> bytes
 };
-
-std::string field(const std::string& line, const std::string& key) {
-  const auto at = line.find(" " + key + "=");
-  if (at == std::string::npos) return {};
-  const auto start = at + key.size() + 2;
-  return line.substr(start, line.find(' ', start) - start);
-}
 
 FinalState final_state(const hybrid::BatchScenario& sc, const hybrid::BatchRunResult& r, hybrid::HybridMemoryManager& mem) {
   FinalState f;
@@ -81,23 +74,20 @@ FinalState final_state(const hybrid::BatchScenario& sc, const hybrid::BatchRunRe
     f.tensors.emplace_back(t.id, tier ? hybrid::to_string(*tier) : "none", t.bytes);
   }
   std::vector<std::pair<std::pair<std::string, std::string>, std::uint64_t>> pending;
-  for (const std::string& line : r.timeline) {
-    if (line.starts_with("RUN ")) {
-      const std::string name = field(line, "name");
-      if (!name.starts_with("move:")) continue;
-      const auto arrow = name.find("->"), colon = name.find(':', 5);
-      if (arrow == std::string::npos || colon == std::string::npos || arrow > colon) continue;
-      const std::string id = name.substr(colon + 1);
-      f.moved[{name.substr(5, arrow - 5), name.substr(arrow + 2, colon - arrow - 2)}] += size[id];
-    } else if (line.starts_with("OFFLOAD_MOVE ")) {
-      pending.push_back({{field(line, "from"), field(line, "to")}, size[field(line, "tensor")]});
-    } else if (line.starts_with("OFFLOAD_APPLY ")) {
-      if (line.ends_with(" ok")) {
+  for (const hybrid::TimelineEvent& e : r.events) {
+    if (e.kind == hybrid::TimelineEventKind::Run && e.task.category == hybrid::TaskCategory::Transfer &&
+        !e.task.tensor.empty()) {
+      f.moved[{e.task.from, e.task.to}] += size[e.task.tensor];
+    } else if (e.kind == hybrid::TimelineEventKind::OffloadMove) {
+      pending.push_back({{e.from, e.to}, size[e.tensor]});
+    } else if (e.kind == hybrid::TimelineEventKind::OffloadApply) {
+      if (e.outcome == "ok") {
         for (const auto& [dir, n] : pending) f.moved[dir] += n;
       }
       pending.clear();
     }
   }
+
   return f;
 }
 
@@ -194,6 +184,13 @@ int run_simulate(const SimulateOptions& o) {
     auto s = probe_now(root);
     if (!s) return report(s.error());
     snap = std::move(*s);
+    // The profile describes this machine: with no GPU in it, no work can be timed on a GPU here,
+    // whatever the scenario assumes; say so instead of modelling a GPU from default rates.
+    if (snap->gpus.empty() && scenario->gpu_available) {
+      std::cerr << "atenia: note: --profile found no GPU on this machine; the scenario's GPU work is modelled on "
+                   "the CPU (gpu_available taken as false)\n";
+      scenario->gpu_available = false;
+    }
   }
   const SimRates rates = resolve_rates(snap, o.profile ? "profiled" : "snapshot");
   auto mem = make_manager(root, root.ssd(), scenario->gpu_available);
@@ -205,7 +202,7 @@ int run_simulate(const SimulateOptions& o) {
   for (const auto& n : scenario->nodes) node_names.push_back(n.kernel.name);
   const std::string plans_text = lines(hybrid::describe_tick_plans(result->ticks, node_names));
   const FinalState fin = final_state(*scenario, *result, mem);
-  const SimTiming timing = model_timing(*scenario, result->timeline, rates);
+  const SimTiming timing = model_timing(*scenario, result->events, rates);
   const std::string plans_json = plans_jsonl(result->ticks, node_names);
   for (auto [path, text] : {std::pair{&o.timeline_out, &timeline}, std::pair{&o.plans_out, &plans_json}}) {
     if (path->empty()) continue;

@@ -1,143 +1,157 @@
 #include "save_rollback.hpp"
 
-#include <filesystem>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
 #include <vector>
 
-#include "common/dir_lock.hpp"
+#include "dir_fd.hpp"
 
 namespace atenia::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr const char* kBackupDir = ".save-backup";
+// The backup is built under this name and renamed to kBackupDir once it holds every file: a
+// save killed while linking has changed nothing yet, and its partial backup must not be taken
+// for the committed checkpoint.
+constexpr const char* kPartialDir = ".save-backup.partial";
 // The backup is renamed to this before it is deleted, so a kill during the deletion is not
 // taken for an interrupted save (whose files would then be rolled back after all).
 constexpr const char* kDoneDir = ".save-backup.done";
 
-std::set<std::string> paths_under(const std::string& root) {
-  std::set<std::string> out;
-  std::error_code ec;
-  const fs::path backup = fs::path(root) / kBackupDir;
-  const fs::path done = fs::path(root) / kDoneDir;
-  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->path() == backup || it->path() == done) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    out.insert(it->path().string());
-  }
-  return out;
-}
+bool is_backup_name(const std::string& name) { return name == kBackupDir || name == kPartialDir || name == kDoneDir; }
 
-// Creates the directories from `root` down to `dir` (a path under it) one at a time. A component
-// that exists as anything but a real directory is refused: a symbolic link planted in the root
-// would otherwise carry the files put back to wherever it points, outside the root.
-common::Status real_dirs_under(const fs::path& root, const fs::path& dir) {
-  std::error_code ec;
-  fs::path at = root;
-  for (const fs::path& part : dir.lexically_relative(root)) {
-    if (part == ".") continue;
-    at /= part;
-    const fs::file_status st = fs::symlink_status(at, ec);
-    if (st.type() == fs::file_type::not_found) {
-      if (!fs::create_directory(at, ec) && ec) return common::Error::io("cannot create " + at.string() + ": " + ec.message());
-      continue;
-    }
-    if (st.type() != fs::file_type::directory) {
-      return common::Error::io(at.string() + " is not a directory (a symbolic link or another file); nothing is put back "
-                               "through it");
+// Hard-links every regular file below `src` into `dst` (same relative paths); links and other
+// special files are not followed and not kept.
+common::Status link_tree(int src, int dst, const std::string& shown, bool top) {
+  auto entries = list_dir(src, shown);
+  if (!entries) return entries.error();
+  for (const DirEntry& e : *entries) {
+    if (top && is_backup_name(e.name)) continue;
+    const std::string at = shown + "/" + e.name;
+    if (e.type == EntryType::File) {
+      if (::linkat(src, e.name.c_str(), dst, e.name.c_str(), 0) != 0) {
+        return common::Error::io("cannot keep a copy of " + at + " while saving: " + std::strerror(errno));
+      }
+    } else if (e.type == EntryType::Dir) {
+      auto from = open_subdir(src, e.name, at);
+      if (!from) return from.error();
+      if (!from->valid()) continue;
+      auto to = open_or_make_subdir(dst, e.name, at);
+      if (!to) return to.error();
+      if (auto s = link_tree(from->get(), to->get(), at, false); !s) return s;
     }
   }
   return {};
 }
 
-// Renames every file of the backup back to its place under root, never through a link: the
-// backup's own entries count only as real files (a link in it is not followed or moved), and
-// every directory on the way to the original place is a real one inside the root.
-common::Status restore_links(const fs::path& root, const fs::path& backup) {
-  std::error_code ec;
-  const fs::file_status backup_status = fs::symlink_status(backup, ec);
-  if (backup_status.type() == fs::file_type::not_found) return {};  // the root held no file to keep
-  if (backup_status.type() != fs::file_type::directory) {
-    return common::Error::io(backup.string() + " is not a directory (a symbolic link or another file); refusing to "
-                             "put anything back from it");
-  }
-  std::vector<fs::path> links;
-  for (auto it = fs::recursive_directory_iterator(backup, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->symlink_status().type() == fs::file_type::regular) links.push_back(it->path());
-  }
-  if (ec) return common::Error::io("cannot read " + backup.string() + ": " + ec.message());
-  for (const fs::path& link : links) {
-    const fs::path original = root / link.lexically_relative(backup);
-    if (auto s = real_dirs_under(root, original.parent_path()); !s) return s;
-    fs::rename(link, original, ec);
-    if (ec) return common::Error::io("cannot put back " + original.string() + ": " + ec.message());
+// Renames every regular file of the backup back to its place in the root. Each directory on the
+// way is opened from its parent without following links, so a link planted in the root stops the
+// recovery with an error naming it.
+common::Status put_back(int backup, int root, const std::string& shown) {
+  auto entries = list_dir(backup, shown);
+  if (!entries) return entries.error();
+  for (const DirEntry& e : *entries) {
+    const std::string at = shown + "/" + e.name;
+    if (e.type == EntryType::File) {
+      if (::renameat(backup, e.name.c_str(), root, e.name.c_str()) != 0) {
+        return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
+      }
+    } else if (e.type == EntryType::Dir) {
+      auto from = open_subdir(backup, e.name, at);
+      if (!from) return from.error();
+      if (!from->valid()) continue;
+      auto to = open_or_make_subdir(root, e.name, at);
+      if (!to) return to.error();
+      if (auto s = put_back(from->get(), to->get(), at); !s) return s;
+    }
   }
   return {};
 }
 
-// With the root locked: an earlier save that died between begin() and commit() is rolled back.
-common::Status roll_back_leftover(const fs::path& r) {
-  std::error_code ec;
-  fs::remove_all(r / kDoneDir, ec);
-  if (!fs::exists(r / kBackupDir, ec)) return {};
-  if (auto s = restore_links(r, r / kBackupDir); !s) return s;
-  fs::remove_all(r / kBackupDir, ec);
-  if (ec) return common::Error::io("cannot remove " + (r / kBackupDir).string() + ": " + ec.message());
+// Removes every regular file below `dir` whose relative path is not in `keep`.
+common::Status remove_added(int dir, const std::string& rel, const std::string& shown, const std::set<std::string>& keep) {
+  auto entries = list_dir(dir, shown);
+  if (!entries) return entries.error();
+  for (const DirEntry& e : *entries) {
+    if (rel.empty() && is_backup_name(e.name)) continue;
+    const std::string child = rel.empty() ? e.name : rel + "/" + e.name;
+    if (e.type == EntryType::File && !keep.contains(child)) {
+      if (::unlinkat(dir, e.name.c_str(), 0) != 0 && errno != ENOENT) {
+        return common::Error::io("cannot remove " + shown + "/" + e.name + ": " + std::strerror(errno));
+      }
+    } else if (e.type == EntryType::Dir) {
+      auto sub = open_subdir(dir, e.name, shown + "/" + e.name);
+      if (!sub) return sub.error();
+      if (sub->valid()) {
+        if (auto s = remove_added(sub->get(), child, shown + "/" + e.name, keep); !s) return s;
+      }
+    }
+  }
   return {};
+}
+
+// With the root locked: the root goes back to what the complete backup holds.
+common::Result<bool> roll_back_leftover(const std::string& root) {
+  auto r = open_dir_path(root);
+  if (!r) return r.error();
+  if (!r->valid()) return false;
+  for (const char* leftover : {kPartialDir, kDoneDir}) {
+    if (auto s = remove_tree_at(r->get(), leftover, root + "/" + leftover); !s) return s.error();
+  }
+  const std::string shown = root + "/" + kBackupDir;
+  auto backup = open_subdir(r->get(), kBackupDir, shown);
+  if (!backup) {
+    return common::Error::io(shown + " is not a directory (a symbolic link or another file); refusing to put anything "
+                             "back from it");
+  }
+  if (!backup->valid()) return false;
+  auto kept = files_below(backup->get(), shown);
+  if (!kept) return kept.error();
+  if (auto s = put_back(backup->get(), r->get(), root); !s) return s.error();
+  if (auto s = remove_added(r->get(), "", root, std::set<std::string>(kept->begin(), kept->end())); !s) return s.error();
+  if (auto s = remove_tree_at(r->get(), kBackupDir, shown); !s) return s.error();
+  return true;
 }
 
 }  // namespace
 
-common::Status SaveRollback::recover_interrupted(const std::string& root) {
-  const fs::path r(root);
-  std::error_code ec;
-  if (!fs::exists(r / kBackupDir, ec)) return {};  // the common case: no lock taken
-  // A live save holds the lock and has a backup too: waiting for the lock tells the two apart.
-  auto lock = common::DirLock::acquire(root);
-  if (!lock) return lock.error();
-  return roll_back_leftover(r);
+bool SaveRollback::pending(const std::string& root) {
+  return ::faccessat(AT_FDCWD, committed_dir(root).c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
+
+std::string SaveRollback::committed_dir(const std::string& root) { return root + "/" + kBackupDir; }
+
+common::Result<bool> SaveRollback::recover(const std::string& root) { return roll_back_leftover(root); }
 
 common::Result<SaveRollback> SaveRollback::begin(const std::string& root) {
-  const fs::path r(root);
-  std::error_code ec;
-  if (auto s = roll_back_leftover(r); !s) return s.error();
-  SaveRollback out(root);
-  out.before_ = paths_under(root);
-  for (const std::string& p : out.before_) {
-    if (!fs::is_regular_file(fs::symlink_status(p, ec))) continue;
-    const fs::path link = r / kBackupDir / fs::path(p).lexically_relative(r);
-    fs::create_directories(link.parent_path(), ec);
-    if (!ec) fs::create_hard_link(p, link, ec);
-    if (ec) {
-      fs::remove_all(r / kBackupDir, ec);
-      return common::Error::io("cannot keep a copy of " + p + " while saving: " + ec.message());
-    }
+  if (auto s = roll_back_leftover(root); !s) return s.error();
+  auto r = open_dir_path(root);
+  if (!r) return r.error();
+  if (!r->valid()) return common::Error::io("cannot open " + root + ": it is missing");
+  auto partial = open_or_make_subdir(r->get(), kPartialDir, root + "/" + kPartialDir);
+  if (!partial) return partial.error();
+  if (auto s = link_tree(r->get(), partial->get(), root, true); !s) {
+    (void)remove_tree_at(r->get(), kPartialDir, root + "/" + kPartialDir);  // the error below is the one to report
+    return s.error();
   }
-  return out;
+  if (::renameat(r->get(), kPartialDir, r->get(), kBackupDir) != 0) {
+    return common::Error::io("cannot rename " + root + "/" + kPartialDir + ": " + std::strerror(errno));
+  }
+  return SaveRollback(root);
 }
 
-void SaveRollback::rollback() {
-  const fs::path r(root_);
-  std::error_code ec;
-  if (!restore_links(r, r / kBackupDir)) return;  // the backup stays; the next save retries
-  const auto now = paths_under(root_);
-  for (auto it = now.rbegin(); it != now.rend(); ++it) {  // children before their directories
-    if (!before_.contains(*it)) fs::remove(*it, ec);
-  }
-  fs::remove_all(r / kBackupDir, ec);
-}
+void SaveRollback::rollback() { (void)roll_back_leftover(root_); }  // on failure the backup stays: the next save retries
 
 void SaveRollback::commit() {
-  const fs::path r(root_);
-  std::error_code ec;
-  fs::rename(r / kBackupDir, r / kDoneDir, ec);
-  fs::remove_all(ec ? r / kBackupDir : r / kDoneDir, ec);
+  auto r = open_dir_path(root_);
+  if (!r || !r->valid()) return;
+  if (::renameat(r->get(), kBackupDir, r->get(), kDoneDir) != 0) return;
+  (void)remove_tree_at(r->get(), kDoneDir, root_ + "/" + kDoneDir);  // a leftover is dropped by the next writer
 }
 
 }  // namespace atenia::cli

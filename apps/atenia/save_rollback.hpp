@@ -1,12 +1,13 @@
 #pragma once
 // Makes `checkpoint save` all-or-nothing over its root. Before the save writes anything, every
-// file under the root gets a hard link in ROOT/.save-backup (same relative path). Every writer
-// in the root replaces files by rename, so a link keeps the old bytes of a file the save
-// overwrites (a blob with the same id and length but new bytes, the manifest, the file list).
-// rollback() renames the links back over their originals and removes every file the save added;
-// commit() drops the links. A save killed part-way leaves .save-backup behind: the next save
-// rolls it back before it starts, so the previous checkpoint is what it finds.
-#include <set>
+// file under the root gets a hard link in ROOT/.save-backup.partial (same relative path), which
+// is renamed to ROOT/.save-backup once complete. Every writer in the root replaces files by
+// rename, so a link keeps the old bytes of a file the save overwrites. So while ROOT/.save-backup
+// exists it holds exactly the committed checkpoint: readers (inspect) read it from there, and
+// rolling back puts its files back and removes every file the save added. commit() drops it.
+// A save killed part-way leaves .save-backup behind; only writers (the next save, `checkpoint
+// recover`) roll it back, with the root locked. Every step walks the root through descriptors
+// (dir_fd.hpp), so a symbolic link planted in the root is refused, never followed.
 #include <string>
 
 #include "common/result.hpp"
@@ -17,9 +18,13 @@ class SaveRollback {
  public:
   // Recovers an interrupted earlier save, then links the current files. Call with the root locked.
   [[nodiscard]] static common::Result<SaveRollback> begin(const std::string& root);
-  // For readers (restore, inspect): when a save into `root` was killed part-way, waits for the
-  // root's lock and rolls that save back, so a reader never sees its half-replaced blobs.
-  [[nodiscard]] static common::Status recover_interrupted(const std::string& root);
+  // Read-only: a save into `root` is running or was killed (ROOT/.save-backup exists).
+  [[nodiscard]] static bool pending(const std::string& root);
+  // Where the committed files are while pending(root).
+  [[nodiscard]] static std::string committed_dir(const std::string& root);
+  // With the root locked: rolls an interrupted save back and drops the leftovers of one that was
+  // killed before it changed anything or after it committed. True when a save was rolled back.
+  [[nodiscard]] static common::Result<bool> recover(const std::string& root);
 
   // Puts back every file as it was at begin() and removes the ones added since. Best effort:
   // it runs on a path that already reports an error.
@@ -30,7 +35,6 @@ class SaveRollback {
  private:
   explicit SaveRollback(std::string root) : root_(std::move(root)) {}
   std::string root_;
-  std::set<std::string> before_;  // paths under root_ at begin(), backup excluded
 };
 
 }  // namespace atenia::cli

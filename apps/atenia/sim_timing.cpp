@@ -7,13 +7,6 @@ namespace atenia::cli {
 
 namespace {
 
-std::string timeline_field(const std::string& line, const std::string& key) {
-  const auto at = line.find(" " + key + "=");
-  if (at == std::string::npos) return {};
-  const auto start = at + key.size() + 2;
-  return line.substr(start, line.find(' ', start) - start);
-}
-
 bool host(const std::string& tier) { return tier == "ram" || tier == "cpu"; }
 
 struct Transfer {
@@ -48,26 +41,28 @@ class Model {
     for (const auto& n : sc.nodes) nodes_.emplace(n.kernel.name, &n);
   }
 
-  SimTiming run(const std::vector<std::string>& timeline) {
+  SimTiming run(const std::vector<hybrid::TimelineEvent>& timeline) {
     bool open = false;
-    for (const std::string& line : timeline) {
-      if (line.starts_with("TICK_START ")) {
-        TimedTick t;
-        t.name = line.substr(11);
-        const std::string n = timeline_field(line, "tick");
-        t.tick = n.empty() ? 0 : static_cast<std::size_t>(std::stoull(n));
-        t.start_us = now_;
-        tick_ = t.tick;
-        tick_start_ = now_;
-        out_.ticks.push_back(std::move(t));
-        open = true;
-      } else if (line.starts_with("RUN ")) {
-        task(line);
-      } else if (line.starts_with("OFFLOAD_MOVE ")) {
-        offload(line);
-      } else if (line.starts_with("TICK_END ") && open) {
-        close(line, false);
-        open = false;
+    for (const hybrid::TimelineEvent& e : timeline) {
+      switch (e.kind) {
+        case hybrid::TimelineEventKind::TickStart: {
+          TimedTick t;
+          t.name = "tick=" + std::to_string(e.tick);
+          t.tick = static_cast<std::size_t>(e.tick);
+          t.start_us = now_;
+          tick_ = t.tick;
+          tick_start_ = now_;
+          out_.ticks.push_back(std::move(t));
+          open = true;
+          break;
+        }
+        case hybrid::TimelineEventKind::Run: task(e); break;
+        case hybrid::TimelineEventKind::OffloadMove: offload(e); break;
+        case hybrid::TimelineEventKind::TickEnd:
+          if (open) close(hybrid::render(e), false);
+          open = false;
+          break;
+        default: break;
       }
     }
     if (open) close("", true);
@@ -105,13 +100,13 @@ class Model {
     out_.tasks.push_back(std::move(t));
   }
 
-  void task(const std::string& line) {
+  void task(const hybrid::TimelineEvent& e) {
     TimedTask t;
-    t.stream = timeline_field(line, "stream");
-    t.task = timeline_field(line, "name");
-    t.line = line;
-    if (timeline_field(line, "kind") == "Compute") {
-      const bool gpu = t.stream == "Gpu";
+    t.stream = hybrid::to_string(e.stream);
+    t.task = e.task.name;
+    t.line = hybrid::render(e);
+    if (e.task.category == hybrid::TaskCategory::Compute) {
+      const bool gpu = e.stream == hybrid::StreamKind::Gpu;
       t.device = gpu ? "GPU" : "CPU";
       t.label = t.task;
       t.cat = "compute";
@@ -130,39 +125,33 @@ class Model {
       add(std::move(t), tensors);
       return;
     }
-    // Transfers "move:<from>-><to>:<id>"; prefetches "prefetch:<id>" read the tensor from SSD.
-    std::string id, from = "ssd", to = "ram";
-    if (t.task.starts_with("move:")) {
-      const auto arrow = t.task.find("->"), colon = t.task.find(':', 5);
-      if (arrow != std::string::npos && colon != std::string::npos && arrow < colon) {
-        id = t.task.substr(colon + 1);
-        from = t.task.substr(5, arrow - 5);
-        to = t.task.substr(arrow + 2, colon - arrow - 2);
-        t.label = "move " + id + " " + from + "->" + to;
-      }
-    } else if (t.task.starts_with("prefetch:")) {
-      id = t.task.substr(9);
-      t.label = "prefetch " + id;
-    }
-    if (t.label.empty()) t.label = t.task;
+    // A transfer or prefetch names its tensor and tiers as fields; one that names none (a
+    // kernel's own prefetch) moves no bytes of a tensor.
+    const std::string& id = e.task.tensor;
+    const std::string from = e.task.from.empty() ? "ssd" : e.task.from, to = e.task.to.empty() ? "ram" : e.task.to;
+    if (!id.empty() && e.task.category == hybrid::TaskCategory::Transfer) t.label = "move " + id + " " + from + "->" + to;
+    else if (!id.empty()) t.label = "prefetch " + id;
+    else t.label = t.task;
     t.cat = "transfer";
-    t.bytes = size_[id];
+    t.bytes = id.empty() ? 0 : size_[id];
     const Transfer x = transfer(rates_, from, to, static_cast<double>(t.bytes));
     t.device = x.device;
     t.dur_us = x.dur_us;
     t.rate = x.rate;
-    add(std::move(t), {id});
+    add(std::move(t), id.empty() ? std::vector<std::string>{} : std::vector<std::string>{id});
   }
 
   // Applied between graph runs: on its link, after everything on the tensor so far.
-  void offload(const std::string& line) {
-    const std::string id = timeline_field(line, "tensor"), from = timeline_field(line, "from"), to = timeline_field(line, "to");
+  void offload(const hybrid::TimelineEvent& e) {
+    const std::string& id = e.tensor;
+    const std::string& from = e.from;
+    const std::string& to = e.to;
     TimedTask t;
     t.task = "offload:" + from + "->" + to + ":" + id;
     t.label = "offload " + id + " " + from + "->" + to;
     t.cat = "offload";
     t.bytes = size_[id];
-    t.line = line;
+    t.line = hybrid::render(e);
     const Transfer x = transfer(rates_, from, to, static_cast<double>(t.bytes));
     t.device = x.device;
     t.dur_us = x.dur_us;
@@ -184,7 +173,7 @@ class Model {
 
 }  // namespace
 
-SimTiming model_timing(const hybrid::BatchScenario& scenario, const std::vector<std::string>& timeline,
+SimTiming model_timing(const hybrid::BatchScenario& scenario, const std::vector<hybrid::TimelineEvent>& timeline,
                        const SimRates& rates) {
   return Model(scenario, rates).run(timeline);
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Modelled time for an `atenia simulate` run, replayed from its timeline. A task starts when
+// Modelled time for an `atenia simulate` run, replayed from its timeline events (as data: the
+// text lines are only rendered from them, never parsed back). A task starts when
 // its stream and its device are free and the previous task on each of its tensors is done.
 // A kernel takes (on the GPU, the launch latency plus) max(flops / compute rate, bytes /
 // memory bandwidth) of the device its stream runs on; a transfer takes bytes / the bandwidth
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "hybrid/graph/batch_scenario.hpp"
+#include "hybrid/streams/timeline_event.hpp"
 #include "sim_rates.hpp"
 
 namespace atenia::cli {
@@ -47,7 +49,8 @@ struct SimTiming {
   double total_us = 0;
 };
 
-[[nodiscard]] SimTiming model_timing(const hybrid::BatchScenario& scenario, const std::vector<std::string>& timeline,
+[[nodiscard]] SimTiming model_timing(const hybrid::BatchScenario& scenario,
+                                     const std::vector<hybrid::TimelineEvent>& timeline,
                                      const SimRates& rates);
 
 }  // namespace atenia::cli

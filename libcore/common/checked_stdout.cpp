@@ -73,6 +73,12 @@ void install_checked_stdout() {
   std::cout.rdbuf(g_buf);
 }
 
+void forgive_stdout_error() {
+  std::cout.flush();  // after a failure drain() drops the bytes instead of writing them
+  std::cout.clear();
+  g_stdout_error = 0;
+}
+
 int flush_stdout() {
   std::cout.flush();
   return g_stdout_error;

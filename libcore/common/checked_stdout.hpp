@@ -25,4 +25,9 @@ void install_checked_stdout();
 // Flushes std::cout; returns stdout_write_error().
 [[nodiscard]] int flush_stdout();
 
+// For a command whose effect is already committed (a checkpoint saved, a table written): it
+// has reported the lost stdout as a warning, so the loss must not turn its exit status into a
+// failure. Drops what std::cout still holds and forgets the error.
+void forgive_stdout_error();
+
 }  // namespace common

@@ -45,8 +45,11 @@ CheckpointResult<HybridCheckpoint> save_checkpoint(const std::string& root, std:
 
 MemoryTier restore_tier(MemoryTier saved) { return saved == MemoryTier::Vram ? MemoryTier::Ram : saved; }
 
-CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, HybridMemoryManager& mem,
-                                                      DriftCollector* drift, common::FileSystem& fs) {
+namespace {
+
+CheckpointResult<HybridCheckpoint> restore_into(const std::string& root, HybridMemoryManager& mem, bool gpu_available,
+                                                DriftCollector* drift, std::vector<VramFallback>* fallbacks,
+                                                common::FileSystem& fs) {
   if (drift) drift->clear();
   auto cp = read_manifest(fs, root);
   if (!cp) return cp.error();
@@ -76,7 +79,16 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, H
   // Phase 2: register, then judge drift and re-apply hints.
   for (std::size_t i = 0; i < cp->entries.size(); ++i) {
     const CheckpointEntry& e = cp->entries[i];
-    const MemoryTier actual = restore_tier(e.tier);
+    MemoryTier actual = restore_tier(e.tier);
+    if (payloads[i] && gpu_available && e.tier == MemoryTier::Vram) {
+      // The GPU is offered: VRAM when the adapter takes the bytes, else RAM, saying why.
+      if (auto r = mem.register_tensor_with_data(e.id, Bytes(*payloads[i]), MemoryTier::Vram); r) {
+        actual = MemoryTier::Vram;
+        payloads[i].reset();
+      } else if (fallbacks) {
+        fallbacks->push_back({e.id, to_string(r.error())});
+      }
+    }
     if (payloads[i]) {
       if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
         return CheckpointError::io("entry '" + e.id + "': " + to_string(r.error()));
@@ -84,12 +96,25 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, H
       if (e.is_grad) mem.gradients().note_key(e.id, *e.cache_key);
     }
     if (drift) {
-      if (auto report = detect_drift(e, actual, kRestoreAssumesGpu)) drift->push(std::move(*report));
+      if (auto report = detect_drift(e, actual, gpu_available)) drift->push(std::move(*report));
     }
     mem.hints().set_desired_tier(e.id, e.desired_tier);
     mem.hints().set_last_plan_summary(e.id, e.last_plan_summary);
   }
   return cp;
+}
+
+}  // namespace
+
+CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, HybridMemoryManager& mem,
+                                                      DriftCollector* drift, common::FileSystem& fs) {
+  return restore_into(root, mem, kRestoreAssumesGpu, drift, nullptr, fs);
+}
+
+CheckpointResult<HybridCheckpoint> restore_checkpoint_on_host(const std::string& root, HybridMemoryManager& mem,
+                                                              bool gpu_available, DriftCollector* drift,
+                                                              std::vector<VramFallback>* fallbacks) {
+  return restore_into(root, mem, gpu_available, drift, fallbacks, common::real_file_system());
 }
 
 }  // namespace hybrid

@@ -12,6 +12,9 @@
 #include "common/file_system.hpp"
 #include "hybrid/checkpoint/checkpoint_drift.hpp"
 #include "hybrid/checkpoint/checkpoint_types.hpp"
+#include <string>
+#include <vector>
+
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 
 namespace hybrid {
@@ -30,5 +33,20 @@ namespace hybrid {
 [[nodiscard]] CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, HybridMemoryManager& mem,
                                                                     DriftCollector* drift = nullptr,
                                                                     common::FileSystem& fs = common::real_file_system());
+
+// A VRAM entry restored in RAM although a GPU was offered, and why (the move's error).
+struct VramFallback {
+  std::string id;
+  std::string reason;
+};
+
+// As restore_checkpoint, for a host whose GPU the caller vouches for (`gpu_available`): a VRAM
+// entry is put back on VRAM when the manager's adapter takes it (it fits), else in RAM with the
+// reason in `fallbacks`; drift is judged for a host with a GPU. Without a GPU, the seed's
+// hardware-agnostic restore above.
+[[nodiscard]] CheckpointResult<HybridCheckpoint> restore_checkpoint_on_host(const std::string& root,
+                                                                            HybridMemoryManager& mem, bool gpu_available,
+                                                                            DriftCollector* drift,
+                                                                            std::vector<VramFallback>* fallbacks);
 
 }  // namespace hybrid

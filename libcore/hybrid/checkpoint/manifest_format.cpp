@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
+#include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/format/kv_lines.hpp"
 #include "hybrid/format/text_trailer.hpp"
 
@@ -175,6 +176,11 @@ class Parser {
     if (!tier) return bad_value(f["tier"], "ram, ssd, vram or cpu");
     e.tier = *tier;
     if (!parse_uint(f["len"].value, e.len_bytes)) return bad_value(f["len"], "an unsigned integer");
+    // No blob is larger (put_blob refuses it), so a bigger claim is damage: refused here, so that
+    // inspect and restore, which both parse the manifest, give the same verdict.
+    if (e.len_bytes > kMaxBlobBytes) {
+      return bad_value(f["len"], "at most " + std::to_string(kMaxBlobBytes) + " (the largest blob)");
+    }
     const std::string_view kind = f["cache_kind"].value, key = f["cache_key"].value;
     if (kind != "none") {
       auto k = parse_cache_kind(kind);

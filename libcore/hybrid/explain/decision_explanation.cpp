@@ -1,8 +1,26 @@
 #include "hybrid/explain/decision_explanation.hpp"
 
+#include "hybrid/explain/decision_factors.hpp"
 #include "hybrid/explain/representative_entry.hpp"
 
 namespace hybrid {
+
+namespace {
+
+// What the evidence row says about choosing the CPU, no more than its numbers carry: a CPU row
+// with firm confidence supports "reliable"; anything else (few observations, failures, or the
+// GPU's row) is quoted as counts and the CPU is named for what it is then, the default.
+std::string evidence_sentence(std::uint32_t successes, std::uint32_t episodes, const std::string& row,
+                              float confidence) {
+  const std::string counts = std::to_string(successes) + " of " + std::to_string(episodes) + " " + row +
+                             " observations in this context succeeded";
+  if (row == "CPU" && confidence >= kFirmConfidence) {
+    return "Historical data indicates CPU is reliable under the current memory pressure: " + counts + ".";
+  }
+  return "Only " + counts + ", so CPU is chosen as the default, not for a proven record.";
+}
+
+}  // namespace
 
 std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
                                                     const LearningContextSnapshot& context) {
@@ -24,7 +42,9 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
                       " successful executions and " +
                       (s.drift_events == 0 ? std::string("no drift")
                                            : "drift in " + std::to_string(s.drift_events)) +
-                      ". Historical performance favors GPU execution under similar memory conditions.";
+                      (out.confidence >= kFirmConfidence
+                           ? ". Historical performance favors GPU execution under similar memory conditions."
+                           : ". That is too few observations for a firm conclusion; the choice is tentative.");
   } else {
     // Rejecting the GPU is explained by the GPU row's drift, when there is one, with its numbers.
     const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::Gpu);
@@ -33,8 +53,7 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
                       (gpu_drifted ? "GPU execution in this context drifted in " + std::to_string(gpu->drift_count) +
                                          " of " + std::to_string(gpu->count) + " episodes"
                                    : std::string("historical data does not strongly favor GPU")) +
-                      ". Historical data indicates CPU is more reliable under the current memory pressure, based on " +
-                      std::to_string(s.episodes) + " " + row + " observations.";
+                      ". " + evidence_sentence(s.successes, s.episodes, row, out.confidence);
   }
   return out;
 }

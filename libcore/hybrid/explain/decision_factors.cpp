@@ -50,6 +50,8 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
   out.recommended_backend = trainer.recommend_for_bucket(to_bucket(context));
   out.confidence = observation_confidence(s.successes, s.episodes);
   out.evidence_backend = chosen->backend;
+  out.evidence_episodes = s.episodes;
+  out.evidence_successes = s.successes;
   out.factors.push_back({DecisionFactorKind::HistoricalSuccessRate, success,
                          "Historical " + backend + " success rate for this context is " + two_decimals(success) + " (" +
                              std::to_string(s.successes) + " successes over " + n + " episodes)."});

@@ -30,8 +30,15 @@ struct StructuredDecisionExplanation {
   BackendChoice recommended_backend = BackendChoice::Cpu;
   float confidence = 0.0F;  // observation_confidence of the evidence row
   BackendChoice evidence_backend = BackendChoice::Cpu;  // whose row the factors describe
+  std::uint32_t evidence_episodes = 0;   // that row's observations, and how many succeeded:
+  std::uint32_t evidence_successes = 0;  // the narrative quotes them when the evidence is thin
   std::vector<DecisionFactor> factors;  // always the four kinds, in enum order
 };
+
+// Below this confidence (the Wilson lower bound of the evidence row's success rate) the
+// evidence is too thin for any sentence that calls a backend strong, favoured or reliable:
+// the explanation says so and quotes the counts instead.
+inline constexpr float kFirmConfidence = 0.5F;
 
 // An observation count at which ObservationCount reaches full weight.
 inline constexpr float kFullObservationCount = 50.0F;

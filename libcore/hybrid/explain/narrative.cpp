@@ -2,9 +2,12 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <optional>
 #include <utility>
 
+#include "hybrid/explain/decision_factors.hpp"
 #include "hybrid/explain/representative_entry.hpp"
 
 namespace hybrid {
@@ -18,11 +21,11 @@ std::optional<float> weight_of(const StructuredDecisionExplanation& s, DecisionF
   return std::nullopt;
 }
 
-const char* success_phrase(float w) {
-  if (w >= 0.75F) return "strong";
-  if (w >= 0.40F) return "moderate";
-  return "limited";
-}
+// The strength of a success record is judged on its confidence (the Wilson lower bound), not on
+// the raw rate: one success out of one is a rate of 1.00 and a confidence of 0.21.
+const char* success_phrase(float confidence) { return confidence >= 0.75F ? "strong" : "moderate"; }
+
+std::string times(std::uint32_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
 
 }  // namespace
 
@@ -42,16 +45,26 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
   std::string p1 = "Atenia selected " + std::string(display_name(text.recommended_backend)) +
                    " execution with a confidence of " + std::to_string(percent) + "%. " + text.explanation;
 
-  const float success = weight_of(structured, DecisionFactorKind::HistoricalSuccessRate).value_or(0.0F);
   const float drift = weight_of(structured, DecisionFactorKind::DriftPenalty).value_or(0.0F);
   // The evidence row's backend is named, so this paragraph and the first one (which may speak
   // of the other backend's drift) never seem to contradict each other.
   const std::string backend(display_name(structured.evidence_backend));
-  std::string p2 = std::string("The decision is based on a ") + success_phrase(success) + " historical " + backend +
-                   " success rate under similar memory conditions. " +
-                   (drift > 0.0F ? "Drift or instability has been observed in " + backend + " execution in this context."
-                                 : "No significant drift or instability has been observed in " + backend +
-                                       " execution in this context.");
+  const std::uint32_t n = structured.evidence_episodes, ok = structured.evidence_successes;
+  std::string p2;
+  if (structured.confidence >= kFirmConfidence) {
+    p2 = std::string("The decision is based on a ") + success_phrase(structured.confidence) + " historical " + backend +
+         " success rate under similar memory conditions (" + std::to_string(ok) + " of " + std::to_string(n) +
+         " executions succeeded). ";
+  } else if (n < kFullObservationCount / 5) {
+    p2 = "The evidence is thin: " + backend + " was observed only " + times(n) + " in this context (" +
+         std::to_string(ok) + " successful), too few for a firm conclusion. ";
+  } else {
+    p2 = "The historical " + backend + " success rate is weak: " + std::to_string(ok) + " of " + std::to_string(n) +
+         " executions succeeded. ";
+  }
+  p2 += drift > 0.0F ? "Drift or instability has been observed in " + backend + " execution in this context."
+                     : "No significant drift or instability has been observed in " + backend +
+                           " execution in this context.";
 
   static constexpr std::array<std::pair<DecisionFactorKind, const char*>, 4> kLabels{{
       {DecisionFactorKind::HistoricalSuccessRate, "historical success"},
@@ -59,11 +72,18 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
       {DecisionFactorKind::ObservationCount, "observation count"},
       {DecisionFactorKind::MemoryStability, "memory stability"},
   }};
-  std::string p3 = "Key contributing factors include";
+  std::string p3 = "Key contributing factors:";
+  bool first = true;
   for (const auto& [kind, label] : kLabels) {
     const auto w = weight_of(structured, kind);
     if (!w) continue;
-    p3 += std::string(" ") + label + " factor has " + influence_label(*w) + " influence.";
+    p3 += std::string(first ? " " : ", ") + label + " (" + influence_label(*w) + " influence)";
+    first = false;
+  }
+  p3 += ".";
+  if (structured.confidence < kFirmConfidence) {
+    p3 += " These weights rest on " + std::to_string(n) + (n == 1 ? " observation" : " observations") +
+          " and are provisional.";
   }
 
   out.narrative = p1 + "\n\n" + p2 + "\n\n" + p3;

@@ -1,6 +1,5 @@
 #include "hybrid/graph/batch_loop.hpp"
 
-#include <fmt/format.h>
 
 #include <set>
 
@@ -20,29 +19,44 @@ std::vector<std::string> graph_tensor_ids(const ReconfigurableGraph& graph) {
 std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
                                                        HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                                        bool gpu_available, std::uint64_t tick) {
-  exec.record(fmt::format("TICK_START tick={}", tick));
+  auto event = [tick](TimelineEventKind kind) {
+    TimelineEvent e;
+    e.kind = kind;
+    e.tick = tick;
+    return e;
+  };
+  exec.record(event(TimelineEventKind::TickStart));
   (void)graph_exec_.enqueue_graph(graph, exec, mem, snapshot, gpu_available);
   exec.run_to_completion();
 
   const std::vector<std::string> ids = graph_tensor_ids(graph);
   const OffloadPlan plan = offload_.plan_with_tick(snapshot, ids, mem, tick);
-  exec.record(fmt::format("OFFLOAD_PLAN tick={} actions={} reason={}", tick, plan.actions.size(), plan.reason));
-  // The seed's OFFLOAD_PLAN counts the actions; these lines name them (tensor, from, to).
+  TimelineEvent planned = event(TimelineEventKind::OffloadPlan);
+  planned.actions = plan.actions.size();
+  planned.reason = plan.reason;
+  exec.record(std::move(planned));
+  // The seed's OFFLOAD_PLAN counts the actions; these events name them (tensor, from, to).
   for (const OffloadAction& a : plan.actions) {
     const auto from = mem.get_tier(a.tensor_id);
-    exec.record(fmt::format("OFFLOAD_MOVE tick={} tensor={} from={} to={}", tick, a.tensor_id,
-                            from ? to_string(*from) : "none",
-                            a.kind == OffloadAction::Kind::MoveToRam ? "ram" : "ssd"));
+    TimelineEvent move = event(TimelineEventKind::OffloadMove);
+    move.tensor = a.tensor_id;
+    move.from = from ? to_string(*from) : "none";
+    move.to = a.kind == OffloadAction::Kind::MoveToRam ? "ram" : "ssd";
+    exec.record(std::move(move));
   }
+  TimelineEvent applied_event = event(TimelineEventKind::OffloadApply);
   if (plan.actions.empty()) {
-    exec.record(fmt::format("OFFLOAD_APPLY tick={} skipped", tick));
+    applied_event.outcome = "skipped";
+    exec.record(std::move(applied_event));
   } else if (auto applied = offload_.apply(snapshot, plan, mem); applied) {
-    exec.record(fmt::format("OFFLOAD_APPLY tick={} ok", tick));
+    applied_event.outcome = "ok";
+    exec.record(std::move(applied_event));
   } else {
-    exec.record(fmt::format("OFFLOAD_APPLY tick={} error={}", tick, to_string(applied.error())));
+    applied_event.outcome = "error=" + to_string(applied.error());
+    exec.record(std::move(applied_event));
     return applied.error();
   }
-  exec.record(fmt::format("TICK_END tick={}", tick));
+  exec.record(event(TimelineEventKind::TickEnd));
   return std::nullopt;
 }
 
@@ -66,6 +80,7 @@ BatchRunResult BatchLoopRunner::run_ticks_with_plans(const ReconfigurableGraph& 
       break;
     }
   }
+  out.events = exec.events();
   out.timeline = exec.timeline();
   return out;
 }

@@ -21,6 +21,7 @@
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 #include "hybrid/offload/smart_offload_engine.hpp"
 #include "hybrid/streams/async_executor.hpp"
+#include "hybrid/streams/timeline_event.hpp"
 
 namespace hybrid {
 
@@ -30,7 +31,8 @@ struct TickResult {
 };
 
 struct BatchRunResult {
-  std::vector<std::string> timeline;  // the executor's whole timeline after the run
+  std::vector<TimelineEvent> events;  // the executor's whole timeline after the run, as data
+  std::vector<std::string> timeline;  // the same, rendered as lines
   std::vector<TickResult> ticks;      // one per tick started
   std::optional<MoveError> error;     // the offload failure that stopped the run early
 };

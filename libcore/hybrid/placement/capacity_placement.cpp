@@ -66,7 +66,6 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   CapacityDecision d;
   d.bytes = tensor.total_size_bytes();
   d.compute_heavy = tensor.estimated_compute_cost.value_or(0.0F) >= kComputeHeavy;
-  const bool huge = d.bytes > kTensorHugeBytes;
   const std::string size = human(d.bytes);
 
   std::optional<std::pair<const GpuCaps*, float>> gpu = best_gpu(hw);
@@ -95,8 +94,13 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
       not_vram = size + " does not fit in " + g.id + "'s " + human(v.free_bytes.value_or(0)) + " free VRAM";
     } else if (after >= kVramSafe) {
       not_vram = g.id + " VRAM pressure after placing would be " + fixed2(after) + " >= " + fixed2(kVramSafe);
-    } else if (huge) {
-      not_vram = "the tensor is huge (" + size + " > " + human(kTensorHugeBytes) + ")";
+    } else if (v.free_bytes ? d.bytes > *v.free_bytes / kHugeShareOfFreeVram : d.bytes > kTensorHugeBytes) {
+      // Huge is relative to the GPU: a tensor taking more than half of its free VRAM would leave
+      // too little for the kernels' working set. Only a GPU of unknown free memory falls back to
+      // the seed's fixed 512 MiB.
+      not_vram = v.free_bytes ? "the tensor is huge for " + g.id + " (" + size + " > half of its " +
+                                    human(*v.free_bytes) + " free VRAM)"
+                              : "the tensor is huge (" + size + " > " + human(kTensorHugeBytes) + ")";
     } else if (!d.compute_heavy && rel < kGpuReliable) {
       not_vram = g.id + " is unreliable (reliability " + fixed2(rel) + " < " + fixed2(kGpuReliable) +
                  ") for a tensor that is not compute-heavy";

@@ -14,6 +14,10 @@
 
 namespace hybrid {
 
+// A tensor is too big for a GPU's VRAM when it would take more than 1/kHugeShareOfFreeVram of
+// the GPU's free memory (the seed's absolute 512 MiB applies only when free VRAM is unknown).
+inline constexpr std::uint64_t kHugeShareOfFreeVram = 2;
+
 // One tier as the decision saw it. Free/total are absent when the snapshot does not know
 // them; pressure_after is absent when neither the sizes nor the snapshot's pressure say it.
 struct TierCapacity {

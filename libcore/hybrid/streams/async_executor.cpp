@@ -1,7 +1,5 @@
 #include "hybrid/streams/async_executor.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <limits>
 
@@ -9,12 +7,24 @@ namespace hybrid {
 
 namespace {
 
-std::string describe(const StreamTask& task, StreamKind as_stream) {
-  return fmt::format("stream={} id={} kind={} name={} cost={}", to_string(as_stream), task.id,
-                     to_string(task.kind.category), task.kind.name, task.estimated_cost);
+TimelineEvent task_event(TimelineEventKind kind, const StreamTask& task, StreamKind as_stream) {
+  TimelineEvent e;
+  e.kind = kind;
+  e.stream = as_stream;
+  e.task_id = task.id;
+  e.task = task.kind;
+  e.cost = task.estimated_cost;
+  return e;
 }
 
 }  // namespace
+
+std::vector<std::string> AsyncExecutor::timeline() const {
+  std::vector<std::string> out;
+  out.reserve(events_.size());
+  for (const TimelineEvent& e : events_) out.push_back(render(e));
+  return out;
+}
 
 std::deque<StreamTask>& AsyncExecutor::queue_for(StreamKind stream) {
   switch (stream) {
@@ -41,13 +51,13 @@ std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint6
       it->second = id;
     }
   }
-  timeline_.push_back("ENQUEUE " + describe(task, stream));
+  events_.push_back(task_event(TimelineEventKind::Enqueue, task, stream));
   queue_for(stream).push_back(std::move(task));
   return id;
 }
 
 void AsyncExecutor::record_run(StreamKind as_stream, const StreamTask& task) {
-  timeline_.push_back("RUN " + describe(task, as_stream));
+  events_.push_back(task_event(TimelineEventKind::Run, task, as_stream));
   done_.insert(task.id);
 }
 
@@ -86,7 +96,7 @@ void AsyncExecutor::run_fallback() {
     StreamTask task = std::move(oldest->front());
     oldest->pop_front();
     if (task.stream != StreamKind::Cpu) {
-      timeline_.push_back(fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(task.stream), task.id));
+      events_.push_back(task_event(TimelineEventKind::Fallback, task, task.stream));
     }
     record_run(StreamKind::Cpu, task);
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hybrid/streams/stream_types.hpp"
+#include "hybrid/streams/timeline_event.hpp"
 
 namespace hybrid {
 
@@ -35,9 +36,17 @@ class AsyncExecutor {
   // turn). Fallback mode runs every task in submission order as CPU work.
   void run_to_completion();
 
-  void record(std::string line) { timeline_.push_back(std::move(line)); }
+  // A line of another component's own (autograd): kept as a Note, rendered as it is.
+  void record(std::string line) {
+    TimelineEvent e;
+    e.text = std::move(line);
+    events_.push_back(std::move(e));
+  }
+  void record(TimelineEvent e) { events_.push_back(std::move(e)); }
 
-  [[nodiscard]] const std::vector<std::string>& timeline() const { return timeline_; }
+  // The timeline as data, and as text lines (each event rendered).
+  [[nodiscard]] const std::vector<TimelineEvent>& events() const { return events_; }
+  [[nodiscard]] std::vector<std::string> timeline() const;
   [[nodiscard]] const StreamConfig& config() const { return cfg_; }
   [[nodiscard]] std::size_t pending() const { return cpu_q_.size() + gpu_q_.size() + ssd_q_.size(); }
 
@@ -51,7 +60,7 @@ class AsyncExecutor {
   std::deque<StreamTask> cpu_q_;
   std::deque<StreamTask> gpu_q_;
   std::deque<StreamTask> ssd_q_;
-  std::vector<std::string> timeline_;
+  std::vector<TimelineEvent> events_;
   std::uint64_t next_id_ = 1;
   std::map<std::string, std::uint64_t, std::less<>> last_task_for_tensor_;
   std::set<std::uint64_t> done_;

@@ -53,7 +53,11 @@ class MemoryPreparation {
     }
     const StreamKind stream = reached == MemoryTier::Vram ? StreamKind::Gpu : StreamKind::Cpu;
     const std::string name = std::string("move:") + to_string(*current) + "->" + to_string(reached) + ":" + id;
-    bundle_.submitted_task_ids.push_back(exec_.submit(stream, TaskKind::transfer(name), kTaskCost, {id}));
+    TaskKind move = TaskKind::transfer(name);
+    move.tensor = id;
+    move.from = to_string(*current);
+    move.to = to_string(reached);
+    bundle_.submitted_task_ids.push_back(exec_.submit(stream, std::move(move), kTaskCost, {id}));
   }
 
  private:
@@ -100,8 +104,11 @@ RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& 
 
   for (const auto& id : tensor_ids) {
     if (mem.get_tier(id) == MemoryTier::Ssd && prep.required_tier() != MemoryTier::Ssd) {
-      bundle.submitted_task_ids.push_back(
-          exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + id), kTaskCost, {id}));
+      TaskKind prefetch = TaskKind::io("prefetch:" + id);
+      prefetch.tensor = id;
+      prefetch.from = to_string(MemoryTier::Ssd);
+      prefetch.to = to_string(MemoryTier::Ram);
+      bundle.submitted_task_ids.push_back(exec.submit(StreamKind::SsdPrefetch, std::move(prefetch), kTaskCost, {id}));
     }
   }
   for (const auto& id : tensor_ids) prep.bring_to_required_tier(id);

@@ -22,10 +22,21 @@ enum class TaskCategory : std::uint8_t {
 struct TaskKind {
   TaskCategory category = TaskCategory::Compute;
   std::string name;
+  // A transfer or prefetch of one tensor: which, and between which tiers (tier names, as in
+  // the name "move:<from>-><to>:<tensor>"). Empty otherwise. Kept as fields so that nothing
+  // has to parse them back out of the name.
+  std::string tensor;
+  std::string from, to;
 
-  static TaskKind compute(std::string n) { return {TaskCategory::Compute, std::move(n)}; }
-  static TaskKind transfer(std::string n) { return {TaskCategory::Transfer, std::move(n)}; }
-  static TaskKind io(std::string n) { return {TaskCategory::Io, std::move(n)}; }
+  static TaskKind compute(std::string n) { return make(TaskCategory::Compute, std::move(n)); }
+  static TaskKind transfer(std::string n) { return make(TaskCategory::Transfer, std::move(n)); }
+  static TaskKind io(std::string n) { return make(TaskCategory::Io, std::move(n)); }
+  static TaskKind make(TaskCategory c, std::string n) {
+    TaskKind k;
+    k.category = c;
+    k.name = std::move(n);
+    return k;
+  }
 
   friend bool operator==(const TaskKind&, const TaskKind&) = default;
 };

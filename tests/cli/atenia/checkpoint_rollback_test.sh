@@ -51,17 +51,32 @@ run "$ATENIA" checkpoint restore R --out back2
 expect_rc 0
 cmp old/x.npy back2/x.npy || fail "the previous checkpoint did not restore bit-exact after an interrupted save"
 
-# 2b. The same interrupted save, met first by a reader: restore rolls it back before reading,
-#     so it does not load the half-written blob in place of the checkpoint's.
+# 2b. The same interrupted save, met first by the readers: they never write. inspect shows the
+#     committed checkpoint (the backup's) and says a recovery is pending; restore refuses and
+#     names `checkpoint recover`; both leave the root byte-identical. recover then rolls it back.
 mkdir -p R/.save-backup
 (cd R && find blobs checkpoint -type f | while read -r f; do mkdir -p ".save-backup/$(dirname "$f")"; ln "$f" ".save-backup/$f"; done)
 head -c 64 /dev/urandom > x.new && mv x.new "R/blobs/tensor/tensor:x:len64.bin"
+echo junk > "R/blobs/tensor/tensor:added:len5.bin"   # a blob the killed save had added
+snapshot R > pending.snap
+run "$ATENIA" checkpoint inspect R
+expect_rc 0
+expect_out_has "blob=ok"
+grep -qF "atenia: note: a checkpoint save into R is running or was interrupted" "$WORK/err" || fail "inspect does not say a recovery is pending"
+snapshot R | cmp -s - pending.snap || fail "inspect changed the root"
 mkdir back2b
 run "$ATENIA" checkpoint restore R --out back2b
+expect_rc 2
+expect_err_eq "atenia: R: a checkpoint save into it is running or was interrupted; run \`atenia checkpoint recover R\` (or the next checkpoint save) to roll it back, then restore"
+snapshot R | cmp -s - pending.snap || fail "restore changed the root"
+[ -z "$(ls back2b)" ] || fail "a refused restore wrote files"
+run "$ATENIA" checkpoint recover R
 expect_rc 0
-cmp old/x.npy back2b/x.npy || fail "restore read the blob of an interrupted save"
-[ ! -e R/.save-backup ] || fail "restore left the interrupted save's backup"
-snapshot R | cmp -s - before.snap || fail "restore did not roll the interrupted save back"
+expect_out_eq "rolled back an interrupted save; removed 0 unreferenced blob files"
+snapshot R | cmp -s - before.snap || fail "recover did not roll the interrupted save back"
+run "$ATENIA" checkpoint restore R --out back2b
+expect_rc 0
+cmp old/x.npy back2b/x.npy || fail "restore after recover did not read the committed checkpoint"
 
 # 3. The same save, nothing in the way: it commits, and leaves no backup behind.
 run "$ATENIA" checkpoint save R --from new/x.npy --from y.npy --created-unix 8

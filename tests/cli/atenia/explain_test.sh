@@ -24,11 +24,11 @@ run "$ATENIA" learn "$WORK/episodes.jsonl" --table "$WORK/t.table"
 expect_rc 0
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table"
 expect_rc 0
-expect_out_eq "Atenia selected GPU execution with a confidence of 34%. GPU was selected because GPU execution in this context has been observed 2 times, with 2 successful executions and no drift. Historical performance favors GPU execution under similar memory conditions.
+expect_out_eq "Atenia selected GPU execution with a confidence of 34%. GPU was selected because GPU execution in this context has been observed 2 times, with 2 successful executions and no drift. That is too few observations for a firm conclusion; the choice is tentative.
 
-The decision is based on a strong historical GPU success rate under similar memory conditions. No significant drift or instability has been observed in GPU execution in this context.
+The evidence is thin: GPU was observed only 2 times in this context (2 successful), too few for a firm conclusion. No significant drift or instability has been observed in GPU execution in this context.
 
-Key contributing factors include historical success factor has high influence. drift impact factor has low influence. observation count factor has low influence. memory stability factor has high influence."
+Key contributing factors: historical success (high influence), drift impact (low influence), observation count (low influence), memory stability (high influence). These weights rest on 2 observations and are provisional."
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table" --json
 expect_rc 0
 expect_out_has '"recommended_backend":"GPU","confidence":0.34237194,'
@@ -42,4 +42,31 @@ expect_rc 2; expect_out_empty
 printf 'NOT_A_TABLE\n' > "$WORK/bad.table"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/bad.table"
 expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V1)"
+# The narrative follows from the numbers. One GPU success (21% confidence) is not "strong";
+# two CPU failures of two (0%) do not make the CPU "more reliable"; the factor list is a list.
+learn_rows() { printf '%s\n' "$@" > "$WORK/rows.jsonl"; rm -f "$WORK/rows.table"; run "$ATENIA" learn "$WORK/rows.jsonl" --table "$WORK/rows.table"; expect_rc 0; }
+row() { printf '{"id":"%s","gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"%s","success":%s,"score":5,"had_drift":false}' "$1" "$2" "$3"; }
+learn_rows "$(row a gpu true)"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/rows.table"
+expect_rc 0
+expect_out_has "confidence of 21%"
+grep -qF "strong historical" "$WORK/out" && fail "one observation at 21% is called strong"
+grep -qF "favors GPU" "$WORK/out" && fail "one observation at 21% is said to favor the GPU"
+expect_out_has "The evidence is thin: GPU was observed only 1 time in this context (1 successful), too few for a firm conclusion."
+learn_rows "$(row a cpu false)" "$(row b cpu false)"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/rows.table"
+expect_rc 0
+expect_out_has "Atenia selected CPU execution with a confidence of 0%."
+grep -qF "more reliable" "$WORK/out" && fail "two failures of two are called more reliable"
+grep -qF "is reliable" "$WORK/out" && fail "two failures of two are called reliable"
+expect_out_has "Only 0 of 2 CPU observations in this context succeeded, so CPU is chosen as the default, not for a proven record."
+grep -qF "factor has" "$WORK/out" && fail "the factor list is not a sentence list"
+expect_out_has "Key contributing factors: historical success (low influence), drift impact (low influence), observation count (low influence), memory stability (high influence). These weights rest on 2 observations and are provisional."
+# Firm evidence still reads as firm: 40 CPU successes of 40.
+rows=(); for i in $(seq 1 40); do rows+=("$(row "c$i" cpu true)"); done
+learn_rows "${rows[@]}"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/rows.table"
+expect_rc 0
+expect_out_has "Historical data indicates CPU is reliable under the current memory pressure: 40 of 40 CPU observations in this context succeeded."
+expect_out_has "The decision is based on a strong historical CPU success rate under similar memory conditions (40 of 40 executions succeeded)."
 finish

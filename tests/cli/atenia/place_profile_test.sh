@@ -26,6 +26,17 @@ JSON
 run "$ATENIA" place --bytes 4096 --compute-cost 500 --snapshot "$WORK/gpu.json" --json
 expect_rc 0; expect_out_has '"device_id":"gpu0"'
 
+# "Huge" is relative to the GPU's free VRAM: 1 GiB is nothing to a GPU with 70 GiB free (main
+# kept every tensor over 512 MiB off the GPU); more than half of the free VRAM is huge.
+cat > "$WORK/big-gpu.json" <<'JSON'
+{"gpus":[{"id":"gpu0","backend":"cuda","vram_total_bytes":150323855360,"vram_free_bytes":75161927680,"compute_score_est":500}],
+ "ram":{"total_bytes":137438953472,"free_bytes":120000000000},"pressure":{"ram_pressure":0.2,"vram_pressure":0.5}}
+JSON
+run "$ATENIA" place --bytes 1073741824 --compute-cost 500 --snapshot "$WORK/big-gpu.json"
+expect_rc 0; expect_out_eq "target=vram device=gpu0 reason=1.00 GiB fits in gpu0's VRAM (has 70.00 GiB free of 140.00 GiB; VRAM pressure after placing 0.51 < 0.80; reliability 1.00; compute-heavy)"
+run "$ATENIA" place --bytes 40000000000 --compute-cost 500 --snapshot "$WORK/big-gpu.json"
+expect_rc 0; expect_out_eq "target=ram device=none reason=RAM: the tensor is huge for gpu0 (37.25 GiB > half of its 70.00 GiB free VRAM); 37.25 GiB fits in RAM (RAM has 111.76 GiB free of 128.00 GiB; RAM pressure after placing 0.42 < 0.85)"
+
 printf '{"gpus":[{"id":"gpu0","backend":"tpu","vram_total_bytes":1,"vram_free_bytes":1}]}' > "$WORK/bad.json"
 run "$ATENIA" place --bytes 1 --snapshot "$WORK/bad.json"
 expect_rc 2; expect_err_eq "atenia: $WORK/bad.json: /gpus/0/backend: unknown backend \"tpu\"; expected cpu, cuda, rocm, metal, oneapi, vulkan or unknown"

@@ -133,6 +133,21 @@ for r in cpu_flops:flop/s:/cpu/gflops_est cpu_mem:B/s:/cpu/mem_gb_s_est ssd_to_r
 done
 # profile does not measure RAM<->VRAM copies: that rate is the documented default, and says so.
 expect_out_has "RATE name=ram_to_vram value=16000000000 unit=B/s source=default field=/gpus/0/h2d_gb_s_est"
+# sc.json says a GPU is available. A profile that finds no GPU says so plainly and models the GPU
+# work on the CPU (main ran k1 "on the GPU" at the default 10 TFLOP/s); with a GPU, it is used.
+run "$ATENIA" profile --json --cache-dir "$WORK/pc2"
+expect_rc 0
+gpus=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["gpus"]))' "$WORK/out")
+run "$ATENIA" simulate "$WORK/sc.json" --profile --cache-dir "$WORK/pc"
+expect_rc 0
+if [ "$gpus" = 0 ]; then
+  expect_err_eq "atenia: note: --profile found no GPU on this machine; the scenario's GPU work is modelled on the CPU (gpu_available taken as false)"
+  grep -q "device=GPU" "$WORK/out" && fail "work was timed on a GPU this machine does not have"
+  expect_out_has "TIME tick=0 stream=Cpu device=CPU task=k1 "
+else
+  expect_err_empty
+  expect_out_has "device=GPU task=k1 "
+fi
 run "$ATENIA" simulate "$WORK/sc.json" --profile --snapshot "$WORK/s1.json"
 expect_rc 2; expect_out_empty
 

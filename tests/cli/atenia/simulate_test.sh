@@ -84,4 +84,17 @@ expect_rc 2
 touch "$WORK/a-file"
 run "$ATENIA" simulate "$FIX/replan_next_tick.json" --cache-dir "$WORK/a-file"
 expect_rc 2; expect_err_eq "atenia: $WORK/a-file: cache root exists and is not a directory"
+# The timeline is data: a compute node named like a transfer ("move:<from>-><to>:<id>") is a
+# kernel, not a move. Before, the byte counts re-parsed the text timeline, and this name forged
+# "MOVED ssd->vram bytes=1048576" for a tensor that never left RAM.
+cat > "$WORK/forge.json" <<'JSON'
+{"gpu_available": false, "tensors": [{"id": "w1", "bytes": 1048576, "tier": "ram"}],
+ "nodes": [{"name": "move:ssd->vram:w1", "kind": "compute_heavy", "flops": 1000, "bytes": 64, "tensors": ["w1"]}],
+ "ticks": [{"vram": {"pressure": 0.10}, "ram": {"pressure": 0.10}}]}
+JSON
+run "$ATENIA" simulate "$WORK/forge.json"
+expect_rc 0
+expect_out_has "TIME tick=0 stream=Cpu device=CPU task=move:ssd->vram:w1 flops=1000 bytes=64 rate=cpu_flops start_us=0.000 dur_us=0.010"
+expect_out_has "FINAL tensor=w1 tier=ram bytes=1048576"
+grep -q "^MOVED" "$WORK/out" && fail "a node's name forged a MOVED line"
 finish

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "checkpoint_fixture.hpp"
+#include "hybrid/streams/refusing_vram_adapter.hpp"
 
 using namespace hybrid;
 
@@ -75,6 +76,32 @@ TEST_CASE("checkpoint_store: vram_entries_restore_safely_to_ram") {
   CHECK(fresh.get_tier("t3") == MemoryTier::Ram);
   REQUIRE(testckpt::ram_bytes(fresh, "t3"));
   CHECK(*testckpt::ram_bytes(fresh, "t3") == Bytes{9, 9});
+}
+
+TEST_CASE("checkpoint_store: with a GPU offered, a VRAM entry goes back on VRAM, or to RAM with the reason") {
+  testckpt::Dirs d;
+  auto mem = d.vram_manager();
+  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::Vram).ok());
+  d.put("tensor:t3:len2", {9, 9});
+  REQUIRE(save_checkpoint(d.ckpt_root, 1, mem).ok());
+
+  auto fresh = d.vram_manager();
+  std::vector<VramFallback> fallbacks;
+  DriftCollector drift;
+  REQUIRE(restore_checkpoint_on_host(d.ckpt_root, fresh, true, &drift, &fallbacks).ok());
+  CHECK(fresh.get_tier("t3") == MemoryTier::Vram);
+  CHECK(fallbacks.empty());
+  CHECK(drift.reports().empty());
+
+  HybridMemoryManager refusing(d.tmp.file("ssd-refusing"), std::make_unique<testing::RefusingVramAdapter>());
+  refusing.attach_persistent_cache(PersistentHybridCache(d.cache_root));
+  REQUIRE(restore_checkpoint_on_host(d.ckpt_root, refusing, true, nullptr, &fallbacks).ok());
+  CHECK(refusing.get_tier("t3") == MemoryTier::Ram);
+  REQUIRE(testckpt::ram_bytes(refusing, "t3"));
+  CHECK(*testckpt::ram_bytes(refusing, "t3") == Bytes{9, 9});
+  REQUIRE(fallbacks.size() == 1);
+  CHECK(fallbacks[0].id == "t3");
+  CHECK(fallbacks[0].reason.find("simulated VRAM failure") != std::string::npos);
 }
 
 // ---- 13.9.1 ----

@@ -82,6 +82,16 @@ TEST_CASE("manifest_format: strict parser names the line") {
   CHECK(error_of("") == "m:1: empty manifest; expected a header block with version, created_unix, entry_count");
 }
 
+TEST_CASE("manifest_format: a len over the blob limit is refused, so inspect and restore agree") {
+  CHECK(error_of(kHead + "id=a\nis_grad=0\ntier=ram\nlen=4611686018427387904\ncache_kind=none\ncache_key=none\n") ==
+        "m:8: len must be at most 1073741824 (the largest blob), got '4611686018427387904'");
+  CHECK(error_of(kHead + "id=a\nis_grad=0\ntier=cpu\nlen=1073741825\ncache_kind=none\ncache_key=none\n") ==
+        "m:8: len must be at most 1073741824 (the largest blob), got '1073741825'");
+  auto at_limit = parse_manifest(kHead + "id=a\nis_grad=0\ntier=ram\nlen=1073741824\ncache_kind=none\ncache_key=none\n", "m");
+  REQUIRE(at_limit.ok());
+  CHECK(at_limit.value().entries.at(0).len_bytes == std::size_t{1} << 30);
+}
+
 // A format v1 manifest, byte for byte as the writer before v2 wrote sample(): its trailer is
 // FNV-1a, computed outside this code base (Python, offset basis 0x811C9DC5, prime 0x01000193).
 const std::string kV1Body =

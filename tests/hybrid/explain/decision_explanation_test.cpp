@@ -34,7 +34,7 @@ TEST_CASE("decision_explanation: explanation_for_gpu_context") {
   CHECK(e->confidence == doctest::Approx(1.0 / (1.0 + 1.96 * 1.96)).epsilon(1e-4));
   CHECK(e->explanation ==
         "GPU was selected because GPU execution in this context has been observed 1 times, with 1 successful "
-        "executions and no drift. Historical performance favors GPU execution under similar memory conditions.");
+        "executions and no drift. That is too few observations for a firm conclusion; the choice is tentative.");
 }
 
 TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
@@ -47,8 +47,8 @@ TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
   CHECK(e->recommended_backend == BackendChoice::Cpu);
   CHECK(e->explanation.find("CPU") != std::string::npos);
   CHECK(e->explanation ==
-        "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes. Historical data "
-        "indicates CPU is more reliable under the current memory pressure, based on 1 CPU observations.");
+        "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes. Only 1 of 1 CPU "
+        "observations in this context succeeded, so CPU is chosen as the default, not for a proven record.");
 }
 
 TEST_CASE("decision_explanation: explanation_is_deterministic") {

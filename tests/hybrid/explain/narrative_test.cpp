@@ -1,5 +1,7 @@
 #include "hybrid/explain/narrative.hpp"
 
+#include <cstdint>
+
 #include <doctest/doctest.h>
 
 using namespace hybrid;
@@ -10,11 +12,14 @@ DecisionExplanation text(BackendChoice b, float confidence) {
   return {{true, 0, 0}, b, confidence, "Because."};
 }
 
-StructuredDecisionExplanation structured(float success, float drift, float observations) {
+StructuredDecisionExplanation structured(float success, float drift, float observations, std::uint32_t episodes = 40,
+                                         std::uint32_t successes = 30) {
   StructuredDecisionExplanation s;
   s.context = {true, 0, 0};
   s.recommended_backend = BackendChoice::Gpu;
   s.confidence = success;
+  s.evidence_episodes = episodes;
+  s.evidence_successes = successes;
   s.evidence_backend = BackendChoice::Gpu;
   s.factors = {{DecisionFactorKind::HistoricalSuccessRate, success, ""},
                {DecisionFactorKind::DriftPenalty, drift, ""},
@@ -48,8 +53,8 @@ TEST_CASE("narrative: narrative_mentions_all_factors") {
   }
   const std::string p3 = n.narrative.substr(n.narrative.rfind("\n\n") + 2);
   CHECK(p3 ==
-        "Key contributing factors include historical success factor has high influence. drift impact factor has "
-        "medium influence. observation count factor has low influence. memory stability factor has medium influence.");
+        "Key contributing factors: historical success (high influence), drift impact (medium influence), observation "
+        "count (low influence), memory stability (medium influence).");
 }
 
 TEST_CASE("narrative: narrative_is_deterministic") {
@@ -61,16 +66,29 @@ TEST_CASE("narrative: narrative_is_deterministic") {
   CHECK(a.narrative == b.narrative);
 }
 
-TEST_CASE("narrative: three paragraphs; success wording follows the weight; confidence is clamped") {
-  auto n = build_narrative(text(BackendChoice::Gpu, 1.7F), structured(0.45F, 0.0F, 0.0F));
+TEST_CASE("narrative: three paragraphs; success wording follows the confidence; confidence is clamped") {
+  auto n = build_narrative(text(BackendChoice::Gpu, 1.7F), structured(0.55F, 0.0F, 0.0F));
   CHECK(n.confidence == 1.0F);
   CHECK(n.narrative.find("confidence of 100%") != std::string::npos);
-  CHECK(n.narrative.find("a moderate historical GPU success rate") != std::string::npos);
+  CHECK(n.narrative.find("a moderate historical GPU success rate under similar memory conditions (30 of 40 executions "
+                         "succeeded).") != std::string::npos);
   std::size_t blank = 0;
   for (std::size_t p = n.narrative.find("\n\n"); p != std::string::npos; p = n.narrative.find("\n\n", p + 2)) ++blank;
   CHECK(blank == 2);
-  CHECK(build_narrative(text(BackendChoice::Gpu, 0.3F), structured(0.3F, 0.0F, 0.0F))
-            .narrative.find("a limited historical GPU success rate") != std::string::npos);
+  CHECK(build_narrative(text(BackendChoice::Gpu, 0.8F), structured(0.8F, 0.0F, 0.0F))
+            .narrative.find("a strong historical GPU success rate") != std::string::npos);
+  // Below the firm confidence: many observations with a low rate are called weak...
+  CHECK(build_narrative(text(BackendChoice::Gpu, 0.3F), structured(0.3F, 0.0F, 0.0F, 40, 14))
+            .narrative.find("The historical GPU success rate is weak: 14 of 40 executions succeeded.") != std::string::npos);
+}
+
+TEST_CASE("narrative: thin evidence is said to be thin, whatever the raw rate") {
+  // One success of one: a rate of 1.00 but a confidence of 0.21.
+  const auto n = build_narrative(text(BackendChoice::Gpu, 0.21F), structured(0.21F, 0.0F, 0.02F, 1, 1)).narrative;
+  CHECK(n.find("strong") == std::string::npos);
+  CHECK(n.find("The evidence is thin: GPU was observed only 1 time in this context (1 successful), too few for a firm "
+               "conclusion.") != std::string::npos);
+  CHECK(n.ends_with("These weights rest on 1 observation and are provisional."));
   CHECK(std::string(influence_label(0.75F)) == "high");
   CHECK(std::string(influence_label(0.40F)) == "medium");
   CHECK(std::string(influence_label(0.39F)) == "low");
