@@ -11,26 +11,6 @@
 
 namespace atenia::cli {
 
-int exit_code_for(common::ErrorCode code) {
-  return code == common::ErrorCode::invalid_argument ? kExitInvalidArgument : kExitMalformedOrIo;
-}
-
-int report(const common::Error& e) {
-  std::cerr << "atenia: " << e.to_string() << "\n";
-  return exit_code_for(e.code());
-}
-
-common::Status write_output(const std::string& path, std::string_view text) {
-  if (path == "-") {
-    std::cout << text;
-    if (const int err = common::flush_stdout(); err != 0) {
-      return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
-    }
-    return {};
-  }
-  return common::write_file_atomic(common::real_file_system(), path, text);
-}
-
 std::string input_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 common::Result<std::string> read_input_text(const std::string& path, std::size_t max_bytes) {

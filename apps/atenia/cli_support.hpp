@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_common/tool_report.hpp"
 #include "common/error.hpp"
 #include "common/float_json.hpp"
 #include "common/json_input.hpp"
@@ -23,10 +24,12 @@ class App;
 
 namespace atenia::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;          // verification failure; `explain` usage (seed 13.11.4)
-inline constexpr int kExitMalformedOrIo = 2;    // usage, I/O, malformed input
-inline constexpr int kExitInvalidArgument = 3;  // a value outside its domain
+using cli_common::kExitFailure;  // also `explain` usage (seed 13.11.4)
+using cli_common::kExitInvalidArgument;
+using cli_common::kExitMalformedOrIo;
+using cli_common::kExitOk;
+using cli_common::exit_code_for;
+using cli_common::write_output;
 
 // A parsed subcommand's work; registered by each cmd_<name>.cpp.
 using Runner = std::function<int()>;
@@ -36,16 +39,13 @@ struct Registration {
 };
 
 // Prints "atenia: <error line>" to stderr; returns the exit code of its ErrorCode.
-int report(const common::Error& e);
-int exit_code_for(common::ErrorCode code);
+inline int report(const common::Error& e) { return cli_common::report("atenia", e); }
 
 // The exit of a command whose effect is committed on disk (a checkpoint saved, a table written):
 // a report lost on stdout is a one-line warning naming `what` happened, and the status stays 0,
 // so that it tells the truth about the commit (atenia(1), EXIT STATUS).
 int committed_exit(const char* what);
 
-// `-` is stdout; any other path is written atomically (no partial file on failure).
-[[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
 
 // Inputs: `-` is stdin (read once; a second `-` in one command is refused by the caller),
 // any other path a file. Errors name "<stdin>" or the path.

@@ -15,6 +15,7 @@
 #include "checkpoint_file_list.hpp"
 #include "checkpoint_inputs.hpp"
 #include "cli_support.hpp"
+#include "dir_fd.hpp"
 #include "save_rollback.hpp"
 #include "common/dir_lock.hpp"
 #include "common/file_system.hpp"
@@ -63,6 +64,7 @@ int run_save(const CheckpointOptions& o) {
   // One save at a time per root: two would race on the blobs and the manifest's temporaries.
   auto lock = common::DirLock::acquire(root.root);
   if (!lock) return report(lock.error());
+  if (auto s = refuse_links_below(root.root); !s) return report(s.error());
   // A save that fails part-way removes every file it added and puts back every file it
   // replaced (blobs of the same id and length, the file list), so the previous checkpoint
   // stays loadable, bit for bit; the lock keeps other writers out.

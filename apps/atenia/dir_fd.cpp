@@ -131,7 +131,33 @@ common::Status collect_files(int dir, const std::string& rel, const std::string&
   return {};
 }
 
+common::Status only_files_and_dirs(int dir, const std::string& shown) {
+  auto entries = list_dir(dir, shown);
+  if (!entries) return entries.error();
+  for (const DirEntry& e : *entries) {
+    const std::string child = shown + "/" + e.name;
+    if (e.type == EntryType::Other) {
+      return common::Error::io(child + " is a symbolic link or a special file: a checkpoint root holds only files and "
+                               "directories, and nothing is written through anything else");
+    }
+    if (e.type != EntryType::Dir) continue;
+    auto fd = open_subdir(dir, e.name, child);
+    if (!fd) return fd.error();
+    if (fd->valid()) {
+      if (auto s = only_files_and_dirs(fd->get(), child); !s) return s;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+common::Status refuse_links_below(const std::string& root) {
+  auto fd = open_dir_path(root);
+  if (!fd) return fd.error();
+  if (!fd->valid()) return {};
+  return only_files_and_dirs(fd->get(), root);
+}
 
 common::Result<std::vector<std::string>> files_below(int dir, const std::string& shown) {
   std::vector<std::string> out;

@@ -45,6 +45,10 @@ struct DirEntry {
 // Removes `name` inside `parent` and, for a real directory, everything in it; links are removed,
 // never followed. A missing entry is success.
 [[nodiscard]] common::Status remove_tree_at(int parent, const std::string& name, const std::string& shown);
+// Refuses a root (the directory the user named) holding anything below it but regular files and
+// real directories: a save writes blobs through paths under it, and a link planted there would
+// carry them out of the root. A missing root is success.
+[[nodiscard]] common::Status refuse_links_below(const std::string& root);
 // The regular files under `dir`, as paths relative to it ("a/b"), links not followed.
 [[nodiscard]] common::Result<std::vector<std::string>> files_below(int dir, const std::string& shown);
 

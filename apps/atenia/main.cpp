@@ -7,7 +7,7 @@
 
 #include "build_info/build_info.hpp"
 #include "commands.hpp"
-#include "common/edit_distance.hpp"
+#include "cli_common/nearest_name.hpp"
 #include "common/tool_main.hpp"
 
 namespace {
@@ -16,18 +16,12 @@ using namespace atenia::cli;
 
 constexpr std::string_view kSubcommands[] = {"profile", "place", "simulate", "learn", "stats", "checkpoint", "explain"};
 
-// A first word that is no subcommand: name it, the nearest subcommand within a third of its
-// length (at least 2 edits), and the list.
+// A first word that is no subcommand: name it, the nearest subcommand, and the list.
 int unknown_subcommand(std::string_view word) {
-  std::string_view best;
-  std::size_t best_d = std::max<std::size_t>(2, (word.size() + 2) / 3) + 1;
-  for (std::string_view c : kSubcommands) {
-    const std::size_t d = common::osa_distance(word.substr(0, 64), c);
-    if (d < best_d) best_d = d, best = c;
-  }
+  const auto best = cli_common::nearest_name(word, kSubcommands);
   std::cerr << "atenia: unknown subcommand \"" << word.substr(0, 64) << "\"";
-  if (!best.empty()) std::cerr << "; did you mean \"" << best << "\"?";
-  std::cerr << (best.empty() ? "." : "") << " Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)\n";
+  if (best) std::cerr << "; did you mean \"" << *best << "\"?";
+  std::cerr << (best ? "" : ".") << " Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)\n";
   return kExitMalformedOrIo;
 }
 

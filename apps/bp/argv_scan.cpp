@@ -79,7 +79,7 @@ std::optional<CliError> first_unknown_flag(const std::vector<std::string>& args)
     known.insert(known.end(), kLocalFlags.begin(), kLocalFlags.end());
     const auto suggestion = suggest_flag(token, known);
     CliError e;
-    e.exit_code = kExitBadArgument;
+    e.exit_code = kExitInvalidArgument;
     e.code = "INVALID_FLAG";
     e.message = "unrecognized flag " + common::json_string(token) + ".";
     if (suggestion) e.message += " Did you mean " + common::json_string(*suggestion) + "?";
@@ -110,7 +110,7 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size() && (!inv.out || inv.out->empty()); ++i) {
     if (args[i] == "--out" || args[i] == "--out=") {
       CliError e;
-      e.exit_code = kExitBadArgument;
+      e.exit_code = kExitInvalidArgument;
       e.code = "MISSING_OUT_FILE";
       e.message = "--out needs a file name (--out <file>); without --out the output goes to stdout.";
       r.error = e;
@@ -127,7 +127,7 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
       inv.color = ColorChoice::always;
     } else {
       CliError e;
-      e.exit_code = kExitBadArgument;
+      e.exit_code = kExitInvalidArgument;
       e.code = "INVALID_COLOR";
       e.message = "invalid value for --color: '" + *color + "'. Expected 'auto', 'never', or 'always'.";
       r.error = e;

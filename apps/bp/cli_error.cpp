@@ -1,5 +1,7 @@
 #include "cli_error.hpp"
 
+#include "cli_common/tool_report.hpp"
+
 #include "common/json_string.hpp"
 #include "terminal.hpp"
 
@@ -37,12 +39,7 @@ CliError from_library_error(const common::Error& e, std::string code) {
   CliError out;
   out.code = std::move(code);
   out.message = e.to_string();
-  switch (e.code()) {
-    case common::ErrorCode::io:
-    case common::ErrorCode::malformed: out.exit_code = kExitUsageOrInput; break;
-    case common::ErrorCode::invalid_argument: out.exit_code = kExitBadArgument; break;
-    case common::ErrorCode::unsupported: out.exit_code = kExitNotAvailable; break;
-  }
+  out.exit_code = cli_common::exit_code_for(e.code());
   out.retryable = false;
   return out;
 }

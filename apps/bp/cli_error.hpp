@@ -5,21 +5,20 @@
 #include <optional>
 #include <string>
 
+#include "cli_common/exit_codes.hpp"
 #include "common/error.hpp"
 
 namespace bp::cli {
 
-// Exit statuses of every bp command (bp(1) EXIT STATUS).
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitVerificationFailed = 1,  // verdict: drift under --check, schema-invalid receipt
-  kExitUsageOrInput = 2,        // usage, I/O, malformed or out-of-range input
-  kExitBadArgument = 3,         // invalid option or option value
-  kExitNotAvailable = 4,        // command declared but not available in this build
-};
+// Exit statuses of every bp command (bp(1) EXIT STATUS): the suite's one table.
+using cli_common::kExitFailure;
+using cli_common::kExitInvalidArgument;
+using cli_common::kExitMalformedOrIo;
+using cli_common::kExitNotInstalled;
+using cli_common::kExitOk;
 
 struct CliError {
-  int exit_code = kExitUsageOrInput;
+  int exit_code = kExitMalformedOrIo;
   std::string code;  // machine-readable, e.g. "ENOENT", "INVALID_FLAG"
   std::string message;
   std::optional<std::string> hint;
@@ -33,8 +32,8 @@ void report(const CliError& e, bool json_mode);
 // The envelope line (with "\n") for --json mode.
 [[nodiscard]] std::string json_envelope(const CliError& e);
 
-// The one place a library error becomes a CLI error: io -> 2, malformed -> 2,
-// invalid_argument -> 3, unsupported -> 4. `code` names the failure for --json.
+// The one place a library error becomes a CLI error: cli_common::exit_code_for (invalid_argument
+// -> 3, the rest 2). `code` names the failure for --json.
 [[nodiscard]] CliError from_library_error(const common::Error& e, std::string code);
 
 }  // namespace bp::cli

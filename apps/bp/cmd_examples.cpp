@@ -37,7 +37,7 @@ int run_examples(const Invocation& inv) {
   const auto noun = word(inv, 1);
   if (!noun) {
     (void)write_stdout(kUsage);  // usage on stdout, exit 2, as the reference does
-    return kExitUsageOrInput;
+    return kExitMalformedOrIo;
   }
   if (is_help_word(inv, 1)) return print_help(kUsage);
   if (*noun != "pytorch" && *noun != "jax") {
@@ -52,7 +52,7 @@ int run_examples(const Invocation& inv) {
       continue;
     }
     CliError e;
-    e.exit_code = kExitBadArgument;
+    e.exit_code = kExitInvalidArgument;
     e.code = "INVALID_FLAG";
     e.message = "bp examples " + *noun + ": unrecognized flag \"" + inv.words[i] +
                 "\". Use --print or no flag. Run 'bp examples " + *noun + " --help' for usage.";

@@ -30,7 +30,7 @@ std::string golden_file_for(std::string_view name) {
 // topology consistency, out-of-range numbers) is bad input, exit 2, never a bad CLI argument.
 int fail_library(const Invocation& inv, const common::Error& e, std::string code, std::string_view context) {
   CliError c = from_library_error(e, std::move(code));
-  if (c.exit_code == kExitBadArgument) c.exit_code = kExitUsageOrInput;
+  if (c.exit_code == kExitInvalidArgument) c.exit_code = kExitMalformedOrIo;
   c.message = std::string(context) + c.message;
   return fail(inv, c);
 }
@@ -48,7 +48,7 @@ int run_builtin(const Invocation& inv, std::string_view name) {
 int run_from_config(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
   auto input = read_json_argument(
-      inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitBadArgument});
+      inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&input)) return *code;
   if (auto* e = std::get_if<common::Error>(&input)) {
     return fail_library(inv, *e, "JSON_SYNTAX", "generate from-config: input rejected: ");
@@ -71,7 +71,7 @@ int run_from_config(const Invocation& inv) {
   }
   if (inv.check && !inv.has_out()) {
     CliError e;
-    e.exit_code = kExitBadArgument;
+    e.exit_code = kExitInvalidArgument;
     e.code = "MISSING_CHECK_GOLDEN";
     e.message =
         "generate from-config --check requires --out <file> to name the golden fixture to compare against. "

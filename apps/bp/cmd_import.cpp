@@ -47,7 +47,7 @@ int run_import(const Invocation& inv) {
   const auto framework_word = word(inv, 1);
   if (!framework_word) {
     (void)write_stdout(import_usage());  // the reference prints usage on stdout and exits 2 here
-    return kExitUsageOrInput;
+    return kExitMalformedOrIo;
   }
   if (is_help_word(inv, 1)) return print_help(import_usage());
   const auto framework = importer::parse_framework(*framework_word);
@@ -66,11 +66,11 @@ int run_import(const Invocation& inv) {
   const std::size_t file_index = multi ? 3 : 2;
   // Missing file first, then --help, as the reference orders them.
   if (!word(inv, file_index) || word(inv, file_index)->empty()) {
-    auto r = file_argument(inv, file_index, {command, placeholder, usage, true, kExitBadArgument});
+    auto r = file_argument(inv, file_index, {command, placeholder, usage, true, kExitInvalidArgument});
     return std::get<int>(r);
   }
   if (is_help_word(inv, file_index)) return print_help(usage);
-  auto file = file_argument(inv, file_index, {command, placeholder, usage, true, kExitBadArgument});
+  auto file = file_argument(inv, file_index, {command, placeholder, usage, true, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&file)) return *code;
   return run_one_import(inv, *framework, multi, std::get<std::string>(file));
 }

@@ -45,7 +45,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
       j["skipped_rules"] = skipped;
       j["failures"] = nlohmann::ordered_json::array();
       if (!write_stdout(common::js_stringify(j) + "\n")) return stdout_write_failed();
-      return kExitVerificationFailed;
+      return kExitFailure;
     }
     const std::string list = join_rules(skipped);
     write_stderr(paint("not verified: math gate skipped", color) +
@@ -59,7 +59,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
                  "  reconcile, but the foreign framework math was never recomputed — this is\n"
                  "  NOT a verified PASS. The receipt is trusted on its declared\n"
                  "  attestor.skip_basis alone.\n\n");
-    return kExitVerificationFailed;
+    return kExitFailure;
   }
   if (inv.json) {
     nlohmann::ordered_json j;
@@ -71,7 +71,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
     }
     if (result.failures_dropped > 0) j["failures_dropped"] = result.failures_dropped;
     if (!write_stdout(common::js_stringify(j) + "\n")) return stdout_write_failed();
-    return kExitVerificationFailed;
+    return kExitFailure;
   }
   std::string text = paint("reconciliation failed", color) + "\n\n";
   for (const auto& f : result.failures) text += render_failure(f);
@@ -80,7 +80,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
     text += std::to_string(result.failures_dropped) + " more failure(s) not shown)\n";
   }
   write_stderr(text);
-  return kExitVerificationFailed;
+  return kExitFailure;
 }
 
 }  // namespace
@@ -99,7 +99,7 @@ int run_reconcile(const Invocation& inv) {
   }
   if (is_help_word(inv, 2)) return print_help(usage);
   // The reference answers a flag-shaped file name here with exit 2, not 3.
-  auto file = file_argument(inv, 2, {"reconcile receipt", "<file>", usage, true, kExitUsageOrInput});
+  auto file = file_argument(inv, 2, {"reconcile receipt", "<file>", usage, true, kExitMalformedOrIo});
   if (auto* code = std::get_if<int>(&file)) return *code;
   const std::string& path = std::get<std::string>(file);
   verbose_log(inv, "processing " + path);

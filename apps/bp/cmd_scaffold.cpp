@@ -30,7 +30,7 @@ int run_scaffold(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(scaffold_topology_usage());
   if (!inv.topology) {
     CliError e;
-    e.exit_code = kExitBadArgument;
+    e.exit_code = kExitInvalidArgument;
     e.code = "MISSING_TOPOLOGY_ARG";
     e.message = "scaffold topology requires --topology <name>. Expected one of: mazur, xor, iris. Run 'bp scaffold "
                 "topology --help' for usage.";
@@ -38,7 +38,7 @@ int run_scaffold(const Invocation& inv) {
   }
   if (*inv.topology != "mazur" && *inv.topology != "xor" && *inv.topology != "iris") {
     CliError e;
-    e.exit_code = kExitBadArgument;
+    e.exit_code = kExitInvalidArgument;
     e.code = "INVALID_TOPOLOGY_ARG";
     e.message = "unknown topology '" + *inv.topology + "'. Expected one of: mazur, xor, iris.";
     return fail(inv, e);

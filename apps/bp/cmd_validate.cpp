@@ -25,7 +25,7 @@ void keep_until_exit(nlohmann::ordered_json&& doc) {
 
 int run_validate(const Invocation& inv) {
   if (is_help_word(inv, 1)) return print_help(validate_usage());
-  auto arg = file_argument(inv, 1, {"validate", "<file>", validate_usage(), true, kExitBadArgument});
+  auto arg = file_argument(inv, 1, {"validate", "<file>", validate_usage(), true, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&arg)) return *code;
   const std::string& file = std::get<std::string>(arg);
   verbose_log(inv, "processing " + file);
@@ -46,7 +46,9 @@ int run_validate(const Invocation& inv) {
   const std::string version = receipt::schema::pick_receipt_version(receipt);
   const auto* schema = receipt::schema::find_schema(version);
   if (schema == nullptr) {
-    return fail(inv, from_library_error(common::Error::unsupported("no receipt schema " + version), "NO_SCHEMA"));
+    CliError missing = from_library_error(common::Error::unsupported("no receipt schema " + version), "NO_SCHEMA");
+    missing.exit_code = kExitNotInstalled;  // the installation lacks its schema file
+    return fail(inv, missing);
   }
   const int status =
       report_schema_result(inv, "schema validation failed", receipt::schema::validate(*schema, receipt));

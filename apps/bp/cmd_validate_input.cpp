@@ -14,7 +14,7 @@ namespace bp::cli {
 int run_validate_input(const Invocation& inv) {
   if (is_help_word(inv, 1)) return print_help(validate_input_usage());
   auto input = read_json_argument(
-      inv, 1, {"validate-input", "<file>", validate_input_usage(), true, kExitBadArgument});
+      inv, 1, {"validate-input", "<file>", validate_input_usage(), true, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&input)) return *code;
   // Malformed JSON is exit 2, as the reference documents (it returns 1 here; bp(1) DIFFERENCES).
   if (auto* e = std::get_if<common::Error>(&input)) {
@@ -25,7 +25,9 @@ int run_validate_input(const Invocation& inv) {
   const JsonArgument& in = std::get<JsonArgument>(input);
   const auto* schema = receipt::schema::find_schema("topology-input.v0.4.0");
   if (schema == nullptr) {
-    return fail(inv, from_library_error(common::Error::unsupported("no schema topology-input.v0.4.0"), "NO_SCHEMA"));
+    CliError missing = from_library_error(common::Error::unsupported("no schema topology-input.v0.4.0"), "NO_SCHEMA");
+    missing.exit_code = kExitNotInstalled;  // the installation lacks its schema file
+    return fail(inv, missing);
   }
   return report_schema_result(inv, "input schema validation failed (SCHEMA_VIOLATION)",
                               receipt::schema::validate(*schema, in.doc));

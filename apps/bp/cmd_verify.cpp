@@ -34,7 +34,7 @@ int run_mazur(const Invocation& inv) {
   // The file is optional (default: the bundled Mazur golden); only a flag-shaped one is refused.
   const auto given = word(inv, 2);
   if (given && !given->empty() && (*given)[0] == '-' && *given != "-") {
-    auto r = file_argument(inv, 2, {"verify mazur", "<file>", {}, false, kExitBadArgument});
+    auto r = file_argument(inv, 2, {"verify mazur", "<file>", {}, false, kExitInvalidArgument});
     if (auto* code = std::get_if<int>(&r)) return *code;
   }
   const std::string path = given && !given->empty() ? *given : bundled_fixture("mazur.golden.jsonl");
@@ -47,7 +47,7 @@ int run_mazur(const Invocation& inv) {
 int run_general(const Invocation& inv) {
   const std::string usage = verify_general_usage();
   if (is_help_word(inv, 2)) return print_help(usage);
-  auto file = file_argument(inv, 2, {"verify general", "<file>", usage, false, kExitBadArgument});
+  auto file = file_argument(inv, 2, {"verify general", "<file>", usage, false, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&file)) return *code;
   const std::string& path = std::get<std::string>(file);
   // Several receipts, or a directory of them: one process, one summary (verify_batch.hpp).
@@ -65,7 +65,7 @@ int run_general(const Invocation& inv) {
 int run_multi(const Invocation& inv) {
   const std::string usage = verify_multi_usage();
   if (is_help_word(inv, 2)) return print_help(usage);
-  auto file = file_argument(inv, 2, {"verify multi", "<file.jsonl>", usage, false, kExitBadArgument});
+  auto file = file_argument(inv, 2, {"verify multi", "<file.jsonl>", usage, false, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&file)) return *code;
   const std::string& path = std::get<std::string>(file);
   verbose_log(inv, "verify multi subject: " + path);

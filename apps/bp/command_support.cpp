@@ -48,7 +48,7 @@ std::variant<std::string, int> file_argument(const Invocation& inv, std::size_t 
       return fail(inv, e);
     }
     write_stderr(rule.usage);
-    return kExitUsageOrInput;
+    return kExitMalformedOrIo;
   }
   const bool sentinel = *file == "-" || (rule.allow_double_dash && *file == "--");
   if ((*file)[0] == '-' && !sentinel) {

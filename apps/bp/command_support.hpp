@@ -31,7 +31,7 @@ struct FileArgRule {
   std::string_view placeholder;  // "<file>"
   std::string usage;             // printed on stderr when the argument is missing (human mode)
   bool allow_double_dash = true; // "--" accepted as a file name
-  int flag_like_exit = kExitBadArgument;
+  int flag_like_exit = kExitInvalidArgument;
 };
 
 // The file argument at words[index], or the exit status after reporting why there is none.

@@ -35,7 +35,7 @@ int dispatch(const Invocation& inv) {
   }
   if (inv.json) return usage_error(inv, "unknown command '" + *first + "'. Run 'bp --help' for usage.");
   write_stderr("bp: unknown command '" + *first + "'. Run 'bp --help' for usage.\n\n" + top_usage());
-  return kExitUsageOrInput;
+  return kExitMalformedOrIo;
 }
 
 }  // namespace bp::cli

@@ -54,7 +54,7 @@ int check_against_golden(const Invocation& inv, const GeneratedBytes& g) {
     write_stderr(head + "\n  drift_offset:   " + std::to_string(offset) + "\n  emitted_length: " +
                  std::to_string(emitted) + "\n  golden_length:  " + std::to_string(golden_len) + "\n");
   }
-  return kExitVerificationFailed;
+  return kExitFailure;
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ int single_outcome(const Invocation& inv, const importer::ImportResult& result) 
     ordered_json o = {{"ok", false},
                       {"differential", {{"passed", false}, {"disagreements", disagreements_json(step.disagreements)}}}};
     write_stderr(common::js_stringify(o) + "\n");
-    return kExitVerificationFailed;
+    return kExitFailure;
   }
   std::string text = paint("import warning", sgr_bold_red(), color) +
                      ": engine-recompute differential DISAGREED on " + std::to_string(step.disagreements.size()) +
@@ -73,7 +73,7 @@ int single_outcome(const Invocation& inv, const importer::ImportResult& result) 
       "  Values above are stored (receipt-claimed) vs recomputed (engine). For the\n"
       "  full per-field differential, run: bp verify general <emitted-receipt> --json\n\n";
   write_stderr(text);
-  return kExitVerificationFailed;
+  return kExitFailure;
 }
 
 int multi_outcome(const Invocation& inv, const importer::ImportResult& result) {
@@ -108,7 +108,7 @@ int multi_outcome(const Invocation& inv, const importer::ImportResult& result) {
                       {"differential",
                        {{"all_passed", false}, {"disagreed_step_indices", failed}, {"disagreements", per_step}}}};
     write_stderr(common::js_stringify(o) + "\n");
-    return kExitVerificationFailed;
+    return kExitFailure;
   }
   std::string indices;
   for (std::size_t i : failed) indices += (indices.empty() ? "" : ", ") + std::to_string(i);
@@ -128,7 +128,7 @@ int multi_outcome(const Invocation& inv, const importer::ImportResult& result) {
       "  Values above are stored (receipt-claimed) vs recomputed (engine). For the\n"
       "  full per-field differential, run: bp verify multi <emitted-bundle.jsonl> --json\n\n";
   write_stderr(text);
-  return kExitVerificationFailed;
+  return kExitFailure;
 }
 
 }  // namespace
@@ -138,12 +138,12 @@ int report_import_failure(const Invocation& inv, const common::Error& e, bool mu
     ordered_json o = {{"ok", false},
                       {"error", {{"kind", multi ? "IMPORT_STREAM_FAILED" : "IMPORT_FAILED"}, {"message", e.message()}}}};
     write_stderr(common::js_stringify(o) + "\n");
-    return kExitUsageOrInput;
+    return kExitMalformedOrIo;
   }
   const bool color = use_color(STDERR_FILENO, inv.color, inv.json);
   write_stderr(paint(multi ? "multi-step import failed" : "import failed", sgr_bold_red(), color) + "\n\n  " +
                e.message() + "\n\n");
-  return kExitUsageOrInput;
+  return kExitMalformedOrIo;
 }
 
 int report_import_outcome(const Invocation& inv, const importer::ImportResult& result, bool multi) {

@@ -52,7 +52,7 @@ std::variant<std::string, CliError> import_timestamp() {
     }
     if (!ok || secs > kMaxEpochSeconds) {
       CliError e;
-      e.exit_code = kExitBadArgument;
+      e.exit_code = kExitInvalidArgument;
       e.code = "INVALID_SOURCE_DATE_EPOCH";
       e.message = "SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01T00:00:00Z (0.." +
                   std::to_string(kMaxEpochSeconds) + "); got '" + std::string(text) + "'.";

@@ -29,6 +29,6 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   return common::run_tool(argc, argv, run,
                           {.name = "bp", .oom_line = "bp: out of memory\n", .stdout_lost = "could not write to stdout",
-                           .exit_io = bp::cli::kExitUsageOrInput, .buffered_stdout = false,
+                           .exit_io = bp::cli::kExitMalformedOrIo, .buffered_stdout = false,
                            .quiet_when_failed_already = false});
 }

@@ -33,7 +33,7 @@ int report_schema_result(const Invocation& inv, std::string_view heading, const 
              ",\"message\":" + common::json_string(errors[i].message()) + "}";
     }
     (void)write_stdout(out + "]}\n");
-    return kExitVerificationFailed;
+    return kExitFailure;
   }
   const bool color = use_color(STDERR_FILENO, inv.color, false);
   std::string text = paint(heading, sgr_bold_red(), color) + "\n\n";
@@ -43,7 +43,7 @@ int report_schema_result(const Invocation& inv, std::string_view heading, const 
             e.message() + (e.detail().empty() ? "" : " (" + e.detail() + ")") + "\n";
   }
   write_stderr(text + "\n");
-  return kExitVerificationFailed;
+  return kExitFailure;
 }
 
 }  // namespace bp::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "cli_common/nearest_name.hpp"
 #include "common/edit_distance.hpp"
 
 namespace bp::cli {
@@ -10,9 +11,7 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-std::size_t threshold_for(std::string_view candidate) {
-  return std::max<std::size_t>(2, (candidate.size() + 2) / 3);
-}
+std::size_t threshold_for(std::string_view candidate) { return cli_common::reach_of(candidate); }
 
 struct VerbExample {
   std::string_view verb;

@@ -178,8 +178,8 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
                  " passed, " + std::to_string(t.warned) + " passed with warnings, " + std::to_string(t.failed) +
                  " failed, " + std::to_string(t.errors) + " unreadable\n");
   }
-  if (t.errors > 0) return kExitUsageOrInput;
-  return t.failed > 0 ? kExitVerificationFailed : kExitOk;
+  if (t.errors > 0) return kExitMalformedOrIo;
+  return t.failed > 0 ? kExitFailure : kExitOk;
 }
 
 }  // namespace bp::cli

@@ -38,9 +38,9 @@ int write_json(MultiRun& run, const MultiRun::Outcome& o, bool ok) {
   written = written && write_stdout(tail);
   if (!written) {
     write_stderr("bp: could not write the report to stdout\n");
-    return kExitUsageOrInput;
+    return kExitMalformedOrIo;
   }
-  return ok ? kExitOk : kExitVerificationFailed;
+  return ok ? kExitOk : kExitFailure;
 }
 
 void write_text(const Invocation& inv, MultiRun& run, const MultiRun::Outcome& o) {
@@ -77,7 +77,7 @@ int write_multi_report(const Invocation& inv, MultiRun& run, const MultiRun::Out
   const bool ok = outcome.overall != "fail";
   if (inv.json) return write_json(run, outcome, ok);
   write_text(inv, run, outcome);
-  return ok ? kExitOk : kExitVerificationFailed;
+  return ok ? kExitOk : kExitFailure;
 }
 
 }  // namespace bp::cli

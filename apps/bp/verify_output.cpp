@@ -9,7 +9,7 @@ namespace bp::cli {
 
 int stdout_write_failed() {
   write_stderr("bp: could not write to stdout\n");
-  return kExitUsageOrInput;
+  return kExitMalformedOrIo;
 }
 
 int emit_verify_report(const Invocation& inv, const VerifyReport& report) {
@@ -18,7 +18,7 @@ int emit_verify_report(const Invocation& inv, const VerifyReport& report) {
   } else {
     write_stderr(render_report(report, use_color(STDERR_FILENO, inv.color, false), inv.verbose));
   }
-  return report.failed() ? kExitVerificationFailed : kExitOk;
+  return report.failed() ? kExitFailure : kExitOk;
 }
 
 }  // namespace bp::cli

@@ -34,27 +34,6 @@ bool iequal(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-int exit_code_for(common::ErrorCode code) {
-  return code == common::ErrorCode::invalid_argument ? kExitInvalidArgument : kExitMalformedOrIo;
-}
-
-int report(const common::Error& e) {
-  std::cerr << "nltrain: " << e.to_string() << "\n";
-  return exit_code_for(e.code());
-}
-
-common::Status write_output(const std::string& path, std::string_view text) {
-  if (path == "-") {
-    std::cout << text;
-    if (const int err = common::flush_stdout(); err != 0) return common::Error::io(std::string("cannot write to stdout: ") + std::strerror(err));
-    return {};
-  }
-  if (common::Status s = common::write_file_atomic(common::real_file_system(), path, text); !s.ok()) {
-    return s.error().at_file(path);
-  }
-  return {};
-}
-
 common::Result<nl::RuleKind> parse_rule(std::string_view name) {
   for (const RuleName& r : kRuleNames) {
     if (iequal(name, r.short_name) || iequal(name, r.full_name)) return r.kind;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_common/tool_report.hpp"
 #include "common/error.hpp"
 #include "common/float_json.hpp"
 #include "common/result.hpp"
@@ -16,10 +17,12 @@
 
 namespace nltrain {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;          // a check failed (gradcheck mismatch, a non-finite loss)
-inline constexpr int kExitMalformedOrIo = 2;    // usage, I/O, malformed input
-inline constexpr int kExitInvalidArgument = 3;  // a value outside its domain
+using cli_common::kExitFailure;  // a check failed (gradcheck mismatch, a non-finite loss)
+using cli_common::kExitInvalidArgument;
+using cli_common::kExitMalformedOrIo;
+using cli_common::kExitOk;
+using cli_common::exit_code_for;
+using cli_common::write_output;
 
 // Bytes are tokens: the vocabulary is every byte value.
 inline constexpr std::size_t kByteVocab = 256;
@@ -28,11 +31,7 @@ inline constexpr std::size_t kByteVocab = 256;
 inline constexpr const char* kOneStdin = "--config and --data cannot both be '-' (standard input holds one input)";
 
 // "nltrain: <error line>" on stderr; returns the exit code of its ErrorCode.
-int report(const common::Error& e);
-int exit_code_for(common::ErrorCode code);
-
-// `-` is stdout; any other path is written atomically.
-[[nodiscard]] common::Status write_output(const std::string& path, std::string_view text);
+inline int report(const common::Error& e) { return cli_common::report("nltrain", e); }
 
 using common::float_json;  // the shortest decimal that reads back as the same float
 

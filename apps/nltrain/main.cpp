@@ -10,7 +10,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "common/tool_main.hpp"
-#include "suggest.hpp"
+#include "cli_common/nearest_name.hpp"
 
 namespace {
 
@@ -34,7 +34,7 @@ int run(int argc, char** argv) {
     for (std::string_view n : names) known = known || n == given;
     if (!known) {
       std::cerr << "nltrain: unknown command \"" << common::excerpt(given) << "\"";
-      if (auto s = suggest(given, names)) std::cerr << "; did you mean \"" << *s << "\"?";
+      if (auto s = cli_common::nearest_name(given, names)) std::cerr << "; did you mean \"" << *s << "\"?";
       std::cerr << " (nltrain --help lists the commands)\n";
       return kExitMalformedOrIo;
     }
@@ -60,7 +60,7 @@ int run(int argc, char** argv) {
         if (!a.starts_with("--")) continue;
         a = a.substr(0, a.find('='));
         if (std::find(views.begin(), views.end(), a) != views.end()) continue;
-        if (auto s = suggest(a, views)) hint = "; did you mean " + std::string(*s) + "?";
+        if (auto s = cli_common::nearest_name(a, views)) hint = "; did you mean " + std::string(*s) + "?";
       }
     }
     std::cerr << "nltrain: " << common::excerpt(line, 400) << hint << " (see nltrain "

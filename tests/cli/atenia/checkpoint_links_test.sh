@@ -40,6 +40,8 @@ for cmd in inspect restore save recover; do
       [ "$(snapshot R)" == "$root_before" ] || fail "a command that only reads changed the root"
       [ "$cmd" != restore ] || grep -qF "run \`atenia checkpoint recover R\`" "$WORK/err" \
         || fail "restore does not name the command that recovers" ;;
+    save) grep -qE "R/(evil|\.save-backup/deeper/link\.txt) is a symbolic link or a special file" "$WORK/err" \
+         || fail "save does not name the link it refuses" ;;
     *) grep -qF "R/evil is not a directory (a symbolic link or another file)" "$WORK/err" \
          || fail "the error does not name the link" ;;
   esac
@@ -48,4 +50,15 @@ for cmd in inspect restore save recover; do
   rm -f R/aaa.txt
   [ ! -e R/deeper/link.txt ] && [ ! -L R/deeper/link.txt ] || fail "a link in the backup was moved into the root"
 done
+
+# A save writes its blobs through R/blobs: a link there (or anywhere below the root) is refused
+# before anything is written, and nothing appears outside the root.
+rm -rf R S outside/blobs-target && mkdir -p S outside/blobs-target
+ln -s "$WORK/outside/blobs-target" S/blobs
+before=$(snapshot outside)
+run "$ATENIA" checkpoint save S --from x.npy --created-unix 7
+LAST="checkpoint save into a root whose blobs directory is a link"
+expect_rc 2
+grep -qF "S/blobs is a symbolic link or a special file" "$WORK/err" || fail "save does not name the link"
+[ "$(snapshot outside)" == "$before" ] || fail "save wrote through a link out of the root"
 finish
