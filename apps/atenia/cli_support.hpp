@@ -11,16 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_common/subcommands.hpp"
 #include "cli_common/tool_report.hpp"
 #include "common/error.hpp"
 #include "common/float_json.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "common/result.hpp"
-
-namespace CLI {
-class App;
-}
 
 namespace atenia::cli {
 
@@ -31,12 +28,8 @@ using cli_common::kExitOk;
 using cli_common::exit_code_for;
 using cli_common::write_output;
 
-// A parsed subcommand's work; registered by each cmd_<name>.cpp.
-using Runner = std::function<int()>;
-struct Registration {
-  CLI::App* app = nullptr;
-  Runner run;
-};
+using cli_common::Registration;  // a parsed subcommand's work; registered by each cmd_<name>.cpp
+using cli_common::Runner;
 
 // Prints "atenia: <error line>" to stderr; returns the exit code of its ErrorCode.
 inline int report(const common::Error& e) { return cli_common::report("atenia", e); }

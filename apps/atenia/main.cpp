@@ -46,10 +46,7 @@ int run(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitMalformedOrIo;
   }
-  for (const Registration& c : commands) {
-    if (c.app->parsed()) return c.run();
-  }
-  return kExitMalformedOrIo;
+  return cli_common::run_parsed(commands);
 }
 
 }  // namespace

@@ -1,16 +1,13 @@
 #pragma once
 // Each cmd_<name>.cpp adds its subcommand to the app and returns what runs it once parsed.
-#include <functional>
-
 #include <CLI/CLI.hpp>
+
+#include "cli_common/subcommands.hpp"
 
 namespace nltrain {
 
-using Runner = std::function<int()>;
-struct Registration {
-  CLI::App* app = nullptr;
-  Runner run;
-};
+using cli_common::Registration;
+using cli_common::Runner;
 
 Registration add_train_command(CLI::App& app);
 Registration add_gradcheck_command(CLI::App& app);

@@ -67,10 +67,7 @@ int run(int argc, char** argv) {
               << (sub != nullptr ? sub->get_name() + " " : std::string()) << "--help)\n";
     return kExitMalformedOrIo;
   }
-  for (const Registration& c : commands) {
-    if (c.app->parsed()) return c.run();
-  }
-  return kExitMalformedOrIo;
+  return cli_common::run_parsed(commands);
 }
 
 }  // namespace
