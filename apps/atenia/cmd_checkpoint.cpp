@@ -7,6 +7,7 @@
 #include "blob_sweep.hpp"
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
+#include "cli_common/count_option.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "save_rollback.hpp"
@@ -51,7 +52,7 @@ Registration add_checkpoint_command(CLI::App& app) {
   save->add_option("--tensors", o->tensors, "JSON file listing generated tensors to checkpoint (- for stdin)");
   save->add_option("--from", o->from, "a .npy or .safetensors file whose tensors to checkpoint (repeatable; - for stdin)");
   save->add_option("--tier", o->tier, "tier for the tensors of --from files: ram, ssd, vram or cpu")->capture_default_str();
-  save->add_option("--created-unix", o->created_unix, "logical timestamp recorded in the manifest");
+  cli_common::add_count_option(save, "--created-unix", o->created_unix, "logical timestamp recorded in the manifest");
   save->add_flag("--json", o->json, "machine-readable output");
   auto* restore = sub->add_subcommand("restore", "Restore the checkpoint into a fresh memory manager (refused while a save is pending recovery)");
   restore->add_option("root", o->root, "cache root directory")->required();

@@ -40,13 +40,7 @@ int run(int argc, char** argv) {
   std::vector<Registration> commands{add_profile_command(app),  add_place_command(app),
                                      add_simulate_command(app), add_learn_command(app),
                                      add_stats_command(app),    add_checkpoint_command(app)};
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitMalformedOrIo;
-  }
-  return cli_common::run_parsed(commands);
+  return cli_common::parse_and_run("atenia", app, commands, argc, argv);
 }
 
 }  // namespace

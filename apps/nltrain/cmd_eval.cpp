@@ -7,7 +7,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 #include "corpus.hpp"
 #include "nl/cms_forward.hpp"
 #include "nl/trainer.hpp"
@@ -158,7 +158,7 @@ Registration add_eval_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("eval", "Loss and perplexity of a checkpoint on a text (forward only)");
   cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)")->required();
   cmd->add_option("--data", o->data, "Text to evaluate on ('-': stdin; default: the run's training text)");
-  add_count_option(cmd, "--max-chunks", o->max_chunks, "Evaluate at most this many chunks");
+  cli_common::add_count_option(cmd, "--max-chunks", o->max_chunks, "Evaluate at most this many chunks");
   cmd->add_flag("--json", o->json, "Result as JSON");
   return {cmd, [o] { return run_eval(*o); }};
 }
@@ -168,8 +168,8 @@ Registration add_generate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("generate", "Sample text from a checkpoint, byte by byte (seeded, deterministic)");
   cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)")->required();
   cmd->add_option("--prompt", o->prompt, "Text to continue")->required();
-  add_count_option(cmd, "--tokens", o->tokens, "Bytes to generate (default 200)");
-  add_count_option(cmd, "--seed", o->seed, "Sampling seed (default 1)");
+  cli_common::add_count_option(cmd, "--tokens", o->tokens, "Bytes to generate (default 200)");
+  cli_common::add_count_option(cmd, "--seed", o->seed, "Sampling seed (default 1)");
   cmd->add_option("--temperature", o->temperature, "Sampling temperature (default 0.8; 0: greedy)");
   cmd->add_flag("--json", o->json, "Result as JSON");
   return {cmd, [o] { return run_generate(*o); }};

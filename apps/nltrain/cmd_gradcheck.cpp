@@ -9,7 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 #include "nl/gradcheck.hpp"
 
 namespace nltrain {
@@ -135,7 +135,7 @@ Registration add_gradcheck_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("gradcheck", "Check gradients: tape vs hand-written backward vs finite differences");
   cmd->add_option("--rule", o->rule, "Memory rule (default delta)");
   cmd->add_flag("--all-rules", o->all, "Check all nine rules");
-  add_count_option(cmd, "--levels", o->levels, "CMS levels K (default 2, as train)");
+  cli_common::add_count_option(cmd, "--levels", o->levels, "CMS levels K (default 2, as train)");
   cmd->add_option("--schedule", o->schedule,
                   "CMS frequency schedule: fixed or learned (the straight-through gate; needs --levels >= 2; "
                   "FD then holds the gate's mask fixed)");

@@ -5,7 +5,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 #include "corpus.hpp"
@@ -94,8 +94,8 @@ Registration add_init_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("init", "Write a JSON state (configuration, initial parameters, one chunk) for external checks");
   add_config_flags(cmd, o->flags);
   cmd->add_option("--data", o->data, "Text the chunk is taken from ('-': stdin; default: the embedded corpus)");
-  add_count_option(cmd, "--chunk", o->chunk, "Which chunk of the text (default 0)");
-  add_count_option(cmd, "--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
+  cli_common::add_count_option(cmd, "--chunk", o->chunk, "Which chunk of the text (default 0)");
+  cli_common::add_count_option(cmd, "--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
   cmd->add_option("--out", o->out, "Output file ('-': stdout)")->required();
   return {cmd, [o] { return run_init(*o); }};
 }
@@ -104,7 +104,7 @@ Registration add_grads_command(CLI::App& app) {
   auto o = std::make_shared<GradsOptions>();
   CLI::App* cmd = app.add_subcommand("grads", "Evaluate a JSON state: loss, gradients, error buffers, context after");
   cmd->add_option("STATE", o->state, "State file (nltrain-state/0.1.0; '-': stdin)")->required();
-  add_count_option(cmd, "--step", o->step, "Override the state's step");
+  cli_common::add_count_option(cmd, "--step", o->step, "Override the state's step");
   cmd->add_flag("--fp64", o->fp64, "Evaluate in double precision (hand-written backward), rounded to fp32");
   cmd->add_option("--out", o->out, "Output file (default '-': stdout)");
   return {cmd, [o] { return run_grads(*o); }};

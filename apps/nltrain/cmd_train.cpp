@@ -13,7 +13,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 #include "metrics_sink.hpp"
 #include "nl/trainer.hpp"
 #include "progress.hpp"
@@ -189,9 +189,9 @@ Registration add_train_command(CLI::App& app) {
   auto o = std::make_shared<TrainOptions>();
   CLI::App* cmd = app.add_subcommand("train", "Train on a text file (or the embedded corpus), with checkpoints and resume");
   add_config_flags(cmd, o->flags);
-  add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
+  cli_common::add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
   cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
-  add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
+  cli_common::add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
   cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
@@ -200,8 +200,8 @@ Registration add_train_command(CLI::App& app) {
                   "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");
   cmd->add_flag("--metrics-timing", o->metrics_timing,
                 "Add the wall clock to each metrics line: \"timing\": {tokens_per_s, elapsed_s}");
-  add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
-  add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
+  cli_common::add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
+  cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");
   cmd->add_flag("--json", o->json, "Summary as JSON");

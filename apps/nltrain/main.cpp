@@ -39,35 +39,7 @@ int run(int argc, char** argv) {
       return kExitMalformedOrIo;
     }
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // One line, the suite's exit code, and the nearest option for a mistyped flag.
-    std::string line = e.what();
-    std::replace(line.begin(), line.end(), '\n', ' ');
-    std::string hint;
-    const CLI::App* sub = nullptr;
-    for (const Registration& c : commands)
-      if (argc >= 2 && c.app->get_name() == argv[1]) sub = c.app;
-    if (sub != nullptr && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-      std::vector<std::string> flags;
-      for (const CLI::Option* opt : sub->get_options())
-        for (const std::string& n : opt->get_lnames()) flags.push_back("--" + n);
-      std::vector<std::string_view> views(flags.begin(), flags.end());
-      for (int i = 2; i < argc && hint.empty(); ++i) {
-        std::string_view a = argv[i];
-        if (!a.starts_with("--")) continue;
-        a = a.substr(0, a.find('='));
-        if (std::find(views.begin(), views.end(), a) != views.end()) continue;
-        if (auto s = cli_common::nearest_name(a, views)) hint = "; did you mean " + std::string(*s) + "?";
-      }
-    }
-    std::cerr << "nltrain: " << common::excerpt(line, 400) << hint << " (see nltrain "
-              << (sub != nullptr ? sub->get_name() + " " : std::string()) << "--help)\n";
-    return kExitMalformedOrIo;
-  }
-  return cli_common::run_parsed(commands);
+  return cli_common::parse_and_run("nltrain", app, commands, argc, argv);
 }
 
 }  // namespace

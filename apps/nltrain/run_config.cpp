@@ -8,7 +8,7 @@
 #include "cli_support.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 #include "input_text.hpp"
 
 namespace nltrain {
@@ -152,16 +152,16 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
 
 void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
   cmd->add_option("--rule", f.rule, "Memory rule: delta titans hebbian moneta yaad memora lattice trellis atlas (default delta)");
-  add_count_option(cmd, "--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
+  cli_common::add_count_option(cmd, "--levels", f.levels, "CMS levels K (periods 1, 8, 64, ...; default 2)");
   cmd->add_option("--schedule", f.schedule,
                   "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
                   "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
   cmd->add_option("--config", f.config_file, "JSON configuration file ('-': stdin; see man nltrain)");
-  add_count_option(cmd, "--d", f.d, "Model width (default 32)");
-  add_count_option(cmd, "--heads", f.heads, "Attention heads (default 4)");
-  add_count_option(cmd, "--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
-  add_count_option(cmd, "--window", f.window, "Sliding-window attention span (default seq-len)");
-  add_count_option(cmd, "--seed", f.seed, "Initialisation seed (default 42)");
+  cli_common::add_count_option(cmd, "--d", f.d, "Model width (default 32)");
+  cli_common::add_count_option(cmd, "--heads", f.heads, "Attention heads (default 4)");
+  cli_common::add_count_option(cmd, "--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");
+  cli_common::add_count_option(cmd, "--window", f.window, "Sliding-window attention span (default seq-len)");
+  cli_common::add_count_option(cmd, "--seed", f.seed, "Initialisation seed (default 42)");
 }
 
 }  // namespace nltrain

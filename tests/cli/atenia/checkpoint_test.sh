@@ -66,4 +66,12 @@ expect_rc 2; expect_err_eq "atenia: $WORK/dup.json: /tensors/1/id: ids must be n
 [ ! -e "$WORK/r2/checkpoint/checkpoint.meta" ] || fail "a manifest was written for bad input"
 run "$ATENIA" checkpoint
 expect_rc 2
+# Integer options are read strictly (issue 23): CLI11 alone wrapped -5 to 2^64 - 5 and took
+# values past 2^64 - 1. One line, exit 2, nothing written.
+for v in -5 +5 1.5 18446744073709551616 ""; do
+  run "$ATENIA" checkpoint save "$WORK/r3" --tensors "$WORK/t.json" --created-unix "$v"
+  expect_rc 2
+  [ "$(wc -l < "$WORK/err")" -eq 1 ] && grep -q "^atenia: --created-unix: " "$WORK/err" || fail "--created-unix $v: not one line naming the option"
+  [ ! -e "$WORK/r3" ] || fail "--created-unix $v: a root was created"
+done
 finish

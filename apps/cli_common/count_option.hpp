@@ -1,7 +1,7 @@
 #pragma once
-// Every integer option of every nltrain command is read here, strictly: decimal digits only.
+// Every integer option of atenia and nltrain is read here, strictly: decimal digits only.
 // CLI11's own conversion goes through strtoull, which accepts "-5" and wraps it to 2^64 - 5, so
-// no nltrain option is bound to an integer directly.
+// no option of theirs is bound to an integer directly.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +14,7 @@ class App;
 class Option;
 }  // namespace CLI
 
-namespace nltrain {
+namespace cli_common {
 
 // `text` as a count: one or more ASCII digits, no sign, no fraction, no space, no more than
 // 2^64 - 1. The error (malformed: exit 2) names `option` and quotes `text`.
@@ -27,4 +27,4 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::optio
                               const std::string& help);
 CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::uint64_t& out, const std::string& help);
 
-}  // namespace nltrain
+}  // namespace cli_common

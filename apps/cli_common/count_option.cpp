@@ -1,4 +1,4 @@
-#include "count_option.hpp"
+#include "cli_common/count_option.hpp"
 
 #include <charconv>
 #include <limits>
@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 
-namespace nltrain {
+namespace cli_common {
 
 common::Result<std::uint64_t> parse_count(std::string_view option, std::string_view text) {
   const std::string quoted = "\"" + common::excerpt(text) + "\"";
@@ -57,4 +57,4 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::uint6
   return add_with(cmd, name, [&out](std::uint64_t v) { out = v; }, help);
 }
 
-}  // namespace nltrain
+}  // namespace cli_common
