@@ -9,7 +9,7 @@
 #include "common/checked_stdout.hpp"
 #include "common/file_system.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 struct RuleName {
@@ -59,11 +59,11 @@ std::string_view schedule_name(nl::FrequencySchedule s) {
   return s == nl::FrequencySchedule::learned ? "learned" : "fixed";
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli
 
 #include "nl/register_opaque_vjps.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 const tape::opaque::OpaqueRegistry& opaque_registry() {
   static const tape::opaque::OpaqueRegistry reg = [] {
@@ -74,4 +74,4 @@ const tape::opaque::OpaqueRegistry& opaque_registry() {
   return reg;
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -15,7 +15,7 @@
 #include "nl/adamw.hpp"
 #include "nl/mag_config.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 using cli_common::kExitFailure;  // a check failed (gradcheck mismatch, a non-finite loss)
 using cli_common::kExitInvalidArgument;
@@ -68,20 +68,20 @@ struct ConfigFlags {
 inline constexpr std::size_t kMaxLevels = 6;
 inline constexpr std::size_t kDefaultLevels = 2;
 
-}  // namespace nltrain
+}  // namespace nltrain::cli
 
 namespace tape::opaque {
 class OpaqueRegistry;
 }
-namespace nltrain {
+namespace nltrain::cli {
 // The tape's registry with every memory rule's VJPs (built once).
 [[nodiscard]] const tape::opaque::OpaqueRegistry& opaque_registry();
-}  // namespace nltrain
+}  // namespace nltrain::cli
 
 namespace CLI {
 class App;
 }
-namespace nltrain {
+namespace nltrain::cli {
 // --rule --levels --schedule --config --d --heads --seq-len --window --seed (run_config.cpp).
 void add_config_flags(CLI::App* cmd, ConfigFlags& f);
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -13,7 +13,7 @@
 #include "nl/trainer.hpp"
 #include "run_dir.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 struct Loaded {
@@ -175,4 +175,4 @@ Registration add_generate_command(CLI::App& app) {
   return {cmd, [o] { return run_generate(*o); }};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

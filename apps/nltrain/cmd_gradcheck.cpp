@@ -12,7 +12,7 @@
 #include "cli_common/count_option.hpp"
 #include "nl/gradcheck.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 struct GradcheckOptions {
@@ -148,4 +148,4 @@ Registration add_gradcheck_command(CLI::App& app) {
   return {cmd, [o] { return run_gradcheck(*o); }};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

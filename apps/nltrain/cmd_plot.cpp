@@ -11,7 +11,7 @@
 #include "common/json_input.hpp"
 #include "input_text.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 struct PlotOptions {
@@ -105,4 +105,4 @@ Registration add_plot_command(CLI::App& app) {
   return {cmd, [o] { return run_plot(*o); }};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

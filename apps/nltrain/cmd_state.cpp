@@ -13,7 +13,7 @@
 #include "nl/cms_backward.hpp"
 #include "nl/state_json.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 struct InitOptions {
@@ -110,4 +110,4 @@ Registration add_grads_command(CLI::App& app) {
   return {cmd, [o] { return run_grads(*o); }};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -20,7 +20,7 @@
 #include "run_dir.hpp"
 #include "train_plan.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 volatile std::sig_atomic_t g_stop_signal = 0;
@@ -208,4 +208,4 @@ Registration add_train_command(CLI::App& app) {
   return {cmd, [o] { return run_train(*o); }};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -4,7 +4,7 @@
 
 #include "cli_common/subcommands.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 using cli_common::Registration;
 using cli_common::Runner;
@@ -17,4 +17,4 @@ Registration add_eval_command(CLI::App& app);
 Registration add_generate_command(CLI::App& app);
 Registration add_plot_command(CLI::App& app);
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

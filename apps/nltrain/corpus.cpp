@@ -4,7 +4,7 @@
 #include "common/sha256.hpp"
 #include "input_text.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 std::string_view embedded_corpus() {
   // Written for nltrain: plain, repetitive English about the trainer itself, so a small
@@ -81,4 +81,4 @@ common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len)
   return c;
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

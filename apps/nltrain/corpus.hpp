@@ -10,7 +10,7 @@
 
 #include "common/result.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 // Largest corpus read into memory.
 inline constexpr std::size_t kMaxCorpusBytes = std::size_t{1} << 30;
@@ -30,4 +30,4 @@ struct Corpus {
 // directory, or a file shorter than seq_len + 1 bytes.
 [[nodiscard]] common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len);
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -8,7 +8,7 @@
 #include "common/error.hpp"
 #include "common/file_system.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 std::string input_name(std::string_view path) { return path == "-" ? "<stdin>" : std::string(path); }
 
@@ -36,4 +36,4 @@ common::Result<std::string> read_input(const std::string& path, std::size_t max_
   return text;
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -8,7 +8,7 @@
 
 #include "common/result.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 // How an input is named in messages: "<stdin>" for `-`, the path otherwise.
 [[nodiscard]] std::string input_name(std::string_view path);
@@ -16,4 +16,4 @@ namespace nltrain {
 // The bytes of `path` (`-`: all of standard input), at most `max_bytes` of them.
 [[nodiscard]] common::Result<std::string> read_input(const std::string& path, std::size_t max_bytes);
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace nltrain;
+using namespace nltrain::cli;
 
 int run(int argc, char** argv) {
   CLI::App app{"nltrain: train nested-learning models (memory rules in a MAG block) on bytes of text"};

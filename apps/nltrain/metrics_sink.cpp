@@ -10,7 +10,7 @@
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 common::Status MetricsSink::open(const std::string& path, std::optional<std::uint64_t> resume_step) {
   path_ = path;
@@ -65,4 +65,4 @@ common::Status MetricsSink::write(const std::string& line) {
   return {};
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

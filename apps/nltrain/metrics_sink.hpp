@@ -8,7 +8,7 @@
 
 #include "common/result.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 // A file is appended to on --resume, truncated otherwise.
 class MetricsSink {
@@ -26,4 +26,4 @@ class MetricsSink {
   std::ofstream file_;
 };
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-namespace nltrain {
+namespace nltrain::cli {
 
 double seconds(TrainClock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -45,4 +45,4 @@ void Progress::break_line() {
   if (tty_ && !quiet_) std::cerr << "\n";
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

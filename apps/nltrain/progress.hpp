@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace nltrain {
+namespace nltrain::cli {
 
 using TrainClock = std::chrono::steady_clock;
 [[nodiscard]] double seconds(TrainClock::duration d);
@@ -28,4 +28,4 @@ class Progress {
   TrainClock::time_point shown_{};
 };
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -11,7 +11,7 @@
 #include "cli_common/count_option.hpp"
 #include "input_text.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -164,4 +164,4 @@ void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
   cli_common::add_count_option(cmd, "--seed", f.seed, "Initialisation seed (default 42)");
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

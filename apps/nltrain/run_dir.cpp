@@ -8,7 +8,7 @@
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 std::string encode_run(const RunRecord& r) {
   nlohmann::ordered_json j{{"data", r.data},
@@ -78,4 +78,4 @@ common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir) {
   return nl::decode_checkpoint(*text, path);
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -8,7 +8,7 @@
 #include "common/result.hpp"
 #include "nl/checkpoint.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 inline constexpr const char* kCheckpointFile = "checkpoint.nltrain";
 
@@ -38,4 +38,4 @@ struct RunRecord {
 [[nodiscard]] common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir);
 [[nodiscard]] bool has_checkpoint(const std::string& dir);
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

@@ -4,7 +4,7 @@
 
 #include "nl/mag_params.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
                                        const std::string& data, const std::string& out) {
@@ -49,4 +49,4 @@ common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std:
   return p;
 }
 
-}  // namespace nltrain
+}  // namespace nltrain::cli

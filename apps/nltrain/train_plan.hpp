@@ -12,7 +12,7 @@
 #include "nl/trainer.hpp"
 #include "run_dir.hpp"
 
-namespace nltrain {
+namespace nltrain::cli {
 
 struct TrainPlan {
   RunRecord run;
@@ -29,4 +29,4 @@ struct TrainPlan {
 [[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data,
                                                          const std::string& out);
 
-}  // namespace nltrain
+}  // namespace nltrain::cli
