@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cache_root.hpp"
+#include "cli_common/count_option.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "gpu/cuda_vram.hpp"
@@ -25,22 +26,6 @@ struct PlaceOptions {
   std::string snapshot;
   bool json = false;
 };
-
-// --bytes is parsed here, not by CLI11: a sign or a value past 2^64-1 is a domain error
-// (exit 3), never a wrapped or clamped number.
-common::Result<std::uint64_t> parse_bytes(const std::string& s) {
-  const std::string domain = "--bytes must be an integer in [0, 18446744073709551615], got \"" + s.substr(0, 64) + "\"";
-  if (s.empty()) return common::Error::malformed("--bytes: expected an integer, got \"\"");
-  std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  if (i == s.size() || s.find_first_not_of("0123456789", i) != std::string::npos) {
-    return common::Error::malformed("--bytes: expected an integer, got \"" + s.substr(0, 64) + "\"");
-  }
-  if (s[0] == '-' && s.find_first_not_of('0', 1) != std::string::npos) return common::Error::invalid_argument(domain);
-  std::uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return common::Error::invalid_argument(domain);
-  return v;
-}
 
 common::Result<double> parse_cost(const std::string& s) {
   double v = 0;
@@ -66,7 +51,8 @@ nlohmann::ordered_json tier_json(const hybrid::TierCapacity& t) {
 }
 
 int run_place(const PlaceOptions& o) {
-  auto bytes = parse_bytes(o.bytes);
+  // Read strictly (cli_common::parse_count): a sign, a fraction or a value past 2^64 - 1 is exit 2.
+  auto bytes = cli_common::parse_count("--bytes", o.bytes);
   if (!bytes) return report(bytes.error());
   std::optional<double> cost;
   if (o.compute_cost) {

@@ -5,10 +5,12 @@ ATENIA=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/cli_assert.sh"
 
 # --- place: sizes against free VRAM / RAM / SSD, domain errors --------------------------
+# A sign or a value past 2^64 - 1 is malformed input, exit 2 (issue 23: one rule for every
+# integer option of the three tools; issue 11 had made it 3).
 run "$ATENIA" place --bytes -5
-expect_rc 3; expect_err_eq 'atenia: --bytes must be an integer in [0, 18446744073709551615], got "-5"'; expect_out_empty
+expect_rc 2; expect_err_eq 'atenia: --bytes: expected a non-negative integer (digits only), got "-5"'; expect_out_empty
 run "$ATENIA" place --bytes 99999999999999999999999
-expect_rc 3; expect_err_eq 'atenia: --bytes must be an integer in [0, 18446744073709551615], got "99999999999999999999999"'
+expect_rc 2; expect_err_eq 'atenia: --bytes: "99999999999999999999999" is too large; at most 18446744073709551615'
 run "$ATENIA" place --bytes 1 --compute-cost 1e999
 expect_rc 3
 
