@@ -5,8 +5,8 @@
 #include "command_table.hpp"
 #include "help_text.hpp"
 #include "input_source.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "receipt_reader.hpp"
 #include "schema_report.hpp"
 
@@ -43,15 +43,15 @@ int run_validate(const Invocation& inv) {
     }
     verbose_log(inv, "validating...");
   }
-  const std::string version = receipt::schema::pick_receipt_version(receipt);
-  const auto* schema = receipt::schema::find_schema(version);
+  const std::string version = schema_registry::pick_receipt_version(receipt);
+  const auto* schema = schema_registry::find_schema(version);
   if (schema == nullptr) {
     CliError missing = from_library_error(common::Error::unsupported("no receipt schema " + version), "NO_SCHEMA");
     missing.exit_code = kExitNotInstalled;  // the installation lacks its schema file
     return fail(inv, missing);
   }
   const int status =
-      report_schema_result(inv, "schema validation failed", receipt::schema::validate(*schema, receipt));
+      report_schema_result(inv, "schema validation failed", schema_registry::validate(*schema, receipt));
   keep_until_exit(std::move(std::get<nlohmann::ordered_json>(doc)));
   return status;
 }

@@ -5,8 +5,8 @@
 #include "command_table.hpp"
 #include "help_text.hpp"
 #include "json_argument.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "schema_report.hpp"
 
 namespace bp::cli {
@@ -23,14 +23,14 @@ int run_validate_input(const Invocation& inv) {
     return fail(inv, c);
   }
   const JsonArgument& in = std::get<JsonArgument>(input);
-  const auto* schema = receipt::schema::find_schema("topology-input.v0.4.0");
+  const auto* schema = schema_registry::find_schema("topology-input.v0.4.0");
   if (schema == nullptr) {
     CliError missing = from_library_error(common::Error::unsupported("no schema topology-input.v0.4.0"), "NO_SCHEMA");
     missing.exit_code = kExitNotInstalled;  // the installation lacks its schema file
     return fail(inv, missing);
   }
   return report_schema_result(inv, "input schema validation failed (SCHEMA_VIOLATION)",
-                              receipt::schema::validate(*schema, in.doc));
+                              schema_registry::validate(*schema, in.doc));
 }
 
 }  // namespace bp::cli

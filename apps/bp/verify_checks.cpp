@@ -6,8 +6,8 @@
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/reproduce/reproduce.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "reconcile_report.hpp"
 #include "verify_divergence.hpp"
 
@@ -26,13 +26,13 @@ const std::string* string_at(const nlohmann::ordered_json& obj, std::string_view
 Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version) {
   Check c;
   c.name = std::move(name);
-  const std::string v = version.empty() ? receipt::schema::pick_receipt_version(receipt) : std::string(version);
-  const auto* schema = receipt::schema::find_schema(v);
+  const std::string v = version.empty() ? schema_registry::pick_receipt_version(receipt) : std::string(version);
+  const auto* schema = schema_registry::find_schema(v);
   std::vector<common::Error> errors;
   if (schema == nullptr) {
     errors.push_back(common::Error::malformed("no receipt schema " + v + " in this build"));
   } else {
-    errors = receipt::schema::validate(*schema, receipt);
+    errors = schema_registry::validate(*schema, receipt);
   }
   if (errors.empty()) return c;
   c.status = CheckStatus::fail;

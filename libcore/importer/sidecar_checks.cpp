@@ -7,8 +7,8 @@
 
 #include "common/js_json_text.hpp"
 #include "common/json_input.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace importer {
@@ -138,10 +138,10 @@ common::Status check_optimizer_supported(const ordered_json& doc, std::string_vi
 
 common::Result<std::string> validate_sidecar(const ordered_json& doc, std::string_view label,
                                              std::string_view suffix) {
-  const std::string version = receipt::schema::pick_framework_trace_version(doc);
-  const ordered_json* schema = receipt::schema::find_schema("framework-trace.v" + version);
+  const std::string version = schema_registry::pick_framework_trace_version(doc);
+  const ordered_json* schema = schema_registry::find_schema("framework-trace.v" + version);
   if (!schema) return fail(label, "no framework-trace schema v" + version + " in this build");
-  const auto errors = receipt::schema::validate(*schema, doc, 1);
+  const auto errors = schema_registry::validate(*schema, doc, 1);
   if (errors.empty()) return version;
   const auto& e = errors.front();
   const std::string path = e.where().json_path.empty() ? "/" : e.where().json_path;

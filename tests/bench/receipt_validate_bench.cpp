@@ -2,7 +2,7 @@
 // 8k parameter ids) and of its 1.5 MB topology+input config, old against new in the same run:
 //   BM_validate_receipt_64_walking    the validator that walked the schema document per value
 //                                     (tests/receipt/schema/legacy_validator.hpp)
-//   BM_validate_receipt_64_compiled   receipt::schema::validate (the registry's compiled schema)
+//   BM_validate_receipt_64_compiled   schema_registry::validate (the registry's compiled schema)
 //   BM_validate_input_64_walking / _compiled   the same on the config (topology-input v0.4.0)
 //   BM_bp_validate_receipt_64_process          one `bp validate <6 MB file>` process
 //   BM_reference_validate_receipt_64_process   the same through `node <reference>/dist/bin/bp.js`
@@ -29,8 +29,8 @@
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
 #include "receipt/schema/legacy_validator.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 
 namespace {
@@ -132,7 +132,7 @@ const Fixture& fixture() {
 }
 
 const ojson& schema_of(const ojson& receipt) {
-  return *receipt::schema::find_schema(receipt::schema::pick_receipt_version(receipt));
+  return *schema_registry::find_schema(schema_registry::pick_receipt_version(receipt));
 }
 
 // CPU seconds per walking validation of `doc`.
@@ -140,7 +140,7 @@ double walking_cpu_seconds(const ojson& schema, const ojson& doc) {
   int runs = 0;
   const double c0 = thread_cpu_seconds();
   do {
-    benchmark::DoNotOptimize(receipt::schema::legacy::validate(schema, doc, 1));
+    benchmark::DoNotOptimize(schema_registry::legacy::validate(schema, doc, 1));
     ++runs;
   } while (thread_cpu_seconds() - c0 < 2.0 && runs < 3);
   return (thread_cpu_seconds() - c0) / runs;
@@ -150,9 +150,9 @@ void validate_walking(benchmark::State& state, bool receipt) {
   const auto& f = fixture();
   if (!f.error.empty()) return state.SkipWithError(f.error.c_str());
   const ojson& doc = receipt ? f.receipt : f.config;
-  const ojson& schema = receipt ? schema_of(doc) : *receipt::schema::find_schema("topology-input.v0.4.0");
+  const ojson& schema = receipt ? schema_of(doc) : *schema_registry::find_schema("topology-input.v0.4.0");
   for (auto _ : state) {
-    auto errors = receipt::schema::legacy::validate(schema, doc, 1);
+    auto errors = schema_registry::legacy::validate(schema, doc, 1);
     if (!errors.empty()) return state.SkipWithError(errors.front().to_string().c_str());
   }
 }
@@ -161,12 +161,12 @@ void validate_compiled(benchmark::State& state, bool receipt) {
   const auto& f = fixture();
   if (!f.error.empty()) return state.SkipWithError(f.error.c_str());
   const ojson& doc = receipt ? f.receipt : f.config;
-  const ojson& schema = receipt ? schema_of(doc) : *receipt::schema::find_schema("topology-input.v0.4.0");
+  const ojson& schema = receipt ? schema_of(doc) : *schema_registry::find_schema("topology-input.v0.4.0");
   const double walking = walking_cpu_seconds(schema, doc);
-  benchmark::DoNotOptimize(receipt::schema::validate(schema, doc));  // compiles the schema, once
+  benchmark::DoNotOptimize(schema_registry::validate(schema, doc));  // compiles the schema, once
   const double c0 = thread_cpu_seconds();
   for (auto _ : state) {
-    auto errors = receipt::schema::validate(schema, doc, 1);
+    auto errors = schema_registry::validate(schema, doc, 1);
     if (!errors.empty()) return state.SkipWithError(errors.front().to_string().c_str());
   }
   const double per_run = (thread_cpu_seconds() - c0) /

@@ -4,7 +4,7 @@
 # fuzz_capture) for open-ended runs:
 #   build/tests/fuzz_topology -max_total_time=600 fixtures/configs
 add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp)
-target_link_libraries(fuzz_targets PUBLIC suite::importer suite::reconcile suite::receipt)
+target_link_libraries(fuzz_targets PUBLIC suite::importer suite::reconcile suite::receipt suite::schema_registry)
 
 add_executable(fuzz_smoke ${CMAKE_CURRENT_LIST_DIR}/fuzz_smoke.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_mutator.cpp)
 target_link_libraries(fuzz_smoke PRIVATE fuzz_targets)

@@ -23,8 +23,8 @@
 #include "importer/helper_capture.hpp"
 #include "importer/observer_import.hpp"
 #include "receipt/emit/emit_receipt.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 
 namespace fuzz {
 namespace {
@@ -65,9 +65,9 @@ void check_accepted(const importer::ImportResult& r) {
   require(records.ok(), "imported receipts parse back", records.ok() ? "" : records.error().to_string());
   require(records->size() == r.steps.size(), "one receipt per step");
   for (const auto& rec : *records) {
-    const auto* schema = receipt::schema::find_schema(receipt::schema::pick_receipt_version(rec.value));
+    const auto* schema = schema_registry::find_schema(schema_registry::pick_receipt_version(rec.value));
     require(schema != nullptr, "observer receipts name a shipped schema version");
-    const auto errors = receipt::schema::validate(*schema, rec.value);
+    const auto errors = schema_registry::validate(*schema, rec.value);
     require(errors.empty(), "observer receipts are schema-valid", errors.empty() ? "" : errors.front().to_string());
     auto again = receipt::emit::emit_receipt_line(rec.value);
     require(again.ok() && r.bytes.find(*again) != std::string::npos, "observer receipts re-emit to their bytes");

@@ -11,8 +11,8 @@
 #include "receipt/engine/generate.hpp"
 #include "receipt/engine/receipt_json.hpp"
 #include "receipt/reproduce/reproduce.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/result_json.hpp"
@@ -110,9 +110,9 @@ Depth topology_target(std::string_view data) {
   expect(*typed == *document, "typed and document emission give the same bytes");
   const auto emitted = parse_receipt_lines(*typed);
   for (const auto& r : emitted) {
-    const auto* schema = receipt::schema::find_schema(receipt::schema::pick_receipt_version(r));
+    const auto* schema = schema_registry::find_schema(schema_registry::pick_receipt_version(r));
     expect(schema != nullptr, "engine receipts name a shipped schema version");
-    const auto errors = receipt::schema::validate(*schema, r);
+    const auto errors = schema_registry::validate(*schema, r);
     expect(errors.empty(), "engine receipts are schema-valid", errors.empty() ? "" : errors.front().to_string());
   }
   // Re-running from the receipt's own 9-digit values changes numbers once (the config may carry
@@ -134,9 +134,9 @@ Depth receipts_target(std::string_view data) {
   std::vector<nlohmann::ordered_json> receipts;
   bool all_emitted = true;
   for (auto& r : *records) {
-    const auto* schema = receipt::schema::find_schema(receipt::schema::pick_receipt_version(r.value));
+    const auto* schema = schema_registry::find_schema(schema_registry::pick_receipt_version(r.value));
     if (schema != nullptr) {
-      for (const auto& e : receipt::schema::validate(*schema, r.value, 3)) check_error(e);
+      for (const auto& e : schema_registry::validate(*schema, r.value, 3)) check_error(e);
     }
     auto line = receipt::emit::emit_receipt_line(r.value);
     if (!line) {

@@ -6,8 +6,8 @@
 
 #include "mag_check.hpp"
 #include "nl/traced_cms_forward.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 
 namespace {
 
@@ -100,20 +100,20 @@ TEST_CASE("state_json: bad states are errors naming the JSON path") {
 }
 
 TEST_CASE("state_json: what we write validates against schemas/nltrain-state(-result).v0.1.0.json") {
-  const auto* state_schema = receipt::schema::find_schema("nltrain-state.v0.1.0");
-  const auto* result_schema = receipt::schema::find_schema("nltrain-state-result.v0.1.0");
+  const auto* state_schema = schema_registry::find_schema("nltrain-state.v0.1.0");
+  const auto* result_schema = schema_registry::find_schema("nltrain-state-result.v0.1.0");
   REQUIRE(state_schema != nullptr);
   REQUIRE(result_schema != nullptr);
   const nl::StateInput in = sample(nl::RuleKind::yaad);
   const Json doc = nl::state_to_json(in);
-  const auto errors = receipt::schema::validate(*state_schema, doc);
+  const auto errors = schema_registry::validate(*state_schema, doc);
   CHECK_MESSAGE(errors.empty(), (errors.empty() ? "" : errors[0].to_string()));
   const auto r = nl::evaluate_state(nltest::registry(), in);
   REQUIRE(r.ok());
-  CHECK(receipt::schema::is_valid(*result_schema, nl::result_to_json(in.cfg, *r)));
+  CHECK(schema_registry::is_valid(*result_schema, nl::result_to_json(in.cfg, *r)));
   Json broken = doc;
   broken["tokens"]["ids"][0] = -1;
-  CHECK_FALSE(receipt::schema::is_valid(*state_schema, broken));
+  CHECK_FALSE(schema_registry::is_valid(*state_schema, broken));
 }
 
 TEST_CASE("state_json: a learned schedule carries W_freq and b_freq; the result's pulse is the gate's") {
@@ -135,8 +135,8 @@ TEST_CASE("state_json: a learned schedule carries W_freq and b_freq; the result'
   CHECK(r->gradients.b_freq[0] != 0.0f);
   const Json out = nl::result_to_json(back->cfg, *r);
   CHECK(out.at("gradients").back().at("name") == "b_freq");
-  CHECK(receipt::schema::is_valid(*receipt::schema::find_schema("nltrain-state.v0.1.0"), doc));
-  CHECK(receipt::schema::is_valid(*receipt::schema::find_schema("nltrain-state-result.v0.1.0"), out));
+  CHECK(schema_registry::is_valid(*schema_registry::find_schema("nltrain-state.v0.1.0"), doc));
+  CHECK(schema_registry::is_valid(*schema_registry::find_schema("nltrain-state-result.v0.1.0"), out));
   auto err = [&](const std::function<void(Json&)>& edit) {
     Json d = doc;
     edit(d);

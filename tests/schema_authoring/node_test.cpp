@@ -6,7 +6,7 @@
 
 #include "schema_authoring/node.hpp"
 #include "schema_authoring/optimizer_rules.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/validator.hpp"
 
 namespace {
 
@@ -15,7 +15,7 @@ using namespace schema_authoring;
 
 // First error as "path: message", or "" when valid.
 std::string verdict(const Node& schema, const char* instance) {
-  const auto errors = receipt::schema::validate(schema.json(), Json::parse(instance));
+  const auto errors = schema_registry::validate(schema.json(), Json::parse(instance));
   return errors.empty() ? "" : errors.front().where().json_path + ": " + errors.front().message();
 }
 

@@ -9,7 +9,7 @@
 
 #include "schema_authoring/authored_schemas.hpp"
 #include "schema_authoring/schema_files.hpp"
-#include "receipt/schema/embedded_schemas.hpp"
+#include "schema_registry/embedded_schemas.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -31,7 +31,7 @@ std::string check(const std::string& dir) {
 
 TEST_CASE("authored_schemas: the embedded schemas/*.json are exactly what our definitions generate") {
   const auto authored = schema_authoring::authored_schemas();
-  const auto embedded = receipt::schema::embedded_schemas();
+  const auto embedded = schema_registry::embedded_schemas();
   CHECK(authored.size() == 32);  // receipt x8, framework-trace x8, topology-input, nltrain-state(-result), nltrain-metrics, atenia x12
   CHECK(embedded.size() == authored.size());
   for (const auto& e : embedded) {

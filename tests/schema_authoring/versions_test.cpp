@@ -5,7 +5,7 @@
 #include <string>
 
 #include "schema_authoring/families.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/validator.hpp"
 
 namespace {
 
@@ -22,7 +22,7 @@ const SchemaDocument& find(const std::vector<SchemaDocument>& docs, const std::s
 // The document's cross-field rules (root "allOf") alone, applied to `instance`.
 bool rules_accept(const SchemaDocument& doc, const char* instance) {
   const Json rules{{"allOf", doc.json().at("allOf")}};
-  return receipt::schema::is_valid(rules, Json::parse(instance));
+  return schema_registry::is_valid(rules, Json::parse(instance));
 }
 
 }  // namespace

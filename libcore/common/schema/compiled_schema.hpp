@@ -2,7 +2,7 @@
 // A JSON Schema compiled once into a tree of nodes, then run on any number of documents; the
 // validator every library uses for its own formats (validator.hpp beside it is the one-call
 // form). The receipt library keeps the compiled forms of the suite's embedded schemas
-// (receipt/schema/compiled_schema.hpp: find_compiled_schema).
+// (schema_registry/compiled_schema.hpp: find_compiled_schema).
 //
 //   common::schema::CompiledSchema mine(my_schema_json);   // compiles now
 //   auto errors = mine.validate(doc);                      // [] when valid

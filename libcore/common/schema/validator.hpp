@@ -18,7 +18,7 @@
 // Validation stops after `max_errors` errors (Ajv's default is the first one).
 //
 // This call compiles `schema` (compiled_schema.hpp) each time: keep a CompiledSchema to
-// validate many documents against one schema. receipt::schema::validate (receipt/schema/
+// validate many documents against one schema. schema_registry::validate (schema_registry/
 // validator.hpp) is this validator with the suite's embedded schemas compiled once.
 // A schema keyword of the wrong JSON type makes validate() throw std::invalid_argument.
 #include <cstddef>

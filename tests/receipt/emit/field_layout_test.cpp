@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "receipt/schema/schema_registry.hpp"
+#include "schema_registry/schema_registry.hpp"
 
 namespace {
 
@@ -24,7 +24,7 @@ const ordered_json* def_of(const ordered_json& schema, std::string_view name) {
 
 // Returns how many layout fields were checked against this schema.
 std::size_t check_layouts(std::span<const receipt::emit::Layout* const> layouts, const std::string& version) {
-  const ordered_json* schema = receipt::schema::find_schema(version);
+  const ordered_json* schema = schema_registry::find_schema(version);
   REQUIRE(schema != nullptr);
   std::size_t checked = 0;
   for (const auto* layout : layouts) {

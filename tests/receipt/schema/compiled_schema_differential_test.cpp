@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "legacy_validator.hpp"
-#include "receipt/schema/compiled_schema.hpp"
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/compiled_schema.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 #include "support/suite_paths.hpp"
 
 namespace {
@@ -54,11 +54,11 @@ struct Tally {
 };
 
 // Compares the two validators on one (schema, document) for several max_errors.
-void compare(const ojson& schema, const receipt::schema::CompiledSchema* compiled, const ojson& doc,
+void compare(const ojson& schema, const schema_registry::CompiledSchema* compiled, const ojson& doc,
              const std::string& label, Tally& tally) {
   for (const std::size_t max : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
-    const auto expected = receipt::schema::legacy::validate(schema, doc, max);
-    const auto got = compiled != nullptr ? compiled->validate(doc, max) : receipt::schema::validate(schema, doc, max);
+    const auto expected = schema_registry::legacy::validate(schema, doc, max);
+    const auto got = compiled != nullptr ? compiled->validate(doc, max) : schema_registry::validate(schema, doc, max);
     ++tally.cases;
     if (!expected.empty()) {
       ++tally.invalid;
@@ -146,8 +146,8 @@ std::vector<std::string> schema_words() {
       for (const auto& v : s) walk(v);
     }
   };
-  for (const auto& name : receipt::schema::schema_names()) walk(*receipt::schema::find_schema(name));
-  for (const auto& v : receipt::schema::receipt_versions()) words.insert(v);
+  for (const auto& name : schema_registry::schema_names()) walk(*schema_registry::find_schema(name));
+  for (const auto& v : schema_registry::receipt_versions()) words.insert(v);
   return {words.begin(), words.end()};
 }
 
@@ -157,10 +157,10 @@ std::string own_schema(const ojson& d) {
   if (d.is_object()) {
     const auto f = d.find("format");
     if (f != d.end() && f->is_string() && f->get_ref<const std::string&>().starts_with("framework-trace"))
-      return "framework-trace.v" + receipt::schema::pick_framework_trace_version(d);
+      return "framework-trace.v" + schema_registry::pick_framework_trace_version(d);
     if (d.contains("topology") && !d.contains("schema_version")) return "topology-input.v0.4.0";
   }
-  return "receipt.v" + receipt::schema::pick_receipt_version(d);
+  return "receipt.v" + schema_registry::pick_receipt_version(d);
 }
 
 class Mutator {
@@ -461,7 +461,7 @@ class SchemaMaker {
 TEST_CASE("compiled validator: same errors as the walking validator on every schema and mutated fixtures") {
   const auto docs = fixture_documents();
   REQUIRE(docs.size() >= 8);
-  const auto names = receipt::schema::schema_names();
+  const auto names = schema_registry::schema_names();
   Mutator mutator(20261123, schema_words());
   Tally tally;
   // About 3000 mutated documents (times BP_SCHEMA_DIFF_SCALE), spread over the fixtures.
@@ -475,21 +475,21 @@ TEST_CASE("compiled validator: same errors as the walking validator on every sch
       ++documents;
       // The schema it is meant for, through the public API (the registry's compiled form) ...
       const std::string mine = own_schema(d);
-      compare(*receipt::schema::find_schema(mine), nullptr, d, label + " #" + std::to_string(m) + " [" + mine + "]",
+      compare(*schema_registry::find_schema(mine), nullptr, d, label + " #" + std::to_string(m) + " [" + mine + "]",
               tally);
       // ... and one other schema of the registry, chosen by the seed (mostly another receipt
       // version, which reads deeper into a receipt than the other families).
-      const auto& versions = receipt::schema::receipt_versions();
+      const auto& versions = schema_registry::receipt_versions();
       const std::string other = mutator.rng()() % 4 != 0 ? "receipt.v" + versions[mutator.rng()() % versions.size()]
                                                          : names[mutator.rng()() % names.size()];
-      compare(*receipt::schema::find_schema(other), receipt::schema::find_compiled_schema(other), d,
+      compare(*schema_registry::find_schema(other), schema_registry::find_compiled_schema(other), d,
               label + " #" + std::to_string(m) + " [" + other + "]", tally);
     }
   }
   // Every schema once on every unmutated document.
   for (const auto& name : names)
     for (const auto& [label, doc] : docs)
-      compare(*receipt::schema::find_schema(name), receipt::schema::find_compiled_schema(name), doc,
+      compare(*schema_registry::find_schema(name), schema_registry::find_compiled_schema(name), doc,
               label + " [" + name + "]", tally);
   MESSAGE(docs.size() << " fixture documents, " << documents << " documents with mutations, " << tally.cases
                       << " comparisons (" << tally.invalid << " invalid), " << tally.first_messages.size()
@@ -505,7 +505,7 @@ TEST_CASE("compiled validator: same errors as the walking validator on random sc
   const int schemas = 400 * scale();
   for (int i = 0; i < schemas; ++i) {
     const ojson schema = maker.make();
-    const receipt::schema::CompiledSchema compiled(schema);
+    const schema_registry::CompiledSchema compiled(schema);
     for (int j = 0; j < 25; ++j) {
       const ojson doc = maker.instance();
       compare(schema, &compiled, doc, "random schema " + std::to_string(i) + " doc " + std::to_string(j), tally);
@@ -520,26 +520,26 @@ TEST_CASE("compiled validator: same errors as the walking validator on random sc
 }
 
 TEST_CASE("compiled validator: registry schemas compile once and are shared") {
-  const auto* a = receipt::schema::find_compiled_schema("0.8.0");
-  const auto* b = receipt::schema::find_compiled_schema("receipt.v0.8.0.json");
+  const auto* a = schema_registry::find_compiled_schema("0.8.0");
+  const auto* b = schema_registry::find_compiled_schema("receipt.v0.8.0.json");
   REQUIRE(a != nullptr);
   CHECK(a == b);
-  CHECK(a == receipt::schema::registry_compiled_schema(*receipt::schema::find_schema("0.8.0")));
-  CHECK(receipt::schema::find_compiled_schema("9.9.9") == nullptr);
-  const ojson copy = *receipt::schema::find_schema("0.8.0");
-  CHECK(receipt::schema::registry_compiled_schema(copy) == nullptr);
-  for (const auto& name : receipt::schema::schema_names()) CHECK(receipt::schema::find_compiled_schema(name) != nullptr);
+  CHECK(a == schema_registry::registry_compiled_schema(*schema_registry::find_schema("0.8.0")));
+  CHECK(schema_registry::find_compiled_schema("9.9.9") == nullptr);
+  const ojson copy = *schema_registry::find_schema("0.8.0");
+  CHECK(schema_registry::registry_compiled_schema(copy) == nullptr);
+  for (const auto& name : schema_registry::schema_names()) CHECK(schema_registry::find_compiled_schema(name) != nullptr);
 }
 
 TEST_CASE("compiled validator: malformed keywords throw when compiled") {
   for (const char* s : {R"({"required":"a"})", R"({"minimum":"1"})", R"({"type":3})", R"({"type":["string",1]})",
                         R"({"enum":"a"})", R"({"pattern":1})", R"({"uniqueItems":1})", R"({"minItems":-1})",
                         R"({"allOf":{}})", R"({"$ref":1})", R"({"maxLength":1.5})"}) {
-    CHECK_THROWS_AS(receipt::schema::CompiledSchema{ojson::parse(s)}, std::invalid_argument);
+    CHECK_THROWS_AS(schema_registry::CompiledSchema{ojson::parse(s)}, std::invalid_argument);
   }
-  CHECK_THROWS_AS(receipt::schema::CompiledSchema{ojson::parse(R"({"pattern":"(a"})")}, std::regex_error);
+  CHECK_THROWS_AS(schema_registry::CompiledSchema{ojson::parse(R"({"pattern":"(a"})")}, std::regex_error);
   // Not errors of the schema: an unresolved $ref fails the values that reach it.
-  const receipt::schema::CompiledSchema dangling(ojson::parse(R"({"properties":{"a":{"$ref":"#/$defs/none"}}})"));
+  const schema_registry::CompiledSchema dangling(ojson::parse(R"({"properties":{"a":{"$ref":"#/$defs/none"}}})"));
   const auto errors = dangling.validate(ojson::parse(R"({"a":1})"));
   REQUIRE(errors.size() == 1);
   CHECK(errors.front().where().json_path == "/a");
@@ -547,7 +547,7 @@ TEST_CASE("compiled validator: malformed keywords throw when compiled") {
 }
 
 TEST_CASE("compiled validator: uniqueItems on long arrays reports Ajv's pair") {
-  const receipt::schema::CompiledSchema ids(ojson::parse(R"({"uniqueItems":true,"items":{"type":"string"}})"));
+  const schema_registry::CompiledSchema ids(ojson::parse(R"({"uniqueItems":true,"items":{"type":"string"}})"));
   ojson a = ojson::array();
   for (int i = 0; i < 8000; ++i) a.push_back(std::string("p").append(std::to_string(i)));
   CHECK(ids.is_valid(a));
@@ -556,7 +556,7 @@ TEST_CASE("compiled validator: uniqueItems on long arrays reports Ajv's pair") {
   const auto e = ids.validate(a);
   REQUIRE(e.size() == 1);
   CHECK(e.front().message() == "must NOT have duplicate items (items ## 7000 and 12 are identical)");
-  const receipt::schema::CompiledSchema any(ojson::parse(R"({"uniqueItems":true})"));
+  const schema_registry::CompiledSchema any(ojson::parse(R"({"uniqueItems":true})"));
   ojson b = ojson::array();
   for (int i = 0; i < 100; ++i) b.push_back(ojson{{"k", i}, {"v", ojson::array({i, "x"})}});
   CHECK(any.is_valid(b));
@@ -564,7 +564,7 @@ TEST_CASE("compiled validator: uniqueItems on long arrays reports Ajv's pair") {
   b[60] = 1;
   b[70] = 1.0;
   CHECK(any.validate(b).front().message() == "must NOT have duplicate items (items ## 60 and 70 are identical)");
-  CHECK(receipt::schema::legacy::validate(ojson::parse(R"({"uniqueItems":true})"), b).front().message() ==
+  CHECK(schema_registry::legacy::validate(ojson::parse(R"({"uniqueItems":true})"), b).front().message() ==
         "must NOT have duplicate items (items ## 60 and 70 are identical)");
 }
 
@@ -575,7 +575,7 @@ TEST_CASE("compiled validator: many threads compile and use the registry's schem
   std::vector<std::string> names, expected;
   for (const auto& [label, doc] : docs) {
     names.push_back(own_schema(doc));
-    expected.push_back(render(receipt::schema::legacy::validate(*receipt::schema::find_schema(names.back()), doc, 5)));
+    expected.push_back(render(schema_registry::legacy::validate(*schema_registry::find_schema(names.back()), doc, 5)));
   }
   std::vector<int> wrong(8, 0);
   std::vector<std::thread> threads;
@@ -584,7 +584,7 @@ TEST_CASE("compiled validator: many threads compile and use the registry's schem
       for (std::size_t round = 0; round < 3; ++round) {
         for (std::size_t i = t; i < docs.size() + t; ++i) {
           const std::size_t k = i % docs.size();
-          const auto got = receipt::schema::validate(*receipt::schema::find_schema(names[k]), docs[k].second, 5);
+          const auto got = schema_registry::validate(*schema_registry::find_schema(names[k]), docs[k].second, 5);
           if (render(got) != expected[k]) ++wrong[t];
         }
       }

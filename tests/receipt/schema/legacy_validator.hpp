@@ -1,5 +1,5 @@
 #pragma once
-// The validator as it was before schemas were compiled (libcore/receipt/schema/validator.cpp
+// The validator as it was before schemas were compiled (libcore/schema_registry/validator.cpp
 // up to the `validator` branch): it walks the schema document for every value. Kept, unchanged,
 // as the oracle of the differential test (compiled_schema_differential_test.cpp) and of the
 // old-vs-new benchmark (tests/bench/receipt_validate_bench.cpp). Test-only; not in any library.
@@ -26,7 +26,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
 
-namespace receipt::schema::legacy {
+namespace schema_registry::legacy {
 
 using ojson = nlohmann::ordered_json;
 
@@ -411,7 +411,7 @@ inline std::vector<common::Error> validate(const ojson& schema, const ojson& ins
   return v.take();
 }
 
-}  // namespace receipt::schema::legacy
+}  // namespace schema_registry::legacy
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop

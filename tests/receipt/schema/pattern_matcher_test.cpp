@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "receipt/schema/schema_registry.hpp"
+#include "schema_registry/schema_registry.hpp"
 
 using common::schema::detail::PatternMatcher;
 
@@ -31,7 +31,7 @@ void collect_patterns(const nlohmann::ordered_json& s, std::set<std::string>& ou
 
 std::set<std::string> schema_patterns() {
   std::set<std::string> out;
-  for (const auto& name : receipt::schema::schema_names()) collect_patterns(*receipt::schema::find_schema(name), out);
+  for (const auto& name : schema_registry::schema_names()) collect_patterns(*schema_registry::find_schema(name), out);
   return out;
 }
 

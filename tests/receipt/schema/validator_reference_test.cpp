@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "receipt/schema/schema_registry.hpp"
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/schema_registry.hpp"
+#include "schema_registry/validator.hpp"
 
 TEST_CASE("validator: same verdicts as the reference schemas" * doctest::skip()) {
   const char* path = std::getenv("BP_SCHEMA_VERDICTS");
@@ -20,10 +20,10 @@ TEST_CASE("validator: same verdicts as the reference schemas" * doctest::skip())
   std::size_t total = 0, valid = 0, mismatches = 0;
   while (std::getline(in, line)) {
     const auto row = nlohmann::ordered_json::parse(line);
-    const auto* schema = receipt::schema::find_schema(row["schema"].get<std::string>());
+    const auto* schema = schema_registry::find_schema(row["schema"].get<std::string>());
     REQUIRE(schema != nullptr);
     const bool expected = row["valid"].get<bool>();
-    const auto errors = receipt::schema::validate(*schema, row["doc"]);
+    const auto errors = schema_registry::validate(*schema, row["doc"]);
     ++total;
     valid += expected ? 1 : 0;
     if (errors.empty() != expected && ++mismatches <= 10) {

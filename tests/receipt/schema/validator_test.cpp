@@ -1,4 +1,4 @@
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/validator.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,7 +12,7 @@ namespace {
 std::string first_error(const char* schema, const char* instance) {
   const auto s = ordered_json::parse(schema);
   const auto v = ordered_json::parse(instance);
-  const auto errors = receipt::schema::validate(s, v);
+  const auto errors = schema_registry::validate(s, v);
   if (errors.empty()) return "";
   return errors.front().where().json_path + ": " + errors.front().message();
 }
@@ -78,8 +78,8 @@ TEST_CASE("validator: oneOf, anyOf, not, if/then") {
 TEST_CASE("validator: max_errors collects several errors") {
   const auto s = ordered_json::parse(R"({"properties":{"a":{"type":"string"},"b":{"type":"string"}}})");
   const auto v = ordered_json::parse(R"({"a":1,"b":2})");
-  CHECK(receipt::schema::validate(s, v, 1).size() == 1);
-  CHECK(receipt::schema::validate(s, v, 10).size() == 2);
+  CHECK(schema_registry::validate(s, v, 1).size() == 1);
+  CHECK(schema_registry::validate(s, v, 10).size() == 2);
 }
 
 TEST_CASE("validator: uniqueItems over scalars reports Ajv's pair (nearest later duplicate of the last repeated item)") {
@@ -101,9 +101,9 @@ TEST_CASE("validator: uniqueItems on 200k distinct ids finishes (one hashed pass
   for (int i = 0; i < 200'000; ++i) instance += "\"p" + std::to_string(i) + "\",";
   instance += "\"p7\"]";
   const auto s = ordered_json::parse(R"({"type":"array","uniqueItems":true,"items":{"type":"string"}})");
-  auto errors = receipt::schema::validate(s, ordered_json::parse(instance));
+  auto errors = schema_registry::validate(s, ordered_json::parse(instance));
   REQUIRE(errors.size() == 1);
   CHECK(errors.front().message() == "must NOT have duplicate items (items ## 200000 and 7 are identical)");
   instance.erase(instance.rfind(','));
-  CHECK(receipt::schema::validate(s, ordered_json::parse(instance + "]")).empty());
+  CHECK(schema_registry::validate(s, ordered_json::parse(instance + "]")).empty());
 }

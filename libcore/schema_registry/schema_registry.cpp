@@ -1,4 +1,4 @@
-#include "receipt/schema/schema_registry.hpp"
+#include "schema_registry/schema_registry.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,10 +7,10 @@
 
 #include "common/json_fast_reader.hpp"
 #include "common/json_input.hpp"
-#include "receipt/schema/embedded_schemas.hpp"
-#include "receipt/schema/registry_slots.hpp"
+#include "schema_registry/embedded_schemas.hpp"
+#include "schema_registry/registry_slots.hpp"
 
-namespace receipt::schema {
+namespace schema_registry {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -121,4 +121,4 @@ std::string pick_framework_trace_version(const ojson& sidecar) {
   return "0.1.0";
 }
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

@@ -1,13 +1,13 @@
-#include "receipt/schema/compiled_schema.hpp"
+#include "schema_registry/compiled_schema.hpp"
 
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "receipt/schema/registry_slots.hpp"
-#include "receipt/schema/schema_registry.hpp"
+#include "schema_registry/registry_slots.hpp"
+#include "schema_registry/schema_registry.hpp"
 
-namespace receipt::schema {
+namespace schema_registry {
 
 using ojson = nlohmann::ordered_json;
 
@@ -39,4 +39,4 @@ const CompiledSchema* find_compiled_schema(std::string_view id_or_version) {
   return schema == nullptr ? nullptr : registry_compiled_schema(*schema);
 }
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

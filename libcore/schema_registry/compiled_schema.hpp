@@ -2,7 +2,7 @@
 // The compiled forms of the suite's embedded schemas (schema_registry.hpp). The compiler
 // itself is common::schema::CompiledSchema (common/schema/compiled_schema.hpp), named here too.
 //
-//   const auto* s = receipt::schema::find_compiled_schema("0.8.0");  // built on first use
+//   const auto* s = schema_registry::find_compiled_schema("0.8.0");  // built on first use
 //   auto errors = s->validate(doc);                                   // as validate(*find_schema(..), doc)
 #include <string_view>
 
@@ -10,7 +10,7 @@
 
 #include "common/schema/compiled_schema.hpp"
 
-namespace receipt::schema {
+namespace schema_registry {
 
 using common::schema::CompiledSchema;
 
@@ -23,4 +23,4 @@ using common::schema::CompiledSchema;
 // find_schema() returned, compared by address); nullptr for any other document.
 [[nodiscard]] const CompiledSchema* registry_compiled_schema(const nlohmann::ordered_json& schema);
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

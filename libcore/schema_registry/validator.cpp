@@ -1,9 +1,9 @@
-#include "receipt/schema/validator.hpp"
+#include "schema_registry/validator.hpp"
 
 #include "common/schema/validator.hpp"
-#include "receipt/schema/compiled_schema.hpp"
+#include "schema_registry/compiled_schema.hpp"
 
-namespace receipt::schema {
+namespace schema_registry {
 
 std::vector<common::Error> validate(const nlohmann::ordered_json& schema, const nlohmann::ordered_json& instance,
                                     std::size_t max_errors) {
@@ -13,4 +13,4 @@ std::vector<common::Error> validate(const nlohmann::ordered_json& schema, const 
   return common::schema::validate(schema, instance, max_errors);
 }
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

@@ -2,7 +2,7 @@
 // The suite's JSON-Schema validator (common/schema/validator.hpp: keywords, messages, error
 // paths) with the embedded schemas of the registry compiled once:
 //
-//   auto errors = receipt::schema::validate(*find_schema("0.8.0"), doc);
+//   auto errors = schema_registry::validate(*find_schema("0.8.0"), doc);
 //   if (!errors.empty()) return errors.front().at_file(path);
 //
 // A schema of the registry (find_schema) is compiled once, on first use, and kept; any other
@@ -16,7 +16,7 @@
 
 #include "common/error.hpp"
 
-namespace receipt::schema {
+namespace schema_registry {
 
 [[nodiscard]] std::vector<common::Error> validate(const nlohmann::ordered_json& schema,
                                                   const nlohmann::ordered_json& instance, std::size_t max_errors = 1);
@@ -25,4 +25,4 @@ namespace receipt::schema {
   return validate(schema, instance, 1).empty();
 }
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

@@ -1,10 +1,10 @@
 #pragma once
 // The suite's JSON Schemas (schemas/*.json, embedded at build time), parsed once.
 //
-//   const auto* s = receipt::schema::find_schema("receipt.v0.8.0");   // or "0.8.0", "receipt.v0.8.0.json"
-//   const auto* t = receipt::schema::find_schema("framework-trace.v0.7.0");
-//   const auto* i = receipt::schema::find_schema("topology-input.v0.4.0");
-//   auto errors = receipt::schema::validate(*s, doc);                // receipt/schema/validator.hpp
+//   const auto* s = schema_registry::find_schema("receipt.v0.8.0");   // or "0.8.0", "receipt.v0.8.0.json"
+//   const auto* t = schema_registry::find_schema("framework-trace.v0.7.0");
+//   const auto* i = schema_registry::find_schema("topology-input.v0.4.0");
+//   auto errors = schema_registry::validate(*s, doc);                // schema_registry/validator.hpp
 //
 // A bare version ("0.8.0") names a receipt schema. Unknown names give nullptr.
 // Schemas are nlohmann::ordered_json so "x-order" and property order read as written.
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace receipt::schema {
+namespace schema_registry {
 
 [[nodiscard]] const nlohmann::ordered_json* find_schema(std::string_view id_or_version);
 
@@ -33,4 +33,4 @@ namespace receipt::schema {
 // ("framework-trace.v0.7.0" -> "0.7.0"); "0.1.0" when it names none we ship.
 [[nodiscard]] std::string pick_framework_trace_version(const nlohmann::ordered_json& sidecar);
 
-}  // namespace receipt::schema
+}  // namespace schema_registry

@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-namespace receipt::schema {
+namespace schema_registry {
 
 struct EmbeddedSchema {
   std::string_view name;
@@ -13,4 +13,4 @@ struct EmbeddedSchema {
 
 std::span<const EmbeddedSchema> embedded_schemas();
 
-}  // namespace receipt::schema
+}  // namespace schema_registry
