@@ -32,7 +32,11 @@ std::string Error::to_string() const {
   std::string out;
   if (!where_.file.empty()) {
     append_one_line(out, where_.file);
-    if (where_.line > 0) out += ":" + std::to_string(where_.line);
+    if (where_.line > 0) {
+      // Two appends, not ":" + to_string(): GCC 12 at -O2 reports a false -Wrestrict on the latter.
+      out += ':';
+      out += std::to_string(where_.line);
+    }
     out += ": ";
   }
   if (!where_.json_path.empty()) {

@@ -23,8 +23,15 @@ const char* type_name(const ojson& v) {
 
 common::Error ObjectWriter::error(std::string message, std::string_view child) const {
   std::string pointer;
-  for (const auto& t : tokens_) pointer += "/" + t;
-  if (!child.empty()) pointer += "/" + common::json_pointer_token(child);
+  // Appends, not "/" + t: GCC 12 at -O2 reports a false -Wrestrict on the temporary.
+  for (const auto& t : tokens_) {
+    pointer += '/';
+    pointer += t;
+  }
+  if (!child.empty()) {
+    pointer += '/';
+    pointer += common::json_pointer_token(child);
+  }
   return common::Error::malformed(std::move(message), {"", 0, pointer});
 }
 
