@@ -11,8 +11,6 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-std::size_t threshold_for(std::string_view candidate) { return cli_common::reach_of(candidate); }
-
 struct VerbExample {
   std::string_view verb;
   std::string_view example;
@@ -48,7 +46,7 @@ std::optional<std::string> suggest_command(std::string_view unknown) {
   std::size_t best_dist = 0;
   for (const auto& c : kVerbs) {
     const std::size_t dist = common::osa_distance(unknown, c.verb);
-    if (dist > threshold_for(c.verb)) continue;
+    if (dist > cli_common::reach_of(c.verb)) continue;
     if (best == nullptr || dist < best_dist || (dist == best_dist && c.verb.size() < best->verb.size())) {
       best = &c;
       best_dist = dist;
@@ -67,7 +65,7 @@ std::optional<std::string_view> suggest_flag(std::string_view unknown, const std
   for (auto flag : known) {
     if (bare(flag).size() < 3) continue;  // one edit from any other single letter: no evidence
     const std::size_t dist = common::osa_distance(head, bare(flag));
-    if (dist > threshold_for(bare(flag))) continue;
+    if (dist > cli_common::reach_of(bare(flag))) continue;
     if (!best || dist < best_dist || (dist == best_dist && flag.size() < best->size())) {
       best = flag;
       best_dist = dist;
@@ -85,7 +83,7 @@ std::optional<std::string_view> suggest_subnoun(std::string_view unknown, const 
   std::size_t best_dist = 0;
   for (const auto& c : candidates) {
     const std::size_t dist = common::osa_distance(unknown, c.noun);
-    if (dist > threshold_for(c.noun)) continue;
+    if (dist > cli_common::reach_of(c.noun)) continue;
     if (best == nullptr || dist < best_dist) {
       best = &c;
       best_dist = dist;
