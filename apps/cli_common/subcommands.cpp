@@ -9,6 +9,7 @@
 #include "cli_common/exit_codes.hpp"
 #include "cli_common/nearest_name.hpp"
 #include "common/error.hpp"
+#include "common/tool_main.hpp"
 
 namespace cli_common {
 namespace {
@@ -30,6 +31,24 @@ std::string flag_hint(const CLI::App& sub, int argc, char** argv) {
   return {};
 }
 
+// A first word that names no subcommand: one line with the nearest one and the list instead of
+// CLI11's generic message. False when argv[1] is an option or a known command.
+bool unknown_command(std::string_view tool, const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  const std::string_view given = argv[1];
+  if (std::find(names.begin(), names.end(), given) != names.end()) return false;
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  std::string list;
+  for (std::string_view n : views) list += (list.empty() ? "" : ", ") + std::string(n);
+  std::cerr << tool << ": unknown command \"" << common::excerpt(given) << "\"";
+  const auto best = nearest_name(given, views);
+  if (best) std::cerr << "; did you mean \"" << *best << "\"?";
+  std::cerr << (best ? "" : ".") << " Commands: " << list << " (" << tool << " --help)\n";
+  return true;
+}
+
 }  // namespace
 
 int run_parsed(const std::vector<Registration>& commands) {
@@ -41,6 +60,7 @@ int run_parsed(const std::vector<Registration>& commands) {
 
 int parse_and_run(std::string_view tool, CLI::App& app, const std::vector<Registration>& commands, int argc,
                   char** argv) {
+  if (unknown_command(tool, app, argc, argv)) return kExitMalformedOrIo;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -60,6 +80,12 @@ int parse_and_run(std::string_view tool, CLI::App& app, const std::vector<Regist
     return kExitMalformedOrIo;
   }
   return run_parsed(commands);
+}
+
+int run_cli_tool(int argc, char** argv, int (*run)(int, char**), const char* name, const char* oom_line) {
+  return common::run_tool(argc, argv, run,
+                          {.name = name, .oom_line = oom_line, .stdout_lost = "cannot write to stdout",
+                           .exit_io = kExitMalformedOrIo, .buffered_stdout = true, .quiet_when_failed_already = true});
 }
 
 }  // namespace cli_common

@@ -256,7 +256,7 @@ expect_rc 0; expect_out_has "avg_score=2147483647.0 "
 
 # --- conventions ---------------------------------------------------------------------------
 run "$ATENIA" simualte x
-expect_rc 2; expect_err_eq 'atenia: unknown subcommand "simualte"; did you mean "simulate"? Subcommands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)'
+expect_rc 2; expect_err_eq 'atenia: unknown command "simualte"; did you mean "simulate"? Commands: profile, place, simulate, learn, stats, checkpoint, explain (atenia --help)'
 run "$ATENIA" explain --help
 expect_rc 0; expect_out_has "--table"; expect_out_has "--json"
 printf '{"gpus":[{"id":"gpu0","backend":"nvidia","vram_total_bytes":1,"vram_free_bytes":1}]}' > "$WORK/nv.json"

@@ -8,7 +8,7 @@ SMALL=(--d 8 --heads 2 --seq-len 8 --quiet)
 
 # Usage.
 run "$NLTRAIN" trian
-expect_error 2 'unknown command "trian"; did you mean "train"?'
+expect_error 2 'unknown command "trian"; did you mean "train"? Commands: train'
 run "$NLTRAIN" train --stepz 3
 expect_error 2 "did you mean --steps?"
 run "$NLTRAIN" train --rule lstm
