@@ -51,7 +51,7 @@ double clip_global_norm(MagParams<float>& g, double clip) {
   for (float x : flat) sq += static_cast<double>(x) * x;
   const double norm = std::sqrt(sq);
   if (norm > clip) {
-    const float s = static_cast<float>(clip / norm);
+    const float s = clip_scale(clip, norm);
     for (std::vector<float>* t : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb, &g.w_freq, &g.b_freq})
       for (float& x : *t) x *= s;
     for (LevelParams<float>& l : g.levels) {

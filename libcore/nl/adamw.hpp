@@ -26,6 +26,8 @@ struct AdamWConfig {
 // Scales every gradient by clip / N when N = ||all gradients||_2 (accumulated in fp64) > clip;
 // returns N.
 [[nodiscard]] double clip_global_norm(MagParams<float>& grads, double clip);
+// The factor clip_global_norm multiplies every gradient by when norm > clip.
+[[nodiscard]] inline float clip_scale(double clip, double norm) { return static_cast<float>(clip / norm); }
 
 // The optimizer's whole state (moments and step counts), for checkpoints.
 struct AdamWState {

@@ -11,6 +11,7 @@
 // non-number, NaN/Inf or a value beyond fp32 are errors naming the JSON path.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,11 @@ struct StateResult {
   std::vector<LevelParams<float>> error;     // per level; only frozen levels' are non-zero
   ContextMemory<float> context_after;
 };
+
+// The "config" object of the state (and of nltrain's step receipts): every field, the schedule
+// only when learned. parse_config_json is strict and validates; `path` is the object's pointer.
+[[nodiscard]] nlohmann::ordered_json config_to_json(const MagConfig& cfg);
+[[nodiscard]] common::Result<MagConfig> parse_config_json(const nlohmann::ordered_json& c, const std::string& path);
 
 [[nodiscard]] common::Result<StateInput> parse_state(const nlohmann::ordered_json& doc);
 [[nodiscard]] nlohmann::ordered_json state_to_json(const StateInput& in);

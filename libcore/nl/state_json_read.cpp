@@ -63,8 +63,9 @@ common::Result<std::vector<std::size_t>> sizes_at(const Json& v, const std::stri
   return out;
 }
 
-common::Result<MagConfig> parse_config(const Json& c) {
-  const std::string p = "/config";
+}  // namespace
+
+common::Result<MagConfig> parse_config_json(const Json& c, const std::string& p) {
   const common::JsonReader& r = reader();
   if (auto s = r.check_object(c, p,
                               {"vocab", "d", "heads", "seq_len", "window", "rule", "periods", "seed", "d_h", "m", "d_c",
@@ -127,6 +128,8 @@ common::Result<MagConfig> parse_config(const Json& c) {
   return cfg;
 }
 
+namespace {
+
 common::Status parse_parameters(const Json& arr, const MagConfig& cfg, MagParams<float>& params) {
   const std::string p = "/parameters";
   const common::JsonReader& r = reader();
@@ -173,7 +176,7 @@ common::Result<StateInput> parse_state(const Json& doc) {
   auto format = r.one_of(doc.at("format"), "/format", {kStateFormat});
   if (!format.ok()) return format.error();
   StateInput in;
-  auto cfg = parse_config(doc.at("config"));
+  auto cfg = parse_config_json(doc.at("config"), "/config");
   if (!cfg.ok()) return cfg.error();
   in.cfg = std::move(*cfg);
   if (auto s = parse_parameters(doc.at("parameters"), in.cfg, in.params); !s.ok()) return s.error();

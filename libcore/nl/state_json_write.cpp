@@ -43,17 +43,20 @@ Json context_json(const ContextMemory<float>& c) {
 
 }  // namespace
 
+Json config_to_json(const MagConfig& c) {
+  const RuleConfig& r = c.rule_cfg;
+  Json j{{"vocab", c.vocab}, {"d", c.d}, {"heads", c.heads}, {"seq_len", c.seq_len}, {"window", c.window},
+         {"rule", std::string(to_string(c.rule))}, {"periods", c.periods}, {"seed", c.seed}, {"d_h", r.d_h},
+         {"m", r.m}, {"d_c", r.d_c}, {"lambda_k", r.lambda_k}, {"lambda_v", r.lambda_v},
+         {"lambda_2", r.lambda_2}, {"lambda_loc", r.lambda_loc}, {"huber_delta", r.huber_delta}, {"p", r.p},
+         {"a_s", r.a_s}, {"lattice_variant", variant_name(r.lattice_variant)}};
+  if (c.learned_schedule()) j["schedule"] = "learned";  // absent: fixed (older files' bytes)
+  return j;
+}
+
 Json state_to_json(const StateInput& in) {
   const MagConfig& c = in.cfg;
-  const RuleConfig& r = c.rule_cfg;
-  Json doc{{"format", kStateFormat},
-           {"config",
-            {{"vocab", c.vocab}, {"d", c.d}, {"heads", c.heads}, {"seq_len", c.seq_len}, {"window", c.window},
-             {"rule", std::string(to_string(c.rule))}, {"periods", c.periods}, {"seed", c.seed}, {"d_h", r.d_h},
-             {"m", r.m}, {"d_c", r.d_c}, {"lambda_k", r.lambda_k}, {"lambda_v", r.lambda_v},
-             {"lambda_2", r.lambda_2}, {"lambda_loc", r.lambda_loc}, {"huber_delta", r.huber_delta}, {"p", r.p},
-             {"a_s", r.a_s}, {"lattice_variant", variant_name(r.lattice_variant)}}}};
-  if (c.learned_schedule()) doc["config"]["schedule"] = "learned";  // absent: fixed (older files' bytes)
+  Json doc{{"format", kStateFormat}, {"config", config_to_json(c)}};
   MagParams<float> p = in.params;
   doc["parameters"] = named(named_tensors(c, p));
   doc["tokens"] = Json{{"ids", in.ids}, {"targets", in.targets}};

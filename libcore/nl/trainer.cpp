@@ -40,7 +40,7 @@ Trainer::Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt)
 
 common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::OpaqueRegistry& registry,
                                                std::span<const std::size_t> ids, std::span<const std::size_t> targets,
-                                               GradientPath path) {
+                                               GradientPath path, StepTrace* trace) {
   StepReport report;
   report.pulse = conductor_.pulse();  // observe ...
   MagGradients<float> grads;
@@ -73,8 +73,18 @@ common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::
       buffers_[l].accumulate(grads.error[l]);
     }
   }
+  const double lr = learning_rate(optimizer_.config(), conductor_.step());
+  if (trace != nullptr) {
+    trace->gradients = grads.params;
+    trace->error = grads.error;  // active levels' entries are zero
+    trace->lr = lr;
+  }
   report.grad_norm = clip_global_norm(grads.params, optimizer_.config().clip);
-  optimizer_.step(params_, grads.params, report.pulse, learning_rate(optimizer_.config(), conductor_.step()));
+  if (trace != nullptr) {
+    trace->grad_norm = report.grad_norm;
+    if (report.grad_norm > optimizer_.config().clip) trace->clip_scale = clip_scale(optimizer_.config().clip, report.grad_norm);
+  }
+  optimizer_.step(params_, grads.params, report.pulse, lr);
   context_ = std::move(context_after);
   conductor_.advance();  // ... then advance
   return report;

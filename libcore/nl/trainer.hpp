@@ -6,6 +6,7 @@
 // Stream steps are forward-only: no tape, no update (the context still moves on).
 // All state is a value: copying a Trainer is a checkpoint.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,18 @@ struct StepReport {
   Pulse pulse;
 };
 
+// What a build step computed between its inputs and its update, for step receipts (nl_audit):
+// the gradient after the error buffers of active levels were summed in and before clipping,
+// each frozen level's error-buffer contribution (zero for active levels), the norm, the clip
+// factor applied (nullopt: not clipped) and the learning rate of the schedule.
+struct StepTrace {
+  MagParams<float> gradients;
+  std::vector<LevelParams<float>> error;
+  double grad_norm = 0;
+  std::optional<float> clip_scale;
+  double lr = 0;
+};
+
 // Everything a Trainer holds, as plain data: what a checkpoint stores (checkpoint.hpp).
 struct TrainerState {
   MagConfig cfg;
@@ -50,7 +63,8 @@ class Trainer {
   // A failure says whether the step went non-finite (nothing was updated then) or was a wrong call.
   [[nodiscard]] common::Expected<StepReport, StepError> build_step(const tape::opaque::OpaqueRegistry& registry,
                                                       std::span<const std::size_t> ids,
-                                                      std::span<const std::size_t> targets, GradientPath path);
+                                                      std::span<const std::size_t> targets, GradientPath path,
+                                                      StepTrace* trace = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);

@@ -1,0 +1,211 @@
+#include "nl_audit/fp64_checks.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <optional>
+
+#include "nl/cms_backward.hpp"
+#include "nl/cms_forward.hpp"
+#include "nl/named_tensors.hpp"
+#include "nl_audit/tensor_compare.hpp"
+
+namespace nl_audit {
+namespace {
+
+constexpr double kU32 = 0x1p-24;  // unit roundoff of fp32, round to nearest
+constexpr double kU64 = 0x1p-53;
+
+// Where each named parameter sits in MagParams::to_flat() (the named_tensors order), and the
+// CMS level whose optimizer group it belongs to (nullopt: the attention group, every step).
+struct Segment {
+  std::string name;
+  std::size_t offset = 0, size = 0;
+  std::optional<std::size_t> level;
+};
+
+std::vector<Segment> segments(const nl::MagConfig& cfg) {
+  nl::MagParams<float> z = nl::MagParams<float>::zeros(cfg);
+  std::vector<Segment> out;
+  std::size_t at = 0;
+  for (const nl::NamedTensor& t : nl::named_tensors(cfg, z)) {
+    std::optional<std::size_t> level;
+    if (t.name.starts_with("levels/")) level = std::stoul(t.name.substr(7));
+    out.push_back({t.name, at, t.data.size(), level});
+    at += t.data.size();
+  }
+  return out;
+}
+
+std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+class Bounds {
+ public:
+  Bounds(const Fp64Case& c, const std::function<void(Failure)>& fail) : c_(c), fail_(fail) {}
+
+  // The first entry of `name` outside its tolerance fails `rule`.
+  template <class Tol>
+  void entries(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref, Tol tol) const {
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+      const double t = tol(i);
+      if (std::abs(static_cast<double>(stored[i]) - ref[i]) <= t) continue;
+      Failure f;
+      f.rule = rule, f.step = c_.r.step, f.tensor = name, f.index = i;
+      f.stored = exact_text(stored[i]), f.recomputed = exact_text(ref[i]), f.tolerance = exact_text(t);
+      f.message = name + " is outside the fp64 bound";
+      fail_(std::move(f));
+      return;
+    }
+  }
+  // A forward/backward quantity: kForwardSlack roundoffs of the entry and of the tensor's largest.
+  void forward(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref) const {
+    double scale = 0;
+    for (double x : ref) scale = std::max(scale, std::abs(x));
+    entries(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + 1e-30; });
+  }
+  void scalar(unsigned rule, const std::string& name, double stored, double ref, double tol) const {
+    if (std::abs(stored - ref) <= tol) return;
+    Failure f;
+    f.rule = rule, f.step = c_.r.step, f.tensor = name;
+    f.stored = exact_text(stored), f.recomputed = exact_text(ref), f.tolerance = exact_text(tol);
+    f.message = name + " is outside the fp64 bound";
+    fail_(std::move(f));
+  }
+
+ private:
+  const Fp64Case& c_;
+  const std::function<void(Failure)>& fail_;
+};
+
+// §10's schedule: linear warm-up to the peak, then half a cosine to 0 at total_steps.
+double schedule(const nl::AdamWConfig& o, std::uint64_t n) {
+  if (n < o.warmup) return o.lr * static_cast<double>(n) / static_cast<double>(o.warmup);
+  const double steps = o.total_steps > o.warmup ? static_cast<double>(o.total_steps - o.warmup) : 1.0;
+  const double t = std::min(1.0, static_cast<double>(n - o.warmup) / steps);
+  return std::max(0.0, 0.5 * o.lr * (1.0 + std::cos(std::numbers::pi * t)));
+}
+
+void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs) {
+  const nl::MagConfig& cfg = c.r.cfg;
+  const nl::MagParams<double> p = c.before.params.cast<double>();
+  nl::ContextMemory<double> ctx;
+  for (const auto& l : c.before.context.levels) ctx.levels.push_back(widen(l));
+  const nl::Pulse pulse{c.r.pulse};
+  auto f = nl::cms_forward<double>(cfg, p, c.ids, c.targets, pulse, ctx);
+  if (!f.ok() || f->pulse.active != c.r.pulse) return;  // a learned gate at its threshold in fp64: (a) decides
+  b.scalar(4, "loss", c.r.loss, f->loss, kForwardSlack * kU32 * std::max(1.0, std::abs(f->loss)));
+  nl::MagGradients<double> g = nl::cms_backward<double>(cfg, p, *f);
+  // Active levels' gradients have the buffered error of their frozen steps summed in (O-9).
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    if (!pulse.is_active(l)) continue;
+    const std::vector<double> buf = widen(c.before.buffer_sums[l].to_flat());
+    std::vector<double> lv = g.params.levels[l].to_flat();
+    for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += buf[i];
+    g.params.levels[l] = nl::LevelParams<double>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
+  }
+  const std::vector<float> stored = c.stored.gradients.to_flat();
+  const std::vector<double> ref = g.params.to_flat();
+  for (const Segment& s : segs) {
+    b.forward(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size));
+  }
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    if (pulse.is_active(l)) continue;
+    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), g.error[l].to_flat());
+  }
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], f->context_after.levels[l]);
+  }
+}
+
+void check_clip(const Fp64Case& c, const Bounds& b, double& norm) {
+  const std::vector<float> g = c.stored.gradients.to_flat();
+  long double sq = 0;
+  for (float x : g) sq += static_cast<long double>(x) * x;
+  norm = static_cast<double>(std::sqrt(sq));
+  // The trainer sums the squares in double: at most n roundings of the running sum.
+  const double tol = static_cast<double>(g.size() + 2) * kU64 * norm;
+  b.scalar(6, "grad_norm", c.r.grad_norm, norm, tol);
+  const double clip = c.r.opt.clip;
+  if (std::abs(norm - clip) <= tol) return;  // at the threshold either choice is sound
+  if (norm > clip) {
+    if (!c.r.clip_scale) {  // stored as not clipped: the factor it would need, against 1
+      b.scalar(6, "clip_scale", 1.0, clip / norm, 0);
+      return;
+    }
+    b.scalar(6, "clip_scale", *c.r.clip_scale, clip / norm, 2 * kU32 * (clip / norm));
+  } else if (c.r.clip_scale) {
+    b.scalar(6, "clip_scale", *c.r.clip_scale, 1.0, 0);
+  }
+}
+
+void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs) {
+  const nl::AdamWConfig& o = c.r.opt;
+  const nl::TrainerState& in = c.before;
+  const nl::TrainerState& out = c.after;
+  const double lr = c.r.lr;  // rule 7 checks it against the schedule
+  const double scale = c.r.clip_scale ? static_cast<double>(*c.r.clip_scale) : 1.0;
+  const std::vector<float> g = c.stored.gradients.to_flat();
+  const std::vector<float> th0 = in.params.to_flat(), m0 = in.adam.m.to_flat(), v0 = in.adam.v.to_flat();
+  const std::vector<float> th1 = out.params.to_flat(), m1 = out.adam.m.to_flat(), v1 = out.adam.v.to_flat();
+  const double b1 = o.beta1, b2 = o.beta2;
+  for (const Segment& s : segs) {
+    const bool stepped = !s.level || c.r.pulse[*s.level];
+    const std::uint64_t tau = s.level ? out.adam.tau_level[*s.level] : out.adam.tau;
+    std::vector<double> m(s.size), v(s.size), th(s.size);
+    std::vector<double> tm(s.size), tv(s.size), tt(s.size);
+    for (std::size_t k = 0; k < s.size; ++k) {
+      const std::size_t i = s.offset + k;
+      if (!stepped) {  // a frozen level's group does not move
+        m[k] = m0[i], v[k] = v0[i], th[k] = th0[i];
+        continue;
+      }
+      const double gi = static_cast<double>(g[i]) * scale;  // clipped; fp32 rounding in the bound
+      m[k] = b1 * m0[i] + (1 - b1) * gi;
+      v[k] = b2 * v0[i] + (1 - b2) * gi * gi;
+      tm[k] = 3 * kU32 * (std::abs(b1 * m0[i]) + std::abs((1 - b1) * gi));
+      tv[k] = 3 * kU32 * (std::abs(b2 * v0[i]) + std::abs((1 - b2) * gi * gi));
+      // The update from the stored moments (each already checked), then one fp32 rounding.
+      const double m_hat = m1[i] / (1 - std::pow(b1, static_cast<double>(tau)));
+      const double v_hat = v1[i] / (1 - std::pow(b2, static_cast<double>(tau)));
+      const double step = m_hat / (std::sqrt(v_hat) + o.eps) + o.weight_decay * th0[i];
+      th[k] = th0[i] - lr * step;
+      tt[k] = kU32 * std::abs(th[k]) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step));
+    }
+    const std::span<const float> sm(m1.data() + s.offset, s.size), sv(v1.data() + s.offset, s.size), st(th1.data() + s.offset, s.size);
+    b.entries(8, "adam_m/" + s.name, sm, m, [&](std::size_t k) { return tm[k]; });
+    b.entries(8, "adam_v/" + s.name, sv, v, [&](std::size_t k) { return tv[k]; });
+    b.entries(8, "params/" + s.name, st, th, [&](std::size_t k) { return tt[k]; });
+  }
+}
+
+void check_buffers(const Fp64Case& c, const Bounds& b) {
+  const nl::MagConfig& cfg = c.r.cfg;
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    const std::vector<float> before = c.before.buffer_sums[l].to_flat(), after = c.after.buffer_sums[l].to_flat();
+    const std::vector<float> add = c.stored.error[l].to_flat();
+    std::vector<double> want(before.size());
+    std::vector<double> tol(before.size());
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      // An active level's buffer was summed into its gradient and emptied; a frozen one adds the
+      // step's contribution (one fp32 rounding).
+      want[i] = c.r.pulse[l] ? 0.0 : static_cast<double>(before[i]) + add[i];
+      tol[i] = c.r.pulse[l] ? 0.0 : kU32 * std::abs(want[i]);
+    }
+    b.entries(9, "error_buffer/levels/" + std::to_string(l), after, want, [&](std::size_t i) { return tol[i]; });
+  }
+}
+
+}  // namespace
+
+void check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
+  const Bounds b(c, fail);
+  const std::vector<Segment> segs = segments(c.r.cfg);
+  const double lr = schedule(c.r.opt, c.r.step);
+  b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
+  check_forward(c, b, segs);
+  double norm = 0;
+  check_clip(c, b, norm);
+  check_adamw(c, b, segs);
+  check_buffers(c, b);
+}
+
+}  // namespace nl_audit

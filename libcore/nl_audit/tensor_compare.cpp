@@ -1,0 +1,76 @@
+#include "nl_audit/tensor_compare.hpp"
+
+#include <array>
+#include <bit>
+#include <charconv>
+
+namespace nl_audit {
+
+std::string exact_text(double v) {
+  std::array<char, 40> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+std::string exact_text(float v) {
+  std::array<char, 40> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+void TensorCompare::differ(unsigned rule, const char* name, std::string stored, std::string recomputed) const {
+  if (!bits_expected) {
+    if (not_bitwise != nullptr) ++*not_bitwise;
+    return;
+  }
+  Failure f;
+  f.rule = rule, f.line = line, f.step = step, f.tensor = name;
+  f.stored = std::move(stored), f.recomputed = std::move(recomputed), f.tolerance = "bitwise";
+  f.message = std::string(name) + " differs from the fp32 recomputation";
+  fail(std::move(f));
+}
+
+void TensorCompare::scalar(unsigned rule, const char* name, double stored, double recomputed) const {
+  if (std::bit_cast<std::uint64_t>(stored) != std::bit_cast<std::uint64_t>(recomputed)) {
+    differ(rule, name, exact_text(stored), exact_text(recomputed));
+  }
+}
+
+void TensorCompare::scalar(unsigned rule, const char* name, float stored, float recomputed) const {
+  if (std::bit_cast<std::uint32_t>(stored) != std::bit_cast<std::uint32_t>(recomputed)) {
+    differ(rule, name, exact_text(stored), exact_text(recomputed));
+  }
+}
+
+void TensorCompare::tensors(const std::vector<TensorEntry>& stored, const std::vector<TensorEntry>& recomputed,
+                            const std::function<unsigned(const std::string&)>& rule_of,
+                            const std::function<bool(unsigned)>& enabled) const {
+  for (std::size_t i = 0; i < stored.size() && i < recomputed.size(); ++i) {
+    const TensorEntry& s = stored[i];
+    const TensorEntry& c = recomputed[i];
+    const unsigned rule = rule_of(s.name);
+    if (!enabled(rule) || s.sha256 == c.sha256) continue;
+    if (!bits_expected) {
+      if (not_bitwise != nullptr) ++*not_bitwise;
+      continue;
+    }
+    Failure f;
+    f.rule = rule, f.line = line, f.step = step, f.tensor = s.name, f.tolerance = "bitwise";
+    f.message = s.name + " differs from the fp32 recomputation";
+    auto sv = f32_values(s);
+    auto cv = f32_values(c);
+    if (sv.ok() && cv.ok()) {
+      for (std::size_t k = 0; k < sv->size(); ++k) {
+        if (std::bit_cast<std::uint32_t>((*sv)[k]) != std::bit_cast<std::uint32_t>((*cv)[k])) {
+          f.index = k, f.stored = exact_text((*sv)[k]), f.recomputed = exact_text((*cv)[k]);
+          break;
+        }
+      }
+    } else {
+      f.stored = "sha256 " + s.sha256.substr(0, 16), f.recomputed = "sha256 " + c.sha256.substr(0, 16);
+    }
+    fail(std::move(f));
+  }
+}
+
+}  // namespace nl_audit

@@ -1,0 +1,269 @@
+#include "nl_audit/verify.hpp"
+
+#include <cstring>
+#include <memory>
+
+#include "tape/opaque/opaque_registry.hpp"
+#include "common/sha256.hpp"
+#include "nl_audit/fp64_checks.hpp"
+#include "nl_audit/kernel_identity.hpp"
+#include "nl_audit/stages.hpp"
+#include "nl_audit/tensor_compare.hpp"
+
+namespace nl_audit {
+
+struct StreamVerifier::Impl {
+  explicit Impl(VerifyOptions o) : opt(std::move(o)) {}
+
+  // Empty on purpose: the recomputation takes the hand-written path, and a registry without the
+  // tape's VJPs makes sure the tape that produced the receipt cannot vouch for it.
+  const tape::opaque::OpaqueRegistry registry;
+  VerifyOptions opt;
+  std::uint64_t receipts = 0, failure_count = 0, not_bitwise = 0;
+  std::vector<Failure> failures;
+  std::array<RuleTally, 10> tally{};
+  std::string here_blas = blas_identity();
+  bool data_checked = false;
+  // The previous receipt: what the next one must continue.
+  std::optional<Receipt> first;  // identity fields only matter
+  std::uint64_t prev_index = 0, prev_step = 0;
+  std::string prev_sha256;
+  std::vector<std::string> prev_after_digests;
+  std::optional<nl::TrainerState> carried;  // the state after the previous step
+
+  void fail(Failure f) {
+    if (f.rule < tally.size() && !opt.disabled[f.rule]) {
+      ++tally[f.rule].failed;
+      ++failure_count;
+      if (failures.size() < kMaxFailures) failures.push_back(std::move(f));
+    }
+  }
+  bool on(unsigned rule) {
+    if (opt.disabled[rule]) return false;
+    ++tally[rule].checked;
+    return true;
+  }
+
+  void check_chain(const Receipt& r, std::int64_t line);
+  common::Status check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids, std::vector<std::size_t>& targets);
+  common::Status add(std::string_view text, const std::string& file, std::int64_t line);
+};
+
+namespace {
+
+Failure failure(unsigned rule, std::int64_t line, std::uint64_t step, std::string message) {
+  Failure f;
+  f.rule = rule, f.line = line, f.step = step, f.message = std::move(message);
+  return f;
+}
+
+std::vector<std::string> digests(const StateSection& s) {
+  std::vector<std::string> out;
+  for (const TensorEntry& e : s.tensors) out.push_back(e.sha256);
+  return out;
+}
+
+}  // namespace
+
+void StreamVerifier::Impl::check_chain(const Receipt& r, std::int64_t line) {
+  if (!on(2)) return;
+  auto bad = [&](std::string m) { fail(failure(2, line, r.step, std::move(m))); };
+  if (r.before && r.before->counters.step != r.step) bad("before.counters.step is " + std::to_string(r.before->counters.step) + ", not the step");
+  if (r.after.counters.step != r.step + 1) bad("after.counters.step is " + std::to_string(r.after.counters.step) + "; expected step + 1");
+  if (r.step % r.every != 0) bad("step " + std::to_string(r.step) + " is not a multiple of every=" + std::to_string(r.every));
+  if (!first) return;
+  const Receipt& f = *first;
+  if (r.model_sha256 != f.model_sha256) bad("the model differs from the first receipt's (another run spliced in?)");
+  if (r.data_sha256 != f.data_sha256 || r.data_bytes != f.data_bytes) bad("the data differs from the first receipt's");
+  if (r.trainer_version != f.trainer_version || r.gradient_path != f.gradient_path || r.blas != f.blas) {
+    bad("trainer or kernels differ from the first receipt's");
+  }
+  if (r.index != prev_index + 1) bad("receipt index " + std::to_string(r.index) + " follows " + std::to_string(prev_index));
+  if (!r.previous_sha256 || *r.previous_sha256 != prev_sha256) bad("previous_sha256 is not the digest of the previous receipt");
+  if (r.every != f.every) bad("every=" + std::to_string(r.every) + " differs from the first receipt's " + std::to_string(f.every));
+  if (r.step != prev_step + r.every) {
+    bad("step " + std::to_string(r.step) + " does not follow step " + std::to_string(prev_step) + " (receipts every " +
+        std::to_string(r.every) + " steps): a step dropped, repeated or reordered");
+  }
+  if (r.before && r.every == 1 && digests(*r.before) != prev_after_digests) {
+    bad("the state before step " + std::to_string(r.step) + " is not the state after step " + std::to_string(prev_step));
+  }
+}
+
+common::Status StreamVerifier::Impl::check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids,
+                                                std::vector<std::size_t>& targets) {
+  const std::size_t L = r.cfg.seq_len;
+  const std::uint64_t chunks = (r.data_bytes - 1) / L;
+  if (opt.data && !data_checked) {
+    if (common::sha256_hex(*opt.data) != r.data_sha256 || opt.data->size() != r.data_bytes) {
+      return common::Error::invalid_argument("--data: this file is not the data the receipts were trained on (its SHA-256 or size differs)");
+    }
+    data_checked = true;
+  }
+  if (!r.tokens && !opt.data) {
+    return common::Error::invalid_argument("compact receipts name their tokens by offset into the data: give the data file with --data");
+  }
+  if (r.tokens) {
+    ids = r.tokens->ids, targets = r.tokens->targets;
+  } else {
+    ids.resize(L), targets.resize(L);
+  }
+  if (!on(3)) {
+    if (!r.tokens) {  // still need tokens to recompute: take them from the data where the receipt says
+      const std::uint64_t off = std::min<std::uint64_t>(r.offset, r.data_bytes - L - 1);
+      for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>((*opt.data)[off + i]), targets[i] = static_cast<unsigned char>((*opt.data)[off + i + 1]);
+    }
+    return {};
+  }
+  auto bad = [&](std::string m) { fail(failure(3, line, r.step, std::move(m))); };
+  if (r.chunk != r.step % chunks) bad("chunk " + std::to_string(r.chunk) + " is not step mod " + std::to_string(chunks));
+  if (r.offset != r.chunk * L) bad("offset " + std::to_string(r.offset) + " is not chunk x seq_len");
+  if (r.context_reset != (r.chunk == 0 && r.step > 0)) bad("context_reset must be true exactly when the data wraps (chunk 0, step > 0)");
+  const std::uint64_t off = std::min<std::uint64_t>(r.offset, r.data_bytes - L - 1);
+  if (opt.data) {
+    for (std::size_t i = 0; i < L; ++i) {
+      const std::size_t want_id = static_cast<unsigned char>((*opt.data)[off + i]);
+      const std::size_t want_target = static_cast<unsigned char>((*opt.data)[off + i + 1]);
+      if (r.tokens && (ids[i] != want_id || targets[i] != want_target)) {
+        Failure f = failure(3, line, r.step, "the tokens are not the data's bytes at the offset");
+        f.index = i, f.stored = std::to_string(ids[i]) + "->" + std::to_string(targets[i]);
+        f.recomputed = std::to_string(want_id) + "->" + std::to_string(want_target);
+        fail(std::move(f));
+        break;
+      }
+      ids[i] = want_id, targets[i] = want_target;
+    }
+  } else {
+    for (std::size_t i = 0; i + 1 < L; ++i) {
+      if (targets[i] != ids[i + 1]) {
+        Failure f = failure(3, line, r.step, "targets are not the ids shifted by one");
+        f.index = i;
+        fail(std::move(f));
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+common::Status StreamVerifier::Impl::add(std::string_view text, const std::string& file, std::int64_t line) {
+  auto parsed = read_receipt(text, file, line);
+  if (!parsed.ok()) return parsed.error();
+  const Receipt& r = *parsed;
+  if (!r.tokens && opt.cross_machine) {
+    return common::Error::invalid_argument("--cross-machine needs full receipts: a compact one's numbers exist only as the digests of their bits");
+  }
+  ++receipts;
+  ++tally[1].checked;
+  check_chain(r, line);
+  std::vector<std::size_t> ids, targets;
+  if (common::Status s = check_data(r, line, ids, targets); !s.ok()) return s;
+
+  // The state the step started from: the receipt's, or the one the previous receipt left.
+  nl::TrainerState before;
+  if (r.before) {
+    auto b = decode_state(*r.before, r.cfg, r.opt);
+    if (!b.ok()) return b.error().at_file(file);
+    before = std::move(*b);
+  } else if (carried) {
+    before = *carried;
+  } else {
+    return common::Error::malformed("receipt " + std::to_string(r.index) + " carries no state before and follows no receipt",
+                                    {file, line, "/before"});
+  }
+  nl::TrainerState seen = before;  // as the step read it
+  if (r.context_reset) seen.context = nl::ContextMemory<float>::initial(r.cfg);
+
+  auto trainer = nl::Trainer::from_state(before);
+  if (!trainer.ok()) return trainer.error().at_file(file);
+  if (r.context_reset) trainer->reset_context();
+  nl::StepTrace trace;
+  auto report = trainer->build_step(registry, ids, targets, nl::GradientPath::hand_written, &trace);
+  if (!report.ok()) {
+    if (on(4)) fail(failure(4, line, r.step, "the step cannot be recomputed: " + report.error().message()));
+    first = first ? first : std::optional<Receipt>(r);
+    prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
+    carried.reset();
+    return {};
+  }
+  const nl::TrainerState recomputed = trainer->state();
+  const bool full = r.tokens.has_value();
+  TensorCompare cmp{line, r.step, !opt.cross_machine, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
+
+  // Rules 4 and 5 (and 9's context): the step's forward and backward, from the state before.
+  if (on(4)) cmp.scalar(4, "loss", r.loss, report->loss);
+  if (on(5)) {
+    cmp.tensors(r.gradients, encode_gradients(r.cfg, trace, report->pulse, true), [](const std::string&) { return 5u; },
+                [](unsigned) { return true; });
+  }
+  // Rules 6-9 check each later stage from the receipt's own inputs to it (its gradients, rate
+  // and pulse), so a forged number fails the rule that owns it, not every stage after it.
+  nl::StepTrace stored = trace;
+  if (full) {
+    auto g = decode_gradients(r.gradients, r.cfg, nl::Pulse{r.pulse});
+    if (!g.ok()) return g.error().at_file(file);
+    stored = std::move(*g);
+  }
+  stored.grad_norm = r.grad_norm, stored.clip_scale = r.clip_scale, stored.lr = r.lr;
+  const StageResult stage = run_stages(seen, stored, nl::Pulse{r.pulse}, recomputed.context);
+  if (on(7)) {
+    if (report->pulse.active != r.pulse) fail(failure(7, line, r.step, "the pulse (active levels) is not the conductor's"));
+    cmp.scalar(7, "lr", r.lr, nl::learning_rate(r.opt, r.step));
+  }
+  if (on(6)) {
+    cmp.scalar(6, "grad_norm", r.grad_norm, stage.grad_norm);
+    if (r.clip_scale.has_value() != stage.clip_scale.has_value()) {
+      fail(failure(6, line, r.step, r.clip_scale ? "clipped, but the norm is within the clip" : "not clipped, but the norm exceeds the clip"));
+    } else if (r.clip_scale) {
+      cmp.scalar(6, "clip_scale", *r.clip_scale, *stage.clip_scale);
+    }
+  }
+  const bool adamw_on = on(8), memory_on = on(9);
+  if (adamw_on && (r.after.counters.adam_tau != stage.after.adam.tau || r.after.counters.adam_tau_level != stage.after.adam.tau_level)) {
+    fail(failure(8, line, r.step, "the AdamW step counts after the update differ"));
+  }
+  const std::vector<std::uint64_t> counts(stage.after.buffer_counts.begin(), stage.after.buffer_counts.end());
+  if (memory_on && r.after.counters.error_buffer_counts != counts) {
+    fail(failure(9, line, r.step, "the error-buffer counts after the step differ"));
+  }
+  auto state_rule = [](const std::string& name) {
+    return name.starts_with("context/") || name.starts_with("error_buffer/") ? 9u : 8u;
+  };
+  cmp.tensors(r.after.tensors, encode_state(stage.after, true).tensors, state_rule,
+              [&](unsigned rule) { return rule == 8 ? adamw_on : memory_on; });
+
+  // Way (b), from the receipt's own numbers where it carries them.
+  nl::TrainerState stored_after = stage.after;
+  if (full) {
+    auto a = decode_state(r.after, r.cfg, r.opt);
+    if (!a.ok()) return a.error().at_file(file);
+    stored_after = std::move(*a);
+  }
+  if (opt.fp64) {
+    check_fp64({r, seen, ids, targets, stored, stored_after}, [this, line](Failure f) {
+      f.line = line;
+      if (f.rule < opt.disabled.size() && !opt.disabled[f.rule]) fail(std::move(f));
+    });
+  }
+
+  if (!first) first = r;
+  prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
+  carried = std::move(stored_after);
+  return {};
+}
+
+StreamVerifier::StreamVerifier(VerifyOptions o) : impl_(std::make_unique<Impl>(std::move(o))) {}
+StreamVerifier::StreamVerifier(StreamVerifier&&) noexcept = default;
+StreamVerifier& StreamVerifier::operator=(StreamVerifier&&) noexcept = default;
+StreamVerifier::~StreamVerifier() = default;
+
+common::Status StreamVerifier::add(std::string_view line, const std::string& file, std::int64_t line_no) {
+  return impl_->add(line, file, line_no);
+}
+std::uint64_t StreamVerifier::receipts() const { return impl_->receipts; }
+const std::vector<Failure>& StreamVerifier::failures() const { return impl_->failures; }
+std::uint64_t StreamVerifier::failure_count() const { return impl_->failure_count; }
+const std::array<RuleTally, 10>& StreamVerifier::tally() const { return impl_->tally; }
+std::uint64_t StreamVerifier::not_bitwise() const { return impl_->not_bitwise; }
+
+}  // namespace nl_audit

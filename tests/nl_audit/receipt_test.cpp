@@ -1,0 +1,308 @@
+// nltrain's step receipts (nl_audit): a real run's receipts verify under every rule, in full and
+// compact form; each tampering is caught by the rule that owns it (the set of failing rules is
+// pinned, so a rule that stops catching its case, or starts catching another's, fails here);
+// malformed receipts are refused with the JSON path.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/sha256.hpp"
+#include "nl/register_opaque_vjps.hpp"
+#include "nl_audit/recorder.hpp"
+#include "nl_audit/verify.hpp"
+
+namespace {
+
+const tape::opaque::OpaqueRegistry& registry() {
+  static const tape::opaque::OpaqueRegistry r = [] {
+    tape::opaque::OpaqueRegistry x;
+    REQUIRE(nl::register_opaque_vjps(x).ok());
+    return x;
+  }();
+  return r;
+}
+
+nl::MagConfig config(std::size_t levels, std::uint64_t seed = 7) {
+  nl::MagConfig c;
+  c.vocab = 256, c.d = 8, c.heads = 2, c.seq_len = 8, c.window = 8, c.rule = nl::RuleKind::delta, c.seed = seed;
+  c.rule_cfg.d = 8;
+  c.periods = levels == 1 ? std::vector<std::size_t>{1} : std::vector<std::size_t>{1, 4};
+  return c;
+}
+
+std::string corpus() {
+  std::string s;
+  for (int i = 0; i < 83; ++i) s += static_cast<char>('a' + (i * 7) % 26);
+  return s;
+}
+
+struct Run {
+  std::vector<std::string> lines;
+  std::string data;
+};
+
+// What a forger changes at one step, keeping every later number consistent: the tokens the step
+// reads, or what the step produced (its trace and the state after). Training goes on from the
+// forged state, so only the rule that owns the forged number can tell.
+struct Forgery {
+  std::size_t at = ~std::size_t{0};
+  std::function<void(std::vector<std::size_t>& ids, std::vector<std::size_t>& targets)> tokens;
+  std::function<void(const nl::TrainerState& before, nl::StepTrace&, nl::StepReport&, nl::TrainerState& after)> result;
+};
+
+// The clip and the AdamW update again, from `trace`'s gradient and learning rate, as the trainer
+// does them: a forged gradient or rate with consistent consequences.
+void redo_update(const nl::TrainerState& before, nl::StepTrace& trace, const nl::Pulse& pulse, nl::TrainerState& after) {
+  nl::MagParams<float> g = trace.gradients;
+  trace.grad_norm = nl::clip_global_norm(g, before.opt.clip);
+  trace.clip_scale.reset();
+  if (trace.grad_norm > before.opt.clip) trace.clip_scale = nl::clip_scale(before.opt.clip, trace.grad_norm);
+  nl::FrequencyAwareAdamW a(before.cfg, before.opt);
+  a.restore(before.adam);
+  after.params = before.params;
+  a.step(after.params, g, pulse, trace.lr);
+  after.adam = a.state();
+}
+
+// Trains `steps` steps on the tape (as nltrain does) and records every receipt.
+Run train(std::size_t steps, bool compact, std::uint64_t seed = 7, double clip = 1.0, const Forgery& forge = {}) {
+  const nl::MagConfig cfg = config(2, seed);
+  nl::AdamWConfig o;
+  o.lr = 1e-2, o.warmup = 3, o.total_steps = 40, o.clip = clip;
+  Run run{{}, corpus()};
+  nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), o);
+  nl_audit::ReceiptRecorder rec({compact, 1, "test", common::sha256_hex(run.data), run.data.size(), "tape"}, {});
+  const std::size_t L = cfg.seq_len, chunks = (run.data.size() - 1) / L;
+  std::vector<std::size_t> ids(L), tg(L);
+  for (std::size_t n = 0; n < steps; ++n) {
+    const std::size_t c = n % chunks;
+    const nl::TrainerState before = t.state();
+    if (c == 0 && n > 0) t.reset_context();
+    for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>(run.data[c * L + i]), tg[i] = static_cast<unsigned char>(run.data[c * L + i + 1]);
+    if (n == forge.at && forge.tokens) forge.tokens(ids, tg);
+    nl::StepTrace trace;
+    auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+    REQUIRE(r.ok());
+    nl::TrainerState after = t.state();
+    if (n == forge.at && forge.result) {
+      forge.result(before, trace, *r, after);
+      t = nl::Trainer::from_state(after).value();
+    }
+    run.lines.push_back(rec.record(before, {c, c * L, c == 0 && n > 0, ids, tg}, *r, trace, after));
+  }
+  return run;
+}
+
+// The failing rules as "5 8", with the first failures' texts after "|" (for the report).
+std::string rules_text(const std::set<unsigned>& rules) {
+  std::string s;
+  for (unsigned r : rules) s += (s.empty() ? "" : " ") + std::to_string(r);
+  return s;
+}
+
+std::set<unsigned> failing(const std::vector<std::string>& lines, nl_audit::VerifyOptions o = {}) {
+  nl_audit::StreamVerifier v(std::move(o));
+  std::int64_t n = 0;
+  for (const std::string& l : lines) {
+    auto s = v.add(l, "r.jsonl", ++n);
+    REQUIRE_MESSAGE(s.ok(), s.error().to_string());
+  }
+  std::set<unsigned> out;
+  for (const nl_audit::Failure& f : v.failures()) {
+    out.insert(f.rule);
+    if (out.size() == 1) MESSAGE("rule " << f.rule << " step " << f.step << " " << f.tensor << ": " << f.message << " stored " << f.stored << " recomputed " << f.recomputed << " tol " << f.tolerance);
+  }
+  return out;
+}
+
+// What a forger does after moving receipts around: every receipt given the state before its
+// step (so each one recomputes on its own), then renumbered and re-linked by digest.
+std::vector<std::string> relink(std::vector<std::string> lines, const std::vector<nl_audit::StateSection>& befores) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto r = nl_audit::read_receipt(lines[i], "x", 1);
+    REQUIRE(r.ok());
+    r->before = befores[i];
+    r->index = i;
+    r->previous_sha256 = i == 0 ? std::nullopt : std::optional(common::sha256_hex(lines[i - 1]));
+    lines[i] = nl_audit::write_receipt(*r);
+  }
+  return lines;
+}
+
+// The state before each receipt's step: its own `before`, or the previous receipt's `after`.
+std::vector<nl_audit::StateSection> befores_of(const std::vector<std::string>& lines) {
+  std::vector<nl_audit::StateSection> out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto r = nl_audit::read_receipt(lines[i], "x", 1).value();
+    out.push_back(r.before ? *r.before : nl_audit::read_receipt(lines[i - 1], "x", 1).value().after);
+  }
+  return out;
+}
+
+// Sets value k of tensor `name` of `entries` through `f`, keeping the digest true to the bytes.
+void edit_tensor(std::vector<nl_audit::TensorEntry>& entries, const std::string& name, std::size_t k, float (*f)(float)) {
+  for (nl_audit::TensorEntry& e : entries) {
+    if (e.name != name) continue;
+    std::vector<float> v = nl_audit::f32_values(e).value();
+    while (k < v.size() && v[k] == 0) ++k;  // a change must change something
+    REQUIRE(k < v.size());
+    v[k] = f(v[k]);
+    e = nl_audit::f32_entry(e.name, e.shape, v, true);
+    return;
+  }
+  FAIL("no tensor " << name);
+}
+
+float seventh_digit(float x) { return x * (1.0f + 3e-6f); }
+
+nl_audit::VerifyOptions without(unsigned rule) {
+  nl_audit::VerifyOptions o;
+  o.disabled[rule] = true;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("nl_audit: a real run's receipts verify under all nine rules, full and compact; same run, same bytes") {
+  const Run full = train(14, false);
+  CHECK(failing(full.lines).empty());
+  CHECK(train(14, false).lines == full.lines);
+  nl_audit::StreamVerifier v({});
+  for (std::size_t i = 0; i < full.lines.size(); ++i) REQUIRE(v.add(full.lines[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  for (unsigned rule = 1; rule <= 9; ++rule) CHECK_MESSAGE(v.tally()[rule].checked >= full.lines.size(), "rule " << rule);
+  const Run compact = train(14, true);
+  CHECK(compact.lines.front().size() > compact.lines.back().size() * 3);  // only the first carries a state
+  nl_audit::VerifyOptions with_data;
+  with_data.data = compact.data;
+  CHECK(failing(compact.lines, with_data).empty());
+  nl_audit::StreamVerifier no_data({});
+  CHECK(no_data.add(compact.lines[0], "r", 1).error().code() == common::ErrorCode::invalid_argument);
+  // A clipped run (clip 1e-3) exercises the clip factor.
+  CHECK(failing(train(6, false, 7, 1e-3).lines).empty());
+}
+
+// The first nonzero entry at or after k of `v`, scaled in its 7th significant digit.
+void nudge(std::vector<float>& v, std::size_t k) {
+  while (k < v.size() && v[k] == 0) ++k;
+  REQUIRE(k < v.size());
+  v[k] = seventh_digit(v[k]);
+}
+
+TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and passes when that rule is disabled") {
+  const std::vector<std::string> good = train(12, false).lines;
+  const std::vector<nl_audit::StateSection> befores = befores_of(good);
+  struct Case {
+    std::string what;
+    std::vector<std::string> lines;
+    unsigned rule;
+  };
+  std::vector<Case> cases;
+  auto forged = [](std::size_t at, auto result) {
+    Forgery f;
+    f.at = at;
+    f.result = result;
+    return train(12, false, 7, 1.0, f).lines;
+  };
+  cases.push_back({"a gradient entry in its 7th digit", forged(5, [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
+                     nudge(t.gradients.w_q, 3);
+                     redo_update(b, t, r.pulse, a);
+                   }), 5});
+  cases.push_back({"an m entry", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) { nudge(a.adam.m.e, 40); }), 8});
+  cases.push_back({"a v entry", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) { nudge(a.adam.v.w_o, 2); }), 8});
+  cases.push_back({"the learning rate", forged(5, [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
+                     t.lr *= 1.000001;
+                     redo_update(b, t, r.pulse, a);
+                   }), 7});
+  cases.push_back({"the loss", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport& r, nl::TrainerState&) { r.loss = seventh_digit(r.loss); }), 4});
+  cases.push_back({"the clip norm", forged(5, [](const nl::TrainerState&, nl::StepTrace& t, nl::StepReport&, nl::TrainerState&) { t.grad_norm *= 1.0000001; }), 6});
+  // Periods {1, 4}: level 1 is frozen at step 5 and its error buffer holds step 5's contribution.
+  cases.push_back({"a frozen level's error buffer", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) {
+                     nudge(a.buffer_sums[1].w_q, 0);
+                   }), 9});
+  cases.push_back({"a frozen level's context", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) {
+                     nudge(a.context.levels[1], 0);
+                   }), 9});
+  {
+    Forgery f;
+    f.at = 5;
+    f.tokens = [](std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
+      ids[2] ^= 1;
+      tg[1] = ids[2];
+    };
+    cases.push_back({"the data (tokens and targets, consistently)", train(12, false, 7, 1.0, f).lines, 3});
+  }
+  {
+    std::vector<nl_audit::StateSection> b = befores;
+    std::vector<float> w = nl_audit::f32_values(b[6].tensors[3]).value();  // params/W_V
+    REQUIRE(b[6].tensors[3].name == "params/W_V");
+    nudge(w, 1);
+    b[6].tensors[3] = nl_audit::f32_entry("params/W_V", b[6].tensors[3].shape, w, true);
+    // Receipt 6 recomputed from the changed state, so its own numbers hold.
+    nl_audit::Receipt r6 = nl_audit::read_receipt(good[6], "x", 1).value();
+    nl::TrainerState s = nl_audit::decode_state(b[6], r6.cfg, r6.opt).value();
+    nl::Trainer t = nl::Trainer::from_state(s).value();
+    nl::StepTrace trace;
+    auto rep = t.build_step(registry(), r6.tokens->ids, r6.tokens->targets, nl::GradientPath::tape, &trace);
+    REQUIRE(rep.ok());
+    nl_audit::ReceiptRecorder rec({false, 1, "test", r6.data_sha256, r6.data_bytes, "tape"}, {});
+    std::vector<std::string> lines(good.begin(), good.begin() + 6);
+    lines.push_back(rec.record(s, {r6.chunk, r6.offset, r6.context_reset, r6.tokens->ids, r6.tokens->targets}, *rep, trace, t.state()));
+    std::vector<nl_audit::StateSection> bl(b.begin(), b.begin() + 7);
+    cases.push_back({"a parameter changed between two receipts", relink(lines, bl), 2});
+  }
+  {
+    std::vector<std::string> swapped = good;
+    std::vector<nl_audit::StateSection> b = befores;
+    std::swap(swapped[4], swapped[5]), std::swap(b[4], b[5]);
+    cases.push_back({"two steps swapped", relink(swapped, b), 2});
+    std::vector<std::string> dropped = good;
+    b = befores;
+    dropped.erase(dropped.begin() + 4), b.erase(b.begin() + 4);
+    cases.push_back({"a step dropped", relink(dropped, b), 2});
+    std::vector<std::string> repeated = good;
+    b = befores;
+    repeated.insert(repeated.begin() + 4, good[4]), b.insert(b.begin() + 4, befores[4]);
+    cases.push_back({"a step repeated", relink(repeated, b), 2});
+    const std::vector<std::string> other = train(12, false, 8).lines;
+    const std::vector<nl_audit::StateSection> ob = befores_of(other);
+    std::vector<std::string> spliced(good.begin(), good.begin() + 6);
+    b.assign(befores.begin(), befores.begin() + 6);
+    spliced.insert(spliced.end(), other.begin() + 6, other.end()), b.insert(b.end(), ob.begin() + 6, ob.end());
+    cases.push_back({"two runs spliced", relink(spliced, b), 2});
+  }
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    nl_audit::VerifyOptions o;
+    o.data = corpus();
+    CHECK(rules_text(failing(c.lines, o)) == std::to_string(c.rule));
+    nl_audit::VerifyOptions off = without(c.rule);
+    off.data = corpus();
+    CHECK(rules_text(failing(c.lines, off)).empty());
+  }
+}
+
+TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one spelling per receipt") {
+  const std::vector<std::string> good = train(2, false).lines;
+  auto error_of = [](const std::string& line) {
+    nl_audit::StreamVerifier v({});
+    auto s = v.add(line, "r.jsonl", 3);
+    REQUIRE(!s.ok());
+    return s.error().to_string();
+  };
+  std::string l = good[0];
+  CHECK(error_of(l.substr(0, l.size() - 1)).find("r.jsonl:3") != std::string::npos);
+  CHECK(error_of(" " + l).find("canonical") != std::string::npos);
+  std::string dup = l;
+  dup.insert(1, "\"format\":\"tensor-step\",");
+  CHECK(error_of(dup).find("canonical") != std::string::npos);
+  std::string unknown = l;
+  unknown.insert(unknown.size() - 1, ",\"x\":1");
+  CHECK(error_of(unknown).find("x") != std::string::npos);
+  std::string bad_digest = l;
+  const auto at = bad_digest.find("\"sha256\":\"", bad_digest.find("\"gradients\"")) + 10;
+  bad_digest[at] = bad_digest[at] == '0' ? '1' : '0';
+  CHECK(error_of(bad_digest).find("/gradients/tensors/0/sha256") != std::string::npos);
+}
