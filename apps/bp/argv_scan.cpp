@@ -10,9 +10,9 @@
 namespace bp::cli {
 namespace {
 
-constexpr std::array<std::string_view, 7> kPlainFlags = {"--json",         "--format=json", "--verbose", "-V",
-                                                         "--warn-as-fail", "--strict",      "--check"};
-constexpr std::array<std::string_view, 3> kValueFlags = {"--out", "--topology", "--color"};
+constexpr std::array<std::string_view, 8> kPlainFlags = {"--json",         "--format=json", "--verbose", "-V",
+                                                         "--warn-as-fail", "--strict",      "--check",   "--cross-machine"};
+constexpr std::array<std::string_view, 4> kValueFlags = {"--out", "--topology", "--color", "--data"};
 constexpr std::array<std::string_view, 4> kMetaFlags = {"--help", "-h", "--version", "-v"};
 constexpr std::array<std::string_view, 1> kLocalFlags = {"--print"};  // `bp examples pytorch --print`
 
@@ -55,11 +55,11 @@ std::vector<std::string> strip_options(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (contains(kPlainFlags, a)) continue;
     if (starts_with(a, "--color")) continue;  // the reference drops every --color* token here
-    if (a == "--out" || a == "--topology") {
+    if (a == "--out" || a == "--topology" || a == "--data") {
       if (takes_next_as_value(args, i)) ++i;
       continue;
     }
-    if (starts_with(a, "--out=") || starts_with(a, "--topology=")) continue;
+    if (starts_with(a, "--out=") || starts_with(a, "--topology=") || starts_with(a, "--data=")) continue;
     words.push_back(a);
   }
   return words;
@@ -103,6 +103,7 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
     if (a == "--check") inv.check = true;
     if (a == "--strict") inv.strict = true;
     if (a == "--warn-as-fail") inv.warn_as_fail = true;
+    if (a == "--cross-machine") inv.cross_machine = true;
   }
   inv.out = value_of(args, "--out");
   // Deliberate difference: the reference takes "--out" with no file for no --out at all and writes
@@ -118,6 +119,7 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
     }
   }
   inv.topology = value_of(args, "--topology");
+  inv.data = value_of(args, "--data");
   if (auto color = value_of(args, "--color")) {
     if (*color == "auto") {
       inv.color = ColorChoice::auto_detect;

@@ -22,6 +22,8 @@ struct Invocation {
   bool warn_as_fail = false;       // --warn-as-fail
   std::optional<std::string> out;       // --out; absent or empty means "not given"
   std::optional<std::string> topology;  // --topology
+  std::optional<std::string> data;      // --data (bp verify nltrain)
+  bool cross_machine = false;           // --cross-machine (bp verify nltrain)
   ColorChoice color = ColorChoice::auto_detect;
 
   [[nodiscard]] bool has_out() const { return out.has_value() && !out->empty(); }

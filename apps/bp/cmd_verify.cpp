@@ -13,6 +13,7 @@
 #include "verify_batch.hpp"
 #include "verify_general.hpp"
 #include "verify_multi.hpp"
+#include "verify_nltrain.hpp"
 #include "verify_output.hpp"
 #include "verify_usage.hpp"
 
@@ -72,6 +73,14 @@ int run_multi(const Invocation& inv) {
   return verify_multi_file(inv, path);
 }
 
+int run_nltrain(const Invocation& inv) {
+  const std::string usage = verify_nltrain_usage();
+  if (is_help_word(inv, 2)) return print_help(usage);
+  auto file = file_argument(inv, 2, {"verify nltrain", "<file.jsonl>", usage, false, kExitInvalidArgument});
+  if (auto* code = std::get_if<int>(&file)) return *code;
+  return verify_nltrain_file(inv, std::get<std::string>(file));
+}
+
 }  // namespace
 
 int run_verify(const Invocation& inv) {
@@ -84,15 +93,17 @@ int run_verify(const Invocation& inv) {
   if (*noun == "mazur") return run_mazur(inv);
   if (*noun == "general") return run_general(inv);
   if (*noun == "multi") return run_multi(inv);
+  if (*noun == "nltrain") return run_nltrain(inv);
   const auto suggestion = suggest_subnoun(*noun, {{"mazur", "bp verify mazur"},
                                                   {"general", "bp verify general <file>"},
-                                                  {"multi", "bp verify multi <file.jsonl>"}});
+                                                  {"multi", "bp verify multi <file.jsonl>"},
+                                                  {"nltrain", "bp verify nltrain <file.jsonl>"}});
   if (suggestion) {
     return usage_error(inv, "unknown subcommand 'verify " + *noun + "'. Did you mean '" + std::string(*suggestion) +
                                 "'? Run 'bp --help' for usage.");
   }
   return usage_error(inv, "unknown subcommand 'verify " + *noun +
-                              "'. Expected 'mazur', 'general', or 'multi'. Run 'bp --help' for usage.");
+                              "'. Expected 'mazur', 'general', 'multi', or 'nltrain'. Run 'bp --help' for usage.");
 }
 
 }  // namespace bp::cli

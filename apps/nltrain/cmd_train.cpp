@@ -14,9 +14,10 @@
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "cli_common/count_option.hpp"
-#include "metrics_sink.hpp"
+#include "jsonl_sink.hpp"
 #include "nl/trainer.hpp"
 #include "progress.hpp"
+#include "receipt_stream.hpp"
 #include "run_dir.hpp"
 #include "train_plan.hpp"
 
@@ -31,12 +32,16 @@ struct TrainOptions {
   std::string data, out, resume, metrics;
   std::optional<std::uint64_t> stop_at;
   std::optional<std::uint64_t> checkpoint_every;  // default 100
+  ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
 };
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
   if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
+  if (o.metrics == "-" && o.receipts.path == "-") {
+    return report(common::Error::invalid_argument("--metrics - and --receipts - cannot share standard output; send one to a file"));
+  }
   if (resuming) {
     const ConfigFlags& f = o.flags;
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
@@ -47,7 +52,7 @@ int run_train(const TrainOptions& o) {
   }
   auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out);
   if (!plan.ok()) return report(plan.error());
-  const RunRecord& run = plan->run;
+  RunRecord& run = plan->run;
   std::optional<nl::Trainer>& trainer = plan->trainer;
   const nl::AdamWConfig& opt = plan->opt;
   const Corpus& corpus = plan->corpus;
@@ -70,21 +75,29 @@ int run_train(const TrainOptions& o) {
   if (resuming && out != o.resume && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
-  MetricsSink metrics;
+  JsonlSink metrics;
+  ReceiptStream receipts;
   if (resuming && trainer->step() >= run.steps) {
     std::cout << "the run in " << o.resume << " is complete (" << run.steps << " steps); nothing to do\n";
     return kExitOk;
   }
-  if (common::Status s = metrics.open(o.metrics, resuming ? std::optional(trainer->step()) : std::nullopt); !s.ok()) {
-    return report(s.error());
-  }
-  std::ostream& say = metrics.on_stdout() ? std::cerr : std::cout;
+  const std::optional<std::uint64_t> resume_step = resuming ? std::optional(trainer->step()) : std::nullopt;
+  auto metrics_step = [](const nlohmann::ordered_json& j) -> std::optional<std::uint64_t> {
+    if (!j.is_object() || !j.contains("step") || !j.at("step").is_number_unsigned()) return std::nullopt;
+    return j.at("step").get<std::uint64_t>();
+  };
+  if (common::Status s = metrics.open("--metrics", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
+  if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
+  std::ostream& say = metrics.on_stdout() || receipts.on_stdout() ? std::cerr : std::cout;
 
   const nl::MagConfig cfg = trainer->config();
   const std::uint64_t last = o.stop_at ? *o.stop_at : run.steps;
   const std::uint64_t first = trainer->step();
   const std::size_t n_chunks = corpus.chunks(cfg.seq_len);
-  auto checkpoint = [&]() -> common::Status { return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)}); };
+  auto checkpoint = [&]() -> common::Status {
+    run.receipts = receipts.position();
+    return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)});
+  };
   std::uint64_t last_saved = first;
   const bool had_checkpoint = resuming || has_checkpoint(out);
 
@@ -104,11 +117,12 @@ int run_train(const TrainOptions& o) {
     const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
     const std::size_t c = static_cast<std::size_t>(n % n_chunks);
+    nl::StepTrace* trace = receipts.before(*trainer);
     if (c == 0 && n > 0) trainer->reset_context();  // the data wrapped: a new document
     corpus.chunk(c, cfg.seq_len, ids, targets);
     const double lr = nl::learning_rate(opt, n);
     const auto b = TrainClock::now();
-    auto r = trainer->build_step(opaque_registry(), ids, targets, nl::GradientPath::tape);
+    auto r = trainer->build_step(opaque_registry(), ids, targets, nl::GradientPath::tape, trace);
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {
@@ -129,7 +143,9 @@ int run_train(const TrainOptions& o) {
     // wall clock, apart, so a seeded run's metrics are the same bytes every time.
     nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
-    if (common::Status s = metrics.write(m.dump()); !s.ok()) {
+    common::Status written = receipts.after(*trainer, {c, c * cfg.seq_len, c == 0 && n > 0, ids, targets}, *r);
+    if (written.ok()) written = metrics.write(m.dump());
+    if (common::Status s = written; !s.ok()) {
       // The step is trained; keep it. A reader that exits early (| head) closes the pipe: stop
       // cleanly with a checkpoint rather than lose the run (SIGPIPE is ignored above).
       progress.break_line();
@@ -200,6 +216,12 @@ Registration add_train_command(CLI::App& app) {
                   "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");
   cmd->add_flag("--metrics-timing", o->metrics_timing,
                 "Add the wall clock to each metrics line: \"timing\": {tokens_per_s, elapsed_s}");
+  cmd->add_option("--receipts", o->receipts.path,
+                  "Write a step receipt per audited step to this file ('-': stdout) for bp verify nltrain "
+                  "(schemas/tensor-step.v0.1.0.json)");
+  cli_common::add_count_option(cmd, "--receipt-every", o->receipts.every, "Audit every N-th step (default 1: every step)");
+  cmd->add_flag("--compact-receipts", o->receipts.compact,
+                "Receipts name the tokens by offset and the tensors after the step by SHA-256 only (bp verify nltrain --data)");
   cli_common::add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");

@@ -16,6 +16,11 @@ std::string encode_run(const RunRecord& r) {
                            {"data_bytes", r.data_bytes},
                            {"steps", r.steps},
                            {"checkpoint_every", r.checkpoint_every}};
+  if (r.receipts.next_index > 0) {  // absent otherwise: the bytes of runs without receipts stay as they were
+    j["receipts"] = {{"next_index", r.receipts.next_index},
+                     {"last_sha256", r.receipts.last_sha256.value_or("")},
+                     {"last_step", r.receipts.last_step.value_or(0)}};
+  }
   return j.dump();
 }
 
@@ -30,6 +35,11 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
     r.data_bytes = j->at("data_bytes").get<std::uint64_t>();
     r.steps = j->at("steps").get<std::uint64_t>();
     r.checkpoint_every = j->at("checkpoint_every").get<std::uint64_t>();
+    if (j->contains("receipts")) {
+      const auto& c = j->at("receipts");
+      r.receipts = {c.at("next_index").get<std::uint64_t>(), c.at("last_sha256").get<std::string>(),
+                    c.at("last_step").get<std::uint64_t>()};
+    }
   } catch (const nlohmann::json::exception&) {
     return bad();
   }

@@ -7,6 +7,7 @@
 #include "common/dir_lock.hpp"
 #include "common/result.hpp"
 #include "nl/checkpoint.hpp"
+#include "nl_audit/recorder.hpp"
 
 namespace nltrain::cli {
 
@@ -19,6 +20,7 @@ struct RunRecord {
   std::uint64_t data_bytes = 0;
   std::uint64_t steps = 0;   // the planned total
   std::uint64_t checkpoint_every = 0;
+  nl_audit::ChainPosition receipts;  // where the run's step receipts stand (next_index 0: none yet)
 };
 
 [[nodiscard]] std::string encode_run(const RunRecord& r);

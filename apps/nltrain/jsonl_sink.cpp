@@ -1,4 +1,4 @@
-#include "metrics_sink.hpp"
+#include "jsonl_sink.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -12,12 +12,14 @@
 
 namespace nltrain::cli {
 
-common::Status MetricsSink::open(const std::string& path, std::optional<std::uint64_t> resume_step) {
+common::Status JsonlSink::open(const std::string& option, const std::string& path, std::optional<std::uint64_t> resume_step,
+                               const StepOf& step_of, std::string* kept_tail) {
+  option_ = option;
   path_ = path;
   if (path.empty() || path == "-") return {};
   common::FileSystem& fs = common::real_file_system();
   if (resume_step && fs.node_kind(path) == common::NodeKind::regular) {
-    auto text = common::read_text(fs, path, std::size_t{1} << 30);
+    auto text = common::read_text(fs, path, std::size_t{4} << 30);
     if (!text.ok()) return text.error().at_file(path);
     std::string kept;
     std::size_t pos = 0;
@@ -30,14 +32,16 @@ common::Status MetricsSink::open(const std::string& path, std::optional<std::uin
       pos = end + 1;
       ++line_no;
       if (line.empty()) continue;
-      // The file is nltrain's own output: a line that is not a metrics line means it is
+      // The file is nltrain's own output: a line that is not of this stream means it is
       // not, and rewriting it would destroy someone's file.
       const auto j = common::parse_json_text(line, {.file = path, .first_line = line_no});
-      if (!j.ok()) return common::Error::malformed("--metrics: " + path + " is not an nltrain metrics file (line " + std::to_string(line_no) + ": " + j.error().message() + ")");
-      if (!j->is_object() || !j->contains("step") || !j->at("step").is_number_unsigned()) {
-        return common::Error::malformed("--metrics: " + path + " is not an nltrain metrics file (line " + std::to_string(line_no) + " has no \"step\")");
+      const auto step = j.ok() ? step_of(*j) : std::nullopt;
+      if (!step) {
+        return common::Error::malformed(option + ": " + path + " is not what nltrain writes there (line " + std::to_string(line_no) +
+                                        (j.ok() ? " has no step" : ": " + j.error().message()) + ")");
       }
-      if (j->at("step").get<std::uint64_t>() >= *resume_step) continue;
+      if (*step >= *resume_step) continue;
+      if (kept_tail != nullptr) *kept_tail = line;
       kept.append(line).push_back('\n');
     }
     if (kept.size() != text->size()) {
@@ -45,23 +49,23 @@ common::Status MetricsSink::open(const std::string& path, std::optional<std::uin
     }
   }
   file_.open(path, resume_step ? std::ios::app : std::ios::trunc);
-  if (!file_) return common::Error::io("--metrics: cannot open " + path + ": " + std::strerror(errno));
+  if (!file_) return common::Error::io(option + ": cannot open " + path + ": " + std::strerror(errno));
   return {};
 }
 
-common::Status MetricsSink::write(const std::string& line) {
+common::Status JsonlSink::write(const std::string& line) {
   if (path_.empty()) return {};
   if (path_ == "-") {
     std::cout << line << '\n';
     if (const int err = common::flush_stdout(); err != 0) {
-      if (err == EPIPE) return common::Error::io("--metrics -: the reader closed the pipe");
-      return common::Error::io(std::string("--metrics -: cannot write to stdout: ") + std::strerror(err));
+      if (err == EPIPE) return common::Error::io(option_ + " -: the reader closed the pipe");
+      return common::Error::io(option_ + " -: cannot write to stdout: " + std::strerror(err));
     }
     return {};
   }
   file_ << line << '\n';
   file_.flush();
-  if (!file_) return common::Error::io("--metrics: cannot write " + path_);
+  if (!file_) return common::Error::io(option_ + ": cannot write " + path_);
   return {};
 }
 

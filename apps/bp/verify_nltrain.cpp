@@ -1,0 +1,150 @@
+#include "verify_nltrain.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "command_support.hpp"
+#include "common/file_system.hpp"
+#include "input_source.hpp"
+#include "nl_audit/verify.hpp"
+#include "output_sink.hpp"
+#include "verify_line_reader.hpp"
+
+namespace bp::cli {
+namespace {
+
+CliError error(int exit_code, std::string code, std::string message) {
+  CliError e;
+  e.exit_code = exit_code, e.code = std::move(code), e.message = std::move(message);
+  return e;
+}
+
+std::string where(const nl_audit::Failure& f) {
+  std::string s = "line " + std::to_string(f.line) + " step " + std::to_string(f.step);
+  if (!f.tensor.empty()) s += " " + f.tensor + (f.index ? "[" + std::to_string(*f.index) + "]" : "");
+  return s;
+}
+
+std::string text_report(const nl_audit::StreamVerifier& v) {
+  const bool ok = v.failure_count() == 0;
+  std::string s = std::string("bp verify nltrain: ") + (ok ? "PASS" : "FAIL") + ", " + std::to_string(v.receipts()) +
+                  " receipt(s)";
+  if (v.not_bitwise() > 0) s += ", " + std::to_string(v.not_bitwise()) + " value(s) not bitwise (--cross-machine: held to the fp64 bound)";
+  s += "\n";
+  for (const nl_audit::RuleInfo& r : nl_audit::kRules) {
+    const nl_audit::RuleTally& t = v.tally()[r.number];
+    s += "  " + std::to_string(r.number) + " " + std::string(r.name) + std::string(10 - r.name.size(), ' ') +
+         (t.failed > 0 ? "FAIL " : (t.checked > 0 ? "pass " : "off  ")) + std::to_string(t.checked) + " checked, " +
+         std::to_string(t.failed) + " failed\n";
+  }
+  for (const nl_audit::Failure& f : v.failures()) {
+    s += "  rule " + std::to_string(f.rule) + " " + std::string(nl_audit::kRules[f.rule - 1].name) + ": " + where(f) + ": " + f.message;
+    if (!f.stored.empty()) s += " (stored " + f.stored + ", recomputed " + f.recomputed + ", tolerance " + f.tolerance + ")";
+    s += "\n";
+  }
+  if (v.failure_count() > v.failures().size()) {
+    s += "  ... and " + std::to_string(v.failure_count() - v.failures().size()) + " more failure(s)\n";
+  }
+  return s;
+}
+
+std::string json_report(const nl_audit::StreamVerifier& v) {
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  for (const nl_audit::RuleInfo& r : nl_audit::kRules) {
+    const nl_audit::RuleTally& t = v.tally()[r.number];
+    rules.push_back({{"number", r.number}, {"name", r.name}, {"checked", t.checked}, {"failed", t.failed}});
+  }
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+  for (const nl_audit::Failure& f : v.failures()) {
+    nlohmann::ordered_json j{{"rule", f.rule}, {"name", nl_audit::kRules[f.rule - 1].name}, {"line", f.line}, {"step", f.step},
+                             {"tensor", f.tensor}, {"index", f.index ? nlohmann::ordered_json(*f.index) : nullptr},
+                             {"stored", f.stored}, {"recomputed", f.recomputed}, {"tolerance", f.tolerance},
+                             {"message", f.message}};
+    failures.push_back(std::move(j));
+  }
+  nlohmann::ordered_json doc{{"ok", v.failure_count() == 0}, {"mode", "nltrain"},       {"receipts", v.receipts()},
+                             {"failure_count", v.failure_count()}, {"not_bitwise", v.not_bitwise()}, {"rules", rules},
+                             {"failures", failures}};
+  return doc.dump() + "\n";
+}
+
+}  // namespace
+
+std::string verify_nltrain_usage() {
+  return "Usage: bp verify nltrain <file.jsonl> [--data <file>] [--cross-machine] [--json]\n"
+         "\n"
+         "  Verify nltrain's step receipts (nltrain train --receipts; '-' reads stdin), streamed:\n"
+         "  memory holds one receipt and one training state, whatever the number of steps. Nine rules:\n"
+         "  1 schema, 2 chain, 3 data, 4 loss, 5 gradient, 6 clip, 7 schedule, 8 adamw, 9 memory.\n"
+         "  Every number is re-derived bit for bit through libcore/nl's hand-written backward and in\n"
+         "  fp64 within an error bound (man bp, \"verify nltrain\"). Report on stderr.\n"
+         "\n"
+         "  --data <file>    the training data: its bytes must be the receipts' tokens (compact\n"
+         "                   receipts, which name tokens by offset, need it)\n"
+         "  --cross-machine  receipts made with another BLAS core type: values whose fp32 bits differ\n"
+         "                   here are held to the fp64 bound instead of failing\n"
+         "  --json           the report as one JSON object on stdout\n"
+         "\n"
+         "  Exit status: 0 every rule holds, 1 a rule failed, 2 usage, I/O or malformed receipt,\n"
+         "  3 invalid option or data that does not fit the receipts.\n";
+}
+
+int verify_nltrain_file(const Invocation& inv, const std::string& file) {
+  nl_audit::VerifyOptions opt;
+  opt.cross_machine = inv.cross_machine;
+  if (inv.data) {
+    auto text = common::read_text(common::real_file_system(), *inv.data, std::size_t{1} << 32);
+    if (!text.ok()) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "--data: " + text.error().to_string()));
+    opt.data = std::move(*text);
+  }
+  int fd = STDIN_FILENO;
+  if (file == "-") {
+    if (auto e = check_stdin_piped()) return fail(inv, *e);
+  } else {
+    if (auto e = check_input_path(file)) return fail(inv, *e);
+    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
+  }
+  const std::string name = file == "-" ? "<stdin>" : file;
+  nl_audit::StreamVerifier v(std::move(opt));
+  LineReader reader(fd, nl_audit::kMaxReceiptLineBytes);
+  std::string line;
+  std::optional<CliError> stop;
+  for (;;) {
+    const auto status = reader.next(line);
+    if (status == LineReader::Status::end) break;
+    if (status == LineReader::Status::io_error) {
+      stop = error(kExitMalformedOrIo, "IO_ERROR", "could not read " + name + ": " + std::strerror(reader.last_errno()));
+      break;
+    }
+    if (status == LineReader::Status::too_long) {
+      stop = error(kExitMalformedOrIo, "INPUT_TOO_LARGE", name + ":" + std::to_string(reader.line_number()) + ": a receipt longer than " +
+                                                             std::to_string(nl_audit::kMaxReceiptLineBytes) + " bytes");
+      break;
+    }
+    if (common::Status s = v.add(line, name, reader.line_number()); !s.ok()) {
+      const bool arg = s.error().code() == common::ErrorCode::invalid_argument;
+      stop = error(arg ? kExitInvalidArgument : kExitMalformedOrIo, arg ? "INVALID_ARGUMENT" : "BP_TENSOR_STEP_MALFORMED",
+                   s.error().to_string());
+      break;
+    }
+  }
+  if (fd != STDIN_FILENO) ::close(fd);
+  if (stop) return fail(inv, *stop);
+  if (v.receipts() == 0) return fail(inv, error(kExitMalformedOrIo, "BP_JSONL_EMPTY", name + " contains no receipts"));
+  const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;
+  if (inv.json) {
+    if (auto e = write_to_stdout(json_report(v))) return fail(inv, *e);
+    return code;
+  }
+  std::cerr << text_report(v);
+  return code;
+}
+
+}  // namespace bp::cli

@@ -1,0 +1,48 @@
+#include "receipt_stream.hpp"
+
+#include "build_info/build_info.hpp"
+#include "common/sha256.hpp"
+
+namespace nltrain::cli {
+
+common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, std::optional<std::uint64_t> resume_step) {
+  if (f.path.empty()) {
+    if (f.every || f.compact) return common::Error::invalid_argument("--receipt-every and --compact-receipts need --receipts F|-");
+    return {};
+  }
+  if (f.every && *f.every == 0) return common::Error::invalid_argument("--receipt-every: must be at least 1");
+  auto step_of = [](const nlohmann::ordered_json& j) -> std::optional<std::uint64_t> {
+    if (!j.is_object() || j.value("format", "") != "tensor-step" || !j.contains("step") || !j["step"].is_object() ||
+        !j["step"].contains("n") || !j["step"]["n"].is_number_unsigned()) {
+      return std::nullopt;
+    }
+    return j["step"]["n"].get<std::uint64_t>();
+  };
+  std::string tail;
+  if (common::Status s = sink_.open("--receipts", f.path, resume_step, step_of, &tail); !s.ok()) return s;
+  const nl_audit::ChainPosition& at = run.receipts;
+  if (!tail.empty() && (at.next_index == 0 || common::sha256_hex(tail) != at.last_sha256)) {
+    return common::Error::malformed("--receipts: " + f.path + " does not end with the receipt the checkpoint's chain continues from (receipt " +
+                                    std::to_string(at.next_index) + " of the run); write the resumed receipts to a new file");
+  }
+  recorder_.emplace(nl_audit::RecorderOptions{f.compact, f.every.value_or(1), std::string(build_info::version()), run.data_sha256,
+                                              run.data_bytes, "tape"},
+                    at);
+  return {};
+}
+
+nl::StepTrace* ReceiptStream::before(const nl::Trainer& t) {
+  before_.reset();
+  if (!recorder_ || !recorder_->wants(t.step())) return nullptr;
+  before_ = t.state();
+  return &trace_;
+}
+
+common::Status ReceiptStream::after(const nl::Trainer& t, const nl_audit::StepData& d, const nl::StepReport& r) {
+  if (!before_) return {};
+  const std::string line = recorder_->record(*before_, d, r, trace_, t.state());
+  before_.reset();
+  return sink_.write(line);
+}
+
+}  // namespace nltrain::cli
