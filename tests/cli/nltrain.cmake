@@ -32,6 +32,12 @@ add_test(NAME nltrain_cli_metrics_schema
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/metrics_schema_test.py $<TARGET_FILE:nltrain>
                  ${PROJECT_SOURCE_DIR}/schemas)
 set_tests_properties(nltrain_cli_metrics_schema PROPERTIES LABELS "nltrain;cli")
+# nltrain train --receipts | bp verify nltrain, the chain across a resume, tampered and damaged
+# streams, the receipts against schemas/tensor-step.v0.1.0.json.
+add_test(NAME nltrain_cli_receipts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/receipts_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
+                 ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(nltrain_cli_receipts PROPERTIES LABELS "nltrain;bp;cli")
 # No file under apps/nltrain over 250 lines.
 add_test(NAME nltrain_file_size COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/file_size_test.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")

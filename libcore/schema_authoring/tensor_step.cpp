@@ -1,0 +1,106 @@
+// tensor-step v0.1.0: the step receipt nltrain train --receipts writes and bp verify nltrain
+// reads (libcore/nl_audit/receipt.hpp). The schema says the shape; the reader also holds what a
+// schema cannot: the tensor layout of the receipt's model, each tensor's SHA-256 against its
+// bytes, and the canonical spelling (the writer's bytes are the only accepted ones).
+#include "schema_authoring/families.hpp"
+
+namespace schema_authoring {
+namespace {
+
+Node digest() { return string().pattern("^[0-9a-f]{64}$").describe("SHA-256, lowercase hex"); }
+Node count() { return integer().min(0); }
+
+Node tensor() {
+  return object()
+      .field("name", string().non_empty().describe("params/<p>, adam_m/<p>, adam_v/<p>, context/<l>, error_buffer/<p>, grad/<p> or error/<p>"))
+      .field("dtype", one_of_values({"f32"}))
+      .field("shape", array(count()).describe("row-major; [] for a scalar"))
+      .field("sha256", digest().describe("of the tensor's little-endian IEEE-754 bytes"))
+      .optional("data", string().pattern("^[A-Za-z0-9+/]*={0,2}$").describe("the bytes, base64 (absent in compact sections)"))
+      .closed()
+      .ordered();
+}
+
+Node state_section() {
+  Node counters = object()
+                      .field("step", count().describe("the conductor's step"))
+                      .field("adam_tau", count().describe("AdamW steps of the attention group"))
+                      .field("adam_tau_level", array(count()).min_items(1).describe("AdamW steps per CMS level"))
+                      .field("error_buffer_counts", array(count()).min_items(1).describe("frozen steps buffered per level"))
+                      .closed()
+                      .ordered();
+  return object().field("counters", counters).field("tensors", array(tensor())).closed().ordered();
+}
+
+SchemaDocument receipt() {
+  Node model = object()
+                   .field("kind", constant("nltrain-mag"))
+                   .field("config", object().describe("the MAG model, as in nltrain-state's config"))
+                   .field("optimizer", object()
+                                           .field("lr", number().min(0))
+                                           .field("beta1", number())
+                                           .field("beta2", number())
+                                           .field("eps", number())
+                                           .field("weight_decay", number())
+                                           .field("clip", number())
+                                           .field("warmup", count())
+                                           .field("total_steps", count())
+                                           .closed()
+                                           .ordered())
+                   .field("sha256", digest().describe("of the model object's canonical text without this key"))
+                   .closed()
+                   .ordered();
+  Node step = object()
+                  .field("n", count().describe("the step of the run"))
+                  .field("chunk", count())
+                  .field("offset", count().describe("byte offset of the step's tokens in the data"))
+                  .field("context_reset", boolean().describe("the data wrapped: the context memory restarted"))
+                  .optional("tokens", object()
+                                          .field("ids", array(count()))
+                                          .field("targets", array(count()))
+                                          .closed()
+                                          .ordered()
+                                          .describe("absent in compact receipts (the data's bytes at offset)"))
+                  .field("pulse", array(boolean()).min_items(1).describe("active CMS levels"))
+                  .field("lr", number().min(0))
+                  .field("loss", number().describe("fp32, shortest decimal"))
+                  .field("grad_norm", number().min(0).describe("before clipping, accumulated in fp64"))
+                  .field("clip_scale", either({number(), constant(nullptr)}).describe("fp32 factor; null when not clipped"))
+                  .closed()
+                  .ordered();
+  Node root = object()
+                  .field("format", constant("tensor-step"))
+                  .field("version", constant("0.1.0"))
+                  .field("trainer", object().field("name", constant("nltrain")).field("version", string()).closed().ordered())
+                  .field("model", model)
+                  .field("data", object().field("sha256", digest()).field("bytes", count()).closed().ordered())
+                  .field("kernels", object()
+                                        .field("gradient_path", one_of_values({"tape", "hand_written"}))
+                                        .field("blas", string().describe("BLAS library and core type: what decides fp32 bits"))
+                                        .closed()
+                                        .ordered())
+                  .field("receipt", object()
+                                        .field("index", count())
+                                        .field("every", integer().min(1))
+                                        .field("previous_sha256", either({digest(), constant(nullptr)}))
+                                        .closed()
+                                        .ordered())
+                  .field("step", step)
+                  .optional("before", state_section().describe("the state before the step: first receipt, or every > 1"))
+                  .field("gradients", object().field("tensors", array(tensor())).closed().ordered())
+                  .field("after", state_section())
+                  .closed()
+                  .ordered();
+  SchemaDocument doc("tensor-step", "0.1.0", std::move(root));
+  doc.title("tensor-step receipt")
+      .summary("One audited training step (nltrain train --receipts; bp verify nltrain): the model, the data, the kernels, "
+               "the chain to the previous receipt, the step's tokens and scalars, and exact tensors (base64 bytes with a "
+               "SHA-256 each) before, during and after the update.");
+  return doc;
+}
+
+}  // namespace
+
+std::vector<SchemaDocument> tensor_step_schemas() { return {receipt()}; }
+
+}  // namespace schema_authoring

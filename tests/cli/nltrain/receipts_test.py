@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""nltrain train --receipts piped into bp verify nltrain, as a user would: every schedule and
+level count passes all nine rules (full and compact receipts, every k-th step, across a resume);
+the same run writes the same bytes; receipts moved, dropped or spliced fail (exit 1); damaged or
+foreign input is refused (exit 2) and misused options are exit 3, each with one line.
+
+usage: receipts_test.py <nltrain> <bp> <schemas dir>"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+nltrain, bp, schemas = sys.argv[1:4]
+failures = []
+SMALL = ["--d", "8", "--heads", "2", "--seq-len", "8", "--window", "8", "--quiet"]
+
+
+def run(cmd, rc=0, stdin=None, what=None):
+    p = subprocess.run(cmd, input=stdin, capture_output=True)
+    if p.returncode != rc:
+        failures.append("%s: exit %d, want %d: %s" % (what or " ".join(cmd[1:4]), p.returncode, rc, p.stderr.decode()[-400:]))
+    return p
+
+
+def verify(lines, rc=0, extra=(), what=None):
+    return run([bp, "verify", "nltrain", "-", *extra], rc, b"".join(lines), what)
+
+
+def one_line_error(p, what, must):
+    err = p.stderr.decode()
+    if err.count("\n") != 1 or must not in err:
+        failures.append("%s: want one line naming %r, got %r" % (what, must, err[:300]))
+
+
+with tempfile.TemporaryDirectory() as w:
+    data = os.path.join(w, "data.txt")
+    with open(data, "wb") as f:
+        f.write(bytes((i * 37 + i // 7) % 251 for i in range(3000)))
+
+    # Every level count and schedule, piped.
+    for levels, schedule, steps in [(1, "fixed", 30), (2, "fixed", 30), (4, "fixed", 70), (2, "learned", 20), (4, "learned", 20)]:
+        what = "K=%d %s" % (levels, schedule)
+        out = os.path.join(w, "run-%d-%s" % (levels, schedule))
+        t = run([nltrain, "train", "--data", data, "--steps", str(steps), "--levels", str(levels), "--schedule", schedule,
+                 "--out", out, "--receipts", "-", "--compact-receipts", *SMALL], what=what)
+        lines = t.stdout.splitlines(keepends=True)
+        if len(lines) != steps:
+            failures.append("%s: %d receipts for %d steps" % (what, len(lines), steps))
+        v = verify(lines, 0, ["--data", data, "--json"], what)
+        if v.returncode == 0:
+            report = json.loads(v.stdout)
+            if report["receipts"] != steps or any(r["checked"] < steps for r in report["rules"]):
+                failures.append("%s: report %s" % (what, v.stdout[:300]))
+
+    # Full receipts, the same bytes twice; then what a forger can do with whole lines.
+    def full(out, seed="42"):
+        return run([nltrain, "train", "--data", data, "--steps", "12", "--levels", "2", "--seed", seed, "--out", out,
+                    "--receipts", "-", *SMALL]).stdout.splitlines(keepends=True)
+    a = full(os.path.join(w, "f1"))
+    if a != full(os.path.join(w, "f2")):
+        failures.append("the same run wrote different receipts")
+    verify(a, 0, what="full receipts")
+    verify(a, 0, ["--data", data], what="full receipts with --data")
+    other = full(os.path.join(w, "f3"), "43")
+    for what, lines in [("two receipts swapped", a[:4] + [a[5], a[4]] + a[6:]), ("a receipt dropped", a[:4] + a[5:]),
+                        ("a receipt repeated", a[:5] + a[4:]), ("two runs spliced", a[:6] + other[6:])]:
+        p = verify(lines, 1, what=what)
+        if b"2 chain     FAIL" not in p.stderr:
+            failures.append("%s: the chain rule did not fail: %s" % (what, p.stderr.decode()[:500]))
+    # A damaged line: one base64 character of a gradient changed.
+    line = a[3].decode()
+    at = line.index('"data":"', line.index('"gradients"')) + 20
+    bad = line[:at] + ("A" if line[at] != "A" else "B") + line[at + 1:]
+    p = verify(a[:3] + [bad.encode()] + a[4:], 2, what="a damaged gradient")
+    one_line_error(p, "a damaged gradient", "<stdin>:4: /gradients/tensors/")
+    p = verify([a[0][:-40] + b"\n"], 2, what="a truncated receipt")
+    one_line_error(p, "a truncated receipt", "<stdin>:1")
+    p = verify([b'{"format":"tensor-step"}\n'], 2, what="a foreign object")
+    one_line_error(p, "a foreign object", "<stdin>:1")
+    verify([], 2, what="no receipts")
+    p = verify([a[0] + b" \n"], 2, what="a byte after the document")
+
+    # Every 3rd step, and a resumed run whose receipts continue the chain.
+    out = os.path.join(w, "every")
+    t = run([nltrain, "train", "--data", data, "--steps", "12", "--out", out, "--receipts", "-", "--receipt-every", "3", *SMALL])
+    if len(t.stdout.splitlines()) != 4:
+        failures.append("--receipt-every 3: %d receipts for 12 steps" % len(t.stdout.splitlines()))
+    verify(t.stdout.splitlines(keepends=True), 0, what="--receipt-every 3")
+    out = os.path.join(w, "resumed")
+    first = run([nltrain, "train", "--data", data, "--steps", "16", "--stop-at", "7", "--out", out, "--receipts", "-", *SMALL]).stdout
+    second = os.path.join(w, "second.jsonl")
+    run([nltrain, "train", "--resume", out, "--receipts", second, "--quiet"])
+    with open(second, "rb") as f:
+        rest = f.read()
+    verify((first + rest).splitlines(keepends=True), 0, what="receipts across --resume")
+    uninterrupted = run([nltrain, "train", "--data", data, "--steps", "16", "--out", os.path.join(w, "whole"), "--receipts", "-",
+                         *SMALL]).stdout
+    if hashlib.sha256(first + rest).digest() != hashlib.sha256(uninterrupted).digest():
+        failures.append("a stopped and resumed run's receipts differ from an uninterrupted run's")
+    # Resuming into a receipts file that does not end where the checkpoint's chain does.
+    junk = os.path.join(w, "junk.jsonl")
+    with open(junk, "wb") as f:
+        f.write(a[0])
+    out2 = os.path.join(w, "resumed2")
+    run([nltrain, "train", "--data", data, "--steps", "16", "--stop-at", "7", "--out", out2, "--receipts", os.path.join(w, "r2.jsonl"), *SMALL])
+    p = run([nltrain, "train", "--resume", out2, "--receipts", junk, "--quiet"], 2, what="resume into a foreign receipts file")
+    with open(junk, "rb") as f:
+        if f.read() != a[0]:
+            failures.append("a refused receipts file was changed")
+
+    # Options.
+    p = run([nltrain, "train", "--data", data, "--steps", "2", "--out", os.path.join(w, "o"), "--receipts", "-", "--metrics", "-", *SMALL], 3,
+            what="--receipts - with --metrics -")
+    run([nltrain, "train", "--data", data, "--steps", "2", "--out", os.path.join(w, "o2"), "--receipt-every", "2", *SMALL], 3,
+        what="--receipt-every without --receipts")
+    run([nltrain, "train", "--data", data, "--steps", "2", "--out", os.path.join(w, "o3"), "--receipts", "-", "--receipt-every", "0", *SMALL], 3,
+        what="--receipt-every 0")
+    compact = run([nltrain, "train", "--data", data, "--steps", "3", "--out", os.path.join(w, "c"), "--receipts", "-", "--compact-receipts",
+                   *SMALL]).stdout.splitlines(keepends=True)
+    one_line_error(verify(compact, 3, what="compact without --data"), "compact without --data", "--data")
+    one_line_error(verify(compact, 3, ["--data", os.path.join(w, "junk.jsonl")], what="the wrong --data"), "the wrong --data", "--data")
+    run([bp, "verify", "nltrain", os.path.join(w, "missing.jsonl")], 2, what="a missing file")
+    # A command that only reads writes nothing.
+    before = sorted(os.listdir(w))
+    verify(a, 0, what="read-only")
+    if sorted(os.listdir(w)) != before:
+        failures.append("bp verify nltrain wrote into the directory")
+
+    # The receipts against schemas/tensor-step.v0.1.0.json (Debian's jsonschema).
+    import jsonschema
+    with open(os.path.join(schemas, "tensor-step.v0.1.0.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for what, line in [("full", a[0]), ("full, chained", a[1]), ("compact", compact[1]), ("compact, first", compact[0])]:
+        errs = list(validator.iter_errors(json.loads(line)))
+        if errs:
+            failures.append("schema rejects a %s receipt: %s: %s" % (what, errs[0].json_path, errs[0].message))
+    broken = json.loads(a[1])
+    broken["step"]["loss"] = "NaN"
+    if not list(validator.iter_errors(broken)):
+        failures.append("schema accepts a string loss")
+    del broken["step"]["loss"]
+    if not list(validator.iter_errors(broken)):
+        failures.append("schema accepts a receipt without a loss")
+
+for f in failures:
+    print("FAIL:", f)
+print("receipts_test: %d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
