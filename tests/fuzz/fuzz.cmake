@@ -3,8 +3,9 @@
 # libFuzzer binary per target (fuzz_json, fuzz_topology, fuzz_receipts, fuzz_reconcile, fuzz_import,
 # fuzz_capture) for open-ended runs:
 #   build/tests/fuzz_topology -max_total_time=600 fixtures/configs
-add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp)
-target_link_libraries(fuzz_targets PUBLIC suite::importer suite::reconcile suite::receipt suite::schema_registry)
+add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp
+                                ${CMAKE_CURRENT_LIST_DIR}/fuzz_tensor_step_target.cpp)
+target_link_libraries(fuzz_targets PUBLIC suite::importer suite::reconcile suite::receipt suite::schema_registry suite::nl_audit)
 
 add_executable(fuzz_smoke ${CMAKE_CURRENT_LIST_DIR}/fuzz_smoke.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_mutator.cpp)
 target_link_libraries(fuzz_smoke PRIVATE fuzz_targets)
@@ -18,8 +19,11 @@ add_test(NAME fuzz_smoke_receipts COMMAND fuzz_smoke receipts ${_fuzz_iterations
 add_test(NAME fuzz_smoke_reconcile COMMAND fuzz_smoke reconcile ${_fuzz_iterations} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_import COMMAND fuzz_smoke import ${_fuzz_iterations} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_capture COMMAND fuzz_smoke capture ${_fuzz_iterations} ${_fuzz_receipts})
+# Seeds: three receipts of a d = 8 nltrain run (full), and the same run's compact receipts.
+file(GLOB _fuzz_tensor_steps ${PROJECT_SOURCE_DIR}/fixtures/nltrain/receipts-*.jsonl)
+add_test(NAME fuzz_smoke_tensor_step COMMAND fuzz_smoke tensor_step 300 ${_fuzz_tensor_steps})
 set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts fuzz_smoke_reconcile fuzz_smoke_import
-                     fuzz_smoke_capture PROPERTIES LABELS "fuzz"
+                     fuzz_smoke_capture fuzz_smoke_tensor_step PROPERTIES LABELS "fuzz"
                      TIMEOUT 600)
 
 # The libFuzzer entry compiles in every build (it is plain C++), so it cannot rot unseen.
@@ -28,7 +32,7 @@ target_compile_definitions(fuzz_entry_compiles PRIVATE FUZZ_TARGET_NAME="topolog
 target_link_libraries(fuzz_entry_compiles PRIVATE fuzz_targets)
 
 if(SUITE_BUILD_FUZZ)  # top-level option; instruments the libraries with -fsanitize=fuzzer-no-link
-  foreach(_t json topology receipts reconcile import capture)
+  foreach(_t json topology receipts reconcile import capture tensor_step)
     add_executable(fuzz_${_t} ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
     target_compile_definitions(fuzz_${_t} PRIVATE FUZZ_TARGET_NAME="${_t}")
     target_compile_options(fuzz_${_t} PRIVATE -fsanitize=fuzzer)

@@ -210,6 +210,7 @@ Target find_target(std::string_view name) {
   if (name == "receipts") return receipts_target;
   if (name == "import") return import_target;
   if (name == "capture") return capture_target;
+  if (name == "tensor_step") return tensor_step_target;
   return nullptr;
 }
 

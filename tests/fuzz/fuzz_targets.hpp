@@ -17,6 +17,7 @@
 //               (fuzz_import_target.cpp).
 //   capture     the same sidecars as a helper capture, damaged now and then -> expand_capture and
 //               bp import (fuzz_import_target.cpp).
+//   tensor_step nltrain's step receipts -> reader and stream verifier (fuzz_tensor_step_target.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -33,8 +34,9 @@ Depth receipts_target(std::string_view data);
 Depth reconcile_target(std::string_view data);
 Depth import_target(std::string_view data);
 Depth capture_target(std::string_view data);
+Depth tensor_step_target(std::string_view data);
 
-// "json" | "topology" | "receipts" | "reconcile" | "import" | "capture" -> the target, or nullptr.
+// "json" | "topology" | "receipts" | "reconcile" | "import" | "capture" | "tensor_step" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
 

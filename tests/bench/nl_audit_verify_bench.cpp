@@ -1,0 +1,96 @@
+// bp verify nltrain's cost per step against the training step it audits, side by side in one
+// iteration, at d = 32 and d = 128 (DeltaRule, K = 2, seq_len 32, vocab 256): the baseline is
+// Trainer::build_step on the tape (what nltrain train runs); then the same steps again recording
+// a full receipt each (nltrain train --receipts); then nl_audit::StreamVerifier over those
+// receipts (reading, the fp32 recomputation through the hand-written path, and the fp64 way).
+// Counters per step, CPU time of this thread: train_ms, record_ms (the receipt's extra cost),
+// verify_ms, and verify_over_train (the goal is at most 2).
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include <string>
+#include <vector>
+
+#include "nl/register_opaque_vjps.hpp"
+#include "nl_audit/recorder.hpp"
+#include "nl_audit/verify.hpp"
+
+namespace {
+
+constexpr std::size_t kSeq = 32, kSteps = 12;
+
+double cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_THREAD, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+const tape::opaque::OpaqueRegistry& registry() {
+  static const tape::opaque::OpaqueRegistry reg = [] {
+    tape::opaque::OpaqueRegistry r;
+    (void)nl::register_opaque_vjps(r);
+    return r;
+  }();
+  return reg;
+}
+
+nl::Trainer make(std::size_t d) {
+  nl::MagConfig cfg;
+  cfg.vocab = 256, cfg.d = d, cfg.heads = d / 8, cfg.seq_len = kSeq, cfg.window = kSeq, cfg.rule = nl::RuleKind::delta;
+  cfg.rule_cfg.d = d, cfg.rule_cfg.d_h = 16, cfg.rule_cfg.m = 8, cfg.rule_cfg.d_c = 16;
+  cfg.periods = {1, 8};
+  nl::AdamWConfig opt;
+  opt.lr = 3e-3, opt.warmup = 4, opt.total_steps = kSteps;
+  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), opt);
+}
+
+void chunk(std::size_t n, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
+  for (std::size_t i = 0; i < kSeq; ++i) ids[i] = (n * kSeq + i) * 29 % 251, tg[i] = (n * kSeq + i + 1) * 29 % 251;
+}
+
+void BM_verify_vs_train(benchmark::State& state) {
+  const auto d = static_cast<std::size_t>(state.range(0));
+  std::vector<std::size_t> ids(kSeq), tg(kSeq);
+  double train = 0, record = 0, verify = 0;
+  for (auto _ : state) {
+    nl::Trainer plain = make(d);
+    double t0 = cpu_seconds();
+    for (std::size_t n = 0; n < kSteps; ++n) {
+      chunk(n, ids, tg);
+      benchmark::DoNotOptimize(plain.build_step(registry(), ids, tg, nl::GradientPath::tape));
+    }
+    train = cpu_seconds() - t0;
+    // The data only names itself here (the receipts carry their tokens).
+    nl_audit::ReceiptRecorder rec({false, 1, "bench", std::string(64, '0'), kSteps * kSeq + 1, "tape"}, {});
+    nl::Trainer t = make(d);
+    std::vector<std::string> lines;
+    t0 = cpu_seconds();
+    for (std::size_t n = 0; n < kSteps; ++n) {
+      chunk(n, ids, tg);
+      const nl::TrainerState before = t.state();
+      nl::StepTrace trace;
+      auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+      lines.push_back(rec.record(before, {n, n * kSeq, false, ids, tg}, *r, trace, t.state()));
+    }
+    record = cpu_seconds() - t0 - train;
+    nl_audit::StreamVerifier v({});
+    t0 = cpu_seconds();
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+      if (!v.add(lines[n], "bench", static_cast<std::int64_t>(n + 1)).ok()) state.SkipWithError("a receipt was refused");
+    }
+    verify = cpu_seconds() - t0;
+    if (v.failure_count() != 0) state.SkipWithError("honest receipts failed verification");
+  }
+  const double steps = kSteps;
+  state.counters["train_ms"] = 1e3 * train / steps;
+  state.counters["record_ms"] = 1e3 * record / steps;
+  state.counters["verify_ms"] = 1e3 * verify / steps;
+  state.counters["verify_over_train"] = verify / train;
+}
+
+BENCHMARK(BM_verify_vs_train)->Arg(32)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
