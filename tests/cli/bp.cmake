@@ -23,3 +23,10 @@ add_test(NAME bp_cli_import
   COMMAND ${Python3_EXECUTABLE} ${_bp_cli_dir}/import_test.py $<TARGET_FILE:bp> ${CMAKE_CURRENT_BINARY_DIR}/bp_cli_import
           ${PROJECT_SOURCE_DIR}/schemas)
 set_tests_properties(bp_cli_import PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+# Every --json output of bp (verify, reconcile, validate, validate-input, import, generate, scaffold,
+# the error envelope) against schemas/bp-*.v0.1.0.json (Debian's jsonschema), and hand-broken
+# outputs refused.
+add_test(NAME bp_cli_schemas
+  COMMAND /usr/bin/python3 ${_bp_cli_dir}/schemas_test.py $<TARGET_FILE:bp> ${PROJECT_SOURCE_DIR}/fixtures
+          ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(bp_cli_schemas PROPERTIES LABELS "cli;bp" TIMEOUT 300)

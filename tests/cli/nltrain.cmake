@@ -38,6 +38,12 @@ add_test(NAME nltrain_cli_receipts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/receipts_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
                  ${PROJECT_SOURCE_DIR}/schemas)
 set_tests_properties(nltrain_cli_receipts PROPERTIES LABELS "nltrain;bp;cli")
+# train, eval, generate and gradcheck --json, init and grads against schemas/nltrain-*.v0.1.0.json
+# (Debian's jsonschema), and hand-broken outputs refused.
+add_test(NAME nltrain_cli_schemas
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/schemas_test.py $<TARGET_FILE:nltrain>
+                 ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(nltrain_cli_schemas PROPERTIES LABELS "nltrain;cli")
 # No file under apps/nltrain over 250 lines.
 add_test(NAME nltrain_file_size COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/file_size_test.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")

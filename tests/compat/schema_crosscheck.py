@@ -72,9 +72,10 @@ def load_raw(directory):
 
 
 def is_bp_format(name):
-    """The nltrain formats (nltrain-state*) and atenia's (atenia-*) belong to other tools of the
-    suite; the bp reference package has no counterpart to compare them with."""
-    return not name.startswith(("nltrain-", "atenia-"))
+    """The nltrain formats (nltrain-*) and atenia's (atenia-*) belong to other tools of the suite,
+    and bp's own --json results (bp-*) are not wire formats of the reference package: it has no
+    counterpart to compare them with."""
+    return not name.startswith(("nltrain-", "atenia-", "bp-", "tensor-step"))
 
 
 def load_schemas(directory):

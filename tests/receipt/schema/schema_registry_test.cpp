@@ -24,7 +24,14 @@ TEST_CASE("schema_registry: every wire format version is embedded") {
   CHECK(schema_registry::find_schema("nltrain-metrics.v0.1.0") != nullptr);
   CHECK(schema_registry::find_schema("atenia-scenario.v0.1.0") != nullptr);
   CHECK(schema_registry::find_schema("atenia-place-result.v0.1.0") != nullptr);
-  CHECK(names.size() == 32);
+  for (const char* n : {"nltrain-train-result", "nltrain-eval-result", "nltrain-generate-result", "nltrain-gradcheck-result",
+                        "bp-error", "bp-verify-report", "bp-verify-multi-report", "bp-verify-batch-record",
+                        "bp-reconcile-result", "bp-validate-result", "bp-import-report", "bp-generate-result",
+                        "bp-scaffold-result"}) {
+    CAPTURE(n);
+    CHECK(schema_registry::find_schema(std::string(n) + ".v0.1.0") != nullptr);
+  }
+  CHECK(names.size() == 45);
   CHECK(schema_registry::receipt_versions().size() == 8);
 }
 
