@@ -99,8 +99,47 @@ SchemaDocument receipt() {
   return doc;
 }
 
+// bp verify nltrain --json (apps/bp/verify_nltrain.cpp).
+SchemaDocument verify_report() {
+  Node rule = object()
+                  .field("number", integer().min(1).max(9))
+                  .field("name", one_of_values({"schema", "chain", "data", "loss", "gradient", "clip", "schedule", "adamw", "memory"}))
+                  .field("checked", count())
+                  .field("failed", count())
+                  .closed()
+                  .ordered();
+  Node failure = object()
+                     .field("rule", integer().min(1).max(9))
+                     .field("name", string())
+                     .field("line", count().describe("line of the receipt in the stream"))
+                     .field("step", count())
+                     .field("tensor", string().describe("empty when the failure is about no one tensor"))
+                     .field("index", either({count(), constant(nullptr)}).describe("the first entry that differs"))
+                     .field("stored", string().describe("exact decimal, empty when not applicable"))
+                     .field("recomputed", string())
+                     .field("tolerance", string().describe("\"bitwise\", the fp64 bound, or empty"))
+                     .field("message", string().non_empty())
+                     .closed()
+                     .ordered();
+  Node root = object()
+                  .field("ok", boolean())
+                  .field("mode", constant("nltrain"))
+                  .field("receipts", integer().min(1))
+                  .field("failure_count", count())
+                  .field("not_bitwise", count().describe("values held to the fp64 bound under --cross-machine"))
+                  .field("rules", array(rule).min_items(9).max_items(9))
+                  .field("failures", array(failure).max_items(100).describe("the first 100"))
+                  .closed()
+                  .ordered();
+  SchemaDocument doc("bp-verify-nltrain-report", "0.1.0", std::move(root));
+  doc.title("bp verify nltrain --json")
+      .summary("The verdict on a stream of nltrain step receipts: per rule the receipts checked and failed, and the "
+               "first failures (rule, line, step, tensor, entry, stored and recomputed values, tolerance).");
+  return doc;
+}
+
 }  // namespace
 
-std::vector<SchemaDocument> tensor_step_schemas() { return {receipt()}; }
+std::vector<SchemaDocument> tensor_step_schemas() { return {receipt(), verify_report()}; }
 
 }  // namespace schema_authoring

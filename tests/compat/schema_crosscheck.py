@@ -73,7 +73,7 @@ def load_raw(directory):
 
 def is_bp_format(name):
     """The nltrain formats (nltrain-*) and atenia's (atenia-*) belong to other tools of the suite,
-    and bp's own --json results (bp-*) are not wire formats of the reference package: it has no
+    and bp's own --json results (bp-*) and tensor-step receipts are not wire formats of the reference package: it has no
     counterpart to compare them with."""
     return not name.startswith(("nltrain-", "atenia-", "bp-", "tensor-step"))
 

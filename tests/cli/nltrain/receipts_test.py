@@ -64,11 +64,13 @@ with tempfile.TemporaryDirectory() as w:
     verify(a, 0, what="full receipts")
     verify(a, 0, ["--data", data], what="full receipts with --data")
     other = full(os.path.join(w, "f3"), "43")
+    reports = [verify(a, 0, ["--json"]).stdout]
     for what, lines in [("two receipts swapped", a[:4] + [a[5], a[4]] + a[6:]), ("a receipt dropped", a[:4] + a[5:]),
                         ("a receipt repeated", a[:5] + a[4:]), ("two runs spliced", a[:6] + other[6:])]:
         p = verify(lines, 1, what=what)
         if b"2 chain     FAIL" not in p.stderr:
             failures.append("%s: the chain rule did not fail: %s" % (what, p.stderr.decode()[:500]))
+        reports.append(verify(lines, 1, ["--json"], what).stdout)
     # A damaged line: one base64 character of a gradient changed.
     line = a[3].decode()
     at = line.index('"data":"', line.index('"gradients"')) + 20
@@ -138,6 +140,16 @@ with tempfile.TemporaryDirectory() as w:
         errs = list(validator.iter_errors(json.loads(line)))
         if errs:
             failures.append("schema rejects a %s receipt: %s: %s" % (what, errs[0].json_path, errs[0].message))
+    with open(os.path.join(schemas, "bp-verify-nltrain-report.v0.1.0.json")) as f:
+        report_validator = jsonschema.Draft202012Validator(json.load(f))
+    for r in reports:
+        errs = list(report_validator.iter_errors(json.loads(r)))
+        if errs:
+            failures.append("bp-verify-nltrain-report rejects a report: %s: %s" % (errs[0].json_path, errs[0].message))
+    bad_report = json.loads(reports[-1])
+    bad_report["failures"][0]["rule"] = 10
+    if not list(report_validator.iter_errors(bad_report)):
+        failures.append("bp-verify-nltrain-report accepts rule 10")
     broken = json.loads(a[1])
     broken["step"]["loss"] = "NaN"
     if not list(validator.iter_errors(broken)):
