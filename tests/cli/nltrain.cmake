@@ -26,6 +26,13 @@ else()
            COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found'; exit 77")
 endif()
 set_tests_properties(nltrain_torch_grads PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;torch")
+# A step receipt's loss and gradients (what bp verify nltrain re-derived) against torch autograd.
+if(EXISTS ${SUITE_TORCH_PYTHON})
+  add_test(NAME nltrain_torch_receipt_grads
+           COMMAND ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/nl/torch/receipt_grads_check.py --nltrain $<TARGET_FILE:nltrain>
+                   --bp $<TARGET_FILE:bp> --work ${CMAKE_CURRENT_BINARY_DIR}/nltrain_torch_receipts)
+  set_tests_properties(nltrain_torch_receipt_grads PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;bp;torch")
+endif()
 # train --metrics lines against schemas/nltrain-metrics.v0.1.0.json; a seeded run's metrics are
 # the same bytes every time (and after a resume).
 add_test(NAME nltrain_cli_metrics_schema
