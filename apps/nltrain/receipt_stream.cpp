@@ -11,6 +11,11 @@ common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, 
     return {};
   }
   if (f.every && *f.every == 0) return common::Error::invalid_argument("--receipt-every: must be at least 1");
+  if (f.compact && run.data.empty()) {
+    return common::Error::invalid_argument(
+        "--compact-receipts name the tokens by their offset in the data, which bp verify nltrain --data reads: train with --data F "
+        "(the embedded corpus is no file to give it)");
+  }
   auto step_of = [](const nlohmann::ordered_json& j) -> std::optional<std::uint64_t> {
     if (!j.is_object() || j.value("format", "") != "tensor-step" || !j.contains("step") || !j["step"].is_object() ||
         !j["step"].contains("n") || !j["step"]["n"].is_number_unsigned()) {

@@ -150,6 +150,7 @@ void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>&
   for (const Segment& s : segs) {
     const bool stepped = !s.level || c.r.pulse[*s.level];
     const std::uint64_t tau = s.level ? out.adam.tau_level[*s.level] : out.adam.tau;
+    const double c1 = 1 - std::pow(b1, static_cast<double>(tau)), c2 = 1 - std::pow(b2, static_cast<double>(tau));
     std::vector<double> m(s.size), v(s.size), th(s.size);
     std::vector<double> tm(s.size), tv(s.size), tt(s.size);
     for (std::size_t k = 0; k < s.size; ++k) {
@@ -164,8 +165,8 @@ void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>&
       tm[k] = 3 * kU32 * (std::abs(b1 * m0[i]) + std::abs((1 - b1) * gi));
       tv[k] = 3 * kU32 * (std::abs(b2 * v0[i]) + std::abs((1 - b2) * gi * gi));
       // The update from the stored moments (each already checked), then one fp32 rounding.
-      const double m_hat = m1[i] / (1 - std::pow(b1, static_cast<double>(tau)));
-      const double v_hat = v1[i] / (1 - std::pow(b2, static_cast<double>(tau)));
+      const double m_hat = m1[i] / c1;
+      const double v_hat = v1[i] / c2;
       const double step = m_hat / (std::sqrt(v_hat) + o.eps) + o.weight_decay * th0[i];
       th[k] = th0[i] - lr * step;
       tt[k] = kU32 * std::abs(th[k]) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step));

@@ -27,22 +27,39 @@ std::string model_digest(const nl::MagConfig& cfg, const nl::AdamWConfig& opt) {
 
 namespace {
 
-Json tensors_json(const std::vector<TensorEntry>& ts) {
-  Json a = Json::array();
-  for (const TensorEntry& e : ts) {
-    Json j{{"name", e.name}, {"dtype", e.dtype == Dtype::f32 ? "f32" : "f64"}, {"shape", e.shape}, {"sha256", e.sha256}};
-    if (e.bytes) j["data"] = common::encode_base64(*e.bytes);
-    a.push_back(std::move(j));
+// Tensors are most of a receipt's bytes: written straight into the text (base64 needs no JSON
+// escaping), with the bytes nlohmann's dump would give the same structure.
+void append_tensors(std::string& out, const std::vector<TensorEntry>& ts) {
+  out += '[';
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    const TensorEntry& e = ts[i];
+    if (i > 0) out += ',';
+    out += "{\"name\":";
+    out += Json(e.name).dump();
+    out += e.dtype == Dtype::f32 ? ",\"dtype\":\"f32\",\"shape\":" : ",\"dtype\":\"f64\",\"shape\":";
+    out += Json(e.shape).dump();
+    out += ",\"sha256\":\"";
+    out += e.sha256;
+    out += '"';
+    if (e.bytes) {
+      out += ",\"data\":\"";
+      out += common::encode_base64(*e.bytes);
+      out += '"';
+    }
+    out += '}';
   }
-  return a;
+  out += ']';
 }
 
-Json section_json(const StateSection& s) {
+void append_section(std::string& out, const StateSection& s) {
   const Counters& c = s.counters;
-  return Json{{"counters",
-               {{"step", c.step}, {"adam_tau", c.adam_tau}, {"adam_tau_level", c.adam_tau_level},
-                {"error_buffer_counts", c.error_buffer_counts}}},
-              {"tensors", tensors_json(s.tensors)}};
+  out += "{\"counters\":";
+  out += Json{{"step", c.step}, {"adam_tau", c.adam_tau}, {"adam_tau_level", c.adam_tau_level},
+              {"error_buffer_counts", c.error_buffer_counts}}
+             .dump();
+  out += ",\"tensors\":";
+  append_tensors(out, s.tensors);
+  out += '}';
 }
 
 }  // namespace
@@ -57,18 +74,32 @@ std::string write_receipt(const Receipt& r) {
   step["loss"] = common::float_json(r.loss);
   step["grad_norm"] = r.grad_norm;
   step["clip_scale"] = r.clip_scale ? common::float_json(*r.clip_scale) : Json(nullptr);
-  Json doc{{"format", kReceiptFormat},
-           {"version", kReceiptVersion},
-           {"trainer", {{"name", "nltrain"}, {"version", r.trainer_version}}},
-           {"model", std::move(model)},
-           {"data", {{"sha256", r.data_sha256}, {"bytes", r.data_bytes}}},
-           {"kernels", {{"gradient_path", r.gradient_path}, {"blas", r.blas}}},
-           {"receipt", {{"index", r.index}, {"every", r.every}, {"previous_sha256", r.previous_sha256 ? Json(*r.previous_sha256) : Json(nullptr)}}},
-           {"step", std::move(step)}};
-  if (r.before) doc["before"] = section_json(*r.before);
-  doc["gradients"] = Json{{"tensors", tensors_json(r.gradients)}};
-  doc["after"] = section_json(r.after);
-  return doc.dump();
+  Json head{{"format", kReceiptFormat},
+            {"version", kReceiptVersion},
+            {"trainer", {{"name", "nltrain"}, {"version", r.trainer_version}}},
+            {"model", std::move(model)},
+            {"data", {{"sha256", r.data_sha256}, {"bytes", r.data_bytes}}},
+            {"kernels", {{"gradient_path", r.gradient_path}, {"blas", r.blas}}},
+            {"receipt",
+             {{"index", r.index}, {"every", r.every}, {"previous_sha256", r.previous_sha256 ? Json(*r.previous_sha256) : Json(nullptr)}}},
+            {"step", std::move(step)}};
+  std::string out = head.dump();
+  out.pop_back();  // the closing brace: the sections follow
+  std::size_t bytes = 0;
+  for (const auto* ts : {&r.gradients, &r.after.tensors}) {
+    for (const TensorEntry& e : *ts) bytes += e.bytes ? e.bytes->size() * 4 / 3 + 200 : 200;
+  }
+  out.reserve(out.size() + 3 * bytes);
+  if (r.before) {
+    out += ",\"before\":";
+    append_section(out, *r.before);
+  }
+  out += ",\"gradients\":{\"tensors\":";
+  append_tensors(out, r.gradients);
+  out += "},\"after\":";
+  append_section(out, r.after);
+  out += '}';
+  return out;
 }
 
 }  // namespace nl_audit

@@ -91,7 +91,9 @@ std::vector<TensorSlot> gradient_layout(const nl::MagConfig& cfg, const nl::Puls
 }
 
 StateSection encode_state(const nl::TrainerState& state, bool with_bytes) {
-  nl::TrainerState s = state;
+  // The views are only read here; named_tensors takes a mutable state because its other callers
+  // write through them.
+  nl::TrainerState& s = const_cast<nl::TrainerState&>(state);
   StateSection out;
   out.counters = {s.step, s.adam.tau, s.adam.tau_level, {s.buffer_counts.begin(), s.buffer_counts.end()}};
   for (const nl::NamedTensor& t : state_views(s)) out.tensors.push_back(f32_entry(t.name, t.shape, t.data, with_bytes));
@@ -100,7 +102,7 @@ StateSection encode_state(const nl::TrainerState& state, bool with_bytes) {
 
 std::vector<TensorEntry> encode_gradients(const nl::MagConfig& cfg, const nl::StepTrace& trace, const nl::Pulse& pulse,
                                           bool with_bytes) {
-  nl::StepTrace t = trace;
+  nl::StepTrace& t = const_cast<nl::StepTrace&>(trace);  // read only, as in encode_state
   std::vector<TensorEntry> out;
   for (const nl::NamedTensor& v : gradient_views(cfg, t, pulse)) out.push_back(f32_entry(v.name, v.shape, v.data, with_bytes));
   return out;

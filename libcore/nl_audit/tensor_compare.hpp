@@ -27,11 +27,17 @@ struct TensorCompare {
   void differ(unsigned rule, const char* name, std::string stored, std::string recomputed) const;
   void scalar(unsigned rule, const char* name, double stored, double recomputed) const;
   void scalar(unsigned rule, const char* name, float stored, float recomputed) const;
-  // Entry i of `stored` against entry i of `recomputed` (same layout; recomputed carries bytes),
-  // under the rule rule_of(name), skipped where enabled(rule) is false.
+  // Entry i of `stored` against entry i of `recomputed` (same layout, compared by digest), under
+  // the rule rule_of(name), skipped where enabled(rule) is false; values_of(i) gives recomputed
+  // tensor i's values, asked only to name the first entry that differs.
   void tensors(const std::vector<TensorEntry>& stored, const std::vector<TensorEntry>& recomputed,
-               const std::function<unsigned(const std::string&)>& rule_of,
-               const std::function<bool(unsigned)>& enabled) const;
+               const std::function<unsigned(const std::string&)>& rule_of, const std::function<bool(unsigned)>& enabled,
+               const std::function<std::vector<float>(std::size_t)>& values_of) const;
 };
+
+// Whether every tensor of `a` has the digest of the same tensor of `b`.
+[[nodiscard]] bool same_digests(const std::vector<TensorEntry>& a, const std::vector<TensorEntry>& b);
+
+
 
 }  // namespace nl_audit

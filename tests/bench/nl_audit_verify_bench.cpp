@@ -1,8 +1,9 @@
 // bp verify nltrain's cost per step against the training step it audits, side by side in one
 // iteration, at d = 32 and d = 128 (DeltaRule, K = 2, seq_len 32, vocab 256): the baseline is
 // Trainer::build_step on the tape (what nltrain train runs); then the same steps again recording
-// a full receipt each (nltrain train --receipts); then nl_audit::StreamVerifier over those
-// receipts (reading, the fp32 recomputation through the hand-written path, and the fp64 way).
+// a receipt each (nltrain train --receipts, full; or --compact-receipts, second argument 1);
+// then nl_audit::StreamVerifier over those receipts (reading, the fp32 recomputation through the
+// hand-written path, and the fp64 way).
 // Counters per step, CPU time of this thread: train_ms, record_ms (the receipt's extra cost),
 // verify_ms, and verify_over_train (the goal is at most 2).
 #include <benchmark/benchmark.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sha256.hpp"
 #include "nl/register_opaque_vjps.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/verify.hpp"
@@ -45,12 +47,21 @@ nl::Trainer make(std::size_t d) {
   return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), opt);
 }
 
+// Byte j of the data is j * 29 mod 251; step n reads chunk n.
+std::string data() {
+  std::string s;
+  for (std::size_t j = 0; j <= kSteps * kSeq; ++j) s += static_cast<char>(j * 29 % 251);
+  return s;
+}
+
 void chunk(std::size_t n, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
   for (std::size_t i = 0; i < kSeq; ++i) ids[i] = (n * kSeq + i) * 29 % 251, tg[i] = (n * kSeq + i + 1) * 29 % 251;
 }
 
 void BM_verify_vs_train(benchmark::State& state) {
   const auto d = static_cast<std::size_t>(state.range(0));
+  const bool compact = state.range(1) != 0;
+  const std::string text = data();
   std::vector<std::size_t> ids(kSeq), tg(kSeq);
   double train = 0, record = 0, verify = 0;
   for (auto _ : state) {
@@ -61,8 +72,7 @@ void BM_verify_vs_train(benchmark::State& state) {
       benchmark::DoNotOptimize(plain.build_step(registry(), ids, tg, nl::GradientPath::tape));
     }
     train = cpu_seconds() - t0;
-    // The data only names itself here (the receipts carry their tokens).
-    nl_audit::ReceiptRecorder rec({false, 1, "bench", std::string(64, '0'), kSteps * kSeq + 1, "tape"}, {});
+    nl_audit::ReceiptRecorder rec({compact, 1, "bench", common::sha256_hex(text), text.size(), "tape"}, {});
     nl::Trainer t = make(d);
     std::vector<std::string> lines;
     t0 = cpu_seconds();
@@ -74,10 +84,14 @@ void BM_verify_vs_train(benchmark::State& state) {
       lines.push_back(rec.record(before, {n, n * kSeq, false, ids, tg}, *r, trace, t.state()));
     }
     record = cpu_seconds() - t0 - train;
-    nl_audit::StreamVerifier v({});
+    nl_audit::VerifyOptions o;
+    if (compact) o.data = text;
+    nl_audit::StreamVerifier v(std::move(o));
     t0 = cpu_seconds();
     for (std::size_t n = 0; n < lines.size(); ++n) {
-      if (!v.add(lines[n], "bench", static_cast<std::int64_t>(n + 1)).ok()) state.SkipWithError("a receipt was refused");
+      if (common::Status st = v.add(lines[n], "bench", static_cast<std::int64_t>(n + 1)); !st.ok()) {
+        state.SkipWithError(st.error().to_string().c_str());
+      }
     }
     verify = cpu_seconds() - t0;
     if (v.failure_count() != 0) state.SkipWithError("honest receipts failed verification");
@@ -89,7 +103,7 @@ void BM_verify_vs_train(benchmark::State& state) {
   state.counters["verify_over_train"] = verify / train;
 }
 
-BENCHMARK(BM_verify_vs_train)->Arg(32)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_verify_vs_train)->Args({32, 0})->Args({128, 0})->Args({32, 1})->Args({128, 1})->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -119,6 +119,8 @@ with tempfile.TemporaryDirectory() as w:
         what="--receipt-every without --receipts")
     run([nltrain, "train", "--data", data, "--steps", "2", "--out", os.path.join(w, "o3"), "--receipts", "-", "--receipt-every", "0", *SMALL], 3,
         what="--receipt-every 0")
+    run([nltrain, "train", "--steps", "2", "--out", os.path.join(w, "o4"), "--receipts", "-", "--compact-receipts", *SMALL], 3,
+        what="--compact-receipts on the embedded corpus")
     compact = run([nltrain, "train", "--data", data, "--steps", "3", "--out", os.path.join(w, "c"), "--receipts", "-", "--compact-receipts",
                    *SMALL]).stdout.splitlines(keepends=True)
     one_line_error(verify(compact, 3, what="compact without --data"), "compact without --data", "--data")
