@@ -46,12 +46,12 @@ int run_init(const InitOptions& o) {
 struct GradsOptions {
   std::string state, out = "-";
   std::optional<std::uint64_t> step;
-  bool fp64 = false;
+  bool fp64 = false, exact = false;
 };
 
-// The same chunk in double precision through the hand-written backward, rounded to fp32 for the
-// result format.
-common::Result<nl::StateResult> evaluate_fp64(const nl::StateInput& in) {
+// The same chunk in double precision through the hand-written backward: exact (every number the
+// binary64 value) or rounded to fp32 for the result format.
+common::Result<std::string> evaluate_fp64(const nl::StateInput& in, bool exact) {
   nl::StateResult r;
   r.pulse = nl::Conductor(in.cfg.periods, in.step).pulse();
   const nl::ContextMemory<float> ctx32 = in.context ? *in.context : nl::ContextMemory<float>::initial(in.cfg);
@@ -61,6 +61,7 @@ common::Result<nl::StateResult> evaluate_fp64(const nl::StateInput& in) {
   auto f = nl::cms_forward<double>(in.cfg, p, in.ids, in.targets, r.pulse, ctx);
   if (!f.ok()) return f.error();
   const nl::MagGradients<double> g = nl::cms_backward<double>(in.cfg, p, *f);
+  if (exact) return nl::result_to_json_fp64(in.cfg, f->pulse, f->loss, g, f->context_after).dump() + "\n";
   r.loss = static_cast<float>(f->loss);
   r.gradients = g.params.cast<float>();
   for (const auto& e : g.error) {
@@ -69,7 +70,8 @@ common::Result<nl::StateResult> evaluate_fp64(const nl::StateInput& in) {
     r.error.push_back(nl::LevelParams<float>::from_flat(f32, in.cfg.d, nl::has_omega(in.cfg.rule)).value());
   }
   for (const auto& l : f->context_after.levels) r.context_after.levels.emplace_back(l.begin(), l.end());
-  return r;
+  r.pulse = f->pulse;
+  return nl::result_to_json(in.cfg, r).dump() + "\n";
 }
 
 int run_grads(const GradsOptions& o) {
@@ -81,9 +83,16 @@ int run_grads(const GradsOptions& o) {
   auto in = nl::parse_state(*doc);
   if (!in.ok()) return report(in.error().at_file(name));
   if (o.step) in->step = *o.step;
-  auto r = o.fp64 ? evaluate_fp64(*in) : nl::evaluate_state(opaque_registry(), *in);
-  if (!r.ok()) return report(r.error().at_file(name));
-  if (common::Status s = write_output(o.out, nl::result_to_json(in->cfg, *r).dump() + "\n"); !s.ok()) return report(s.error());
+  if (o.exact && !o.fp64) return report(common::Error::invalid_argument("--exact: only with --fp64 (the fp32 path's values are exact as written)"));
+  auto evaluate = [&]() -> common::Result<std::string> {
+    if (o.fp64) return evaluate_fp64(*in, o.exact);
+    auto r = nl::evaluate_state(opaque_registry(), *in);
+    if (!r.ok()) return r.error();
+    return nl::result_to_json(in->cfg, *r).dump() + "\n";
+  };
+  const auto out = evaluate();
+  if (!out.ok()) return report(out.error().at_file(name));
+  if (common::Status s = write_output(o.out, *out); !s.ok()) return report(s.error());
   return kExitOk;
 }
 
@@ -106,6 +115,7 @@ Registration add_grads_command(CLI::App& app) {
   cmd->add_option("STATE", o->state, "State file (nltrain-state/0.1.0; '-': stdin)")->required();
   cli_common::add_count_option(cmd, "--step", o->step, "Override the state's step");
   cmd->add_flag("--fp64", o->fp64, "Evaluate in double precision (hand-written backward), rounded to fp32");
+  cmd->add_flag("--exact", o->exact, "With --fp64: every number is the binary64 value itself, not its fp32 rounding");
   cmd->add_option("--out", o->out, "Output file (default '-': stdout)");
   return {cmd, [o] { return run_grads(*o); }};
 }

@@ -57,4 +57,12 @@ struct StateResult {
                                                          const StateInput& in);
 [[nodiscard]] nlohmann::ordered_json result_to_json(const MagConfig& cfg, const StateResult& r);
 
+// The same result from an fp64 evaluation with every number exact: each value is the binary64
+// itself (the shortest decimal that reads back to it), not its fp32 rounding.
+template <typename T>
+struct MagGradients;
+[[nodiscard]] nlohmann::ordered_json result_to_json_fp64(const MagConfig& cfg, const Pulse& pulse, double loss,
+                                                         const MagGradients<double>& g,
+                                                         const ContextMemory<double>& context_after);
+
 }  // namespace nl

@@ -3,6 +3,7 @@
 
 #include "nl/named_tensors.hpp"
 #include "nl/state_json.hpp"
+#include "nl/cms_backward.hpp"
 #include "nl/traced_cms_forward.hpp"
 
 namespace nl {
@@ -91,6 +92,41 @@ Json result_to_json(const MagConfig& cfg, const StateResult& r) {
   }
   doc["error_buffer"] = named(frozen);
   doc["context_after"] = context_json(r.context_after);
+  return doc;
+}
+
+namespace {
+
+// Named like `views` (named_tensors order, which is the flat order), valued from `flat`.
+Json named_doubles(const std::vector<NamedTensor>& views, const std::vector<double>& flat) {
+  Json a = Json::array();
+  std::size_t at = 0;
+  for (const NamedTensor& t : views) {
+    Json data = Json::array();
+    for (std::size_t i = 0; i < t.data.size(); ++i) data.push_back(flat[at + i]);
+    at += t.data.size();
+    a.push_back(Json{{"name", t.name}, {"shape", t.shape}, {"data", std::move(data)}});
+  }
+  return a;
+}
+
+}  // namespace
+
+Json result_to_json_fp64(const MagConfig& cfg, const Pulse& pulse, double loss, const MagGradients<double>& g,
+                         const ContextMemory<double>& context_after) {
+  Json doc{{"format", kStateResultFormat}, {"loss", loss}, {"pulse", pulse.active}};
+  MagParams<float> names = MagParams<float>::zeros(cfg);
+  doc["gradients"] = named_doubles(named_tensors(cfg, names), g.params.to_flat());
+  Json frozen = Json::array();
+  for (std::size_t l = 0; l < g.error.size(); ++l) {
+    if (pulse.is_active(l)) continue;
+    LevelParams<float> level = LevelParams<float>::zeros(cfg.d, has_omega(cfg.rule));
+    for (Json& t : named_doubles(named_level_tensors(cfg, l, level), g.error[l].to_flat())) frozen.push_back(std::move(t));
+  }
+  doc["error_buffer"] = std::move(frozen);
+  Json ctx = Json::array();
+  for (const auto& l : context_after.levels) ctx.push_back(l);
+  doc["context_after"] = std::move(ctx);
   return doc;
 }
 

@@ -127,7 +127,10 @@ def half_ulp_f32(x):
 
 
 def close(a, b, scale, fp64):
-    """Whether ours (a) matches the float64 reference (b); fp64: a is b's fp32 rounding (RTOL64)."""
+    """Whether ours (a) matches the float64 reference (b); fp64: a is b's fp32 rounding (RTOL64);
+    fp64 == "exact": a is a binary64 within RTOL64 of b (nltrain grads --fp64 --exact)."""
+    if fp64 == "exact":
+        return abs(a - b) <= RTOL64 * abs(b) + ATOL64 * scale
     if fp64:
         return abs(a - b) <= half_ulp_f32(a) + RTOL64 * abs(b) + ATOL64 * scale
     return abs(a - b) <= RTOL * abs(b) + ATOL * scale
@@ -148,7 +151,7 @@ def compare(name, ours, ref, fp64=False):
             print(f"  MISMATCH {name}[{i}]: ours {a!r} torch {b!r}")
             ok = False
         if abs(b) > 1e-4:
-            diff = max(0.0, abs(a - b) - half_ulp_f32(a)) if fp64 else abs(a - b)
+            diff = max(0.0, abs(a - b) - half_ulp_f32(a)) if fp64 is True else abs(a - b)
             worst = max(worst, diff / abs(b))
     return ok, worst
 

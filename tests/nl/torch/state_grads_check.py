@@ -7,11 +7,11 @@ For each rule and K = 1, 2: `nltrain init` writes a state (nltrain-state/0.1.0);
 makes it demanding (every weight x3, gate biases 0, a random initial context memory per level,
 so memory-level gradients are large; every value written is an fp32 value, since nltrain reads a
 state as fp32 and torch must see the same inputs), sets the step so level 1 is frozen (K = 2), runs
-`nltrain grads` (the tape path) and `nltrain grads --fp64` on it, and recomputes the loss and
+`nltrain grads` (the tape path) and `nltrain grads --fp64` (and `--fp64 --exact`) on it, and recomputes the loss and
 every gradient itself with torch autograd in float64, from the model written from
 specs/nltrain-math.md in mag_crosscheck.py (shared, not duplicated). The fp32 path must agree to
 mc.RTOL; the fp64 path, whose output is rounded to fp32, must be that rounding of values within
-mc.RTOL64 (1e-10) of torch's. A frozen level's gradient
+mc.RTOL64 (1e-10) of torch's, and with --exact the values themselves within mc.RTOL64. A frozen level's gradient
 is compared with the result's error_buffer entries; its returned gradient must be zero.
 
 Exit: 0 all agree; 1 a mismatch (or torch missing under CI=true); 77 torch not installed
@@ -129,7 +129,7 @@ def check(result, state, run, label, fp64=False):
         print(f"  {label}: {len(grads)} gradient tensors")
         ok = False
     print(f"{'ok' if ok else 'FAIL'}: {label} pulse={case['pulse']}: loss {loss:.9g}, {checked} gradient entries, "
-          f"worst relative difference {worst:.3g}{' beyond fp32 output rounding' if fp64 else ''}")
+          f"worst relative difference {worst:.3g}{' beyond fp32 output rounding' if fp64 is True else ''}")
     return ok
 
 
@@ -147,10 +147,11 @@ def main(argv):
         for k in (1, 2):
             path, state = make_state(exe, work, rule, k)
             all_ok = state_ok(state, path) and all_ok
-            for extra in ([], ["--fp64"]):
+            for extra in ([], ["--fp64"], ["--fp64", "--exact"]):
                 result = json.loads(nltrain(exe, "grads", path, *extra))
                 all_ok = result_ok(result, f"grads {path}") and all_ok
-                all_ok = check(result, state, run, f"{rule} K={k}{' fp64' if extra else ''}", bool(extra)) and all_ok
+                mode = "exact" if "--exact" in extra else bool(extra)
+                all_ok = check(result, state, run, f"{rule} K={k} {' '.join(extra)}", mode) and all_ok
             if k == 2:  # the same state with every level active (--step 0)
                 state0 = dict(state, step=0)
                 result = json.loads(nltrain(exe, "grads", path, "--step", "0"))
