@@ -82,7 +82,10 @@ common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::
   report.grad_norm = clip_global_norm(grads.params, optimizer_.config().clip);
   if (trace != nullptr) {
     trace->grad_norm = report.grad_norm;
-    if (report.grad_norm > optimizer_.config().clip) trace->clip_scale = clip_scale(optimizer_.config().clip, report.grad_norm);
+    // Every field assigned: a caller may pass the same trace step after step.
+    trace->clip_scale = report.grad_norm > optimizer_.config().clip
+                            ? std::optional<float>(clip_scale(optimizer_.config().clip, report.grad_norm))
+                            : std::nullopt;
   }
   optimizer_.step(params_, grads.params, report.pulse, lr);
   context_ = std::move(context_after);
