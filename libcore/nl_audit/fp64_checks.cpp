@@ -14,6 +14,9 @@ namespace {
 
 constexpr double kU32 = 0x1p-24;  // unit roundoff of fp32, round to nearest
 constexpr double kU64 = 0x1p-53;
+// Below 2^-126 fp32 is subnormal and its rounding error stops being relative: at most half the
+// smallest step, 2^-150. Every fp32 rounding's bound carries it (one step, for margin).
+constexpr double kTiny32 = 0x1p-149;
 
 // Where each named parameter sits in MagParams::to_flat() (the named_tensors order), and the
 // CMS level whose optimizer group it belongs to (nullopt: the attention group, every step).
@@ -38,6 +41,12 @@ std::vector<Segment> segments(const nl::MagConfig& cfg) {
 
 std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
+double largest(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
 class Bounds {
  public:
   Bounds(const Fp64Case& c, const std::function<void(Failure)>& fail) : c_(c), fail_(fail) {}
@@ -56,11 +65,12 @@ class Bounds {
       return;
     }
   }
-  // A forward/backward quantity: kForwardSlack roundoffs of the entry and of the tensor's largest.
-  void forward(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref) const {
-    double scale = 0;
-    for (double x : ref) scale = std::max(scale, std::abs(x));
-    entries(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + 1e-30; });
+  // A forward/backward quantity: kForwardSlack roundoffs of the entry and of `scale`, the largest
+  // magnitude of its kind (every gradient, every context): an entry that cancels to nearly
+  // nothing keeps the error of the terms it summed, which are bounded by that scale.
+  void forward(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref,
+               double scale) const {
+    entries(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + kTiny32; });
   }
   void scalar(unsigned rule, const std::string& name, double stored, double ref, double tol) const {
     if (std::abs(stored - ref) <= tol) return;
@@ -104,15 +114,19 @@ void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment
   }
   const std::vector<float> stored = c.stored.gradients.to_flat();
   const std::vector<double> ref = g.params.to_flat();
+  double grad_scale = largest(ref), context_scale = 0;
+  for (const auto& e : g.error) grad_scale = std::max(grad_scale, largest(e.to_flat()));
+  for (const auto& l : f->context_after.levels) context_scale = std::max(context_scale, largest(l));
   for (const Segment& s : segs) {
-    b.forward(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size));
+    b.forward(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size),
+              grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (pulse.is_active(l)) continue;
-    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), g.error[l].to_flat());
+    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), g.error[l].to_flat(), grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], f->context_after.levels[l]);
+    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], f->context_after.levels[l], context_scale);
   }
 }
 
@@ -162,14 +176,14 @@ void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>&
       const double gi = static_cast<double>(g[i]) * scale;  // clipped; fp32 rounding in the bound
       m[k] = b1 * m0[i] + (1 - b1) * gi;
       v[k] = b2 * v0[i] + (1 - b2) * gi * gi;
-      tm[k] = 3 * kU32 * (std::abs(b1 * m0[i]) + std::abs((1 - b1) * gi));
-      tv[k] = 3 * kU32 * (std::abs(b2 * v0[i]) + std::abs((1 - b2) * gi * gi));
+      tm[k] = 3 * kU32 * (std::abs(b1 * m0[i]) + std::abs((1 - b1) * gi)) + 2 * kTiny32;
+      tv[k] = 3 * kU32 * (std::abs(b2 * v0[i]) + std::abs((1 - b2) * gi * gi)) + 2 * kTiny32;
       // The update from the stored moments (each already checked), then one fp32 rounding.
       const double m_hat = m1[i] / c1;
       const double v_hat = v1[i] / c2;
       const double step = m_hat / (std::sqrt(v_hat) + o.eps) + o.weight_decay * th0[i];
       th[k] = th0[i] - lr * step;
-      tt[k] = kU32 * std::abs(th[k]) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step));
+      tt[k] = kU32 * std::abs(th[k]) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step)) + kTiny32;
     }
     const std::span<const float> sm(m1.data() + s.offset, s.size), sv(v1.data() + s.offset, s.size), st(th1.data() + s.offset, s.size);
     b.entries(8, "adam_m/" + s.name, sm, m, [&](std::size_t k) { return tm[k]; });
@@ -189,7 +203,7 @@ void check_buffers(const Fp64Case& c, const Bounds& b) {
       // An active level's buffer was summed into its gradient and emptied; a frozen one adds the
       // step's contribution (one fp32 rounding).
       want[i] = c.r.pulse[l] ? 0.0 : static_cast<double>(before[i]) + add[i];
-      tol[i] = c.r.pulse[l] ? 0.0 : kU32 * std::abs(want[i]);
+      tol[i] = c.r.pulse[l] ? 0.0 : kU32 * std::abs(want[i]) + kTiny32;
     }
     b.entries(9, "error_buffer/levels/" + std::to_string(l), after, want, [&](std::size_t i) { return tol[i]; });
   }

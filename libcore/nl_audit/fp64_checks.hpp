@@ -6,7 +6,8 @@
 //     place of the entry itself.
 //   - loss, gradients, context: cms_forward / cms_backward at T = double. Their fp32 error has no
 //     cheap per-entry bound; the tolerance is kForwardSlack units of fp32 roundoff of the entry
-//     plus of the largest entry of its tensor (cancellation moves error across entries).
+//     plus of the largest gradient (or context) entry of the step: norm-wise, because an entry
+//     that cancels to nearly nothing keeps the rounding error of the terms it summed.
 #include <functional>
 #include <span>
 

@@ -4,6 +4,7 @@
 // malformed receipts are refused with the JSON path.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <set>
 #include <string>
@@ -284,6 +285,36 @@ TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and pas
     off.data = corpus();
     CHECK(rules_text(failing(c.lines, off)).empty());
   }
+}
+
+TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 bound, which catches a coarse forgery") {
+  nl_audit::VerifyOptions cross;
+  cross.cross_machine = true;
+  const std::vector<std::string> good = train(12, false).lines;
+  {
+    nl_audit::StreamVerifier v(cross);
+    for (std::size_t i = 0; i < good.size(); ++i) REQUIRE(v.add(good[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+    CHECK(v.failure_count() == 0);
+    CHECK(v.not_bitwise() == 0);  // this machine reproduces its own bits
+  }
+  Forgery f;
+  f.at = 5;
+  f.result = [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
+    // The step's largest gradient entry, 1% off: beyond (b)'s norm-wise bound (about 0.05% of it).
+    float* largest = &t.gradients.e[0];
+    for (std::vector<float>* w : {&t.gradients.e, &t.gradients.w_q, &t.gradients.w_k, &t.gradients.w_v, &t.gradients.w_o, &t.gradients.u_emb}) {
+      for (float& x : *w) largest = std::abs(x) > std::abs(*largest) ? &x : largest;
+    }
+    *largest *= 1.01f;
+    redo_update(b, t, r.pulse, a);
+  };
+  const std::vector<std::string> forged = train(12, false, 7, 1.0, f).lines;
+  nl_audit::StreamVerifier v(cross);
+  for (std::size_t i = 0; i < forged.size(); ++i) REQUIRE(v.add(forged[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  CHECK(v.not_bitwise() > 0);
+  REQUIRE(v.failure_count() > 0);
+  CHECK(v.failures().front().rule == 5);
+  CHECK(v.failures().front().tolerance != "bitwise");
 }
 
 TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one spelling per receipt") {
