@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
@@ -20,6 +18,7 @@
 #include "receipt_stream.hpp"
 #include "run_dir.hpp"
 #include "train_plan.hpp"
+#include "train_summary.hpp"
 
 namespace nltrain::cli {
 namespace {
@@ -78,7 +77,9 @@ int run_train(const TrainOptions& o) {
   JsonlSink metrics;
   ReceiptStream receipts;
   if (resuming && trainer->step() >= run.steps) {
-    std::cout << "the run in " << o.resume << " is complete (" << run.steps << " steps); nothing to do\n";
+    const TrainSummary done{TrainSummary::Status::complete, trainer->step(), trainer->step(), run.steps, 0, 0, 0, 0, 0,
+                            checkpoint_path(out), o.resume};
+    std::cout << (o.json ? summary_json(done) : summary_text(done, trainer->config()));
     return kExitOk;
   }
   const std::optional<std::uint64_t> resume_step = resuming ? std::optional(trainer->step()) : std::nullopt;
@@ -173,28 +174,10 @@ int run_train(const TrainOptions& o) {
   const std::uint64_t done = trainer->step() - first;
   const double tok_s = static_cast<double>(done * cfg.seq_len) / std::max(elapsed, 1e-9);
   progress.update(trainer->step(), last_loss, tok_s, true);
-  if (g_stop_signal != 0) {
-    say << "interrupted at step " << trainer->step() << ": checkpoint saved in " << out
-        << " (continue with: nltrain train --resume " << out << ")\n";
-    return kExitOk;
-  }
-  if (o.json) {
-    nlohmann::ordered_json j{{"steps", done},
-                             {"step", trainer->step()},
-                             {"first_loss", float_json(first_loss)},
-                             {"last_loss", float_json(last_loss)},
-                             {"tokens_per_s", tok_s},
-                             {"model_s", model_s},
-                             {"outside_s", outside_s},
-                             {"outside_share", outside_s / std::max(model_s + outside_s, 1e-12)},
-                             {"checkpoint", checkpoint_path(out)}};
-    say << j.dump() << "\n";
-  } else {
-    say << fmt::format("trained steps {}..{} of {} ({} rule, K={}{}, d={}): loss {:.4f} -> {:.4f}, {:.0f} tokens/s, {:.1f}% of the time outside the model; checkpoint {}\n",
-                       first, trainer->step(), run.steps, short_rule_name(cfg.rule), cfg.levels(),
-                       cfg.learned_schedule() ? " learned schedule" : "", cfg.d, first_loss,
-                       last_loss, tok_s, 100 * outside_s / std::max(model_s + outside_s, 1e-12), checkpoint_path(out));
-  }
+  const TrainSummary summary{g_stop_signal != 0 ? TrainSummary::Status::interrupted : TrainSummary::Status::trained,
+                             first, trainer->step(), run.steps, first_loss, last_loss, tok_s, model_s, outside_s,
+                             checkpoint_path(out), out};
+  say << (o.json ? summary_json(summary) : summary_text(summary, cfg));
   return kExitOk;
 }
 

@@ -18,21 +18,29 @@ SchemaDocument result(std::string_view family, Node root, std::string_view title
 }
 
 SchemaDocument train_result() {
+  Node timing = object()
+                    .field("tokens_per_s", seconds().describe("tokens trained per second"))
+                    .field("model_s", seconds().describe("seconds in the model (forward, backward, update)"))
+                    .field("outside_s", seconds().describe("seconds outside it (data, metrics, receipts, checkpoints)"))
+                    .field("outside_share", number().min(0).max(1))
+                    .closed()
+                    .ordered();
+  Node loss = either({number(), constant(nullptr)});
   Node root = object()
-                  .field("steps", integer().min(1).describe("steps trained by this invocation"))
-                  .field("step", integer().min(1).describe("the run's step count after them"))
-                  .field("first_loss", number().describe("fp32 loss of the first step trained here"))
-                  .field("last_loss", number().describe("fp32 loss of the last step"))
-                  .field("tokens_per_s", seconds().describe("wall clock: tokens trained per second"))
-                  .field("model_s", seconds().describe("wall clock: seconds in the model (forward, backward, update)"))
-                  .field("outside_s", seconds().describe("wall clock: seconds outside it (data, metrics, checkpoints)"))
-                  .field("outside_share", number().min(0).max(1))
-                  .field("checkpoint", string().non_empty().describe("the checkpoint file written at the end"))
+                  .field("status", one_of_values({"trained", "interrupted", "complete"})
+                                       .describe("complete: a resumed run that had nothing left to train"))
+                  .field("steps", count().describe("steps trained by this invocation"))
+                  .field("step", count().describe("the run's step count after them"))
+                  .field("first_loss", loss.describe("fp32 loss of the first step trained here; null when none was"))
+                  .field("last_loss", loss.describe("fp32 loss of the last step; null when none was"))
+                  .field("checkpoint", string().non_empty().describe("the run's checkpoint file"))
+                  .optional("timing", timing.describe("the wall clock, apart: absent when nothing was trained"))
                   .closed()
                   .ordered();
   return result("nltrain-train-result", std::move(root), "nltrain train --json",
-                "The summary line of a finished train: steps trained, first and last loss, throughput and where the time "
-                "went (wall clock), and the checkpoint.");
+                "The summary line of train: whether it trained, was interrupted or found the run complete, the steps "
+                "trained and the first and last loss (the same bytes for the same run), the checkpoint, and apart the "
+                "wall clock (throughput, where the time went).");
 }
 
 SchemaDocument eval_result() {

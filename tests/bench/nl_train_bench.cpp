@@ -95,8 +95,8 @@ void BM_nltrain_train(benchmark::State& state, nl::RuleKind rule, const char* na
       state.SkipWithError("nltrain train failed");
       break;
     }
-    tool_wall = j["tokens_per_s"].get<double>();
-    outside = j["outside_share"].get<double>();
+    tool_wall = j["timing"]["tokens_per_s"].get<double>();
+    outside = j["timing"]["outside_share"].get<double>();
     loop = loop_tokens_per_s(rule, d, steps);
   }
   state.counters["tool_tok_s"] = tool;

@@ -57,8 +57,14 @@ with tempfile.TemporaryDirectory() as w:
     p = run("train", *SMALL, "--steps", "3", "--out", os.path.join(w, "m"), "--quiet", "--json", "--metrics", "-")
     valid("nltrain-train-result", one_json(p.stderr, "train --metrics - --json (stderr)"), "train --json beside --metrics -")
     invalid("nltrain-train-result", mutated(first, lambda d: d.pop("checkpoint")), "train result without checkpoint")
-    invalid("nltrain-train-result", mutated(first, lambda d: d.update(outside_share=1.5)), "train result with outside_share 1.5")
-    invalid("nltrain-train-result", mutated(first, lambda d: d.update(timing={})), "train result with an unknown key")
+    invalid("nltrain-train-result", mutated(first, lambda d: d["timing"].update(outside_share=1.5)), "train result with outside_share 1.5")
+    invalid("nltrain-train-result", mutated(first, lambda d: d.update(timing={})), "train result with an empty timing")
+    invalid("nltrain-train-result", mutated(first, lambda d: d.update(status="done")), "train result with an unknown status")
+    # The whole run again: nothing to do, still one JSON line (the deterministic part as before).
+    p = run("train", "--resume", run_dir, "--quiet", "--json")
+    done = valid("nltrain-train-result", one_json(p.stdout, "train --resume --json, complete"), "train --json on a complete run")
+    if done.get("status") != "complete" or done.get("steps") != 0:
+        failures.append("train --json on a complete run: %r" % done)
 
     # eval --json, on the run's own text and on a given one, all chunks or a few.
     text = os.path.join(w, "text.txt")
