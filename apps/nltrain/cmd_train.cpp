@@ -87,7 +87,7 @@ int run_train(const TrainOptions& o) {
     if (!j.is_object() || !j.contains("step") || !j.at("step").is_number_unsigned()) return std::nullopt;
     return j.at("step").get<std::uint64_t>();
   };
-  if (common::Status s = metrics.open("--metrics", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
+  if (common::Status s = metrics.open("--metrics", "an nltrain metrics file", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
   if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
   std::ostream& say = metrics.on_stdout() || receipts.on_stdout() ? std::cerr : std::cout;
 

@@ -12,7 +12,7 @@
 
 namespace nltrain::cli {
 
-common::Status JsonlSink::open(const std::string& option, const std::string& path, std::optional<std::uint64_t> resume_step,
+common::Status JsonlSink::open(const std::string& option, const std::string& kind, const std::string& path, std::optional<std::uint64_t> resume_step,
                                const StepOf& step_of, std::string* kept_tail) {
   option_ = option;
   path_ = path;
@@ -37,8 +37,8 @@ common::Status JsonlSink::open(const std::string& option, const std::string& pat
       const auto j = common::parse_json_text(line, {.file = path, .first_line = line_no});
       const auto step = j.ok() ? step_of(*j) : std::nullopt;
       if (!step) {
-        return common::Error::malformed(option + ": " + path + " is not what nltrain writes there (line " + std::to_string(line_no) +
-                                        (j.ok() ? " has no step" : ": " + j.error().message()) + ")");
+        return common::Error::malformed(option + ": " + path + " is not " + kind + " (line " + std::to_string(line_no) +
+                                        (j.ok() ? " has no \"step\"" : ": " + j.error().message()) + ")");
       }
       if (*step >= *resume_step) continue;
       if (kept_tail != nullptr) *kept_tail = line;

@@ -24,7 +24,7 @@ common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, 
     return j["step"]["n"].get<std::uint64_t>();
   };
   std::string tail;
-  if (common::Status s = sink_.open("--receipts", f.path, resume_step, step_of, &tail); !s.ok()) return s;
+  if (common::Status s = sink_.open("--receipts", "a file of nltrain step receipts", f.path, resume_step, step_of, &tail); !s.ok()) return s;
   const nl_audit::ChainPosition& at = run.receipts;
   if (!tail.empty() && (at.next_index == 0 || common::sha256_hex(tail) != at.last_sha256)) {
     return common::Error::malformed("--receipts: " + f.path + " does not end with the receipt the checkpoint's chain continues from (receipt " +

@@ -16,7 +16,9 @@ Node tensor() {
       .field("dtype", one_of_values({"f32"}))
       .field("shape", array(count()).describe("row-major; [] for a scalar"))
       .field("sha256", digest().describe("of the tensor's little-endian IEEE-754 bytes"))
-      .optional("data", string().pattern("^[A-Za-z0-9+/]*={0,2}$").describe("the bytes, base64 (absent in compact sections)"))
+      // No "pattern" here: a data string runs to megabytes, too long for a backtracking regex
+      // engine (libstdc++'s recurses per character); bp's reader checks the base64 exactly.
+      .optional("data", string().describe("the bytes, base64 (RFC 4648, padded; absent in compact sections)"))
       .closed()
       .ordered();
 }

@@ -27,11 +27,11 @@ TEST_CASE("schema_registry: every wire format version is embedded") {
   for (const char* n : {"nltrain-train-result", "nltrain-eval-result", "nltrain-generate-result", "nltrain-gradcheck-result",
                         "bp-error", "bp-verify-report", "bp-verify-multi-report", "bp-verify-batch-record",
                         "bp-reconcile-result", "bp-validate-result", "bp-import-report", "bp-generate-result",
-                        "bp-scaffold-result"}) {
+                        "bp-scaffold-result", "tensor-step", "bp-verify-nltrain-report"}) {
     CAPTURE(n);
     CHECK(schema_registry::find_schema(std::string(n) + ".v0.1.0") != nullptr);
   }
-  CHECK(names.size() == 45);
+  CHECK(names.size() == 47);
   CHECK(schema_registry::receipt_versions().size() == 8);
 }
 
