@@ -45,6 +45,15 @@ struct StreamVerifier::Impl {
   }
 
   void check_chain(const Receipt& r, std::int64_t line);
+  // The first receipt's identity (model, data, trainer, kernels, every), without its tensors.
+  void remember_first(const Receipt& r) {
+    if (first) return;
+    first = r;
+    first->before.reset();
+    first->gradients.clear();
+    first->after.tensors.clear();
+    first->tokens.reset();
+  }
   common::Status check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids, std::vector<std::size_t>& targets);
   common::Status add(std::string_view text, const std::string& file, std::int64_t line);
 };
@@ -181,7 +190,7 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
   auto report = trainer->build_step(registry, ids, targets, nl::GradientPath::hand_written, &trace);
   if (!report.ok()) {
     if (on(4)) fail(failure(4, line, r.step, "the step cannot be recomputed: " + report.error().message()));
-    first = first ? first : std::optional<Receipt>(r);
+    remember_first(r);
     prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
     carried.reset();
     return {};
@@ -250,7 +259,7 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
     });
   }
 
-  if (!first) first = r;
+  remember_first(r);
   prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
   carried = std::move(stored_after);
   return {};
