@@ -1,5 +1,6 @@
-// bp verify mazur [F] | general F... | multi F: the verify gates (verify_general.hpp, verify_multi.hpp,
-// verify_batch.hpp); this file reads the arguments and the receipt and picks the exit status.
+// bp verify mazur [F] | general F... | multi F | nltrain F: the verify gates (verify_general.hpp,
+// verify_multi.hpp, verify_batch.hpp, verify_nltrain.hpp); this file reads the arguments and the
+// receipt and picks the exit status.
 #include <variant>
 
 #include "command_support.hpp"

@@ -24,6 +24,7 @@ std::string top_usage() {
          "    bp verify mazur [<file>]        the full gate for the Mazur v0.1.0 receipt\n"
          "    bp verify general <file>...     schema, rules, engine re-run; many files or a directory\n"
          "    bp verify multi <file.jsonl>    a run of steps, streamed, with the cross-record rules\n"
+         "    bp verify nltrain <file.jsonl>  nltrain's step receipts, every number re-derived\n"
          "\n"
          "  Check steps recorded by a framework:\n"
          "    bp import pytorch|jax|tensorflow [multi] <sidecar.jsonl> [--out <file>]\n"

@@ -74,12 +74,14 @@ std::string verify_multi_usage() {
 }
 
 std::string verify_usage() {
-  return "Usage: bp verify mazur|general|multi ...\n"
+  return "Usage: bp verify mazur|general|multi|nltrain ...\n"
          "\n"
          "    bp verify mazur [<file>]        the full gate for the Mazur v0.1.0 receipt\n"
          "    bp verify general <file>...     schema, rules, engine re-run; many files or a directory\n"
          "    bp verify multi <file.jsonl>    a run of steps, streamed, every record re-run, with the\n"
          "                                    cross-record rules\n"
+         "    bp verify nltrain <file.jsonl>  nltrain's step receipts (nltrain train --receipts), every\n"
+         "                                    number re-derived under nine rules\n"
          "\n"
          "  bp verify <kind> --help for one of them.\n";
 }
