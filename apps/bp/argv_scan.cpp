@@ -120,6 +120,16 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
   }
   inv.topology = value_of(args, "--topology");
   inv.data = value_of(args, "--data");
+  for (std::size_t i = 0; i < args.size() && (!inv.data || inv.data->empty()); ++i) {
+    if (args[i] == "--data" || args[i] == "--data=") {
+      CliError e;
+      e.exit_code = kExitInvalidArgument;
+      e.code = "MISSING_DATA_FILE";
+      e.message = "--data needs a file name (--data <file>): the training data of the receipts.";
+      r.error = e;
+      return r;
+    }
+  }
   if (auto color = value_of(args, "--color")) {
     if (*color == "auto") {
       inv.color = ColorChoice::auto_detect;

@@ -79,6 +79,10 @@ int run_nltrain(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(usage);
   auto file = file_argument(inv, 2, {"verify nltrain", "<file.jsonl>", usage, false, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&file)) return *code;
+  if (inv.words.size() > 3) {
+    return usage_error(inv, "verify nltrain takes one stream of receipts; unexpected '" + inv.words[3] +
+                                "' (concatenate the files: cat a.jsonl b.jsonl | bp verify nltrain -).");
+  }
   return verify_nltrain_file(inv, std::get<std::string>(file));
 }
 

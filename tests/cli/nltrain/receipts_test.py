@@ -126,6 +126,8 @@ with tempfile.TemporaryDirectory() as w:
     one_line_error(verify(compact, 3, what="compact without --data"), "compact without --data", "--data")
     one_line_error(verify(compact, 3, ["--data", os.path.join(w, "junk.jsonl")], what="the wrong --data"), "the wrong --data", "--data")
     run([bp, "verify", "nltrain", os.path.join(w, "missing.jsonl")], 2, what="a missing file")
+    run([bp, "verify", "nltrain", "-", "--data"], 3, b"", what="--data without a file")
+    run([bp, "verify", "nltrain", os.path.join(w, "junk.jsonl"), os.path.join(w, "junk.jsonl")], 2, what="two files")
     # A command that only reads writes nothing.
     before = sorted(os.listdir(w))
     verify(a, 0, what="read-only")
