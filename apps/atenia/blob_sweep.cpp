@@ -22,7 +22,7 @@ namespace {
 // "<kind>/<file name>" of every file the checkpoint may read.
 common::Result<std::set<std::string>> referenced_blob_files(const CacheRoot& root) {
   auto cp = hybrid::read_manifest(common::real_file_system(), root.checkpoint());
-  if (!cp) return hybrid::to_common_error(cp.error());
+  if (!cp) return cp.error();
   std::set<std::string> out;
   auto add = [&out](hybrid::CacheKind kind, const std::string& key) {
     for (const char* suffix : {".bin", ".meta", ".bin.next"}) out.insert(std::string(hybrid::to_string(kind)) + "/" + key + suffix);

@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "gpu/cuda_vram.hpp"
+#include "hybrid/memory/move_error.hpp"
 #include "hybrid/planner/execution_target.hpp"
 #include "hybrid/profiler/hardware_profiler.hpp"
 #include "scenario_json.hpp"
@@ -218,7 +219,7 @@ int run_simulate(const SimulateOptions& o) {
   }
   if (result->error) {
     return report(common::Error::io("offload failed at tick " + std::to_string(result->ticks.size() - 1) + ": " +
-                                        hybrid::to_string(*result->error),
+                                        hybrid::move_error_text(*result->error),
                                     common::Location{o.scenario, 0, {}}));
   }
   return kExitOk;

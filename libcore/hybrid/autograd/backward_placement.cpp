@@ -15,14 +15,14 @@ MemoryTier gradient_tier_for(ExecutionTarget target) {
   return target == ExecutionTarget::Gpu ? MemoryTier::Vram : MemoryTier::Ram;
 }
 
-MoveResult<void> prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
+common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
                                    ExecutionTarget target, const MemorySnapshot& snapshot) {
   const MemoryTier desired = gradient_tier_for(target);
   for (const auto& grad : grads) {
     if (mem.get_tier(grad.id) == desired) continue;
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) return plan.error();
-    if (plan->to != desired) return MoveError::backend_unavailable(plan->reason);
+    if (plan->to != desired) return common::Error::unsupported(plan->reason);
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) return applied;
   }
   return {};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hybrid/autograd/backward_placement.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -38,7 +39,7 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
     records.push_back(GradMoveRecord::planned(grad.id, *current, desired));
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) {
-      records.push_back(GradMoveRecord::failed(grad.id, to_string(plan.error())));
+      records.push_back(GradMoveRecord::failed(grad.id, move_error_text(plan.error())));
       all_ok = false;
       continue;
     }
@@ -48,7 +49,7 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
       continue;
     }
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) {
-      records.push_back(GradMoveRecord::failed(grad.id, to_string(applied.error())));
+      records.push_back(GradMoveRecord::failed(grad.id, move_error_text(applied.error())));
       all_ok = false;
       continue;
     }

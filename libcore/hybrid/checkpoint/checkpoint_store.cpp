@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -86,12 +87,12 @@ CheckpointResult<HybridCheckpoint> restore_into(const std::string& root, HybridM
         actual = MemoryTier::Vram;
         payloads[i].reset();
       } else if (fallbacks) {
-        fallbacks->push_back({e.id, to_string(r.error())});
+        fallbacks->push_back({e.id, move_error_text(r.error())});
       }
     }
     if (payloads[i]) {
       if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
-        return CheckpointError::io("entry '" + e.id + "': " + to_string(r.error()));
+        return CheckpointError::io("entry '" + e.id + "': " + move_error_text(r.error()));
       }
       if (e.is_grad) mem.gradients().note_key(e.id, *e.cache_key);
     }

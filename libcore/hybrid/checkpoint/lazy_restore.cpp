@@ -2,6 +2,7 @@
 
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -38,7 +39,7 @@ CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& me
   }
   // Re-registering replaces the footprint-only registration; hints are kept by the manager.
   if (auto r = mem.register_tensor_with_data(id, std::move(bytes.value()), b.tier); !r) {
-    return CheckpointError::io("entry '" + id + "': " + to_string(r.error()));
+    return CheckpointError::io("entry '" + id + "': " + move_error_text(r.error()));
   }
   if (b.is_grad) mem.gradients().note_key(id, src->key);
   b.state = LazyState::Materialized;

@@ -1,7 +1,8 @@
 #include "hybrid/graph/batch_loop.hpp"
 
-
 #include <set>
+
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -16,7 +17,7 @@ std::vector<std::string> graph_tensor_ids(const ReconfigurableGraph& graph) {
   return ids;
 }
 
-std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
+std::optional<common::Error> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
                                                        HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                                        bool gpu_available, std::uint64_t tick) {
   auto event = [tick](TimelineEventKind kind) {
@@ -52,7 +53,7 @@ std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph
     applied_event.outcome = "ok";
     exec.record(std::move(applied_event));
   } else {
-    applied_event.outcome = "error=" + to_string(applied.error());
+    applied_event.outcome = "error=" + move_error_text(applied.error());
     exec.record(std::move(applied_event));
     return applied.error();
   }

@@ -54,7 +54,7 @@ common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
   for (std::size_t i = 0; i < scenario.tensors.size(); ++i) {
     const auto& t = scenario.tensors[i];
     auto reg = mem.register_tensor_with_data(t.id, scenario_payload(t.id, t.bytes), t.initial);
-    if (!reg) return to_common_error(reg.error()).at_path(fmt::format("/tensors/{}", i));
+    if (!reg) return reg.error().at_path(fmt::format("/tensors/{}", i));
   }
   ReconfigurableGraph graph;
   for (const auto& node : scenario.nodes) {

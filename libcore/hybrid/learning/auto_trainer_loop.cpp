@@ -58,11 +58,11 @@ BackendChoice AutoTrainerLoop::on_tick(const ExecutionContext& ctx, const WarmSt
   return choice;
 }
 
-PersistResult<void> AutoTrainerLoop::save_learning(const std::string& path) const {
+common::Status AutoTrainerLoop::save_learning(const std::string& path) const {
   return save_trainer_to_path(*fs_, trainer_, path);
 }
 
-PersistResult<void> AutoTrainerLoop::load_learning(const std::string& path) {
+common::Status AutoTrainerLoop::load_learning(const std::string& path) {
   auto loaded = load_trainer_from_path(*fs_, path);
   if (!loaded) return loaded.error();
   trainer_ = std::move(loaded.value());
@@ -83,7 +83,7 @@ bool AutoTrainerLoop::should_autosave() const {
   return false;
 }
 
-PersistResult<bool> AutoTrainerLoop::try_autosave() {
+common::Result<bool> AutoTrainerLoop::try_autosave() {
   if (!should_autosave()) return false;
   if (auto s = save_learning(*cfg_.autosave_path); !s) return s.error();
   dirty_ = false;

@@ -91,10 +91,6 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
 
 }  // namespace
 
-common::Error to_common_error(const PersistError& e) {
-  return e.kind == PersistError::Kind::Io ? common::Error::io(e.message) : common::Error::malformed(e.message);
-}
-
 std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
 
 std::string format_trainer_table(const TrainerTable& table) {
@@ -177,23 +173,23 @@ ParsedTable parse_trainer_table(std::string_view text) {
   return out;
 }
 
-PersistResult<void> save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
+common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
   if (auto s = fs.create_dirs(common::parent_dir(path)); !s) {
-    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+    return common::Error::io(s.error().to_string());
   }
   if (auto s = common::write_file_atomic(fs, path, format_trainer_table(trainer)); !s) {
-    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+    return common::Error::io(s.error().to_string());
   }
   return {};
 }
 
-PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
+common::Result<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
   auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
   if (!text) return SelfTrainer{};
   ParsedTable parsed = parse_trainer_table(*text);
   if (parsed.integrity) {
-    return PersistError{PersistError::Kind::Format,
-                        path + ":" + std::to_string(parsed.integrity->line) + ": " + parsed.integrity->message};
+    return common::Error::malformed(path + ":" + std::to_string(parsed.integrity->line) + ": " +
+                                    parsed.integrity->message);
   }
   if (!parsed.header_ok) return SelfTrainer{};
   return std::move(parsed.trainer);

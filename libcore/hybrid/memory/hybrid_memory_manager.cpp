@@ -4,7 +4,7 @@ namespace hybrid {
 
 namespace {
 
-MoveError not_registered() { return MoveError::unsupported(kErrTensorNotRegistered); }
+common::Error not_registered() { return common::Error::invalid_argument(kErrTensorNotRegistered); }
 
 }  // namespace
 
@@ -27,7 +27,7 @@ void HybridMemoryManager::register_tensor(std::string_view id, std::uint64_t byt
   tensors_.emplace(std::string(id), TensorResidence{TensorId{std::string(id)}, initial, MemoryFootprint{bytes}, NoBacking{}});
 }
 
-MoveResult<void> HybridMemoryManager::register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial) {
+common::Status HybridMemoryManager::register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial) {
   const MemoryFootprint footprint{data.size()};
   StorageBacking backing = NoBacking{};
   MemoryTier tier = initial;
@@ -112,7 +112,7 @@ std::vector<std::string> HybridMemoryManager::ids_for_checkpoint() const {
 
 // ---------------------------------------------------------------- moves
 
-MoveResult<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryTier target,
+common::Result<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryTier target,
                                                     const MemorySnapshot& /*snapshot*/) const {
   const TensorResidence* r = residence(id);
   if (!r) return not_registered();
@@ -121,14 +121,15 @@ MoveResult<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryT
   }
   if (r->tier == target) return MovePlan{r->tier, target, kReasonAlreadyInTarget};
   if (target == MemoryTier::Ssd) {
-    if (std::holds_alternative<NoBacking>(r->backing)) return MoveError::unsupported(kErrSsdWithoutBacking);
+    if (std::holds_alternative<NoBacking>(r->backing)) return common::Error::invalid_argument(kErrSsdWithoutBacking);
     if (auto d = cache_.ensure_dir(); !d) return d.error();
   }
   return MovePlan{r->tier, target,
                   std::string("Move tensor from ") + to_string(r->tier) + " to " + to_string(target)};
 }
 
-MoveResult<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id, std::span<const std::uint8_t> data) {
+common::Result<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id,
+                                                                 std::span<const std::uint8_t> data) {
   if (auto d = cache_.ensure_dir(); !d) return d.error();
   std::string path = cache_.blob_path(id);
   auto meta = cache_.write_blob(path, data, compression_.choose(id, data.size()));
@@ -136,7 +137,7 @@ MoveResult<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id
   return SsdFileBacking{std::move(path), std::move(meta).value()};
 }
 
-MoveResult<Bytes> HybridMemoryManager::read_ssd(const SsdFileBacking& ssd) const {
+common::Result<Bytes> HybridMemoryManager::read_ssd(const SsdFileBacking& ssd) const {
   return ssd.compression ? cache_.read_blob_with_meta(ssd.path, *ssd.compression) : cache_.read_blob(ssd.path);
 }
 
@@ -146,7 +147,7 @@ void HybridMemoryManager::persist_tensor_copy(std::string_view id, std::span<con
   if (!put) last_persist_error_ = put.error();
 }
 
-MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const MovePlan& plan) {
+common::Status HybridMemoryManager::apply_move(std::string_view id, const MovePlan& plan) {
   auto it = tensors_.find(id);
   if (it == tensors_.end()) return not_registered();
   TensorResidence& r = it->second;
@@ -200,7 +201,7 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
 
   if (auto* handle = std::get_if<VramHandleBacking>(&r.backing)) {
     if (to == MemoryTier::Ram || to == MemoryTier::Ssd) {
-      if (!vram_->is_available()) return MoveError::backend_unavailable(kErrVramNotAvailableForDownload);
+      if (!vram_->is_available()) return common::Error::unsupported(kErrVramNotAvailableForDownload);
       auto bytes = vram_->download(handle->key);
       if (!bytes) return bytes.error();
       if (auto v = r.footprint.validate_len(bytes->size()); !v) return v.error();
@@ -223,7 +224,7 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
   }
 
   // No bytes behind the tensor: only logical moves make sense.
-  if (to == MemoryTier::Ssd) return MoveError::unsupported(kErrSsdWithoutBacking);
+  if (to == MemoryTier::Ssd) return common::Error::invalid_argument(kErrSsdWithoutBacking);
   r.tier = to;
   return {};
 }

@@ -121,9 +121,9 @@ OffloadPlan SmartOffloadEngine::plan_with_tick(const MemorySnapshot& snapshot,
   return out;
 }
 
-MoveResult<void> SmartOffloadEngine::apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
+common::Status SmartOffloadEngine::apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
                                            HybridMemoryManager& mem) const {
-  auto move = [&](const std::string& id, MemoryTier target) -> MoveResult<void> {
+  auto move = [&](const std::string& id, MemoryTier target) -> common::Status {
     auto move_plan = mem.plan_move(id, target, snapshot);
     if (!move_plan) return move_plan.error();
     return mem.apply_move(id, *move_plan);

@@ -126,8 +126,8 @@ TEST_CASE("execute_backward: a VRAM placement the memory manager degrades counts
   const std::vector<TensorGrad> grads{{"g1", MemoryTier::Vram}};
   auto prep = prepare_gradients(mem, grads, ExecutionTarget::Gpu, low_pressure());
   REQUIRE_FALSE(prep.ok());
-  CHECK(prep.error().kind == MoveError::Kind::BackendUnavailable);
-  CHECK(prep.error().message == "VRAM unavailable; degrading placement to RAM");
+  CHECK(prep.error().code() == common::ErrorCode::unsupported);
+  CHECK(prep.error().message() == "VRAM unavailable; degrading placement to RAM");
   AutogradGraph graph;
   graph.add_node(node(6, ExecutionTarget::Gpu, grads));
   AsyncExecutor exec(StreamConfig{true});

@@ -83,7 +83,7 @@ TEST_CASE("grad_persistence: without a persistent cache the cache error is retur
   const std::vector<std::string> ids{"g"};
   auto report = persist_grads_after_backward(mem, ids, 1);
   REQUIRE_FALSE(report.ok());
-  CHECK(report.error().kind == CacheError::Kind::Io);
-  CHECK(report.error().message == "Persistent cache not attached to HybridMemoryManager");
+  CHECK(report.error().kind() == CacheFailure::io);
+  CHECK(report.error().message() == "Persistent cache not attached to HybridMemoryManager");
   CHECK(warm_grads_before_backward(mem, std::vector<std::string>{"never"}) == 0);
 }

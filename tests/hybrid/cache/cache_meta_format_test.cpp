@@ -41,6 +41,6 @@ TEST_CASE("cache_meta_format: every malformation is Corrupt") {
     CAPTURE(text);
     auto r = parse_cache_meta(text);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().kind == CacheError::Kind::Corrupt);
+    CHECK(r.error().kind() == CacheFailure::corrupt);
   }
 }

@@ -12,7 +12,7 @@
 using namespace hybrid;
 
 namespace {
-MoveResult<void> move(HybridMemoryManager& mem, const std::string& id, MemoryTier to) {
+common::Status move(HybridMemoryManager& mem, const std::string& id, MemoryTier to) {
   auto plan = mem.plan_move(id, to, empty_memory_snapshot());
   if (!plan) return plan.error();
   return mem.apply_move(id, *plan);
@@ -76,5 +76,5 @@ TEST_CASE("persistent integration: an unwritable cache does not block the move a
   REQUIRE(move(mem, "t", MemoryTier::Ssd).ok());
   CHECK(mem.get_tier("t") == MemoryTier::Ssd);
   REQUIRE(mem.last_persist_error().has_value());
-  CHECK(mem.last_persist_error()->kind == CacheError::Kind::Io);
+  CHECK(mem.last_persist_error()->kind() == CacheFailure::io);
 }

@@ -33,7 +33,7 @@ TEST_CASE("persistent_cache faults: replacing an entry leaves old or new at ever
     }
     CAPTURE(n);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().kind == CacheError::Kind::Io);
+    CHECK(r.error().kind() == CacheFailure::io);
     auto got = clean.get_blob(CacheKind::Tensor, "k");
     REQUIRE(got.ok());
     const bool is_old = *got == old_bytes;
@@ -73,7 +73,7 @@ TEST_CASE("persistent_cache faults: a first write leaves nothing or the new entr
       CHECK(*got == bytes);
       CHECK(clean.exists(CacheKind::Gradient, "g"));
     } else {
-      CHECK(got.error().kind == CacheError::Kind::NotFound);
+      CHECK(got.error().kind() == CacheFailure::not_found);
       CHECK_FALSE(clean.exists(CacheKind::Gradient, "g"));
       // Not committed: a put without overwrite is allowed and succeeds.
       REQUIRE(clean.put_blob(CacheKind::Gradient, "g", bytes, 9, false).ok());

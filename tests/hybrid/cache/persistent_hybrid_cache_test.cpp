@@ -57,12 +57,12 @@ TEST_CASE("persistent_cache: a v1 entry (FNV-1a checksum32 meta, as the writer b
   CHECK(cache.verify_blob(CacheKind::Tensor, "w1").ok());
   // The v1 checksum is checked, not skipped: a flipped payload byte is caught by both readers.
   spit(dir.file("v1/tensor/w1.bin"), std::string("\x09\x08\x07\x07", 4));
-  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
-  CHECK(cache.verify_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
+  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind() == CacheFailure::corrupt);
+  CHECK(cache.verify_blob(CacheKind::Tensor, "w1").error().kind() == CacheFailure::corrupt);
   // Read as CRC-32C, the same v1 number does not verify: the key names the algorithm.
   spit(dir.file("v1/tensor/w1.bin"), std::string("\x09\x08\x07\x06", 4));
   spit(dir.file("v1/tensor/w1.meta"), "kind=tensor\nlen=4\ncrc32c=1409210349\ncreated_unix=5\nkey=w1\n");
-  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind == CacheError::Kind::Corrupt);
+  CHECK(cache.get_blob(CacheKind::Tensor, "w1").error().kind() == CacheFailure::corrupt);
   // Overwriting the entry writes it as v2.
   REQUIRE(cache.put_blob(CacheKind::Tensor, "w1", Bytes{9, 8, 7, 6}, 6, true).ok());
   CHECK(slurp(dir.file("v1/tensor/w1.meta")).find("\ncrc32c=") != std::string::npos);
@@ -81,8 +81,8 @@ TEST_CASE("persistent_cache: swapped .bin + .meta pairs of equal length are dete
   }
   auto got = cache.get_blob(CacheKind::Tensor, "a");
   REQUIRE_FALSE(got.ok());
-  CHECK(got.error().kind == CacheError::Kind::Corrupt);
-  CHECK(got.error().message.find("belongs to key 'b'") != std::string::npos);
+  CHECK(got.error().kind() == CacheFailure::corrupt);
+  CHECK(got.error().message().find("belongs to key 'b'") != std::string::npos);
   CHECK_FALSE(cache.verify_blob(CacheKind::Tensor, "b").ok());
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("persistent_cache: a meta claiming more than the blob limit is refused
   std::filesystem::resize_file(dir.file("big/tensor/w.bin"), 10737418240ULL);  // sparse
   auto got = cache.get_blob(CacheKind::Tensor, "w");
   REQUIRE_FALSE(got.ok());
-  CHECK(got.error().message.find("the limit is 1073741824") != std::string::npos);
+  CHECK(got.error().message().find("the limit is 1073741824") != std::string::npos);
   CHECK_FALSE(cache.verify_blob(CacheKind::Tensor, "w").ok());
 }
 
@@ -108,7 +108,7 @@ TEST_CASE("persistent_cache: put rejects overwrite by default, overwrites when a
   const std::string meta_before = slurp(cache.meta_path(CacheKind::Tensor, "k1"));
   auto again = cache.put_blob(CacheKind::Tensor, "k1", Bytes{2, 2}, 2, false);
   REQUIRE_FALSE(again.ok());
-  CHECK(again.error().kind == CacheError::Kind::AlreadyExists);
+  CHECK(again.error().kind() == CacheFailure::already_exists);
   CHECK(slurp(cache.meta_path(CacheKind::Tensor, "k1")) == meta_before);
   CHECK(*cache.get_blob(CacheKind::Tensor, "k1") == Bytes{1});
   REQUIRE(cache.put_blob(CacheKind::Tensor, "k1", Bytes{2, 2}, 2, true).ok());
@@ -124,14 +124,14 @@ TEST_CASE("persistent_cache: get detects corruption by length and checksum") {
   spit(bin, "x", true);
   auto longer = cache.get_blob(CacheKind::Tensor, "c1");
   REQUIRE_FALSE(longer.ok());
-  CHECK(longer.error().kind == CacheError::Kind::Corrupt);
-  CHECK(longer.error().message.find("mismatch") != std::string::npos);
-  CHECK(longer.error().message.find("length") != std::string::npos);
+  CHECK(longer.error().kind() == CacheFailure::corrupt);
+  CHECK(longer.error().message().find("mismatch") != std::string::npos);
+  CHECK(longer.error().message().find("length") != std::string::npos);
   spit(bin, std::string("\x0a\x14\x1f\x28", 4));  // same length, one bit flipped
   auto flipped = cache.get_blob(CacheKind::Tensor, "c1");
   REQUIRE_FALSE(flipped.ok());
-  CHECK(flipped.error().kind == CacheError::Kind::Corrupt);
-  CHECK(flipped.error().message.find("checksum mismatch") != std::string::npos);
+  CHECK(flipped.error().kind() == CacheFailure::corrupt);
+  CHECK(flipped.error().message().find("checksum mismatch") != std::string::npos);
 }
 
 TEST_CASE("persistent_cache: separate kinds use separate namespaces") {
@@ -150,22 +150,22 @@ TEST_CASE("persistent_cache: separate kinds use separate namespaces") {
 TEST_CASE("persistent_cache: missing entries, bad keys and a root that is a file") {
   testsupport::TempDir dir;
   PersistentHybridCache cache(dir.file("misc"));
-  CHECK(cache.get_blob(CacheKind::Tensor, "nope").error().kind == CacheError::Kind::NotFound);
+  CHECK(cache.get_blob(CacheKind::Tensor, "nope").error().kind() == CacheFailure::not_found);
   CHECK_FALSE(cache.exists(CacheKind::Tensor, "nope"));
   for (std::string bad : {std::string(""), std::string(".."), std::string("a/b"), std::string("a\\b"),
                           std::string("a\0b", 3), std::string(201, 'k')}) {
     CAPTURE(bad);
-    CHECK(cache.put_blob(CacheKind::Tensor, bad, Bytes{1}, 0, false).error().kind == CacheError::Kind::InvalidKey);
-    CHECK(cache.get_blob(CacheKind::Tensor, bad).error().kind == CacheError::Kind::InvalidKey);
+    CHECK(cache.put_blob(CacheKind::Tensor, bad, Bytes{1}, 0, false).error().kind() == CacheFailure::invalid_key);
+    CHECK(cache.get_blob(CacheKind::Tensor, bad).error().kind() == CacheFailure::invalid_key);
     CHECK_FALSE(cache.exists(CacheKind::Tensor, bad));
   }
   spit(dir.file("afile"), "not a dir");
   PersistentHybridCache on_file(dir.file("afile"));
   auto r = on_file.put_blob(CacheKind::Tensor, "k", Bytes{1}, 0, false);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CacheError::Kind::Io);
-  CHECK(r.error().message.find("is not a directory") != std::string::npos);
-  CHECK(on_file.ensure_root().error().kind == CacheError::Kind::Io);
+  CHECK(r.error().kind() == CacheFailure::io);
+  CHECK(r.error().message().find("is not a directory") != std::string::npos);
+  CHECK(on_file.ensure_root().error().kind() == CacheFailure::io);
   CHECK(slurp(dir.file("afile")) == "not a dir");
 }
 
@@ -175,15 +175,15 @@ TEST_CASE("persistent_cache: missing payload is NotFound, bad meta is Corrupt, r
   REQUIRE(cache.put_blob(CacheKind::Gradient, "g", Bytes{4, 5}, 0, false).ok());
   std::filesystem::remove(cache.bin_path(CacheKind::Gradient, "g"));
   CHECK_FALSE(cache.exists(CacheKind::Gradient, "g"));
-  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().kind == CacheError::Kind::NotFound);
+  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().kind() == CacheFailure::not_found);
   REQUIRE(cache.put_blob(CacheKind::Gradient, "g", Bytes{4, 5}, 0, true).ok());
   spit(cache.meta_path(CacheKind::Gradient, "g"), "kind=gradient\nlen=2\nchecksum32=1\ncreated_unix=0\nextra=1\n");
   auto bad = cache.get_blob(CacheKind::Gradient, "g");
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().kind == CacheError::Kind::Corrupt);
-  CHECK(bad.error().message.find("unknown key 'extra'") != std::string::npos);
+  CHECK(bad.error().kind() == CacheFailure::corrupt);
+  CHECK(bad.error().message().find("unknown key 'extra'") != std::string::npos);
   spit(cache.meta_path(CacheKind::Gradient, "g"), "kind=tensor\nlen=2\nchecksum32=1\ncreated_unix=0\n");
-  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().message.find("names kind tensor") != std::string::npos);
+  CHECK(cache.get_blob(CacheKind::Gradient, "g").error().message().find("names kind tensor") != std::string::npos);
   REQUIRE(cache.remove(CacheKind::Gradient, "g").ok());
   CHECK_FALSE(std::filesystem::exists(cache.meta_path(CacheKind::Gradient, "g")));
   CHECK(cache.remove(CacheKind::Gradient, "g").ok());

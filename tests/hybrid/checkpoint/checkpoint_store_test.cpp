@@ -181,7 +181,7 @@ TEST_CASE("checkpoint_store: restore needs an attached cache") {
   HybridMemoryManager bare(d.tmp.file("ssd"));
   auto r = restore_checkpoint(d.ckpt_root, bare);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
+  CHECK(r.error().kind() == CheckpointFailure::io);
 }
 
 TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and registers nothing") {
@@ -194,8 +194,8 @@ TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and reg
   auto mem = d.cpu_manager();
   auto r = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::MissingBlob);
-  CHECK(r.error().message.find("'b'") != std::string::npos);
+  CHECK(r.error().kind() == CheckpointFailure::missing_blob);
+  CHECK(r.error().message().find("'b'") != std::string::npos);
   CHECK(mem.tensor_count() == 0);
 
   d.put("tensor:b:len2", {3, 4});
@@ -203,7 +203,7 @@ TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and reg
   { std::ofstream(cache.bin_path(CacheKind::Tensor, "tensor:b:len2"), std::ios::binary) << "XY"; }
   auto corrupt = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE_FALSE(corrupt.ok());
-  CHECK(corrupt.error().kind == CheckpointError::Kind::InvalidFormat);
+  CHECK(corrupt.error().kind() == CheckpointFailure::invalid_format);
   CHECK(mem.tensor_count() == 0);
 }
 
@@ -213,7 +213,7 @@ TEST_CASE("checkpoint_store: a checkpoint root that is a file is an Io error") {
   auto mem = d.cpu_manager();
   auto r = save_checkpoint(d.ckpt_root, 1, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
+  CHECK(r.error().kind() == CheckpointFailure::io);
 }
 
 TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back, gradients stay gradients") {

@@ -77,6 +77,6 @@ TEST_CASE("lazy_restore: a blob that went missing fails materialization and stay
   CHECK(mem.get_tier("gone") == MemoryTier::Ssd);
   auto r = lazy.ensure_materialized(mem, "gone");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::MissingBlob);
+  CHECK(r.error().kind() == CheckpointFailure::missing_blob);
   CHECK(lazy.state("gone") == LazyState::Unmaterialized);
 }

@@ -35,8 +35,8 @@ HybridCheckpoint sample() {
 std::string error_of(const std::string& text) {
   auto r = parse_manifest(text, "m");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::InvalidFormat);
-  return r.error().message;
+  CHECK(r.error().kind() == CheckpointFailure::invalid_format);
+  return r.error().message();
 }
 
 const std::string kHead = "version=1\ncreated_unix=1\nentry_count=1\n\n";
@@ -152,7 +152,7 @@ TEST_CASE("manifest_format: ids that cannot be one line are refused on write") {
   cp.entries[0].id = "two\nlines";
   auto r = format_manifest(cp);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::InvalidFormat);
+  CHECK(r.error().kind() == CheckpointFailure::invalid_format);
 }
 
 TEST_CASE("manifest_format: a write failing at any step leaves the old manifest or the new one") {
@@ -183,6 +183,6 @@ TEST_CASE("manifest_format: a missing manifest is an Io error naming the file") 
   testsupport::TempDir dir;
   auto r = read_manifest(common::real_file_system(), dir.path());
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
-  CHECK(r.error().message.find(dir.path() + "/checkpoint.meta") != std::string::npos);
+  CHECK(r.error().kind() == CheckpointFailure::io);
+  CHECK(r.error().message().find(dir.path() + "/checkpoint.meta") != std::string::npos);
 }

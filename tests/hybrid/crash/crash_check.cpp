@@ -35,7 +35,7 @@ std::uint64_t check(int trial, const std::string& dir) {
   auto& fs = common::real_file_system();
   if (fs.exists(dir + "/ckpt/checkpoint.meta")) {
     auto cp = hybrid::read_manifest(fs, dir + "/ckpt");
-    if (!cp.ok()) fail(trial, "manifest unreadable: " + cp.error().message);
+    if (!cp.ok()) fail(trial, "manifest unreadable: " + cp.error().message());
     else if (!(cp.value() == crashtest::manifest_version(cp->created_unix))) fail(trial, "manifest is not a whole version");
     else signature += cp->created_unix;
   }

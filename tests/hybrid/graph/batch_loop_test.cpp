@@ -104,7 +104,7 @@ TEST_CASE("batch_loop: an offload apply error stops the loop after its OFFLOAD_A
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.99F), pressure_snapshot(0.1F, 0.1F)};
   const BatchRunResult result = runner.run_ticks_with_plans(graph, exec, mem, snaps, true);
   REQUIRE(result.error.has_value());
-  CHECK(result.error->kind == MoveError::Kind::Unsupported);
+  CHECK(result.error->code() == common::ErrorCode::invalid_argument);
   CHECK(result.ticks.size() == 1);
   CHECK(result.timeline.back() ==
         "OFFLOAD_APPLY tick=0 error=Unsupported: Cannot move tensor to SSD without backing data");

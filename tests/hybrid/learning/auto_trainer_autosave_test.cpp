@@ -59,7 +59,7 @@ TEST_CASE("autosave: autosave_failure_does_not_break_tick") {
   CHECK(loop.dirty());
   auto direct = loop.try_autosave();
   REQUIRE_FALSE(direct.ok());
-  CHECK(direct.error().kind == PersistError::Kind::Io);
+  CHECK(direct.error().code() == common::ErrorCode::io);
 }
 
 TEST_CASE("autosave: the time interval uses the injected clock") {

@@ -127,8 +127,8 @@ TEST_CASE("trainer_table: a flipped byte or a truncation fails verification") {
   write(dir.file("t.txt"), flipped);
   auto bad = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().kind == PersistError::Kind::Format);
-  CHECK(bad.error().message.find("checksum mismatch") != std::string::npos);
+  CHECK(bad.error().code() == common::ErrorCode::malformed);
+  CHECK(bad.error().message().find("checksum mismatch") != std::string::npos);
 
   std::string cut = text;
   cut.erase(cut.find("gpu_avail=1;vram_band=3"), cut.find("table_end") - cut.find("gpu_avail=1;vram_band=3"));
@@ -157,7 +157,7 @@ TEST_CASE("trainer_table: a save failing at any step leaves the old table or the
       break;
     }
     ++failures;
-    if (!r.ok()) CHECK(r.error().kind == PersistError::Kind::Io);
+    if (!r.ok()) CHECK(r.error().code() == common::ErrorCode::io);
     REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
     REQUIRE(n < 50);
   }

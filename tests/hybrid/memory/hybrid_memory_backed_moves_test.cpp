@@ -6,6 +6,7 @@
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 #include "hybrid_memory_manager_test_peer.hpp"
 #include "memory_test_support.hpp"
+#include "support/error_text.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hybrid;
@@ -52,11 +53,11 @@ TEST_CASE("hybrid_memory backed: cannot move none backing to ssd") {
   mem.register_tensor("t3", 64, MemoryTier::Ram);
   auto plan = mem.plan_move("t3", MemoryTier::Ssd, empty_memory_snapshot());
   REQUIRE_FALSE(plan.ok());
-  CHECK(plan.error() == MoveError::unsupported("Cannot move tensor to SSD without backing data"));
+  CHECK(testsupport::error_text(plan.error()) == "invalid_argument: Cannot move tensor to SSD without backing data");
   // A hand-made plan is refused the same way and changes nothing.
   auto applied = mem.apply_move("t3", MovePlan{MemoryTier::Ram, MemoryTier::Ssd, "forced"});
   REQUIRE_FALSE(applied.ok());
-  CHECK(applied.error().kind == MoveError::Kind::Unsupported);
+  CHECK(applied.error().code() == common::ErrorCode::invalid_argument);
   CHECK(mem.get_tier("t3") == MemoryTier::Ram);
 }
 
@@ -69,8 +70,8 @@ TEST_CASE("hybrid_memory backed: length mismatch is error and the tensor stays o
   REQUIRE(plan.ok());
   auto applied = mem.apply_move("t4", *plan);
   REQUIRE_FALSE(applied.ok());
-  CHECK(applied.error().kind == MoveError::Kind::Unsupported);
-  CHECK(applied.error().message.find("Byte length mismatch") != std::string::npos);
+  CHECK(applied.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(applied.error().message().find("Byte length mismatch") != std::string::npos);
   CHECK(mem.get_tier("t4") == MemoryTier::Ssd);
   CHECK(std::filesystem::exists(memory_test::ssd_path(mem, "t4")));
 }

@@ -10,6 +10,7 @@
 #include "hybrid/codec/shuffle_zstd_codec.hpp"
 #include "../codec/codec_test_data.hpp"
 #include "memory_test_support.hpp"
+#include "support/error_text.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hybrid;
@@ -54,21 +55,22 @@ TEST_CASE("compression: uncompressed blob with a wrong length is rejected") {
   const std::string p = cache.blob_path("x");
   REQUIRE(cache.write_blob(p, Bytes{1, 2, 3}).ok());
   auto r = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::None, 4, 0, std::nullopt});
-  CHECK(r.error() == MoveError::unsupported("Invalid SSD blob: length mismatch for uncompressed data"));
+  CHECK(testsupport::error_text(r.error()) ==
+        "invalid_argument: Invalid SSD blob: length mismatch for uncompressed data");
 }
 
-TEST_CASE("compression: the SSD cache reports codec errors as MoveErrors with the codec's message") {
+TEST_CASE("compression: the SSD cache reports codec errors as move errors with the codec's message") {
   testsupport::TempDir dir;
   SsdCache cache(dir.file("c"));
   REQUIRE(cache.ensure_dir().ok());
   const std::string p = cache.blob_path("x");
   REQUIRE(cache.write_blob(p, Bytes{0, 1}).ok());  // a zero count: not an RLE stream
   auto rle = cache.read_blob_with_meta(p, CompressionMeta{CompressionKind::Rle, 1, 0, std::nullopt});
-  CHECK(rle.error() == MoveError::unsupported("Invalid RLE stream: zero count at byte 0"));
+  CHECK(testsupport::error_text(rle.error()) == "invalid_argument: Invalid RLE stream: zero count at byte 0");
   auto bad_width = cache.write_blob(p, Bytes{1, 2, 3, 4}, CompressionChoice{CompressionKind::ShuffleZstd, 0, 1});
   REQUIRE_FALSE(bad_width.ok());
-  CHECK(bad_width.error().kind == MoveError::Kind::Unsupported);
-  CHECK(bad_width.error().message.find("shuffle_zstd: element size 0") == 0);
+  CHECK(bad_width.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(bad_width.error().message().find("shuffle_zstd: element size 0") == 0);
 }
 
 TEST_CASE("compression_policy: off by default, size threshold, element alignment, per-tensor override") {
@@ -124,8 +126,8 @@ TEST_CASE("compression: a corrupted compressed blob fails the load and the tenso
   memory_test::write_file(path, raw);
   auto r = mem.apply_move("w", MovePlan{MemoryTier::Ssd, MemoryTier::Ram, "load"});
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::Unsupported);
-  CHECK(r.error().message.find("Invalid shuffle_zstd blob") != std::string::npos);
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(r.error().message().find("Invalid shuffle_zstd blob") != std::string::npos);
   CHECK(mem.get_tier("w") == MemoryTier::Ssd);
 }
 

@@ -1,5 +1,5 @@
 // Moves under I/O faults: fail the Nth mutating filesystem call, for every N a move reaches.
-// A failed move returns Io and leaves the tensor where it was with its bytes intact.
+// A failed move returns io and leaves the tensor where it was with its bytes intact.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -32,7 +32,7 @@ TEST_CASE("hybrid_memory faults: ram to ssd fails cleanly at every step") {
       // Only the final directory fsync can fail after the blob is in place; the move is done.
       CHECK(mem.get_tier("t") == MemoryTier::Ssd);
     } else {
-      CHECK(r.error().kind == MoveError::Kind::Io);
+      CHECK(r.error().code() == common::ErrorCode::io);
       CHECK(mem.get_tier("t") == MemoryTier::Ram);
       REQUIRE(memory_test::ram_bytes(mem, "t") != nullptr);
       CHECK(*memory_test::ram_bytes(mem, "t") == data);
@@ -63,7 +63,7 @@ TEST_CASE("hybrid_memory faults: ssd to ram fails cleanly and keeps the blob") {
     }
     CAPTURE(n);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().kind == MoveError::Kind::Io);
+    CHECK(r.error().code() == common::ErrorCode::io);
     CHECK(mem.get_tier("t") == MemoryTier::Ssd);
     CHECK(std::filesystem::exists(memory_test::ssd_path(mem, "t")));
     fs.fail_at(0);
@@ -88,7 +88,7 @@ TEST_CASE("hybrid_memory faults: registering into ssd fails without registering"
     }
     CAPTURE(n);
     if (!r.ok()) {
-      CHECK(r.error().kind == MoveError::Kind::Io);
+      CHECK(r.error().code() == common::ErrorCode::io);
       CHECK(mem.get_tier("t") == MemoryTier::Cpu);
       CHECK(mem.tensor_len_bytes("t") == std::optional<std::size_t>(5));
     }
@@ -102,6 +102,6 @@ TEST_CASE("hybrid_memory faults: a vanished blob is an Io and the tensor stays o
   std::filesystem::remove(memory_test::ssd_path(mem, "t"));
   auto r = mem.apply_move("t", MovePlan{MemoryTier::Ssd, MemoryTier::Ram, "load"});
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::Io);
+  CHECK(r.error().code() == common::ErrorCode::io);
   CHECK(mem.get_tier("t") == MemoryTier::Ssd);
 }

@@ -118,7 +118,7 @@ TEST_CASE("smart_offload_engine: apply propagates the memory manager's error") {
   REQUIRE(plan.actions.size() == 1);
   auto r = engine.apply(snap, plan, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::Unsupported);
-  CHECK(r.error().message == "Cannot move tensor to SSD without backing data");
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(r.error().message() == "Cannot move tensor to SSD without backing data");
   CHECK(mem.get_tier("nobytes") == MemoryTier::Ram);
 }
