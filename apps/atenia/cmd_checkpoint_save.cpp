@@ -35,7 +35,7 @@ namespace {
 // record the tier the tensor really got.
 common::Status place_saved(hybrid::HybridMemoryManager& mem, const std::string& id,
                                      std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
-  if (tier == hybrid::MemoryTier::Vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
+  if (tier == hybrid::MemoryTier::vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
   mem.register_tensor(id, data.size(), tier);
   return {};
 }
@@ -86,7 +86,7 @@ int run_save(const CheckpointOptions& o) {
       if (auto r = mem.gradients().persist(t.id, payload, o.created_unix, true); !r) {
         return fail(r.error());
       }
-    } else if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
+    } else if (auto r = cache.put_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
                                        o.created_unix, true);
                !r) {
       return fail(r.error());
@@ -100,7 +100,7 @@ int run_save(const CheckpointOptions& o) {
   nlohmann::ordered_json file_list = nlohmann::ordered_json::array();
   for (LoadedFile& lf : *files) {
     const auto& header = lf.layout.header;
-    if (auto r = cache.put_blob(hybrid::CacheKind::KernelMeta, header_key(lf.file),
+    if (auto r = cache.put_blob(hybrid::CacheKind::kernel_meta, header_key(lf.file),
                                 {reinterpret_cast<const std::uint8_t*>(header.data()), header.size()}, o.created_unix, true);
         !r) {
       return fail(r.error());
@@ -108,7 +108,7 @@ int run_save(const CheckpointOptions& o) {
     nlohmann::ordered_json names = nlohmann::ordered_json::array();
     for (const auto& t : lf.layout.tensors) {
       const std::span<const std::uint8_t> data(lf.bytes.data() + t.offset, t.length);
-      if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length), data,
+      if (auto r = cache.put_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length), data,
                                   o.created_unix, true);
           !r) {
         return fail(r.error());

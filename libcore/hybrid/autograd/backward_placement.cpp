@@ -6,13 +6,13 @@ namespace hybrid {
 
 ExecutionTarget decide_backward_target(ExecutionTarget forward_target, std::span<const MemoryTier> grad_tiers,
                                        const MemorySnapshot& /*snapshot*/, bool gpu_available) {
-  const bool all_vram = std::ranges::all_of(grad_tiers, [](MemoryTier t) { return t == MemoryTier::Vram; });
-  if (forward_target == ExecutionTarget::Gpu && all_vram && gpu_available) return ExecutionTarget::Gpu;
-  return ExecutionTarget::Cpu;
+  const bool all_vram = std::ranges::all_of(grad_tiers, [](MemoryTier t) { return t == MemoryTier::vram; });
+  if (forward_target == ExecutionTarget::gpu && all_vram && gpu_available) return ExecutionTarget::gpu;
+  return ExecutionTarget::cpu;
 }
 
 MemoryTier gradient_tier_for(ExecutionTarget target) {
-  return target == ExecutionTarget::Gpu ? MemoryTier::Vram : MemoryTier::Ram;
+  return target == ExecutionTarget::gpu ? MemoryTier::vram : MemoryTier::ram;
 }
 
 common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,

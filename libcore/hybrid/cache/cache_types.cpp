@@ -4,17 +4,17 @@ namespace hybrid {
 
 const char* to_string(CacheKind kind) {
   switch (kind) {
-    case CacheKind::Tensor: return "tensor";
-    case CacheKind::Gradient: return "gradient";
-    case CacheKind::KernelMeta: return "kernel_meta";
+    case CacheKind::tensor: return "tensor";
+    case CacheKind::gradient: return "gradient";
+    case CacheKind::kernel_meta: return "kernel_meta";
   }
   return "unknown";
 }
 
 std::optional<CacheKind> parse_cache_kind(std::string_view text) {
-  if (text == "tensor") return CacheKind::Tensor;
-  if (text == "gradient") return CacheKind::Gradient;
-  if (text == "kernel_meta" || text == "kernelmeta") return CacheKind::KernelMeta;
+  if (text == "tensor") return CacheKind::tensor;
+  if (text == "gradient") return CacheKind::gradient;
+  if (text == "kernel_meta" || text == "kernelmeta") return CacheKind::kernel_meta;
   return std::nullopt;
 }
 

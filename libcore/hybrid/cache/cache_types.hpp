@@ -13,7 +13,7 @@
 
 namespace hybrid {
 
-enum class CacheKind : std::uint8_t { Tensor, Gradient, KernelMeta };
+enum class CacheKind : std::uint8_t { tensor, gradient, kernel_meta };
 
 // Directory name and meta-file value: "tensor", "gradient", "kernel_meta".
 [[nodiscard]] const char* to_string(CacheKind kind);
@@ -21,7 +21,7 @@ enum class CacheKind : std::uint8_t { Tensor, Gradient, KernelMeta };
 [[nodiscard]] std::optional<CacheKind> parse_cache_kind(std::string_view text);
 
 struct CacheEntryMeta {
-  CacheKind kind = CacheKind::Tensor;
+  CacheKind kind = CacheKind::tensor;
   std::size_t len_bytes = 0;
   std::uint32_t checksum32 = 0;
   std::uint64_t created_unix = 0;  // caller-supplied logical time
@@ -29,7 +29,7 @@ struct CacheEntryMeta {
   // detected (absent in metas written before it was added, which still load).
   std::optional<std::string> key{};
   // Which checksum32 holds: CRC-32C (format v2, key crc32c=) or FNV-1a (v1, key checksum32=).
-  FormatSum sum = FormatSum::Crc32c;
+  FormatSum sum = FormatSum::crc32c;
 
   friend bool operator==(const CacheEntryMeta&, const CacheEntryMeta&) = default;
 };

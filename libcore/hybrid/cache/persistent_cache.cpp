@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t kMaxKeyBytes = 200;
 constexpr std::size_t kMaxMetaBytes = 4096;
-constexpr CacheKind kAllKinds[] = {CacheKind::Tensor, CacheKind::Gradient, CacheKind::KernelMeta};
+constexpr CacheKind kAllKinds[] = {CacheKind::tensor, CacheKind::gradient, CacheKind::kernel_meta};
 
 CacheError io(const std::string& what, const common::Error& e) { return CacheError::io(what + ": " + e.to_string()); }
 
@@ -193,8 +193,8 @@ CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_vi
     return CacheError::invalid_key("cache entry " + entry_name(kind, key) + " is " + std::to_string(bytes.size()) +
                                    " bytes; the limit is " + std::to_string(kMaxBlobBytes));
   }
-  const CacheEntryMeta meta{kind, bytes.size(), format_checksum(FormatSum::Crc32c, bytes), created_unix,
-                            std::string(key), FormatSum::Crc32c};
+  const CacheEntryMeta meta{kind, bytes.size(), format_checksum(FormatSum::crc32c, bytes), created_unix,
+                            std::string(key), FormatSum::crc32c};
   if (auto s = common::write_file_atomic(*fs_, next, as_bytes_span(bytes)); !s) {
     return io("Cannot write cache payload " + next, s.error());
   }

@@ -18,7 +18,7 @@ namespace hybrid {
 struct CheckpointEntry {
   std::string id;
   bool is_grad = false;
-  MemoryTier tier = MemoryTier::Ram;
+  MemoryTier tier = MemoryTier::ram;
   std::optional<CacheKind> cache_kind;  // present exactly when cache_key is
   std::optional<std::string> cache_key;
   std::size_t len_bytes = 0;

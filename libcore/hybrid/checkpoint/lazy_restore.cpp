@@ -19,13 +19,13 @@ const LazyBacking* LazyRegistry::backing(const std::string& id) const {
 
 std::size_t LazyRegistry::unmaterialized_count() const {
   std::size_t n = 0;
-  for (const auto& [id, b] : entries_) n += b.state == LazyState::Unmaterialized ? 1 : 0;
+  for (const auto& [id, b] : entries_) n += b.state == LazyState::unmaterialized ? 1 : 0;
   return n;
 }
 
 CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& mem, const std::string& id) {
   auto it = entries_.find(id);
-  if (it == entries_.end() || it->second.state == LazyState::Materialized) return {};
+  if (it == entries_.end() || it->second.state == LazyState::materialized) return {};
   LazyBacking& b = it->second;
   const auto* src = std::get_if<LazyFromPersistentCache>(&b.source);
   if (!src) return CheckpointError::invalid_format("entry '" + id + "': lazy source not supported in this version");
@@ -42,7 +42,7 @@ CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& me
     return CheckpointError::io("entry '" + id + "': " + move_error_text(r.error()));
   }
   if (b.is_grad) mem.gradients().note_key(id, src->key);
-  b.state = LazyState::Materialized;
+  b.state = LazyState::materialized;
   return {};
 }
 
@@ -56,7 +56,7 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint_lazy(const std::string& ro
     const MemoryTier effective = restore_tier(e.tier);
     mem.register_tensor(e.id, e.len_bytes, effective);
     if (e.cache_kind && e.cache_key) {
-      lazy.insert(e.id, LazyBacking{LazyState::Unmaterialized, effective, e.len_bytes, e.is_grad,
+      lazy.insert(e.id, LazyBacking{LazyState::unmaterialized, effective, e.len_bytes, e.is_grad,
                                     LazyFromPersistentCache{*e.cache_kind, *e.cache_key}});
     }
     if (drift) {

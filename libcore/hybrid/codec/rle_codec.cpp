@@ -16,7 +16,7 @@ std::pair<Bytes, CompressionMeta> rle_compress(std::span<const std::uint8_t> inp
     out.push_back(value);
     i += run;
   }
-  return {std::move(out), CompressionMeta{CompressionKind::Rle, input.size(), 0, std::nullopt}};
+  return {std::move(out), CompressionMeta{CompressionKind::rle, input.size(), 0, std::nullopt}};
 }
 
 common::Result<Bytes> rle_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {

@@ -84,12 +84,12 @@ common::Result<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input,
                                        shuffled.data(), shuffled.size());
   if (ZSTD_isError(n)) return common::Error::io(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
   out.resize(kShuffleZstdHeaderBytes + n);
-  if (meta_out) *meta_out = CompressionMeta{CompressionKind::ShuffleZstd, input.size(), element_size, crc};
+  if (meta_out) *meta_out = CompressionMeta{CompressionKind::shuffle_zstd, input.size(), element_size, crc};
   return out;
 }
 
 common::Result<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {
-  if (meta.kind != CompressionKind::ShuffleZstd) {
+  if (meta.kind != CompressionKind::shuffle_zstd) {
     return invalid(std::string("metadata names codec ") + to_string(meta.kind));
   }
   if (input.size() < kShuffleZstdHeaderBytes) return invalid("shorter than its header");

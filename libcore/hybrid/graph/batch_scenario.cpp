@@ -59,7 +59,7 @@ common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
   ReconfigurableGraph graph;
   for (const auto& node : scenario.nodes) {
     std::vector<MemoryTier> tiers;
-    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::Ram));
+    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::ram));
     graph.add_node_with_tensors(node.kernel, node.tensor_ids, std::move(tiers));
   }
   const StreamConfig streams{scenario.advanced_streams};

@@ -19,7 +19,7 @@ namespace hybrid {
 struct ScenarioTensor {
   std::string id;
   std::uint64_t bytes = 0;  // payload length; contents are scenario_payload(id, bytes)
-  MemoryTier initial = MemoryTier::Ram;
+  MemoryTier initial = MemoryTier::ram;
 };
 
 struct ScenarioNode {

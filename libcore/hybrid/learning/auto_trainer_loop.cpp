@@ -8,8 +8,8 @@ namespace hybrid {
 namespace {
 
 std::string switch_reason(BackendChoice from, BackendChoice to) {
-  if (from == BackendChoice::Cpu && to == BackendChoice::Gpu) return "switch: cpu->gpu due to learned score";
-  if (from == BackendChoice::Gpu && to == BackendChoice::Cpu) return "switch: gpu->cpu due to learned score";
+  if (from == BackendChoice::cpu && to == BackendChoice::gpu) return "switch: cpu->gpu due to learned score";
+  if (from == BackendChoice::gpu && to == BackendChoice::cpu) return "switch: gpu->cpu due to learned score";
   return "switch: backend changed due to learned score";
 }
 
@@ -33,9 +33,9 @@ BackendChoice AutoTrainerLoop::on_tick(const ExecutionContext& ctx, const WarmSt
   BackendChoice choice = last_choice_;
   std::string reason;
   if (!ctx.gpu_available) {
-    choice = BackendChoice::Cpu;
+    choice = BackendChoice::cpu;
     reason = "hold: gpu unavailable";
-    if (last_choice_ == BackendChoice::Gpu) last_switch_tick_ = now;
+    if (last_choice_ == BackendChoice::gpu) last_switch_tick_ = now;
   } else if (raw == last_choice_) {
     reason = "hold: same backend preferred";
   } else {

@@ -55,7 +55,7 @@ class AutoTrainerLoop {
   common::FileSystem* fs_;
   Clock clock_;
   std::uint64_t tick_ = 0;
-  BackendChoice last_choice_ = BackendChoice::Cpu;
+  BackendChoice last_choice_ = BackendChoice::cpu;
   std::uint64_t last_switch_tick_ = 0;
   std::string last_reason_ = "init";
   bool dirty_ = false;

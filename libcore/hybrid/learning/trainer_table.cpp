@@ -42,7 +42,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 struct Row {
   ContextBucket bucket;
-  BackendChoice backend = BackendChoice::Cpu;
+  BackendChoice backend = BackendChoice::cpu;
   ChoiceStats stats;
 };
 
@@ -67,8 +67,8 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
       if (!b || *b > kMaxBand) return std::string(key) + " must be 0..3, got '" + std::string(val) + "'";
       (key == "vram_band" ? vram : ram) = *b;
     } else if (key == "backend") {
-      if (val == "cpu") backend = BackendChoice::Cpu;
-      else if (val == "gpu") backend = BackendChoice::Gpu;
+      if (val == "cpu") backend = BackendChoice::cpu;
+      else if (val == "gpu") backend = BackendChoice::gpu;
       else return "backend must be cpu or gpu, got '" + std::string(val) + "'";
     } else if (key == "count" || key == "success" || key == "drift") {
       auto n = parse_int<std::uint32_t>(val);
@@ -105,8 +105,8 @@ std::string format_trainer_table(const TrainerTable& table) {
   }
   for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
-         ";" + std::string(format_sum_name(FormatSum::Crc32c)) + "=" +
-         std::to_string(format_checksum(FormatSum::Crc32c, body)) + "\n";
+         ";" + std::string(format_sum_name(FormatSum::crc32c)) + "=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
 }
 
 ParsedTable parse_trainer_table(std::string_view text) {
@@ -114,7 +114,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
   bool v1 = false;
-  LineReader lines(text, LineReader::Cr::Strip);
+  LineReader lines(text, LineReader::Cr::strip);
   while (auto next = lines.next()) {
     const std::size_t line_start = next->offset;
     const std::int64_t line_no = next->number;
@@ -134,7 +134,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
       trailer_seen = true;
       std::optional<std::uint64_t> len;
       std::optional<std::uint32_t> sum;
-      const FormatSum algo = v1 ? FormatSum::Fnv1a : FormatSum::Crc32c;
+      const FormatSum algo = v1 ? FormatSum::fnv1a : FormatSum::crc32c;
       const std::string sum_key = std::string(format_sum_name(algo)) + "=";
       for (std::string_view seg : split(line, ';')) {
         if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));

@@ -40,14 +40,14 @@ struct MemorySnapshot {
 [[nodiscard]] inline MemorySnapshot empty_memory_snapshot() { return {}; }
 
 struct MovePlan {
-  MemoryTier from = MemoryTier::Cpu;
-  MemoryTier to = MemoryTier::Cpu;
+  MemoryTier from = MemoryTier::cpu;
+  MemoryTier to = MemoryTier::cpu;
   std::string reason;
 };
 
 struct TensorResidence {
   TensorId id;
-  MemoryTier tier = MemoryTier::Cpu;
+  MemoryTier tier = MemoryTier::cpu;
   MemoryFootprint footprint;
   StorageBacking backing;
 };

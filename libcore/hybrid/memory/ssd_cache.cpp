@@ -77,20 +77,20 @@ common::Result<CompressionMeta> SsdCache::write_blob(const std::string& path, st
 
 common::Result<CompressionMeta> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data,
                                                  const CompressionChoice& choice) const {
-  CompressionMeta meta{CompressionKind::None, data.size(), 0, std::nullopt};
+  CompressionMeta meta{CompressionKind::none, data.size(), 0, std::nullopt};
   switch (choice.kind) {
-    case CompressionKind::None: {
+    case CompressionKind::none: {
       meta.crc32c = crc32c(data);
       if (auto w = write_blob(path, data); !w) return w.error();
       return meta;
     }
-    case CompressionKind::Rle: {
+    case CompressionKind::rle: {
       auto [encoded, rle_meta] = rle_compress(data);
       rle_meta.crc32c = crc32c(data);
       if (auto w = write_blob(path, encoded); !w) return w.error();
       return rle_meta;
     }
-    case CompressionKind::ShuffleZstd: {
+    case CompressionKind::shuffle_zstd: {
       auto encoded = shuffle_zstd_compress(data, choice.element_size, choice.zstd_level, &meta);
       if (!encoded) return from_codec(encoded.error());
       if (auto w = write_blob(path, *encoded); !w) return w.error();
@@ -118,19 +118,19 @@ common::Result<Bytes> SsdCache::read_blob_with_meta(const std::string& path, con
   if (!raw) return raw.error();
   Bytes out;
   switch (meta.kind) {
-    case CompressionKind::None:
+    case CompressionKind::none:
       if (raw->size() != meta.original_bytes) {
         return common::Error::invalid_argument("Invalid SSD blob: length mismatch for uncompressed data");
       }
       out = std::move(raw).value();
       break;
-    case CompressionKind::Rle: {
+    case CompressionKind::rle: {
       auto decoded = rle_decompress(*raw, meta);
       if (!decoded) return from_codec(decoded.error());
       out = std::move(decoded).value();
       break;
     }
-    case CompressionKind::ShuffleZstd: {
+    case CompressionKind::shuffle_zstd: {
       // The codec checks its own header and CRC against the metadata.
       auto decoded = shuffle_zstd_decompress(*raw, meta);
       if (!decoded) return from_codec(decoded.error());

@@ -24,7 +24,7 @@ class SsdCache {
   // was replaced, "-<8 hex of FNV-1a(id)>" is appended so "a/b" and "a_b" do not collide.
   [[nodiscard]] std::string blob_path(std::string_view tensor_id) const;
 
-  // Raw write (CompressionKind::None). io on failure; the old file, if any, survives.
+  // Raw write (CompressionKind::none). io on failure; the old file, if any, survives.
   [[nodiscard]] common::Status write_blob(const std::string& path, std::span<const std::uint8_t> data) const;
   // Encodes with `compression` (default parameters) and returns the metadata to read it back.
   [[nodiscard]] common::Result<CompressionMeta> write_blob(const std::string& path, std::span<const std::uint8_t> data,

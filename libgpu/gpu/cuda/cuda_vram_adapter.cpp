@@ -134,7 +134,7 @@ std::vector<hybrid::GpuCaps> CudaVramAdapter::devices() const {
   for (int dev = 0; dev < n; ++dev) {
     hybrid::GpuCaps g;
     g.id = "gpu" + std::to_string(dev);
-    g.backend = hybrid::BackendKind::Cuda;
+    g.backend = hybrid::BackendKind::cuda;
     std::size_t free_b = 0, total_b = 0;
     if (cudaSetDevice(dev) == cudaSuccess && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
       g.vram_total_bytes = total_b;

@@ -12,13 +12,13 @@ TEST_CASE("gradient cache: persist and restore gradient roundtrip") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.file("ssd"), std::make_unique<FakeVramAdapter>());
   mem.attach_persistent_cache(PersistentHybridCache(dir.file("grad_cache")));
-  REQUIRE(mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::ram).ok());
   REQUIRE(mem.gradients().persist("g1", Bytes{9, 8, 7}, 1, true).ok());
   CHECK(mem.gradients().contains("g1"));
   CHECK_FALSE(mem.gradients().contains("t1"));
   CHECK(mem.gradients().key_of("g1") == std::optional<std::string>("grad:g1:len3"));
-  CHECK(mem.persistent_cache()->exists(CacheKind::Gradient, "grad:g1:len3"));
-  CHECK_FALSE(mem.persistent_cache()->exists(CacheKind::Tensor, "grad:g1:len3"));
+  CHECK(mem.persistent_cache()->exists(CacheKind::gradient, "grad:g1:len3"));
+  CHECK_FALSE(mem.persistent_cache()->exists(CacheKind::tensor, "grad:g1:len3"));
   REQUIRE(mem.remove_tensor("g1"));
   auto restored = mem.gradients().restore("g1");
   REQUIRE(restored.ok());
@@ -33,12 +33,12 @@ TEST_CASE("gradient cache: persist and restore gradient roundtrip") {
 TEST_CASE("gradient cache: gradients use separate namespace from tensors") {
   testsupport::TempDir dir;
   PersistentHybridCache cache(dir.file("grad_cache"));
-  REQUIRE(cache.put_blob(CacheKind::Tensor, "k", Bytes{1, 2, 3}, 0, false).ok());
-  REQUIRE(cache.put_blob(CacheKind::Gradient, "k", Bytes{4, 5, 6}, 0, false).ok());
-  CHECK(cache.exists(CacheKind::Tensor, "k"));
-  CHECK(cache.exists(CacheKind::Gradient, "k"));
-  CHECK(*cache.get_blob(CacheKind::Tensor, "k") == Bytes{1, 2, 3});
-  CHECK(*cache.get_blob(CacheKind::Gradient, "k") == Bytes{4, 5, 6});
+  REQUIRE(cache.put_blob(CacheKind::tensor, "k", Bytes{1, 2, 3}, 0, false).ok());
+  REQUIRE(cache.put_blob(CacheKind::gradient, "k", Bytes{4, 5, 6}, 0, false).ok());
+  CHECK(cache.exists(CacheKind::tensor, "k"));
+  CHECK(cache.exists(CacheKind::gradient, "k"));
+  CHECK(*cache.get_blob(CacheKind::tensor, "k") == Bytes{1, 2, 3});
+  CHECK(*cache.get_blob(CacheKind::gradient, "k") == Bytes{4, 5, 6});
 }
 
 TEST_CASE("gradient cache: helpers without a cache, and unknown gradients") {
@@ -58,7 +58,7 @@ TEST_CASE("gradient cache: a corrupted gradient blob is reported, not returned")
   mem.attach_persistent_cache(PersistentHybridCache(dir.file("pc")));
   REQUIRE(mem.gradients().persist("g", Bytes{1, 2, 3, 4}, 0, true).ok());
   {
-    std::FILE* f = std::fopen(mem.persistent_cache()->bin_path(CacheKind::Gradient, "grad:g:len4").c_str(), "r+b");
+    std::FILE* f = std::fopen(mem.persistent_cache()->bin_path(CacheKind::gradient, "grad:g:len4").c_str(), "r+b");
     REQUIRE(f != nullptr);
     std::fputc(0x7F, f);
     std::fclose(f);

@@ -23,7 +23,7 @@ Bytes pattern(std::size_t n) {
 TEST_CASE("compression: rle roundtrip integrity") {
   const Bytes data = repeated();
   auto [enc, meta] = rle_compress(data);
-  CHECK(meta.kind == CompressionKind::Rle);
+  CHECK(meta.kind == CompressionKind::rle);
   CHECK(meta.original_bytes == data.size());
   CHECK(enc.size() < data.size());
   auto dec = rle_decompress(enc, meta);
@@ -40,7 +40,7 @@ TEST_CASE("compression: rle roundtrip integrity") {
 }
 
 TEST_CASE("compression: invalid rle stream returns error") {
-  const CompressionMeta meta{CompressionKind::Rle, 4, 0, std::nullopt};
+  const CompressionMeta meta{CompressionKind::rle, 4, 0, std::nullopt};
   auto odd = rle_decompress(Bytes{2, 1, 2}, meta);
   REQUIRE_FALSE(odd.ok());
   CHECK(odd.error().code() == common::ErrorCode::malformed);
@@ -76,7 +76,7 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
   CompressionMeta meta;
   auto enc = shuffle_zstd_compress(data, 4, 1, &meta);
   REQUIRE(enc.ok());
-  CHECK(meta.kind == CompressionKind::ShuffleZstd);
+  CHECK(meta.kind == CompressionKind::shuffle_zstd);
   CHECK(meta.element_size == 4);
   CHECK(meta.original_bytes == data.size());
   CHECK(enc->size() < data.size());
@@ -92,7 +92,7 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
   wrong_width.element_size = 2;
   CHECK(shuffle_zstd_decompress(*enc, wrong_width).error().message().find("element size") != std::string::npos);
   CompressionMeta wrong_kind = meta;
-  wrong_kind.kind = CompressionKind::Rle;
+  wrong_kind.kind = CompressionKind::rle;
   CHECK(shuffle_zstd_decompress(*enc, wrong_kind).error().message().find("metadata names codec rle") !=
         std::string::npos);
   Bytes bad_codec = *enc;
@@ -109,7 +109,7 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
 }
 
 TEST_CASE("compression_kind: names round-trip") {
-  for (auto k : {CompressionKind::None, CompressionKind::Rle, CompressionKind::ShuffleZstd}) {
+  for (auto k : {CompressionKind::none, CompressionKind::rle, CompressionKind::shuffle_zstd}) {
     CHECK(parse_compression_kind(to_string(k)) == k);
   }
   CHECK_FALSE(parse_compression_kind("zstd").has_value());

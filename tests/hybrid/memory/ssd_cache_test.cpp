@@ -56,7 +56,7 @@ TEST_CASE("ssd_cache: a flipped byte in an uncompressed blob is caught by its CR
   SsdCache cache(dir.file("c"));
   REQUIRE(cache.ensure_dir().ok());
   const std::string p = cache.blob_path("x");
-  auto meta = cache.write_blob(p, memory_test::pattern(64), CompressionKind::None);
+  auto meta = cache.write_blob(p, memory_test::pattern(64), CompressionKind::none);
   REQUIRE(meta.ok());
   REQUIRE(meta->crc32c.has_value());
   Bytes raw = memory_test::read_file(p);
