@@ -34,7 +34,7 @@ namespace {
 // VRAM keeps the real registration: without a GPU it degrades to RAM, and the manifest must
 // record the tier the tensor really got.
 common::Status place_saved(hybrid::HybridMemoryManager& mem, const std::string& id,
-                                     std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
+                           std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
   if (tier == hybrid::MemoryTier::vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
   mem.register_tensor(id, data.size(), tier);
   return {};

@@ -7,6 +7,8 @@
 
 namespace testsupport {
 
-inline std::string error_text(const common::Error& e) { return std::string(common::to_string(e.code())) + ": " + e.to_string(); }
+inline std::string error_text(const common::Error& e) {
+  return std::string(common::to_string(e.code())) + ": " + e.to_string();
+}
 
 }  // namespace testsupport

@@ -16,7 +16,7 @@ MemoryTier gradient_tier_for(ExecutionTarget target) {
 }
 
 common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
-                                   ExecutionTarget target, const MemorySnapshot& snapshot) {
+                                 ExecutionTarget target, const MemorySnapshot& snapshot) {
   const MemoryTier desired = gradient_tier_for(target);
   for (const auto& grad : grads) {
     if (mem.get_tier(grad.id) == desired) continue;

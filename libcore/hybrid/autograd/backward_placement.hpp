@@ -21,7 +21,7 @@ namespace hybrid {
 // fail with invalid_argument "Tensor not registered"; a plan the memory manager degraded, e.g. VRAM
 // unavailable, fails with unsupported carrying the plan's reason, before any move).
 [[nodiscard]] common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
-                                                 ExecutionTarget target, const MemorySnapshot& snapshot);
+                                               ExecutionTarget target, const MemorySnapshot& snapshot);
 
 // input_grads then output_grads.
 [[nodiscard]] std::vector<TensorGrad> all_grads(const AutogradNode& node);

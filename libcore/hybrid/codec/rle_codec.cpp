@@ -30,14 +30,14 @@ common::Result<Bytes> rle_decompress(std::span<const std::uint8_t> input, const 
     if (count == 0) return common::Error::malformed("Invalid RLE stream: zero count at byte " + std::to_string(i));
     if (out.size() + count > meta.original_bytes) {
       return common::Error::malformed("Invalid RLE stream: decodes to more than " +
-                                 std::to_string(meta.original_bytes) + " bytes");
+                                      std::to_string(meta.original_bytes) + " bytes");
     }
     out.insert(out.end(), count, input[i + 1]);
   }
   if (out.size() != meta.original_bytes) {
     return common::Error::malformed("Invalid RLE stream: length mismatch, expected " +
-                               std::to_string(meta.original_bytes) + " bytes, decoded " +
-                               std::to_string(out.size()));
+                                    std::to_string(meta.original_bytes) + " bytes, decoded " +
+                                    std::to_string(out.size()));
   }
   return out;
 }

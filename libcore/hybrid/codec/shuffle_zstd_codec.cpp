@@ -57,10 +57,10 @@ common::Error invalid(const std::string& what) {
 }  // namespace
 
 common::Result<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size, int level,
-                                        CompressionMeta* meta_out) {
+                                            CompressionMeta* meta_out) {
   if (element_size == 0 || element_size > 0xFFFF) {
     return common::Error::invalid_argument("shuffle_zstd: element size " + std::to_string(element_size) +
-                                  " is outside 1..65535");
+                                           " is outside 1..65535");
   }
   if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
     return common::Error::invalid_argument("shuffle_zstd: zstd level " + std::to_string(level) + " is out of range");

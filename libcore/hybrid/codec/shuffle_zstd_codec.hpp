@@ -17,11 +17,11 @@ inline constexpr std::size_t kShuffleZstdHeaderBytes = 20;
 // element_size in 1..65535; level as zstd (1 = fast). invalid_argument on bad parameters,
 // io when zstd cannot run.
 [[nodiscard]] common::Result<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input,
-                                                         std::uint32_t element_size, int level,
+                                                          std::uint32_t element_size, int level,
                                                          CompressionMeta* meta_out);
 
 // malformed ("Invalid shuffle_zstd blob: ...") on any mismatch or corruption.
 [[nodiscard]] common::Result<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input,
-                                                           const CompressionMeta& meta);
+                                                            const CompressionMeta& meta);
 
 }  // namespace hybrid

@@ -18,7 +18,7 @@ std::vector<std::string> graph_tensor_ids(const ReconfigurableGraph& graph) {
 }
 
 std::optional<common::Error> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
-                                                       HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+                                                           HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                                        bool gpu_available, std::uint64_t tick) {
   auto event = [tick](TimelineEventKind kind) {
     TimelineEvent e;

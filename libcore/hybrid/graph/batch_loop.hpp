@@ -57,7 +57,7 @@ class BatchLoopRunner {
  private:
   // Runs tick `tick`; returns the offload error that must stop the loop, if any.
   std::optional<common::Error> run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
-                                        HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+                                            HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                         bool gpu_available, std::uint64_t tick);
 
   SmartOffloadEngine offload_;

@@ -61,7 +61,7 @@ struct ParsedTable {
 // Creates the parent directory, then replaces `path` atomically.
 // io (naming the file) when the directory or the file cannot be written.
 [[nodiscard]] common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer,
-                                                 const std::string& path);
+                                                  const std::string& path);
 
 // The seed's loader: a missing or unreadable file, or an unknown header, gives an empty
 // trainer; bad rows are skipped. A trailer that does not match is malformed ("<path>:<line>: ...").

@@ -113,7 +113,7 @@ std::vector<std::string> HybridMemoryManager::ids_for_checkpoint() const {
 // ---------------------------------------------------------------- moves
 
 common::Result<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryTier target,
-                                                    const MemorySnapshot& /*snapshot*/) const {
+                                                        const MemorySnapshot& /*snapshot*/) const {
   const TensorResidence* r = residence(id);
   if (!r) return not_registered();
   if (target == MemoryTier::vram && !vram_->is_available()) {

@@ -75,7 +75,7 @@ class HybridMemoryManager {
   // is there; Vram degraded to Ram (kReasonVramDegraded) when VRAM is unavailable; moves to SSD
   // need bytes (kErrSsdWithoutBacking) and a usable cache directory (created here).
   [[nodiscard]] common::Result<MovePlan> plan_move(std::string_view id, MemoryTier target,
-                                               const MemorySnapshot& snapshot) const;
+                                                   const MemorySnapshot& snapshot) const;
   [[nodiscard]] common::Status apply_move(std::string_view id, const MovePlan& plan);
 
   // ---- compression (off by default) ----

@@ -71,12 +71,12 @@ common::Status SsdCache::write_blob(const std::string& path, std::span<const std
 }
 
 common::Result<CompressionMeta> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data,
-                                                 CompressionKind compression) const {
+                                                     CompressionKind compression) const {
   return write_blob(path, data, CompressionChoice{compression, 4, 1});
 }
 
 common::Result<CompressionMeta> SsdCache::write_blob(const std::string& path, std::span<const std::uint8_t> data,
-                                                 const CompressionChoice& choice) const {
+                                                     const CompressionChoice& choice) const {
   CompressionMeta meta{CompressionKind::none, data.size(), 0, std::nullopt};
   switch (choice.kind) {
     case CompressionKind::none: {

@@ -28,9 +28,9 @@ class SsdCache {
   [[nodiscard]] common::Status write_blob(const std::string& path, std::span<const std::uint8_t> data) const;
   // Encodes with `compression` (default parameters) and returns the metadata to read it back.
   [[nodiscard]] common::Result<CompressionMeta> write_blob(const std::string& path, std::span<const std::uint8_t> data,
-                                                       CompressionKind compression) const;
+                                                           CompressionKind compression) const;
   [[nodiscard]] common::Result<CompressionMeta> write_blob(const std::string& path, std::span<const std::uint8_t> data,
-                                                       const CompressionChoice& choice) const;
+                                                           const CompressionChoice& choice) const;
 
   // Raw bytes of the file. io when missing or unreadable.
   [[nodiscard]] common::Result<Bytes> read_blob(const std::string& path) const;

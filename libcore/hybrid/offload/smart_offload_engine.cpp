@@ -122,7 +122,7 @@ OffloadPlan SmartOffloadEngine::plan_with_tick(const MemorySnapshot& snapshot,
 }
 
 common::Status SmartOffloadEngine::apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
-                                           HybridMemoryManager& mem) const {
+                                         HybridMemoryManager& mem) const {
   auto move = [&](const std::string& id, MemoryTier target) -> common::Status {
     auto move_plan = mem.plan_move(id, target, snapshot);
     if (!move_plan) return move_plan.error();

@@ -52,7 +52,7 @@ class SmartOffloadEngine {
   // MoveToRam: Vram/any -> Ram. MoveToSsd: Vram -> Ram first, then -> Ssd. Stops at the first
   // common::Error, leaving earlier actions applied.
   [[nodiscard]] common::Status apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
-                                       HybridMemoryManager& mem) const;
+                                     HybridMemoryManager& mem) const;
 
   // The tick of the last action planned for `id`, if any.
   [[nodiscard]] std::optional<std::uint64_t> last_moved(const std::string& id) const;
