@@ -22,7 +22,7 @@ namespace {
 // "<kind>/<file name>" of every file the checkpoint may read.
 common::Result<std::set<std::string>> referenced_blob_files(const CacheRoot& root) {
   auto cp = hybrid::read_manifest(common::real_file_system(), root.checkpoint());
-  if (!cp) return hybrid::to_common_error(cp.error());
+  if (!cp) return cp.error();
   std::set<std::string> out;
   auto add = [&out](hybrid::CacheKind kind, const std::string& key) {
     for (const char* suffix : {".bin", ".meta", ".bin.next"}) out.insert(std::string(hybrid::to_string(kind)) + "/" + key + suffix);
@@ -32,7 +32,7 @@ common::Result<std::set<std::string>> referenced_blob_files(const CacheRoot& roo
   }
   auto files = read_file_list(root);
   if (!files) return files.error();
-  for (const SavedFile& f : *files) add(hybrid::CacheKind::KernelMeta, header_key(f.file));
+  for (const SavedFile& f : *files) add(hybrid::CacheKind::kernel_meta, header_key(f.file));
   return out;
 }
 
@@ -49,7 +49,7 @@ common::Result<std::size_t> sweep_unreferenced_blobs(const CacheRoot& root) {
   if (!blobs) return blobs.error();
   if (!blobs->valid()) return std::size_t{0};
   std::size_t removed = 0;
-  for (hybrid::CacheKind kind : {hybrid::CacheKind::Tensor, hybrid::CacheKind::Gradient, hybrid::CacheKind::KernelMeta}) {
+  for (hybrid::CacheKind kind : {hybrid::CacheKind::tensor, hybrid::CacheKind::gradient, hybrid::CacheKind::kernel_meta}) {
     const std::string kind_name = hybrid::to_string(kind);
     const std::string shown = root.blobs() + "/" + kind_name;
     auto dir = open_subdir(blobs->get(), kind_name, shown);

@@ -40,12 +40,12 @@ common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root) {
 }
 
 common::Result<hybrid::TensorFile> saved_file_layout(const hybrid::PersistentHybridCache& cache, const SavedFile& file) {
-  auto header = cache.get_blob(hybrid::CacheKind::KernelMeta, header_key(file.file));
-  if (!header) return hybrid::to_common_error(header.error());
+  auto header = cache.get_blob(hybrid::CacheKind::kernel_meta, header_key(file.file));
+  if (!header) return header.error();
   std::string stem = file.file;
   if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
   return hybrid::parse_tensor_header(
-      file.format == "npy" ? hybrid::TensorFileFormat::Npy : hybrid::TensorFileFormat::Safetensors,
+      file.format == "npy" ? hybrid::TensorFileFormat::npy : hybrid::TensorFileFormat::safetensors,
       {reinterpret_cast<const char*>(header->data()), header->size()}, stem, file.file);
 }
 
@@ -62,8 +62,8 @@ common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& roo
     if (!layout) return layout.error();
     std::vector<std::vector<std::uint8_t>> blobs;
     for (const auto& t : layout->tensors) {
-      auto b = cache.get_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length));
-      if (!b) return hybrid::to_common_error(b.error());
+      auto b = cache.get_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length));
+      if (!b) return b.error();
       blobs.push_back(std::move(b.value()));
     }
     std::vector<std::span<const std::uint8_t>> spans(blobs.begin(), blobs.end());

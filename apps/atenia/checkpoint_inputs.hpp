@@ -21,7 +21,7 @@ inline constexpr std::size_t kMaxCheckpointTensors = 1024;
 struct TensorSpec {
   std::string id;
   std::uint64_t bytes = 0;
-  hybrid::MemoryTier tier = hybrid::MemoryTier::Ram;
+  hybrid::MemoryTier tier = hybrid::MemoryTier::ram;
   bool grad = false;
   std::optional<hybrid::MemoryTier> desired;
   std::optional<std::string> summary;

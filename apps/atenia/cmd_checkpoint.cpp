@@ -27,7 +27,7 @@ nlohmann::ordered_json entry_json(const hybrid::CheckpointEntry& e) {
           {"plan_summary", e.last_plan_summary ? nlohmann::ordered_json(*e.last_plan_summary) : nullptr}};
 }
 
-int fail_checkpoint(const hybrid::CheckpointError& e) { return report(hybrid::to_common_error(e)); }
+int fail_checkpoint(const hybrid::CheckpointError& e) { return report(e); }
 
 int run_recover(const CheckpointOptions& o) {
   auto& fs = common::real_file_system();

@@ -25,7 +25,7 @@ std::string header_problem(const hybrid::PersistentHybridCache& cache, const Sav
   auto layout = saved_file_layout(cache, f);
   if (!layout) return layout.error().message();
   for (const auto& t : layout->tensors) {
-    auto len = cache.verify_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length));
+    auto len = cache.verify_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length));
     if (!len) return hybrid::to_string(len.error());
     if (*len != t.length) return "tensor " + t.name + ": length mismatch with the header";
   }
@@ -52,7 +52,7 @@ int run_inspect(const CheckpointOptions& o) {
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   for (const auto& e : cp->entries) {
     std::string blob = "none";
-    if (!e.cache_kind && e.tier != hybrid::MemoryTier::Cpu) {
+    if (!e.cache_kind && e.tier != hybrid::MemoryTier::cpu) {
       blob = "no cache reference to restore from";  // restore refuses such an entry
       ++bad;
     } else if (e.cache_kind && e.cache_key) {

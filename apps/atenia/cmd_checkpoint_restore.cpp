@@ -50,7 +50,7 @@ int run_restore(const CheckpointOptions& o) {
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   for (const auto& e : cp->entries) {
     const auto tier = mem.get_tier(e.id);
-    const char* state = !tier ? "not_restored" : o.lazy && lazy.state(e.id) == hybrid::LazyState::Unmaterialized
+    const char* state = !tier ? "not_restored" : o.lazy && lazy.state(e.id) == hybrid::LazyState::unmaterialized
                                                      ? "lazy"
                                                      : "loaded";
     if (o.json) {

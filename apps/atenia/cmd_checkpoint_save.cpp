@@ -33,9 +33,9 @@ namespace {
 // fsynced every byte a second time, into a spill file nothing reads (restore spills afresh).
 // VRAM keeps the real registration: without a GPU it degrades to RAM, and the manifest must
 // record the tier the tensor really got.
-hybrid::MoveResult<void> place_saved(hybrid::HybridMemoryManager& mem, const std::string& id,
-                                     std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
-  if (tier == hybrid::MemoryTier::Vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
+common::Status place_saved(hybrid::HybridMemoryManager& mem, const std::string& id,
+                           std::span<const std::uint8_t> data, hybrid::MemoryTier tier) {
+  if (tier == hybrid::MemoryTier::vram) return mem.register_tensor_with_data(id, hybrid::Bytes(data.begin(), data.end()), tier);
   mem.register_tensor(id, data.size(), tier);
   return {};
 }
@@ -84,15 +84,15 @@ int run_save(const CheckpointOptions& o) {
     hybrid::Bytes payload = hybrid::scenario_payload(t.id, t.bytes);
     if (t.grad) {
       if (auto r = mem.gradients().persist(t.id, payload, o.created_unix, true); !r) {
-        return fail(hybrid::to_common_error(r.error()));
+        return fail(r.error());
       }
-    } else if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
+    } else if (auto r = cache.put_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.id, t.bytes), payload,
                                        o.created_unix, true);
                !r) {
-      return fail(hybrid::to_common_error(r.error()));
+      return fail(r.error());
     }
     if (auto r = place_saved(mem, t.id, payload, t.tier); !r) {
-      return fail(hybrid::to_common_error(r.error()));
+      return fail(r.error());
     }
     mem.hints().set_desired_tier(t.id, t.desired);
     mem.hints().set_last_plan_summary(t.id, t.summary);
@@ -100,21 +100,21 @@ int run_save(const CheckpointOptions& o) {
   nlohmann::ordered_json file_list = nlohmann::ordered_json::array();
   for (LoadedFile& lf : *files) {
     const auto& header = lf.layout.header;
-    if (auto r = cache.put_blob(hybrid::CacheKind::KernelMeta, header_key(lf.file),
+    if (auto r = cache.put_blob(hybrid::CacheKind::kernel_meta, header_key(lf.file),
                                 {reinterpret_cast<const std::uint8_t*>(header.data()), header.size()}, o.created_unix, true);
         !r) {
-      return fail(hybrid::to_common_error(r.error()));
+      return fail(r.error());
     }
     nlohmann::ordered_json names = nlohmann::ordered_json::array();
     for (const auto& t : lf.layout.tensors) {
       const std::span<const std::uint8_t> data(lf.bytes.data() + t.offset, t.length);
-      if (auto r = cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length), data,
+      if (auto r = cache.put_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length), data,
                                   o.created_unix, true);
           !r) {
-        return fail(hybrid::to_common_error(r.error()));
+        return fail(r.error());
       }
       if (auto r = place_saved(mem, t.name, data, *tier); !r) {
-        return fail(hybrid::to_common_error(r.error()));
+        return fail(r.error());
       }
       names.push_back(t.name);
     }
@@ -127,7 +127,7 @@ int run_save(const CheckpointOptions& o) {
     return fail(s.error());
   }
   auto cp = hybrid::save_checkpoint(root.checkpoint(), o.created_unix, mem);
-  if (!cp) return fail(hybrid::to_common_error(cp.error()));
+  if (!cp) return fail(cp.error());
   rollback->commit();
   // Past the commit point: the blobs no entry references any more (a tensor saved again under
   // another length, files an earlier killed save left) go now, never before.

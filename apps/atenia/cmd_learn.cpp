@@ -55,7 +55,7 @@ common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord&
   if (!drift) return drift.error();
   hybrid::TrainingEpisode ep;
   ep.ctx = hybrid::context_from_pressures(*gpu, *vram, *ram);
-  ep.decision.backend = *backend == "gpu" ? hybrid::BackendChoice::Gpu : hybrid::BackendChoice::Cpu;
+  ep.decision.backend = *backend == "gpu" ? hybrid::BackendChoice::gpu : hybrid::BackendChoice::cpu;
   ep.outcome = {*success, static_cast<std::int32_t>(*score), *drift};
   return ep;
 }

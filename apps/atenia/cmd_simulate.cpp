@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "gpu/cuda_vram.hpp"
+#include "hybrid/memory/move_error.hpp"
 #include "hybrid/planner/execution_target.hpp"
 #include "hybrid/profiler/hardware_profiler.hpp"
 #include "scenario_json.hpp"
@@ -75,12 +76,12 @@ FinalState final_state(const hybrid::BatchScenario& sc, const hybrid::BatchRunRe
   }
   std::vector<std::pair<std::pair<std::string, std::string>, std::uint64_t>> pending;
   for (const hybrid::TimelineEvent& e : r.events) {
-    if (e.kind == hybrid::TimelineEventKind::Run && e.task.category == hybrid::TaskCategory::Transfer &&
+    if (e.kind == hybrid::TimelineEventKind::run && e.task.category == hybrid::TaskCategory::transfer &&
         !e.task.tensor.empty()) {
       f.moved[{e.task.from, e.task.to}] += size[e.task.tensor];
-    } else if (e.kind == hybrid::TimelineEventKind::OffloadMove) {
+    } else if (e.kind == hybrid::TimelineEventKind::offload_move) {
       pending.push_back({{e.from, e.to}, size[e.tensor]});
-    } else if (e.kind == hybrid::TimelineEventKind::OffloadApply) {
+    } else if (e.kind == hybrid::TimelineEventKind::offload_apply) {
       if (e.outcome == "ok") {
         for (const auto& [dir, n] : pending) f.moved[dir] += n;
       }
@@ -218,7 +219,7 @@ int run_simulate(const SimulateOptions& o) {
   }
   if (result->error) {
     return report(common::Error::io("offload failed at tick " + std::to_string(result->ticks.size() - 1) + ": " +
-                                        hybrid::to_string(*result->error),
+                                        hybrid::move_error_text(*result->error),
                                     common::Location{o.scenario, 0, {}}));
   }
   return kExitOk;

@@ -45,7 +45,7 @@ class Model {
     bool open = false;
     for (const hybrid::TimelineEvent& e : timeline) {
       switch (e.kind) {
-        case hybrid::TimelineEventKind::TickStart: {
+        case hybrid::TimelineEventKind::tick_start: {
           TimedTick t;
           t.name = "tick=" + std::to_string(e.tick);
           t.tick = static_cast<std::size_t>(e.tick);
@@ -56,9 +56,9 @@ class Model {
           open = true;
           break;
         }
-        case hybrid::TimelineEventKind::Run: task(e); break;
-        case hybrid::TimelineEventKind::OffloadMove: offload(e); break;
-        case hybrid::TimelineEventKind::TickEnd:
+        case hybrid::TimelineEventKind::run: task(e); break;
+        case hybrid::TimelineEventKind::offload_move: offload(e); break;
+        case hybrid::TimelineEventKind::tick_end:
           if (open) close(hybrid::render(e), false);
           open = false;
           break;
@@ -105,8 +105,8 @@ class Model {
     t.stream = hybrid::to_string(e.stream);
     t.task = e.task.name;
     t.line = hybrid::render(e);
-    if (e.task.category == hybrid::TaskCategory::Compute) {
-      const bool gpu = e.stream == hybrid::StreamKind::Gpu;
+    if (e.task.category == hybrid::TaskCategory::compute) {
+      const bool gpu = e.stream == hybrid::StreamKind::gpu;
       t.device = gpu ? "GPU" : "CPU";
       t.label = t.task;
       t.cat = "compute";
@@ -129,7 +129,7 @@ class Model {
     // kernel's own prefetch) moves no bytes of a tensor.
     const std::string& id = e.task.tensor;
     const std::string from = e.task.from.empty() ? "ssd" : e.task.from, to = e.task.to.empty() ? "ram" : e.task.to;
-    if (!id.empty() && e.task.category == hybrid::TaskCategory::Transfer) t.label = "move " + id + " " + from + "->" + to;
+    if (!id.empty() && e.task.category == hybrid::TaskCategory::transfer) t.label = "move " + id + " " + from + "->" + to;
     else if (!id.empty()) t.label = "prefetch " + id;
     else t.label = t.task;
     t.cat = "transfer";

@@ -16,8 +16,8 @@ namespace {
 
 std::optional<hybrid::BackendKind> parse_backend(const std::string& s) {
   using hybrid::BackendKind;
-  for (BackendKind k : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Rocm, BackendKind::Metal, BackendKind::OneApi,
-                        BackendKind::Vulkan, BackendKind::Unknown}) {
+  for (BackendKind k : {BackendKind::cpu, BackendKind::cuda, BackendKind::rocm, BackendKind::metal, BackendKind::one_api,
+                        BackendKind::vulkan, BackendKind::unknown}) {
     if (s == hybrid::to_string(k)) return k;
   }
   return std::nullopt;

@@ -1,7 +1,7 @@
 #pragma once
-// Expected<T, E>: a value or a domain error E (std::expected is C++23). Used where a component's
-// error is a small typed enum-with-message (hybrid::MoveError, hybrid::CacheError...) rather
-// than common::Error. T and E must be distinct types so both constructors stay implicit.
+// Expected<T, E>: a value or an error E (std::expected is C++23). E is common::Error (see
+// result.hpp) or a class derived from it that adds a small enum a caller branches on
+// (nl::StepError, hybrid::CacheError). T and E must be distinct types so both constructors stay implicit.
 #include <cassert>
 #include <optional>
 #include <type_traits>

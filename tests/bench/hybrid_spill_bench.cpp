@@ -56,7 +56,7 @@ void BM_HybridSpillRoundTrip(benchmark::State& state) {
   testsupport::TempDir dir;
   const hybrid::Bytes data = random_bytes(bytes);
   hybrid::HybridMemoryManager mem(dir.file("spill"));
-  if (!mem.register_tensor_with_data("t", data, hybrid::MemoryTier::Ram).ok()) {
+  if (!mem.register_tensor_with_data("t", data, hybrid::MemoryTier::ram).ok()) {
     state.SkipWithError("register failed");
     return;
   }
@@ -66,8 +66,8 @@ void BM_HybridSpillRoundTrip(benchmark::State& state) {
     plain_s += plain_write_read(dir.file("plain.bin"), data, sink, true);
     nosync_s += plain_write_read(dir.file("plain.bin"), data, sink, false);
     const auto t0 = Clock::now();
-    auto out = mem.apply_move("t", hybrid::MovePlan{hybrid::MemoryTier::Ram, hybrid::MemoryTier::Ssd, "bench"});
-    auto in = mem.apply_move("t", hybrid::MovePlan{hybrid::MemoryTier::Ssd, hybrid::MemoryTier::Ram, "bench"});
+    auto out = mem.apply_move("t", hybrid::MovePlan{hybrid::MemoryTier::ram, hybrid::MemoryTier::ssd, "bench"});
+    auto in = mem.apply_move("t", hybrid::MovePlan{hybrid::MemoryTier::ssd, hybrid::MemoryTier::ram, "bench"});
     spill_s += std::chrono::duration<double>(Clock::now() - t0).count();
     if (!out.ok() || !in.ok()) {
       state.SkipWithError("spill failed");

@@ -82,10 +82,10 @@ void BM_HybridTensorFileRoundTrip(benchmark::State& state) {
     hybrid::HybridMemoryManager mem(dir.file("root/ssd"));
     for (const auto& t : layout->tensors) {
       const std::span<const std::uint8_t> data(file.data() + t.offset, t.length);
-      if (!cache.put_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length), data, 0, true)) {
+      if (!cache.put_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length), data, 0, true)) {
         return state.SkipWithError("put_blob failed");
       }
-      mem.register_tensor(t.name, t.length, hybrid::MemoryTier::Ssd);
+      mem.register_tensor(t.name, t.length, hybrid::MemoryTier::ssd);
     }
     bytes = static_cast<double>(file.size());
     file = {};
@@ -93,7 +93,7 @@ void BM_HybridTensorFileRoundTrip(benchmark::State& state) {
     // restore --out
     std::vector<std::vector<std::uint8_t>> blobs;
     for (const auto& t : layout->tensors) {
-      auto b = cache.get_blob(hybrid::CacheKind::Tensor, hybrid::tensor_cache_key(t.name, t.length));
+      auto b = cache.get_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length));
       if (!b) return state.SkipWithError("get_blob failed");
       blobs.push_back(std::move(b.value()));
     }

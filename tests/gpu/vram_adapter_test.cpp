@@ -35,8 +35,8 @@ void check_contract(hybrid::VramAdapter& a) {
   for (std::size_t n : sizes) CHECK(a.free("t" + std::to_string(n)).ok());
   auto gone = a.download("t1");
   REQUIRE_FALSE(gone.ok());
-  CHECK(gone.error().kind == hybrid::MoveError::Kind::BackendUnavailable);
-  CHECK(a.free("never").error().kind == hybrid::MoveError::Kind::BackendUnavailable);
+  CHECK(gone.error().code() == common::ErrorCode::unsupported);
+  CHECK(a.free("never").error().code() == common::ErrorCode::unsupported);
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ TEST_CASE("vram: the CUDA adapter meets the VramAdapter contract and reports its
   const std::vector<hybrid::GpuCaps> gpus = hybrid::probe_gpus(cuda.get());
   REQUIRE_FALSE(gpus.empty());
   CHECK(gpus[0].id == "gpu0");
-  CHECK(gpus[0].backend == hybrid::BackendKind::Cuda);
+  CHECK(gpus[0].backend == hybrid::BackendKind::cuda);
   CHECK(gpus[0].vram_total_bytes > 0);
   CHECK(gpus[0].vram_free_bytes <= gpus[0].vram_total_bytes);
   CHECK(hybrid::vram_pressure(gpus).has_value());

@@ -13,13 +13,13 @@ using GradId = std::string;
 
 struct TensorGrad {
   GradId id;
-  MemoryTier tier = MemoryTier::Ram;  // the tier the caller believes the gradient is in
+  MemoryTier tier = MemoryTier::ram;  // the tier the caller believes the gradient is in
 };
 
 struct AutogradNode {
   NodeId node_id = 0;  // the forward node in the ReconfigurableGraph
-  ExecutionTarget forward_target = ExecutionTarget::Cpu;
-  ExecutionTarget backward_target = ExecutionTarget::Cpu;  // informational; decided at execution
+  ExecutionTarget forward_target = ExecutionTarget::cpu;
+  ExecutionTarget backward_target = ExecutionTarget::cpu;  // informational; decided at execution
   std::vector<TensorGrad> input_grads;
   std::vector<TensorGrad> output_grads;
   std::string reason;

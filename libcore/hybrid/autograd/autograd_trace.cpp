@@ -4,10 +4,10 @@ namespace hybrid {
 
 const char* to_string(GradMoveRecord::Kind kind) {
   switch (kind) {
-    case GradMoveRecord::Kind::Planned: return "Planned";
-    case GradMoveRecord::Kind::Applied: return "Applied";
-    case GradMoveRecord::Kind::Skipped: return "Skipped";
-    case GradMoveRecord::Kind::Failed: return "Failed";
+    case GradMoveRecord::Kind::planned: return "Planned";
+    case GradMoveRecord::Kind::applied: return "Applied";
+    case GradMoveRecord::Kind::skipped: return "Skipped";
+    case GradMoveRecord::Kind::failed: return "Failed";
   }
   return "Unknown";
 }

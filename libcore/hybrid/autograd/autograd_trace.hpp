@@ -17,29 +17,29 @@ inline constexpr const char* kGradGpuFallback = "GPU fallback due to move failur
 
 struct GradMoveRecord {
   enum class Kind : std::uint8_t {
-    Planned,  // a move from -> to was needed
-    Applied,  // plan_move + apply_move succeeded
-    Skipped,  // no move attempted; reason says why
-    Failed,   // plan_move or apply_move failed; reason holds the error
+    planned,  // a move from -> to was needed
+    applied,  // plan_move + apply_move succeeded
+    skipped,  // no move attempted; reason says why
+    failed,   // plan_move or apply_move failed; reason holds the error
   };
 
-  Kind kind = Kind::Skipped;
+  Kind kind = Kind::skipped;
   std::string grad_id;
-  MemoryTier from = MemoryTier::Ram;  // Planned / Applied
-  MemoryTier to = MemoryTier::Ram;    // Planned / Applied
+  MemoryTier from = MemoryTier::ram;  // Planned / Applied
+  MemoryTier to = MemoryTier::ram;    // Planned / Applied
   std::string reason;                 // Skipped / Failed
 
   static GradMoveRecord planned(std::string id, MemoryTier from, MemoryTier to) {
-    return {Kind::Planned, std::move(id), from, to, {}};
+    return {Kind::planned, std::move(id), from, to, {}};
   }
   static GradMoveRecord applied(std::string id, MemoryTier from, MemoryTier to) {
-    return {Kind::Applied, std::move(id), from, to, {}};
+    return {Kind::applied, std::move(id), from, to, {}};
   }
   static GradMoveRecord skipped(std::string id, std::string why) {
-    return {Kind::Skipped, std::move(id), MemoryTier::Ram, MemoryTier::Ram, std::move(why)};
+    return {Kind::skipped, std::move(id), MemoryTier::ram, MemoryTier::ram, std::move(why)};
   }
   static GradMoveRecord failed(std::string id, std::string why) {
-    return {Kind::Failed, std::move(id), MemoryTier::Ram, MemoryTier::Ram, std::move(why)};
+    return {Kind::failed, std::move(id), MemoryTier::ram, MemoryTier::ram, std::move(why)};
   }
 
   friend bool operator==(const GradMoveRecord&, const GradMoveRecord&) = default;
@@ -49,9 +49,9 @@ struct GradMoveRecord {
 
 struct AutogradNodeTrace {
   NodeId node_id = 0;
-  ExecutionTarget forward_target = ExecutionTarget::Cpu;
-  ExecutionTarget requested_backward_target = ExecutionTarget::Cpu;
-  ExecutionTarget final_backward_target = ExecutionTarget::Cpu;
+  ExecutionTarget forward_target = ExecutionTarget::cpu;
+  ExecutionTarget requested_backward_target = ExecutionTarget::cpu;
+  ExecutionTarget final_backward_target = ExecutionTarget::cpu;
   std::string reason;
   std::vector<GradMoveRecord> moves;
 };

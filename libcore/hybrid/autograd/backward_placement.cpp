@@ -6,23 +6,23 @@ namespace hybrid {
 
 ExecutionTarget decide_backward_target(ExecutionTarget forward_target, std::span<const MemoryTier> grad_tiers,
                                        const MemorySnapshot& /*snapshot*/, bool gpu_available) {
-  const bool all_vram = std::ranges::all_of(grad_tiers, [](MemoryTier t) { return t == MemoryTier::Vram; });
-  if (forward_target == ExecutionTarget::Gpu && all_vram && gpu_available) return ExecutionTarget::Gpu;
-  return ExecutionTarget::Cpu;
+  const bool all_vram = std::ranges::all_of(grad_tiers, [](MemoryTier t) { return t == MemoryTier::vram; });
+  if (forward_target == ExecutionTarget::gpu && all_vram && gpu_available) return ExecutionTarget::gpu;
+  return ExecutionTarget::cpu;
 }
 
 MemoryTier gradient_tier_for(ExecutionTarget target) {
-  return target == ExecutionTarget::Gpu ? MemoryTier::Vram : MemoryTier::Ram;
+  return target == ExecutionTarget::gpu ? MemoryTier::vram : MemoryTier::ram;
 }
 
-MoveResult<void> prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
-                                   ExecutionTarget target, const MemorySnapshot& snapshot) {
+common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
+                                 ExecutionTarget target, const MemorySnapshot& snapshot) {
   const MemoryTier desired = gradient_tier_for(target);
   for (const auto& grad : grads) {
     if (mem.get_tier(grad.id) == desired) continue;
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) return plan.error();
-    if (plan->to != desired) return MoveError::backend_unavailable(plan->reason);
+    if (plan->to != desired) return common::Error::unsupported(plan->reason);
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) return applied;
   }
   return {};

@@ -17,11 +17,11 @@ namespace hybrid {
 // The tier a backward on `target` needs its gradients in: Vram for Gpu, Ram otherwise.
 [[nodiscard]] MemoryTier gradient_tier_for(ExecutionTarget target);
 
-// Moves every gradient to gradient_tier_for(target); stops at the first MoveError (unknown ids
-// fail with Unsupported "Tensor not registered"; a plan the memory manager degraded, e.g. VRAM
-// unavailable, fails with BackendUnavailable carrying the plan's reason, before any move).
-[[nodiscard]] MoveResult<void> prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
-                                                 ExecutionTarget target, const MemorySnapshot& snapshot);
+// Moves every gradient to gradient_tier_for(target); stops at the first common::Error (unknown ids
+// fail with invalid_argument "Tensor not registered"; a plan the memory manager degraded, e.g. VRAM
+// unavailable, fails with unsupported carrying the plan's reason, before any move).
+[[nodiscard]] common::Status prepare_gradients(HybridMemoryManager& mem, std::span<const TensorGrad> grads,
+                                               ExecutionTarget target, const MemorySnapshot& snapshot);
 
 // input_grads then output_grads.
 [[nodiscard]] std::vector<TensorGrad> all_grads(const AutogradNode& node);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hybrid/autograd/backward_placement.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -16,7 +17,7 @@ std::vector<MemoryTier> tiers_of(const std::vector<TensorGrad>& grads) {
 }
 
 std::uint64_t submit_backward_task(AsyncExecutor& exec, NodeId node_id, ExecutionTarget target) {
-  const StreamKind stream = target == ExecutionTarget::Gpu ? StreamKind::Gpu : StreamKind::Cpu;
+  const StreamKind stream = target == ExecutionTarget::gpu ? StreamKind::gpu : StreamKind::cpu;
   return exec.submit(stream, TaskKind::compute(fmt::format("backward:node{}", node_id)), 1);
 }
 
@@ -38,7 +39,7 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
     records.push_back(GradMoveRecord::planned(grad.id, *current, desired));
     auto plan = mem.plan_move(grad.id, desired, snapshot);
     if (!plan) {
-      records.push_back(GradMoveRecord::failed(grad.id, to_string(plan.error())));
+      records.push_back(GradMoveRecord::failed(grad.id, move_error_text(plan.error())));
       all_ok = false;
       continue;
     }
@@ -48,7 +49,7 @@ bool move_with_records(HybridMemoryManager& mem, const std::vector<TensorGrad>& 
       continue;
     }
     if (auto applied = mem.apply_move(grad.id, *plan); !applied) {
-      records.push_back(GradMoveRecord::failed(grad.id, to_string(applied.error())));
+      records.push_back(GradMoveRecord::failed(grad.id, move_error_text(applied.error())));
       all_ok = false;
       continue;
     }
@@ -66,13 +67,13 @@ void execute_backward(AsyncExecutor& exec, HybridMemoryManager& mem, const Autog
     const AutogradNode& node = *it;
     const std::vector<TensorGrad> grads = all_grads(node);
     ExecutionTarget target = decide_backward_target(node.forward_target, tiers_of(grads), snapshot, gpu_available);
-    if (target == ExecutionTarget::Gpu) {
-      if (!prepare_gradients(mem, grads, ExecutionTarget::Gpu, snapshot)) {
+    if (target == ExecutionTarget::gpu) {
+      if (!prepare_gradients(mem, grads, ExecutionTarget::gpu, snapshot)) {
         exec.record(fmt::format("BACKWARD_FALLBACK node={} from=Gpu to=Cpu", node.node_id));
-        target = ExecutionTarget::Cpu;
+        target = ExecutionTarget::cpu;
       }
     }
-    if (target != ExecutionTarget::Gpu) {
+    if (target != ExecutionTarget::gpu) {
       (void)prepare_gradients(mem, grads, target, snapshot);  // best-effort by design (13.7.0)
     }
     submit_backward_task(exec, node.node_id, target);
@@ -96,11 +97,11 @@ AutogradTrace execute_backward_with_trace(AsyncExecutor& exec, HybridMemoryManag
     nt.reason = node.reason;
 
     const bool moved = move_with_records(mem, grads, nt.requested_backward_target, snapshot, nt.moves);
-    const bool fallback = nt.requested_backward_target == ExecutionTarget::Gpu && !moved;
+    const bool fallback = nt.requested_backward_target == ExecutionTarget::gpu && !moved;
     if (fallback) {
-      nt.final_backward_target = ExecutionTarget::Cpu;
+      nt.final_backward_target = ExecutionTarget::cpu;
       nt.reason = nt.reason.empty() ? std::string(kGradGpuFallback) : nt.reason + "; " + kGradGpuFallback;
-      (void)move_with_records(mem, grads, ExecutionTarget::Cpu, snapshot, nt.moves);
+      (void)move_with_records(mem, grads, ExecutionTarget::cpu, snapshot, nt.moves);
     }
 
     submit_backward_task(exec, node.node_id, nt.final_backward_target);

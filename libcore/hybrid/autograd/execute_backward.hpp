@@ -3,7 +3,7 @@
 //
 // execute_backward, per node:
 //   target = decide_backward_target(forward, tiers of the node's TensorGrads, ...)
-//   Gpu: gradients moved to VRAM; on a MoveError the line
+//   Gpu: gradients moved to VRAM; on a common::Error the line
 //        "BACKWARD_FALLBACK node=<id> from=Gpu to=Cpu" is recorded and the node goes to Cpu.
 //   Cpu: gradients moved to RAM, best-effort (errors ignored).
 //   task "backward:node<id>" (cost 1) on the Gpu or Cpu stream, then the line

@@ -8,10 +8,10 @@ namespace {
 // possible (unknown, SSD/CPU resident, no RAM bytes, failed move).
 const RamBacking* ram_bytes_of(HybridMemoryManager& mem, const std::string& id) {
   const std::optional<MemoryTier> tier = mem.get_tier(id);
-  if (tier == MemoryTier::Vram) {
-    auto plan = mem.plan_move(id, MemoryTier::Ram, empty_memory_snapshot());
+  if (tier == MemoryTier::vram) {
+    auto plan = mem.plan_move(id, MemoryTier::ram, empty_memory_snapshot());
     if (!plan || !mem.apply_move(id, *plan)) return nullptr;
-  } else if (tier != MemoryTier::Ram) {
+  } else if (tier != MemoryTier::ram) {
     return nullptr;
   }
   return as_ram(mem.backing(id));
@@ -42,7 +42,7 @@ std::size_t warm_grads_before_backward(HybridMemoryManager& mem, std::span<const
     if (mem.get_tier(id)) continue;
     auto bytes = mem.gradients().restore(id);
     if (!bytes) continue;
-    if (mem.register_tensor_with_data(id, std::move(*bytes), MemoryTier::Ram)) ++restored;
+    if (mem.register_tensor_with_data(id, std::move(*bytes), MemoryTier::ram)) ++restored;
   }
   return restored;
 }

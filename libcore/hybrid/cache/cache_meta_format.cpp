@@ -57,7 +57,7 @@ CacheResult<CacheEntryMeta> parse_cache_meta(std::string_view text) {
       if (!parse_decimal(value, meta.len_bytes)) return corrupt("invalid len '" + std::string(value) + "'");
     } else if (key == "checksum32" || key == "crc32c") {
       if (dup(seen_sum)) return corrupt("duplicate payload checksum (checksum32 or crc32c)");
-      meta.sum = key == "crc32c" ? FormatSum::Crc32c : FormatSum::Fnv1a;
+      meta.sum = key == "crc32c" ? FormatSum::crc32c : FormatSum::fnv1a;
       if (!parse_decimal(value, meta.checksum32)) {
         return corrupt("invalid " + std::string(key) + " '" + std::string(value) + "'");
       }

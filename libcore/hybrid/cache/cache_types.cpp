@@ -4,40 +4,49 @@ namespace hybrid {
 
 const char* to_string(CacheKind kind) {
   switch (kind) {
-    case CacheKind::Tensor: return "tensor";
-    case CacheKind::Gradient: return "gradient";
-    case CacheKind::KernelMeta: return "kernel_meta";
+    case CacheKind::tensor: return "tensor";
+    case CacheKind::gradient: return "gradient";
+    case CacheKind::kernel_meta: return "kernel_meta";
   }
   return "unknown";
 }
 
 std::optional<CacheKind> parse_cache_kind(std::string_view text) {
-  if (text == "tensor") return CacheKind::Tensor;
-  if (text == "gradient") return CacheKind::Gradient;
-  if (text == "kernel_meta" || text == "kernelmeta") return CacheKind::KernelMeta;
+  if (text == "tensor") return CacheKind::tensor;
+  if (text == "gradient") return CacheKind::gradient;
+  if (text == "kernel_meta" || text == "kernelmeta") return CacheKind::kernel_meta;
   return std::nullopt;
 }
 
-const char* to_string(CacheError::Kind kind) {
-  switch (kind) {
-    case CacheError::Kind::Io: return "Io";
-    case CacheError::Kind::NotFound: return "NotFound";
-    case CacheError::Kind::Corrupt: return "Corrupt";
-    case CacheError::Kind::AlreadyExists: return "AlreadyExists";
-    case CacheError::Kind::InvalidKey: return "InvalidKey";
+namespace {
+
+common::ErrorCode error_code(CacheFailure failure) {
+  switch (failure) {
+    case CacheFailure::io: return common::ErrorCode::io;
+    case CacheFailure::corrupt: return common::ErrorCode::malformed;
+    case CacheFailure::not_found:
+    case CacheFailure::already_exists:
+    case CacheFailure::invalid_key: break;
+  }
+  return common::ErrorCode::invalid_argument;
+}
+
+}  // namespace
+
+CacheError::CacheError(CacheFailure failure, std::string message)
+    : common::Error(error_code(failure), std::move(message)), kind_(failure) {}
+
+const char* to_string(CacheFailure failure) {
+  switch (failure) {
+    case CacheFailure::io: return "Io";
+    case CacheFailure::not_found: return "NotFound";
+    case CacheFailure::corrupt: return "Corrupt";
+    case CacheFailure::already_exists: return "AlreadyExists";
+    case CacheFailure::invalid_key: return "InvalidKey";
   }
   return "Unknown";
 }
 
-std::string to_string(const CacheError& e) { return std::string(to_string(e.kind)) + ": " + e.message; }
-
-common::Error to_common_error(const CacheError& e) {
-  switch (e.kind) {
-    case CacheError::Kind::Io: return common::Error::io(e.message);
-    case CacheError::Kind::Corrupt: return common::Error::malformed(e.message);
-    default: break;
-  }
-  return common::Error::invalid_argument(e.message);
-}
+std::string to_string(const CacheError& e) { return std::string(to_string(e.kind())) + ": " + e.message(); }
 
 }  // namespace hybrid

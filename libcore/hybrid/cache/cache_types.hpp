@@ -13,7 +13,7 @@
 
 namespace hybrid {
 
-enum class CacheKind : std::uint8_t { Tensor, Gradient, KernelMeta };
+enum class CacheKind : std::uint8_t { tensor, gradient, kernel_meta };
 
 // Directory name and meta-file value: "tensor", "gradient", "kernel_meta".
 [[nodiscard]] const char* to_string(CacheKind kind);
@@ -21,7 +21,7 @@ enum class CacheKind : std::uint8_t { Tensor, Gradient, KernelMeta };
 [[nodiscard]] std::optional<CacheKind> parse_cache_kind(std::string_view text);
 
 struct CacheEntryMeta {
-  CacheKind kind = CacheKind::Tensor;
+  CacheKind kind = CacheKind::tensor;
   std::size_t len_bytes = 0;
   std::uint32_t checksum32 = 0;
   std::uint64_t created_unix = 0;  // caller-supplied logical time
@@ -29,32 +29,39 @@ struct CacheEntryMeta {
   // detected (absent in metas written before it was added, which still load).
   std::optional<std::string> key{};
   // Which checksum32 holds: CRC-32C (format v2, key crc32c=) or FNV-1a (v1, key checksum32=).
-  FormatSum sum = FormatSum::Crc32c;
+  FormatSum sum = FormatSum::crc32c;
 
   friend bool operator==(const CacheEntryMeta&, const CacheEntryMeta&) = default;
 };
 
-struct CacheError {
-  enum class Kind : std::uint8_t { Io, NotFound, Corrupt, AlreadyExists, InvalidKey };
+// Why a cache call failed. Callers branch on it: a reader falls back from a missing payload to
+// the next one (not_found), a checkpoint reports a missing blob apart from a corrupt one, a save
+// that must not overwrite learns the entry is there (already_exists).
+enum class CacheFailure : std::uint8_t { io, not_found, corrupt, already_exists, invalid_key };
 
-  Kind kind = Kind::Io;
-  std::string message;  // English, one line; names the entry where there is one
+// A common::Error with its CacheFailure; `return e;` into a common::Result keeps kind and message.
+// The kind follows the failure: io -> io, corrupt -> malformed, not_found, already_exists and
+// invalid_key -> invalid_argument.
+class CacheError : public common::Error {
+ public:
+  CacheError(CacheFailure failure, std::string message);  // message: English, one line, names the entry
 
-  static CacheError io(std::string m) { return {Kind::Io, std::move(m)}; }
-  static CacheError not_found(std::string m = "entry not found") { return {Kind::NotFound, std::move(m)}; }
-  static CacheError corrupt(std::string m) { return {Kind::Corrupt, std::move(m)}; }
+  static CacheError io(std::string m) { return {CacheFailure::io, std::move(m)}; }
+  static CacheError not_found(std::string m = "entry not found") { return {CacheFailure::not_found, std::move(m)}; }
+  static CacheError corrupt(std::string m) { return {CacheFailure::corrupt, std::move(m)}; }
   static CacheError already_exists(std::string m = "entry already exists") {
-    return {Kind::AlreadyExists, std::move(m)};
+    return {CacheFailure::already_exists, std::move(m)};
   }
-  static CacheError invalid_key(std::string m) { return {Kind::InvalidKey, std::move(m)}; }
+  static CacheError invalid_key(std::string m) { return {CacheFailure::invalid_key, std::move(m)}; }
 
-  friend bool operator==(const CacheError&, const CacheError&) = default;
+  [[nodiscard]] CacheFailure kind() const { return kind_; }
+
+ private:
+  CacheFailure kind_;
 };
 
-[[nodiscard]] const char* to_string(CacheError::Kind kind);  // "Io", "NotFound", ...
-[[nodiscard]] std::string to_string(const CacheError& e);     // "Corrupt: <message>"
-// For apps: Io -> io, Corrupt -> malformed, NotFound/AlreadyExists/InvalidKey -> invalid_argument.
-[[nodiscard]] common::Error to_common_error(const CacheError& e);
+[[nodiscard]] const char* to_string(CacheFailure failure);  // "Io", "NotFound", ...
+[[nodiscard]] std::string to_string(const CacheError& e);   // "Corrupt: <message>"
 
 template <typename T>
 using CacheResult = common::Expected<T, CacheError>;

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t kMaxKeyBytes = 200;
 constexpr std::size_t kMaxMetaBytes = 4096;
-constexpr CacheKind kAllKinds[] = {CacheKind::Tensor, CacheKind::Gradient, CacheKind::KernelMeta};
+constexpr CacheKind kAllKinds[] = {CacheKind::tensor, CacheKind::gradient, CacheKind::kernel_meta};
 
 CacheError io(const std::string& what, const common::Error& e) { return CacheError::io(what + ": " + e.to_string()); }
 
@@ -37,7 +37,7 @@ std::string entry_name(CacheKind kind, std::string_view key) {
   return std::string(to_string(kind)) + "/" + std::string(key);
 }
 
-// The payload at `path` if it is present and matches `meta`; NotFound when absent, Corrupt
+// The payload at `path` if it is present and matches `meta`; not_found when absent, corrupt
 // (naming the mismatch) otherwise.
 CacheResult<std::vector<std::uint8_t>> read_matching(common::FileSystem& fs, const std::string& path,
                                                      const CacheEntryMeta& meta) {
@@ -96,7 +96,7 @@ CacheResult<CacheEntryMeta> PersistentHybridCache::get_meta(CacheKind kind, std:
   auto text = common::read_text(*fs_, mpath, kMaxMetaBytes);
   if (!text) return io("Cannot read cache meta " + mpath, text.error());
   auto meta = parse_cache_meta(*text);
-  if (!meta) return CacheError::corrupt(meta.error().message + " in " + mpath);
+  if (!meta) return CacheError::corrupt(meta.error().message() + " in " + mpath);
   if (meta->kind != kind) {
     return CacheError::corrupt("cache meta " + mpath + " names kind " + to_string(meta->kind));
   }
@@ -127,10 +127,10 @@ CacheResult<std::vector<std::uint8_t>> PersistentHybridCache::get_blob(CacheKind
   // A replace interrupted after its commit point leaves the new payload in .bin.next.
   auto next = read_matching(*fs_, bin + ".next", *meta);
   if (next) return next;
-  if (main.error().kind == CacheError::Kind::NotFound && next.error().kind == CacheError::Kind::NotFound) {
+  if (main.error().kind() == CacheFailure::not_found && next.error().kind() == CacheFailure::not_found) {
     return CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
   }
-  return main.error().kind == CacheError::Kind::NotFound ? next.error() : main.error();
+  return main.error().kind() == CacheFailure::not_found ? next.error() : main.error();
 }
 
 CacheResult<std::size_t> PersistentHybridCache::verify_blob(CacheKind kind, std::string_view key) const {
@@ -193,8 +193,8 @@ CacheResult<void> PersistentHybridCache::put_blob(CacheKind kind, std::string_vi
     return CacheError::invalid_key("cache entry " + entry_name(kind, key) + " is " + std::to_string(bytes.size()) +
                                    " bytes; the limit is " + std::to_string(kMaxBlobBytes));
   }
-  const CacheEntryMeta meta{kind, bytes.size(), format_checksum(FormatSum::Crc32c, bytes), created_unix,
-                            std::string(key), FormatSum::Crc32c};
+  const CacheEntryMeta meta{kind, bytes.size(), format_checksum(FormatSum::crc32c, bytes), created_unix,
+                            std::string(key), FormatSum::crc32c};
   if (auto s = common::write_file_atomic(*fs_, next, as_bytes_span(bytes)); !s) {
     return io("Cannot write cache payload " + next, s.error());
   }

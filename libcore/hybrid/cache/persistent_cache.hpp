@@ -28,15 +28,15 @@ class PersistentHybridCache {
 
   [[nodiscard]] const std::string& root() const { return root_; }
 
-  // Creates the root and the three kind directories. Io when the root is a file or unwritable.
+  // Creates the root and the three kind directories. io when the root is a file or unwritable.
   [[nodiscard]] CacheResult<void> ensure_root() const;
 
-  // AlreadyExists (nothing touched) when the entry exists and !overwrite. InvalidKey for an
+  // already_exists (nothing touched) when the entry exists and !overwrite. invalid_key for an
   // empty key, "." / "..", or one holding '/' , '\\' or NUL, or longer than 200 bytes.
   [[nodiscard]] CacheResult<void> put_blob(CacheKind kind, std::string_view key, std::span<const std::uint8_t> bytes,
                                            std::uint64_t created_unix, bool overwrite) const;
 
-  // NotFound when .meta or the payload is missing; Corrupt on bad meta, length or checksum.
+  // not_found when .meta or the payload is missing; corrupt on bad meta, length or checksum.
   [[nodiscard]] CacheResult<std::vector<std::uint8_t>> get_blob(CacheKind kind, std::string_view key) const;
 
   // Checks the payload's length and checksum against the .meta reading 1 MiB at a time, so

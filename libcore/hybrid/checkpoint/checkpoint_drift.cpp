@@ -37,9 +37,9 @@ std::string to_string(const DriftReport& report) {
 
 std::optional<DriftReport> detect_drift(const CheckpointEntry& entry, MemoryTier actual_tier, bool gpu_available) {
   DriftReport report{TensorId{entry.id}, {}};
-  if (entry.desired_tier == MemoryTier::Vram) {
-    if (!gpu_available) report.drifts.emplace_back(MissingBackend{MemoryTier::Vram});
-    if (actual_tier == MemoryTier::Ram) report.drifts.emplace_back(TierDowngrade{MemoryTier::Vram, actual_tier});
+  if (entry.desired_tier == MemoryTier::vram) {
+    if (!gpu_available) report.drifts.emplace_back(MissingBackend{MemoryTier::vram});
+    if (actual_tier == MemoryTier::ram) report.drifts.emplace_back(TierDowngrade{MemoryTier::vram, actual_tier});
   }
   if (entry.last_plan_summary && !gpu_available && mentions_gpu(*entry.last_plan_summary)) {
     report.drifts.emplace_back(PlanMismatch{*entry.last_plan_summary});

@@ -15,12 +15,12 @@
 namespace hybrid {
 
 struct MissingBackend {  // the desired tier needs a backend (VRAM/GPU) this host lacks
-  MemoryTier desired = MemoryTier::Vram;
+  MemoryTier desired = MemoryTier::vram;
   friend bool operator==(const MissingBackend&, const MissingBackend&) = default;
 };
 struct TierDowngrade {  // restored on a lower tier than desired
-  MemoryTier desired = MemoryTier::Vram;
-  MemoryTier restored = MemoryTier::Ram;
+  MemoryTier desired = MemoryTier::vram;
+  MemoryTier restored = MemoryTier::ram;
   friend bool operator==(const TierDowngrade&, const TierDowngrade&) = default;
 };
 struct PlanMismatch {  // the plan summary speaks of a GPU this host lacks

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -16,10 +17,10 @@ HybridCheckpoint build_checkpoint(std::uint64_t created_unix, const HybridMemory
     CheckpointEntry e;
     e.id = id;
     e.is_grad = mem.gradients().contains(id);
-    e.tier = mem.get_tier(id).value_or(MemoryTier::Cpu);
+    e.tier = mem.get_tier(id).value_or(MemoryTier::cpu);
     e.len_bytes = mem.tensor_len_bytes(id).value_or(0);
     if (cache) {
-      const CacheKind kind = e.is_grad ? CacheKind::Gradient : CacheKind::Tensor;
+      const CacheKind kind = e.is_grad ? CacheKind::gradient : CacheKind::tensor;
       std::string key = e.is_grad ? gradient_cache_key(id, e.len_bytes) : tensor_cache_key(id, e.len_bytes);
       if (cache->exists(kind, key)) {
         e.cache_kind = kind;
@@ -43,7 +44,7 @@ CheckpointResult<HybridCheckpoint> save_checkpoint(const std::string& root, std:
   return cp;
 }
 
-MemoryTier restore_tier(MemoryTier saved) { return saved == MemoryTier::Vram ? MemoryTier::Ram : saved; }
+MemoryTier restore_tier(MemoryTier saved) { return saved == MemoryTier::vram ? MemoryTier::ram : saved; }
 
 namespace {
 
@@ -59,7 +60,7 @@ CheckpointResult<HybridCheckpoint> restore_into(const std::string& root, HybridM
   // Phase 1: fetch and verify every blob, so a bad one leaves the manager untouched.
   std::vector<std::optional<Bytes>> payloads;
   for (const CheckpointEntry& e : cp->entries) {
-    if (e.tier == MemoryTier::Cpu) {  // no restore policy for CPU entries yet
+    if (e.tier == MemoryTier::cpu) {  // no restore policy for CPU entries yet
       payloads.emplace_back();
       continue;
     }
@@ -80,18 +81,18 @@ CheckpointResult<HybridCheckpoint> restore_into(const std::string& root, HybridM
   for (std::size_t i = 0; i < cp->entries.size(); ++i) {
     const CheckpointEntry& e = cp->entries[i];
     MemoryTier actual = restore_tier(e.tier);
-    if (payloads[i] && gpu_available && e.tier == MemoryTier::Vram) {
+    if (payloads[i] && gpu_available && e.tier == MemoryTier::vram) {
       // The GPU is offered: VRAM when the adapter takes the bytes, else RAM, saying why.
-      if (auto r = mem.register_tensor_with_data(e.id, Bytes(*payloads[i]), MemoryTier::Vram); r) {
-        actual = MemoryTier::Vram;
+      if (auto r = mem.register_tensor_with_data(e.id, Bytes(*payloads[i]), MemoryTier::vram); r) {
+        actual = MemoryTier::vram;
         payloads[i].reset();
       } else if (fallbacks) {
-        fallbacks->push_back({e.id, to_string(r.error())});
+        fallbacks->push_back({e.id, move_error_text(r.error())});
       }
     }
     if (payloads[i]) {
       if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
-        return CheckpointError::io("entry '" + e.id + "': " + to_string(r.error()));
+        return CheckpointError::io("entry '" + e.id + "': " + move_error_text(r.error()));
       }
       if (e.is_grad) mem.gradients().note_key(e.id, *e.cache_key);
     }

@@ -18,7 +18,7 @@ namespace hybrid {
 struct CheckpointEntry {
   std::string id;
   bool is_grad = false;
-  MemoryTier tier = MemoryTier::Ram;
+  MemoryTier tier = MemoryTier::ram;
   std::optional<CacheKind> cache_kind;  // present exactly when cache_key is
   std::optional<std::string> cache_key;
   std::size_t len_bytes = 0;
@@ -39,26 +39,33 @@ inline constexpr std::uint32_t kCheckpointVersion = 2;
 inline constexpr std::uint32_t kCheckpointVersionV1 = 1;
 inline constexpr const char* kManifestFileName = "checkpoint.meta";
 
-struct CheckpointError {
-  enum class Kind : std::uint8_t { Io, InvalidFormat, MissingBlob };
-  Kind kind = Kind::Io;
-  std::string message;  // one line, names the file (and line) where there is one
+// Why a checkpoint call failed: a blob the manifest names is gone (missing_blob) is told apart from
+// the storage failing (io) and from a manifest or blob that does not parse (invalid_format).
+enum class CheckpointFailure : std::uint8_t { io, invalid_format, missing_blob };
 
-  static CheckpointError io(std::string m) { return {Kind::Io, std::move(m)}; }
-  static CheckpointError invalid_format(std::string m) { return {Kind::InvalidFormat, std::move(m)}; }
-  static CheckpointError missing_blob(std::string m) { return {Kind::MissingBlob, std::move(m)}; }
+// A common::Error with its CheckpointFailure; `return e;` into a common::Result keeps kind and
+// message. The kind follows the failure: io and missing_blob -> io, invalid_format -> malformed.
+class CheckpointError : public common::Error {
+ public:
+  CheckpointError(CheckpointFailure failure, std::string message);  // one line, names the file (and line)
+
+  static CheckpointError io(std::string m) { return {CheckpointFailure::io, std::move(m)}; }
+  static CheckpointError invalid_format(std::string m) { return {CheckpointFailure::invalid_format, std::move(m)}; }
+  static CheckpointError missing_blob(std::string m) { return {CheckpointFailure::missing_blob, std::move(m)}; }
+
+  [[nodiscard]] CheckpointFailure kind() const { return kind_; }
+
+ private:
+  CheckpointFailure kind_;
 };
 
-[[nodiscard]] const char* to_string(CheckpointError::Kind kind);  // "Io", "InvalidFormat", "MissingBlob"
-
-// For apps: Io and MissingBlob -> io, InvalidFormat -> malformed.
-[[nodiscard]] common::Error to_common_error(const CheckpointError& e);
+[[nodiscard]] const char* to_string(CheckpointFailure failure);  // "Io", "InvalidFormat", "MissingBlob"
 
 template <typename T>
 using CheckpointResult = common::Expected<T, CheckpointError>;
 
-// The adapter of 13.9.0: NotFound and Io (storage at fault) -> MissingBlob; Corrupt, InvalidKey
-// and the rest -> InvalidFormat.
+// The adapter of 13.9.0: not_found and io (storage at fault) -> missing_blob; corrupt, invalid_key
+// and the rest -> invalid_format. The message is "entry '<id>': <to_string(e)>".
 [[nodiscard]] CheckpointError from_cache_error(const CacheError& e, const std::string& id);
 
 [[nodiscard]] std::string manifest_path(const std::string& root);

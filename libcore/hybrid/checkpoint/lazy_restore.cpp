@@ -2,6 +2,7 @@
 
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -18,13 +19,13 @@ const LazyBacking* LazyRegistry::backing(const std::string& id) const {
 
 std::size_t LazyRegistry::unmaterialized_count() const {
   std::size_t n = 0;
-  for (const auto& [id, b] : entries_) n += b.state == LazyState::Unmaterialized ? 1 : 0;
+  for (const auto& [id, b] : entries_) n += b.state == LazyState::unmaterialized ? 1 : 0;
   return n;
 }
 
 CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& mem, const std::string& id) {
   auto it = entries_.find(id);
-  if (it == entries_.end() || it->second.state == LazyState::Materialized) return {};
+  if (it == entries_.end() || it->second.state == LazyState::materialized) return {};
   LazyBacking& b = it->second;
   const auto* src = std::get_if<LazyFromPersistentCache>(&b.source);
   if (!src) return CheckpointError::invalid_format("entry '" + id + "': lazy source not supported in this version");
@@ -38,10 +39,10 @@ CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& me
   }
   // Re-registering replaces the footprint-only registration; hints are kept by the manager.
   if (auto r = mem.register_tensor_with_data(id, std::move(bytes.value()), b.tier); !r) {
-    return CheckpointError::io("entry '" + id + "': " + to_string(r.error()));
+    return CheckpointError::io("entry '" + id + "': " + move_error_text(r.error()));
   }
   if (b.is_grad) mem.gradients().note_key(id, src->key);
-  b.state = LazyState::Materialized;
+  b.state = LazyState::materialized;
   return {};
 }
 
@@ -55,7 +56,7 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint_lazy(const std::string& ro
     const MemoryTier effective = restore_tier(e.tier);
     mem.register_tensor(e.id, e.len_bytes, effective);
     if (e.cache_kind && e.cache_key) {
-      lazy.insert(e.id, LazyBacking{LazyState::Unmaterialized, effective, e.len_bytes, e.is_grad,
+      lazy.insert(e.id, LazyBacking{LazyState::unmaterialized, effective, e.len_bytes, e.is_grad,
                                     LazyFromPersistentCache{*e.cache_kind, *e.cache_key}});
     }
     if (drift) {

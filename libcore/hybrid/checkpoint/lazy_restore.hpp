@@ -15,10 +15,10 @@
 
 namespace hybrid {
 
-enum class LazyState : std::uint8_t { Unmaterialized, Materialized };
+enum class LazyState : std::uint8_t { unmaterialized, materialized };
 
 struct LazyFromPersistentCache {
-  CacheKind kind = CacheKind::Tensor;
+  CacheKind kind = CacheKind::tensor;
   std::string key;
 };
 struct LazyFromSsdPath {  // defined by the seed for later versions; not produced yet
@@ -30,8 +30,8 @@ struct LazyFromRamSnapshot {  // defined by the seed for later versions; not pro
 using LazySource = std::variant<LazyFromPersistentCache, LazyFromSsdPath, LazyFromRamSnapshot>;
 
 struct LazyBacking {
-  LazyState state = LazyState::Unmaterialized;
-  MemoryTier tier = MemoryTier::Ram;  // the effective (restored) tier
+  LazyState state = LazyState::unmaterialized;
+  MemoryTier tier = MemoryTier::ram;  // the effective (restored) tier
   std::size_t length = 0;
   bool is_grad = false;
   LazySource source;

@@ -17,7 +17,7 @@ namespace {
 // v1 manifests carry an FNV-1a trailer, later ones CRC-32C. Read from the header's version
 // line before the header is checked, so that a damaged header reports the checksum mismatch.
 FormatSum trailer_sum_for(std::string_view version) {
-  return version == std::to_string(kCheckpointVersionV1) ? FormatSum::Fnv1a : FormatSum::Crc32c;
+  return version == std::to_string(kCheckpointVersionV1) ? FormatSum::fnv1a : FormatSum::crc32c;
 }
 
 std::string trailer_sum_key(FormatSum sum) { return "manifest_" + std::string(format_sum_name(sum)); }
@@ -110,7 +110,7 @@ class Parser {
 
   std::optional<CheckpointError> split_blocks(std::vector<Block>& blocks) const {
     bool in_block = false;
-    LineReader lines(text_, LineReader::Cr::Strip);
+    LineReader lines(text_, LineReader::Cr::strip);
     while (auto line = lines.next()) {
       if (line->text.empty()) {
         in_block = false;
@@ -226,8 +226,8 @@ CheckpointResult<std::string> format_manifest(const HybridCheckpoint& cp) {
   }
   out += "\n";
   const std::size_t body_len = out.size();
-  const std::uint32_t sum = format_checksum(FormatSum::Crc32c, out);
-  return out + "manifest_len=" + std::to_string(body_len) + "\n" + trailer_sum_key(FormatSum::Crc32c) + "=" +
+  const std::uint32_t sum = format_checksum(FormatSum::crc32c, out);
+  return out + "manifest_len=" + std::to_string(body_len) + "\n" + trailer_sum_key(FormatSum::crc32c) + "=" +
          std::to_string(sum) + "\n";
 }
 

@@ -21,7 +21,7 @@
 //
 // The parser is strict: missing, unknown or repeated keys, unknown tiers or cache kinds, a
 // cache_kind without a cache_key (or the reverse), a wrong entry_count, a repeated id or a
-// trailer that does not match are InvalidFormat naming the line.
+// trailer that does not match are invalid_format naming the line.
 #include <string>
 #include <string_view>
 
@@ -32,13 +32,13 @@ namespace hybrid {
 
 inline constexpr std::size_t kMaxManifestBytes = std::size_t{64} << 20;
 
-// Fails (InvalidFormat) only for ids that cannot be written on one line.
+// Fails (invalid_format) only for ids that cannot be written on one line.
 [[nodiscard]] CheckpointResult<std::string> format_manifest(const HybridCheckpoint& checkpoint);
 
 // `source` prefixes error messages ("<source>:<line>: ...").
 [[nodiscard]] CheckpointResult<HybridCheckpoint> parse_manifest(std::string_view text, const std::string& source);
 
-// Reads <root>/checkpoint.meta: Io when absent or unreadable, else parse_manifest.
+// Reads <root>/checkpoint.meta: io when absent or unreadable, else parse_manifest.
 [[nodiscard]] CheckpointResult<HybridCheckpoint> read_manifest(common::FileSystem& fs, const std::string& root);
 
 // Creates `root`, then replaces <root>/checkpoint.meta atomically.

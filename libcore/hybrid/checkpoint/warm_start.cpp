@@ -43,16 +43,16 @@ WarmStartPlan build_warm_start_plan(const HybridMemoryManager& mem, const Hybrid
       d.action = WarmDegradeSafe{t->restored};
       d.reason = std::string("Tier downgraded from ") + to_string(t->desired) + " to " + to_string(t->restored) +
                  " during restore drift";
-    } else if (d.desired == MemoryTier::Vram) {
+    } else if (d.desired == MemoryTier::vram) {
       if (gpu_available) {
-        d.action = WarmHintPromote{MemoryTier::Vram};
+        d.action = WarmHintPromote{MemoryTier::vram};
         d.reason = "Desired VRAM and GPU available";
       } else {
-        d.action = WarmDegradeSafe{MemoryTier::Ram};
+        d.action = WarmDegradeSafe{MemoryTier::ram};
         d.reason = "Desired VRAM but GPU unavailable";
       }
-    } else if (d.desired == MemoryTier::Ram && d.current == MemoryTier::Ssd) {
-      d.action = WarmHintPromote{MemoryTier::Ram};
+    } else if (d.desired == MemoryTier::ram && d.current == MemoryTier::ssd) {
+      d.action = WarmHintPromote{MemoryTier::ram};
       d.reason = "Prefer RAM for faster access when safe";
     } else if (d.desired) {
       // Cpu and Ssd per the seed; also Ram when not on SSD, which the seed leaves open.

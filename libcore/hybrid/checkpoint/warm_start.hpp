@@ -17,11 +17,11 @@ struct WarmKeep {
   friend bool operator==(const WarmKeep&, const WarmKeep&) = default;
 };
 struct WarmHintPromote {
-  MemoryTier to = MemoryTier::Ram;
+  MemoryTier to = MemoryTier::ram;
   friend bool operator==(const WarmHintPromote&, const WarmHintPromote&) = default;
 };
 struct WarmDegradeSafe {
-  MemoryTier to = MemoryTier::Ram;
+  MemoryTier to = MemoryTier::ram;
   friend bool operator==(const WarmDegradeSafe&, const WarmDegradeSafe&) = default;
 };
 using WarmStartAction = std::variant<WarmKeep, WarmHintPromote, WarmDegradeSafe>;
@@ -32,7 +32,7 @@ using WarmStartAction = std::variant<WarmKeep, WarmHintPromote, WarmDegradeSafe>
 struct WarmStartDecision {
   std::string id;
   bool is_grad = false;
-  MemoryTier current = MemoryTier::Ram;
+  MemoryTier current = MemoryTier::ram;
   std::optional<MemoryTier> desired;
   WarmStartAction action;
   std::string reason;

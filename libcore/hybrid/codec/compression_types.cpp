@@ -4,15 +4,15 @@ namespace hybrid {
 
 const char* to_string(CompressionKind kind) {
   switch (kind) {
-    case CompressionKind::None: return "none";
-    case CompressionKind::Rle: return "rle";
-    case CompressionKind::ShuffleZstd: return "shuffle_zstd";
+    case CompressionKind::none: return "none";
+    case CompressionKind::rle: return "rle";
+    case CompressionKind::shuffle_zstd: return "shuffle_zstd";
   }
   return "unknown";
 }
 
 std::optional<CompressionKind> parse_compression_kind(std::string_view text) {
-  for (CompressionKind k : {CompressionKind::None, CompressionKind::Rle, CompressionKind::ShuffleZstd}) {
+  for (CompressionKind k : {CompressionKind::none, CompressionKind::rle, CompressionKind::shuffle_zstd}) {
     if (text == to_string(k)) return k;
   }
   return std::nullopt;

@@ -7,13 +7,13 @@
 
 namespace hybrid {
 
-enum class CompressionKind : std::uint8_t { None, Rle, ShuffleZstd };
+enum class CompressionKind : std::uint8_t { none, rle, shuffle_zstd };
 
 [[nodiscard]] const char* to_string(CompressionKind kind);  // "none", "rle", "shuffle_zstd"
 [[nodiscard]] std::optional<CompressionKind> parse_compression_kind(std::string_view text);
 
 struct CompressionMeta {
-  CompressionKind kind = CompressionKind::None;
+  CompressionKind kind = CompressionKind::none;
   std::uint64_t original_bytes = 0;
   std::uint32_t element_size = 0;  // shuffle width for ShuffleZstd; 0 otherwise
   // CRC-32C of the uncompressed bytes, checked on read; absent for blobs written without it.
@@ -24,7 +24,7 @@ struct CompressionMeta {
 
 // What the compression policy picked for one tensor.
 struct CompressionChoice {
-  CompressionKind kind = CompressionKind::None;
+  CompressionKind kind = CompressionKind::none;
   std::uint32_t element_size = 4;  // ShuffleZstd only
   int zstd_level = 1;              // ShuffleZstd only
 

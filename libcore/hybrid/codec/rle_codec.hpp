@@ -4,16 +4,16 @@
 #include <span>
 #include <utility>
 
+#include "common/result.hpp"
 #include "hybrid/codec/bytes.hpp"
-#include "hybrid/codec/codec_error.hpp"
 #include "hybrid/codec/compression_types.hpp"
 
 namespace hybrid {
 
 [[nodiscard]] std::pair<Bytes, CompressionMeta> rle_compress(std::span<const std::uint8_t> input);
 
-// Invalid("Invalid RLE stream: ...") on odd length, a zero count, or a decoded length
+// malformed ("Invalid RLE stream: ...") on odd length, a zero count, or a decoded length
 // other than meta.original_bytes.
-[[nodiscard]] CodecResult<Bytes> rle_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta);
+[[nodiscard]] common::Result<Bytes> rle_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta);
 
 }  // namespace hybrid

@@ -50,18 +50,20 @@ void configure(ZSTD_CCtx* c, int level) {
   }
 }
 
-CodecError invalid(const std::string& what) { return CodecError::invalid("Invalid shuffle_zstd blob: " + what); }
+common::Error invalid(const std::string& what) {
+  return common::Error::malformed("Invalid shuffle_zstd blob: " + what);
+}
 
 }  // namespace
 
-CodecResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size, int level,
-                                        CompressionMeta* meta_out) {
+common::Result<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size, int level,
+                                            CompressionMeta* meta_out) {
   if (element_size == 0 || element_size > 0xFFFF) {
-    return CodecError::invalid("shuffle_zstd: element size " + std::to_string(element_size) +
-                                  " is outside 1..65535");
+    return common::Error::invalid_argument("shuffle_zstd: element size " + std::to_string(element_size) +
+                                           " is outside 1..65535");
   }
   if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
-    return CodecError::invalid("shuffle_zstd: zstd level " + std::to_string(level) + " is out of range");
+    return common::Error::invalid_argument("shuffle_zstd: zstd level " + std::to_string(level) + " is out of range");
   }
   Bytes shuffled(input.size());
   byte_shuffle(input, shuffled, element_size);
@@ -76,18 +78,18 @@ CodecResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, st
   put_le(h + 8, input.size(), 8);
   put_le(h + 16, crc, 4);
   ZSTD_CCtx* cctx = contexts().c;
-  if (cctx == nullptr) return CodecError::io("shuffle_zstd: cannot allocate a zstd context");
+  if (cctx == nullptr) return common::Error::io("shuffle_zstd: cannot allocate a zstd context");
   configure(cctx, level);
   const std::size_t n = ZSTD_compress2(cctx, out.data() + kShuffleZstdHeaderBytes, out.size() - kShuffleZstdHeaderBytes,
                                        shuffled.data(), shuffled.size());
-  if (ZSTD_isError(n)) return CodecError::io(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
+  if (ZSTD_isError(n)) return common::Error::io(std::string("shuffle_zstd: zstd failed: ") + ZSTD_getErrorName(n));
   out.resize(kShuffleZstdHeaderBytes + n);
-  if (meta_out) *meta_out = CompressionMeta{CompressionKind::ShuffleZstd, input.size(), element_size, crc};
+  if (meta_out) *meta_out = CompressionMeta{CompressionKind::shuffle_zstd, input.size(), element_size, crc};
   return out;
 }
 
-CodecResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {
-  if (meta.kind != CompressionKind::ShuffleZstd) {
+common::Result<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta) {
+  if (meta.kind != CompressionKind::shuffle_zstd) {
     return invalid(std::string("metadata names codec ") + to_string(meta.kind));
   }
   if (input.size() < kShuffleZstdHeaderBytes) return invalid("shorter than its header");
@@ -116,7 +118,7 @@ CodecResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, 
   }
   Bytes shuffled(static_cast<std::size_t>(original));
   ZSTD_DCtx* dctx = contexts().d;
-  if (dctx == nullptr) return CodecError::io("shuffle_zstd: cannot allocate a zstd context");
+  if (dctx == nullptr) return common::Error::io("shuffle_zstd: cannot allocate a zstd context");
   const std::size_t n = ZSTD_decompressDCtx(dctx, shuffled.data(), shuffled.size(), frame, frame_len);
   if (ZSTD_isError(n)) return invalid(std::string("zstd: ") + ZSTD_getErrorName(n));
   if (n != original) return invalid("zstd frame decoded to " + std::to_string(n) + " bytes");

@@ -6,20 +6,22 @@
 #include <cstdint>
 #include <span>
 
+#include "common/result.hpp"
 #include "hybrid/codec/bytes.hpp"
-#include "hybrid/codec/codec_error.hpp"
 #include "hybrid/codec/compression_types.hpp"
 
 namespace hybrid {
 
 inline constexpr std::size_t kShuffleZstdHeaderBytes = 20;
 
-// element_size in 1..65535; level as zstd (1 = fast). Invalid on bad parameters,
-// Io when zstd fails.
-[[nodiscard]] CodecResult<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input, std::uint32_t element_size,
-                                                      int level, CompressionMeta* meta_out);
+// element_size in 1..65535; level as zstd (1 = fast). invalid_argument on bad parameters,
+// io when zstd cannot run.
+[[nodiscard]] common::Result<Bytes> shuffle_zstd_compress(std::span<const std::uint8_t> input,
+                                                          std::uint32_t element_size, int level,
+                                                         CompressionMeta* meta_out);
 
-// Invalid("Invalid shuffle_zstd blob: ...") on any mismatch or corruption.
-[[nodiscard]] CodecResult<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input, const CompressionMeta& meta);
+// malformed ("Invalid shuffle_zstd blob: ...") on any mismatch or corruption.
+[[nodiscard]] common::Result<Bytes> shuffle_zstd_decompress(std::span<const std::uint8_t> input,
+                                                            const CompressionMeta& meta);
 
 }  // namespace hybrid

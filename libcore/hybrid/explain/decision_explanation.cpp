@@ -36,7 +36,7 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
   out.confidence = observation_confidence(s.successes, s.episodes);
   const std::string row(display_name(chosen->backend));
 
-  if (out.recommended_backend == BackendChoice::Gpu) {
+  if (out.recommended_backend == BackendChoice::gpu) {
     out.explanation = "GPU was selected because GPU execution in this context has been observed " +
                       std::to_string(s.episodes) + " times, with " + std::to_string(s.successes) +
                       " successful executions and " +
@@ -47,7 +47,7 @@ std::optional<DecisionExplanation> explain_decision(const SelfTrainer& trainer,
                            : ". That is too few observations for a firm conclusion; the choice is tentative.");
   } else {
     // Rejecting the GPU is explained by the GPU row's drift, when there is one, with its numbers.
-    const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::Gpu);
+    const auto gpu = trainer.stats_for_bucket(to_bucket(context), BackendChoice::gpu);
     const bool gpu_drifted = gpu && gpu->drift_count > 0;
     out.explanation = std::string("CPU was selected because ") +
                       (gpu_drifted ? "GPU execution in this context drifted in " + std::to_string(gpu->drift_count) +

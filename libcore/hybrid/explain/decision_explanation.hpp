@@ -9,7 +9,7 @@ namespace hybrid {
 
 struct DecisionExplanation {
   LearningContextSnapshot context;
-  BackendChoice recommended_backend = BackendChoice::Cpu;
+  BackendChoice recommended_backend = BackendChoice::cpu;
   float confidence = 0.0F;  // observation_confidence() of the evidence row, in [0, 1]
   std::string explanation;
 };

@@ -24,10 +24,10 @@ float ratio(std::uint32_t num, std::uint32_t den) {
 
 std::string_view to_string(DecisionFactorKind k) {
   switch (k) {
-    case DecisionFactorKind::HistoricalSuccessRate: return "historical_success_rate";
-    case DecisionFactorKind::DriftPenalty: return "drift_penalty";
-    case DecisionFactorKind::ObservationCount: return "observation_count";
-    case DecisionFactorKind::MemoryStability: return "memory_stability";
+    case DecisionFactorKind::historical_success_rate: return "historical_success_rate";
+    case DecisionFactorKind::drift_penalty: return "drift_penalty";
+    case DecisionFactorKind::observation_count: return "observation_count";
+    case DecisionFactorKind::memory_stability: return "memory_stability";
   }
   return "unknown";
 }
@@ -52,16 +52,16 @@ std::optional<StructuredDecisionExplanation> explain_decision_structured(const S
   out.evidence_backend = chosen->backend;
   out.evidence_episodes = s.episodes;
   out.evidence_successes = s.successes;
-  out.factors.push_back({DecisionFactorKind::HistoricalSuccessRate, success,
+  out.factors.push_back({DecisionFactorKind::historical_success_rate, success,
                          "Historical " + backend + " success rate for this context is " + two_decimals(success) + " (" +
                              std::to_string(s.successes) + " successes over " + n + " episodes)."});
-  out.factors.push_back({DecisionFactorKind::DriftPenalty, drift,
+  out.factors.push_back({DecisionFactorKind::drift_penalty, drift,
                          s.drift_events > 0 ? "Drift was observed in " + std::to_string(s.drift_events) + " of " + n +
                                                   " " + backend + " episodes, which indicates potential instability."
                                             : "No drift has been observed in " + backend + " execution in this context."});
-  out.factors.push_back({DecisionFactorKind::ObservationCount, observations,
+  out.factors.push_back({DecisionFactorKind::observation_count, observations,
                          "The decision rests on " + n + " observations; more observations increase confidence."});
-  out.factors.push_back({DecisionFactorKind::MemoryStability, clamp_confidence(1.0F - drift),
+  out.factors.push_back({DecisionFactorKind::memory_stability, clamp_confidence(1.0F - drift),
                          s.drift_events == 0
                              ? std::string("Executions have been stable under the current memory pressure.")
                              : std::string("Some instability was observed under the current memory pressure "

@@ -11,25 +11,25 @@
 namespace hybrid {
 
 enum class DecisionFactorKind : std::uint8_t {
-  HistoricalSuccessRate,
-  DriftPenalty,
-  ObservationCount,
-  MemoryStability,
+  historical_success_rate,
+  drift_penalty,
+  observation_count,
+  memory_stability,
 };
 
 [[nodiscard]] std::string_view to_string(DecisionFactorKind k);
 
 struct DecisionFactor {
-  DecisionFactorKind kind = DecisionFactorKind::HistoricalSuccessRate;
+  DecisionFactorKind kind = DecisionFactorKind::historical_success_rate;
   float weight = 0.0F;  // in [0, 1]
   std::string description;
 };
 
 struct StructuredDecisionExplanation {
   LearningContextSnapshot context;
-  BackendChoice recommended_backend = BackendChoice::Cpu;
+  BackendChoice recommended_backend = BackendChoice::cpu;
   float confidence = 0.0F;  // observation_confidence of the evidence row
-  BackendChoice evidence_backend = BackendChoice::Cpu;  // whose row the factors describe
+  BackendChoice evidence_backend = BackendChoice::cpu;  // whose row the factors describe
   std::uint32_t evidence_episodes = 0;   // that row's observations, and how many succeeded:
   std::uint32_t evidence_successes = 0;  // the narrative quotes them when the evidence is thin
   std::vector<DecisionFactor> factors;  // always the four kinds, in enum order

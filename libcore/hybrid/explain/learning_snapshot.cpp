@@ -29,7 +29,7 @@ LearningSnapshot learning_snapshot(const SelfTrainer& trainer) {
   for (const auto& e : snap.entries) {
     const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - episodes;
     episodes = e.stats.episodes > room ? std::numeric_limits<std::uint64_t>::max() : episodes + e.stats.episodes;
-    if (e.recommended_backend == BackendChoice::Gpu) ++gpu_rows;
+    if (e.recommended_backend == BackendChoice::gpu) ++gpu_rows;
   }
   snap.summary.total_entries = snap.entries.size();
   snap.summary.total_episodes = episodes;

@@ -27,8 +27,8 @@ struct LearningStatsSnapshot {
 // prefers for the row's context, so rows of one context agree on it.
 struct LearningEntrySnapshot {
   LearningContextSnapshot context;
-  BackendChoice backend = BackendChoice::Cpu;
-  BackendChoice recommended_backend = BackendChoice::Cpu;
+  BackendChoice backend = BackendChoice::cpu;
+  BackendChoice recommended_backend = BackendChoice::cpu;
   LearningStatsSnapshot stats;
 };
 

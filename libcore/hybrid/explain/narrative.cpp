@@ -45,7 +45,7 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
   std::string p1 = "Atenia selected " + std::string(display_name(text.recommended_backend)) +
                    " execution with a confidence of " + std::to_string(percent) + "%. " + text.explanation;
 
-  const float drift = weight_of(structured, DecisionFactorKind::DriftPenalty).value_or(0.0F);
+  const float drift = weight_of(structured, DecisionFactorKind::drift_penalty).value_or(0.0F);
   // The evidence row's backend is named, so this paragraph and the first one (which may speak
   // of the other backend's drift) never seem to contradict each other.
   const std::string backend(display_name(structured.evidence_backend));
@@ -67,10 +67,10 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
                            " execution in this context.";
 
   static constexpr std::array<std::pair<DecisionFactorKind, const char*>, 4> kLabels{{
-      {DecisionFactorKind::HistoricalSuccessRate, "historical success"},
-      {DecisionFactorKind::DriftPenalty, "drift impact"},
-      {DecisionFactorKind::ObservationCount, "observation count"},
-      {DecisionFactorKind::MemoryStability, "memory stability"},
+      {DecisionFactorKind::historical_success_rate, "historical success"},
+      {DecisionFactorKind::drift_penalty, "drift impact"},
+      {DecisionFactorKind::observation_count, "observation count"},
+      {DecisionFactorKind::memory_stability, "memory stability"},
   }};
   std::string p3 = "Key contributing factors:";
   bool first = true;

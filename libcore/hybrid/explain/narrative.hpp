@@ -10,7 +10,7 @@ namespace hybrid {
 
 struct NarrativeExplanation {
   LearningContextSnapshot context;
-  BackendChoice recommended_backend = BackendChoice::Cpu;
+  BackendChoice recommended_backend = BackendChoice::cpu;
   float confidence = 0.0F;
   std::string narrative;  // three paragraphs separated by blank lines
 };

@@ -5,13 +5,13 @@
 
 namespace hybrid {
 
-std::string_view format_sum_name(FormatSum sum) { return sum == FormatSum::Fnv1a ? "checksum32" : "crc32c"; }
+std::string_view format_sum_name(FormatSum sum) { return sum == FormatSum::fnv1a ? "checksum32" : "crc32c"; }
 
-std::uint32_t format_checksum_init(FormatSum sum) { return sum == FormatSum::Fnv1a ? fnv1a32_init() : 0; }
+std::uint32_t format_checksum_init(FormatSum sum) { return sum == FormatSum::fnv1a ? fnv1a32_init() : 0; }
 
 std::uint32_t format_checksum_update(FormatSum sum, std::uint32_t state, std::span<const std::uint8_t> data) {
   // crc32c's seed is the CRC of the bytes before: it chains.
-  return sum == FormatSum::Fnv1a ? fnv1a32_update(state, data) : crc32c(data, state);
+  return sum == FormatSum::fnv1a ? fnv1a32_update(state, data) : crc32c(data, state);
 }
 
 std::uint32_t format_checksum(FormatSum sum, std::span<const std::uint8_t> data) {

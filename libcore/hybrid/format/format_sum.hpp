@@ -9,8 +9,8 @@
 namespace hybrid {
 
 enum class FormatSum {
-  Fnv1a,   // format v1
-  Crc32c,  // format v2
+  fnv1a,   // format v1
+  crc32c,  // format v2
 };
 
 // The key that holds the checksum: "checksum32" (v1) or "crc32c" (v2).

@@ -8,7 +8,7 @@ std::optional<TextLine> LineReader::next() {
   const auto nl = text_.find('\n', start);
   std::string_view line = text_.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
   offset_ = nl == std::string_view::npos ? text_.size() : nl + 1;
-  if (cr_ == Cr::Strip && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (cr_ == Cr::strip && !line.empty() && line.back() == '\r') line.remove_suffix(1);
   return TextLine{line, ++number_, start};
 }
 

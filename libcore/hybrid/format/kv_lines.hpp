@@ -19,8 +19,8 @@ struct TextLine {
 
 class LineReader {
  public:
-  enum class Cr { Keep, Strip };
-  explicit LineReader(std::string_view text, Cr cr = Cr::Keep) : text_(text), cr_(cr) {}
+  enum class Cr { keep, strip };
+  explicit LineReader(std::string_view text, Cr cr = Cr::keep) : text_(text), cr_(cr) {}
   // The next line, or nullopt after the last. A final line without '\n' is still a line.
   [[nodiscard]] std::optional<TextLine> next();
 

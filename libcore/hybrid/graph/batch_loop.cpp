@@ -1,7 +1,8 @@
 #include "hybrid/graph/batch_loop.hpp"
 
-
 #include <set>
+
+#include "hybrid/memory/move_error.hpp"
 
 namespace hybrid {
 
@@ -16,8 +17,8 @@ std::vector<std::string> graph_tensor_ids(const ReconfigurableGraph& graph) {
   return ids;
 }
 
-std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
-                                                       HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+std::optional<common::Error> BatchLoopRunner::run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
+                                                           HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                                        bool gpu_available, std::uint64_t tick) {
   auto event = [tick](TimelineEventKind kind) {
     TimelineEvent e;
@@ -25,26 +26,26 @@ std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph
     e.tick = tick;
     return e;
   };
-  exec.record(event(TimelineEventKind::TickStart));
+  exec.record(event(TimelineEventKind::tick_start));
   (void)graph_exec_.enqueue_graph(graph, exec, mem, snapshot, gpu_available);
   exec.run_to_completion();
 
   const std::vector<std::string> ids = graph_tensor_ids(graph);
   const OffloadPlan plan = offload_.plan_with_tick(snapshot, ids, mem, tick);
-  TimelineEvent planned = event(TimelineEventKind::OffloadPlan);
+  TimelineEvent planned = event(TimelineEventKind::offload_plan);
   planned.actions = plan.actions.size();
   planned.reason = plan.reason;
   exec.record(std::move(planned));
   // The seed's OFFLOAD_PLAN counts the actions; these events name them (tensor, from, to).
   for (const OffloadAction& a : plan.actions) {
     const auto from = mem.get_tier(a.tensor_id);
-    TimelineEvent move = event(TimelineEventKind::OffloadMove);
+    TimelineEvent move = event(TimelineEventKind::offload_move);
     move.tensor = a.tensor_id;
     move.from = from ? to_string(*from) : "none";
-    move.to = a.kind == OffloadAction::Kind::MoveToRam ? "ram" : "ssd";
+    move.to = a.kind == OffloadAction::Kind::move_to_ram ? "ram" : "ssd";
     exec.record(std::move(move));
   }
-  TimelineEvent applied_event = event(TimelineEventKind::OffloadApply);
+  TimelineEvent applied_event = event(TimelineEventKind::offload_apply);
   if (plan.actions.empty()) {
     applied_event.outcome = "skipped";
     exec.record(std::move(applied_event));
@@ -52,11 +53,11 @@ std::optional<MoveError> BatchLoopRunner::run_one_tick(const ReconfigurableGraph
     applied_event.outcome = "ok";
     exec.record(std::move(applied_event));
   } else {
-    applied_event.outcome = "error=" + to_string(applied.error());
+    applied_event.outcome = "error=" + move_error_text(applied.error());
     exec.record(std::move(applied_event));
     return applied.error();
   }
-  exec.record(event(TimelineEventKind::TickEnd));
+  exec.record(event(TimelineEventKind::tick_end));
   return std::nullopt;
 }
 

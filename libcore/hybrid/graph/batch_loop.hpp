@@ -34,7 +34,7 @@ struct BatchRunResult {
   std::vector<TimelineEvent> events;  // the executor's whole timeline after the run, as data
   std::vector<std::string> timeline;  // the same, rendered as lines
   std::vector<TickResult> ticks;      // one per tick started
-  std::optional<MoveError> error;     // the offload failure that stopped the run early
+  std::optional<common::Error> error;     // the offload failure that stopped the run early
 };
 
 class BatchLoopRunner {
@@ -56,8 +56,8 @@ class BatchLoopRunner {
 
  private:
   // Runs tick `tick`; returns the offload error that must stop the loop, if any.
-  std::optional<MoveError> run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
-                                        HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+  std::optional<common::Error> run_one_tick(const ReconfigurableGraph& graph, AsyncExecutor& exec,
+                                            HybridMemoryManager& mem, const MemorySnapshot& snapshot,
                                         bool gpu_available, std::uint64_t tick);
 
   SmartOffloadEngine offload_;

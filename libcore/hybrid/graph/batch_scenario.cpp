@@ -54,12 +54,12 @@ common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
   for (std::size_t i = 0; i < scenario.tensors.size(); ++i) {
     const auto& t = scenario.tensors[i];
     auto reg = mem.register_tensor_with_data(t.id, scenario_payload(t.id, t.bytes), t.initial);
-    if (!reg) return to_common_error(reg.error()).at_path(fmt::format("/tensors/{}", i));
+    if (!reg) return reg.error().at_path(fmt::format("/tensors/{}", i));
   }
   ReconfigurableGraph graph;
   for (const auto& node : scenario.nodes) {
     std::vector<MemoryTier> tiers;
-    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::Ram));
+    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::ram));
     graph.add_node_with_tensors(node.kernel, node.tensor_ids, std::move(tiers));
   }
   const StreamConfig streams{scenario.advanced_streams};

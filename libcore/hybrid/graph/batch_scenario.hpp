@@ -19,7 +19,7 @@ namespace hybrid {
 struct ScenarioTensor {
   std::string id;
   std::uint64_t bytes = 0;  // payload length; contents are scenario_payload(id, bytes)
-  MemoryTier initial = MemoryTier::Ram;
+  MemoryTier initial = MemoryTier::ram;
 };
 
 struct ScenarioNode {
@@ -44,7 +44,7 @@ inline constexpr std::uint64_t kMaxScenarioTensorBytes = 64ULL * 1024 * 1024;
 
 // invalid_argument: empty or duplicate tensor id, a node naming an unknown tensor, a payload
 // above kMaxScenarioTensorBytes. Registration failures (SSD blob writes) come back as errors
-// too (to_common_error). An offload failure during the run is not an Error: it is
+// too. An offload failure during the run is not an Error: it is
 // BatchRunResult::error, with the timeline up to that point.
 [[nodiscard]] common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
                                                                 HybridMemoryManager& mem);

@@ -13,7 +13,7 @@ using NodeId = std::uint64_t;
 
 struct NodePlacement {
   NodeId node_id = 0;
-  ExecutionTarget target = ExecutionTarget::Cpu;
+  ExecutionTarget target = ExecutionTarget::cpu;
   std::string reason;
 };
 

@@ -49,7 +49,7 @@ GraphPlacementPlan ReconfigurableGraph::plan_for_snapshot_with_mem(const HybridM
   std::vector<MemoryTier> tiers;
   for (const auto& node : nodes_) {
     tiers.clear();
-    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::Ram));
+    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::ram));
     ExecutionPlan plan = plan_execution(node.kernel, tiers, snapshot, gpu_available);
     out.placements.push_back({node.id, plan.target, std::move(plan.reason)});
   }

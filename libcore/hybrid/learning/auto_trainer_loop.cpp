@@ -8,8 +8,8 @@ namespace hybrid {
 namespace {
 
 std::string switch_reason(BackendChoice from, BackendChoice to) {
-  if (from == BackendChoice::Cpu && to == BackendChoice::Gpu) return "switch: cpu->gpu due to learned score";
-  if (from == BackendChoice::Gpu && to == BackendChoice::Cpu) return "switch: gpu->cpu due to learned score";
+  if (from == BackendChoice::cpu && to == BackendChoice::gpu) return "switch: cpu->gpu due to learned score";
+  if (from == BackendChoice::gpu && to == BackendChoice::cpu) return "switch: gpu->cpu due to learned score";
   return "switch: backend changed due to learned score";
 }
 
@@ -33,9 +33,9 @@ BackendChoice AutoTrainerLoop::on_tick(const ExecutionContext& ctx, const WarmSt
   BackendChoice choice = last_choice_;
   std::string reason;
   if (!ctx.gpu_available) {
-    choice = BackendChoice::Cpu;
+    choice = BackendChoice::cpu;
     reason = "hold: gpu unavailable";
-    if (last_choice_ == BackendChoice::Gpu) last_switch_tick_ = now;
+    if (last_choice_ == BackendChoice::gpu) last_switch_tick_ = now;
   } else if (raw == last_choice_) {
     reason = "hold: same backend preferred";
   } else {
@@ -58,11 +58,11 @@ BackendChoice AutoTrainerLoop::on_tick(const ExecutionContext& ctx, const WarmSt
   return choice;
 }
 
-PersistResult<void> AutoTrainerLoop::save_learning(const std::string& path) const {
+common::Status AutoTrainerLoop::save_learning(const std::string& path) const {
   return save_trainer_to_path(*fs_, trainer_, path);
 }
 
-PersistResult<void> AutoTrainerLoop::load_learning(const std::string& path) {
+common::Status AutoTrainerLoop::load_learning(const std::string& path) {
   auto loaded = load_trainer_from_path(*fs_, path);
   if (!loaded) return loaded.error();
   trainer_ = std::move(loaded.value());
@@ -83,7 +83,7 @@ bool AutoTrainerLoop::should_autosave() const {
   return false;
 }
 
-PersistResult<bool> AutoTrainerLoop::try_autosave() {
+common::Result<bool> AutoTrainerLoop::try_autosave() {
   if (!should_autosave()) return false;
   if (auto s = save_learning(*cfg_.autosave_path); !s) return s.error();
   dirty_ = false;

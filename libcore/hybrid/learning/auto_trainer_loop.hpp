@@ -38,12 +38,12 @@ class AutoTrainerLoop {
   [[nodiscard]] std::uint64_t tick() const { return tick_; }
   [[nodiscard]] bool dirty() const { return dirty_; }
 
-  [[nodiscard]] PersistResult<void> save_learning(const std::string& path) const;
+  [[nodiscard]] common::Status save_learning(const std::string& path) const;
   // Replaces the table with the file's (clearing the dirty flag) on success.
-  [[nodiscard]] PersistResult<void> load_learning(const std::string& path);
+  [[nodiscard]] common::Status load_learning(const std::string& path);
 
   // true: saved; false: nothing due (clean, no path, or no interval elapsed).
-  [[nodiscard]] PersistResult<bool> try_autosave();
+  [[nodiscard]] common::Result<bool> try_autosave();
 
   static std::uint64_t steady_seconds();
 
@@ -55,7 +55,7 @@ class AutoTrainerLoop {
   common::FileSystem* fs_;
   Clock clock_;
   std::uint64_t tick_ = 0;
-  BackendChoice last_choice_ = BackendChoice::Cpu;
+  BackendChoice last_choice_ = BackendChoice::cpu;
   std::uint64_t last_switch_tick_ = 0;
   std::string last_reason_ = "init";
   bool dirty_ = false;

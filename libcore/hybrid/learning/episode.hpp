@@ -7,13 +7,13 @@
 namespace hybrid {
 
 // Where the self-trainer runs work: the one backend type of learning and its explanations.
-enum class BackendChoice : std::uint8_t { Cpu, Gpu };
+enum class BackendChoice : std::uint8_t { cpu, gpu };
 
 // "cpu" / "gpu": the self-training table and the JSON of learning episodes and stats rows.
-[[nodiscard]] constexpr std::string_view to_string(BackendChoice b) { return b == BackendChoice::Gpu ? "gpu" : "cpu"; }
+[[nodiscard]] constexpr std::string_view to_string(BackendChoice b) { return b == BackendChoice::gpu ? "gpu" : "cpu"; }
 // "CPU" / "GPU": explanations and recommendations, as the seed prints them (APX 13.11).
 [[nodiscard]] constexpr std::string_view display_name(BackendChoice b) {
-  return b == BackendChoice::Gpu ? "GPU" : "CPU";
+  return b == BackendChoice::gpu ? "GPU" : "CPU";
 }
 
 struct ExecutionContext {
@@ -24,7 +24,7 @@ struct ExecutionContext {
 
 // A warm-start plan reduced to a backend guess and its action counts.
 struct DecisionSummary {
-  BackendChoice backend = BackendChoice::Cpu;
+  BackendChoice backend = BackendChoice::cpu;
   std::size_t promote_count = 0;
   std::size_t degrade_count = 0;
   std::size_t keep_count = 0;

@@ -39,10 +39,10 @@ std::int64_t SelfTrainer::value_for(const ContextBucket& bucket, BackendChoice b
 }
 
 BackendChoice SelfTrainer::recommend_for_bucket(const ContextBucket& bucket) const {
-  if (!bucket.gpu_available) return BackendChoice::Cpu;
+  if (!bucket.gpu_available) return BackendChoice::cpu;
   // A tie goes to the CPU: stability is preferred without a clear signal.
-  return value_for(bucket, BackendChoice::Gpu) > value_for(bucket, BackendChoice::Cpu) ? BackendChoice::Gpu
-                                                                                       : BackendChoice::Cpu;
+  return value_for(bucket, BackendChoice::gpu) > value_for(bucket, BackendChoice::cpu) ? BackendChoice::gpu
+                                                                                       : BackendChoice::cpu;
 }
 
 BackendChoice SelfTrainer::recommend_backend(const ExecutionContext& ctx) const {

@@ -16,7 +16,7 @@ inline constexpr std::int64_t kDriftPenalty = 5;
 
 struct StatsEntry {
   ContextBucket bucket;
-  BackendChoice backend = BackendChoice::Cpu;
+  BackendChoice backend = BackendChoice::cpu;
   ChoiceStats stats;
 };
 

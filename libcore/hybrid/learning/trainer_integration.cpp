@@ -19,7 +19,7 @@ DecisionSummary summarize_warm_start_plan(const WarmStartPlan& plan) {
     if (std::holds_alternative<WarmKeep>(d.action)) ++s.keep_count;
     if (std::holds_alternative<WarmHintPromote>(d.action)) ++s.promote_count;
     if (std::holds_alternative<WarmDegradeSafe>(d.action)) ++s.degrade_count;
-    if (mentions_gpu(d.reason)) s.backend = BackendChoice::Gpu;
+    if (mentions_gpu(d.reason)) s.backend = BackendChoice::gpu;
   }
   return s;
 }

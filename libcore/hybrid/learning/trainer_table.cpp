@@ -42,7 +42,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 struct Row {
   ContextBucket bucket;
-  BackendChoice backend = BackendChoice::Cpu;
+  BackendChoice backend = BackendChoice::cpu;
   ChoiceStats stats;
 };
 
@@ -67,8 +67,8 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
       if (!b || *b > kMaxBand) return std::string(key) + " must be 0..3, got '" + std::string(val) + "'";
       (key == "vram_band" ? vram : ram) = *b;
     } else if (key == "backend") {
-      if (val == "cpu") backend = BackendChoice::Cpu;
-      else if (val == "gpu") backend = BackendChoice::Gpu;
+      if (val == "cpu") backend = BackendChoice::cpu;
+      else if (val == "gpu") backend = BackendChoice::gpu;
       else return "backend must be cpu or gpu, got '" + std::string(val) + "'";
     } else if (key == "count" || key == "success" || key == "drift") {
       auto n = parse_int<std::uint32_t>(val);
@@ -91,10 +91,6 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
 
 }  // namespace
 
-common::Error to_common_error(const PersistError& e) {
-  return e.kind == PersistError::Kind::Io ? common::Error::io(e.message) : common::Error::malformed(e.message);
-}
-
 std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
 
 std::string format_trainer_table(const TrainerTable& table) {
@@ -109,8 +105,8 @@ std::string format_trainer_table(const TrainerTable& table) {
   }
   for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
-         ";" + std::string(format_sum_name(FormatSum::Crc32c)) + "=" +
-         std::to_string(format_checksum(FormatSum::Crc32c, body)) + "\n";
+         ";" + std::string(format_sum_name(FormatSum::crc32c)) + "=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
 }
 
 ParsedTable parse_trainer_table(std::string_view text) {
@@ -118,7 +114,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
   bool v1 = false;
-  LineReader lines(text, LineReader::Cr::Strip);
+  LineReader lines(text, LineReader::Cr::strip);
   while (auto next = lines.next()) {
     const std::size_t line_start = next->offset;
     const std::int64_t line_no = next->number;
@@ -138,7 +134,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
       trailer_seen = true;
       std::optional<std::uint64_t> len;
       std::optional<std::uint32_t> sum;
-      const FormatSum algo = v1 ? FormatSum::Fnv1a : FormatSum::Crc32c;
+      const FormatSum algo = v1 ? FormatSum::fnv1a : FormatSum::crc32c;
       const std::string sum_key = std::string(format_sum_name(algo)) + "=";
       for (std::string_view seg : split(line, ';')) {
         if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
@@ -177,23 +173,23 @@ ParsedTable parse_trainer_table(std::string_view text) {
   return out;
 }
 
-PersistResult<void> save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
+common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
   if (auto s = fs.create_dirs(common::parent_dir(path)); !s) {
-    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+    return common::Error::io(s.error().to_string());
   }
   if (auto s = common::write_file_atomic(fs, path, format_trainer_table(trainer)); !s) {
-    return PersistError{PersistError::Kind::Io, s.error().to_string()};
+    return common::Error::io(s.error().to_string());
   }
   return {};
 }
 
-PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
+common::Result<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
   auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
   if (!text) return SelfTrainer{};
   ParsedTable parsed = parse_trainer_table(*text);
   if (parsed.integrity) {
-    return PersistError{PersistError::Kind::Format,
-                        path + ":" + std::to_string(parsed.integrity->line) + ": " + parsed.integrity->message};
+    return common::Error::malformed(path + ":" + std::to_string(parsed.integrity->line) + ": " +
+                                    parsed.integrity->message);
   }
   if (!parsed.header_ok) return SelfTrainer{};
   return std::move(parsed.trainer);

@@ -27,18 +27,6 @@
 
 namespace hybrid {
 
-struct PersistError {
-  enum class Kind : std::uint8_t { Io, Format };
-  Kind kind = Kind::Io;
-  std::string message;  // one line, names the file
-};
-
-// For apps: Io -> io, Format -> malformed.
-[[nodiscard]] common::Error to_common_error(const PersistError& e);
-
-template <typename T>
-using PersistResult = common::Expected<T, PersistError>;
-
 inline constexpr std::string_view kTrainerTableHeader = "ATENIA_SELFTRAINER_V2";
 inline constexpr std::string_view kTrainerTableHeaderV1 = "ATENIA_SELFTRAINER_V1";
 inline constexpr std::size_t kMaxTrainerTableBytes = std::size_t{64} << 20;
@@ -71,12 +59,13 @@ struct ParsedTable {
 [[nodiscard]] ParsedTable parse_trainer_table(std::string_view text);
 
 // Creates the parent directory, then replaces `path` atomically.
-[[nodiscard]] PersistResult<void> save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer,
-                                                       const std::string& path);
+// io (naming the file) when the directory or the file cannot be written.
+[[nodiscard]] common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer,
+                                                  const std::string& path);
 
 // The seed's loader: a missing or unreadable file, or an unknown header, gives an empty
-// trainer; bad rows are skipped. A trailer that does not match is a Format error.
-[[nodiscard]] PersistResult<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path);
+// trainer; bad rows are skipped. A trailer that does not match is malformed ("<path>:<line>: ...").
+[[nodiscard]] common::Result<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path);
 
 // For tools: anything short of a clean table (missing file, wrong header, a bad row,
 // a missing trailer (a table cut short), a trailer mismatch) is an error naming the file

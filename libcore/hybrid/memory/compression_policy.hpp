@@ -12,7 +12,7 @@
 namespace hybrid {
 
 struct CompressionPolicy {
-  CompressionKind default_kind = CompressionKind::None;
+  CompressionKind default_kind = CompressionKind::none;
   std::uint64_t min_bytes = 64 * 1024;  // smaller tensors stay raw (default kind only)
   std::uint32_t element_size = 4;       // float32
   int zstd_level = 1;

@@ -4,27 +4,27 @@
 
 namespace hybrid {
 
-MoveResult<void> FakeVramAdapter::upload(std::string_view id, std::span<const std::uint8_t> data) {
+common::Status FakeVramAdapter::upload(std::string_view id, std::span<const std::uint8_t> data) {
   std::lock_guard<std::mutex> lock(mu_);
   if (fail_next_upload_) {
     fail_next_upload_ = false;
-    return MoveError::backend_unavailable("Fake VRAM upload failure injected for " + std::string(id));
+    return common::Error::unsupported("Fake VRAM upload failure injected for " + std::string(id));
   }
   store_.insert_or_assign(std::string(id), Bytes(data.begin(), data.end()));
   return {};
 }
 
-MoveResult<Bytes> FakeVramAdapter::download(std::string_view id) {
+common::Result<Bytes> FakeVramAdapter::download(std::string_view id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = store_.find(id);
-  if (it == store_.end()) return MoveError::backend_unavailable("Fake VRAM holds no buffer for " + std::string(id));
+  if (it == store_.end()) return common::Error::unsupported("Fake VRAM holds no buffer for " + std::string(id));
   return it->second;
 }
 
-MoveResult<void> FakeVramAdapter::free(std::string_view id) {
+common::Status FakeVramAdapter::free(std::string_view id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = store_.find(id);
-  if (it == store_.end()) return MoveError::backend_unavailable("Fake VRAM holds no buffer for " + std::string(id));
+  if (it == store_.end()) return common::Error::unsupported("Fake VRAM holds no buffer for " + std::string(id));
   store_.erase(it);
   return {};
 }

@@ -1,6 +1,6 @@
 #pragma once
 // An in-process VRAM stand-in for tests and GPU-less runs of GPU code paths: bytes live in a
-// mutex-guarded map. Always available; download/free of an unknown id is BackendUnavailable.
+// mutex-guarded map. Always available; download/free of an unknown id is unsupported.
 // fail_next_upload() makes the next upload fail, to test move error paths.
 #include <map>
 #include <mutex>
@@ -17,9 +17,9 @@ class FakeVramAdapter final : public VramAdapter {
   explicit FakeVramAdapter(GpuCaps device) : device_(std::move(device)), has_device_(true) {}
 
   [[nodiscard]] bool is_available() const override { return true; }
-  [[nodiscard]] MoveResult<void> upload(std::string_view id, std::span<const std::uint8_t> data) override;
-  [[nodiscard]] MoveResult<Bytes> download(std::string_view id) override;
-  [[nodiscard]] MoveResult<void> free(std::string_view id) override;
+  [[nodiscard]] common::Status upload(std::string_view id, std::span<const std::uint8_t> data) override;
+  [[nodiscard]] common::Result<Bytes> download(std::string_view id) override;
+  [[nodiscard]] common::Status free(std::string_view id) override;
   [[nodiscard]] std::vector<GpuCaps> devices() const override;
 
   [[nodiscard]] bool holds(std::string_view id) const;

@@ -6,7 +6,7 @@ CacheResult<void> GradientStore::persist(std::string_view grad_id, std::span<con
                                          std::uint64_t created_unix, bool overwrite) {
   if (!cache_) return CacheError::io(kErrPersistentCacheNotAttached);
   std::string key = gradient_cache_key(grad_id, bytes.size());
-  if (auto put = cache_->put_blob(CacheKind::Gradient, key, bytes, created_unix, overwrite); !put) {
+  if (auto put = cache_->put_blob(CacheKind::gradient, key, bytes, created_unix, overwrite); !put) {
     return put.error();
   }
   keys_.insert_or_assign(std::string(grad_id), std::move(key));
@@ -19,7 +19,7 @@ CacheResult<std::vector<std::uint8_t>> GradientStore::restore(std::string_view g
   if (it == keys_.end()) {
     return CacheError::not_found("gradient " + std::string(grad_id) + " was never persisted");
   }
-  return cache_->get_blob(CacheKind::Gradient, it->second);
+  return cache_->get_blob(CacheKind::gradient, it->second);
 }
 
 bool GradientStore::contains(std::string_view id) const { return keys_.find(id) != keys_.end(); }

@@ -19,13 +19,13 @@ inline constexpr const char* kErrPersistentCacheNotAttached = "Persistent cache 
 class GradientStore {
  public:
   // The cache gradients go to; without one, persist and restore fail with
-  // Io(kErrPersistentCacheNotAttached).
+  // io (kErrPersistentCacheNotAttached).
   void attach_cache(PersistentHybridCache cache) { cache_ = std::move(cache); }
 
   // Key "grad:<id>:len<n>", kind Gradient.
   [[nodiscard]] CacheResult<void> persist(std::string_view grad_id, std::span<const std::uint8_t> bytes,
                                           std::uint64_t created_unix, bool overwrite);
-  // NotFound when `grad_id` was never persisted (or noted) here.
+  // not_found when `grad_id` was never persisted (or noted) here.
   [[nodiscard]] CacheResult<std::vector<std::uint8_t>> restore(std::string_view grad_id) const;
   // True for ids persisted (or noted) as gradients.
   [[nodiscard]] bool contains(std::string_view id) const;

@@ -4,7 +4,7 @@ namespace hybrid {
 
 namespace {
 
-MoveError not_registered() { return MoveError::unsupported(kErrTensorNotRegistered); }
+common::Error not_registered() { return common::Error::invalid_argument(kErrTensorNotRegistered); }
 
 }  // namespace
 
@@ -27,28 +27,28 @@ void HybridMemoryManager::register_tensor(std::string_view id, std::uint64_t byt
   tensors_.emplace(std::string(id), TensorResidence{TensorId{std::string(id)}, initial, MemoryFootprint{bytes}, NoBacking{}});
 }
 
-MoveResult<void> HybridMemoryManager::register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial) {
+common::Status HybridMemoryManager::register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial) {
   const MemoryFootprint footprint{data.size()};
   StorageBacking backing = NoBacking{};
   MemoryTier tier = initial;
   switch (initial) {
-    case MemoryTier::Ram:
-    case MemoryTier::Cpu:
+    case MemoryTier::ram:
+    case MemoryTier::cpu:
       backing = RamBacking{std::move(data)};
       break;
-    case MemoryTier::Ssd: {
+    case MemoryTier::ssd: {
       auto ssd = spill_to_ssd(id, data);
       if (!ssd) return ssd.error();
       backing = std::move(ssd).value();
       break;
     }
-    case MemoryTier::Vram:
+    case MemoryTier::vram:
       if (vram_->is_available()) {
         if (auto up = vram_->upload(id, data); !up) return up.error();
         backing = VramHandleBacking{std::string(id)};
       } else {
         backing = RamBacking{std::move(data)};
-        tier = MemoryTier::Ram;
+        tier = MemoryTier::ram;
       }
       break;
   }
@@ -112,23 +112,24 @@ std::vector<std::string> HybridMemoryManager::ids_for_checkpoint() const {
 
 // ---------------------------------------------------------------- moves
 
-MoveResult<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryTier target,
-                                                    const MemorySnapshot& /*snapshot*/) const {
+common::Result<MovePlan> HybridMemoryManager::plan_move(std::string_view id, MemoryTier target,
+                                                        const MemorySnapshot& /*snapshot*/) const {
   const TensorResidence* r = residence(id);
   if (!r) return not_registered();
-  if (target == MemoryTier::Vram && !vram_->is_available()) {
-    return MovePlan{r->tier, MemoryTier::Ram, kReasonVramDegraded};
+  if (target == MemoryTier::vram && !vram_->is_available()) {
+    return MovePlan{r->tier, MemoryTier::ram, kReasonVramDegraded};
   }
   if (r->tier == target) return MovePlan{r->tier, target, kReasonAlreadyInTarget};
-  if (target == MemoryTier::Ssd) {
-    if (std::holds_alternative<NoBacking>(r->backing)) return MoveError::unsupported(kErrSsdWithoutBacking);
+  if (target == MemoryTier::ssd) {
+    if (std::holds_alternative<NoBacking>(r->backing)) return common::Error::invalid_argument(kErrSsdWithoutBacking);
     if (auto d = cache_.ensure_dir(); !d) return d.error();
   }
   return MovePlan{r->tier, target,
                   std::string("Move tensor from ") + to_string(r->tier) + " to " + to_string(target)};
 }
 
-MoveResult<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id, std::span<const std::uint8_t> data) {
+common::Result<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id,
+                                                                 std::span<const std::uint8_t> data) {
   if (auto d = cache_.ensure_dir(); !d) return d.error();
   std::string path = cache_.blob_path(id);
   auto meta = cache_.write_blob(path, data, compression_.choose(id, data.size()));
@@ -136,17 +137,17 @@ MoveResult<SsdFileBacking> HybridMemoryManager::spill_to_ssd(std::string_view id
   return SsdFileBacking{std::move(path), std::move(meta).value()};
 }
 
-MoveResult<Bytes> HybridMemoryManager::read_ssd(const SsdFileBacking& ssd) const {
+common::Result<Bytes> HybridMemoryManager::read_ssd(const SsdFileBacking& ssd) const {
   return ssd.compression ? cache_.read_blob_with_meta(ssd.path, *ssd.compression) : cache_.read_blob(ssd.path);
 }
 
 void HybridMemoryManager::persist_tensor_copy(std::string_view id, std::span<const std::uint8_t> data) {
   if (!persistent_) return;
-  auto put = persistent_->put_blob(CacheKind::Tensor, tensor_cache_key(id, data.size()), data, 0, true);
+  auto put = persistent_->put_blob(CacheKind::tensor, tensor_cache_key(id, data.size()), data, 0, true);
   if (!put) last_persist_error_ = put.error();
 }
 
-MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const MovePlan& plan) {
+common::Status HybridMemoryManager::apply_move(std::string_view id, const MovePlan& plan) {
   auto it = tensors_.find(id);
   if (it == tensors_.end()) return not_registered();
   TensorResidence& r = it->second;
@@ -154,19 +155,19 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
   if (r.tier == to) return {};
 
   if (auto* ram = std::get_if<RamBacking>(&r.backing)) {
-    if (to == MemoryTier::Ssd) {
+    if (to == MemoryTier::ssd) {
       auto ssd = spill_to_ssd(id, ram->data);
       if (!ssd) return ssd.error();
       persist_tensor_copy(id, ram->data);
       r.backing = std::move(ssd).value();  // frees the RAM buffer
-      r.tier = MemoryTier::Ssd;
+      r.tier = MemoryTier::ssd;
       return {};
     }
-    if (to == MemoryTier::Vram) {
+    if (to == MemoryTier::vram) {
       if (!vram_->is_available()) return {};  // planning degrades this; stay in RAM
       if (auto up = vram_->upload(id, ram->data); !up) return up.error();
       r.backing = VramHandleBacking{std::string(id)};
-      r.tier = MemoryTier::Vram;
+      r.tier = MemoryTier::vram;
       return {};
     }
     r.tier = to;
@@ -174,16 +175,16 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
   }
 
   if (auto* ssd = std::get_if<SsdFileBacking>(&r.backing)) {
-    if (to == MemoryTier::Ram) {
+    if (to == MemoryTier::ram) {
       auto bytes = read_ssd(*ssd);
       if (!bytes) return bytes.error();
       if (auto v = r.footprint.validate_len(bytes->size()); !v) return v.error();
       if (auto del = cache_.delete_blob(ssd->path); !del) return del.error();
       r.backing = RamBacking{std::move(bytes).value()};
-      r.tier = MemoryTier::Ram;
+      r.tier = MemoryTier::ram;
       return {};
     }
-    if (to == MemoryTier::Vram) {
+    if (to == MemoryTier::vram) {
       if (!vram_->is_available()) return {};
       auto bytes = read_ssd(*ssd);
       if (!bytes) return bytes.error();
@@ -191,7 +192,7 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
       if (auto up = vram_->upload(id, *bytes); !up) return up.error();
       (void)cache_.delete_blob(ssd->path);
       r.backing = VramHandleBacking{std::string(id)};
-      r.tier = MemoryTier::Vram;
+      r.tier = MemoryTier::vram;
       return {};
     }
     r.tier = to;
@@ -199,15 +200,15 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
   }
 
   if (auto* handle = std::get_if<VramHandleBacking>(&r.backing)) {
-    if (to == MemoryTier::Ram || to == MemoryTier::Ssd) {
-      if (!vram_->is_available()) return MoveError::backend_unavailable(kErrVramNotAvailableForDownload);
+    if (to == MemoryTier::ram || to == MemoryTier::ssd) {
+      if (!vram_->is_available()) return common::Error::unsupported(kErrVramNotAvailableForDownload);
       auto bytes = vram_->download(handle->key);
       if (!bytes) return bytes.error();
       if (auto v = r.footprint.validate_len(bytes->size()); !v) return v.error();
-      if (to == MemoryTier::Ram) {
+      if (to == MemoryTier::ram) {
         (void)vram_->free(handle->key);
         r.backing = RamBacking{std::move(bytes).value()};
-        r.tier = MemoryTier::Ram;
+        r.tier = MemoryTier::ram;
         return {};
       }
       auto blob = spill_to_ssd(id, *bytes);
@@ -215,7 +216,7 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
       persist_tensor_copy(id, *bytes);
       (void)vram_->free(handle->key);
       r.backing = std::move(blob).value();
-      r.tier = MemoryTier::Ssd;
+      r.tier = MemoryTier::ssd;
       return {};
     }
     r.tier = to;
@@ -223,7 +224,7 @@ MoveResult<void> HybridMemoryManager::apply_move(std::string_view id, const Move
   }
 
   // No bytes behind the tensor: only logical moves make sense.
-  if (to == MemoryTier::Ssd) return MoveError::unsupported(kErrSsdWithoutBacking);
+  if (to == MemoryTier::ssd) return common::Error::invalid_argument(kErrSsdWithoutBacking);
   r.tier = to;
   return {};
 }

@@ -10,7 +10,7 @@
 //   Ssd blob   -> Vram: read, checked, uploaded, blob deleted (best-effort)
 //   Vram       -> Ssd : downloaded, checked, blob written, VRAM freed (best-effort)
 //   otherwise         : the tier changes, the backing stays (Cpu is logical)
-// A move that fails returns its MoveError and leaves the tensor's tier and bytes as they were.
+// A move that fails returns its common::Error and leaves the tensor's tier and bytes as they were.
 // With a PersistentHybridCache attached, every move to SSD also stores the bytes under
 // "tensor:<id>:len<n>" (best-effort; the last failure is kept in last_persist_error()).
 #include <cstdint>
@@ -56,7 +56,7 @@ class HybridMemoryManager {
   // Ram/Cpu: bytes kept in RAM. Ssd: blob written (policy encoding). Vram: uploaded when the
   // adapter is available, else kept in RAM with tier Ram (degraded). Replaces an existing
   // registration only after the new bytes are stored; on error nothing changes.
-  [[nodiscard]] MoveResult<void> register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial);
+  [[nodiscard]] common::Status register_tensor_with_data(std::string_view id, Bytes data, MemoryTier initial);
   // Forgets `id`, deleting its SSD blob / freeing its VRAM (best-effort) and its hints.
   // False when unknown.
   bool remove_tensor(std::string_view id);
@@ -71,12 +71,12 @@ class HybridMemoryManager {
   [[nodiscard]] std::size_t tensor_count() const { return tensors_.size(); }
 
   // ---- moves ----
-  // Unsupported(kErrTensorNotRegistered) for unknown ids; kReasonAlreadyInTarget when the tensor
+  // invalid_argument(kErrTensorNotRegistered) for unknown ids; kReasonAlreadyInTarget when the tensor
   // is there; Vram degraded to Ram (kReasonVramDegraded) when VRAM is unavailable; moves to SSD
   // need bytes (kErrSsdWithoutBacking) and a usable cache directory (created here).
-  [[nodiscard]] MoveResult<MovePlan> plan_move(std::string_view id, MemoryTier target,
-                                               const MemorySnapshot& snapshot) const;
-  [[nodiscard]] MoveResult<void> apply_move(std::string_view id, const MovePlan& plan);
+  [[nodiscard]] common::Result<MovePlan> plan_move(std::string_view id, MemoryTier target,
+                                                   const MemorySnapshot& snapshot) const;
+  [[nodiscard]] common::Status apply_move(std::string_view id, const MovePlan& plan);
 
   // ---- compression (off by default) ----
   void set_compression_policy(CompressionPolicy policy) { compression_ = std::move(policy); }
@@ -104,8 +104,8 @@ class HybridMemoryManager {
   // Tests reach internals through this peer (defined only under tests/), not the public API.
   friend class HybridMemoryManagerTestPeer;
 
-  [[nodiscard]] MoveResult<SsdFileBacking> spill_to_ssd(std::string_view id, std::span<const std::uint8_t> data);
-  [[nodiscard]] MoveResult<Bytes> read_ssd(const SsdFileBacking& ssd) const;
+  [[nodiscard]] common::Result<SsdFileBacking> spill_to_ssd(std::string_view id, std::span<const std::uint8_t> data);
+  [[nodiscard]] common::Result<Bytes> read_ssd(const SsdFileBacking& ssd) const;
   void persist_tensor_copy(std::string_view id, std::span<const std::uint8_t> data);
   void release_backing(std::string_view id, const StorageBacking& backing);
 

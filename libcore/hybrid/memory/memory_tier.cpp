@@ -4,16 +4,16 @@ namespace hybrid {
 
 const char* to_string(MemoryTier tier) {
   switch (tier) {
-    case MemoryTier::Vram: return "vram";
-    case MemoryTier::Ram: return "ram";
-    case MemoryTier::Ssd: return "ssd";
-    case MemoryTier::Cpu: return "cpu";
+    case MemoryTier::vram: return "vram";
+    case MemoryTier::ram: return "ram";
+    case MemoryTier::ssd: return "ssd";
+    case MemoryTier::cpu: return "cpu";
   }
   return "unknown";
 }
 
 std::optional<MemoryTier> parse_memory_tier(std::string_view text) {
-  for (MemoryTier t : {MemoryTier::Vram, MemoryTier::Ram, MemoryTier::Ssd, MemoryTier::Cpu}) {
+  for (MemoryTier t : {MemoryTier::vram, MemoryTier::ram, MemoryTier::ssd, MemoryTier::cpu}) {
     if (text == to_string(t)) return t;
   }
   return std::nullopt;

@@ -6,7 +6,7 @@
 
 namespace hybrid {
 
-enum class MemoryTier : std::uint8_t { Vram, Ram, Ssd, Cpu };
+enum class MemoryTier : std::uint8_t { vram, ram, ssd, cpu };
 
 [[nodiscard]] const char* to_string(MemoryTier tier);                    // "vram", "ram", "ssd", "cpu"
 [[nodiscard]] std::optional<MemoryTier> parse_memory_tier(std::string_view text);  // exact lowercase

@@ -19,8 +19,8 @@ struct TensorId {
 
 struct MemoryFootprint {
   std::uint64_t bytes = 0;
-  // Unsupported("Byte length mismatch: footprint says X bytes, data has Y") when len != bytes.
-  [[nodiscard]] MoveResult<void> validate_len(std::size_t len) const;
+  // invalid_argument("Byte length mismatch: footprint says X bytes, data has Y") when len != bytes.
+  [[nodiscard]] common::Status validate_len(std::size_t len) const;
 };
 
 // Optional telemetry for one tier; absent means unknown.
@@ -40,14 +40,14 @@ struct MemorySnapshot {
 [[nodiscard]] inline MemorySnapshot empty_memory_snapshot() { return {}; }
 
 struct MovePlan {
-  MemoryTier from = MemoryTier::Cpu;
-  MemoryTier to = MemoryTier::Cpu;
+  MemoryTier from = MemoryTier::cpu;
+  MemoryTier to = MemoryTier::cpu;
   std::string reason;
 };
 
 struct TensorResidence {
   TensorId id;
-  MemoryTier tier = MemoryTier::Cpu;
+  MemoryTier tier = MemoryTier::cpu;
   MemoryFootprint footprint;
   StorageBacking backing;
 };

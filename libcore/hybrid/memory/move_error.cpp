@@ -2,24 +2,22 @@
 
 namespace hybrid {
 
-const char* to_string(MoveError::Kind kind) {
-  switch (kind) {
-    case MoveError::Kind::Unsupported: return "Unsupported";
-    case MoveError::Kind::Io: return "Io";
-    case MoveError::Kind::BackendUnavailable: return "BackendUnavailable";
+namespace {
+
+const char* move_error_label(common::ErrorCode code) {
+  switch (code) {
+    case common::ErrorCode::io: return "Io";
+    case common::ErrorCode::unsupported: return "BackendUnavailable";
+    case common::ErrorCode::malformed:
+    case common::ErrorCode::invalid_argument: break;
   }
-  return "Unknown";
+  return "Unsupported";
 }
 
-std::string to_string(const MoveError& e) { return std::string(to_string(e.kind)) + ": " + e.message; }
+}  // namespace
 
-common::Error to_common_error(const MoveError& e) {
-  switch (e.kind) {
-    case MoveError::Kind::Io: return common::Error::io(e.message);
-    case MoveError::Kind::BackendUnavailable: return common::Error::unsupported(e.message);
-    case MoveError::Kind::Unsupported: break;
-  }
-  return common::Error::invalid_argument(e.message);
+std::string move_error_text(const common::Error& e) {
+  return std::string(move_error_label(e.code())) + ": " + e.message();
 }
 
 }  // namespace hybrid

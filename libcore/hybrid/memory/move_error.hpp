@@ -1,35 +1,20 @@
 #pragma once
-// APX 13.2: the error of every tier move, and the result type built on it.
-#include <cstdint>
+// APX 13.2: how a tier move fails. A move returns a common::Result / common::Status whose error
+// kind says what went wrong:
+//   io                the storage or the copy failed (a spill file, a VRAM allocation or copy)
+//   unsupported       the backend is unavailable (no usable VRAM, or it lost the tensor)
+//   invalid_argument  the move cannot be made (no backing data, a blob that does not decode,
+//                     a length that does not match)
 #include <string>
 
 #include "common/error.hpp"
-#include "common/expected.hpp"
+#include "common/result.hpp"
 
 namespace hybrid {
 
-struct MoveError {
-  enum class Kind : std::uint8_t { Unsupported, Io, BackendUnavailable };
-
-  Kind kind = Kind::Unsupported;
-  std::string message;  // English, one line
-
-  static MoveError unsupported(std::string m) { return {Kind::Unsupported, std::move(m)}; }
-  static MoveError io(std::string m) { return {Kind::Io, std::move(m)}; }
-  static MoveError backend_unavailable(std::string m) { return {Kind::BackendUnavailable, std::move(m)}; }
-
-  friend bool operator==(const MoveError&, const MoveError&) = default;
-};
-
-[[nodiscard]] const char* to_string(MoveError::Kind kind);  // "Unsupported", "Io", "BackendUnavailable"
-
-// "Io: <message>" -- for logs and test failure output.
-[[nodiscard]] std::string to_string(const MoveError& e);
-
-// For apps: Io -> io, BackendUnavailable -> unsupported, Unsupported -> invalid_argument.
-[[nodiscard]] common::Error to_common_error(const MoveError& e);
-
-template <typename T>
-using MoveResult = common::Expected<T, MoveError>;
+// "<label>: <message>", the label the seed names each case with: io -> "Io", unsupported ->
+// "BackendUnavailable", any other kind -> "Unsupported". Written into timelines, checkpoint
+// fallbacks and error lines, so these bytes are part of atenia's output.
+[[nodiscard]] std::string move_error_text(const common::Error& e);
 
 }  // namespace hybrid

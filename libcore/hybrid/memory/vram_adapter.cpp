@@ -2,14 +2,14 @@
 
 namespace hybrid {
 
-MoveResult<void> NullVramAdapter::upload(std::string_view, std::span<const std::uint8_t>) {
-  return MoveError::backend_unavailable(kVramAdapterNotAvailable);
+common::Status NullVramAdapter::upload(std::string_view, std::span<const std::uint8_t>) {
+  return common::Error::unsupported(kVramAdapterNotAvailable);
 }
-MoveResult<Bytes> NullVramAdapter::download(std::string_view) {
-  return MoveError::backend_unavailable(kVramAdapterNotAvailable);
+common::Result<Bytes> NullVramAdapter::download(std::string_view) {
+  return common::Error::unsupported(kVramAdapterNotAvailable);
 }
-MoveResult<void> NullVramAdapter::free(std::string_view) {
-  return MoveError::backend_unavailable(kVramAdapterNotAvailable);
+common::Status NullVramAdapter::free(std::string_view) {
+  return common::Error::unsupported(kVramAdapterNotAvailable);
 }
 
 }  // namespace hybrid

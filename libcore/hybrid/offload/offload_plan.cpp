@@ -4,8 +4,8 @@ namespace hybrid {
 
 const char* to_string(OffloadAction::Kind kind) {
   switch (kind) {
-    case OffloadAction::Kind::MoveToRam: return "MoveToRam";
-    case OffloadAction::Kind::MoveToSsd: return "MoveToSsd";
+    case OffloadAction::Kind::move_to_ram: return "MoveToRam";
+    case OffloadAction::Kind::move_to_ssd: return "MoveToSsd";
   }
   return "Unknown";
 }

@@ -7,13 +7,13 @@
 namespace hybrid {
 
 struct OffloadAction {
-  enum class Kind : std::uint8_t { MoveToRam, MoveToSsd };
+  enum class Kind : std::uint8_t { move_to_ram, move_to_ssd };
 
-  Kind kind = Kind::MoveToRam;
+  Kind kind = Kind::move_to_ram;
   std::string tensor_id;
 
-  static OffloadAction move_to_ram(std::string id) { return {Kind::MoveToRam, std::move(id)}; }
-  static OffloadAction move_to_ssd(std::string id) { return {Kind::MoveToSsd, std::move(id)}; }
+  static OffloadAction move_to_ram(std::string id) { return {Kind::move_to_ram, std::move(id)}; }
+  static OffloadAction move_to_ssd(std::string id) { return {Kind::move_to_ssd, std::move(id)}; }
 
   friend bool operator==(const OffloadAction&, const OffloadAction&) = default;
 };

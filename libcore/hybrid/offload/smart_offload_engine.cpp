@@ -9,41 +9,41 @@ namespace hybrid {
 
 namespace {
 
-enum class Pressure : std::uint8_t { Both, VramOnly, RamOnly, None };
+enum class Pressure : std::uint8_t { both, vram_only, ram_only, none };
 
 Pressure classify(const MemorySnapshot& snapshot, float vram_high, float ram_high) {
   const bool vram = snapshot.vram.pressure.value_or(0.0F) >= vram_high;
   const bool ram = snapshot.ram.pressure.value_or(0.0F) >= ram_high;
-  if (vram && ram) return Pressure::Both;
-  if (vram) return Pressure::VramOnly;
-  if (ram) return Pressure::RamOnly;
-  return Pressure::None;
+  if (vram && ram) return Pressure::both;
+  if (vram) return Pressure::vram_only;
+  if (ram) return Pressure::ram_only;
+  return Pressure::none;
 }
 
 // Whether a tensor in `tier` is a candidate under `pressure`, and the action that offloads it.
 std::optional<OffloadAction::Kind> action_for(Pressure pressure, std::optional<MemoryTier> tier) {
   if (!tier) return std::nullopt;
   switch (pressure) {
-    case Pressure::Both:
-      if (*tier == MemoryTier::Vram || *tier == MemoryTier::Ram) return OffloadAction::Kind::MoveToSsd;
+    case Pressure::both:
+      if (*tier == MemoryTier::vram || *tier == MemoryTier::ram) return OffloadAction::Kind::move_to_ssd;
       return std::nullopt;
-    case Pressure::VramOnly:
-      if (*tier == MemoryTier::Vram) return OffloadAction::Kind::MoveToRam;
+    case Pressure::vram_only:
+      if (*tier == MemoryTier::vram) return OffloadAction::Kind::move_to_ram;
       return std::nullopt;
-    case Pressure::RamOnly:
-      if (*tier == MemoryTier::Ram) return OffloadAction::Kind::MoveToSsd;
+    case Pressure::ram_only:
+      if (*tier == MemoryTier::ram) return OffloadAction::Kind::move_to_ssd;
       return std::nullopt;
-    case Pressure::None: return std::nullopt;
+    case Pressure::none: return std::nullopt;
   }
   return std::nullopt;
 }
 
 std::string base_reason(Pressure pressure, bool any_action) {
   switch (pressure) {
-    case Pressure::Both: return kOffloadBothHigh;
-    case Pressure::VramOnly: return any_action ? kOffloadVramHigh : kOffloadVramHighNothing;
-    case Pressure::RamOnly: return any_action ? kOffloadRamHigh : kOffloadRamHighNothing;
-    case Pressure::None: return kOffloadNotNeeded;
+    case Pressure::both: return kOffloadBothHigh;
+    case Pressure::vram_only: return any_action ? kOffloadVramHigh : kOffloadVramHighNothing;
+    case Pressure::ram_only: return any_action ? kOffloadRamHigh : kOffloadRamHighNothing;
+    case Pressure::none: return kOffloadNotNeeded;
   }
   return kOffloadNotNeeded;
 }
@@ -82,7 +82,7 @@ OffloadPlan SmartOffloadEngine::plan_with_tick(const MemorySnapshot& snapshot,
                                                const HybridMemoryManager& mem, std::uint64_t tick) {
   const Pressure pressure = classify(snapshot, cfg_.vram_high, cfg_.ram_high);
   OffloadPlan out;
-  if (pressure == Pressure::None) {
+  if (pressure == Pressure::none) {
     const bool vram_low = snapshot.vram.pressure.value_or(0.0F) <= cfg_.vram_low;
     const bool ram_low = snapshot.ram.pressure.value_or(0.0F) <= cfg_.ram_low;
     out.reason = (vram_low && ram_low) ? kOffloadNotNeeded : kOffloadHysteresisBand;
@@ -121,22 +121,22 @@ OffloadPlan SmartOffloadEngine::plan_with_tick(const MemorySnapshot& snapshot,
   return out;
 }
 
-MoveResult<void> SmartOffloadEngine::apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
-                                           HybridMemoryManager& mem) const {
-  auto move = [&](const std::string& id, MemoryTier target) -> MoveResult<void> {
+common::Status SmartOffloadEngine::apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
+                                         HybridMemoryManager& mem) const {
+  auto move = [&](const std::string& id, MemoryTier target) -> common::Status {
     auto move_plan = mem.plan_move(id, target, snapshot);
     if (!move_plan) return move_plan.error();
     return mem.apply_move(id, *move_plan);
   };
   for (const auto& action : plan.actions) {
-    if (action.kind == OffloadAction::Kind::MoveToRam) {
-      if (auto r = move(action.tensor_id, MemoryTier::Ram); !r) return r;
+    if (action.kind == OffloadAction::Kind::move_to_ram) {
+      if (auto r = move(action.tensor_id, MemoryTier::ram); !r) return r;
       continue;
     }
-    if (mem.get_tier(action.tensor_id) == MemoryTier::Vram) {
-      if (auto r = move(action.tensor_id, MemoryTier::Ram); !r) return r;
+    if (mem.get_tier(action.tensor_id) == MemoryTier::vram) {
+      if (auto r = move(action.tensor_id, MemoryTier::ram); !r) return r;
     }
-    if (auto r = move(action.tensor_id, MemoryTier::Ssd); !r) return r;
+    if (auto r = move(action.tensor_id, MemoryTier::ssd); !r) return r;
   }
   return {};
 }

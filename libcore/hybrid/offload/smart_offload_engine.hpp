@@ -50,9 +50,9 @@ class SmartOffloadEngine {
                                            const HybridMemoryManager& mem, std::uint64_t tick);
 
   // MoveToRam: Vram/any -> Ram. MoveToSsd: Vram -> Ram first, then -> Ssd. Stops at the first
-  // MoveError, leaving earlier actions applied.
-  [[nodiscard]] MoveResult<void> apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
-                                       HybridMemoryManager& mem) const;
+  // common::Error, leaving earlier actions applied.
+  [[nodiscard]] common::Status apply(const MemorySnapshot& snapshot, const OffloadPlan& plan,
+                                     HybridMemoryManager& mem) const;
 
   // The tick of the last action planned for `id`, if any.
   [[nodiscard]] std::optional<std::uint64_t> last_moved(const std::string& id) const;

@@ -105,7 +105,7 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
       not_vram = g.id + " is unreliable (reliability " + fixed2(rel) + " < " + fixed2(kGpuReliable) +
                  ") for a tensor that is not compute-heavy";
     } else {
-      d.target = PlacementTarget::Vram;
+      d.target = PlacementTarget::vram;
       d.device_id = g.id;
       d.reason = size + " fits in " + g.id + "'s VRAM (" + free_text("VRAM", v).substr(5) + "; " +
                  after_text("VRAM", v, kVramSafe) + "; reliability " + fixed2(rel) +
@@ -118,7 +118,7 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   const bool ram_known = d.ram.pressure_after.has_value();
   const std::string ram_after_text = ram_known ? after_text("RAM", d.ram, kRamSafe) : "RAM pressure unknown";
   if (d.ram.fits && ram_after < kRamSafe) {
-    d.target = PlacementTarget::Ram;
+    d.target = PlacementTarget::ram;
     d.reason = "RAM: " + not_vram + "; " + size + " fits in RAM (" + free_text("RAM", d.ram) + "; " +
                ram_after_text + ")";
     return d;
@@ -126,7 +126,7 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   // Above the safe RAM threshold: the seed keeps a compute-heavy tensor out of the SSD while
   // RAM is not critical; everything else goes to the SSD when it has room.
   if (d.ram.fits && d.compute_heavy && ram_after < kRamCritical) {
-    d.target = PlacementTarget::Ram;
+    d.target = PlacementTarget::ram;
     d.reason = "RAM: " + not_vram + "; the tensor is compute-heavy and RAM is not critical (" +
                after_text("RAM", d.ram, kRamCritical) + "); " + free_text("RAM", d.ram);
     return d;
@@ -134,7 +134,7 @@ CapacityDecision decide_with_capacity(const TensorProfile& tensor, const GlobalH
   const std::string why_not_ram =
       !d.ram.fits ? size + " does not fit in RAM (" + free_text("RAM", d.ram) + ")" : ram_after_text;
   if (kSsdLastResortAllowed && d.ssd.fits) {
-    d.target = PlacementTarget::Ssd;
+    d.target = PlacementTarget::ssd;
     d.reason = "SSD: " + not_vram + "; " + why_not_ram + "; " + free_text("SSD", d.ssd);
     return d;
   }

@@ -6,11 +6,11 @@ namespace hybrid {
 
 const char* to_string(PlacementTarget target) {
   switch (target) {
-    case PlacementTarget::Cpu: return "cpu";
-    case PlacementTarget::Gpu: return "gpu";
-    case PlacementTarget::Ram: return "ram";
-    case PlacementTarget::Vram: return "vram";
-    case PlacementTarget::Ssd: return "ssd";
+    case PlacementTarget::cpu: return "cpu";
+    case PlacementTarget::gpu: return "gpu";
+    case PlacementTarget::ram: return "ram";
+    case PlacementTarget::vram: return "vram";
+    case PlacementTarget::ssd: return "ssd";
   }
   return "unknown";
 }

@@ -6,12 +6,12 @@
 
 namespace hybrid {
 
-enum class PlacementTarget : std::uint8_t { Cpu, Gpu, Ram, Vram, Ssd };
+enum class PlacementTarget : std::uint8_t { cpu, gpu, ram, vram, ssd };
 
 [[nodiscard]] const char* to_string(PlacementTarget target);  // "cpu", "gpu", "ram", "vram", "ssd"
 
 struct PlacementDecision {
-  PlacementTarget target = PlacementTarget::Cpu;
+  PlacementTarget target = PlacementTarget::cpu;
   std::optional<std::string> device_id;  // "gpu0" for Gpu/Vram targets; absent otherwise
   std::string reason;                    // English, for logs and explanations
 };

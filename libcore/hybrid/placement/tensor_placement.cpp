@@ -56,7 +56,7 @@ std::optional<std::pair<const GpuCaps*, float>> best_gpu(const GlobalHardwareSna
 
 PlacementDecision TensorPlacementEngine::decide(const TensorProfile& tensor, const GlobalHardwareSnapshot& hw) {
   using namespace placement;
-  if (hw.gpus.empty()) return make(PlacementTarget::Cpu, "No GPU detected");
+  if (hw.gpus.empty()) return make(PlacementTarget::cpu, "No GPU detected");
 
   const float vram_p = hw.pressure.vram_pressure.value_or(1.0F);
   const float ram_p = hw.pressure.ram_pressure.value_or(0.0F);
@@ -64,11 +64,11 @@ PlacementDecision TensorPlacementEngine::decide(const TensorProfile& tensor, con
   const bool heavy = tensor.estimated_compute_cost.value_or(0.0F) >= kComputeHeavy;
 
   if (kSsdLastResortAllowed && huge && vram_p >= kVramCritical && ram_p >= kRamCritical) {
-    return make(PlacementTarget::Ssd,
+    return make(PlacementTarget::ssd,
                 "VRAM and RAM are under critical pressure; placing huge tensor on SSD as last resort");
   }
   if (kSsdLastResortAllowed && huge && ram_p > kRamVeryHigh && !heavy) {
-    return make(PlacementTarget::Ssd,
+    return make(PlacementTarget::ssd,
                 "RAM pressure is very high and tensor is huge but not compute-heavy; placing tensor on SSD as "
                 "last resort");
   }
@@ -77,18 +77,18 @@ PlacementDecision TensorPlacementEngine::decide(const TensorProfile& tensor, con
   const GpuCaps& g = *gpu->first;
   const float rel = gpu->second;
   if (vram_p < kVramSafe && !huge && (heavy || rel >= kGpuReliable)) {
-    return make(PlacementTarget::Vram,
+    return make(PlacementTarget::vram,
                 "Selected GPU " + g.id + " (reliability=" + fixed2(rel) + ") and VRAM pressure is safe", g.id);
   }
   if (huge && ram_p < kRamSafe) {
-    return make(PlacementTarget::Ram, "Tensor is huge and RAM pressure is acceptable; placing tensor in RAM");
+    return make(PlacementTarget::ram, "Tensor is huge and RAM pressure is acceptable; placing tensor in RAM");
   }
   if (ram_p < kRamSafe) {
-    if (vram_p >= kVramSafe) return make(PlacementTarget::Ram, "VRAM pressure is high; placing tensor in RAM");
-    return make(PlacementTarget::Ram, "Best GPU " + g.id + " is unreliable (reliability=" + fixed2(rel) +
+    if (vram_p >= kVramSafe) return make(PlacementTarget::ram, "VRAM pressure is high; placing tensor in RAM");
+    return make(PlacementTarget::ram, "Best GPU " + g.id + " is unreliable (reliability=" + fixed2(rel) +
                                           ") for a light tensor; placing tensor in RAM");
   }
-  return make(PlacementTarget::Cpu, "System memory pressure is high; falling back to CPU");
+  return make(PlacementTarget::cpu, "System memory pressure is high; falling back to CPU");
 }
 
 }  // namespace hybrid

@@ -4,11 +4,11 @@ namespace hybrid {
 
 const char* to_string(DecisionRule rule) {
   switch (rule) {
-    case DecisionRule::GpuNotAvailable: return "GpuNotAvailable";
-    case DecisionRule::KernelNotGpuFriendly: return "KernelNotGpuFriendly";
-    case DecisionRule::TensorOnSsd: return "TensorOnSsd";
-    case DecisionRule::HighVramPressure: return "HighVramPressure";
-    case DecisionRule::GpuPreferred: return "GpuPreferred";
+    case DecisionRule::gpu_not_available: return "GpuNotAvailable";
+    case DecisionRule::kernel_not_gpu_friendly: return "KernelNotGpuFriendly";
+    case DecisionRule::tensor_on_ssd: return "TensorOnSsd";
+    case DecisionRule::high_vram_pressure: return "HighVramPressure";
+    case DecisionRule::gpu_preferred: return "GpuPreferred";
   }
   return "Unknown";
 }

@@ -5,11 +5,11 @@
 namespace hybrid {
 
 enum class DecisionRule : std::uint8_t {
-  GpuNotAvailable,       // rule 1
-  KernelNotGpuFriendly,  // rule 2
-  TensorOnSsd,           // rule 3
-  HighVramPressure,      // rule 4
-  GpuPreferred,          // rule 5: nothing above fired
+  gpu_not_available,        // rule 1
+  kernel_not_gpu_friendly,  // rule 2
+  tensor_on_ssd,            // rule 3
+  high_vram_pressure,       // rule 4
+  gpu_preferred,            // rule 5: nothing above fired
 };
 
 [[nodiscard]] const char* to_string(DecisionRule rule);  // "GpuNotAvailable", ...

@@ -16,30 +16,30 @@ struct Verdict {
 std::optional<Verdict> evaluate(DecisionRule rule, const KernelProfile& kernel, std::span<const MemoryTier> tiers,
                                 const MemorySnapshot& snapshot, bool gpu_available) {
   switch (rule) {
-    case DecisionRule::GpuNotAvailable:
-      if (!gpu_available) return Verdict{ExecutionTarget::CpuFallback, "GPU not available"};
+    case DecisionRule::gpu_not_available:
+      if (!gpu_available) return Verdict{ExecutionTarget::cpu_fallback, "GPU not available"};
       return std::nullopt;
-    case DecisionRule::KernelNotGpuFriendly:
-      if (!kernel.is_gpu_friendly()) return Verdict{ExecutionTarget::Cpu, "Kernel not suitable for GPU execution"};
+    case DecisionRule::kernel_not_gpu_friendly:
+      if (!kernel.is_gpu_friendly()) return Verdict{ExecutionTarget::cpu, "Kernel not suitable for GPU execution"};
       return std::nullopt;
-    case DecisionRule::TensorOnSsd:
-      if (std::ranges::find(tiers, MemoryTier::Ssd) != tiers.end()) {
-        return Verdict{ExecutionTarget::Cpu, "Tensor resides on SSD"};
+    case DecisionRule::tensor_on_ssd:
+      if (std::ranges::find(tiers, MemoryTier::ssd) != tiers.end()) {
+        return Verdict{ExecutionTarget::cpu, "Tensor resides on SSD"};
       }
       return std::nullopt;
-    case DecisionRule::HighVramPressure:
+    case DecisionRule::high_vram_pressure:
       if (snapshot.vram.pressure.value_or(0.0F) > kPlannerVramPressureLimit) {
-        return Verdict{ExecutionTarget::CpuFallback, "VRAM pressure too high"};
+        return Verdict{ExecutionTarget::cpu_fallback, "VRAM pressure too high"};
       }
       return std::nullopt;
-    case DecisionRule::GpuPreferred: return Verdict{ExecutionTarget::Gpu, "GPU execution preferred"};
+    case DecisionRule::gpu_preferred: return Verdict{ExecutionTarget::gpu, "GPU execution preferred"};
   }
   return std::nullopt;
 }
 
-constexpr DecisionRule kRuleOrder[] = {DecisionRule::GpuNotAvailable, DecisionRule::KernelNotGpuFriendly,
-                                       DecisionRule::TensorOnSsd, DecisionRule::HighVramPressure,
-                                       DecisionRule::GpuPreferred};
+constexpr DecisionRule kRuleOrder[] = {DecisionRule::gpu_not_available, DecisionRule::kernel_not_gpu_friendly,
+                                       DecisionRule::tensor_on_ssd, DecisionRule::high_vram_pressure,
+                                       DecisionRule::gpu_preferred};
 
 }  // namespace
 
@@ -59,7 +59,7 @@ ExecutionPlan plan_execution(const KernelProfile& kernel, std::span<const Memory
     }
   }
   // Unreachable: GpuPreferred always fires.
-  return ExecutionPlan{ExecutionTarget::Gpu, "GPU execution preferred", std::nullopt};
+  return ExecutionPlan{ExecutionTarget::gpu, "GPU execution preferred", std::nullopt};
 }
 
 }  // namespace hybrid

@@ -17,7 +17,7 @@ namespace hybrid {
 inline constexpr float kPlannerVramPressureLimit = 0.90F;
 
 struct ExecutionPlan {
-  ExecutionTarget target = ExecutionTarget::Cpu;
+  ExecutionTarget target = ExecutionTarget::cpu;
   std::string reason;
   std::optional<ExecutionDecisionTrace> trace;  // always filled by plan_execution
 };

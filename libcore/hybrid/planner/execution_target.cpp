@@ -4,9 +4,9 @@ namespace hybrid {
 
 const char* to_string(ExecutionTarget target) {
   switch (target) {
-    case ExecutionTarget::Cpu: return "Cpu";
-    case ExecutionTarget::Gpu: return "Gpu";
-    case ExecutionTarget::CpuFallback: return "CpuFallback";
+    case ExecutionTarget::cpu: return "Cpu";
+    case ExecutionTarget::gpu: return "Gpu";
+    case ExecutionTarget::cpu_fallback: return "CpuFallback";
   }
   return "Unknown";
 }

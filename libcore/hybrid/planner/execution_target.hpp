@@ -4,7 +4,7 @@
 
 namespace hybrid {
 
-enum class ExecutionTarget : std::uint8_t { Cpu, Gpu, CpuFallback };
+enum class ExecutionTarget : std::uint8_t { cpu, gpu, cpu_fallback };
 
 [[nodiscard]] const char* to_string(ExecutionTarget target);  // "Cpu", "Gpu", "CpuFallback"
 

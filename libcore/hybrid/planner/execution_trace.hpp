@@ -11,8 +11,8 @@ namespace hybrid {
 struct ExecutionDecisionTrace {
   std::string kernel_name;
   std::vector<DecisionRule> evaluated_rules;  // in order, up to and including the winner
-  DecisionRule winning_rule = DecisionRule::GpuPreferred;
-  ExecutionTarget target = ExecutionTarget::Cpu;
+  DecisionRule winning_rule = DecisionRule::gpu_preferred;
+  ExecutionTarget target = ExecutionTarget::cpu;
   std::string reason;  // same text as ExecutionPlan::reason
 };
 

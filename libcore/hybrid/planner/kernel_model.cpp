@@ -4,10 +4,10 @@ namespace hybrid {
 
 const char* to_string(KernelKind kind) {
   switch (kind) {
-    case KernelKind::ComputeHeavy: return "ComputeHeavy";
-    case KernelKind::MemoryBound: return "MemoryBound";
-    case KernelKind::Small: return "Small";
-    case KernelKind::Serial: return "Serial";
+    case KernelKind::compute_heavy: return "ComputeHeavy";
+    case KernelKind::memory_bound: return "MemoryBound";
+    case KernelKind::small: return "Small";
+    case KernelKind::serial: return "Serial";
   }
   return "Unknown";
 }
@@ -18,10 +18,10 @@ std::optional<KernelKind> parse_kernel_kind(std::string_view text) {
     std::string_view snake;
     KernelKind kind;
   };
-  constexpr Name kNames[] = {{"ComputeHeavy", "compute_heavy", KernelKind::ComputeHeavy},
-                             {"MemoryBound", "memory_bound", KernelKind::MemoryBound},
-                             {"Small", "small", KernelKind::Small},
-                             {"Serial", "serial", KernelKind::Serial}};
+  constexpr Name kNames[] = {{"ComputeHeavy", "compute_heavy", KernelKind::compute_heavy},
+                             {"MemoryBound", "memory_bound", KernelKind::memory_bound},
+                             {"Small", "small", KernelKind::small},
+                             {"Serial", "serial", KernelKind::serial}};
   for (const auto& n : kNames) {
     if (text == n.camel || text == n.snake) return n.kind;
   }
@@ -30,10 +30,10 @@ std::optional<KernelKind> parse_kernel_kind(std::string_view text) {
 
 bool KernelProfile::is_gpu_friendly() const {
   switch (kind) {
-    case KernelKind::ComputeHeavy:
-    case KernelKind::MemoryBound: return true;
-    case KernelKind::Small:
-    case KernelKind::Serial: return false;
+    case KernelKind::compute_heavy:
+    case KernelKind::memory_bound: return true;
+    case KernelKind::small:
+    case KernelKind::serial: return false;
   }
   return false;
 }

@@ -8,10 +8,10 @@
 namespace hybrid {
 
 enum class KernelKind : std::uint8_t {
-  ComputeHeavy,  // arithmetic-dominated
-  MemoryBound,   // bandwidth/latency-dominated
-  Small,         // launch overhead dominates
-  Serial,        // does not parallelize
+  compute_heavy,  // arithmetic-dominated
+  memory_bound,   // bandwidth/latency-dominated
+  small,          // launch overhead dominates
+  serial,         // does not parallelize
 };
 
 [[nodiscard]] const char* to_string(KernelKind kind);  // "ComputeHeavy", ...
@@ -20,7 +20,7 @@ enum class KernelKind : std::uint8_t {
 
 struct KernelProfile {
   std::string name;
-  KernelKind kind = KernelKind::Small;
+  KernelKind kind = KernelKind::small;
   std::uint64_t estimated_flops = 0;
   std::uint64_t estimated_bytes = 0;
 

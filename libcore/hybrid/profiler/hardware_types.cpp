@@ -4,13 +4,13 @@ namespace hybrid {
 
 const char* to_string(BackendKind kind) {
   switch (kind) {
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Rocm: return "rocm";
-    case BackendKind::Metal: return "metal";
-    case BackendKind::OneApi: return "oneapi";
-    case BackendKind::Vulkan: return "vulkan";
-    case BackendKind::Unknown: return "unknown";
+    case BackendKind::cpu: return "cpu";
+    case BackendKind::cuda: return "cuda";
+    case BackendKind::rocm: return "rocm";
+    case BackendKind::metal: return "metal";
+    case BackendKind::one_api: return "oneapi";
+    case BackendKind::vulkan: return "vulkan";
+    case BackendKind::unknown: return "unknown";
   }
   return "unknown";
 }

@@ -9,7 +9,7 @@
 
 namespace hybrid {
 
-enum class BackendKind : std::uint8_t { Cpu, Cuda, Rocm, Metal, OneApi, Vulkan, Unknown };
+enum class BackendKind : std::uint8_t { cpu, cuda, rocm, metal, one_api, vulkan, unknown };
 
 [[nodiscard]] const char* to_string(BackendKind kind);  // "cpu", "cuda", ... "unknown"
 
@@ -24,7 +24,7 @@ struct CpuCaps {
 
 struct GpuCaps {
   std::string id;  // "gpu0"
-  BackendKind backend = BackendKind::Unknown;
+  BackendKind backend = BackendKind::unknown;
   std::uint64_t vram_total_bytes = 0;
   std::uint64_t vram_free_bytes = 0;
   std::optional<float> bandwidth_gbps_est;

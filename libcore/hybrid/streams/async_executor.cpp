@@ -28,9 +28,9 @@ std::vector<std::string> AsyncExecutor::timeline() const {
 
 std::deque<StreamTask>& AsyncExecutor::queue_for(StreamKind stream) {
   switch (stream) {
-    case StreamKind::Gpu: return gpu_q_;
-    case StreamKind::SsdPrefetch: return ssd_q_;
-    case StreamKind::Cpu: break;
+    case StreamKind::gpu: return gpu_q_;
+    case StreamKind::ssd_prefetch: return ssd_q_;
+    case StreamKind::cpu: break;
   }
   return cpu_q_;
 }
@@ -51,13 +51,13 @@ std::uint64_t AsyncExecutor::submit(StreamKind stream, TaskKind kind, std::uint6
       it->second = id;
     }
   }
-  events_.push_back(task_event(TimelineEventKind::Enqueue, task, stream));
+  events_.push_back(task_event(TimelineEventKind::enqueue, task, stream));
   queue_for(stream).push_back(std::move(task));
   return id;
 }
 
 void AsyncExecutor::record_run(StreamKind as_stream, const StreamTask& task) {
-  events_.push_back(task_event(TimelineEventKind::Run, task, as_stream));
+  events_.push_back(task_event(TimelineEventKind::run, task, as_stream));
   done_.insert(task.id);
 }
 
@@ -70,7 +70,7 @@ void AsyncExecutor::run_to_completion() {
 }
 
 void AsyncExecutor::run_advanced() {
-  constexpr StreamKind kRotation[] = {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch};
+  constexpr StreamKind kRotation[] = {StreamKind::cpu, StreamKind::gpu, StreamKind::ssd_prefetch};
   auto ready = [&](const StreamTask& t) {
     return std::ranges::all_of(t.after, [&](std::uint64_t id) { return done_.contains(id); });
   };
@@ -89,16 +89,16 @@ void AsyncExecutor::run_fallback() {
   // One CPU stream runs everything, in the order it was submitted (the program's order).
   while (pending() > 0) {
     std::deque<StreamTask>* oldest = nullptr;
-    for (StreamKind stream : {StreamKind::Cpu, StreamKind::Gpu, StreamKind::SsdPrefetch}) {
+    for (StreamKind stream : {StreamKind::cpu, StreamKind::gpu, StreamKind::ssd_prefetch}) {
       auto& q = queue_for(stream);
       if (!q.empty() && (oldest == nullptr || q.front().id < oldest->front().id)) oldest = &q;
     }
     StreamTask task = std::move(oldest->front());
     oldest->pop_front();
-    if (task.stream != StreamKind::Cpu) {
-      events_.push_back(task_event(TimelineEventKind::Fallback, task, task.stream));
+    if (task.stream != StreamKind::cpu) {
+      events_.push_back(task_event(TimelineEventKind::fallback, task, task.stream));
     }
-    record_run(StreamKind::Cpu, task);
+    record_run(StreamKind::cpu, task);
   }
 }
 

@@ -10,7 +10,7 @@ namespace {
 constexpr std::uint64_t kTaskCost = 1;
 
 StreamKind compute_stream(ExecutionTarget target) {
-  return target == ExecutionTarget::Gpu ? StreamKind::Gpu : StreamKind::Cpu;
+  return target == ExecutionTarget::gpu ? StreamKind::gpu : StreamKind::cpu;
 }
 
 // One routing call's memory preparation: moves tensors and enqueues their transfer tasks.
@@ -24,16 +24,16 @@ class MemoryPreparation {
 
   // The tier the compute needs now: Vram while the GPU plan holds, Ram otherwise.
   [[nodiscard]] MemoryTier required_tier() const {
-    return (!degraded_ && bundle_.plan_target == ExecutionTarget::Gpu) ? MemoryTier::Vram : MemoryTier::Ram;
+    return (!degraded_ && bundle_.plan_target == ExecutionTarget::gpu) ? MemoryTier::vram : MemoryTier::ram;
   }
 
   void bring_to_required_tier(const std::string& id) {
     const std::optional<MemoryTier> current = mem_.get_tier(id);
     if (!current) return;
     const MemoryTier required = required_tier();
-    const bool from_ssd = *current == MemoryTier::Ssd;
-    const bool ram_to_vram = *current == MemoryTier::Ram && required == MemoryTier::Vram;
-    const bool vram_to_ram = *current == MemoryTier::Vram && required == MemoryTier::Ram;
+    const bool from_ssd = *current == MemoryTier::ssd;
+    const bool ram_to_vram = *current == MemoryTier::ram && required == MemoryTier::vram;
+    const bool vram_to_ram = *current == MemoryTier::vram && required == MemoryTier::ram;
     if (!from_ssd && !ram_to_vram && !vram_to_ram) return;
 
     auto plan = mem_.plan_move(id, required, snapshot_);
@@ -45,13 +45,13 @@ class MemoryPreparation {
     if (reached != required) {
       degrade(kDegradedVramUnavailable);
       // A degraded plan from SSD still lands in RAM, which the CPU compute now needs.
-      if (!(from_ssd && reached == MemoryTier::Ram)) return;
+      if (!(from_ssd && reached == MemoryTier::ram)) return;
     }
     if (auto applied = mem_.apply_move(id, *plan); !applied) {
       degrade(kDegradedMoveFailed);
       return;
     }
-    const StreamKind stream = reached == MemoryTier::Vram ? StreamKind::Gpu : StreamKind::Cpu;
+    const StreamKind stream = reached == MemoryTier::vram ? StreamKind::gpu : StreamKind::cpu;
     const std::string name = std::string("move:") + to_string(*current) + "->" + to_string(reached) + ":" + id;
     TaskKind move = TaskKind::transfer(name);
     move.tensor = id;
@@ -64,7 +64,7 @@ class MemoryPreparation {
   void degrade(const char* why) {
     if (degraded_) return;
     degraded_ = true;
-    bundle_.plan_target = ExecutionTarget::CpuFallback;
+    bundle_.plan_target = ExecutionTarget::cpu_fallback;
     bundle_.reason += "; ";
     bundle_.reason += why;
   }
@@ -82,9 +82,9 @@ RoutedBundle route_kernel(AsyncExecutor& exec, const KernelProfile& kernel, std:
                           const MemorySnapshot& snapshot, bool gpu_available) {
   const ExecutionPlan plan = plan_execution(kernel, tensor_tiers, snapshot, gpu_available);
   RoutedBundle bundle{plan.target, {}, plan.reason};
-  if (std::ranges::find(tensor_tiers, MemoryTier::Ssd) != tensor_tiers.end()) {
+  if (std::ranges::find(tensor_tiers, MemoryTier::ssd) != tensor_tiers.end()) {
     bundle.submitted_task_ids.push_back(
-        exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:" + kernel.name), kTaskCost));
+        exec.submit(StreamKind::ssd_prefetch, TaskKind::io("prefetch:" + kernel.name), kTaskCost));
   }
   bundle.submitted_task_ids.push_back(
       exec.submit(compute_stream(plan.target), TaskKind::compute(kernel.name), kTaskCost));
@@ -96,30 +96,30 @@ RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& 
                                       bool gpu_available) {
   std::vector<MemoryTier> tiers;
   tiers.reserve(tensor_ids.size());
-  for (const auto& id : tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::Ram));
+  for (const auto& id : tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::ram));
 
   const ExecutionPlan plan = plan_execution(kernel, tiers, snapshot, gpu_available);
   RoutedBundle bundle{plan.target, {}, plan.reason};
   MemoryPreparation prep(exec, mem, snapshot, bundle);
 
   for (const auto& id : tensor_ids) {
-    if (mem.get_tier(id) == MemoryTier::Ssd && prep.required_tier() != MemoryTier::Ssd) {
+    if (mem.get_tier(id) == MemoryTier::ssd && prep.required_tier() != MemoryTier::ssd) {
       TaskKind prefetch = TaskKind::io("prefetch:" + id);
       prefetch.tensor = id;
-      prefetch.from = to_string(MemoryTier::Ssd);
-      prefetch.to = to_string(MemoryTier::Ram);
-      bundle.submitted_task_ids.push_back(exec.submit(StreamKind::SsdPrefetch, std::move(prefetch), kTaskCost, {id}));
+      prefetch.from = to_string(MemoryTier::ssd);
+      prefetch.to = to_string(MemoryTier::ram);
+      bundle.submitted_task_ids.push_back(exec.submit(StreamKind::ssd_prefetch, std::move(prefetch), kTaskCost, {id}));
     }
   }
   for (const auto& id : tensor_ids) prep.bring_to_required_tier(id);
   // Degradation part-way leaves earlier tensors in VRAM; the CPU compute needs them in RAM.
   if (prep.degraded()) {
     for (const auto& id : tensor_ids) {
-      if (mem.get_tier(id) == MemoryTier::Vram) prep.bring_to_required_tier(id);
+      if (mem.get_tier(id) == MemoryTier::vram) prep.bring_to_required_tier(id);
     }
   }
 
-  const ExecutionTarget effective = prep.degraded() ? ExecutionTarget::CpuFallback : plan.target;
+  const ExecutionTarget effective = prep.degraded() ? ExecutionTarget::cpu_fallback : plan.target;
   bundle.submitted_task_ids.push_back(exec.submit(compute_stream(effective), TaskKind::compute(kernel.name), kTaskCost,
                                                  std::vector<std::string>(tensor_ids.begin(), tensor_ids.end())));
   return bundle;

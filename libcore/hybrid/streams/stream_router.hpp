@@ -32,7 +32,7 @@ inline constexpr const char* kDegradedVramUnavailable = "degraded to CPU because
 inline constexpr const char* kDegradedMoveFailed = "degraded to CPU because memory move failed";
 
 struct RoutedBundle {
-  ExecutionTarget plan_target = ExecutionTarget::Cpu;
+  ExecutionTarget plan_target = ExecutionTarget::cpu;
   std::vector<std::uint64_t> submitted_task_ids;  // enqueue order
   std::string reason;
 };

@@ -4,18 +4,18 @@ namespace hybrid {
 
 const char* to_string(StreamKind kind) {
   switch (kind) {
-    case StreamKind::Cpu: return "Cpu";
-    case StreamKind::Gpu: return "Gpu";
-    case StreamKind::SsdPrefetch: return "SsdPrefetch";
+    case StreamKind::cpu: return "Cpu";
+    case StreamKind::gpu: return "Gpu";
+    case StreamKind::ssd_prefetch: return "SsdPrefetch";
   }
   return "Unknown";
 }
 
 const char* to_string(TaskCategory category) {
   switch (category) {
-    case TaskCategory::Compute: return "Compute";
-    case TaskCategory::Transfer: return "Transfer";
-    case TaskCategory::Io: return "Io";
+    case TaskCategory::compute: return "Compute";
+    case TaskCategory::transfer: return "Transfer";
+    case TaskCategory::io: return "Io";
   }
   return "Unknown";
 }

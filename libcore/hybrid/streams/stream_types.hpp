@@ -6,21 +6,21 @@
 
 namespace hybrid {
 
-enum class StreamKind : std::uint8_t { Cpu, Gpu, SsdPrefetch };
+enum class StreamKind : std::uint8_t { cpu, gpu, ssd_prefetch };
 
 [[nodiscard]] const char* to_string(StreamKind kind);  // "Cpu", "Gpu", "SsdPrefetch"
 
 enum class TaskCategory : std::uint8_t {
-  Compute,   // kernels (matmul, conv)
-  Transfer,  // data movement between tiers
-  Io,        // SSD prefetch
+  compute,   // kernels (matmul, conv)
+  transfer,  // data movement between tiers
+  io,        // SSD prefetch
 };
 
 [[nodiscard]] const char* to_string(TaskCategory category);  // "Compute", "Transfer", "Io"
 
 // The seed's TaskKind enum: every variant carries a debug name.
 struct TaskKind {
-  TaskCategory category = TaskCategory::Compute;
+  TaskCategory category = TaskCategory::compute;
   std::string name;
   // A transfer or prefetch of one tensor: which, and between which tiers (tier names, as in
   // the name "move:<from>-><to>:<tensor>"). Empty otherwise. Kept as fields so that nothing
@@ -28,9 +28,9 @@ struct TaskKind {
   std::string tensor;
   std::string from, to;
 
-  static TaskKind compute(std::string n) { return make(TaskCategory::Compute, std::move(n)); }
-  static TaskKind transfer(std::string n) { return make(TaskCategory::Transfer, std::move(n)); }
-  static TaskKind io(std::string n) { return make(TaskCategory::Io, std::move(n)); }
+  static TaskKind compute(std::string n) { return make(TaskCategory::compute, std::move(n)); }
+  static TaskKind transfer(std::string n) { return make(TaskCategory::transfer, std::move(n)); }
+  static TaskKind io(std::string n) { return make(TaskCategory::io, std::move(n)); }
   static TaskKind make(TaskCategory c, std::string n) {
     TaskKind k;
     k.category = c;
@@ -43,7 +43,7 @@ struct TaskKind {
 
 struct StreamTask {
   std::uint64_t id = 0;
-  StreamKind stream = StreamKind::Cpu;
+  StreamKind stream = StreamKind::cpu;
   TaskKind kind;
   std::uint64_t estimated_cost = 0;  // abstract units; reserved for future policies
   std::vector<std::uint64_t> after;  // tasks that must have run first (earlier ids only)

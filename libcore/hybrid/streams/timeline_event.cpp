@@ -15,17 +15,17 @@ std::string task_fields(const TimelineEvent& e) {
 
 std::string render(const TimelineEvent& e) {
   switch (e.kind) {
-    case TimelineEventKind::Enqueue: return "ENQUEUE " + task_fields(e);
-    case TimelineEventKind::Run: return "RUN " + task_fields(e);
-    case TimelineEventKind::Fallback: return fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(e.stream), e.task_id);
-    case TimelineEventKind::TickStart: return fmt::format("TICK_START tick={}", e.tick);
-    case TimelineEventKind::OffloadPlan:
+    case TimelineEventKind::enqueue: return "ENQUEUE " + task_fields(e);
+    case TimelineEventKind::run: return "RUN " + task_fields(e);
+    case TimelineEventKind::fallback: return fmt::format("FALLBACK stream={} id={} -> Cpu", to_string(e.stream), e.task_id);
+    case TimelineEventKind::tick_start: return fmt::format("TICK_START tick={}", e.tick);
+    case TimelineEventKind::offload_plan:
       return fmt::format("OFFLOAD_PLAN tick={} actions={} reason={}", e.tick, e.actions, e.reason);
-    case TimelineEventKind::OffloadMove:
+    case TimelineEventKind::offload_move:
       return fmt::format("OFFLOAD_MOVE tick={} tensor={} from={} to={}", e.tick, e.tensor, e.from, e.to);
-    case TimelineEventKind::OffloadApply: return fmt::format("OFFLOAD_APPLY tick={} {}", e.tick, e.outcome);
-    case TimelineEventKind::TickEnd: return fmt::format("TICK_END tick={}", e.tick);
-    case TimelineEventKind::Note: break;
+    case TimelineEventKind::offload_apply: return fmt::format("OFFLOAD_APPLY tick={} {}", e.tick, e.outcome);
+    case TimelineEventKind::tick_end: return fmt::format("TICK_END tick={}", e.tick);
+    case TimelineEventKind::note: break;
   }
   return e.text;
 }

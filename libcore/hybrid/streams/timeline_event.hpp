@@ -10,12 +10,12 @@
 
 namespace hybrid {
 
-enum class TimelineEventKind { Enqueue, Run, Fallback, TickStart, OffloadPlan, OffloadMove, OffloadApply, TickEnd, Note };
+enum class TimelineEventKind { enqueue, run, fallback, tick_start, offload_plan, offload_move, offload_apply, tick_end, note };
 
 struct TimelineEvent {
-  TimelineEventKind kind = TimelineEventKind::Note;
+  TimelineEventKind kind = TimelineEventKind::note;
   // Enqueue, Run, Fallback: the task (for a Run, `stream` is the stream it ran on).
-  StreamKind stream = StreamKind::Cpu;
+  StreamKind stream = StreamKind::cpu;
   std::uint64_t task_id = 0;
   TaskKind task;
   std::uint64_t cost = 0;

@@ -143,7 +143,7 @@ common::Result<TensorFile> npy_header(std::string_view header, const std::string
     if (static_cast<unsigned char>(c) >= 0x80 || (c < 0x20 && c != '\n')) return bad(file, ".npy header is not printable ASCII");
   }
   TensorFile tf;
-  tf.format = TensorFileFormat::Npy;
+  tf.format = TensorFileFormat::npy;
   tf.header = std::string(header);
   FileTensor t;
   t.name = name;
@@ -180,7 +180,7 @@ common::Result<TensorFile> safetensors_header(std::string_view header, const std
   if (!doc) return doc.error();
   if (!doc->is_object()) return bad(file, "safetensors header is not a JSON object");
   TensorFile tf;
-  tf.format = TensorFileFormat::Safetensors;
+  tf.format = TensorFileFormat::safetensors;
   tf.header = std::string(header);
   for (const auto& [name, v] : doc->items()) {
     const std::string at = "safetensors header /" + common::json_pointer_token(name);
@@ -266,11 +266,11 @@ std::string_view header_of(std::span<const std::uint8_t> bytes, std::size_t n) {
 
 }  // namespace
 
-const char* to_string(TensorFileFormat f) { return f == TensorFileFormat::Npy ? "npy" : "safetensors"; }
+const char* to_string(TensorFileFormat f) { return f == TensorFileFormat::npy ? "npy" : "safetensors"; }
 
 common::Result<TensorFile> parse_tensor_header(TensorFileFormat format, std::string_view header, const std::string& name,
                                                const std::string& file) {
-  return format == TensorFileFormat::Npy ? npy_header(header, name, file) : safetensors_header(header, file);
+  return format == TensorFileFormat::npy ? npy_header(header, name, file) : safetensors_header(header, file);
 }
 
 common::Result<TensorFile> parse_npy(std::span<const std::uint8_t> bytes, const std::string& name,

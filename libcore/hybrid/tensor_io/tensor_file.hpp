@@ -21,7 +21,7 @@
 
 namespace hybrid {
 
-enum class TensorFileFormat : std::uint8_t { Npy, Safetensors };
+enum class TensorFileFormat : std::uint8_t { npy, safetensors };
 [[nodiscard]] const char* to_string(TensorFileFormat f);  // "npy", "safetensors"
 
 struct FileTensor {
@@ -33,7 +33,7 @@ struct FileTensor {
 };
 
 struct TensorFile {
-  TensorFileFormat format = TensorFileFormat::Npy;
+  TensorFileFormat format = TensorFileFormat::npy;
   std::string header;  // every byte before the data, verbatim
   std::vector<FileTensor> tensors;  // in data order
 };

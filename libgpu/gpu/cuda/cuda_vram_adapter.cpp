@@ -8,23 +8,21 @@
 namespace gpu {
 namespace {
 
-using hybrid::MoveError;
-
 std::string describe(const char* what, cudaError_t e) {
   return std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
 }
 
 // Device-level failures mean the backend is gone; anything else is this move's I/O failing.
-MoveError to_move_error(const char* what, cudaError_t e) {
+common::Error to_move_error(const char* what, cudaError_t e) {
   switch (e) {
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
     case cudaErrorDevicesUnavailable:
     case cudaErrorInvalidDevice:
     case cudaErrorInitializationError:
-      return MoveError::backend_unavailable(describe(what, e));
+      return common::Error::unsupported(describe(what, e));
     default:
-      return MoveError::io(describe(what, e));
+      return common::Error::io(describe(what, e));
   }
 }
 
@@ -83,7 +81,7 @@ cudaError_t CudaVramAdapter::copy_out(std::uint8_t* dst, const std::uint8_t* dev
   return cudaSuccess;
 }
 
-hybrid::MoveResult<void> CudaVramAdapter::upload(std::string_view id, std::span<const std::uint8_t> data) {
+common::Status CudaVramAdapter::upload(std::string_view id, std::span<const std::uint8_t> data) {
   std::lock_guard lock(mu_);
   Block fresh{nullptr, data.size()};
   // cudaMalloc(0) returns no block; a one-byte block keeps "uploaded, empty" distinct from "absent".
@@ -105,10 +103,10 @@ hybrid::MoveResult<void> CudaVramAdapter::upload(std::string_view id, std::span<
   return {};
 }
 
-hybrid::MoveResult<hybrid::Bytes> CudaVramAdapter::download(std::string_view id) {
+common::Result<hybrid::Bytes> CudaVramAdapter::download(std::string_view id) {
   std::lock_guard lock(mu_);
   const auto it = blocks_.find(id);
-  if (it == blocks_.end()) return MoveError::backend_unavailable("VRAM holds no tensor '" + std::string(id) + "'");
+  if (it == blocks_.end()) return common::Error::unsupported("VRAM holds no tensor '" + std::string(id) + "'");
   hybrid::Bytes out(it->second.bytes);
   if (cudaError_t e = copy_out(out.data(), static_cast<const std::uint8_t*>(it->second.ptr), out.size());
       e != cudaSuccess) {
@@ -117,10 +115,10 @@ hybrid::MoveResult<hybrid::Bytes> CudaVramAdapter::download(std::string_view id)
   return out;
 }
 
-hybrid::MoveResult<void> CudaVramAdapter::free(std::string_view id) {
+common::Status CudaVramAdapter::free(std::string_view id) {
   std::lock_guard lock(mu_);
   const auto it = blocks_.find(id);
-  if (it == blocks_.end()) return MoveError::backend_unavailable("VRAM holds no tensor '" + std::string(id) + "'");
+  if (it == blocks_.end()) return common::Error::unsupported("VRAM holds no tensor '" + std::string(id) + "'");
   const cudaError_t e = cudaFree(it->second.ptr);
   blocks_.erase(it);
   if (e != cudaSuccess) return to_move_error("cudaFree", e);
@@ -136,7 +134,7 @@ std::vector<hybrid::GpuCaps> CudaVramAdapter::devices() const {
   for (int dev = 0; dev < n; ++dev) {
     hybrid::GpuCaps g;
     g.id = "gpu" + std::to_string(dev);
-    g.backend = hybrid::BackendKind::Cuda;
+    g.backend = hybrid::BackendKind::cuda;
     std::size_t free_b = 0, total_b = 0;
     if (cudaSetDevice(dev) == cudaSuccess && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
       g.vram_total_bytes = total_b;

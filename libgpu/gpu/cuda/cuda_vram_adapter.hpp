@@ -2,8 +2,8 @@
 // CudaVramAdapter (APX 13.2.2 on CUDA): each id is one cudaMalloc'd block on device 0. Bytes move
 // through two pinned staging buffers on a private stream: the host copies chunk n+1 into one
 // buffer while the DMA engine moves chunk n out of the other (cudaMemcpyAsync, one event per
-// buffer). Failures map to MoveError: a missing or broken device or driver is BackendUnavailable
-// (as is an unknown id, like the fake adapter); a failed allocation or copy is Io.
+// buffer). Failures map to common::Error: a missing or broken device or driver is unsupported
+// (as is an unknown id, like the fake adapter); a failed allocation or copy is io.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -25,9 +25,9 @@ class CudaVramAdapter final : public hybrid::VramAdapter {
   CudaVramAdapter& operator=(const CudaVramAdapter&) = delete;
 
   [[nodiscard]] bool is_available() const override { return true; }
-  [[nodiscard]] hybrid::MoveResult<void> upload(std::string_view id, std::span<const std::uint8_t> data) override;
-  [[nodiscard]] hybrid::MoveResult<hybrid::Bytes> download(std::string_view id) override;
-  [[nodiscard]] hybrid::MoveResult<void> free(std::string_view id) override;
+  [[nodiscard]] common::Status upload(std::string_view id, std::span<const std::uint8_t> data) override;
+  [[nodiscard]] common::Result<hybrid::Bytes> download(std::string_view id) override;
+  [[nodiscard]] common::Status free(std::string_view id) override;
   [[nodiscard]] std::vector<hybrid::GpuCaps> devices() const override;
 
  private:

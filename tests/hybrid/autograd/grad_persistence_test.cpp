@@ -27,20 +27,20 @@ struct GradFixture {
 
 TEST_CASE("grad_persistence: persist_and_restore_gradient_roundtrip") {
   GradFixture f;
-  REQUIRE(f.mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::Ram).ok());
+  REQUIRE(f.mem.register_tensor_with_data("g1", Bytes{9, 8, 7}, MemoryTier::ram).ok());
   const std::vector<std::string> ids{"g1"};
   auto report = persist_grads_after_backward(f.mem, ids, 1);
   REQUIRE(report.ok());
   CHECK(report->saved == 1);
   CHECK(report->skipped == 0);
   REQUIRE(f.mem.persistent_cache() != nullptr);
-  CHECK(f.mem.persistent_cache()->exists(CacheKind::Gradient, "grad:g1:len3"));
-  CHECK_FALSE(f.mem.persistent_cache()->exists(CacheKind::Tensor, "grad:g1:len3"));
+  CHECK(f.mem.persistent_cache()->exists(CacheKind::gradient, "grad:g1:len3"));
+  CHECK_FALSE(f.mem.persistent_cache()->exists(CacheKind::tensor, "grad:g1:len3"));
 
   REQUIRE(f.mem.remove_tensor("g1"));
   REQUIRE_FALSE(f.mem.get_tier("g1").has_value());
   CHECK(warm_grads_before_backward(f.mem, ids) == 1);
-  CHECK(f.mem.get_tier("g1") == MemoryTier::Ram);
+  CHECK(f.mem.get_tier("g1") == MemoryTier::ram);
   const auto* ram = as_ram(f.mem.backing("g1"));
   REQUIRE(ram != nullptr);
   CHECK(ram->data == Bytes{9, 8, 7});
@@ -50,26 +50,26 @@ TEST_CASE("grad_persistence: persist_and_restore_gradient_roundtrip") {
 
 TEST_CASE("grad_persistence: persist_moves_vram_grad_to_ram_before_saving") {
   GradFixture f;
-  REQUIRE(f.mem.register_tensor_with_data("g2", Bytes{1, 1, 1, 1}, MemoryTier::Ram).ok());
-  auto plan = f.mem.plan_move("g2", MemoryTier::Vram, empty_memory_snapshot());
+  REQUIRE(f.mem.register_tensor_with_data("g2", Bytes{1, 1, 1, 1}, MemoryTier::ram).ok());
+  auto plan = f.mem.plan_move("g2", MemoryTier::vram, empty_memory_snapshot());
   REQUIRE(plan.ok());
   REQUIRE(f.mem.apply_move("g2", *plan).ok());
-  REQUIRE(f.mem.get_tier("g2") == MemoryTier::Vram);
+  REQUIRE(f.mem.get_tier("g2") == MemoryTier::vram);
   const std::vector<std::string> ids{"g2"};
   auto report = persist_grads_after_backward(f.mem, ids, 2);
   REQUIRE(report.ok());
   CHECK(report->saved == 1);
-  CHECK(f.mem.get_tier("g2") == MemoryTier::Ram);
-  CHECK(f.mem.persistent_cache()->exists(CacheKind::Gradient, "grad:g2:len4"));
-  auto meta = f.mem.persistent_cache()->get_meta(CacheKind::Gradient, "grad:g2:len4");
+  CHECK(f.mem.get_tier("g2") == MemoryTier::ram);
+  CHECK(f.mem.persistent_cache()->exists(CacheKind::gradient, "grad:g2:len4"));
+  auto meta = f.mem.persistent_cache()->get_meta(CacheKind::gradient, "grad:g2:len4");
   REQUIRE(meta.ok());
   CHECK(meta->created_unix == 2);
 }
 
 TEST_CASE("grad_persistence: unknown, SSD-resident and byte-less gradients are skipped") {
   GradFixture f;
-  f.mem.register_tensor("logical", 4, MemoryTier::Ram);
-  REQUIRE(f.mem.register_tensor_with_data("on_ssd", Bytes{5, 5}, MemoryTier::Ssd).ok());
+  f.mem.register_tensor("logical", 4, MemoryTier::ram);
+  REQUIRE(f.mem.register_tensor_with_data("on_ssd", Bytes{5, 5}, MemoryTier::ssd).ok());
   const std::vector<std::string> ids{"missing", "logical", "on_ssd"};
   auto report = persist_grads_after_backward(f.mem, ids, 3);
   REQUIRE(report.ok());
@@ -79,11 +79,11 @@ TEST_CASE("grad_persistence: unknown, SSD-resident and byte-less gradients are s
 TEST_CASE("grad_persistence: without a persistent cache the cache error is returned") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("g", Bytes{1}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g", Bytes{1}, MemoryTier::ram).ok());
   const std::vector<std::string> ids{"g"};
   auto report = persist_grads_after_backward(mem, ids, 1);
   REQUIRE_FALSE(report.ok());
-  CHECK(report.error().kind == CacheError::Kind::Io);
-  CHECK(report.error().message == "Persistent cache not attached to HybridMemoryManager");
+  CHECK(report.error().kind() == CacheFailure::io);
+  CHECK(report.error().message() == "Persistent cache not attached to HybridMemoryManager");
   CHECK(warm_grads_before_backward(mem, std::vector<std::string>{"never"}) == 0);
 }

@@ -6,7 +6,7 @@
 using namespace hybrid;
 
 TEST_CASE("cache_meta_format: format then parse is identity; legacy kind spelling accepted") {
-  const CacheEntryMeta m{CacheKind::KernelMeta, 42, 4000000000U, 17};
+  const CacheEntryMeta m{CacheKind::kernel_meta, 42, 4000000000U, 17};
   const std::string text = format_cache_meta(m);
   CHECK(text == "kind=kernel_meta\nlen=42\ncrc32c=4000000000\ncreated_unix=17\n");
   auto back = parse_cache_meta(text);
@@ -14,9 +14,9 @@ TEST_CASE("cache_meta_format: format then parse is identity; legacy kind spellin
   CHECK(*back == m);
   auto legacy = parse_cache_meta("kind=kernelmeta\nlen=1\nchecksum32=2\ncreated_unix=3\n");
   REQUIRE(legacy.ok());
-  CHECK(legacy->kind == CacheKind::KernelMeta);
+  CHECK(legacy->kind == CacheKind::kernel_meta);
   // A v1 meta (FNV-1a, checksum32=) formats back byte for byte as v1.
-  CHECK(legacy->sum == FormatSum::Fnv1a);
+  CHECK(legacy->sum == FormatSum::fnv1a);
   CHECK(format_cache_meta(*legacy) == "kind=kernel_meta\nlen=1\nchecksum32=2\ncreated_unix=3\n");
   // One payload checksum: both keys, or neither, is malformed.
   CHECK_FALSE(parse_cache_meta("kind=tensor\nlen=1\nchecksum32=2\ncrc32c=2\ncreated_unix=3\n").ok());
@@ -41,6 +41,6 @@ TEST_CASE("cache_meta_format: every malformation is Corrupt") {
     CAPTURE(text);
     auto r = parse_cache_meta(text);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().kind == CacheError::Kind::Corrupt);
+    CHECK(r.error().kind() == CacheFailure::corrupt);
   }
 }

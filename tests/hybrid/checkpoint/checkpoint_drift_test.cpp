@@ -35,12 +35,12 @@ TEST_CASE("checkpoint_drift: checkpoint_warns_on_tier_downgrade") {
   for (const auto& drift : reports[0].drifts) {
     if (const auto* t = std::get_if<TierDowngrade>(&drift)) {
       ++downgrades;
-      CHECK(t->desired == MemoryTier::Vram);
-      CHECK(t->restored == MemoryTier::Ram);
+      CHECK(t->desired == MemoryTier::vram);
+      CHECK(t->restored == MemoryTier::ram);
     }
   }
   CHECK(downgrades == 1);
-  CHECK(mem.get_tier("d1") == MemoryTier::Ram);
+  CHECK(mem.get_tier("d1") == MemoryTier::ram);
 }
 
 TEST_CASE("checkpoint_drift: checkpoint_detects_missing_backend") {
@@ -51,7 +51,7 @@ TEST_CASE("checkpoint_drift: checkpoint_detects_missing_backend") {
   auto reports = restore(d, mem);
   REQUIRE(reports.size() == 1);
   REQUIRE(reports[0].drifts.size() == 1);  // restored on SSD: no RAM downgrade
-  CHECK(reports[0].drifts[0] == CheckpointDrift{MissingBackend{MemoryTier::Vram}});
+  CHECK(reports[0].drifts[0] == CheckpointDrift{MissingBackend{MemoryTier::vram}});
 }
 
 TEST_CASE("checkpoint_drift: checkpoint_plan_summary_mismatch") {
@@ -82,10 +82,10 @@ TEST_CASE("checkpoint_drift: no drift, no report; the collector is cleared by ea
 TEST_CASE("checkpoint_drift: detect_drift rules") {
   CheckpointEntry e;
   e.id = "x";
-  e.desired_tier = MemoryTier::Vram;
+  e.desired_tier = MemoryTier::vram;
   e.last_plan_summary = "GPU";
-  CHECK_FALSE(detect_drift(e, MemoryTier::Vram, true).has_value());
-  auto all = detect_drift(e, MemoryTier::Ram, false);
+  CHECK_FALSE(detect_drift(e, MemoryTier::vram, true).has_value());
+  auto all = detect_drift(e, MemoryTier::ram, false);
   REQUIRE(all.has_value());
   CHECK(all->drifts.size() == 3);
   CHECK(to_string(*all) == "x: missing_backend(desired=vram), tier_downgrade(vram->ram), plan_mismatch(GPU)");

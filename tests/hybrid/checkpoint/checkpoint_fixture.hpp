@@ -29,7 +29,7 @@ struct Dirs {
     m.attach_persistent_cache(hybrid::PersistentHybridCache(cache_root));
     return m;
   }
-  void put(const std::string& key, hybrid::Bytes bytes, hybrid::CacheKind kind = hybrid::CacheKind::Tensor) {
+  void put(const std::string& key, hybrid::Bytes bytes, hybrid::CacheKind kind = hybrid::CacheKind::tensor) {
     hybrid::PersistentHybridCache cache(cache_root);
     auto r = cache.put_blob(kind, key, bytes, 0, true);
     if (!r.ok()) throw std::runtime_error("put_blob failed: " + hybrid::to_string(r.error()));

@@ -12,7 +12,7 @@ using namespace hybrid;
 TEST_CASE("checkpoint_store: save_and_restore_checkpoint_ram_entries") {
   testckpt::Dirs d;
   auto mem = d.vram_manager();
-  REQUIRE(mem.register_tensor_with_data("t1", {1, 2, 3}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t1", {1, 2, 3}, MemoryTier::ram).ok());
   d.put("tensor:t1:len3", {1, 2, 3});
   auto saved = save_checkpoint(d.ckpt_root, 1234, mem);
   REQUIRE(saved.ok());
@@ -25,7 +25,7 @@ TEST_CASE("checkpoint_store: save_and_restore_checkpoint_ram_entries") {
   REQUIRE(restored.ok());
   CHECK(restored->entries.size() == 1);
   CHECK(restored.value() == saved.value());
-  CHECK(fresh.get_tier("t1") == MemoryTier::Ram);
+  CHECK(fresh.get_tier("t1") == MemoryTier::ram);
   REQUIRE(testckpt::ram_bytes(fresh, "t1"));
   CHECK(*testckpt::ram_bytes(fresh, "t1") == Bytes{1, 2, 3});
 }
@@ -33,22 +33,22 @@ TEST_CASE("checkpoint_store: save_and_restore_checkpoint_ram_entries") {
 TEST_CASE("checkpoint_store: restore_ssd_entry_as_reference_without_loading") {
   testckpt::Dirs d;
   auto mem = d.cpu_manager();
-  REQUIRE(mem.register_tensor_with_data("t2", {5, 6, 7, 8}, MemoryTier::Ram).ok());
-  auto plan = mem.plan_move("t2", MemoryTier::Ssd, empty_memory_snapshot());
+  REQUIRE(mem.register_tensor_with_data("t2", {5, 6, 7, 8}, MemoryTier::ram).ok());
+  auto plan = mem.plan_move("t2", MemoryTier::ssd, empty_memory_snapshot());
   REQUIRE(plan.ok());
   REQUIRE(mem.apply_move("t2", plan.value()).ok());
   auto saved = save_checkpoint(d.ckpt_root, 1, mem);
   REQUIRE(saved.ok());
   REQUIRE(saved->entries.size() == 1);
-  CHECK(saved->entries[0].tier == MemoryTier::Ssd);
+  CHECK(saved->entries[0].tier == MemoryTier::ssd);
   CHECK(saved->entries[0].cache_key == "tensor:t2:len4");
 
   auto fresh = d.cpu_manager();
   auto restored = restore_checkpoint(d.ckpt_root, fresh);
   REQUIRE(restored.ok());
   CHECK(restored->entries.size() == 1);
-  CHECK(fresh.get_tier("t2") == MemoryTier::Ssd);
-  auto back = fresh.plan_move("t2", MemoryTier::Ram, empty_memory_snapshot());
+  CHECK(fresh.get_tier("t2") == MemoryTier::ssd);
+  auto back = fresh.plan_move("t2", MemoryTier::ram, empty_memory_snapshot());
   REQUIRE(back.ok());
   REQUIRE(fresh.apply_move("t2", back.value()).ok());
   REQUIRE(testckpt::ram_bytes(fresh, "t2"));
@@ -58,22 +58,22 @@ TEST_CASE("checkpoint_store: restore_ssd_entry_as_reference_without_loading") {
 TEST_CASE("checkpoint_store: vram_entries_restore_safely_to_ram") {
   testckpt::Dirs d;
   auto mem = d.vram_manager();
-  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::Ram).ok());
-  auto plan = mem.plan_move("t3", MemoryTier::Vram, empty_memory_snapshot());
+  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::ram).ok());
+  auto plan = mem.plan_move("t3", MemoryTier::vram, empty_memory_snapshot());
   REQUIRE(plan.ok());
   REQUIRE(mem.apply_move("t3", plan.value()).ok());
-  REQUIRE(mem.get_tier("t3") == MemoryTier::Vram);
+  REQUIRE(mem.get_tier("t3") == MemoryTier::vram);
   d.put("tensor:t3:len2", {9, 9});
   auto saved = save_checkpoint(d.ckpt_root, 1, mem);
   REQUIRE(saved.ok());
   REQUIRE(saved->entries.size() == 1);
-  CHECK(saved->entries[0].tier == MemoryTier::Vram);
+  CHECK(saved->entries[0].tier == MemoryTier::vram);
 
   auto fresh = d.vram_manager();
   auto restored = restore_checkpoint(d.ckpt_root, fresh);
   REQUIRE(restored.ok());
   CHECK(restored->entries.size() == 1);
-  CHECK(fresh.get_tier("t3") == MemoryTier::Ram);
+  CHECK(fresh.get_tier("t3") == MemoryTier::ram);
   REQUIRE(testckpt::ram_bytes(fresh, "t3"));
   CHECK(*testckpt::ram_bytes(fresh, "t3") == Bytes{9, 9});
 }
@@ -81,7 +81,7 @@ TEST_CASE("checkpoint_store: vram_entries_restore_safely_to_ram") {
 TEST_CASE("checkpoint_store: with a GPU offered, a VRAM entry goes back on VRAM, or to RAM with the reason") {
   testckpt::Dirs d;
   auto mem = d.vram_manager();
-  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::Vram).ok());
+  REQUIRE(mem.register_tensor_with_data("t3", {9, 9}, MemoryTier::vram).ok());
   d.put("tensor:t3:len2", {9, 9});
   REQUIRE(save_checkpoint(d.ckpt_root, 1, mem).ok());
 
@@ -89,14 +89,14 @@ TEST_CASE("checkpoint_store: with a GPU offered, a VRAM entry goes back on VRAM,
   std::vector<VramFallback> fallbacks;
   DriftCollector drift;
   REQUIRE(restore_checkpoint_on_host(d.ckpt_root, fresh, true, &drift, &fallbacks).ok());
-  CHECK(fresh.get_tier("t3") == MemoryTier::Vram);
+  CHECK(fresh.get_tier("t3") == MemoryTier::vram);
   CHECK(fallbacks.empty());
   CHECK(drift.reports().empty());
 
   HybridMemoryManager refusing(d.tmp.file("ssd-refusing"), std::make_unique<testing::RefusingVramAdapter>());
   refusing.attach_persistent_cache(PersistentHybridCache(d.cache_root));
   REQUIRE(restore_checkpoint_on_host(d.ckpt_root, refusing, true, nullptr, &fallbacks).ok());
-  CHECK(refusing.get_tier("t3") == MemoryTier::Ram);
+  CHECK(refusing.get_tier("t3") == MemoryTier::ram);
   REQUIRE(testckpt::ram_bytes(refusing, "t3"));
   CHECK(*testckpt::ram_bytes(refusing, "t3") == Bytes{9, 9});
   REQUIRE(fallbacks.size() == 1);
@@ -109,9 +109,9 @@ TEST_CASE("checkpoint_store: with a GPU offered, a VRAM entry goes back on VRAM,
 TEST_CASE("checkpoint_store: save_and_restore_preserves_hints") {
   testckpt::Dirs d;
   auto mem = d.cpu_manager();
-  REQUIRE(mem.register_tensor_with_data("h1", {4, 4, 4}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("h1", {4, 4, 4}, MemoryTier::ram).ok());
   d.put("tensor:h1:len3", {4, 4, 4});
-  mem.hints().set_desired_tier("h1", MemoryTier::Vram);
+  mem.hints().set_desired_tier("h1", MemoryTier::vram);
   mem.hints().set_last_plan_summary("h1", "GPU preferred:\nlarge matmul\r\noperand");
   REQUIRE(save_checkpoint(d.ckpt_root, 5, mem).ok());
 
@@ -122,7 +122,7 @@ TEST_CASE("checkpoint_store: save_and_restore_preserves_hints") {
   REQUIRE(restored->entries[0].last_plan_summary.has_value());
   CHECK(restored->entries[0].last_plan_summary->find("large matmul") != std::string::npos);
   CHECK(*restored->entries[0].last_plan_summary == "GPU preferred: large matmul  operand");
-  CHECK(fresh.hints().desired_tier("h1") == MemoryTier::Vram);
+  CHECK(fresh.hints().desired_tier("h1") == MemoryTier::vram);
   CHECK(fresh.hints().last_plan_summary("h1") == "GPU preferred: large matmul  operand");
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("checkpoint_store: restore_old_manifest_without_hints_is_ok") {
   auto mem = d.cpu_manager();
   auto restored = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE(restored.ok());
-  CHECK(mem.get_tier("old") == MemoryTier::Ram);
+  CHECK(mem.get_tier("old") == MemoryTier::ram);
   CHECK_FALSE(mem.hints().desired_tier("old").has_value());
   CHECK_FALSE(mem.hints().last_plan_summary("old").has_value());
 }
@@ -147,8 +147,8 @@ TEST_CASE("checkpoint_store: vram_hint_survives_safe_restore_to_ram") {
       "plan_summary=none\n"));
   auto mem = d.cpu_manager();
   REQUIRE(restore_checkpoint(d.ckpt_root, mem).ok());
-  CHECK(mem.get_tier("v") == MemoryTier::Ram);
-  CHECK(mem.hints().desired_tier("v") == MemoryTier::Vram);
+  CHECK(mem.get_tier("v") == MemoryTier::ram);
+  CHECK(mem.hints().desired_tier("v") == MemoryTier::vram);
   REQUIRE(testckpt::ram_bytes(mem, "v"));
   CHECK(*testckpt::ram_bytes(mem, "v") == Bytes{7, 8, 9});
 }
@@ -158,11 +158,11 @@ TEST_CASE("checkpoint_store: vram_hint_survives_safe_restore_to_ram") {
 TEST_CASE("checkpoint_store: entries are sorted (is_grad, id); gradients keep their kind and key") {
   testckpt::Dirs d;
   auto mem = d.cpu_manager();
-  REQUIRE(mem.register_tensor_with_data("b", {1}, MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("a", {2}, MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("g", {3, 3}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("b", {1}, MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("a", {2}, MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g", {3, 3}, MemoryTier::ram).ok());
   REQUIRE(mem.gradients().persist("g", Bytes{3, 3}, 0, true).ok());
-  mem.register_tensor("c", 10, MemoryTier::Cpu);
+  mem.register_tensor("c", 10, MemoryTier::cpu);
   auto saved = save_checkpoint(d.ckpt_root, 9, mem);
   REQUIRE(saved.ok());
   REQUIRE(saved->entries.size() == 4);
@@ -171,7 +171,7 @@ TEST_CASE("checkpoint_store: entries are sorted (is_grad, id); gradients keep th
   CHECK(saved->entries[2].id == "c");
   CHECK(saved->entries[3].id == "g");
   CHECK(saved->entries[3].is_grad);
-  CHECK(saved->entries[3].cache_kind == CacheKind::Gradient);
+  CHECK(saved->entries[3].cache_kind == CacheKind::gradient);
   CHECK(saved->entries[3].cache_key == "grad:g:len2");
 }
 
@@ -181,7 +181,7 @@ TEST_CASE("checkpoint_store: restore needs an attached cache") {
   HybridMemoryManager bare(d.tmp.file("ssd"));
   auto r = restore_checkpoint(d.ckpt_root, bare);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
+  CHECK(r.error().kind() == CheckpointFailure::io);
 }
 
 TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and registers nothing") {
@@ -194,16 +194,16 @@ TEST_CASE("checkpoint_store: a missing or corrupt blob fails the restore and reg
   auto mem = d.cpu_manager();
   auto r = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::MissingBlob);
-  CHECK(r.error().message.find("'b'") != std::string::npos);
+  CHECK(r.error().kind() == CheckpointFailure::missing_blob);
+  CHECK(r.error().message().find("'b'") != std::string::npos);
   CHECK(mem.tensor_count() == 0);
 
   d.put("tensor:b:len2", {3, 4});
   PersistentHybridCache cache(d.cache_root);
-  { std::ofstream(cache.bin_path(CacheKind::Tensor, "tensor:b:len2"), std::ios::binary) << "XY"; }
+  { std::ofstream(cache.bin_path(CacheKind::tensor, "tensor:b:len2"), std::ios::binary) << "XY"; }
   auto corrupt = restore_checkpoint(d.ckpt_root, mem);
   REQUIRE_FALSE(corrupt.ok());
-  CHECK(corrupt.error().kind == CheckpointError::Kind::InvalidFormat);
+  CHECK(corrupt.error().kind() == CheckpointFailure::invalid_format);
   CHECK(mem.tensor_count() == 0);
 }
 
@@ -213,18 +213,18 @@ TEST_CASE("checkpoint_store: a checkpoint root that is a file is an Io error") {
   auto mem = d.cpu_manager();
   auto r = save_checkpoint(d.ckpt_root, 1, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
+  CHECK(r.error().kind() == CheckpointFailure::io);
 }
 
 TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back, gradients stay gradients") {
   testckpt::Dirs d;
   auto mem = d.cpu_manager();
-  REQUIRE(mem.register_tensor_with_data("a", {1, 1}, MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("b", {2, 2, 2}, MemoryTier::Ram).ok());
-  auto plan = mem.plan_move("b", MemoryTier::Ssd, empty_memory_snapshot());
+  REQUIRE(mem.register_tensor_with_data("a", {1, 1}, MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("b", {2, 2, 2}, MemoryTier::ram).ok());
+  auto plan = mem.plan_move("b", MemoryTier::ssd, empty_memory_snapshot());
   REQUIRE(plan.ok());
   REQUIRE(mem.apply_move("b", plan.value()).ok());
-  REQUIRE(mem.register_tensor_with_data("g", {3}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("g", {3}, MemoryTier::ram).ok());
   REQUIRE(mem.gradients().persist("g", Bytes{3}, 0, true).ok());
   d.put("tensor:a:len2", {1, 1});
   REQUIRE(save_checkpoint(d.ckpt_root, 3, mem).ok());
@@ -233,9 +233,9 @@ TEST_CASE("checkpoint_store: every entry of a multi-entry checkpoint comes back,
   auto r = restore_checkpoint(d.ckpt_root, fresh);
   REQUIRE(r.ok());
   CHECK(r->entries.size() == 3);
-  CHECK(fresh.get_tier("a") == MemoryTier::Ram);
-  CHECK(fresh.get_tier("b") == MemoryTier::Ssd);
-  CHECK(fresh.get_tier("g") == MemoryTier::Ram);
+  CHECK(fresh.get_tier("a") == MemoryTier::ram);
+  CHECK(fresh.get_tier("b") == MemoryTier::ssd);
+  CHECK(fresh.get_tier("g") == MemoryTier::ram);
   CHECK(fresh.gradients().contains("g"));
   CHECK_FALSE(fresh.gradients().contains("a"));
   REQUIRE(testckpt::ram_bytes(fresh, "g"));

@@ -24,8 +24,8 @@ TEST_CASE("lazy_restore: lazy_restore_does_not_load_unused_entries") {
   auto mem = d.cpu_manager();
   LazyRegistry lazy;
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy).ok());
-  CHECK(mem.get_tier("t_lazy") == MemoryTier::Ram);
-  CHECK(lazy.state("t_lazy") == LazyState::Unmaterialized);
+  CHECK(mem.get_tier("t_lazy") == MemoryTier::ram);
+  CHECK(lazy.state("t_lazy") == LazyState::unmaterialized);
   CHECK(testckpt::ram_bytes(mem, "t_lazy") == nullptr);
   CHECK(mem.tensor_len_bytes("t_lazy") == 3);
 }
@@ -38,7 +38,7 @@ TEST_CASE("lazy_restore: on_demand_materialization_is_correct") {
   LazyRegistry lazy;
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy).ok());
   REQUIRE(lazy.ensure_materialized(mem, "t_lazy_mat").ok());
-  CHECK(lazy.state("t_lazy_mat") == LazyState::Materialized);
+  CHECK(lazy.state("t_lazy_mat") == LazyState::materialized);
   REQUIRE(testckpt::ram_bytes(mem, "t_lazy_mat"));
   CHECK(*testckpt::ram_bytes(mem, "t_lazy_mat") == Bytes{4, 5, 6});
   // Idempotent, and unknown ids are left alone.
@@ -54,7 +54,7 @@ TEST_CASE("lazy_restore: lazy_restore_preserves_hints_and_drift") {
   LazyRegistry lazy;
   DriftCollector drift;
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy, &drift).ok());
-  CHECK(mem.hints().desired_tier("lh") == MemoryTier::Vram);
+  CHECK(mem.hints().desired_tier("lh") == MemoryTier::vram);
   CHECK(mem.hints().last_plan_summary("lh")->find("GPU") != std::string::npos);
   auto reports = drift.take_all();
   REQUIRE(reports.size() == 1);
@@ -63,8 +63,8 @@ TEST_CASE("lazy_restore: lazy_restore_preserves_hints_and_drift") {
   CHECK(std::holds_alternative<TierDowngrade>(reports[0].drifts[1]));
   CHECK(std::holds_alternative<PlanMismatch>(reports[0].drifts[2]));
   REQUIRE(lazy.ensure_materialized(mem, "lh").ok());
-  CHECK(mem.get_tier("lh") == MemoryTier::Ram);
-  CHECK(mem.hints().desired_tier("lh") == MemoryTier::Vram);
+  CHECK(mem.get_tier("lh") == MemoryTier::ram);
+  CHECK(mem.hints().desired_tier("lh") == MemoryTier::vram);
   CHECK(mem.hints().last_plan_summary("lh") == "GPU for attention");
 }
 
@@ -74,9 +74,9 @@ TEST_CASE("lazy_restore: a blob that went missing fails materialization and stay
   auto mem = d.cpu_manager();
   LazyRegistry lazy;
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy).ok());
-  CHECK(mem.get_tier("gone") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("gone") == MemoryTier::ssd);
   auto r = lazy.ensure_materialized(mem, "gone");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::MissingBlob);
-  CHECK(lazy.state("gone") == LazyState::Unmaterialized);
+  CHECK(r.error().kind() == CheckpointFailure::missing_blob);
+  CHECK(lazy.state("gone") == LazyState::unmaterialized);
 }

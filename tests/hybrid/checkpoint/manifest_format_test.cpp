@@ -18,16 +18,16 @@ HybridCheckpoint sample() {
   cp.created_unix = 42;
   CheckpointEntry a;
   a.id = "w1";
-  a.tier = MemoryTier::Ssd;
+  a.tier = MemoryTier::ssd;
   a.len_bytes = 16;
-  a.cache_kind = CacheKind::Tensor;
+  a.cache_kind = CacheKind::tensor;
   a.cache_key = "tensor:w1:len16";
-  a.desired_tier = MemoryTier::Ram;
+  a.desired_tier = MemoryTier::ram;
   a.last_plan_summary = "spilled under pressure";
   CheckpointEntry g;
   g.id = "w1.grad";
   g.is_grad = true;
-  g.tier = MemoryTier::Cpu;
+  g.tier = MemoryTier::cpu;
   cp.entries = {a, g};
   return cp;
 }
@@ -35,8 +35,8 @@ HybridCheckpoint sample() {
 std::string error_of(const std::string& text) {
   auto r = parse_manifest(text, "m");
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::InvalidFormat);
-  return r.error().message;
+  CHECK(r.error().kind() == CheckpointFailure::invalid_format);
+  return r.error().message();
 }
 
 const std::string kHead = "version=1\ncreated_unix=1\nentry_count=1\n\n";
@@ -111,7 +111,7 @@ TEST_CASE("manifest_format: a v1 manifest (FNV-1a trailer) still reads and is ve
   std::string flipped = kV1;
   flipped[flipped.find("len=16") + 4] = '7';
   CHECK(error_of(flipped) == "m:24: checksum mismatch: trailer says 2153330182, manifest hashes to " +
-                                 std::to_string(format_checksum(FormatSum::Fnv1a, flipped.substr(0, 275))));
+                                 std::to_string(format_checksum(FormatSum::fnv1a, flipped.substr(0, 275))));
   // A v1 header with a v2 trailer (or the reverse) is refused: the checksum names its format.
   std::string v1_with_crc = kV1;
   v1_with_crc.replace(v1_with_crc.find("manifest_checksum32"), 19, "manifest_crc32c");
@@ -123,11 +123,11 @@ TEST_CASE("manifest_format: a v1 manifest (FNV-1a trailer) still reads and is ve
 
 TEST_CASE("manifest_format: v2 trailer is CRC-32C of the body") {
   // CRC-32C check value (RFC 3720 / iSCSI): "123456789" -> 0xE3069283.
-  CHECK(format_checksum(FormatSum::Crc32c, "123456789") == 0xE3069283U);
+  CHECK(format_checksum(FormatSum::crc32c, "123456789") == 0xE3069283U);
   const std::string text = format_manifest(sample()).value();
   const std::size_t trailer = text.find("manifest_len=");
   CHECK(text.substr(trailer) == "manifest_len=" + std::to_string(trailer) + "\nmanifest_crc32c=" +
-                                    std::to_string(format_checksum(FormatSum::Crc32c, text.substr(0, trailer))) + "\n");
+                                    std::to_string(format_checksum(FormatSum::crc32c, text.substr(0, trailer))) + "\n");
 }
 
 TEST_CASE("manifest_format: a legacy manifest without hints or trailer parses") {
@@ -152,7 +152,7 @@ TEST_CASE("manifest_format: ids that cannot be one line are refused on write") {
   cp.entries[0].id = "two\nlines";
   auto r = format_manifest(cp);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::InvalidFormat);
+  CHECK(r.error().kind() == CheckpointFailure::invalid_format);
 }
 
 TEST_CASE("manifest_format: a write failing at any step leaves the old manifest or the new one") {
@@ -183,6 +183,6 @@ TEST_CASE("manifest_format: a missing manifest is an Io error naming the file") 
   testsupport::TempDir dir;
   auto r = read_manifest(common::real_file_system(), dir.path());
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == CheckpointError::Kind::Io);
-  CHECK(r.error().message.find(dir.path() + "/checkpoint.meta") != std::string::npos);
+  CHECK(r.error().kind() == CheckpointFailure::io);
+  CHECK(r.error().message().find(dir.path() + "/checkpoint.meta") != std::string::npos);
 }

@@ -24,9 +24,9 @@ HybridCheckpoint one(const std::string& id, MemoryTier tier, std::optional<Memor
 
 TEST_CASE("warm_start: warm_start_prefers_vram_when_gpu_available") {
   HybridMemoryManager mem("unused-ssd-dir");
-  const auto plan = build_warm_start_plan(mem, one("t1", MemoryTier::Ram, MemoryTier::Vram), {}, true);
+  const auto plan = build_warm_start_plan(mem, one("t1", MemoryTier::ram, MemoryTier::vram), {}, true);
   REQUIRE(plan.decisions.size() == 1);
-  CHECK(plan.decisions[0].action == WarmStartAction{WarmHintPromote{MemoryTier::Vram}});
+  CHECK(plan.decisions[0].action == WarmStartAction{WarmHintPromote{MemoryTier::vram}});
   CHECK(plan.decisions[0].reason.find("Desired VRAM") != std::string::npos);
   CHECK(plan.decisions[0].reason.find("GPU available") != std::string::npos);
   CHECK(plan.summary == "warm_start: keep=0 promote=1 degrade=0");
@@ -34,19 +34,19 @@ TEST_CASE("warm_start: warm_start_prefers_vram_when_gpu_available") {
 
 TEST_CASE("warm_start: warm_start_degrades_when_gpu_missing") {
   HybridMemoryManager mem("unused-ssd-dir");
-  const auto plan = build_warm_start_plan(mem, one("t2", MemoryTier::Ram, MemoryTier::Vram), {}, false);
+  const auto plan = build_warm_start_plan(mem, one("t2", MemoryTier::ram, MemoryTier::vram), {}, false);
   REQUIRE(plan.decisions.size() == 1);
-  CHECK(plan.decisions[0].action == WarmStartAction{WarmDegradeSafe{MemoryTier::Ram}});
+  CHECK(plan.decisions[0].action == WarmStartAction{WarmDegradeSafe{MemoryTier::ram}});
   CHECK(plan.decisions[0].reason.find("GPU unavailable") != std::string::npos);
   CHECK(plan.summary == "warm_start: keep=0 promote=0 degrade=1");
 }
 
 TEST_CASE("warm_start: warm_start_respects_drift_downgrade_reason") {
   HybridMemoryManager mem("unused-ssd-dir");
-  std::vector<DriftReport> drift{{TensorId{"t3"}, {TierDowngrade{MemoryTier::Vram, MemoryTier::Ram}}}};
-  const auto plan = build_warm_start_plan(mem, one("t3", MemoryTier::Vram, MemoryTier::Vram), drift, true);
+  std::vector<DriftReport> drift{{TensorId{"t3"}, {TierDowngrade{MemoryTier::vram, MemoryTier::ram}}}};
+  const auto plan = build_warm_start_plan(mem, one("t3", MemoryTier::vram, MemoryTier::vram), drift, true);
   REQUIRE(plan.decisions.size() == 1);
-  CHECK(plan.decisions[0].action == WarmStartAction{WarmDegradeSafe{MemoryTier::Ram}});
+  CHECK(plan.decisions[0].action == WarmStartAction{WarmDegradeSafe{MemoryTier::ram}});
   CHECK(plan.decisions[0].reason == "Tier downgraded from vram to ram during restore drift");
 }
 
@@ -63,13 +63,13 @@ TEST_CASE("warm_start: warm_start_does_not_materialize_lazy_entries") {
   REQUIRE(cp.ok());
   const auto plan = build_warm_start_plan(mem, cp.value(), drift.reports(), false);
   REQUIRE(plan.decisions.size() == 1);
-  CHECK(plan.decisions[0].action == WarmStartAction{WarmHintPromote{MemoryTier::Ram}});
+  CHECK(plan.decisions[0].action == WarmStartAction{WarmHintPromote{MemoryTier::ram}});
   CHECK(plan.decisions[0].reason == "Prefer RAM for faster access when safe");
   apply_warm_start_plan_summaries(mem, plan);
-  CHECK(lazy.state("t_lazy") == LazyState::Unmaterialized);
+  CHECK(lazy.state("t_lazy") == LazyState::unmaterialized);
   CHECK(mem.backing("t_lazy") != nullptr);
   CHECK(std::holds_alternative<NoBacking>(*mem.backing("t_lazy")));
-  CHECK(mem.get_tier("t_lazy") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("t_lazy") == MemoryTier::ssd);
   CHECK(mem.hints().last_plan_summary("t_lazy") == "Prefer RAM for faster access when safe");
 }
 
@@ -84,9 +84,9 @@ TEST_CASE("warm_start: keep reasons, ordering by (is_grad, id), and the summary 
     e.desired_tier = desired;
     cp.entries.push_back(e);
   };
-  add("z", false, MemoryTier::Ssd, MemoryTier::Ssd);
-  add("a", true, MemoryTier::Ram, std::nullopt);
-  add("m", false, MemoryTier::Ram, MemoryTier::Cpu);
+  add("z", false, MemoryTier::ssd, MemoryTier::ssd);
+  add("a", true, MemoryTier::ram, std::nullopt);
+  add("m", false, MemoryTier::ram, MemoryTier::cpu);
   const auto plan = build_warm_start_plan(mem, cp, {}, true);
   REQUIRE(plan.decisions.size() == 3);
   CHECK(plan.decisions[0].id == "m");

@@ -35,7 +35,7 @@ std::uint64_t check(int trial, const std::string& dir) {
   auto& fs = common::real_file_system();
   if (fs.exists(dir + "/ckpt/checkpoint.meta")) {
     auto cp = hybrid::read_manifest(fs, dir + "/ckpt");
-    if (!cp.ok()) fail(trial, "manifest unreadable: " + cp.error().message);
+    if (!cp.ok()) fail(trial, "manifest unreadable: " + cp.error().message());
     else if (!(cp.value() == crashtest::manifest_version(cp->created_unix))) fail(trial, "manifest is not a whole version");
     else signature += cp->created_unix;
   }
@@ -44,7 +44,7 @@ std::uint64_t check(int trial, const std::string& dir) {
     if (!t.ok()) {
       fail(trial, "table unreadable: " + t.error().to_string());
     } else {
-      auto gpu = t->stats_for_bucket({true, 0, 0}, hybrid::BackendChoice::Gpu);
+      auto gpu = t->stats_for_bucket({true, 0, 0}, hybrid::BackendChoice::gpu);
       if (!gpu || hybrid::format_trainer_table(*t) != hybrid::format_trainer_table(crashtest::table_version(gpu->count))) {
         fail(trial, "table is not a whole version");
       } else {
@@ -55,9 +55,9 @@ std::uint64_t check(int trial, const std::string& dir) {
   hybrid::PersistentHybridCache cache(dir + "/cache");
   for (int i = 0; i < crashtest::kBlobs; ++i) {
     const std::string key = crashtest::blob_key(i);
-    if (!cache.exists(hybrid::CacheKind::Tensor, key)) continue;  // never completed: the old state
-    auto meta = cache.get_meta(hybrid::CacheKind::Tensor, key);
-    auto bytes = cache.get_blob(hybrid::CacheKind::Tensor, key);
+    if (!cache.exists(hybrid::CacheKind::tensor, key)) continue;  // never completed: the old state
+    auto meta = cache.get_meta(hybrid::CacheKind::tensor, key);
+    auto bytes = cache.get_blob(hybrid::CacheKind::tensor, key);
     if (!meta.ok() || !bytes.ok()) {
       fail(trial, "cache entry " + key + " unreadable: " +
                       (bytes.ok() ? hybrid::to_string(meta.error()) : hybrid::to_string(bytes.error())));

@@ -28,9 +28,9 @@ inline hybrid::HybridCheckpoint manifest_version(std::uint64_t g) {
   for (std::uint64_t j = 0; j <= g % 6; ++j) {
     hybrid::CheckpointEntry e;
     e.id = "t" + std::to_string(j);
-    e.tier = j % 2 ? hybrid::MemoryTier::Ssd : hybrid::MemoryTier::Ram;
+    e.tier = j % 2 ? hybrid::MemoryTier::ssd : hybrid::MemoryTier::ram;
     e.len_bytes = g * 10 + j;
-    e.cache_kind = hybrid::CacheKind::Tensor;
+    e.cache_kind = hybrid::CacheKind::tensor;
     e.cache_key = hybrid::tensor_cache_key(e.id, e.len_bytes);
     e.last_plan_summary = "generation " + std::to_string(g);
     cp.entries.push_back(e);
@@ -42,8 +42,8 @@ inline hybrid::HybridCheckpoint manifest_version(std::uint64_t g) {
 inline hybrid::SelfTrainer table_version(std::uint64_t g) {
   hybrid::SelfTrainer t;
   const auto n = static_cast<std::uint32_t>(g);
-  t.set_stats_entry({true, 0, 0}, hybrid::BackendChoice::Gpu, {n, n / 2, static_cast<std::int64_t>(g) * 3, n / 3});
-  if (g % 2) t.set_stats_entry({false, 1, 2}, hybrid::BackendChoice::Cpu, {n, n, -static_cast<std::int64_t>(g), 0});
+  t.set_stats_entry({true, 0, 0}, hybrid::BackendChoice::gpu, {n, n / 2, static_cast<std::int64_t>(g) * 3, n / 3});
+  if (g % 2) t.set_stats_entry({false, 1, 2}, hybrid::BackendChoice::cpu, {n, n, -static_cast<std::int64_t>(g), 0});
   return t;
 }
 

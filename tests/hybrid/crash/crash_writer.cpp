@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       ok = hybrid::write_manifest(fs, dir + "/ckpt", crashtest::manifest_version(g)).ok();
     } else if (file <= crashtest::kBlobs) {
       const int i = file - 1;
-      ok = cache.put_blob(hybrid::CacheKind::Tensor, crashtest::blob_key(i), crashtest::blob_payload(g, i), g, true).ok();
+      ok = cache.put_blob(hybrid::CacheKind::tensor, crashtest::blob_key(i), crashtest::blob_payload(g, i), g, true).ok();
     } else {
       ok = hybrid::save_trainer_to_path(fs, crashtest::table_version(g), dir + "/learn.table").ok();
     }

@@ -18,18 +18,18 @@ const ExecutionContext kCtx{true, 0.1F, 0.6F};
 TEST_CASE("decision_explanation: explanation_none_when_context_unknown") {
   SelfTrainer t;
   CHECK_FALSE(explain_decision(t, {true, 0, 0}).has_value());
-  record(t, kCtx, BackendChoice::Gpu, true, 5);
+  record(t, kCtx, BackendChoice::gpu, true, 5);
   CHECK_FALSE(explain_decision(t, {true, 0, 0}).has_value());
   CHECK_FALSE(explain_decision(t, {false, 0, 1}).has_value());
 }
 
 TEST_CASE("decision_explanation: explanation_for_gpu_context") {
   SelfTrainer t;
-  record(t, kCtx, BackendChoice::Gpu, true, 8);
+  record(t, kCtx, BackendChoice::gpu, true, 8);
   const auto ctx = learning_snapshot(t).entries.at(0).context;
   auto e = explain_decision(t, ctx);
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendChoice::Gpu);
+  CHECK(e->recommended_backend == BackendChoice::gpu);
   // One success out of one is weak evidence: the Wilson lower bound, 1 / (1 + 1.96^2).
   CHECK(e->confidence == doctest::Approx(1.0 / (1.0 + 1.96 * 1.96)).epsilon(1e-4));
   CHECK(e->explanation ==
@@ -39,12 +39,12 @@ TEST_CASE("decision_explanation: explanation_for_gpu_context") {
 
 TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
   SelfTrainer t;
-  record(t, kCtx, BackendChoice::Gpu, false, 1, true);
-  record(t, kCtx, BackendChoice::Cpu, true, 4);
+  record(t, kCtx, BackendChoice::gpu, false, 1, true);
+  record(t, kCtx, BackendChoice::cpu, true, 4);
   const auto ctx = learning_snapshot(t).entries.at(0).context;
   auto e = explain_decision(t, ctx);
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendChoice::Cpu);
+  CHECK(e->recommended_backend == BackendChoice::cpu);
   CHECK(e->explanation.find("CPU") != std::string::npos);
   CHECK(e->explanation ==
         "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes. Only 1 of 1 CPU "
@@ -53,7 +53,7 @@ TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
 
 TEST_CASE("decision_explanation: explanation_is_deterministic") {
   SelfTrainer t;
-  record(t, kCtx, BackendChoice::Cpu, true, 3);
+  record(t, kCtx, BackendChoice::cpu, true, 3);
   const LearningContextSnapshot ctx{true, 0, 1};
   auto a = explain_decision(t, ctx), b = explain_decision(t, ctx);
   REQUIRE(a.has_value());
@@ -67,21 +67,21 @@ TEST_CASE("decision_explanation: explanation_is_deterministic") {
 TEST_CASE("decision_explanation: band 3 contexts are explained with their own statistics") {
   SelfTrainer t;
   const ExecutionContext hot{true, 0.95F, 0.95F};
-  record(t, hot, BackendChoice::Gpu, true, 9);
-  record(t, {true, 0.6F, 0.6F}, BackendChoice::Cpu, true, 50);  // band 1: must not leak into band 3
+  record(t, hot, BackendChoice::gpu, true, 9);
+  record(t, {true, 0.6F, 0.6F}, BackendChoice::cpu, true, 50);  // band 1: must not leak into band 3
   auto e = explain_decision(t, {true, 3, 3});
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendChoice::Gpu);
+  CHECK(e->recommended_backend == BackendChoice::gpu);
   CHECK(e->recommended_backend == t.recommend_backend(hot));
 }
 
 TEST_CASE("decision_explanation: the recommended backend's row is the evidence, not the busiest") {
   SelfTrainer t;
-  for (int i = 0; i < 3; ++i) record(t, kCtx, BackendChoice::Cpu, i < 2, 2);
-  record(t, kCtx, BackendChoice::Gpu, true, 9);
+  for (int i = 0; i < 3; ++i) record(t, kCtx, BackendChoice::cpu, i < 2, 2);
+  record(t, kCtx, BackendChoice::gpu, true, 9);
   auto e = explain_decision(t, {true, 0, 1});
   REQUIRE(e.has_value());
-  CHECK(e->recommended_backend == BackendChoice::Gpu);
+  CHECK(e->recommended_backend == BackendChoice::gpu);
   // Main explained a GPU choice with the CPU row's "3 times, 2 successful".
   CHECK(e->explanation.find("GPU execution in this context has been observed 1 times, with 1 successful") !=
         std::string::npos);

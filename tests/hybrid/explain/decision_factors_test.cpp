@@ -20,22 +20,22 @@ TEST_CASE("decision_factors: structured_none_when_context_unknown") {
 
 TEST_CASE("decision_factors: structured_contains_all_factors") {
   SelfTrainer t;
-  record_outcome(t, kFactorsCtx, BackendChoice::Gpu, true, 6);
+  record_outcome(t, kFactorsCtx, BackendChoice::gpu, true, 6);
   auto s = explain_decision_structured(t, learning_snapshot(t).entries.at(0).context);
   REQUIRE(s.has_value());
   REQUIRE(s->factors.size() == 4);
-  CHECK(s->factors[0].kind == DecisionFactorKind::HistoricalSuccessRate);
-  CHECK(s->factors[1].kind == DecisionFactorKind::DriftPenalty);
-  CHECK(s->factors[2].kind == DecisionFactorKind::ObservationCount);
-  CHECK(s->factors[3].kind == DecisionFactorKind::MemoryStability);
-  CHECK(s->recommended_backend == BackendChoice::Gpu);
+  CHECK(s->factors[0].kind == DecisionFactorKind::historical_success_rate);
+  CHECK(s->factors[1].kind == DecisionFactorKind::drift_penalty);
+  CHECK(s->factors[2].kind == DecisionFactorKind::observation_count);
+  CHECK(s->factors[3].kind == DecisionFactorKind::memory_stability);
+  CHECK(s->recommended_backend == BackendChoice::gpu);
   CHECK(s->factors[0].description == "Historical GPU success rate for this context is 1.00 (1 successes over 1 episodes).");
   CHECK(s->factors[2].weight == doctest::Approx(1.0 / 50.0));
 }
 
 TEST_CASE("decision_factors: weights_are_clamped_and_safe") {
   SelfTrainer t;
-  for (int i = 0; i < 400; ++i) record_outcome(t, kFactorsCtx, BackendChoice::Gpu, i % 3 == 0, -50, true);
+  for (int i = 0; i < 400; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, i % 3 == 0, -50, true);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   for (const auto& f : s->factors) {
@@ -50,7 +50,7 @@ TEST_CASE("decision_factors: weights_are_clamped_and_safe") {
 
 TEST_CASE("decision_factors: gpu_structured_explanation_has_high_success_weight") {
   SelfTrainer t;
-  for (int i = 0; i < 10; ++i) record_outcome(t, kFactorsCtx, BackendChoice::Gpu, i != 0, 8);
+  for (int i = 0; i < 10; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, i != 0, 8);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   CHECK(s->factors[0].weight > 0.6F);
@@ -59,7 +59,7 @@ TEST_CASE("decision_factors: gpu_structured_explanation_has_high_success_weight"
 
 TEST_CASE("decision_factors: drift_penalty_present_for_unstable_context") {
   SelfTrainer t;
-  for (int i = 0; i < 4; ++i) record_outcome(t, kFactorsCtx, BackendChoice::Gpu, true, 5, i < 3);
+  for (int i = 0; i < 4; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, true, 5, i < 3);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   CHECK(s->factors[1].weight == doctest::Approx(0.75));

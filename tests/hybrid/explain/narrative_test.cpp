@@ -16,38 +16,38 @@ StructuredDecisionExplanation structured(float success, float drift, float obser
                                          std::uint32_t successes = 30) {
   StructuredDecisionExplanation s;
   s.context = {true, 0, 0};
-  s.recommended_backend = BackendChoice::Gpu;
+  s.recommended_backend = BackendChoice::gpu;
   s.confidence = success;
   s.evidence_episodes = episodes;
   s.evidence_successes = successes;
-  s.evidence_backend = BackendChoice::Gpu;
-  s.factors = {{DecisionFactorKind::HistoricalSuccessRate, success, ""},
-               {DecisionFactorKind::DriftPenalty, drift, ""},
-               {DecisionFactorKind::ObservationCount, observations, ""},
-               {DecisionFactorKind::MemoryStability, 1.0F - drift, ""}};
+  s.evidence_backend = BackendChoice::gpu;
+  s.factors = {{DecisionFactorKind::historical_success_rate, success, ""},
+               {DecisionFactorKind::drift_penalty, drift, ""},
+               {DecisionFactorKind::observation_count, observations, ""},
+               {DecisionFactorKind::memory_stability, 1.0F - drift, ""}};
   return s;
 }
 
 }  // namespace
 
 TEST_CASE("narrative: narrative_contains_backend_and_confidence") {
-  auto n = build_narrative(text(BackendChoice::Gpu, 0.82F), structured(0.82F, 0.0F, 0.2F));
+  auto n = build_narrative(text(BackendChoice::gpu, 0.82F), structured(0.82F, 0.0F, 0.2F));
   CHECK(n.narrative.find("GPU") != std::string::npos);
   CHECK(n.narrative.find('%') != std::string::npos);
   CHECK(n.narrative.starts_with("Atenia selected GPU execution with a confidence of 82%. Because."));
-  CHECK(build_narrative(text(BackendChoice::Cpu, 0.125F), structured(0.1F, 0.0F, 0.0F))
+  CHECK(build_narrative(text(BackendChoice::cpu, 0.125F), structured(0.1F, 0.0F, 0.0F))
             .narrative.starts_with("Atenia selected CPU execution with a confidence of 13%."));
 }
 
 TEST_CASE("narrative: narrative_mentions_drift_when_present") {
-  auto with = build_narrative(text(BackendChoice::Cpu, 0.5F), structured(0.5F, 0.3F, 0.5F));
+  auto with = build_narrative(text(BackendChoice::cpu, 0.5F), structured(0.5F, 0.3F, 0.5F));
   CHECK(with.narrative.find("Drift or instability has been observed in GPU execution in this context.") != std::string::npos);
-  auto without = build_narrative(text(BackendChoice::Cpu, 0.5F), structured(0.5F, 0.0F, 0.5F));
+  auto without = build_narrative(text(BackendChoice::cpu, 0.5F), structured(0.5F, 0.0F, 0.5F));
   CHECK(without.narrative.find("No significant drift or instability") != std::string::npos);
 }
 
 TEST_CASE("narrative: narrative_mentions_all_factors") {
-  auto n = build_narrative(text(BackendChoice::Gpu, 0.9F), structured(0.9F, 0.5F, 0.1F));
+  auto n = build_narrative(text(BackendChoice::gpu, 0.9F), structured(0.9F, 0.5F, 0.1F));
   for (const char* label : {"historical success", "drift impact", "observation count", "memory stability"}) {
     CHECK(n.narrative.find(label) != std::string::npos);
   }
@@ -58,7 +58,7 @@ TEST_CASE("narrative: narrative_mentions_all_factors") {
 }
 
 TEST_CASE("narrative: narrative_is_deterministic") {
-  const auto t = text(BackendChoice::Gpu, 0.7F);
+  const auto t = text(BackendChoice::gpu, 0.7F);
   const auto s = structured(0.7F, 0.1F, 0.8F);
   auto a = build_narrative(t, s), b = build_narrative(t, s);
   CHECK(a.recommended_backend == b.recommended_backend);
@@ -67,7 +67,7 @@ TEST_CASE("narrative: narrative_is_deterministic") {
 }
 
 TEST_CASE("narrative: three paragraphs; success wording follows the confidence; confidence is clamped") {
-  auto n = build_narrative(text(BackendChoice::Gpu, 1.7F), structured(0.55F, 0.0F, 0.0F));
+  auto n = build_narrative(text(BackendChoice::gpu, 1.7F), structured(0.55F, 0.0F, 0.0F));
   CHECK(n.confidence == 1.0F);
   CHECK(n.narrative.find("confidence of 100%") != std::string::npos);
   CHECK(n.narrative.find("a moderate historical GPU success rate under similar memory conditions (30 of 40 executions "
@@ -75,16 +75,16 @@ TEST_CASE("narrative: three paragraphs; success wording follows the confidence; 
   std::size_t blank = 0;
   for (std::size_t p = n.narrative.find("\n\n"); p != std::string::npos; p = n.narrative.find("\n\n", p + 2)) ++blank;
   CHECK(blank == 2);
-  CHECK(build_narrative(text(BackendChoice::Gpu, 0.8F), structured(0.8F, 0.0F, 0.0F))
+  CHECK(build_narrative(text(BackendChoice::gpu, 0.8F), structured(0.8F, 0.0F, 0.0F))
             .narrative.find("a strong historical GPU success rate") != std::string::npos);
   // Below the firm confidence: many observations with a low rate are called weak...
-  CHECK(build_narrative(text(BackendChoice::Gpu, 0.3F), structured(0.3F, 0.0F, 0.0F, 40, 14))
+  CHECK(build_narrative(text(BackendChoice::gpu, 0.3F), structured(0.3F, 0.0F, 0.0F, 40, 14))
             .narrative.find("The historical GPU success rate is weak: 14 of 40 executions succeeded.") != std::string::npos);
 }
 
 TEST_CASE("narrative: thin evidence is said to be thin, whatever the raw rate") {
   // One success of one: a rate of 1.00 but a confidence of 0.21.
-  const auto n = build_narrative(text(BackendChoice::Gpu, 0.21F), structured(0.21F, 0.0F, 0.02F, 1, 1)).narrative;
+  const auto n = build_narrative(text(BackendChoice::gpu, 0.21F), structured(0.21F, 0.0F, 0.02F, 1, 1)).narrative;
   CHECK(n.find("strong") == std::string::npos);
   CHECK(n.find("The evidence is thin: GPU was observed only 1 time in this context (1 successful), too few for a firm "
                "conclusion.") != std::string::npos);

@@ -25,8 +25,8 @@ TEST_CASE("kv_lines: lines are numbered from 1 with the offset where each starts
   CHECK(got[3].offset == 12);
 }
 
-TEST_CASE("kv_lines: a trailing newline ends the last line and adds none; Cr::Strip drops one '\\r'") {
-  LineReader r("x=1\r\n", LineReader::Cr::Strip);
+TEST_CASE("kv_lines: a trailing newline ends the last line and adds none; Cr::strip drops one '\\r'") {
+  LineReader r("x=1\r\n", LineReader::Cr::strip);
   auto l = r.next();
   REQUIRE(l.has_value());
   CHECK(l->text == "x=1");

@@ -30,15 +30,15 @@ TEST_CASE("batch_loop: offload_runs_between_ticks_and_moves_ram_to_ssd_when_ram_
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
   const Bytes data{10, 20, 30, 40};
-  REQUIRE(mem.register_tensor_with_data("t1", data, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t1", data, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::Small), {"t1"}, {MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"t1"}, {MemoryTier::ram});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{.max_actions_per_tick = 1});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.1F), pressure_snapshot(0.1F, 0.99F)};
   const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
 
-  CHECK(mem.get_tier("t1") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("t1") == MemoryTier::ssd);
   CHECK(timeline == exec.timeline());
   CHECK(timeline == std::vector<std::string>{
                         "TICK_START tick=0",
@@ -61,14 +61,14 @@ TEST_CASE("batch_loop: offload_runs_between_ticks_and_moves_ram_to_ssd_when_ram_
 TEST_CASE("batch_loop: hysteresis_stable_band_does_not_thrash_between_ticks") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("t2", Bytes{1, 2}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t2", Bytes{1, 2}, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::Small), {"t2"}, {MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"t2"}, {MemoryTier::ram});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.90F), pressure_snapshot(0.1F, 0.90F)};
   const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
-  CHECK(mem.get_tier("t2") == MemoryTier::Ram);
+  CHECK(mem.get_tier("t2") == MemoryTier::ram);
   CHECK(has_exact(timeline, "OFFLOAD_PLAN tick=0 actions=0 reason=No new offloading due to hysteresis band"));
   CHECK(has_exact(timeline, "OFFLOAD_PLAN tick=1 actions=0 reason=No new offloading due to hysteresis band"));
   CHECK(has_exact(timeline, "OFFLOAD_APPLY tick=1 skipped"));
@@ -77,34 +77,34 @@ TEST_CASE("batch_loop: hysteresis_stable_band_does_not_thrash_between_ticks") {
 TEST_CASE("batch_loop: priority_budget_limits_actions_per_tick") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("tA", Bytes(10, 1), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("tB", Bytes(100, 2), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("tC", Bytes(50, 3), MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("tA", Bytes(10, 1), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("tB", Bytes(100, 2), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("tC", Bytes(50, 3), MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::Small), {"tA", "tB", "tC"},
-                              {MemoryTier::Ram, MemoryTier::Ram, MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"tA", "tB", "tC"},
+                              {MemoryTier::ram, MemoryTier::ram, MemoryTier::ram});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{.max_actions_per_tick = 2});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.99F)};
   const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
-  CHECK(mem.get_tier("tB") == MemoryTier::Ssd);
-  CHECK(mem.get_tier("tC") == MemoryTier::Ssd);
-  CHECK(mem.get_tier("tA") == MemoryTier::Ram);
+  CHECK(mem.get_tier("tB") == MemoryTier::ssd);
+  CHECK(mem.get_tier("tC") == MemoryTier::ssd);
+  CHECK(mem.get_tier("tA") == MemoryTier::ram);
   CHECK(has_line_containing(timeline, "OFFLOAD_PLAN tick=0 actions=2 ", "selected 2/3"));
 }
 
 TEST_CASE("batch_loop: an offload apply error stops the loop after its OFFLOAD_APPLY line") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  mem.register_tensor("bare", 16, MemoryTier::Ram);  // no bytes: the SSD move is refused
+  mem.register_tensor("bare", 16, MemoryTier::ram);  // no bytes: the SSD move is refused
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::Small), {"bare"}, {MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"bare"}, {MemoryTier::ram});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.99F), pressure_snapshot(0.1F, 0.1F)};
   const BatchRunResult result = runner.run_ticks_with_plans(graph, exec, mem, snaps, true);
   REQUIRE(result.error.has_value());
-  CHECK(result.error->kind == MoveError::Kind::Unsupported);
+  CHECK(result.error->code() == common::ErrorCode::invalid_argument);
   CHECK(result.ticks.size() == 1);
   CHECK(result.timeline.back() ==
         "OFFLOAD_APPLY tick=0 error=Unsupported: Cannot move tensor to SSD without backing data");
@@ -114,8 +114,8 @@ TEST_CASE("batch_loop: an offload apply error stops the loop after its OFFLOAD_A
 
 TEST_CASE("batch_loop: graph_tensor_ids lists each id once in first-appearance order") {
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("a", KernelKind::Small), {"x", "y"}, {MemoryTier::Ram, MemoryTier::Ram});
-  graph.add_node_with_tensors(kernel("b", KernelKind::Small), {"y", "w", "x"},
-                              {MemoryTier::Ram, MemoryTier::Ram, MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("a", KernelKind::small), {"x", "y"}, {MemoryTier::ram, MemoryTier::ram});
+  graph.add_node_with_tensors(kernel("b", KernelKind::small), {"y", "w", "x"},
+                              {MemoryTier::ram, MemoryTier::ram, MemoryTier::ram});
   CHECK(graph_tensor_ids(graph) == std::vector<std::string>{"x", "y", "w"});
 }

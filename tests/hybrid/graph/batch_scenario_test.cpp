@@ -20,8 +20,8 @@ namespace {
 // "w" (4 KiB) feeds a compute-heavy node, "b" (100 B) a small one; RAM pressure spikes at tick 1.
 BatchScenario two_tensor_scenario() {
   BatchScenario s;
-  s.tensors = {{"w", 4096, MemoryTier::Ram}, {"b", 100, MemoryTier::Ram}};
-  s.nodes = {{kernel("matmul", KernelKind::ComputeHeavy), {"w"}}, {kernel("bias", KernelKind::Small), {"b"}}};
+  s.tensors = {{"w", 4096, MemoryTier::ram}, {"b", 100, MemoryTier::ram}};
+  s.nodes = {{kernel("matmul", KernelKind::compute_heavy), {"w"}}, {kernel("bias", KernelKind::small), {"b"}}};
   s.ticks = {pressure_snapshot(0.1F, 0.1F), pressure_snapshot(0.1F, 0.99F)};
   s.gpu_available = true;
   s.offload.max_actions_per_tick = 1;
@@ -46,12 +46,12 @@ TEST_CASE("batch_scenario: runs ticks with real bytes, offloads the largest tens
   // Tick 0 moved w to VRAM for the GPU matmul; tick 1's RAM pressure sends the biggest RAM tensor to SSD.
   CHECK(has_line_containing(result->timeline, "ENQUEUE stream=Gpu", "name=move:ram->vram:w "));
   CHECK(has_line_containing(result->timeline, "OFFLOAD_PLAN tick=1 actions=1 reason=RAM pressure high"));
-  CHECK(mem.get_tier("w") == MemoryTier::Vram);
-  CHECK(mem.get_tier("b") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("w") == MemoryTier::vram);
+  CHECK(mem.get_tier("b") == MemoryTier::ssd);
   const auto* ssd = as_ssd(mem.backing("b"));
   REQUIRE(ssd != nullptr);
   CHECK(std::filesystem::exists(ssd->path));
-  auto back = mem.plan_move("b", MemoryTier::Ram, empty_memory_snapshot());
+  auto back = mem.plan_move("b", MemoryTier::ram, empty_memory_snapshot());
   REQUIRE(back.ok());
   REQUIRE(mem.apply_move("b", *back).ok());
   const auto* ram = as_ram(mem.backing("b"));
@@ -88,14 +88,14 @@ TEST_CASE("batch_scenario: without VRAM the GPU plan degrades to CPU and nothing
   REQUIRE(result.ok());
   CHECK_FALSE(has_line_containing(result->timeline, "ENQUEUE stream=Gpu"));
   CHECK(has_line_containing(result->timeline, "OFFLOAD_PLAN tick=1 actions=1 ", "selected 1/2"));
-  CHECK(mem.get_tier("w") == MemoryTier::Ssd);  // the bigger RAM tensor goes first
+  CHECK(mem.get_tier("w") == MemoryTier::ssd);  // the bigger RAM tensor goes first
 }
 
 TEST_CASE("batch_scenario: invalid scenarios are rejected with the JSON path of the problem") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
   BatchScenario dup = two_tensor_scenario();
-  dup.tensors.push_back({"w", 1, MemoryTier::Ram});
+  dup.tensors.push_back({"w", 1, MemoryTier::ram});
   auto r1 = run_batch_scenario(dup, mem);
   REQUIRE_FALSE(r1.ok());
   CHECK(r1.error().code() == common::ErrorCode::invalid_argument);

@@ -24,10 +24,10 @@ struct TwoNodeFixture {
   HybridMemoryManager mem{dir.path()};
   ReconfigurableGraph graph;
   TwoNodeFixture() {
-    REQUIRE(mem.register_tensor_with_data("t1", Bytes{1, 2, 3}, MemoryTier::Ssd).ok());
-    REQUIRE(mem.register_tensor_with_data("t2", Bytes{4, 5}, MemoryTier::Ram).ok());
-    graph.add_node_with_tensors(kernel("node1", KernelKind::ComputeHeavy), {"t1"}, {MemoryTier::Ssd});
-    graph.add_node_with_tensors(kernel("node2", KernelKind::Small), {"t2"}, {MemoryTier::Ram});
+    REQUIRE(mem.register_tensor_with_data("t1", Bytes{1, 2, 3}, MemoryTier::ssd).ok());
+    REQUIRE(mem.register_tensor_with_data("t2", Bytes{4, 5}, MemoryTier::ram).ok());
+    graph.add_node_with_tensors(kernel("node1", KernelKind::compute_heavy), {"t1"}, {MemoryTier::ssd});
+    graph.add_node_with_tensors(kernel("node2", KernelKind::small), {"t2"}, {MemoryTier::ram});
   }
 };
 
@@ -54,8 +54,8 @@ TEST_CASE("graph_executor: graph_execution_updates_memory_tiers") {
   const StreamConfig cfg{true};
   AsyncExecutor exec(cfg);
   (void)GraphExecutor(cfg).enqueue_graph(f.graph, exec, f.mem, low_pressure(), false);
-  CHECK(f.mem.get_tier("t1") == MemoryTier::Ram);
-  CHECK(f.mem.get_tier("t2") == MemoryTier::Ram);
+  CHECK(f.mem.get_tier("t1") == MemoryTier::ram);
+  CHECK(f.mem.get_tier("t2") == MemoryTier::ram);
   CHECK(lines_starting(exec.timeline(), "RUN").empty());
   exec.run_to_completion();
   CHECK(has_line_containing(exec.timeline(), "RUN", "name=node1 "));
@@ -65,15 +65,15 @@ TEST_CASE("graph_executor: graph_execution_updates_memory_tiers") {
 TEST_CASE("graph_executor: gpu_plan_enqueues_gpu_compute_for_compute_heavy_node") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path(), std::make_unique<FakeVramAdapter>());
-  REQUIRE(mem.register_tensor_with_data("t", Bytes{7, 7, 7}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t", Bytes{7, 7, 7}, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("gpu_node", KernelKind::ComputeHeavy), {"t"}, {MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("gpu_node", KernelKind::compute_heavy), {"t"}, {MemoryTier::ram});
   const StreamConfig cfg{true};
   AsyncExecutor exec(cfg);
   const auto bundles = GraphExecutor(cfg).enqueue_graph(graph, exec, mem, low_pressure(), true);
   REQUIRE(bundles.size() == 1);
-  CHECK(bundles[0].plan_target == ExecutionTarget::Gpu);
-  CHECK(mem.get_tier("t") == MemoryTier::Vram);
+  CHECK(bundles[0].plan_target == ExecutionTarget::gpu);
+  CHECK(mem.get_tier("t") == MemoryTier::vram);
   const long move = index_of(exec.timeline(), "ENQUEUE stream=Gpu", "name=move:ram->vram:t ");
   const long compute = index_of(exec.timeline(), "ENQUEUE stream=Gpu id=2 kind=Compute name=gpu_node");
   CHECK(move >= 0);

@@ -23,9 +23,9 @@ const Bytes kT1{3, 1, 4, 1, 5, 9, 2, 6};
 // Tick 0 low pressure, tick 1 both tiers at 0.99, tick 2 low again.
 BatchRunResult run_scenario(const std::string& cache_dir) {
   HybridMemoryManager mem(cache_dir, std::make_unique<FakeVramAdapter>());
-  REQUIRE(mem.register_tensor_with_data("t1", kT1, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t1", kT1, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("heavy", KernelKind::ComputeHeavy), {"t1"}, {MemoryTier::Ram});
+  graph.add_node_with_tensors(kernel("heavy", KernelKind::compute_heavy), {"t1"}, {MemoryTier::ram});
   BatchLoopRunner runner(SmartOffloadEngine(OffloadConfig{.cooldown_ticks = 0, .max_actions_per_tick = 1}),
                          GraphExecutor(StreamConfig{true}));
   AsyncExecutor exec(StreamConfig{true});
@@ -33,7 +33,7 @@ BatchRunResult run_scenario(const std::string& cache_dir) {
                                           pressure_snapshot(0.10F, 0.10F)};
   BatchRunResult result = runner.run_ticks_with_plans(graph, exec, mem, snaps, true);
   // Tick 2 brought t1 back from SSD for the CPU compute, bytes intact.
-  CHECK(mem.get_tier("t1") == MemoryTier::Ram);
+  CHECK(mem.get_tier("t1") == MemoryTier::ram);
   const auto* ram = as_ram(mem.backing("t1"));
   REQUIRE(ram != nullptr);
   CHECK(ram->data == kT1);
@@ -49,10 +49,10 @@ TEST_CASE("replan_next_tick: offload_changes_next_tick_placement") {
   REQUIRE(r.ticks.size() == 3);
   CHECK(r.ticks[0].tick == 0);
   CHECK(r.ticks[2].tick == 2);
-  CHECK(r.ticks[0].plan.placements[0].target == ExecutionTarget::Gpu);
-  CHECK(r.ticks[1].plan.placements[0].target == ExecutionTarget::CpuFallback);
+  CHECK(r.ticks[0].plan.placements[0].target == ExecutionTarget::gpu);
+  CHECK(r.ticks[1].plan.placements[0].target == ExecutionTarget::cpu_fallback);
   const auto& late = r.ticks[2].plan.placements[0];
-  CHECK((late.target == ExecutionTarget::Cpu || late.target == ExecutionTarget::CpuFallback));
+  CHECK((late.target == ExecutionTarget::cpu || late.target == ExecutionTarget::cpu_fallback));
   std::string reason = late.reason;
   std::ranges::transform(reason, reason.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   CHECK(reason.find("ssd") != std::string::npos);

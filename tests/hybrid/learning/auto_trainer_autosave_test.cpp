@@ -37,7 +37,7 @@ TEST_CASE("autosave: autosave_triggers_by_tick_interval") {
   CHECK(loop.last_debug_reason() == "autosave: wrote learning table");
   auto back = load_trainer_from_path(common::real_file_system(), path);
   REQUIRE(back.ok());
-  CHECK(back->stats_for(kGpu, BackendChoice::Gpu)->count == 2);
+  CHECK(back->stats_for(kGpu, BackendChoice::gpu)->count == 2);
 }
 
 TEST_CASE("autosave: autosave_respects_dirty_flag") {
@@ -54,12 +54,12 @@ TEST_CASE("autosave: autosave_failure_does_not_break_tick") {
   testsupport::TempDir dir;
   std::filesystem::create_directories(dir.file("is_a_dir"));
   AutoTrainerLoop loop({0, 0, 1, {}, dir.file("is_a_dir")});
-  CHECK(tick(loop) == BackendChoice::Gpu);
+  CHECK(tick(loop) == BackendChoice::gpu);
   CHECK(loop.last_debug_reason().find("autosave: failed") != std::string::npos);
   CHECK(loop.dirty());
   auto direct = loop.try_autosave();
   REQUIRE_FALSE(direct.ok());
-  CHECK(direct.error().kind == PersistError::Kind::Io);
+  CHECK(direct.error().code() == common::ErrorCode::io);
 }
 
 TEST_CASE("autosave: the time interval uses the injected clock") {
@@ -86,6 +86,6 @@ TEST_CASE("autosave: load_learning replaces the table and clears the dirty flag"
   CHECK(reader.dirty());
   REQUIRE(reader.load_learning(path).ok());
   CHECK_FALSE(reader.dirty());
-  CHECK(reader.inner_trainer().stats_for(kGpu, BackendChoice::Gpu)->count == 3);
-  CHECK_FALSE(reader.inner_trainer().stats_for(kGpu, BackendChoice::Cpu).has_value());
+  CHECK(reader.inner_trainer().stats_for(kGpu, BackendChoice::gpu)->count == 3);
+  CHECK_FALSE(reader.inner_trainer().stats_for(kGpu, BackendChoice::cpu).has_value());
 }

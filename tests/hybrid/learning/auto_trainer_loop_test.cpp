@@ -14,14 +14,14 @@ const ExecutionContext kLoopGpu{true, 0.1F, 0.1F};
 
 TEST_CASE("auto_trainer_loop: cooldown_prevents_thrashing") {
   AutoTrainerLoop loop({3, 0, {}, {}, {}});
-  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::gpu);
   CHECK(loop.last_debug_reason() == "switch: cpu->gpu due to learned score");
   for (int tick = 1; tick <= 2; ++tick) {
-    CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Gpu);
-    CHECK(loop.inner_trainer().recommend_backend(kLoopGpu) == BackendChoice::Cpu);  // the trainer wants CPU
+    CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::gpu);
+    CHECK(loop.inner_trainer().recommend_backend(kLoopGpu) == BackendChoice::cpu);  // the trainer wants CPU
     CHECK(loop.last_debug_reason().find("cooldown") != std::string::npos);
   }
-  CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::Cpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::cpu_plan(), {}, ExecResult::Ok(30)) == BackendChoice::cpu);
   CHECK(loop.last_debug_reason() == "switch: gpu->cpu due to learned score");
 }
 
@@ -29,7 +29,7 @@ TEST_CASE("auto_trainer_loop: always_cpu_when_gpu_unavailable") {
   AutoTrainerLoop loop({0, 0, {}, {}, {}});
   const ExecutionContext no_gpu{false, 0.1F, 0.1F};
   for (int i = 0; i < 4; ++i) {
-    CHECK(loop.on_tick(no_gpu, testplans::gpu_plan(), {}, ExecResult::Ok(50)) == BackendChoice::Cpu);
+    CHECK(loop.on_tick(no_gpu, testplans::gpu_plan(), {}, ExecResult::Ok(50)) == BackendChoice::cpu);
     CHECK(loop.last_debug_reason().find("gpu unavailable") != std::string::npos);
   }
 }
@@ -39,7 +39,7 @@ TEST_CASE("auto_trainer_loop: records_episodes_every_tick") {
   for (int i = 0; i < 5; ++i) (void)loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(4));
   const auto& t = loop.inner_trainer();
   std::uint32_t total = 0;
-  for (auto b : {BackendChoice::Cpu, BackendChoice::Gpu}) {
+  for (auto b : {BackendChoice::cpu, BackendChoice::gpu}) {
     if (auto s = t.stats_for(kLoopGpu, b)) total += s->count;
   }
   CHECK(total == 5);
@@ -59,14 +59,14 @@ TEST_CASE("auto_trainer_loop: deterministic_given_same_inputs") {
   };
   const auto a = run();
   CHECK(a == run());
-  CHECK(a.front() == BackendChoice::Cpu);
+  CHECK(a.front() == BackendChoice::cpu);
 }
 
 TEST_CASE("auto_trainer_loop: losing the GPU forces CPU and restarts the cooldown") {
   AutoTrainerLoop loop({3, 0, {}, {}, {}});
-  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Gpu);
-  CHECK(loop.on_tick({false, 0.1F, 0.1F}, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Cpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::gpu);
+  CHECK(loop.on_tick({false, 0.1F, 0.1F}, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::cpu);
   // Tick 2: GPU back and preferred, but the forced switch at tick 1 started a cooldown.
-  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::Cpu);
+  CHECK(loop.on_tick(kLoopGpu, testplans::gpu_plan(), {}, ExecResult::Ok(10)) == BackendChoice::cpu);
   CHECK(loop.last_debug_reason() == "hold: cooldown active");
 }

@@ -49,18 +49,18 @@ TEST_CASE("trainer_table: persistence_roundtrip_preserves_recommendations") {
   for (auto ctx : {context_from_pressures(true, 0.1F, 0.1F), context_from_pressures(true, 0.95F, 0.6F)}) {
     CHECK(back->recommend_backend(ctx) == t.recommend_backend(ctx));
   }
-  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::Gpu);
+  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::gpu);
 }
 
 TEST_CASE("trainer_table: persistence_roundtrip_preserves_stats") {
   testsupport::TempDir dir;
   SelfTrainer t;
   const auto ctx = context_from_pressures(true, 0.8F, 0.3F);
-  t.record_episode({ctx, {BackendChoice::Gpu, 1, 0, 0}, {true, -7, true}});
+  t.record_episode({ctx, {BackendChoice::gpu, 1, 0, 0}, {true, -7, true}});
   REQUIRE(save_trainer_to_path(fs(), t, dir.file("t.txt")).ok());
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
-  CHECK(back->stats_for(ctx, BackendChoice::Gpu) == t.stats_for(ctx, BackendChoice::Gpu));
+  CHECK(back->stats_for(ctx, BackendChoice::gpu) == t.stats_for(ctx, BackendChoice::gpu));
   CHECK(back->all_stats().size() == 1);
 }
 
@@ -73,8 +73,8 @@ TEST_CASE("trainer_table: corrupted_lines_are_ignored") {
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
   const auto ctx = context_from_pressures(true, 0.1F, 0.1F);
-  CHECK_FALSE(back->stats_for(ctx, BackendChoice::Gpu).has_value());
-  auto cpu = back->stats_for(ctx, BackendChoice::Cpu);
+  CHECK_FALSE(back->stats_for(ctx, BackendChoice::gpu).has_value());
+  auto cpu = back->stats_for(ctx, BackendChoice::cpu);
   REQUIRE(cpu.has_value());
   CHECK(*cpu == ChoiceStats{2, 1, 7, 0});
 
@@ -88,7 +88,7 @@ TEST_CASE("trainer_table: missing_file_returns_empty_trainer") {
   auto back = load_trainer_from_path(fs(), dir.file("nope.txt"));
   REQUIRE(back.ok());
   CHECK(back->empty());
-  CHECK(back->recommend_backend({false, 0.0F, 0.0F}) == BackendChoice::Cpu);
+  CHECK(back->recommend_backend({false, 0.0F, 0.0F}) == BackendChoice::cpu);
   CHECK_FALSE(read_trainer_table_strict(fs(), dir.file("nope.txt")).ok());
 }
 
@@ -127,8 +127,8 @@ TEST_CASE("trainer_table: a flipped byte or a truncation fails verification") {
   write(dir.file("t.txt"), flipped);
   auto bad = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().kind == PersistError::Kind::Format);
-  CHECK(bad.error().message.find("checksum mismatch") != std::string::npos);
+  CHECK(bad.error().code() == common::ErrorCode::malformed);
+  CHECK(bad.error().message().find("checksum mismatch") != std::string::npos);
 
   std::string cut = text;
   cut.erase(cut.find("gpu_avail=1;vram_band=3"), cut.find("table_end") - cut.find("gpu_avail=1;vram_band=3"));
@@ -142,7 +142,7 @@ TEST_CASE("trainer_table: a save failing at any step leaves the old table or the
   testsupport::TempDir dir;
   const std::string path = dir.file("t.txt");
   SelfTrainer old_t;
-  old_t.record_episode({{true, 0.1F, 0.1F}, {BackendChoice::Cpu, 0, 0, 1}, {true, 1, false}});
+  old_t.record_episode({{true, 0.1F, 0.1F}, {BackendChoice::cpu, 0, 0, 1}, {true, 1, false}});
   REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
   const std::string old_text = format_trainer_table(old_t), new_text = format_trainer_table(trained());
   int failures = 0;
@@ -157,7 +157,7 @@ TEST_CASE("trainer_table: a save failing at any step leaves the old table or the
       break;
     }
     ++failures;
-    if (!r.ok()) CHECK(r.error().kind == PersistError::Kind::Io);
+    if (!r.ok()) CHECK(r.error().code() == common::ErrorCode::io);
     REQUIRE(save_trainer_to_path(fs(), old_t, path).ok());
     REQUIRE(n < 50);
   }

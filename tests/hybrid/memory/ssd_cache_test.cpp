@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "memory_test_support.hpp"
+#include "support/error_text.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hybrid;
@@ -26,13 +27,14 @@ TEST_CASE("ssd_cache: blob_path keeps safe ids and disambiguates sanitized ones"
 }
 
 TEST_CASE("ssd_cache: ensure_dir rejects an empty path and a path that is a file") {
-  CHECK(SsdCache("").ensure_dir().error() == MoveError::unsupported("SSD cache directory path is empty"));
+  CHECK(testsupport::error_text(SsdCache("").ensure_dir().error()) ==
+        "invalid_argument: SSD cache directory path is empty");
   testsupport::TempDir dir;
   memory_test::write_file(dir.file("plain"), {1});
   auto r = SsdCache(dir.file("plain")).ensure_dir();
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::Io);
-  CHECK(r.error().message.find("plain") != std::string::npos);
+  CHECK(r.error().code() == common::ErrorCode::io);
+  CHECK(r.error().message().find("plain") != std::string::npos);
 }
 
 TEST_CASE("ssd_cache: write, read and delete a raw blob; missing files") {
@@ -46,7 +48,7 @@ TEST_CASE("ssd_cache: write, read and delete a raw blob; missing files") {
   CHECK(cache.delete_blob(p).ok());  // missing is success
   auto missing = cache.read_blob(p);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().kind == MoveError::Kind::Io);
+  CHECK(missing.error().code() == common::ErrorCode::io);
 }
 
 TEST_CASE("ssd_cache: a flipped byte in an uncompressed blob is caught by its CRC") {
@@ -54,7 +56,7 @@ TEST_CASE("ssd_cache: a flipped byte in an uncompressed blob is caught by its CR
   SsdCache cache(dir.file("c"));
   REQUIRE(cache.ensure_dir().ok());
   const std::string p = cache.blob_path("x");
-  auto meta = cache.write_blob(p, memory_test::pattern(64), CompressionKind::None);
+  auto meta = cache.write_blob(p, memory_test::pattern(64), CompressionKind::none);
   REQUIRE(meta.ok());
   REQUIRE(meta->crc32c.has_value());
   Bytes raw = memory_test::read_file(p);
@@ -62,5 +64,5 @@ TEST_CASE("ssd_cache: a flipped byte in an uncompressed blob is caught by its CR
   memory_test::write_file(p, raw);
   auto r = cache.read_blob_with_meta(p, *meta);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().message.find("CRC-32C mismatch") != std::string::npos);
+  CHECK(r.error().message().find("CRC-32C mismatch") != std::string::npos);
 }

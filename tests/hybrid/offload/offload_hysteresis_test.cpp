@@ -19,7 +19,7 @@ struct HysteresisVram {
   testsupport::TempDir dir;
   HybridMemoryManager mem{dir.path(), std::make_unique<FakeVramAdapter>()};
   std::vector<std::string> ids{"t"};
-  HysteresisVram() { mem.register_tensor("t", 64, MemoryTier::Vram); }
+  HysteresisVram() { mem.register_tensor("t", 64, MemoryTier::vram); }
 };
 
 }  // namespace

@@ -17,9 +17,9 @@ const MemorySnapshot kRamHot = pressure_snapshot(0.1F, 0.99F);
 TEST_CASE("offload_priority: selects_largest_tensors_first_under_ram_pressure") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("small", Bytes(10, 1), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("large", Bytes(100, 2), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("medium", Bytes(50, 3), MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("small", Bytes(10, 1), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("large", Bytes(100, 2), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("medium", Bytes(50, 3), MemoryTier::ram).ok());
   SmartOffloadEngine engine(OffloadConfig{.max_actions_per_tick = 2});
   const std::vector<std::string> ids{"small", "large", "medium"};
   const OffloadPlan plan = engine.plan_with_tick(kRamHot, ids, mem, 1);
@@ -32,8 +32,8 @@ TEST_CASE("offload_priority: selects_largest_tensors_first_under_ram_pressure") 
 TEST_CASE("offload_priority: tie_breaks_by_id_when_same_size") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("tB", Bytes(32, 1), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("tA", Bytes(32, 2), MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("tB", Bytes(32, 1), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("tA", Bytes(32, 2), MemoryTier::ram).ok());
   SmartOffloadEngine engine(OffloadConfig{.max_actions_per_tick = 1});
   const std::vector<std::string> ids{"tB", "tA"};
   const OffloadPlan plan = engine.plan_with_tick(kRamHot, ids, mem, 1);
@@ -43,8 +43,8 @@ TEST_CASE("offload_priority: tie_breaks_by_id_when_same_size") {
 TEST_CASE("offload_priority: respects_cooldown_even_if_large") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("small", Bytes(8, 1), MemoryTier::Ram).ok());
-  REQUIRE(mem.register_tensor_with_data("large", Bytes(80, 2), MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("small", Bytes(8, 1), MemoryTier::ram).ok());
+  REQUIRE(mem.register_tensor_with_data("large", Bytes(80, 2), MemoryTier::ram).ok());
   SmartOffloadEngine engine(OffloadConfig{.max_actions_per_tick = 1});
   const std::vector<std::string> ids{"small", "large"};
   // Planning only: the large tensor stays in RAM, yet cooldown keeps it out at tick 12.
@@ -58,9 +58,9 @@ TEST_CASE("offload_priority: respects_cooldown_even_if_large") {
 TEST_CASE("offload_priority: reason_includes_priority_summary") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  mem.register_tensor("v1", 10, MemoryTier::Vram);
-  mem.register_tensor("r1", 20, MemoryTier::Ram);
-  mem.register_tensor("s1", 30, MemoryTier::Ssd);
+  mem.register_tensor("v1", 10, MemoryTier::vram);
+  mem.register_tensor("r1", 20, MemoryTier::ram);
+  mem.register_tensor("s1", 30, MemoryTier::ssd);
   SmartOffloadEngine engine;
   const std::vector<std::string> ids{"v1", "r1", "s1"};
   const OffloadPlan plan = engine.plan_with_tick(pressure_snapshot(0.99F, 0.99F), ids, mem, 0);
@@ -74,7 +74,7 @@ TEST_CASE("offload_priority: reason_includes_priority_summary") {
 TEST_CASE("offload_priority: no candidates means no priority summary") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  mem.register_tensor("s1", 30, MemoryTier::Ssd);
+  mem.register_tensor("s1", 30, MemoryTier::ssd);
   SmartOffloadEngine engine;
   const std::vector<std::string> ids{"s1"};
   CHECK(engine.plan_with_tick(kRamHot, ids, mem, 0).reason == "RAM pressure high but no offloadable tensors in RAM");

@@ -29,8 +29,8 @@ void move_to(HybridMemoryManager& mem, const std::string& id, MemoryTier tier) {
 TEST_CASE("smart_offload_engine: vram_high_moves_vram_tensors_to_ram") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path(), std::make_unique<FakeVramAdapter>());
-  REQUIRE(mem.register_tensor_with_data("t1", kData, MemoryTier::Ram).ok());
-  move_to(mem, "t1", MemoryTier::Vram);
+  REQUIRE(mem.register_tensor_with_data("t1", kData, MemoryTier::ram).ok());
+  move_to(mem, "t1", MemoryTier::vram);
   const SmartOffloadEngine engine;
   const auto snap = pressure_snapshot(0.99F, 0.1F);
   const std::vector<std::string> ids{"t1"};
@@ -38,7 +38,7 @@ TEST_CASE("smart_offload_engine: vram_high_moves_vram_tensors_to_ram") {
   CHECK(plan.actions == std::vector<OffloadAction>{OffloadAction::move_to_ram("t1")});
   CHECK(plan.reason == "VRAM pressure high");
   REQUIRE(engine.apply(snap, plan, mem).ok());
-  CHECK(mem.get_tier("t1") == MemoryTier::Ram);
+  CHECK(mem.get_tier("t1") == MemoryTier::ram);
   const auto* ram = as_ram(mem.backing("t1"));
   REQUIRE(ram != nullptr);
   CHECK(ram->data == kData);
@@ -47,7 +47,7 @@ TEST_CASE("smart_offload_engine: vram_high_moves_vram_tensors_to_ram") {
 TEST_CASE("smart_offload_engine: ram_high_moves_ram_tensors_to_ssd") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("t2", kData, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t2", kData, MemoryTier::ram).ok());
   const SmartOffloadEngine engine;
   const auto snap = pressure_snapshot(0.1F, 0.99F);
   const std::vector<std::string> ids{"t2"};
@@ -55,15 +55,15 @@ TEST_CASE("smart_offload_engine: ram_high_moves_ram_tensors_to_ssd") {
   CHECK(plan.actions == std::vector<OffloadAction>{OffloadAction::move_to_ssd("t2")});
   CHECK(plan.reason == "RAM pressure high");
   REQUIRE(engine.apply(snap, plan, mem).ok());
-  CHECK(mem.get_tier("t2") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("t2") == MemoryTier::ssd);
 }
 
 TEST_CASE("smart_offload_engine: both_high_prefers_ssd") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path(), std::make_unique<FakeVramAdapter>());
-  REQUIRE(mem.register_tensor_with_data("t3", kData, MemoryTier::Ram).ok());
-  move_to(mem, "t3", MemoryTier::Vram);
-  REQUIRE(mem.register_tensor_with_data("t4", Bytes{9, 9}, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t3", kData, MemoryTier::ram).ok());
+  move_to(mem, "t3", MemoryTier::vram);
+  REQUIRE(mem.register_tensor_with_data("t4", Bytes{9, 9}, MemoryTier::ram).ok());
   const SmartOffloadEngine engine;
   const auto snap = pressure_snapshot(0.99F, 0.99F);
   const std::vector<std::string> ids{"t3", "t4", "t3"};  // duplicates are planned once
@@ -72,10 +72,10 @@ TEST_CASE("smart_offload_engine: both_high_prefers_ssd") {
         std::vector<OffloadAction>{OffloadAction::move_to_ssd("t3"), OffloadAction::move_to_ssd("t4")});
   CHECK(plan.reason == "VRAM and RAM pressure high");
   REQUIRE(engine.apply(snap, plan, mem).ok());
-  CHECK(mem.get_tier("t3") == MemoryTier::Ssd);
-  CHECK(mem.get_tier("t4") == MemoryTier::Ssd);
+  CHECK(mem.get_tier("t3") == MemoryTier::ssd);
+  CHECK(mem.get_tier("t4") == MemoryTier::ssd);
   // t3 went VRAM -> RAM -> SSD: its bytes made it to the SSD blob intact.
-  move_to(mem, "t3", MemoryTier::Ram);
+  move_to(mem, "t3", MemoryTier::ram);
   const auto* ram = as_ram(mem.backing("t3"));
   REQUIRE(ram != nullptr);
   CHECK(ram->data == kData);
@@ -84,7 +84,7 @@ TEST_CASE("smart_offload_engine: both_high_prefers_ssd") {
 TEST_CASE("smart_offload_engine: no_offload_when_pressures_low") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("t5", kData, MemoryTier::Ram).ok());
+  REQUIRE(mem.register_tensor_with_data("t5", kData, MemoryTier::ram).ok());
   const SmartOffloadEngine engine;
   const std::vector<std::string> ids{"t5"};
   const OffloadPlan plan = engine.plan(pressure_snapshot(0.1F, 0.1F), ids, mem);
@@ -95,8 +95,8 @@ TEST_CASE("smart_offload_engine: no_offload_when_pressures_low") {
 TEST_CASE("smart_offload_engine: high pressure with nothing offloadable says so") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  REQUIRE(mem.register_tensor_with_data("r", kData, MemoryTier::Ram).ok());
-  mem.register_tensor("s", 4, MemoryTier::Ssd);
+  REQUIRE(mem.register_tensor_with_data("r", kData, MemoryTier::ram).ok());
+  mem.register_tensor("s", 4, MemoryTier::ssd);
   const SmartOffloadEngine engine;
   const std::vector<std::string> ram_only{"r"};
   CHECK(engine.plan(pressure_snapshot(0.99F, 0.1F), ram_only, mem).reason ==
@@ -110,7 +110,7 @@ TEST_CASE("smart_offload_engine: high pressure with nothing offloadable says so"
 TEST_CASE("smart_offload_engine: apply propagates the memory manager's error") {
   testsupport::TempDir dir;
   HybridMemoryManager mem(dir.path());
-  mem.register_tensor("nobytes", 16, MemoryTier::Ram);  // no backing: cannot go to SSD
+  mem.register_tensor("nobytes", 16, MemoryTier::ram);  // no backing: cannot go to SSD
   const SmartOffloadEngine engine;
   const auto snap = pressure_snapshot(0.1F, 0.99F);
   const std::vector<std::string> ids{"nobytes"};
@@ -118,7 +118,7 @@ TEST_CASE("smart_offload_engine: apply propagates the memory manager's error") {
   REQUIRE(plan.actions.size() == 1);
   auto r = engine.apply(snap, plan, mem);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().kind == MoveError::Kind::Unsupported);
-  CHECK(r.error().message == "Cannot move tensor to SSD without backing data");
-  CHECK(mem.get_tier("nobytes") == MemoryTier::Ram);
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(r.error().message() == "Cannot move tensor to SSD without backing data");
+  CHECK(mem.get_tier("nobytes") == MemoryTier::ram);
 }

@@ -15,7 +15,7 @@ namespace placement_test {
 inline hybrid::GpuCaps make_gpu(const std::string& id, float compute_score_est) {
   hybrid::GpuCaps g;
   g.id = id;
-  g.backend = hybrid::BackendKind::Unknown;
+  g.backend = hybrid::BackendKind::unknown;
   g.vram_total_bytes = 8ull << 30;
   g.vram_free_bytes = 4ull << 30;
   g.compute_score_est = compute_score_est;

@@ -11,13 +11,13 @@
 using namespace hybrid;
 
 TEST_CASE("hardware_types: backend kinds are usable and named") {
-  BackendKind k = BackendKind::Unknown;
+  BackendKind k = BackendKind::unknown;
   switch (k) {
-    case BackendKind::Unknown: CHECK(std::string(to_string(k)) == "unknown"); break;
+    case BackendKind::unknown: CHECK(std::string(to_string(k)) == "unknown"); break;
     default: FAIL("unexpected backend");
   }
-  CHECK(std::string(to_string(BackendKind::Cuda)) == "cuda");
-  CHECK(std::string(to_string(BackendKind::OneApi)) == "oneapi");
+  CHECK(std::string(to_string(BackendKind::cuda)) == "cuda");
+  CHECK(std::string(to_string(BackendKind::one_api)) == "oneapi");
 }
 
 TEST_CASE("hardware_profiler: probes this machine without a gpu") {
@@ -52,7 +52,7 @@ TEST_CASE("hardware_profiler: gpus come from the vram adapter; reliability survi
   testsupport::TempDir dir;
   GpuCaps dev;
   dev.id = "gpu0";
-  dev.backend = BackendKind::Cuda;
+  dev.backend = BackendKind::cuda;
   dev.vram_total_bytes = 1000;
   dev.vram_free_bytes = 250;
   FakeVramAdapter fake(dev);

@@ -10,8 +10,8 @@ using hybrid::testing::lines_starting;
 
 TEST_CASE("async_executor: ENQUEUE and RUN lines have the seed's exact format") {
   AsyncExecutor exec(StreamConfig{true});
-  CHECK(exec.submit(StreamKind::Cpu, TaskKind::compute("matmul"), 10) == 1);
-  CHECK(exec.submit(StreamKind::Gpu, TaskKind::compute("conv"), 20) == 2);
+  CHECK(exec.submit(StreamKind::cpu, TaskKind::compute("matmul"), 10) == 1);
+  CHECK(exec.submit(StreamKind::gpu, TaskKind::compute("conv"), 20) == 2);
   exec.run_to_completion();
   CHECK(exec.timeline() == std::vector<std::string>{
                                "ENQUEUE stream=Cpu id=1 kind=Compute name=matmul cost=10",
@@ -23,10 +23,10 @@ TEST_CASE("async_executor: ENQUEUE and RUN lines have the seed's exact format") 
 
 TEST_CASE("async_executor: advanced_streams_round_robin_order") {
   AsyncExecutor exec(StreamConfig{true});
-  exec.submit(StreamKind::Cpu, TaskKind::compute("cpu_task1"), 1);
-  exec.submit(StreamKind::Cpu, TaskKind::compute("cpu_task2"), 1);
-  exec.submit(StreamKind::Gpu, TaskKind::compute("gpu_task"), 1);
-  exec.submit(StreamKind::SsdPrefetch, TaskKind::io("ssd_task"), 1);
+  exec.submit(StreamKind::cpu, TaskKind::compute("cpu_task1"), 1);
+  exec.submit(StreamKind::cpu, TaskKind::compute("cpu_task2"), 1);
+  exec.submit(StreamKind::gpu, TaskKind::compute("gpu_task"), 1);
+  exec.submit(StreamKind::ssd_prefetch, TaskKind::io("ssd_task"), 1);
   exec.run_to_completion();
   const auto runs = lines_starting(exec.timeline(), "RUN ");
   REQUIRE(runs.size() == 4);
@@ -40,9 +40,9 @@ TEST_CASE("async_executor: advanced_streams_round_robin_order") {
 
 TEST_CASE("async_executor: round robin skips empty streams without reordering a stream") {
   AsyncExecutor exec(StreamConfig{true});
-  exec.submit(StreamKind::Gpu, TaskKind::compute("g1"), 1);
-  exec.submit(StreamKind::Gpu, TaskKind::compute("g2"), 1);
-  exec.submit(StreamKind::SsdPrefetch, TaskKind::io("s1"), 1);
+  exec.submit(StreamKind::gpu, TaskKind::compute("g1"), 1);
+  exec.submit(StreamKind::gpu, TaskKind::compute("g2"), 1);
+  exec.submit(StreamKind::ssd_prefetch, TaskKind::io("s1"), 1);
   exec.run_to_completion();
   const auto runs = lines_starting(exec.timeline(), "RUN ");
   REQUIRE(runs.size() == 3);
@@ -53,9 +53,9 @@ TEST_CASE("async_executor: round robin skips empty streams without reordering a 
 
 TEST_CASE("async_executor: fallback_serializes_all_to_cpu") {
   AsyncExecutor exec(StreamConfig{false});
-  exec.submit(StreamKind::Gpu, TaskKind::compute("conv"), 3);
-  exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch"), 1);
-  exec.submit(StreamKind::Cpu, TaskKind::compute("relu"), 1);
+  exec.submit(StreamKind::gpu, TaskKind::compute("conv"), 3);
+  exec.submit(StreamKind::ssd_prefetch, TaskKind::io("prefetch"), 1);
+  exec.submit(StreamKind::cpu, TaskKind::compute("relu"), 1);
   exec.run_to_completion();
   const auto& t = exec.timeline();
   CHECK(index_of(t, "FALLBACK stream=Gpu id=1 -> Cpu") >= 0);
@@ -73,9 +73,9 @@ TEST_CASE("async_executor: fallback_serializes_all_to_cpu") {
 
 TEST_CASE("async_executor: ids_are_monotonic") {
   AsyncExecutor exec(StreamConfig{true});
-  const auto id1 = exec.submit(StreamKind::Gpu, TaskKind::compute("a"), 1);
-  const auto id2 = exec.submit(StreamKind::Cpu, TaskKind::transfer("b"), 1);
-  const auto id3 = exec.submit(StreamKind::SsdPrefetch, TaskKind::io("c"), 1);
+  const auto id1 = exec.submit(StreamKind::gpu, TaskKind::compute("a"), 1);
+  const auto id2 = exec.submit(StreamKind::cpu, TaskKind::transfer("b"), 1);
+  const auto id3 = exec.submit(StreamKind::ssd_prefetch, TaskKind::io("c"), 1);
   CHECK(id1 < id2);
   CHECK(id2 < id3);
   CHECK(exec.timeline()[1] == "ENQUEUE stream=Cpu id=2 kind=Transfer name=b cost=1");
@@ -85,7 +85,7 @@ TEST_CASE("async_executor: ids_are_monotonic") {
 TEST_CASE("async_executor: record() appends caller lines in order with task lines") {
   AsyncExecutor exec(StreamConfig{true});
   exec.record("TICK_START tick=0");
-  exec.submit(StreamKind::Cpu, TaskKind::compute("k"), 1);
+  exec.submit(StreamKind::cpu, TaskKind::compute("k"), 1);
   exec.run_to_completion();
   exec.record("TICK_END tick=0");
   CHECK(exec.timeline().front() == "TICK_START tick=0");
@@ -95,10 +95,10 @@ TEST_CASE("async_executor: record() appends caller lines in order with task line
 
 TEST_CASE("async_executor: a task waits for the earlier tasks on its tensors, on any stream") {
   AsyncExecutor exec(StreamConfig{true});
-  exec.submit(StreamKind::SsdPrefetch, TaskKind::io("prefetch:t"), 1, {"t"});
-  exec.submit(StreamKind::Cpu, TaskKind::transfer("move:ssd->ram:t"), 1, {"t"});
-  exec.submit(StreamKind::Gpu, TaskKind::transfer("move:ram->vram:t"), 1, {"t"});
-  exec.submit(StreamKind::Gpu, TaskKind::compute("k"), 1, {"t", "u"});
+  exec.submit(StreamKind::ssd_prefetch, TaskKind::io("prefetch:t"), 1, {"t"});
+  exec.submit(StreamKind::cpu, TaskKind::transfer("move:ssd->ram:t"), 1, {"t"});
+  exec.submit(StreamKind::gpu, TaskKind::transfer("move:ram->vram:t"), 1, {"t"});
+  exec.submit(StreamKind::gpu, TaskKind::compute("k"), 1, {"t", "u"});
   exec.run_to_completion();
   const auto runs = lines_starting(exec.timeline(), "RUN ");
   REQUIRE(runs.size() == 4);

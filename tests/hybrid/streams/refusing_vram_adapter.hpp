@@ -1,6 +1,6 @@
 #pragma once
 // Test-only VRAM that refuses uploads and downloads of one id (or of every id when none is
-// named) with BackendUnavailable("simulated VRAM failure"); everything else works in memory.
+// named) with unsupported("simulated VRAM failure"); everything else works in memory.
 #include <map>
 #include <span>
 #include <string>
@@ -16,18 +16,18 @@ class RefusingVramAdapter final : public VramAdapter {
   explicit RefusingVramAdapter(std::string refused) : refused_(std::move(refused)) {}
 
   [[nodiscard]] bool is_available() const override { return true; }
-  [[nodiscard]] MoveResult<void> upload(std::string_view id, std::span<const std::uint8_t> data) override {
-    if (refuses(id)) return MoveError::backend_unavailable("simulated VRAM failure");
+  [[nodiscard]] common::Status upload(std::string_view id, std::span<const std::uint8_t> data) override {
+    if (refuses(id)) return common::Error::unsupported("simulated VRAM failure");
     store_[std::string(id)] = Bytes(data.begin(), data.end());
     return {};
   }
-  [[nodiscard]] MoveResult<Bytes> download(std::string_view id) override {
-    if (refuses(id)) return MoveError::backend_unavailable("simulated VRAM failure");
+  [[nodiscard]] common::Result<Bytes> download(std::string_view id) override {
+    if (refuses(id)) return common::Error::unsupported("simulated VRAM failure");
     auto it = store_.find(std::string(id));
-    if (it == store_.end()) return MoveError::backend_unavailable("unknown VRAM id");
+    if (it == store_.end()) return common::Error::unsupported("unknown VRAM id");
     return it->second;
   }
-  [[nodiscard]] MoveResult<void> free(std::string_view id) override {
+  [[nodiscard]] common::Status free(std::string_view id) override {
     store_.erase(std::string(id));
     return {};
   }

@@ -16,9 +16,9 @@ using hybrid::testing::low_pressure;
 
 TEST_CASE("stream_router: routes_gpu_compute_to_gpu_stream") {
   AsyncExecutor exec(StreamConfig{true});
-  const std::vector<MemoryTier> tiers{MemoryTier::Ram, MemoryTier::Ram};
-  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
-  CHECK(bundle.plan_target == ExecutionTarget::Gpu);
+  const std::vector<MemoryTier> tiers{MemoryTier::ram, MemoryTier::ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::compute_heavy), tiers, low_pressure(), true);
+  CHECK(bundle.plan_target == ExecutionTarget::gpu);
   CHECK(bundle.reason == "GPU execution preferred");
   CHECK(bundle.submitted_task_ids == std::vector<std::uint64_t>{1});
   exec.run_to_completion();
@@ -29,11 +29,11 @@ TEST_CASE("stream_router: routes_gpu_compute_to_gpu_stream") {
 
 TEST_CASE("stream_router: injects_prefetch_when_tensor_on_ssd") {
   AsyncExecutor exec(StreamConfig{true});
-  const std::vector<MemoryTier> tiers{MemoryTier::Ram, MemoryTier::Ssd};
-  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
+  const std::vector<MemoryTier> tiers{MemoryTier::ram, MemoryTier::ssd};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::compute_heavy), tiers, low_pressure(), true);
   REQUIRE(bundle.submitted_task_ids.size() == 2);
   CHECK(bundle.submitted_task_ids[0] < bundle.submitted_task_ids[1]);
-  CHECK(bundle.plan_target == ExecutionTarget::Cpu);
+  CHECK(bundle.plan_target == ExecutionTarget::cpu);
   const auto enq = lines_starting(exec.timeline(), "ENQUEUE");
   REQUIRE(enq.size() == 2);
   CHECK(enq[0] == "ENQUEUE stream=SsdPrefetch id=1 kind=Io name=prefetch:gemm cost=1");
@@ -45,9 +45,9 @@ TEST_CASE("stream_router: injects_prefetch_when_tensor_on_ssd") {
 
 TEST_CASE("stream_router: routes_to_cpu_when_gpu_not_available") {
   AsyncExecutor exec(StreamConfig{true});
-  const std::vector<MemoryTier> tiers{MemoryTier::Ram};
-  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), false);
-  CHECK(bundle.plan_target == ExecutionTarget::CpuFallback);
+  const std::vector<MemoryTier> tiers{MemoryTier::ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::compute_heavy), tiers, low_pressure(), false);
+  CHECK(bundle.plan_target == ExecutionTarget::cpu_fallback);
   CHECK(bundle.reason == "GPU not available");
   exec.run_to_completion();
   const auto runs = lines_starting(exec.timeline(), "RUN ");
@@ -57,9 +57,9 @@ TEST_CASE("stream_router: routes_to_cpu_when_gpu_not_available") {
 
 TEST_CASE("stream_router: fallback_mode_serializes_gpu_task") {
   AsyncExecutor exec(StreamConfig{false});
-  const std::vector<MemoryTier> tiers{MemoryTier::Ram};
-  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::ComputeHeavy), tiers, low_pressure(), true);
-  CHECK(bundle.plan_target == ExecutionTarget::Gpu);
+  const std::vector<MemoryTier> tiers{MemoryTier::ram};
+  auto bundle = route_kernel(exec, kernel("gemm", KernelKind::compute_heavy), tiers, low_pressure(), true);
+  CHECK(bundle.plan_target == ExecutionTarget::gpu);
   CHECK(has_line_containing(exec.timeline(), "ENQUEUE stream=Gpu", "name=gemm"));
   exec.run_to_completion();
   CHECK(index_of(exec.timeline(), "FALLBACK stream=Gpu id=1 -> Cpu") >= 0);
