@@ -43,6 +43,10 @@ std::string text_report(const nl_audit::StreamVerifier& v) {
          (t.failed > 0 ? "FAIL " : (t.checked > 0 ? "pass " : "off  ")) + std::to_string(t.checked) + " checked, " +
          std::to_string(t.failed) + " failed\n";
   }
+  if (!v.foreign_blas().empty()) {
+    s += "  note: the receipts were made with " + v.foreign_blas() + "; this machine has " + v.local_blas() +
+         (v.failure_count() > 0 && v.not_bitwise() == 0 ? ": fp32 bits can differ between them (--cross-machine holds such values to the fp64 bound)\n" : "\n");
+  }
   for (const nl_audit::Failure& f : v.failures()) {
     s += "  rule " + std::to_string(f.rule) + " " + std::string(nl_audit::kRules[f.rule - 1].name) + ": " + where(f) + ": " + f.message;
     if (!f.stored.empty()) s += " (stored " + f.stored + ", recomputed " + f.recomputed + ", tolerance " + f.tolerance + ")";

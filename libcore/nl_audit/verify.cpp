@@ -278,5 +278,9 @@ const std::vector<Failure>& StreamVerifier::failures() const { return impl_->fai
 std::uint64_t StreamVerifier::failure_count() const { return impl_->failure_count; }
 const std::array<RuleTally, 10>& StreamVerifier::tally() const { return impl_->tally; }
 std::uint64_t StreamVerifier::not_bitwise() const { return impl_->not_bitwise; }
+std::string StreamVerifier::foreign_blas() const {
+  return impl_->first && impl_->first->blas != impl_->here_blas ? impl_->first->blas : std::string();
+}
+std::string StreamVerifier::local_blas() const { return impl_->here_blas; }
 
 }  // namespace nl_audit

@@ -81,6 +81,10 @@ class StreamVerifier {
   [[nodiscard]] std::uint64_t failure_count() const;
   [[nodiscard]] const std::array<RuleTally, 10>& tally() const;  // by rule number
   [[nodiscard]] std::uint64_t not_bitwise() const;  // entries accepted under cross_machine by (b)
+  // The receipts' BLAS (kernels.blas of the first) when it is not this machine's, else empty:
+  // their fp32 bits may then not be reproducible here.
+  [[nodiscard]] std::string foreign_blas() const;
+  [[nodiscard]] std::string local_blas() const;
 
   static constexpr std::size_t kMaxFailures = 100;
 

@@ -71,6 +71,19 @@ with tempfile.TemporaryDirectory() as w:
         if b"2 chain     FAIL" not in p.stderr:
             failures.append("%s: the chain rule did not fail: %s" % (what, p.stderr.decode()[:500]))
         reports.append(verify(lines, 1, ["--json"], what).stdout)
+    # Another machine's label (a BLAS this one does not have), re-chained: the label decides
+    # nothing (the bits still hold here), and the report says which BLAS made the receipts.
+    relabeled, prev = [], None
+    for line in a[:4]:
+        text = line.decode().replace('"blas":"', '"blas":"OtherBLAS ', 1)
+        if prev is not None:
+            at = text.index('"previous_sha256":"') + len('"previous_sha256":"')
+            text = text[:at] + hashlib.sha256(prev).hexdigest() + text[at + 64:]
+        prev = text.rstrip("\n").encode()
+        relabeled.append(text.encode())
+    p = verify(relabeled, 0, what="receipts labelled with another BLAS")
+    if b"note: the receipts were made with OtherBLAS" not in p.stderr:
+        failures.append("no note about the receipts' BLAS: %s" % p.stderr.decode()[-300:])
     # A damaged line: one base64 character of a gradient changed.
     line = a[3].decode()
     at = line.index('"data":"', line.index('"gradients"')) + 20
