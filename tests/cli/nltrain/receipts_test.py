@@ -114,6 +114,27 @@ with tempfile.TemporaryDirectory() as w:
                          *SMALL]).stdout
     if hashlib.sha256(first + rest).digest() != hashlib.sha256(uninterrupted).digest():
         failures.append("a stopped and resumed run's receipts differ from an uninterrupted run's")
+    # kill -9 mid-run, then --resume into the same file: the receipts past the checkpoint are
+    # dropped, the chain continues, and the file ends up byte for byte an uninterrupted run's.
+    import signal
+    import time
+    killed_dir, killed = os.path.join(w, "killed"), os.path.join(w, "killed.jsonl")
+    args = ["--data", data, "--steps", "400", "--checkpoint-every", "25", *SMALL]
+    proc = subprocess.Popen([nltrain, "train", *args, "--out", killed_dir, "--receipts", killed])
+    while proc.poll() is None:
+        if os.path.exists(killed) and os.path.getsize(killed) > 60 * len(a[1]):
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    proc.wait()
+    if proc.returncode != -signal.SIGKILL:
+        print("note: the run ended (exit %d) before it could be killed; the resume below has nothing to redo" % proc.returncode)
+    run([nltrain, "train", "--resume", killed_dir, "--receipts", killed, "--quiet"], what="resume after kill -9")
+    whole = os.path.join(w, "whole.jsonl")
+    run([nltrain, "train", *args, "--out", os.path.join(w, "whole-run"), "--receipts", whole], what="uninterrupted")
+    with open(killed, "rb") as f1, open(whole, "rb") as f2:
+        if f1.read() != f2.read():
+            failures.append("receipts of a run killed (-9) and resumed differ from an uninterrupted run's")
     # Resuming into a receipts file that does not end where the checkpoint's chain does.
     junk = os.path.join(w, "junk.jsonl")
     with open(junk, "wb") as f:
