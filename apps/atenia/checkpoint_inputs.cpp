@@ -9,14 +9,17 @@
 
 namespace atenia::cli {
 
-// Ids become manifest lines and cache file names: refused up front, before anything is written.
+// Ids become manifest lines: refused up front, before anything is written. They never become
+// paths as they are: a cache key encodes any id that is not a safe file name (tensor_cache_key),
+// so "levels/0/W_K", ".." or "/etc/passwd" are names like any other.
 std::optional<std::string> bad_id(const std::string& id) {
   for (char c : id) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) return "\"" + common::excerpt(id) + "\" holds a control character (a newline?)";
-    if (c == '/' || c == '\\') return "\"" + common::excerpt(id) + "\" holds '/' or '\\'";
   }
-  if (id.size() > 150) return "an id is at most 150 bytes, got " + std::to_string(id.size());
+  if (id.size() > kMaxTensorIdBytes) {
+    return "an id is at most " + std::to_string(kMaxTensorIdBytes) + " bytes, got " + std::to_string(id.size());
+  }
   return std::nullopt;
 }
 

@@ -27,6 +27,9 @@ struct TensorSpec {
   std::optional<std::string> summary;
 };
 
+// The longest tensor id (a safetensors name); longer ones are refused.
+inline constexpr std::size_t kMaxTensorIdBytes = 1024;
+
 // Why `id` cannot name a tensor (a manifest line, a cache file name), or nothing.
 [[nodiscard]] std::optional<std::string> bad_id(const std::string& id);
 

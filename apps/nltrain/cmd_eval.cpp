@@ -12,6 +12,7 @@
 #include "nl/cms_forward.hpp"
 #include "nl/trainer.hpp"
 #include "run_dir.hpp"
+#include "tensor_file.hpp"
 
 namespace nltrain::cli {
 namespace {
@@ -21,7 +22,17 @@ struct Loaded {
   RunRecord run;
 };
 
-common::Result<Loaded> load(const std::string& dir) {
+// The checkpoint, or with --from the tensor file's parameters at its step (a fresh optimizer;
+// the run's text is the embedded corpus unless --data names one).
+common::Result<Loaded> load(const std::string& dir, const std::string& from) {
+  if (dir.empty() == from.empty()) return common::Error::invalid_argument("give one of --checkpoint and --from");
+  if (!from.empty()) {
+    auto f = load_tensor_file(from);
+    if (!f.ok()) return f.error();
+    nl::TrainerState st = nl::Trainer(f->cfg, std::move(f->params), nl::AdamWConfig{}).state();
+    st.step = f->step;
+    return Loaded{std::move(st), RunRecord{}};
+  }
   auto ck = load_checkpoint(dir);
   if (!ck.ok()) return ck.error();
   auto rec = decode_run(ck->run, checkpoint_path(dir));
@@ -30,13 +41,13 @@ common::Result<Loaded> load(const std::string& dir) {
 }
 
 struct EvalOptions {
-  std::string checkpoint, data;
+  std::string checkpoint, from, data;
   std::optional<std::uint64_t> max_chunks;
   bool json = false;
 };
 
 int run_eval(const EvalOptions& o) {
-  auto l = load(o.checkpoint);
+  auto l = load(o.checkpoint, o.from);
   if (!l.ok()) return report(l.error());
   const std::size_t s = l->state.cfg.seq_len;
   auto corpus = load_corpus(o.data.empty() ? l->run.data : o.data, s);
@@ -69,7 +80,7 @@ int run_eval(const EvalOptions& o) {
 }
 
 struct GenerateOptions {
-  std::string checkpoint, prompt;
+  std::string checkpoint, from, prompt;
   std::size_t tokens = 200;
   std::uint64_t seed = 1;
   double temperature = 0.8;
@@ -95,7 +106,7 @@ int run_generate(const GenerateOptions& o) {
   if (!(o.temperature >= 0) || !std::isfinite(o.temperature)) {
     return report(common::Error::invalid_argument("--temperature: must be a finite number >= 0 (0: always the likeliest byte)"));
   }
-  auto l = load(o.checkpoint);
+  auto l = load(o.checkpoint, o.from);
   if (!l.ok()) return report(l.error());
   const nl::MagConfig& cfg = l->state.cfg;
   const std::size_t s = cfg.seq_len, V = cfg.vocab;
@@ -156,7 +167,8 @@ int run_generate(const GenerateOptions& o) {
 Registration add_eval_command(CLI::App& app) {
   auto o = std::make_shared<EvalOptions>();
   CLI::App* cmd = app.add_subcommand("eval", "Loss and perplexity of a checkpoint on a text (forward only)");
-  cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)")->required();
+  cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)");
+  cmd->add_option("--from", o->from, "Parameters from a safetensors file (nltrain export) instead of --checkpoint");
   cmd->add_option("--data", o->data, "Text to evaluate on ('-': stdin; default: the run's training text)");
   cli_common::add_count_option(cmd, "--max-chunks", o->max_chunks, "Evaluate at most this many chunks");
   cmd->add_flag("--json", o->json, "Result as JSON");
@@ -166,7 +178,8 @@ Registration add_eval_command(CLI::App& app) {
 Registration add_generate_command(CLI::App& app) {
   auto o = std::make_shared<GenerateOptions>();
   CLI::App* cmd = app.add_subcommand("generate", "Sample text from a checkpoint, byte by byte (seeded, deterministic)");
-  cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)")->required();
+  cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)");
+  cmd->add_option("--from", o->from, "Parameters from a safetensors file (nltrain export) instead of --checkpoint");
   cmd->add_option("--prompt", o->prompt, "Text to continue")->required();
   cli_common::add_count_option(cmd, "--tokens", o->tokens, "Bytes to generate (default 200)");
   cli_common::add_count_option(cmd, "--seed", o->seed, "Sampling seed (default 1)");

@@ -28,7 +28,7 @@ extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 
 struct TrainOptions {
   ConfigFlags flags;
-  std::string data, out, resume, metrics;
+  std::string data, out, resume, metrics, from;
   std::optional<std::uint64_t> stop_at;
   std::optional<std::uint64_t> checkpoint_every;  // default 100
   ReceiptFlags receipts;
@@ -44,12 +44,12 @@ int run_train(const TrainOptions& o) {
   if (resuming) {
     const ConfigFlags& f = o.flags;
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
-        f.warmup || f.seed || f.lr || o.checkpoint_every) {
+        f.warmup || f.seed || f.lr || o.checkpoint_every || !o.from.empty()) {
       return report(common::Error::invalid_argument(
-          "--resume continues the run as it was planned; model, optimizer, --steps and --checkpoint-every flags cannot change it"));
+          "--resume continues the run as it was planned; model, optimizer, --steps, --checkpoint-every and --from flags cannot change it"));
     }
   }
-  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out);
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out, o.from);
   if (!plan.ok()) return report(plan.error());
   RunRecord& run = plan->run;
   std::optional<nl::Trainer>& trainer = plan->trainer;
@@ -194,6 +194,7 @@ Registration add_train_command(CLI::App& app) {
   cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
+  cmd->add_option("--from", o->from, "Start a new run from the parameters and configuration of a safetensors file (nltrain export)");
   cmd->add_option("--metrics", o->metrics,
                   "Write one JSON line per step to this file ('-': stdout): step, loss, grad_norm, lr "
                   "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");

@@ -16,5 +16,6 @@ Registration add_grads_command(CLI::App& app);
 Registration add_eval_command(CLI::App& app);
 Registration add_generate_command(CLI::App& app);
 Registration add_plot_command(CLI::App& app);
+Registration add_export_command(CLI::App& app);
 
 }  // namespace nltrain::cli

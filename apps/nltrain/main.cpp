@@ -19,7 +19,7 @@ int run(int argc, char** argv) {
              "See man nltrain.");
   std::vector<Registration> commands{add_train_command(app), add_gradcheck_command(app), add_init_command(app),
                                      add_grads_command(app), add_eval_command(app),      add_generate_command(app),
-                                     add_plot_command(app)};
+                                     add_plot_command(app),  add_export_command(app)};
   return cli_common::parse_and_run("nltrain", app, commands, argc, argv);
 }
 

@@ -7,9 +7,16 @@
 namespace nltrain::cli {
 
 common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                       const std::string& data, const std::string& out) {
+                                       const std::string& data, const std::string& out, const std::string& from) {
+  std::optional<StartingPoint> start;
+  if (!from.empty()) {
+    auto sp = starting_point_from(from, flags);
+    if (!sp.ok()) return sp.error();
+    start.emplace(std::move(*sp));
+  }
   auto rc = build_run_config(flags);
   if (!rc.ok()) return rc.error();
+  if (start) rc->model = start->model;
   const std::uint64_t every = checkpoint_every.value_or(100);
   if (every == 0) return common::Error::invalid_argument("--checkpoint-every: must be at least 1");
   auto c = load_corpus(data, rc->model.seq_len);
@@ -23,7 +30,7 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   p.run.checkpoint_every = every;
   p.out = out.empty() ? "nltrain-run" : out;
   p.opt = rc->opt;
-  p.trainer.emplace(rc->model, nl::MagParams<float>::init(rc->model), rc->opt);
+  p.trainer.emplace(rc->model, start ? std::move(start->params) : nl::MagParams<float>::init(rc->model), rc->opt);
   return p;
 }
 

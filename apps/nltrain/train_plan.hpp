@@ -22,9 +22,19 @@ struct TrainPlan {
   std::string out;  // the run directory written to
 };
 
-// From the flags; `data` empty: the embedded corpus; `out` empty: nltrain-run.
+// A new run's model and initial parameters taken from a safetensors file (train --from,
+// train_from.cpp): the file's configuration; --rule --levels --d --heads --schedule must match
+// it, --seq-len --window --seed may change it; --config is refused.
+struct StartingPoint {
+  nl::MagConfig model;
+  nl::MagParams<float> params;
+};
+[[nodiscard]] common::Result<StartingPoint> starting_point_from(const std::string& from, const ConfigFlags& flags);
+
+// From the flags (and `from` when not empty: starting_point_from); `data` empty: the embedded corpus; `out` empty: nltrain-run.
 [[nodiscard]] common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                                     const std::string& data, const std::string& out);
+                                                     const std::string& data, const std::string& out,
+                                                     const std::string& from = {});
 // From the checkpoint in `resume`; `data` empty: the run's own; `out` empty: `resume`.
 [[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data,
                                                          const std::string& out);

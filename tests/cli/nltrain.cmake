@@ -4,6 +4,10 @@ foreach(_t train errors crash gradcheck_control int_options stdin_pipe metrics_r
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/${_t}_test.sh $<TARGET_FILE:nltrain>)
   set_tests_properties(nltrain_cli_${_t} PROPERTIES LABELS "nltrain;cli")
 endforeach()
+# export / --from: safetensors files against the venv's safetensors and Debian's torch.
+add_test(NAME nltrain_cli_export
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/export_test.sh $<TARGET_FILE:nltrain> "${SUITE_PYTHON_VENV}")
+set_tests_properties(nltrain_cli_export PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;cli")
 # gradcheck over the matrix: one test per rule (K = 1, 2, 4; plain, --stress, --fp64, both).
 foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
   add_test(NAME nltrain_cli_gradcheck_${_rule}

@@ -1,6 +1,7 @@
 #include "hybrid/cache/persistent_cache.hpp"
 
 #include "common/atomic_file.hpp"
+#include "common/sha256.hpp"
 #include "hybrid/cache/cache_meta_format.hpp"
 #include "hybrid/format/format_sum.hpp"
 
@@ -217,12 +218,37 @@ CacheResult<void> PersistentHybridCache::remove(CacheKind kind, std::string_view
   return {};
 }
 
-std::string tensor_cache_key(std::string_view id, std::size_t len_bytes) {
-  return "tensor:" + std::string(id) + ":len" + std::to_string(len_bytes);
+namespace {
+
+// An id is a name, not a path. One that was always a safe file name stays as it is (so existing
+// checkpoints keep their keys); any other becomes "<kind>%:" and its bytes percent-encoded
+// outside [A-Za-z0-9._-], or, when that is long, "<kind>#:" and the SHA-256 of its bytes. The
+// three prefixes differ, so distinct ids never share a key.
+constexpr std::size_t kMaxPlainIdBytes = 150;
+
+std::string id_key(std::string_view kind, std::string_view id, std::size_t len_bytes) {
+  const std::string len = ":len" + std::to_string(len_bytes);
+  if (!id.empty() && id.size() <= kMaxPlainIdBytes && id.find_first_of(std::string_view("/\\\0", 3)) == std::string_view::npos) {
+    return std::string(kind) + ":" + std::string(id) + len;
+  }
+  std::string enc;
+  for (const char c : id) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || c == '.' || c == '_' || c == '-') {
+      enc.push_back(c);
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      enc += {'%', kHex[u >> 4], kHex[u & 15]};
+    }
+  }
+  if (enc.size() <= kMaxPlainIdBytes) return std::string(kind) + "%:" + enc + len;
+  return std::string(kind) + "#:" + common::sha256_hex(id) + len;
 }
 
-std::string gradient_cache_key(std::string_view id, std::size_t len_bytes) {
-  return "grad:" + std::string(id) + ":len" + std::to_string(len_bytes);
-}
+}  // namespace
+
+std::string tensor_cache_key(std::string_view id, std::size_t len_bytes) { return id_key("tensor", id, len_bytes); }
+
+std::string gradient_cache_key(std::string_view id, std::size_t len_bytes) { return id_key("grad", id, len_bytes); }
 
 }  // namespace hybrid

@@ -62,7 +62,11 @@ class PersistentHybridCache {
   common::FileSystem* fs_;
 };
 
-// The deterministic keys of 13.8.1/13.8.2: "tensor:<id>:len<bytes>", "grad:<id>:len<bytes>".
+// The deterministic keys of 13.8.1/13.8.2: "tensor:<id>:len<bytes>", "grad:<id>:len<bytes>" for
+// an id of at most 150 bytes without '/', '\\' or NUL; any other id (a tensor name such as
+// "levels/0/W_K") is a name, not a path: "tensor%:<id percent-encoded outside [A-Za-z0-9._-]>:len<bytes>",
+// or "tensor#:<SHA-256 hex of the id>:len<bytes>" when the encoding is over 150 bytes. The key
+// is always one safe file name; the id itself is kept in the manifest.
 [[nodiscard]] std::string tensor_cache_key(std::string_view id, std::size_t len_bytes);
 [[nodiscard]] std::string gradient_cache_key(std::string_view id, std::size_t len_bytes);
 

@@ -78,4 +78,48 @@ expect_rc 2; expect_err_eq "atenia: obj.npy: .npy dtype '|O' is not supported (b
 for d in bad1 bad2 bad3 bad4 bad5; do [ ! -e "$WORK/$d/checkpoint" ] || fail "$d: a refused save wrote a checkpoint"; done
 run "$ATENIA" checkpoint save "$WORK/dup" --from acts.npy --from acts.npy
 expect_rc 3
+# A tensor name is a name, not a path (issue 26): names with '/', '..', an absolute path, '\\',
+# '%', non-ASCII and a 300-byte name are saved under encoded keys, listed as they are, and come
+# back byte-identical in the restored file; nothing is written outside the root's blob folders.
+"$PY" - <<'PY' || fail "the venv could not write names.safetensors"
+import numpy as np
+from safetensors.numpy import save_file
+names = ["levels/0/W_K", "..", "../../escape", "/etc/passwd", "a%2Fb", "a/b", "a\\b", "x" * 300, "y" * 149 + "/",
+         "tensor:..:len4", "\u65e5\u672c/\u8a9e", "."]
+save_file({n: np.arange(i + 1, dtype=np.float32) * 0.5 for i, n in enumerate(names)}, "names.safetensors",
+          metadata={"format": "pt"})
+PY
+mkdir "$WORK/jail" && cd "$WORK/jail" || exit 1
+run "$ATENIA" checkpoint save root --from ../names.safetensors --tier ssd
+expect_rc 0
+run "$ATENIA" checkpoint inspect root
+expect_rc 0; expect_out_has "entries=12 bad_blobs=0"
+expect_out_has "ENTRY id=levels/0/W_K is_grad=0 tier=ssd len=4 cache_key=tensor%:levels%2F0%2FW_K:len4 "
+expect_out_has "ENTRY id=../../escape is_grad=0"
+expect_out_has "ENTRY id=/etc/passwd is_grad=0"
+expect_out_has "ENTRY id=$(printf 'x%.0s' $(seq 300)) is_grad=0"
+run "$ATENIA" checkpoint restore root --out back
+expect_rc 0; expect_out_has "RESTORED id=levels/0/W_K tier=ssd len=4 state=loaded"
+cmp -s ../names.safetensors back/names.safetensors || fail "names.safetensors did not come back byte-identical"
+[ "$(ls -A "$WORK/jail" | tr '\n' ' ')" = "back root " ] || fail "save or restore wrote beside the root: $(ls -A "$WORK/jail")"
+[ "$(ls -A back)" = "names.safetensors" ] || fail "restore --out wrote more than the file: $(ls -A back)"
+[ -z "$(find root/blobs -mindepth 2 -type d)" ] || fail "a name became a folder under the blobs"
+[ "$(find root/blobs/tensor -type f | wc -l)" -eq 24 ] || fail "expected 12 .bin + 12 .meta tensor blobs"
+find root/blobs -type f | awk -F/ '{ if (length($NF) > 200) bad = 1 } END { exit bad }' || fail "a blob file name is over 200 bytes"
+cd "$WORK" || exit 1
+# NUL and over-long names are refused, naming the tensor, with nothing written.
+"$PY" - <<'PY'
+import json, struct
+def st(name, header):
+    h = json.dumps(header).encode()
+    open(name, "wb").write(struct.pack("<Q", len(h)) + h + b"\0" * 4)
+st("nul.safetensors", {"a\u0000b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})
+st("long.safetensors", {"z" * 1025: {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})
+PY
+run "$ATENIA" checkpoint save "$WORK/bad6" --from nul.safetensors
+expect_rc 3; expect_err_has 'tensor id: "a'; expect_err_has 'holds a control character'
+run "$ATENIA" checkpoint save "$WORK/bad7" --from long.safetensors
+expect_rc 3; expect_err_has "tensor id: an id is at most 1024 bytes, got 1025"
+for d in bad6 bad7; do [ ! -e "$WORK/$d/checkpoint" ] || fail "$d: a refused save wrote a checkpoint"; done
+
 finish

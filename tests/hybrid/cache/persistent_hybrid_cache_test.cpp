@@ -194,6 +194,35 @@ TEST_CASE("persistent_cache: deterministic tensor and gradient keys") {
   CHECK(gradient_cache_key("g1", 3) == "grad:g1:len3");
 }
 
+TEST_CASE("persistent_cache: a tensor name is a name, not a path: keys are safe file names") {
+  // Ids that were always safe file names keep their keys (existing checkpoints still load).
+  CHECK(tensor_cache_key("..", 4) == "tensor:..:len4");
+  CHECK(tensor_cache_key("a%2Fb", 4) == "tensor:a%2Fb:len4");
+  CHECK(tensor_cache_key(std::string(150, 'x'), 1) == "tensor:" + std::string(150, 'x') + ":len1");
+  // Any other is percent-encoded outside [A-Za-z0-9._-] under its own prefix, so no two ids meet.
+  CHECK(tensor_cache_key("levels/0/W_K", 8) == "tensor%:levels%2F0%2FW_K:len8");
+  CHECK(gradient_cache_key("../../etc/passwd", 2) == "grad%:..%2F..%2Fetc%2Fpasswd:len2");
+  CHECK(tensor_cache_key("a/b", 4) != tensor_cache_key("a%2Fb", 4));
+  CHECK(tensor_cache_key(std::string("a\0b", 3), 1) == "tensor%:a%00b:len1");
+  CHECK(tensor_cache_key("", 1) == "tensor%::len1");
+  // Long ones become the SHA-256 of their bytes; every key passes the cache's own key check.
+  const std::string long_id = std::string(300, 'y') + "/z";
+  CHECK(tensor_cache_key(long_id, 5).starts_with("tensor#:"));
+  CHECK(tensor_cache_key(long_id, 5).size() == 8 + 64 + 5);
+  CHECK(tensor_cache_key(long_id, 5) != tensor_cache_key(std::string(300, 'y') + "/w", 5));
+  testsupport::TempDir dir;
+  PersistentHybridCache cache(dir.file("names"));
+  const Bytes one{1};
+  for (const std::string& id : {std::string("levels/0/W_K"), std::string("/etc/passwd"), std::string("../x"), long_id,
+                                std::string(151, 'q'), std::string("a\\b")}) {
+    CAPTURE(id);
+    REQUIRE(cache.put_blob(CacheKind::tensor, tensor_cache_key(id, 1), one, 0, true).ok());
+    auto back = cache.get_blob(CacheKind::tensor, tensor_cache_key(id, 1));
+    REQUIRE(back.ok());
+    CHECK(*back == one);
+  }
+}
+
 TEST_CASE("fnv1a32: FNV-1a reference values") {
   CHECK(fnv1a32(Bytes{}) == 0x811C9DC5U);
   const std::string a = "a";
