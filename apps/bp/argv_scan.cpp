@@ -90,6 +90,24 @@ std::optional<CliError> first_unknown_flag(const std::vector<std::string>& args)
   return std::nullopt;
 }
 
+// A file option given without its file ("--out", "--out=" or "--out" before another flag): the
+// error to stop with; nullopt when `value` names a file or the option is absent.
+std::optional<CliError> missing_file(const std::vector<std::string>& args, const std::optional<std::string>& value,
+                                     std::string_view flag, std::string code, std::string message) {
+  if (value && !value->empty()) return std::nullopt;
+  const std::string eq = std::string(flag) + "=";
+  for (const std::string& a : args) {
+    if (a == flag || a == eq) {
+      CliError e;
+      e.exit_code = kExitInvalidArgument;
+      e.code = std::move(code);
+      e.message = std::move(message);
+      return e;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_flag_shaped(const std::string& token) { return !token.empty() && token[0] == '-' && token != "-" && token != "--"; }
@@ -108,27 +126,17 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
   inv.out = value_of(args, "--out");
   // Deliberate difference: the reference takes "--out" with no file for no --out at all and writes
   // to stdout what the user meant for a file.
-  for (std::size_t i = 0; i < args.size() && (!inv.out || inv.out->empty()); ++i) {
-    if (args[i] == "--out" || args[i] == "--out=") {
-      CliError e;
-      e.exit_code = kExitInvalidArgument;
-      e.code = "MISSING_OUT_FILE";
-      e.message = "--out needs a file name (--out <file>); without --out the output goes to stdout.";
-      r.error = e;
-      return r;
-    }
+  if (auto e = missing_file(args, inv.out, "--out", "MISSING_OUT_FILE",
+                            "--out needs a file name (--out <file>); without --out the output goes to stdout.")) {
+    r.error = e;
+    return r;
   }
   inv.topology = value_of(args, "--topology");
   inv.data = value_of(args, "--data");
-  for (std::size_t i = 0; i < args.size() && (!inv.data || inv.data->empty()); ++i) {
-    if (args[i] == "--data" || args[i] == "--data=") {
-      CliError e;
-      e.exit_code = kExitInvalidArgument;
-      e.code = "MISSING_DATA_FILE";
-      e.message = "--data needs a file name (--data <file>): the training data of the receipts.";
-      r.error = e;
-      return r;
-    }
+  if (auto e = missing_file(args, inv.data, "--data", "MISSING_DATA_FILE",
+                            "--data needs a file name (--data <file>): the training data of the receipts.")) {
+    r.error = e;
+    return r;
   }
   if (auto color = value_of(args, "--color")) {
     if (*color == "auto") {
