@@ -38,6 +38,4 @@ struct TensorCompare {
 // Whether every tensor of `a` has the digest of the same tensor of `b`.
 [[nodiscard]] bool same_digests(const std::vector<TensorEntry>& a, const std::vector<TensorEntry>& b);
 
-
-
 }  // namespace nl_audit

@@ -1,6 +1,5 @@
 #include "nl_audit/verify.hpp"
 
-#include <cstring>
 #include <memory>
 
 #include "tape/opaque/opaque_registry.hpp"
@@ -206,7 +205,10 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
   const bool grads_same = same_digests(r.gradients, rec_grads);
   if (on(5)) {
     cmp.tensors(r.gradients, rec_grads, [](const std::string&) { return 5u; }, [](unsigned) { return true; },
-                [&](std::size_t i) { return f32_values(encode_gradients(r.cfg, trace, report->pulse, true)[i]).value(); });
+                [&, full_grads = std::optional<std::vector<TensorEntry>>()](std::size_t i) mutable {
+                  if (!full_grads) full_grads = encode_gradients(r.cfg, trace, report->pulse, true);  // once, on a mismatch
+                  return f32_values((*full_grads)[i]).value();
+                });
   }
   // Rules 6-9 check each later stage from the receipt's own inputs to it (its gradients, rate
   // and pulse), so a forged number fails the rule that owns it, not every stage after it.
@@ -243,7 +245,10 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
   };
   const std::vector<TensorEntry> rec_after = encode_state(stage.after, false).tensors;
   cmp.tensors(r.after.tensors, rec_after, state_rule, [&](unsigned rule) { return rule == 8 ? adamw_on : memory_on; },
-              [&](std::size_t i) { return f32_values(encode_state(stage.after, true).tensors[i]).value(); });
+              [&, full_after = std::optional<StateSection>()](std::size_t i) mutable {
+                if (!full_after) full_after = encode_state(stage.after, true);  // once, on a mismatch
+                return f32_values(full_after->tensors[i]).value();
+              });
 
   // Way (b), from the receipt's own numbers where it carries them (equal digests: equal values).
   nl::TrainerState stored_after = stage.after;

@@ -143,20 +143,6 @@ std::vector<nl_audit::StateSection> befores_of(const std::vector<std::string>& l
   return out;
 }
 
-// Sets value k of tensor `name` of `entries` through `f`, keeping the digest true to the bytes.
-void edit_tensor(std::vector<nl_audit::TensorEntry>& entries, const std::string& name, std::size_t k, float (*f)(float)) {
-  for (nl_audit::TensorEntry& e : entries) {
-    if (e.name != name) continue;
-    std::vector<float> v = nl_audit::f32_values(e).value();
-    while (k < v.size() && v[k] == 0) ++k;  // a change must change something
-    REQUIRE(k < v.size());
-    v[k] = f(v[k]);
-    e = nl_audit::f32_entry(e.name, e.shape, v, true);
-    return;
-  }
-  FAIL("no tensor " << name);
-}
-
 float seventh_digit(float x) { return x * (1.0f + 3e-6f); }
 
 nl_audit::VerifyOptions without(unsigned rule) {
