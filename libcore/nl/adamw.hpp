@@ -47,6 +47,7 @@ class FrequencyAwareAdamW {
   [[nodiscard]] std::uint64_t level_steps(std::size_t l) const { return tau_level_[l]; }
   [[nodiscard]] const AdamWConfig& config() const { return opt_; }
   [[nodiscard]] AdamWState state() const { return {m_, v_, tau_, tau_level_}; }
+  [[nodiscard]] AdamWState take_state() && { return {std::move(m_), std::move(v_), tau_, std::move(tau_level_)}; }
   // `s` must be shaped for the configuration this optimizer was built for (checked by the caller).
   void restore(AdamWState s) {
     m_ = std::move(s.m), v_ = std::move(s.v), tau_ = s.tau, tau_level_ = std::move(s.tau_level);

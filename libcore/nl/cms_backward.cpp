@@ -1,5 +1,7 @@
 #include "nl/cms_backward.hpp"
 
+#include <type_traits>
+
 #include "nl/blas.hpp"
 #include "nl/dense.hpp"
 #include "nl/level_fields.hpp"
@@ -7,8 +9,19 @@
 
 namespace nl {
 
-template <typename T>
-MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const MagForward<T>& f) {
+namespace {
+
+// Consume: f's level caches are moved into the backward's, not copied (cms_backward_consuming).
+template <typename T, bool Consume>
+MagGradients<T> backward(const MagConfig& cfg, const MagParams<T>& p,
+                         std::conditional_t<Consume, MagForward<T>&, const MagForward<T>&> f) {
+  auto load = [](auto& fields, auto& cache) {
+    if constexpr (Consume) {
+      take_fields(fields, cache);
+    } else {
+      from_fields(fields, cache);
+    }
+  };
   const std::size_t s = cfg.seq_len, d = cfg.d, V = cfg.vocab, K = cfg.levels();
   MagGradients<T> g{MagParams<T>::zeros(cfg), std::vector<LevelParams<T>>(K, LevelParams<T>::zeros(d, has_omega(cfg.rule)))};
   MagParams<T>& gp = g.params;
@@ -40,7 +53,7 @@ MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const 
   // gX collects its contributions in the order the tape's reverse sweep adds them (last recorded
   // first: levels K-1..0, then the V, K, Q projections), so the two paths agree bit for bit.
   for (std::size_t l = K; l-- > 0;) {
-    const LevelForward<T>& lf = f.levels[l];
+    auto& lf = f.levels[l];
     const std::vector<T>& state = f.context_after.levels[l];  // frozen levels leave it unchanged
     visit_rule(cfg.rule, [&]<template <typename> class R>() {
       if (lf.gated) {
@@ -50,12 +63,12 @@ MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const 
         std::vector<T> g_act, g_frz;
         g_mask[l - 1] += mix_level_backward<T>(lf.y_active, lf.y_frozen, lf.mask, g_y, g_act, g_frz);
         FrozenCache<T> fc;
-        from_fields(lf.frozen_fields, fc);
+        load(lf.frozen_fields, fc);
         const std::vector<T> g_q = R<T>::frozen_backward(cfg.rule_cfg, s, lf.frozen_state, fc, g_frz);
         std::vector<T> g_wq(d * d, T(0));
         dense::project_backward(f.x.data(), s, d, p.levels[l].w_q.data(), d, g_q.data(), g_wq.data(), g_x.data());
         typename R<T>::Cache cache;
-        from_fields(lf.fields, cache);
+        load(lf.fields, cache);
         ChunkGrads<T> r = R<T>::step_backward(cfg.rule_cfg, s, f.x, p.levels[l], cache, g_act);
         dense::axpy(g_x.data(), T(1), r.x.data(), s * d);
         if (lf.active) {
@@ -65,13 +78,13 @@ MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const 
         }
       } else if (lf.active) {
         typename R<T>::Cache cache;
-        from_fields(lf.fields, cache);
+        load(lf.fields, cache);
         ChunkGrads<T> r = R<T>::step_backward(cfg.rule_cfg, s, f.x, p.levels[l], cache, g_y);
         dense::axpy(g_x.data(), T(1), r.x.data(), s * d);
         gp.levels[l] = std::move(r.params);
       } else {
         FrozenCache<T> cache;
-        from_fields(lf.fields, cache);
+        load(lf.fields, cache);
         const std::vector<T> g_q = R<T>::frozen_backward(cfg.rule_cfg, s, state, cache, g_y);
         dense::project_backward(f.x.data(), s, d, p.levels[l].w_q.data(), d, g_q.data(), g.error[l].w_q.data(),
                                 g_x.data());
@@ -90,6 +103,19 @@ MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const 
   return g;
 }
 
+}  // namespace
+
+template <typename T>
+MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& p, const MagForward<T>& f) {
+  return backward<T, false>(cfg, p, f);
+}
+template <typename T>
+MagGradients<T> cms_backward_consuming(const MagConfig& cfg, const MagParams<T>& p, MagForward<T>& f) {
+  return backward<T, true>(cfg, p, f);
+}
+
+template MagGradients<float> cms_backward_consuming<float>(const MagConfig&, const MagParams<float>&, MagForward<float>&);
+template MagGradients<double> cms_backward_consuming<double>(const MagConfig&, const MagParams<double>&, MagForward<double>&);
 template MagGradients<float> cms_backward<float>(const MagConfig&, const MagParams<float>&, const MagForward<float>&);
 template MagGradients<double> cms_backward<double>(const MagConfig&, const MagParams<double>&,
                                                    const MagForward<double>&);

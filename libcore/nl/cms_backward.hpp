@@ -20,5 +20,9 @@ struct MagGradients {
 // `f` must come from cms_forward with the same cfg and params.
 template <typename T>
 [[nodiscard]] MagGradients<T> cms_backward(const MagConfig& cfg, const MagParams<T>& params, const MagForward<T>& f);
+// The same gradients, moving the levels' rule caches out of `f` instead of copying them (the
+// caller reads nothing of f.levels afterwards; the rest of f, context_after included, stays).
+template <typename T>
+[[nodiscard]] MagGradients<T> cms_backward_consuming(const MagConfig& cfg, const MagParams<T>& params, MagForward<T>& f);
 
 }  // namespace nl

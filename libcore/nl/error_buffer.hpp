@@ -18,6 +18,7 @@ class ErrorBuffer {
   void apply_to(LevelParams<T>& g);
 
   [[nodiscard]] const LevelParams<T>& sum() const { return sum_; }
+  [[nodiscard]] LevelParams<T> take_sum() && { return std::move(sum_); }
   [[nodiscard]] std::size_t count() const { return count_; }
   // A checkpoint's buffer back in place; `sum` shaped as this buffer's.
   void restore(LevelParams<T> sum, std::size_t count) { sum_ = std::move(sum), count_ = count; }

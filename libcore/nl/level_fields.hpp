@@ -17,4 +17,12 @@ void from_fields(const std::vector<std::vector<T>>& fields, Cache& cache) {
   cache.visit([&](std::vector<T>& v) { v = fields[i++]; });
 }
 
+// As from_fields, taking the vectors: for a forward result that is not read again (the caches
+// are the largest part of it, (s+1)·d² per level, and copying them cost more than the math).
+template <typename T, typename Cache>
+void take_fields(std::vector<std::vector<T>>& fields, Cache& cache) {
+  std::size_t i = 0;
+  cache.visit([&](std::vector<T>& v) { v = std::move(fields[i++]); });
+}
+
 }  // namespace nl

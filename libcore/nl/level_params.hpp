@@ -24,6 +24,11 @@ struct LevelParams {
     return 3 * d * d + 6 * d + 3 + (omega ? 2 * d * d : 0);
   }
   [[nodiscard]] std::size_t width() const { return w_alpha.size() / 2; }
+  // Every tensor has the size zeros(d, omega) gives it.
+  [[nodiscard]] bool fits(std::size_t d, bool omega) const {
+    return w_k.size() == d * d && w_v.size() == d * d && w_q.size() == d * d && w_alpha.size() == 2 * d &&
+           w_theta.size() == 2 * d && w_eta.size() == 2 * d && w_omega.size() == (omega ? 2 * d * d : 0);
+  }
   [[nodiscard]] std::vector<T> to_flat() const;
   void write_flat(std::span<T> out) const;  // out.size() == flat_size
   // Fails (invalid_argument) when flat.size() does not match d and omega.

@@ -98,6 +98,20 @@ MagParams<T> MagParams<T>::zeros(const MagConfig& cfg) {
 }
 
 template <typename T>
+bool MagParams<T>::fits(const MagConfig& cfg) const {
+  const std::size_t d = cfg.d, v = cfg.vocab, gated = cfg.gated_levels();
+  if (e.size() != v * d || u_emb.size() != d * v || w_freq.size() != gated * d || b_freq.size() != gated) return false;
+  for (const std::vector<T>* t : {&w_q, &w_k, &w_v, &w_o}) {
+    if (t->size() != d * d) return false;
+  }
+  if (levels.size() != cfg.levels()) return false;
+  for (const LevelParams<T>& l : levels) {
+    if (!l.fits(d, has_omega(cfg.rule))) return false;
+  }
+  return true;
+}
+
+template <typename T>
 std::vector<T> MagParams<T>::to_flat() const {
   std::vector<T> out;
   for (const std::vector<T>* t : {&e, &w_q, &w_k, &w_v, &w_o, &u_emb}) out.insert(out.end(), t->begin(), t->end());

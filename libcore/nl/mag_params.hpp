@@ -24,6 +24,8 @@ struct MagParams {
   [[nodiscard]] static MagParams init(const MagConfig& cfg);
   [[nodiscard]] static MagParams zeros(const MagConfig& cfg);
 
+  // Every tensor has the size zeros(cfg) gives it (cfg valid); checked without copying.
+  [[nodiscard]] bool fits(const MagConfig& cfg) const;
   [[nodiscard]] std::vector<T> to_flat() const;
   // flat must hold exactly to_flat().size() values for cfg.
   [[nodiscard]] static MagParams from_flat(const MagConfig& cfg, std::span<const T> flat);

@@ -62,7 +62,7 @@ common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::
     if (!f.ok()) return StepError(f.error(), StepFailure::non_finite);
     report.loss = f->loss;
     report.pulse = f->pulse;
-    grads = cms_backward<float>(cfg_, params_, *f);
+    grads = cms_backward_consuming<float>(cfg_, params_, *f);  // f.context_after stays
     context_after = std::move(f->context_after);
   }
   if (common::Status s = check_finite(cfg_, grads); !s.ok()) return StepError(s.error(), StepFailure::non_finite);
@@ -102,24 +102,30 @@ TrainerState Trainer::state() const {
   return s;
 }
 
+TrainerState Trainer::take_state() && {
+  TrainerState s{cfg_, optimizer_.config(), std::move(params_), std::move(optimizer_).take_state(), conductor_.step(), std::move(context_), {}, {}};
+  for (ErrorBuffer<float>& b : buffers_) {
+    s.buffer_counts.push_back(b.count());
+    s.buffer_sums.push_back(std::move(b).take_sum());
+  }
+  return s;
+}
+
 common::Result<Trainer> Trainer::from_state(TrainerState s) {
   if (common::Status v = validate(s.cfg); !v.ok()) return v.error();
   const MagConfig& cfg = s.cfg;
-  const std::size_t n = MagParams<float>::zeros(cfg).to_flat().size();
   auto bad = [](const std::string& what) { return common::Error::malformed("trainer state: " + what); };
-  if (s.params.levels.size() != cfg.levels() || s.params.to_flat().size() != n) return bad("parameters do not fit the configuration");
-  if (s.adam.m.levels.size() != cfg.levels() || s.adam.m.to_flat().size() != n || s.adam.v.levels.size() != cfg.levels() ||
-      s.adam.v.to_flat().size() != n || s.adam.tau_level.size() != cfg.levels()) {
+  if (!s.params.fits(cfg)) return bad("parameters do not fit the configuration");
+  if (!s.adam.m.fits(cfg) || !s.adam.v.fits(cfg) || s.adam.tau_level.size() != cfg.levels()) {
     return bad("optimizer moments do not fit the configuration");
   }
   if (s.context.levels.size() != cfg.levels()) return bad("context memory holds the wrong number of levels");
   for (const auto& l : s.context.levels) {
     if (l.size() != state_size(cfg.rule, cfg.rule_cfg)) return bad("context memory level has the wrong size");
   }
-  const std::size_t level_n = LevelParams<float>::flat_size(cfg.d, has_omega(cfg.rule));
   if (s.buffer_sums.size() != cfg.levels() || s.buffer_counts.size() != cfg.levels()) return bad("error buffers: wrong number of levels");
   for (const auto& b : s.buffer_sums) {
-    if (b.to_flat().size() != level_n) return bad("error buffer has the wrong size");
+    if (!b.fits(cfg.d, has_omega(cfg.rule))) return bad("error buffer has the wrong size");
   }
   Trainer t(s.cfg, std::move(s.params), s.opt);
   t.optimizer_.restore(std::move(s.adam));

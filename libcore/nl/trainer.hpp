@@ -77,6 +77,8 @@ class Trainer {
 
   [[nodiscard]] const MagConfig& config() const { return cfg_; }
   [[nodiscard]] TrainerState state() const;
+  // The same state, moved out of a trainer that is not used again (no copy of the tensors).
+  [[nodiscard]] TrainerState take_state() &&;
   // Rebuilds a trainer from state(); fails naming the field when a part does not fit s.cfg.
   [[nodiscard]] static common::Result<Trainer> from_state(TrainerState s);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <tuple>
 
 #include "nl/cms_backward.hpp"
 #include "nl/cms_forward.hpp"
@@ -51,19 +52,24 @@ class Bounds {
  public:
   Bounds(const Fp64Case& c, const std::function<void(Failure)>& fail) : c_(c), fail_(fail) {}
 
-  // The first entry of `name` outside its tolerance fails `rule`.
-  template <class Tol>
-  void entries(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref, Tol tol) const {
-    for (std::size_t i = 0; i < stored.size(); ++i) {
-      const double t = tol(i);
-      if (std::abs(static_cast<double>(stored[i]) - ref[i]) <= t) continue;
+  // The first of n entries outside its tolerance fails `rule`; `at(i)` gives entry i's stored
+  // value, fp64 reference and tolerance (a std::tuple<float, double, double>), one at a time.
+  template <class At>
+  void each(unsigned rule, const std::string& name, std::size_t n, At at) const {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto [stored, ref, t] = at(i);
+      if (std::abs(static_cast<double>(stored) - ref) <= t) continue;
       Failure f;
       f.rule = rule, f.step = c_.r.step, f.tensor = name, f.index = i;
-      f.stored = exact_text(stored[i]), f.recomputed = exact_text(ref[i]), f.tolerance = exact_text(t);
+      f.stored = exact_text(stored), f.recomputed = exact_text(ref), f.tolerance = exact_text(t);
       f.message = name + " is outside the fp64 bound";
       fail_(std::move(f));
       return;
     }
+  }
+  template <class Tol>
+  void entries(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref, Tol tol) const {
+    each(rule, name, stored.size(), [&](std::size_t i) { return std::tuple<float, double, double>{stored[i], ref[i], tol(i)}; });
   }
   // A forward/backward quantity: kForwardSlack roundoffs of the entry and of `scale`, the largest
   // magnitude of its kind (every gradient, every context): an entry that cancels to nearly
@@ -94,7 +100,7 @@ double schedule(const nl::AdamWConfig& o, std::uint64_t n) {
   return std::max(0.0, 0.5 * o.lr * (1.0 + std::cos(std::numbers::pi * t)));
 }
 
-void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs) {
+void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored) {
   const nl::MagConfig& cfg = c.r.cfg;
   const nl::MagParams<double> p = c.before.params.cast<double>();
   nl::ContextMemory<double> ctx;
@@ -103,7 +109,7 @@ void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment
   auto f = nl::cms_forward<double>(cfg, p, c.ids, c.targets, pulse, ctx);
   if (!f.ok() || f->pulse.active != c.r.pulse) return;  // a learned gate at its threshold in fp64: (a) decides
   b.scalar(4, "loss", c.r.loss, f->loss, kForwardSlack * kU32 * std::max(1.0, std::abs(f->loss)));
-  nl::MagGradients<double> g = nl::cms_backward<double>(cfg, p, *f);
+  nl::MagGradients<double> g = nl::cms_backward_consuming<double>(cfg, p, *f);
   // Active levels' gradients have the buffered error of their frozen steps summed in (O-9).
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (!pulse.is_active(l)) continue;
@@ -112,7 +118,6 @@ void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment
     for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += buf[i];
     g.params.levels[l] = nl::LevelParams<double>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
   }
-  const std::vector<float> stored = c.stored.gradients.to_flat();
   const std::vector<double> ref = g.params.to_flat();
   double grad_scale = largest(ref), context_scale = 0;
   for (const auto& e : g.error) grad_scale = std::max(grad_scale, largest(e.to_flat()));
@@ -130,8 +135,7 @@ void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment
   }
 }
 
-void check_clip(const Fp64Case& c, const Bounds& b) {
-  const std::vector<float> g = c.stored.gradients.to_flat();
+void check_clip(const Fp64Case& c, const Bounds& b, const std::vector<float>& g) {
   long double sq = 0;
   for (float x : g) sq += static_cast<long double>(x) * x;
   const double norm = static_cast<double>(std::sqrt(sq));
@@ -151,44 +155,44 @@ void check_clip(const Fp64Case& c, const Bounds& b) {
   }
 }
 
-void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs) {
+void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& g) {
   const nl::AdamWConfig& o = c.r.opt;
   const nl::TrainerState& in = c.before;
   const nl::TrainerState& out = c.after;
   const double lr = c.r.lr;  // rule 7 checks it against the schedule
   const double scale = c.r.clip_scale ? static_cast<double>(*c.r.clip_scale) : 1.0;
-  const std::vector<float> g = c.stored.gradients.to_flat();
   const std::vector<float> th0 = in.params.to_flat(), m0 = in.adam.m.to_flat(), v0 = in.adam.v.to_flat();
   const std::vector<float> th1 = out.params.to_flat(), m1 = out.adam.m.to_flat(), v1 = out.adam.v.to_flat();
   const double b1 = o.beta1, b2 = o.beta2;
+  using Entry = std::tuple<float, double, double>;  // stored, fp64 reference, tolerance
   for (const Segment& s : segs) {
-    const bool stepped = !s.level || c.r.pulse[*s.level];
+    const std::size_t at = s.offset;
+    if (s.level && !c.r.pulse[*s.level]) {  // a frozen level's group does not move
+      b.each(8, "adam_m/" + s.name, s.size, [&](std::size_t k) { return Entry{m1[at + k], m0[at + k], 0.0}; });
+      b.each(8, "adam_v/" + s.name, s.size, [&](std::size_t k) { return Entry{v1[at + k], v0[at + k], 0.0}; });
+      b.each(8, "params/" + s.name, s.size, [&](std::size_t k) { return Entry{th1[at + k], th0[at + k], 0.0}; });
+      continue;
+    }
     const std::uint64_t tau = s.level ? out.adam.tau_level[*s.level] : out.adam.tau;
     const double c1 = 1 - std::pow(b1, static_cast<double>(tau)), c2 = 1 - std::pow(b2, static_cast<double>(tau));
-    std::vector<double> m(s.size), v(s.size), th(s.size);
-    std::vector<double> tm(s.size), tv(s.size), tt(s.size);
-    for (std::size_t k = 0; k < s.size; ++k) {
-      const std::size_t i = s.offset + k;
-      if (!stepped) {  // a frozen level's group does not move
-        m[k] = m0[i], v[k] = v0[i], th[k] = th0[i];
-        continue;
-      }
-      const double gi = static_cast<double>(g[i]) * scale;  // clipped; fp32 rounding in the bound
-      m[k] = b1 * m0[i] + (1 - b1) * gi;
-      v[k] = b2 * v0[i] + (1 - b2) * gi * gi;
-      tm[k] = 3 * kU32 * (std::abs(b1 * m0[i]) + std::abs((1 - b1) * gi)) + 2 * kTiny32;
-      tv[k] = 3 * kU32 * (std::abs(b2 * v0[i]) + std::abs((1 - b2) * gi * gi)) + 2 * kTiny32;
-      // The update from the stored moments (each already checked), then one fp32 rounding.
-      const double m_hat = m1[i] / c1;
-      const double v_hat = v1[i] / c2;
-      const double step = m_hat / (std::sqrt(v_hat) + o.eps) + o.weight_decay * th0[i];
-      th[k] = th0[i] - lr * step;
-      tt[k] = kU32 * std::abs(th[k]) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step)) + kTiny32;
-    }
-    const std::span<const float> sm(m1.data() + s.offset, s.size), sv(v1.data() + s.offset, s.size), st(th1.data() + s.offset, s.size);
-    b.entries(8, "adam_m/" + s.name, sm, m, [&](std::size_t k) { return tm[k]; });
-    b.entries(8, "adam_v/" + s.name, sv, v, [&](std::size_t k) { return tv[k]; });
-    b.entries(8, "params/" + s.name, st, th, [&](std::size_t k) { return tt[k]; });
+    // The moments from the stored, clipped gradient (its fp32 rounding is in the bound).
+    b.each(8, "adam_m/" + s.name, s.size, [&](std::size_t k) {
+      const double gi = static_cast<double>(g[at + k]) * scale;
+      const double m = b1 * m0[at + k] + (1 - b1) * gi;
+      return Entry{m1[at + k], m, 3 * kU32 * (std::abs(b1 * m0[at + k]) + std::abs((1 - b1) * gi)) + 2 * kTiny32};
+    });
+    b.each(8, "adam_v/" + s.name, s.size, [&](std::size_t k) {
+      const double gi = static_cast<double>(g[at + k]) * scale;
+      const double v = b2 * v0[at + k] + (1 - b2) * gi * gi;
+      return Entry{v1[at + k], v, 3 * kU32 * (std::abs(b2 * v0[at + k]) + std::abs((1 - b2) * gi * gi)) + 2 * kTiny32};
+    });
+    // The update from the stored moments (each checked above), then one fp32 rounding.
+    b.each(8, "params/" + s.name, s.size, [&](std::size_t k) {
+      const std::size_t i = at + k;
+      const double step = (m1[i] / c1) / (std::sqrt(v1[i] / c2) + o.eps) + o.weight_decay * th0[i];
+      const double th = th0[i] - lr * step;
+      return Entry{th1[i], th, kU32 * std::abs(th) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step)) + kTiny32};
+    });
   }
 }
 
@@ -216,9 +220,10 @@ void check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
   const std::vector<Segment> segs = segments(c.r.cfg);
   const double lr = schedule(c.r.opt, c.r.step);
   b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
-  check_forward(c, b, segs);
-  check_clip(c, b);
-  check_adamw(c, b, segs);
+  const std::vector<float> g = c.stored.gradients.to_flat();  // once for the three checks
+  check_forward(c, b, segs, g);
+  check_clip(c, b, g);
+  check_adamw(c, b, segs, g);
   check_buffers(c, b);
 }
 

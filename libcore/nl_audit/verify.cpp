@@ -194,7 +194,7 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
     carried.reset();
     return {};
   }
-  const nl::TrainerState recomputed = trainer->state();
+  nl::TrainerState recomputed = std::move(*trainer).take_state();
   const bool full = r.tokens.has_value();
   TensorCompare cmp{line, r.step, !opt.cross_machine, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
 
@@ -211,15 +211,26 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
                 });
   }
   // Rules 6-9 check each later stage from the receipt's own inputs to it (its gradients, rate
-  // and pulse), so a forged number fails the rule that owns it, not every stage after it.
-  nl::StepTrace stored = trace;
+  // and pulse), so a forged number fails the rule that owns it, not every stage after it. A
+  // compact receipt's gradients exist only as digests: its inputs are the recomputed ones.
+  std::optional<nl::StepTrace> decoded;
   if (full && !grads_same) {
     auto g = decode_gradients(r.gradients, r.cfg, nl::Pulse{r.pulse});
     if (!g.ok()) return g.error().at_file(file);
-    stored = std::move(*g);
+    decoded = std::move(*g);
   }
-  stored.grad_norm = r.grad_norm, stored.clip_scale = r.clip_scale, stored.lr = r.lr;
-  const StageResult stage = run_stages(seen, stored, nl::Pulse{r.pulse}, recomputed.context);
+  StageResult stage;
+  if (!decoded && r.lr == trace.lr && report->pulse.active == r.pulse) {
+    // The stages' inputs are the recomputed step's, bit for bit, and the stages are the
+    // trainer's own code: their result is the recomputed state (test "stages from the trainer's
+    // own inputs"), so it is taken rather than computed a second time.
+    stage.grad_norm = trace.grad_norm, stage.clip_scale = trace.clip_scale, stage.after = std::move(recomputed);
+  } else {
+    nl::StepTrace& in = decoded ? *decoded : trace;
+    in.lr = r.lr;
+    stage = run_stages(seen, in, nl::Pulse{r.pulse}, recomputed.context);
+  }
+  const nl::StepTrace& stored = decoded ? *decoded : trace;
   if (on(7)) {
     if (report->pulse.active != r.pulse) fail(failure(7, line, r.step, "the pulse (active levels) is not the conductor's"));
     cmp.scalar(7, "lr", r.lr, nl::learning_rate(r.opt, r.step));
@@ -251,11 +262,13 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
               });
 
   // Way (b), from the receipt's own numbers where it carries them (equal digests: equal values).
-  nl::TrainerState stored_after = stage.after;
+  nl::TrainerState stored_after;
   if (full && !same_digests(r.after.tensors, rec_after)) {
     auto a = decode_state(r.after, r.cfg, r.opt);
     if (!a.ok()) return a.error().at_file(file);
     stored_after = std::move(*a);
+  } else {
+    stored_after = std::move(stage.after);
   }
   if (opt.fp64) {
     check_fp64({r, seen, ids, targets, stored, stored_after}, [this, line](Failure f) {

@@ -159,4 +159,19 @@ TEST_CASE("Trainer::from_state: a state that does not fit its configuration is a
   s = a.state();
   s.adam.tau_level.push_back(1);
   CHECK(!nl::Trainer::from_state(s).ok());
+  // Sizes are checked per tensor, not in total: one entry moved from W_Q to W_K is refused.
+  s = a.state();
+  s.params.w_k.push_back(s.params.w_q.back());
+  s.params.w_q.pop_back();
+  r = nl::Trainer::from_state(s);
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("parameters") != std::string::npos);
+  s = a.state();
+  s.adam.v.levels[0].w_alpha.push_back(0);
+  s.adam.v.levels[0].w_theta.pop_back();
+  CHECK(!nl::Trainer::from_state(s).ok());
+  s = a.state();
+  s.buffer_sums[1].w_q.push_back(0);
+  s.buffer_sums[1].w_k.pop_back();
+  CHECK(!nl::Trainer::from_state(s).ok());
 }

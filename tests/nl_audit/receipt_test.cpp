@@ -13,6 +13,7 @@
 #include "common/sha256.hpp"
 #include "nl/register_opaque_vjps.hpp"
 #include "nl_audit/recorder.hpp"
+#include "nl_audit/stages.hpp"
 #include "nl_audit/verify.hpp"
 
 namespace {
@@ -324,4 +325,47 @@ TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one sp
   const auto at = bad_digest.find("\"sha256\":\"", bad_digest.find("\"gradients\"")) + 10;
   bad_digest[at] = bad_digest[at] == '0' ? '1' : '0';
   CHECK(error_of(bad_digest).find("/gradients/tensors/0/sha256") != std::string::npos);
+}
+
+// The verifier takes the recomputed state as the stages' result when the receipt's inputs to
+// them are the recomputed ones (verify.cpp): sound only if run_stages from a step's own trace
+// gives exactly the trainer's state after it. Checked at every step of runs with frozen levels
+// (K = 2), clipped at every step (clip 0.05) and at none (clip 1e9).
+TEST_CASE("nl_audit: stages from the trainer's own inputs give the trainer's state, bit for bit") {
+  for (const double clip : {0.05, 1e9}) {
+    const nl::MagConfig cfg = config(2);
+    nl::AdamWConfig o;
+    o.lr = 1e-2, o.warmup = 3, o.total_steps = 40, o.clip = clip;
+    nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), o);
+    const std::string data = corpus();
+    const std::size_t L = cfg.seq_len, chunks = (data.size() - 1) / L;
+    std::vector<std::size_t> ids(L), tg(L);
+    std::size_t clipped = 0, frozen = 0;
+    for (std::size_t n = 0; n < 2 * chunks + 3; ++n) {
+      const std::size_t c = n % chunks;
+      if (c == 0 && n > 0) t.reset_context();
+      const nl::TrainerState before = t.state();
+      for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>(data[c * L + i]), tg[i] = static_cast<unsigned char>(data[c * L + i + 1]);
+      nl::StepTrace trace;
+      auto r = t.build_step(registry(), ids, tg, nl::GradientPath::hand_written, &trace);
+      REQUIRE(r.ok());
+      const nl::TrainerState want = t.state();
+      const nl_audit::StageResult got = nl_audit::run_stages(before, trace, r->pulse, want.context);
+      CAPTURE(n);
+      CHECK(got.grad_norm == trace.grad_norm);
+      CHECK(got.clip_scale == trace.clip_scale);
+      CHECK(got.after.params.to_flat() == want.params.to_flat());
+      CHECK(got.after.adam.m.to_flat() == want.adam.m.to_flat());
+      CHECK(got.after.adam.v.to_flat() == want.adam.v.to_flat());
+      CHECK(got.after.adam.tau == want.adam.tau);
+      CHECK(got.after.adam.tau_level == want.adam.tau_level);
+      CHECK(got.after.step == want.step);
+      CHECK(got.after.buffer_counts == want.buffer_counts);
+      for (std::size_t l = 0; l < cfg.levels(); ++l) CHECK(got.after.buffer_sums[l].to_flat() == want.buffer_sums[l].to_flat());
+      clipped += trace.clip_scale.has_value();
+      frozen += !r->pulse.is_active(1);
+    }
+    CHECK((clip < 1 ? clipped > 0 : clipped == 0));
+    CHECK(frozen > 0);
+  }
 }
