@@ -346,6 +346,39 @@ class Reader {
 
 }  // namespace
 
+namespace {
+
+constexpr std::size_t kSame = ~std::size_t{0};
+
+bool is_base64_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '=';
+}
+
+// The first byte of `line` that differs from `canonical`, where `canonical` leaves each data
+// string empty at the offsets `data_at` and the line may hold base64 characters there; kSame
+// when none does.
+std::size_t first_difference(std::string_view canonical, const std::vector<std::size_t>& data_at, std::string_view line) {
+  std::size_t c = 0, l = 0;  // positions in canonical and in line
+  auto same_until = [&](std::size_t c_end) {
+    const std::size_t n = c_end - c;
+    if (line.size() - l < n || canonical.substr(c, n) != line.substr(l, n)) {
+      std::size_t k = 0;
+      while (k < n && l + k < line.size() && canonical[c + k] == line[l + k]) ++k;
+      return l + k;
+    }
+    c += n, l += n;
+    return kSame;
+  };
+  for (const std::size_t at : data_at) {
+    if (const std::size_t d = same_until(at); d != kSame) return d;
+    while (l < line.size() && is_base64_char(line[l])) ++l;
+  }
+  if (const std::size_t d = same_until(canonical.size()); d != kSame) return d;
+  return l == line.size() ? kSame : l;
+}
+
+}  // namespace
+
 common::Result<Receipt> read_receipt(std::string_view line, const std::string& file, std::int64_t line_no) {
   auto doc = common::parse_json_text(line, {.file = file, .max_bytes = kMaxReceiptLineBytes, .first_line = line_no});
   if (!doc.ok()) return doc.error();
@@ -353,11 +386,12 @@ common::Result<Receipt> read_receipt(std::string_view line, const std::string& f
   auto r = reader.receipt(*doc);
   if (!r.ok()) return r.error();
   // One spelling per receipt: a duplicated key, whitespace, another number spelling or escape
-  // would let two texts (and two digests) stand for one step.
-  const std::string canonical = write_receipt(*r);
-  if (canonical != line) {
-    std::size_t at = 0;
-    while (at < canonical.size() && at < line.size() && canonical[at] == line[at]) ++at;
+  // would let two texts (and two digests) stand for one step. The tensors' data strings already
+  // decoded as canonical base64 to their bytes; they only have to be plain in the line (no
+  // escapes: base64 characters up to the closing quote), the rest must be the writer's bytes.
+  std::vector<std::size_t> data_at;
+  const std::string canonical = write_receipt_without_data(*r, data_at);
+  if (const std::size_t at = first_difference(canonical, data_at, line); at != kSame) {
     return reader.error("", "not in canonical form (the writer's bytes differ from byte " + std::to_string(at) + ")");
   }
   return r;

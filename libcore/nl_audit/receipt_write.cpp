@@ -29,7 +29,8 @@ namespace {
 
 // Tensors are most of a receipt's bytes: written straight into the text (base64 needs no JSON
 // escaping), with the bytes nlohmann's dump would give the same structure.
-void append_tensors(std::string& out, const std::vector<TensorEntry>& ts) {
+// data_at: null, encode the data; else record where each data string's text starts, leave it empty.
+void append_tensors(std::string& out, const std::vector<TensorEntry>& ts, std::vector<std::size_t>* data_at) {
   out += '[';
   for (std::size_t i = 0; i < ts.size(); ++i) {
     const TensorEntry& e = ts[i];
@@ -43,7 +44,11 @@ void append_tensors(std::string& out, const std::vector<TensorEntry>& ts) {
     out += '"';
     if (e.bytes) {
       out += ",\"data\":\"";
-      out += common::encode_base64(*e.bytes);
+      if (data_at != nullptr) {
+        data_at->push_back(out.size());
+      } else {
+        out += common::encode_base64(*e.bytes);
+      }
       out += '"';
     }
     out += '}';
@@ -51,20 +56,18 @@ void append_tensors(std::string& out, const std::vector<TensorEntry>& ts) {
   out += ']';
 }
 
-void append_section(std::string& out, const StateSection& s) {
+void append_section(std::string& out, const StateSection& s, std::vector<std::size_t>* data_at) {
   const Counters& c = s.counters;
   out += "{\"counters\":";
   out += Json{{"step", c.step}, {"adam_tau", c.adam_tau}, {"adam_tau_level", c.adam_tau_level},
               {"error_buffer_counts", c.error_buffer_counts}}
              .dump();
   out += ",\"tensors\":";
-  append_tensors(out, s.tensors);
+  append_tensors(out, s.tensors, data_at);
   out += '}';
 }
 
-}  // namespace
-
-std::string write_receipt(const Receipt& r) {
+std::string write(const Receipt& r, std::vector<std::size_t>* data_at) {
   Json model = model_json(r.cfg, r.opt);
   model["sha256"] = r.model_sha256;
   Json step{{"n", r.step}, {"chunk", r.chunk}, {"offset", r.offset}, {"context_reset", r.context_reset}};
@@ -92,14 +95,20 @@ std::string write_receipt(const Receipt& r) {
   out.reserve(out.size() + 3 * bytes);
   if (r.before) {
     out += ",\"before\":";
-    append_section(out, *r.before);
+    append_section(out, *r.before, data_at);
   }
   out += ",\"gradients\":{\"tensors\":";
-  append_tensors(out, r.gradients);
+  append_tensors(out, r.gradients, data_at);
   out += "},\"after\":";
-  append_section(out, r.after);
+  append_section(out, r.after, data_at);
   out += '}';
   return out;
 }
+
+}  // namespace
+
+std::string write_receipt(const Receipt& r) { return write(r, nullptr); }
+
+std::string write_receipt_without_data(const Receipt& r, std::vector<std::size_t>& data_at) { return write(r, &data_at); }
 
 }  // namespace nl_audit

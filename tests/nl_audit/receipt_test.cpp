@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <set>
 #include <string>
@@ -325,6 +326,20 @@ TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one sp
   const auto at = bad_digest.find("\"sha256\":\"", bad_digest.find("\"gradients\"")) + 10;
   bad_digest[at] = bad_digest[at] == '0' ? '1' : '0';
   CHECK(error_of(bad_digest).find("/gradients/tensors/0/sha256") != std::string::npos);
+  // A data string is compared with the line without being encoded again: an escaped character
+  // in it (the same value, another spelling) and a space after it are still refused.
+  const std::size_t data = l.find("\"data\":\"", l.find("\"after\"")) + 8;
+  REQUIRE(data > 8);
+  std::string escaped = l;
+  const char first = escaped[data];
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(first));
+  escaped.replace(data, 1, hex);
+  CHECK(error_of(escaped).find("canonical") != std::string::npos);
+  std::string spaced = l;
+  spaced.insert(spaced.find('"', data), " ");
+  CHECK(!error_of(spaced).empty());
+  CHECK(error_of(l + " ").find("canonical") != std::string::npos);
 }
 
 // The verifier takes the recomputed state as the stages' result when the receipt's inputs to
