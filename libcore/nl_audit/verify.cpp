@@ -1,5 +1,6 @@
 #include "nl_audit/verify.hpp"
 
+#include <future>
 #include <memory>
 
 #include "tape/opaque/opaque_registry.hpp"
@@ -10,6 +11,29 @@
 #include "nl_audit/tensor_compare.hpp"
 
 namespace nl_audit {
+
+namespace {
+
+// Way (b) of one step, with everything it reads owned, so that it can run beside the next step.
+struct Fp64Job {
+  Receipt r;
+  nl::TrainerState before;
+  std::vector<std::size_t> ids, targets;
+  nl::StepTrace stored;
+  nl::TrainerState after;
+  std::int64_t line = 0;
+};
+
+std::vector<Failure> run_fp64(const Fp64Job& j) {
+  std::vector<Failure> out;
+  check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
+    f.line = j.line;
+    out.push_back(std::move(f));
+  });
+  return out;
+}
+
+}  // namespace
 
 struct StreamVerifier::Impl {
   explicit Impl(VerifyOptions o) : opt(std::move(o)) {}
@@ -29,8 +53,17 @@ struct StreamVerifier::Impl {
   std::string prev_sha256;
   std::vector<std::string> prev_after_digests;
   std::optional<nl::TrainerState> carried;  // the state after the previous step
+  // The previous step's way (b) when it runs on its own thread, and this step's failures held
+  // back meanwhile: they are reported after it, as a single thread would have.
+  std::future<std::vector<Failure>> pending;
+  std::vector<Failure> held;
+  bool holding = false;
 
   void fail(Failure f) {
+    if (holding) {
+      held.push_back(std::move(f));
+      return;
+    }
     if (f.rule < tally.size() && !opt.disabled[f.rule]) {
       ++tally[f.rule].failed;
       ++failure_count;
@@ -54,7 +87,25 @@ struct StreamVerifier::Impl {
     first->tokens.reset();
   }
   common::Status check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids, std::vector<std::size_t>& targets);
-  common::Status add(std::string_view text, const std::string& file, std::int64_t line);
+  common::Status step(std::string_view text, const std::string& file, std::int64_t line, std::optional<Fp64Job>& job);
+  // Reports the previous step's way (b), then what was held back.
+  void drain() {
+    holding = false;
+    if (pending.valid()) {
+      for (Failure& f : pending.get()) fail(std::move(f));
+    }
+    std::vector<Failure> h = std::move(held);
+    held.clear();
+    for (Failure& f : h) fail(std::move(f));
+  }
+  common::Status add(std::string_view text, const std::string& file, std::int64_t line) {
+    holding = pending.valid();
+    std::optional<Fp64Job> job;
+    common::Status s = step(text, file, line, job);
+    drain();
+    if (job) pending = std::async(std::launch::async, [j = std::move(*job)] { return run_fp64(j); });
+    return s;
+  }
 };
 
 namespace {
@@ -154,10 +205,11 @@ common::Status StreamVerifier::Impl::check_data(const Receipt& r, std::int64_t l
   return {};
 }
 
-common::Status StreamVerifier::Impl::add(std::string_view text, const std::string& file, std::int64_t line) {
+common::Status StreamVerifier::Impl::step(std::string_view text, const std::string& file, std::int64_t line,
+                                          std::optional<Fp64Job>& job) {
   auto parsed = read_receipt(text, file, line);
   if (!parsed.ok()) return parsed.error();
-  const Receipt& r = *parsed;
+  Receipt& r = *parsed;
   if (!r.tokens && opt.cross_machine) {
     return common::Error::invalid_argument("--cross-machine needs full receipts: a compact one's numbers exist only as the digests of their bits");
   }
@@ -230,7 +282,6 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
     in.lr = r.lr;
     stage = run_stages(seen, in, nl::Pulse{r.pulse}, recomputed.context);
   }
-  const nl::StepTrace& stored = decoded ? *decoded : trace;
   if (on(7)) {
     if (report->pulse.active != r.pulse) fail(failure(7, line, r.step, "the pulse (active levels) is not the conductor's"));
     cmp.scalar(7, "lr", r.lr, nl::learning_rate(r.opt, r.step));
@@ -270,15 +321,20 @@ common::Status StreamVerifier::Impl::add(std::string_view text, const std::strin
   } else {
     stored_after = std::move(stage.after);
   }
-  if (opt.fp64) {
-    check_fp64({r, seen, ids, targets, stored, stored_after}, [this, line](Failure f) {
-      f.line = line;
-      if (f.rule < opt.disabled.size() && !opt.disabled[f.rule]) fail(std::move(f));
-    });
-  }
-
   remember_first(r);
   prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
+  if (opt.fp64 && opt.threads > 1) {
+    carried = stored_after;  // the job, on its own thread, keeps a copy
+    job = Fp64Job{std::move(r), std::move(before), std::move(ids), std::move(targets),
+                  decoded ? std::move(*decoded) : std::move(trace), std::move(stored_after), line};
+    return {};
+  }
+  if (opt.fp64) {
+    check_fp64({r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
+      f.line = line;
+      fail(std::move(f));
+    });
+  }
   carried = std::move(stored_after);
   return {};
 }
@@ -292,9 +348,18 @@ common::Status StreamVerifier::add(std::string_view line, const std::string& fil
   return impl_->add(line, file, line_no);
 }
 std::uint64_t StreamVerifier::receipts() const { return impl_->receipts; }
-const std::vector<Failure>& StreamVerifier::failures() const { return impl_->failures; }
-std::uint64_t StreamVerifier::failure_count() const { return impl_->failure_count; }
-const std::array<RuleTally, 10>& StreamVerifier::tally() const { return impl_->tally; }
+const std::vector<Failure>& StreamVerifier::failures() const {
+  impl_->drain();
+  return impl_->failures;
+}
+std::uint64_t StreamVerifier::failure_count() const {
+  impl_->drain();
+  return impl_->failure_count;
+}
+const std::array<RuleTally, 10>& StreamVerifier::tally() const {
+  impl_->drain();
+  return impl_->tally;
+}
 std::uint64_t StreamVerifier::not_bitwise() const { return impl_->not_bitwise; }
 std::string StreamVerifier::foreign_blas() const {
   return impl_->first && impl_->first->blas != impl_->here_blas ? impl_->first->blas : std::string();

@@ -14,10 +14,13 @@
 //   9 memory     context memory, error buffers and their counts after the step
 // Rules 4-9 re-derive every number two ways: (a) bit for bit in fp32 through libcore/nl's
 // hand-written backward (never the tape); (b) in fp64, each entry within a tolerance from an
-// error bound of the fp32 computation (fp64_bounds.hpp). A stored value that differs from (a)
+// error bound of the fp32 computation (fp64_checks.hpp). A stored value that differs from (a)
 // fails unless `cross_machine` is set (receipts of another BLAS core type), and then must pass (b).
+// With `threads` > 1, way (b) of one step runs on a second thread while way (a) of the next one
+// runs on the caller's; failures are reported in the order a single thread gives them.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +29,6 @@
 #include "common/result.hpp"
 #include "nl/trainer.hpp"
 #include "nl_audit/receipt.hpp"
-#include <memory>
 
 namespace nl_audit {
 
@@ -58,6 +60,7 @@ struct VerifyOptions {
   std::optional<std::string> data;  // the training data's bytes (needed by compact receipts)
   bool cross_machine = false;       // accept (b) where the fp32 bits differ
   bool fp64 = true;                 // run (b)
+  unsigned threads = 1;             // 2 or more: (b) of a step beside (a) of the next
   std::array<bool, 10> disabled{};  // rule numbers not run (tests show each rule is needed)
 };
 
@@ -76,6 +79,7 @@ class StreamVerifier {
   // verification failures are collected.
   [[nodiscard]] common::Status add(std::string_view line, const std::string& file, std::int64_t line_no);
 
+  // The results below wait for the step whose way (b) may still be running.
   [[nodiscard]] std::uint64_t receipts() const;
   [[nodiscard]] const std::vector<Failure>& failures() const;  // at most kMaxFailures kept
   [[nodiscard]] std::uint64_t failure_count() const;

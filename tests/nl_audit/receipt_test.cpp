@@ -4,6 +4,7 @@
 // malformed receipts are refused with the JSON path.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -383,4 +384,39 @@ TEST_CASE("nl_audit: stages from the trainer's own inputs give the trainer's sta
     CHECK((clip < 1 ? clipped > 0 : clipped == 0));
     CHECK(frozen > 0);
   }
+}
+
+// Way (b) of a step runs beside way (a) of the next one with two threads: the failures, and
+// their order, must be those of one thread. A forged m entry at step 5 fails rule 8 both ways
+// (the fp64 bound of an m entry is a few units in its last place); a foreign receipt at step 7
+// fails the chain while step 6's way (b) may still run.
+TEST_CASE("nl_audit: two threads report the same failures in the same order as one") {
+  Forgery f;
+  f.at = 5;
+  f.result = [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) { nudge(a.adam.m.e, 40); };
+  std::vector<std::string> lines = train(12, false, 7, 1.0, f).lines;
+  lines[7] = train(12, false, 8).lines[7];
+  auto records = [&](unsigned threads) {
+    nl_audit::VerifyOptions o;
+    o.threads = threads;
+    nl_audit::StreamVerifier v(std::move(o));
+    std::int64_t n = 0;
+    for (const std::string& l : lines) REQUIRE(v.add(l, "r.jsonl", ++n).ok());
+    std::vector<std::string> out;
+    for (const nl_audit::Failure& x : v.failures()) {
+      out.push_back(std::to_string(x.rule) + " " + std::to_string(x.line) + " " + std::to_string(x.step) + " " + x.tensor + " " +
+                    std::to_string(x.index.value_or(0)) + " " + x.stored + " " + x.recomputed + " " + x.tolerance + " " + x.message);
+    }
+    out.push_back("count " + std::to_string(v.failure_count()));
+    for (const nl_audit::RuleTally& t : v.tally()) out.push_back(std::to_string(t.checked) + "/" + std::to_string(t.failed));
+    return out;
+  };
+  const std::vector<std::string> one = records(1);
+  auto has = [&](const std::string& prefix, const std::string& text) {
+    return std::any_of(one.begin(), one.end(), [&](const std::string& r) { return r.starts_with(prefix) && r.find(text) != std::string::npos; });
+  };
+  REQUIRE(has("8 6 5 ", "fp64 bound"));  // rule 8, line 6, step 5, by way (b)
+  REQUIRE(has("2 8 7 ", ""));            // rule 2 at line 8 (step 7)
+  CHECK(records(2) == one);
+  CHECK(records(3) == one);
 }
