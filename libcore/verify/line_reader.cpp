@@ -1,11 +1,11 @@
-#include "verify_line_reader.hpp"
+#include "verify/line_reader.hpp"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-namespace bp::cli {
+namespace verify {
 
 bool LineReader::fill() {
   for (;;) {
@@ -52,4 +52,4 @@ LineReader::Status LineReader::next(std::string& line) {
   return Status::line;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -1,12 +1,13 @@
 #pragma once
-// JSON Lines read one line at a time from a file descriptor, for `bp verify multi`: memory holds
-// one line (capped at max_line_bytes) and a 64 KiB buffer, whatever the input's length. Lines end
-// at "\n"; a "\r" before it is dropped (CRLF); a last line without "\n" is still a line.
+// JSON Lines read one line at a time from a file descriptor, for the streaming verify modes (multi,
+// nltrain): memory holds one line (capped at max_line_bytes) and a 64 KiB buffer, whatever the
+// input's length. Lines end at "\n"; a "\r" before it is dropped (CRLF); a last line without "\n"
+// is still a line.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace bp::cli {
+namespace verify {
 
 class LineReader {
  public:
@@ -32,4 +33,4 @@ class LineReader {
   std::int64_t line_number_ = 0;
 };
 
-}  // namespace bp::cli
+}  // namespace verify
