@@ -18,35 +18,27 @@ bool blank(const std::string& line) {
 
 // Reads every record of `fd` into `run`; an error ends the reading.
 std::optional<StreamError> read_records(int fd, const std::string& name, MultiRun& run) {
-  LineReader reader(fd, kMaxRecordBytes);
-  std::string line;
-  for (;;) {
-    const auto status = reader.next(line);
-    if (status == LineReader::Status::end) break;
-    if (status == LineReader::Status::io_error) {
-      return StreamError::unreadable_input(name, reader.last_errno());
-    }
-    if (status == LineReader::Status::too_long) {
-      return StreamError(StreamFailure::line_too_long,
-                         "input too large to read: line " + std::to_string(reader.line_number()) + " of " + name +
-                             " is longer than " + std::to_string(kMaxRecordBytes) + " bytes, the limit for one record.",
-                         reader.line_number());
-    }
-    if (blank(line)) continue;
+  auto too_long = [&](std::int64_t n) {
+    return "input too large to read: line " + std::to_string(n) + " of " + name + " is longer than " +
+           std::to_string(kMaxRecordBytes) + " bytes, the limit for one record.";
+  };
+  auto take = [&](const std::string& line, std::int64_t n) -> std::optional<StreamError> {
+    if (blank(line)) return std::nullopt;
     common::JsonInputOptions options;
     options.file = name;
     options.bom = common::BomPolicy::reject;
     options.max_bytes = kMaxRecordBytes;
-    options.first_line = reader.line_number();
+    options.first_line = n;
     auto doc = common::parse_json_text(line, options);
     if (!doc) {
-      return StreamError(StreamFailure::not_json,
-                         "Invalid JSON at line " + std::to_string(reader.line_number()) + ": " + doc.error().to_string(),
-                         reader.line_number());
+      return StreamError(StreamFailure::not_json, "Invalid JSON at line " + std::to_string(n) + ": " + doc.error().to_string(),
+                         n);
     }
     run.add(*doc);
     common::release_json(*doc);
-  }
+    return std::nullopt;
+  };
+  if (auto e = for_each_line(fd, kMaxRecordBytes, name, too_long, take)) return e;
   if (run.records() == 0) return StreamError(StreamFailure::no_records, name + " contains no JSON records");
   return std::nullopt;
 }

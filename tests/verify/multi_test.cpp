@@ -40,6 +40,15 @@ struct Seen final : verify::MultiObserver {
 
 std::vector<std::string> bundle() { return verify_test::fixture_lines("xor.multi-step.jsonl"); }
 
+// The bundle with record 1 claiming step_index 2 (everything else consistent).
+std::string out_of_order() {
+  auto lines = bundle();
+  auto second = nlohmann::ordered_json::parse(lines[1]);
+  second["step_index"] = 2;
+  lines[1] = second.dump();
+  return verify_test::joined(lines);
+}
+
 }  // namespace
 
 TEST_CASE("multi: the two-step golden passes; the observer sees both records in order") {
@@ -60,11 +69,7 @@ TEST_CASE("multi: the two-step golden passes; the observer sees both records in 
 }
 
 TEST_CASE("multi: a step_index out of order fails the cross-record check with Rule 10 alone") {
-  auto lines = bundle();
-  auto second = nlohmann::ordered_json::parse(lines[1]);
-  second["step_index"] = 2;
-  lines[1] = second.dump();
-  const verify_test::TextInput in(verify_test::joined(lines));
+  const verify_test::TextInput in(out_of_order());
   Seen seen;
   auto out = verify::verify_multi(in.fd(), "bundle", {}, &seen);
   REQUIRE(out.ok());
@@ -79,11 +84,7 @@ TEST_CASE("multi: a step_index out of order fails the cross-record check with Ru
 }
 
 TEST_CASE("multi: without an observer the verdict is the same") {
-  auto lines = bundle();
-  auto second = nlohmann::ordered_json::parse(lines[1]);
-  second["step_index"] = 2;
-  lines[1] = second.dump();
-  const verify_test::TextInput in(verify_test::joined(lines));
+  const verify_test::TextInput in(out_of_order());
   auto out = verify::verify_multi(in.fd(), "bundle", {});
   REQUIRE(out.ok());
   CHECK(out->overall == "fail");
