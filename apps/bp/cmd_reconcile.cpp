@@ -9,10 +9,12 @@
 #include "common/js_json_text.hpp"
 #include "input_source.hpp"
 #include "receipt_reader.hpp"
+#include "reconcile/coverage.hpp"
 #include "reconcile/reconcile.hpp"
+#include "reconcile/result_json.hpp"
 #include "reconcile_report.hpp"
 #include "terminal.hpp"
-#include "verify_checks.hpp"
+#include "verify/checks.hpp"
 #include "verify_output.hpp"
 #include "verify_usage.hpp"
 
@@ -47,7 +49,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
       if (!write_stdout(common::js_stringify(j) + "\n")) return stdout_write_failed();
       return kExitFailure;
     }
-    const std::string list = join_rules(skipped);
+    const std::string list = reconcile::join_rules(skipped);
     write_stderr(paint("not verified: math gate skipped", color) +
                  "\n\n"
                  "  The receipt self-declares fixture_status.verification_state=\n"
@@ -64,7 +66,7 @@ int report_result(const Invocation& inv, const reconcile::Result& result) {
   if (inv.json) {
     nlohmann::ordered_json j;
     j["ok"] = false;
-    j["failures"] = failures_json(result.failures);
+    j["failures"] = reconcile::to_json(result.failures);
     if (gate_skipped) {
       j["math_gate_skipped"] = true;
       j["skipped_rules"] = skipped;
@@ -109,7 +111,7 @@ int run_reconcile(const Invocation& inv) {
   if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
   const auto& receipt = std::get<nlohmann::ordered_json>(doc);
   if (inv.verbose) {
-    const ReceiptLabel label = describe_receipt(receipt);
+    const verify::ReceiptLabel label = verify::describe_receipt(receipt);
     if (label.schema_version) verbose_log(inv, "schema_version: " + *label.schema_version);
     if (label.fixture_id) verbose_log(inv, "fixture_id: " + *label.fixture_id);
     verbose_log(inv, "reconciling...");

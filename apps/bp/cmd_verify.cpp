@@ -1,6 +1,7 @@
-// bp verify mazur [F] | general F... | multi F | nltrain F: the verify gates (verify_general.hpp,
-// verify_multi.hpp, verify_batch.hpp, verify_nltrain.hpp); this file reads the arguments and the
-// receipt and picks the exit status.
+// bp verify mazur [F] | general F... | multi F | nltrain F: the verify gates are the verify
+// library's (libcore/verify: general.hpp, multi.hpp, batch.hpp, nltrain.hpp); this file reads the
+// arguments and the receipt, calls the gate and hands its report to the renderer, which picks the
+// exit status (verify_output.hpp, verify_multi.hpp, verify_batch.hpp, verify_nltrain.hpp).
 #include <variant>
 
 #include "command_support.hpp"
@@ -11,17 +12,16 @@
 #include "input_source.hpp"
 #include "receipt_reader.hpp"
 #include "suggest.hpp"
+#include "verify/general.hpp"
 #include "verify_batch.hpp"
-#include "verify_general.hpp"
 #include "verify_multi.hpp"
 #include "verify_nltrain.hpp"
+#include "verify_options.hpp"
 #include "verify_output.hpp"
 #include "verify_usage.hpp"
 
 namespace bp::cli {
 namespace {
-
-VerdictOptions verdict_options(const Invocation& inv) { return {inv.warn_as_fail, inv.strict}; }
 
 std::variant<nlohmann::ordered_json, int> read_receipt(const Invocation& inv, const std::string& path) {
   auto input = read_input(path);
@@ -43,7 +43,8 @@ int run_mazur(const Invocation& inv) {
   verbose_log(inv, "verify subject: " + path);
   auto receipt = read_receipt(inv, path);
   if (auto* code = std::get_if<int>(&receipt)) return *code;
-  return emit_verify_report(inv, verify_mazur(std::get<nlohmann::ordered_json>(receipt), verdict_options(inv)));
+  const verify::MazurOptions options{verdict_options(inv), bundled_mazur_fixtures()};
+  return emit_verify_report(inv, verify::verify_mazur(std::get<nlohmann::ordered_json>(receipt), options));
 }
 
 int run_general(const Invocation& inv) {
@@ -60,8 +61,8 @@ int run_general(const Invocation& inv) {
   verbose_log(inv, "verify general subject: " + path);
   auto receipt = read_receipt(inv, path);
   if (auto* code = std::get_if<int>(&receipt)) return *code;
-  return emit_verify_report(inv,
-                            verify_general(std::get<nlohmann::ordered_json>(receipt), path, verdict_options(inv)));
+  const verify::GeneralOptions options{verdict_options(inv), path};
+  return emit_verify_report(inv, verify::verify_general(std::get<nlohmann::ordered_json>(receipt), options));
 }
 
 int run_multi(const Invocation& inv) {

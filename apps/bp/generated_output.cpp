@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "command_support.hpp"
+#include "common/js_text.hpp"
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
 #include "input_source.hpp"
@@ -12,15 +13,6 @@
 #include "terminal.hpp"
 
 namespace bp::cli {
-
-std::size_t utf16_units(std::string_view utf8) {
-  std::size_t n = 0;
-  for (unsigned char c : utf8) {
-    if ((c & 0xC0) != 0x80) ++n;  // a lead byte starts a code point
-    if (c >= 0xF0) ++n;           // four-byte sequences need a surrogate pair
-  }
-  return n;
-}
 
 namespace {
 
@@ -40,9 +32,9 @@ int check_against_golden(const Invocation& inv, const GeneratedBytes& g) {
   while (same < g.bytes.size() && same < want.size() && g.bytes[same] == want[same]) ++same;
   // Back up to the start of a code point so the offset counts whole characters.
   while (same > 0 && (static_cast<unsigned char>(g.bytes[same]) & 0xC0) == 0x80) --same;
-  const std::size_t offset = utf16_units(std::string_view(g.bytes).substr(0, same));
-  const std::size_t emitted = utf16_units(g.bytes);
-  const std::size_t golden_len = utf16_units(want);
+  const std::size_t offset = common::utf16_units(std::string_view(g.bytes).substr(0, same));
+  const std::size_t emitted = common::utf16_units(g.bytes);
+  const std::size_t golden_len = common::utf16_units(want);
   if (inv.json) {
     (void)write_stdout("{\"ok\":false,\"drift_offset\":" + std::to_string(offset) +
                        ",\"emitted_length\":" + std::to_string(emitted) +
@@ -63,7 +55,7 @@ int deliver_generated(const Invocation& inv, const GeneratedBytes& g) {
   if (inv.check) return check_against_golden(inv, g);
   if (inv.has_out()) {
     if (auto e = write_out_file(*inv.out, g.bytes)) return fail(inv, *e);
-    const std::size_t n = utf16_units(g.bytes);
+    const std::size_t n = common::utf16_units(g.bytes);
     if (inv.json) {
       (void)write_stdout("{\"ok\":true,\"out\":" + common::json_string(*inv.out) + ",\"bytes\":" + std::to_string(n) +
                          "}\n");

@@ -14,10 +14,6 @@ struct GeneratedBytes {
   std::string golden_path;  // compared under --check
 };
 
-// Lengths and offsets are reported in UTF-16 code units, as the reference (JavaScript strings)
-// reports them; for ASCII text they equal byte counts.
-[[nodiscard]] std::size_t utf16_units(std::string_view utf8);
-
 [[nodiscard]] int deliver_generated(const Invocation& inv, const GeneratedBytes& g);
 
 }  // namespace bp::cli

@@ -2,12 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
-#include "common/js_json_text.hpp"
-#include "reconcile/result_json.hpp"
+#include "common/js_text.hpp"
 
 namespace bp::cli {
 namespace {
@@ -45,7 +41,7 @@ constexpr std::array<std::string_view, 27> kRuleLabels = {
 
 std::string optional_number(const std::optional<double>& v, bool exponent_form) {
   if (!v) return "undefined";  // the reference prints String(undefined)
-  return exponent_form ? js_to_exponential(*v, 9) : js_number_text(*v);
+  return exponent_form ? common::js_to_exponential(*v, 9) : common::js_number_text(*v);
 }
 
 }  // namespace
@@ -53,48 +49,6 @@ std::string optional_number(const std::optional<double>& v, bool exponent_form) 
 std::string_view rule_label(int rule) {
   if (rule < 0 || static_cast<std::size_t>(rule) >= kRuleLabels.size()) return "rule mismatch";
   return kRuleLabels[static_cast<std::size_t>(rule)];
-}
-
-std::string js_number_text(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
-  return common::js_number_to_string(v);
-}
-
-std::string js_to_exponential(double v, int digits) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
-  std::string sign = v < 0 ? "-" : "";
-  v = std::fabs(v);
-  int exponent = 0;
-  std::string mantissa(static_cast<std::size_t>(digits) + 1, '0');
-  if (v != 0) {
-    // The exact decimal expansion of the double (at most 767 significant digits), then rounding
-    // half away from zero at `digits` decimals, as ECMAScript specifies (printf rounds half to even).
-    std::array<char, 1100> buf{};
-    std::snprintf(buf.data(), buf.size(), "%.780e", v);
-    const std::string exact(buf.data());
-    const auto e_pos = exact.find('e');
-    exponent = std::atoi(exact.c_str() + e_pos + 1);
-    std::string all = exact.substr(0, 1) + exact.substr(2, e_pos - 2);
-    mantissa = all.substr(0, static_cast<std::size_t>(digits) + 1);
-    if (all[static_cast<std::size_t>(digits) + 1] >= '5') {
-      int i = digits;
-      while (i >= 0 && mantissa[static_cast<std::size_t>(i)] == '9') mantissa[static_cast<std::size_t>(i--)] = '0';
-      if (i >= 0) {
-        ++mantissa[static_cast<std::size_t>(i)];
-      } else {
-        mantissa.insert(mantissa.begin(), '1');
-        mantissa.pop_back();
-        ++exponent;
-      }
-    }
-  }
-  std::string out = sign + mantissa.substr(0, 1);
-  if (digits > 0) out += "." + mantissa.substr(1);
-  out += exponent < 0 ? "e-" : "e+";
-  out += std::to_string(std::abs(exponent));
-  return out;
 }
 
 std::string render_failure(const reconcile::Failure& f) {
@@ -114,18 +68,6 @@ std::string render_failure(const reconcile::Failure& f) {
     const std::string n = std::to_string(*f.cascade_of_rule);
     out += "  Note: cascades from Rule " + n + ". Fix Rule " + n + " first.\n";
   }
-  return out;
-}
-
-nlohmann::ordered_json failures_json(const std::vector<reconcile::Failure>& failures) {
-  auto out = nlohmann::ordered_json::array();
-  for (const auto& f : failures) out.push_back(reconcile::to_json(f));
-  return out;
-}
-
-std::string join_rules(const std::vector<int>& rules) {
-  std::string out;
-  for (int r : rules) out += (out.empty() ? "" : ", ") + std::to_string(r);
   return out;
 }
 

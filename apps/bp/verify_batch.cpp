@@ -2,10 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
-#include <system_error>
 #include <variant>
 
 #include "command_support.hpp"
@@ -13,62 +9,24 @@
 #include "input_source.hpp"
 #include "receipt_reader.hpp"
 #include "terminal.hpp"
-#include "verify_general.hpp"
+#include "verify/batch.hpp"
+#include "verify/report_json.hpp"
 #include "verify_multi.hpp"
+#include "verify_options.hpp"
 #include "verify_output.hpp"
+#include "verify_report.hpp"
 
 namespace bp::cli {
-namespace {
-
-bool receipt_extension(const std::filesystem::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".json" || ext == ".jsonl";
-}
-
-// The receipts an argument names: itself, or a directory's receipt files in path order.
-std::vector<std::string> expand(const std::string& arg, std::string& error) {
-  std::error_code ec;
-  if (arg == "-" || !std::filesystem::is_directory(arg, ec)) return {arg};
-  std::vector<std::string> files;
-  std::filesystem::recursive_directory_iterator it(arg, std::filesystem::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file(ec) && receipt_extension(it->path())) files.push_back(it->path().string());
-  }
-  if (ec) error = "could not list " + arg + ": " + ec.message();
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-struct Tally {
-  std::size_t receipts = 0, passed = 0, warned = 0, failed = 0, errors = 0;
-};
-
-bool is_mazur_receipt(const nlohmann::ordered_json& r) {
-  const auto it = r.is_object() ? r.find("schema_version") : r.end();
-  return it != r.end() && it->is_string() && it->get_ref<const std::string&>() == "0.1.0";
-}
-
-std::string first_failure(const VerifyReport& r) {
-  for (const auto& c : r.checks) {
-    if (c.status == CheckStatus::fail) return c.name + (c.message ? ": " + *c.message : "");
-  }
-  for (const auto& c : r.checks) {
-    if (c.status != CheckStatus::pass) return c.name + (c.message ? ": " + *c.message : "");
-  }
-  return {};
-}
-
-}  // namespace
 
 int verify_general_many(const Invocation& inv, const std::vector<std::string>& args) {
   const bool color = use_color(STDERR_FILENO, inv.color, inv.json);
-  const VerdictOptions options{inv.warn_as_fail, inv.strict};
-  Tally t;
+  using verify::CheckStatus;
+  const verify::VerdictOptions options = verdict_options(inv);
+  const verify::MazurFixtures fixtures = bundled_mazur_fixtures();
+  verify::BatchTally t;
   bool out_ok = true;
   auto error_line = [&](const std::string& file, const CliError& e) {
-    ++t.receipts;
-    ++t.errors;
+    t.add_error();
     if (inv.json) {
       std::string env = json_envelope(e);  // {"ok":false,"error":{..}}\n
       out_ok = out_ok && write_stdout("{\"file\":" + common::js_stringify(file) + "," + env.substr(1));
@@ -77,24 +35,11 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
                    "\n");
     }
   };
-  auto tally = [&](std::string_view overall) {
-    ++t.receipts;
-    if (overall == "fail") {
-      ++t.failed;
-      return CheckStatus::fail;
-    }
-    if (overall == "warn") {
-      ++t.warned;
-      return CheckStatus::warn;
-    }
-    ++t.passed;
-    return CheckStatus::pass;
-  };
   auto bundle_line = [&](const std::string& file) {
     auto verdict = verify_multi_verdict(inv, file);
     if (auto* e = std::get_if<CliError>(&verdict)) return error_line(file, *e);
-    const auto& v = std::get<MultiVerdict>(verdict);
-    const CheckStatus shown = tally(v.overall);
+    const auto& v = std::get<verify::MultiOutcome>(verdict);
+    const CheckStatus shown = t.add_verdict(v.overall);
     if (inv.json) {
       nlohmann::ordered_json j;
       j["file"] = file;
@@ -110,15 +55,14 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
     }
   };
   for (const auto& arg : args) {
-    std::string list_error;
-    const auto files = expand(arg, list_error);
-    if (!list_error.empty()) {
+    const verify::ReceiptPaths paths = verify::receipt_paths(arg);
+    if (paths.error) {
       CliError e;
       e.code = "IO_ERROR";
-      e.message = list_error;
+      e.message = paths.error->message();
       error_line(arg, e);
     }
-    for (const auto& file : files) {
+    for (const auto& file : paths.files) {
       verbose_log(inv, "verify general subject: " + file);
       auto input = read_input(file);
       if (auto* e = std::get_if<CliError>(&input)) {
@@ -137,18 +81,17 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
       }
       const auto& receipt = std::get<nlohmann::ordered_json>(doc);
       // A v0.1.0 (Mazur) receipt gets the Mazur gate, as `bp verify mazur FILE` would.
-      const VerifyReport report = is_mazur_receipt(receipt) ? verify_mazur(receipt, options)
-                                                            : verify_general(receipt, file, options);
-      const CheckStatus shown = tally(report.overall);
+      const verify::VerifyReport report = verify::verify_receipt(receipt, {options, file}, fixtures);
+      const CheckStatus shown = t.add_verdict(report.overall);
       if (inv.json) {
         nlohmann::ordered_json j;
         j["file"] = file;
         j["ok"] = !report.failed();
-        j["report"] = report_json(report);
+        j["report"] = verify::report_json(report);
         out_ok = out_ok && write_stdout(common::js_stringify(j) + "\n");
       } else {
         std::string line = std::string("[") + status_tag(shown, color) + "] " + file;
-        if (shown != CheckStatus::pass) line += ": " + first_failure(report);
+        if (shown != CheckStatus::pass) line += ": " + verify::first_problem(report);
         write_stderr(line + "\n");
         if (inv.verbose && shown != CheckStatus::pass) write_stderr(render_report(report, color, true));
       }
@@ -160,7 +103,7 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
     e.message = "no receipts to verify: the directories given hold no *.json or *.jsonl file.";
     return fail(inv, e);
   }
-  const bool ok = t.failed == 0 && t.errors == 0;
+  const bool ok = t.ok();
   if (inv.json) {
     nlohmann::ordered_json s;
     s["receipts"] = t.receipts;

@@ -1,7 +1,9 @@
 #pragma once
 // `bp verify general F1 F2 ... | DIR`: many receipts in one process (no process start per receipt),
 // so CI can check a thousand receipts at once. A directory contributes its *.json and *.jsonl
-// files (recursively, sorted by path). Each receipt gets the `verify general` gate.
+// files (recursively, sorted by path). Each receipt gets the `verify general` gate (a v0.1.0 one the
+// Mazur gate), a file of several records the `verify multi` one: verify/batch.hpp decides, this
+// file reads each receipt and writes its line.
 //
 // Human (stderr): "[PASS] path", "[FAIL] path: check: message", "[ERROR] path: message" (--verbose
 // adds the full report of every receipt that did not pass), then one summary line.

@@ -1,34 +1,91 @@
 #include "verify_multi_report.hpp"
 
+#include <unistd.h>
+
 #include "command_support.hpp"
 #include "common/js_json_text.hpp"
+#include "reconcile/result_json.hpp"
 #include "reconcile_report.hpp"
 #include "terminal.hpp"
+#include "verify/report_json.hpp"
+#include "verify_report.hpp"
 
 namespace bp::cli {
+
+MultiReportSpool::MultiReportSpool(const Invocation& inv)
+    : inv_(inv), color_(use_color(STDERR_FILENO, inv.color, inv.json)) {}
+
+std::optional<std::string> MultiReportSpool::open() {
+  if (auto e = per_record_.open()) return e;
+  return cross_evidence_.open();
+}
+
+void MultiReportSpool::record(std::size_t index, const verify::ReceiptLabel& label, const verify::Check& schema,
+                              const verify::Check& rec) {
+  if (inv_.json) {
+    nlohmann::ordered_json j;
+    j["step_index"] = index;
+    if (label.schema_version) j["schema_version"] = *label.schema_version;
+    if (label.fixture_id) j["fixture_id"] = *label.fixture_id;
+    j["schema"] = verify::check_json(schema);
+    j["reconcile"] = verify::check_json(rec);
+    per_record_.append((index > 0 ? "," : "") + common::js_stringify(j));
+  } else {
+    std::string text = "record " + std::to_string(index) + (label.fixture_id ? " (" + *label.fixture_id + ")" : "") +
+                       ":\n";
+    text += render_check(schema, color_);
+    text += render_check(rec, color_);
+    per_record_.append(text);
+  }
+}
+
+// An element of the cross-record check's evidence: every failure reconcileMultiStep reports, in its order.
+void MultiReportSpool::cross_failure(const reconcile::Failure& f, std::size_t counted_before) {
+  const nlohmann::ordered_json j = reconcile::to_json(f);
+  if (inv_.json) {
+    if (counted_before > 0) cross_evidence_.append(",");
+    cross_evidence_.append(common::js_stringify(j));
+    return;
+  }
+  // An element of JSON.stringify(failures, null, 2), indented as the report indents evidence.
+  std::string pretty = common::js_stringify_pretty(j, 2);
+  std::string text = counted_before > 0 ? ",\n" : "";
+  std::size_t start = 0;
+  for (;;) {
+    const auto nl = pretty.find('\n', start);
+    text += "      " + pretty.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (nl == std::string::npos) break;
+    text += "\n";
+    start = nl + 1;
+  }
+  cross_evidence_.append(text);
+}
+
 namespace {
 
-int write_json(MultiRun& run, const MultiRun::Outcome& o, bool ok) {
+using verify::Check;
+
+int write_json(MultiReportSpool& spool, const verify::MultiOutcome& o, bool ok) {
   std::string head = std::string("{\"ok\":") + (ok ? "true" : "false") + ",\"report\":{\"overall\":" +
-                     common::js_stringify(o.overall) + ",\"record_count\":" + std::to_string(run.records()) +
+                     common::js_stringify(o.overall) + ",\"record_count\":" + std::to_string(o.records) +
                      ",\"per_record\":[";
-  bool written = write_stdout(head) && run.per_record().replay(write_stdout);
+  bool written = write_stdout(head) && spool.per_record().replay(write_stdout);
   std::string tail = "],\"cross_record_checks\":[";
   for (std::size_t i = 0; i < o.cross.size(); ++i) {
     if (i > 0) tail += ",";
-    if (i == 0 && o.rules_evidence_spooled) {
-      std::string j = common::js_stringify(check_json(o.cross[0]));
+    if (i == 0 && o.rules_evidence_sent) {
+      std::string j = common::js_stringify(verify::check_json(o.cross[0]));
       j.pop_back();  // the closing brace; the evidence follows
       tail += j + ",\"evidence\":[";
-      written = written && write_stdout(tail) && run.cross_evidence().replay(write_stdout);
+      written = written && write_stdout(tail) && spool.cross_evidence().replay(write_stdout);
       tail = "]}";
     } else {
-      tail += common::js_stringify(check_json(o.cross[i]));
+      tail += common::js_stringify(verify::check_json(o.cross[i]));
     }
   }
   tail += "]";
-  if (run.any_math_gate_skipped()) {
-    tail += ",\"math_gate_skipped\":true,\"skipped_rules\":" + common::js_stringify(run.skipped_rules());
+  if (o.math_gate_skipped) {
+    tail += ",\"math_gate_skipped\":true,\"skipped_rules\":" + common::js_stringify(o.skipped_rules);
   }
   if (o.has_coverage) {
     tail += ",\"rules_evaluated\":" + common::js_stringify(o.bundle.rules_evaluated) +
@@ -43,23 +100,23 @@ int write_json(MultiRun& run, const MultiRun::Outcome& o, bool ok) {
   return ok ? kExitOk : kExitFailure;
 }
 
-void write_text(const Invocation& inv, MultiRun& run, const MultiRun::Outcome& o) {
-  const bool color = run.color();
-  const std::string n = std::to_string(run.records());
+void write_text(const Invocation& inv, MultiReportSpool& spool, const verify::MultiOutcome& o) {
+  const bool color = spool.color();
+  const std::string n = std::to_string(o.records);
   const std::string header = o.overall == "pass"   ? "verify multi passed (" + n + " record(s))"
                              : o.overall == "warn" ? "verify multi passed with warnings (" + n + " record(s))"
                                                    : "verify multi failed (" + n + " record(s))";
   auto to_stderr = [](std::string_view s) { return write_stderr(s); };
   (void)write_stderr(paint_header(header, o.overall, color) + "\n\n");
-  (void)run.per_record().replay(to_stderr);
+  (void)spool.per_record().replay(to_stderr);
   std::string tail = "\ncross-record:\n";
   for (std::size_t i = 0; i < o.cross.size(); ++i) {
-    if (i == 0 && o.rules_evidence_spooled) {
+    if (i == 0 && o.rules_evidence_sent) {
       Check bare = o.cross[0];
       bare.evidence.reset();
       tail += render_check(bare, color) + "    [\n";
       (void)write_stderr(tail);
-      (void)run.cross_evidence().replay(to_stderr);
+      (void)spool.cross_evidence().replay(to_stderr);
       tail = "\n    ]\n";
     } else {
       tail += render_check(o.cross[i], color);
@@ -73,10 +130,10 @@ void write_text(const Invocation& inv, MultiRun& run, const MultiRun::Outcome& o
 
 }  // namespace
 
-int write_multi_report(const Invocation& inv, MultiRun& run, const MultiRun::Outcome& outcome) {
+int write_multi_report(const Invocation& inv, MultiReportSpool& spool, const verify::MultiOutcome& outcome) {
   const bool ok = outcome.overall != "fail";
-  if (inv.json) return write_json(run, outcome, ok);
-  write_text(inv, run, outcome);
+  if (inv.json) return write_json(spool, outcome, ok);
+  write_text(inv, spool, outcome);
   return ok ? kExitOk : kExitFailure;
 }
 

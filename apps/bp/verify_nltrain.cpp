@@ -12,9 +12,8 @@
 #include "command_support.hpp"
 #include "common/file_system.hpp"
 #include "input_source.hpp"
-#include "nl_audit/verify.hpp"
 #include "output_sink.hpp"
-#include "verify_line_reader.hpp"
+#include "verify/nltrain.hpp"
 
 namespace bp::cli {
 namespace {
@@ -23,6 +22,21 @@ CliError error(int exit_code, std::string code, std::string message) {
   CliError e;
   e.exit_code = exit_code, e.code = std::move(code), e.message = std::move(message);
   return e;
+}
+
+// Why the library stopped reading: exit 3 when --data does not fit the receipts, else 2.
+CliError stream_error(const verify::StreamError& e) {
+  switch (e.failure()) {
+    case verify::StreamFailure::unreadable: return error(kExitMalformedOrIo, "IO_ERROR", e.message());
+    case verify::StreamFailure::line_too_long: return error(kExitMalformedOrIo, "INPUT_TOO_LARGE", e.message());
+    case verify::StreamFailure::no_records: return error(kExitMalformedOrIo, "BP_JSONL_EMPTY", e.message());
+    case verify::StreamFailure::rejected:
+    case verify::StreamFailure::not_json:
+    case verify::StreamFailure::observer_failed: break;
+  }
+  const bool arg = e.code() == common::ErrorCode::invalid_argument;
+  return error(arg ? kExitInvalidArgument : kExitMalformedOrIo, arg ? "INVALID_ARGUMENT" : "BP_TENSOR_STEP_MALFORMED",
+               e.message());
 }
 
 std::string where(const nl_audit::Failure& f) {
@@ -100,7 +114,7 @@ std::string verify_nltrain_usage() {
 }
 
 int verify_nltrain_file(const Invocation& inv, const std::string& file) {
-  nl_audit::VerifyOptions opt;
+  verify::NltrainOptions opt;
   opt.cross_machine = inv.cross_machine;
   if (inv.data) {
     auto text = common::read_text(common::real_file_system(), *inv.data, std::size_t{1} << 32);
@@ -116,32 +130,10 @@ int verify_nltrain_file(const Invocation& inv, const std::string& file) {
     if (fd < 0) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
   }
   const std::string name = file == "-" ? "<stdin>" : file;
-  nl_audit::StreamVerifier v(std::move(opt));
-  LineReader reader(fd, nl_audit::kMaxReceiptLineBytes);
-  std::string line;
-  std::optional<CliError> stop;
-  for (;;) {
-    const auto status = reader.next(line);
-    if (status == LineReader::Status::end) break;
-    if (status == LineReader::Status::io_error) {
-      stop = error(kExitMalformedOrIo, "IO_ERROR", "could not read " + name + ": " + std::strerror(reader.last_errno()));
-      break;
-    }
-    if (status == LineReader::Status::too_long) {
-      stop = error(kExitMalformedOrIo, "INPUT_TOO_LARGE", name + ":" + std::to_string(reader.line_number()) + ": a receipt longer than " +
-                                                             std::to_string(nl_audit::kMaxReceiptLineBytes) + " bytes");
-      break;
-    }
-    if (common::Status s = v.add(line, name, reader.line_number()); !s.ok()) {
-      const bool arg = s.error().code() == common::ErrorCode::invalid_argument;
-      stop = error(arg ? kExitInvalidArgument : kExitMalformedOrIo, arg ? "INVALID_ARGUMENT" : "BP_TENSOR_STEP_MALFORMED",
-                   s.error().to_string());
-      break;
-    }
-  }
+  auto verified = verify::verify_nltrain(fd, name, std::move(opt));
   if (fd != STDIN_FILENO) ::close(fd);
-  if (stop) return fail(inv, *stop);
-  if (v.receipts() == 0) return fail(inv, error(kExitMalformedOrIo, "BP_JSONL_EMPTY", name + " contains no receipts"));
+  if (!verified) return fail(inv, stream_error(verified.error()));
+  const nl_audit::StreamVerifier& v = *verified;
   const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;
   if (inv.json) {
     if (auto e = write_to_stdout(json_report(v))) return fail(inv, *e);

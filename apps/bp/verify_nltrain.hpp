@@ -1,7 +1,7 @@
 #pragma once
-// bp verify nltrain F|- [--data D] [--cross-machine]: nltrain's step receipts through the
-// library verifier (nl_audit/verify.hpp), streamed one line at a time; the report and the exit
-// status of bp's other verify modes.
+// bp verify nltrain F|- [--data D] [--cross-machine]: opens the input and the --data file, runs
+// the library's streaming gate (verify/nltrain.hpp over nl_audit/verify.hpp) and renders its
+// verdict: the report and the exit status of bp's other verify modes.
 #include <string>
 
 #include "argv_scan.hpp"

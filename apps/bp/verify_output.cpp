@@ -4,6 +4,7 @@
 
 #include "cli_error.hpp"
 #include "terminal.hpp"
+#include "verify_report.hpp"
 
 namespace bp::cli {
 
@@ -12,7 +13,7 @@ int stdout_write_failed() {
   return kExitMalformedOrIo;
 }
 
-int emit_verify_report(const Invocation& inv, const VerifyReport& report) {
+int emit_verify_report(const Invocation& inv, const verify::VerifyReport& report) {
   if (inv.json) {
     if (!write_stdout(report_envelope(report))) return stdout_write_failed();
   } else {

@@ -2,11 +2,11 @@
 // Writing one verify report where the reference writes it (--json: stdout; otherwise stderr) and
 // turning it into the exit status. A report that cannot be written to stdout is exit 2.
 #include "argv_scan.hpp"
-#include "verify_report.hpp"
+#include "verify/report.hpp"
 
 namespace bp::cli {
 
-[[nodiscard]] int emit_verify_report(const Invocation& inv, const VerifyReport& report);
+[[nodiscard]] int emit_verify_report(const Invocation& inv, const verify::VerifyReport& report);
 
 // Reports that stdout could not take the output (stderr, exit 2).
 [[nodiscard]] int stdout_write_failed();

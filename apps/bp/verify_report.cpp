@@ -2,9 +2,13 @@
 
 #include "common/js_json_text.hpp"
 #include "reconcile_report.hpp"
+#include "verify/report_json.hpp"
 
 namespace bp::cli {
 namespace {
+
+using verify::Check;
+using verify::CheckStatus;
 
 constexpr std::string_view kRed = "\x1b[31m";
 constexpr std::string_view kYellow = "\x1b[33m";
@@ -29,65 +33,10 @@ std::string status_tag(CheckStatus s, bool color) {
   return paint("FAIL", kRed, color);
 }
 
-void Verdict::add(const Check& c) {
-  if (c.status == CheckStatus::fail) fail_ = true;
-  if (c.status == CheckStatus::warn) warn_ = true;
-  if (c.status == CheckStatus::skip && !c.strict_exempt) strict_skip_ = true;
-}
-
-std::string_view Verdict::overall(const VerdictOptions& o) const {
-  if (fail_) return "fail";
-  if (o.strict && (warn_ || strict_skip_)) return "fail";
-  if (o.warn_as_fail && warn_) return "fail";
-  return warn_ ? "warn" : "pass";
-}
-
-void VerifyReport::finalize(const VerdictOptions& options) {
-  Verdict v;
-  for (const auto& c : checks) v.add(c);
-  overall = std::string(v.overall(options));
-}
-
-std::string_view status_name(CheckStatus s) {
-  switch (s) {
-    case CheckStatus::pass: return "pass";
-    case CheckStatus::fail: return "fail";
-    case CheckStatus::warn: return "warn";
-    case CheckStatus::skip: return "skip";
-  }
-  return "fail";
-}
-
-nlohmann::ordered_json check_json(const Check& c) {
-  nlohmann::ordered_json j;
-  j["name"] = c.name;
-  j["status"] = std::string(status_name(c.status));
-  if (c.strict_exempt) j["strictExempt"] = true;
-  if (c.message) j["message"] = *c.message;
-  if (c.evidence) j["evidence"] = *c.evidence;
-  return j;
-}
-
-nlohmann::ordered_json report_json(const VerifyReport& r) {
-  nlohmann::ordered_json j;
-  j["overall"] = r.overall;
-  auto& checks = j["checks"] = nlohmann::ordered_json::array();
-  for (const auto& c : r.checks) checks.push_back(check_json(c));
-  if (r.math_gate_skipped) {
-    j["math_gate_skipped"] = true;
-    j["skipped_rules"] = r.skipped_rules;
-  }
-  if (r.has_coverage) {
-    j["rules_evaluated"] = r.rules_evaluated;
-    j["gated_off"] = r.gated_off;
-  }
-  return j;
-}
-
-std::string report_envelope(const VerifyReport& r) {
+std::string report_envelope(const verify::VerifyReport& r) {
   nlohmann::ordered_json j;
   j["ok"] = !r.failed();
-  j["report"] = report_json(r);
+  j["report"] = verify::report_json(r);
   return common::js_stringify(j) + "\n";
 }
 
@@ -115,7 +64,7 @@ std::string paint_header(std::string_view text, std::string_view overall, bool c
   return paint(text, bold_color, color);
 }
 
-std::string render_report(const VerifyReport& r, bool color, bool verbose) {
+std::string render_report(const verify::VerifyReport& r, bool color, bool verbose) {
   const std::string_view text = r.overall == "pass"   ? "verification passed"
                                 : r.overall == "warn" ? "verification passed with warnings"
                                                       : "verification failed";

@@ -4,6 +4,12 @@
 
 namespace reconcile {
 
+std::string join_rules(const std::vector<int>& rules) {
+  std::string out;
+  for (int r : rules) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  return out;
+}
+
 std::vector<int> RuleSet::evaluated() const {
   std::vector<int> out;
   for (int n = 1; n <= 26; ++n) {

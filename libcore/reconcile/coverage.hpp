@@ -1,6 +1,7 @@
 #pragma once
 // Which of rules 1-26 a receipt (or a bundle) exercises: the coverage line of `bp verify --verbose`
 // and rules_evaluated / gated_off in --json. A rule is gated off when the feature it judges is absent.
+#include <string>
 #include <vector>
 
 #include "reconcile/json_access.hpp"
@@ -36,5 +37,8 @@ class BundleCoverage {
   bool any_stateful_optimizer_ = false;
   bool any_optimizer_config_ = false;
 };
+
+// "14" or "14, 22": rule numbers as the math-gate messages of `bp reconcile` and `bp verify` list them.
+[[nodiscard]] std::string join_rules(const std::vector<int>& rules);
 
 }  // namespace reconcile

@@ -27,12 +27,17 @@ nlohmann::ordered_json to_json(const Failure& f) {
   return j;
 }
 
+nlohmann::ordered_json to_json(const std::vector<Failure>& failures) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& f : failures) out.push_back(to_json(f));
+  return out;
+}
+
 nlohmann::ordered_json to_json(const Result& r) {
   nlohmann::ordered_json j;
   j["ok"] = r.ok;
   if (!r.ok) {
-    auto& failures = j["failures"] = nlohmann::ordered_json::array();
-    for (const auto& f : r.failures) failures.push_back(to_json(f));
+    j["failures"] = to_json(r.failures);
     if (r.failures_dropped > 0) j["failures_dropped"] = r.failures_dropped;
   }
   if (r.math_gate_skipped) {

@@ -2,9 +2,9 @@
 // verify reports (general and mazur; multi; many receipts in one run, one line each), reconcile,
 // validate and validate-input, the import summary (on stderr, so stdout stays a receipt stream),
 // generate and scaffold results, and the error envelope every command prints under --json when it
-// stops early. A check's evidence has the shape its name gives it (apps/bp/verify_checks.cpp,
-// verify_mazur_checks.cpp, verify_mazur_topology.cpp, verify_multi_run.cpp); numbers written as
-// JSON.stringify writes them are null where they were not finite.
+// stops early. A check's evidence has the shape its name gives it (libcore/verify/checks.cpp,
+// mazur_checks.cpp, mazur_topology.cpp, multi_run.cpp); numbers written as JSON.stringify writes
+// them are null where they were not finite.
 #include "schema_authoring/families.hpp"
 #include "schema_authoring/shared_defs.hpp"
 

@@ -1,14 +1,15 @@
 #pragma once
 // An anonymous temporary file (in $TMPDIR, else /tmp; unlinked at once) that collects report text
 // whose place in the output comes after something not yet known, e.g. the per-record entries of
-// `bp verify multi`, which follow the overall verdict. Memory stays one stdio buffer.
+// `bp verify multi`, which follow the overall verdict. Memory stays one stdio buffer. The library
+// writes nothing to it: a MultiObserver (multi_run.hpp) that renders records keeps its text here.
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace bp::cli {
+namespace verify {
 
 class Spool {
  public:
@@ -36,4 +37,4 @@ class Spool {
   bool write_failed_ = false;
 };
 
-}  // namespace bp::cli
+}  // namespace verify

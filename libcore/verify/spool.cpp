@@ -1,4 +1,4 @@
-#include "verify_spool.hpp"
+#include "verify/spool.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-namespace bp::cli {
+namespace verify {
 
 Spool::~Spool() {
   if (file_ != nullptr) std::fclose(file_);
@@ -63,4 +63,4 @@ bool Spool::replay(const std::function<bool(std::string_view)>& sink) {
   return true;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -1,4 +1,4 @@
-#include "verify_mazur_topology.hpp"
+#include "verify/mazur_topology.hpp"
 
 #include <cstddef>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "common/js_json_text.hpp"
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 using nlohmann::ordered_json;
@@ -144,4 +144,4 @@ std::optional<Check> mazur_topology_check(const ordered_json& receipt) {
   return c;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -1,8 +1,8 @@
-#include "verify_divergence.hpp"
+#include "verify/divergence.hpp"
 
 #include <vector>
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 struct Frame {
@@ -101,4 +101,4 @@ Divergence locate_divergence(std::string_view ours, std::string_view theirs, std
   return {render(stack), token_at(ours, value_start), token_at(theirs, value_start)};
 }
 
-}  // namespace bp::cli
+}  // namespace verify

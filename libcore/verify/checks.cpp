@@ -1,17 +1,18 @@
-#include "verify_checks.hpp"
+#include "verify/checks.hpp"
 
 #include <vector>
 
-#include "generated_output.hpp"
+#include "common/js_text.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/reproduce/reproduce.hpp"
+#include "reconcile/coverage.hpp"
+#include "reconcile/result_json.hpp"
 #include "schema_registry/schema_registry.hpp"
 #include "schema_registry/validator.hpp"
-#include "reconcile_report.hpp"
-#include "verify_divergence.hpp"
+#include "verify/divergence.hpp"
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 const std::string* string_at(const nlohmann::ordered_json& obj, std::string_view key) {
@@ -54,14 +55,14 @@ Check reconcile_check(const reconcile::Result& result, std::string name) {
   if (result.ok) return c;
   c.status = CheckStatus::fail;
   c.message = std::to_string(result.failures.size() + result.failures_dropped) + " rule failure(s)";
-  c.evidence = failures_json(result.failures);
+  c.evidence = reconcile::to_json(result.failures);
   return c;
 }
 
 std::optional<Check> math_gate_check(const reconcile::Result& result) {
   if (!result.math_gate_skipped) return std::nullopt;
   const std::vector<int> rules = result.skipped_rules.empty() ? std::vector<int>{14} : result.skipped_rules;
-  const std::string list = join_rules(rules);
+  const std::string list = reconcile::join_rules(rules);
   Check c;
   c.name = "math-gate";
   c.status = CheckStatus::fail;
@@ -98,7 +99,7 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) 
   while (i < ours->size() && i < theirs->size() && (*ours)[i] == (*theirs)[i]) ++i;
   c.status = CheckStatus::fail;
   // Offsets and lengths in UTF-16 code units, as the reference counts them.
-  const std::size_t at = utf16_units(std::string_view(*ours).substr(0, i));
+  const std::size_t at = common::utf16_units(std::string_view(*ours).substr(0, i));
   const Divergence where = locate_divergence(*ours, *theirs, i);
   c.message = "engine output diverges from receipt at byte " + std::to_string(at) + " (" +
               (where.path.empty() ? std::string("the document") : where.path) + ": receipt " +
@@ -109,8 +110,8 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) 
   evidence["field"] = where.path;
   evidence["receipt_value"] = where.theirs;
   evidence["engine_value"] = where.ours;
-  evidence["our_length"] = utf16_units(*ours);
-  evidence["their_length"] = utf16_units(*theirs);
+  evidence["our_length"] = common::utf16_units(*ours);
+  evidence["their_length"] = common::utf16_units(*theirs);
   c.evidence = std::move(evidence);
   return c;
 }
@@ -135,4 +136,4 @@ ReceiptLabel describe_receipt(const nlohmann::ordered_json& r) {
   return out;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace bp::cli {
+namespace verify {
 
 struct Divergence {
   std::string path;    // "forward.h1.net", "updates[3].gradient"; empty at the root
@@ -18,4 +18,4 @@ struct Divergence {
 // single JSON documents without whitespace between tokens (canonical receipts).
 [[nodiscard]] Divergence locate_divergence(std::string_view ours, std::string_view theirs, std::size_t at);
 
-}  // namespace bp::cli
+}  // namespace verify

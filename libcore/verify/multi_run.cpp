@@ -1,16 +1,10 @@
-#include "verify_multi_run.hpp"
-
-#include <unistd.h>
+#include "verify/multi_run.hpp"
 
 #include <algorithm>
 
-#include "common/js_json_text.hpp"
-#include "reconcile/result_json.hpp"
-#include "reconcile_report.hpp"
-#include "terminal.hpp"
-#include "verify_checks.hpp"
+#include "reconcile/coverage.hpp"
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 // Deliberate difference from the reference: every record's numbers are derived (bp(1)).
@@ -18,17 +12,8 @@ reconcile::Options derive_every_record() { return {.derive_every_record = true};
 
 }  // namespace
 
-MultiRun::MultiRun(const Invocation& inv, bool spool_report)
-    : inv_(inv),
-      spool_report_(spool_report),
-      color_(use_color(STDERR_FILENO, inv.color, inv.json)),
-      multi_(derive_every_record()) {}
-
-std::optional<std::string> MultiRun::open() {
-  if (!spool_report_) return std::nullopt;
-  if (auto e = per_record_.open()) return e;
-  return cross_evidence_.open();
-}
+MultiRun::MultiRun(const VerdictOptions& options, MultiObserver* observer)
+    : options_(options), observer_(observer), multi_(derive_every_record()) {}
 
 void MultiRun::note(const Check& c) {
   verdict_.add(c);
@@ -37,7 +22,8 @@ void MultiRun::note(const Check& c) {
   }
 }
 
-void MultiRun::add(std::size_t index, const nlohmann::ordered_json& receipt) {
+void MultiRun::add(const nlohmann::ordered_json& receipt) {
+  const std::size_t index = records_;
   Check schema = schema_check(receipt, "schema[" + std::to_string(index) + "]");
   Check rec;
   rec.name = "reconcile[" + std::to_string(index) + "]";
@@ -45,7 +31,7 @@ void MultiRun::add(std::size_t index, const nlohmann::ordered_json& receipt) {
     reconcile::Result r;
     if (all_valid_) {
       r = multi_.add(receipt);
-      spool_cross_failures(r);
+      send_cross_failures(r);
       const std::string prefix = "receipts[" + std::to_string(index) + "].";
       for (auto& f : r.failures) {
         if (f.field_path.compare(0, prefix.size(), prefix) == 0) f.field_path.erase(0, prefix.size());
@@ -62,7 +48,7 @@ void MultiRun::add(std::size_t index, const nlohmann::ordered_json& receipt) {
   } else {
     if (all_valid_) {
       all_valid_ = false;
-      cross_evidence_.clear();
+      if (observer_ != nullptr) observer_->cross_failures_void();
       cross_failures_ = 0;
     }
     rec.status = CheckStatus::skip;
@@ -71,12 +57,12 @@ void MultiRun::add(std::size_t index, const nlohmann::ordered_json& receipt) {
   if (index == 0) untraced_ = !receipt.is_object() || !receipt.contains("trace_id");
   note(schema);
   note(rec);
-  if (spool_report_) spool_record(index, receipt, schema, rec);
+  if (observer_ != nullptr) observer_->record(index, describe_receipt(receipt), schema, rec);
   ++records_;
 }
 
-MultiRun::Outcome MultiRun::finish() {
-  Outcome out;
+MultiOutcome MultiRun::finish() {
+  MultiOutcome out;
   Check rules;
   rules.name = "multi-step-rules-9-10";
   if (!all_valid_) {
@@ -86,12 +72,12 @@ MultiRun::Outcome MultiRun::finish() {
         "structurally valid";
   } else {
     out.bundle = multi_.finish();
-    spool_cross_failures(out.bundle);
+    send_cross_failures(out.bundle);
     out.has_coverage = !(out.bundle.rules_evaluated.empty() && out.bundle.gated_off.empty());
     if (cross_failures_ > 0) {
       rules.status = CheckStatus::fail;
       rules.message = std::to_string(cross_failures_) + " cross-record rule failure(s)";
-      out.rules_evidence_spooled = true;
+      out.rules_evidence_sent = true;
     }
   }
   note(rules);
@@ -111,7 +97,7 @@ MultiRun::Outcome MultiRun::finish() {
     Check gate;
     gate.name = "math-gate";
     gate.status = CheckStatus::fail;
-    const std::string list = join_rules(skipped_rules_);
+    const std::string list = reconcile::join_rules(skipped_rules_);
     gate.message = std::to_string(math_gate_steps_.size()) +
                    " record(s) in the bundle self-declare fixture_status.verification_state="
                    "\"engine_recompute_skipped_with_basis\" — the engine-recompute differential (Rule " +
@@ -128,7 +114,10 @@ MultiRun::Outcome MultiRun::finish() {
     note(gate);
     out.cross.push_back(std::move(gate));
   }
-  out.overall = std::string(verdict_.overall({inv_.warn_as_fail, inv_.strict}));
+  out.overall = std::string(verdict_.overall(options_));
+  out.records = records_;
+  out.math_gate_skipped = !math_gate_steps_.empty();
+  out.skipped_rules = skipped_rules_;
   out.first_problem = first_problem_;
   return out;
 }
@@ -140,52 +129,13 @@ void MultiRun::add_skipped_rule(int rule) {
 }
 
 // The cross-record check's evidence: every failure reconcileMultiStep reports, in its order.
-void MultiRun::spool_cross_failures(const reconcile::Result& r) {
+void MultiRun::send_cross_failures(const reconcile::Result& r) {
   if (!all_valid_) return;
   for (const auto& f : r.failures) {
-    if (spool_report_) {
-      const nlohmann::ordered_json j = reconcile::to_json(f);
-      if (inv_.json) {
-        if (cross_failures_ > 0) cross_evidence_.append(",");
-        cross_evidence_.append(common::js_stringify(j));
-      } else {
-        // An element of JSON.stringify(failures, null, 2), indented as the report indents evidence.
-        std::string pretty = common::js_stringify_pretty(j, 2);
-        std::string text = cross_failures_ > 0 ? ",\n" : "";
-        std::size_t start = 0;
-        for (;;) {
-          const auto nl = pretty.find('\n', start);
-          text += "      " + pretty.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-          if (nl == std::string::npos) break;
-          text += "\n";
-          start = nl + 1;
-        }
-        cross_evidence_.append(text);
-      }
-    }
+    if (observer_ != nullptr) observer_->cross_failure(f, cross_failures_);
     ++cross_failures_;
   }
   cross_failures_ += r.failures_dropped;
 }
 
-void MultiRun::spool_record(std::size_t index, const nlohmann::ordered_json& receipt, const Check& schema,
-                            const Check& rec) {
-  const ReceiptLabel label = describe_receipt(receipt);
-  if (inv_.json) {
-    nlohmann::ordered_json j;
-    j["step_index"] = index;
-    if (label.schema_version) j["schema_version"] = *label.schema_version;
-    if (label.fixture_id) j["fixture_id"] = *label.fixture_id;
-    j["schema"] = check_json(schema);
-    j["reconcile"] = check_json(rec);
-    per_record_.append((index > 0 ? "," : "") + common::js_stringify(j));
-  } else {
-    std::string text = "record " + std::to_string(index) + (label.fixture_id ? " (" + *label.fixture_id + ")" : "") +
-                       ":\n";
-    text += render_check(schema, color_);
-    text += render_check(rec, color_);
-    per_record_.append(text);
-  }
-}
-
-}  // namespace bp::cli
+}  // namespace verify

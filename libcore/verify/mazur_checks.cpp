@@ -1,21 +1,18 @@
-#include "verify_mazur_checks.hpp"
+#include "verify/mazur_checks.hpp"
 
 #include <array>
 #include <cmath>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "common/file_system.hpp"
 #include "common/js_json_text.hpp"
+#include "common/js_text.hpp"
 #include "common/json_input.hpp"
-#include "share_locator.hpp"
-#include "generated_output.hpp"
-#include "input_source.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
-#include "reconcile_report.hpp"
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 constexpr std::size_t kMaxLedgerBytes = std::size_t{16} * 1024 * 1024;
@@ -55,26 +52,31 @@ const nlohmann::ordered_json* resolve(const nlohmann::ordered_json& root, const 
   }
 }
 
+common::Result<std::string> read_fixture(const MazurFixtures& fixtures, const std::string& path, std::size_t max_bytes) {
+  if (fixtures.read) return fixtures.read(path, max_bytes);
+  return common::read_text(common::real_file_system(), path, max_bytes);
+}
+
 }  // namespace
 
-Check byte_equal_vs_golden_check() {
+Check byte_equal_vs_golden_check(const MazurFixtures& fixtures) {
   const std::string name = "byte-equal-vs-golden";
-  auto golden = read_file_text(bundled_fixture("mazur.golden.jsonl"), common::kMaxJsonInputBytes);
-  if (auto* e = std::get_if<CliError>(&golden)) return failed(name, "byte-equal check could not run: " + e->message);
+  auto golden = read_fixture(fixtures, fixtures.golden_path, common::kMaxJsonInputBytes);
+  if (!golden) return failed(name, "byte-equal check could not run: " + golden.error().message());
   auto receipts = receipt::engine::generate_builtin("mazur");
   if (!receipts) return failed(name, "byte-equal check could not run: " + receipts.error().to_string());
   auto emitted = receipt::emit::emit_receipts(*receipts);
   if (!emitted) return failed(name, "byte-equal check could not run: " + emitted.error().to_string());
-  const std::string& want = std::get<std::string>(golden);
+  const std::string& want = *golden;
   if (*emitted == want) return Check{name};
   std::size_t offset = 0;
   while (offset < emitted->size() && offset < want.size() && (*emitted)[offset] == want[offset]) ++offset;
-  offset = utf16_units(std::string_view(*emitted).substr(0, offset));  // counted as the reference counts
+  offset = common::utf16_units(std::string_view(*emitted).substr(0, offset));  // counted as the reference counts
   Check c = failed(name, "engine bytes diverge from fixtures/mazur.golden.jsonl at offset " + std::to_string(offset));
   nlohmann::ordered_json evidence;
   evidence["drift_offset"] = offset;
-  evidence["emitted_length"] = utf16_units(*emitted);
-  evidence["golden_length"] = utf16_units(want);
+  evidence["emitted_length"] = common::utf16_units(*emitted);
+  evidence["golden_length"] = common::utf16_units(want);
   c.evidence = std::move(evidence);
   return c;
 }
@@ -127,12 +129,12 @@ Check fixture_status_check(const nlohmann::ordered_json& receipt) {
   return c;
 }
 
-Check published_anchor_drift_check(const nlohmann::ordered_json& receipt) {
+Check published_anchor_drift_check(const nlohmann::ordered_json& receipt, const MazurFixtures& fixtures) {
   const std::string name = "published-anchor-drift";
-  const std::string path = bundled_fixture("mazur.published.json");
-  auto text = read_file_text(path, kMaxLedgerBytes);
-  if (auto* e = std::get_if<CliError>(&text)) return failed(name, "published-anchor check could not run: " + e->message);
-  auto ledger = common::parse_json_text(std::get<std::string>(text), {.file = path, .bom = common::BomPolicy::strip});
+  const std::string& path = fixtures.published_path;
+  auto text = read_fixture(fixtures, path, kMaxLedgerBytes);
+  if (!text) return failed(name, "published-anchor check could not run: " + text.error().message());
+  auto ledger = common::parse_json_text(*text, {.file = path, .bom = common::BomPolicy::strip});
   if (!ledger) return failed(name, "published-anchor check could not run: " + ledger.error().to_string());
   const nlohmann::ordered_json* claims = nullptr;
   if (ledger->is_object()) {
@@ -171,9 +173,10 @@ Check published_anchor_drift_check(const nlohmann::ordered_json& receipt) {
     }
     const double drift = std::fabs(actual->get<double>() - value);
     if (drift > tolerance) {
-      const std::string msg = "claim " + id + ": receipt value " + js_number_text(actual->get<double>()) +
-                              " drifts from published " + js_number_text(value) + " by " +
-                              js_to_exponential(drift, 3) + " (tolerance " + js_to_exponential(tolerance, 3) + ")";
+      const std::string msg = "claim " + id + ": receipt value " + common::js_number_text(actual->get<double>()) +
+                              " drifts from published " + common::js_number_text(value) + " by " +
+                              common::js_to_exponential(drift, 3) + " (tolerance " +
+                              common::js_to_exponential(tolerance, 3) + ")";
       (hard ? failures : warnings).push_back(msg);
     }
   }
@@ -192,4 +195,4 @@ Check published_anchor_drift_check(const nlohmann::ordered_json& receipt) {
   return c;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -1,7 +1,7 @@
 #pragma once
-// The checks `bp verify` composes, each a function from a parsed receipt to a Check (or, for
+// The checks the verify gates compose, each a function from a parsed receipt to a Check (or, for
 // reconcile, to the Result it also needs): schema, reconcile, the math-gate downgrade and
-// engine-reproduce. verify_general.cpp and verify_multi.cpp put them in the reference's order.
+// engine-reproduce. general.cpp and multi_run.cpp put them in the reference's order.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "reconcile/failure.hpp"
-#include "verify_report.hpp"
+#include "verify/report.hpp"
 
-namespace bp::cli {
+namespace verify {
 
 // Validates against `version` ("0.1.0" for verify mazur) or, when empty, the version the receipt
 // names. The check is named `name` ("schema", "schema[3]").
@@ -35,4 +35,4 @@ struct ReceiptLabel {
 };
 [[nodiscard]] ReceiptLabel describe_receipt(const nlohmann::ordered_json& receipt);
 
-}  // namespace bp::cli
+}  // namespace verify

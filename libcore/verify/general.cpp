@@ -1,13 +1,12 @@
-#include "verify_general.hpp"
+#include "verify/general.hpp"
 
 #include <utility>
 
 #include "reconcile/reconcile.hpp"
-#include "verify_checks.hpp"
-#include "verify_mazur_checks.hpp"
-#include "verify_mazur_topology.hpp"
+#include "verify/checks.hpp"
+#include "verify/mazur_topology.hpp"
 
-namespace bp::cli {
+namespace verify {
 namespace {
 
 void set_coverage(VerifyReport& report, const reconcile::Result& r) {
@@ -57,15 +56,15 @@ bool is_external_imported(const nlohmann::ordered_json& receipt) {
 
 }  // namespace
 
-VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::string& subject,
-                            const VerdictOptions& options) {
+VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& general) {
+  const VerdictOptions& options = general.verdict;
   VerifyReport report;
   if (const auto* sv = string_member(receipt, "schema_version"); sv && *sv == "0.1.0") {
     Check c;
     c.name = "schema-dispatch";
     c.status = CheckStatus::fail;
     c.message = "Receipt declares schema_version \"0.1.0\" (the Mazur 2-2-2 pinned schema). Use 'bp verify mazur " +
-                subject +
+                general.subject +
                 "' instead — that verifier handles v0.1 receipts including byte-equal-vs-golden + published-anchor "
                 "drift checks. 'bp verify general' targets v0.2.0+ generalized receipts (XOR, iris, softmax+CE, custom "
                 "topologies) which carry topology.unit_order + topology.parameter_order that the general engine "
@@ -92,19 +91,20 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const std::st
   return report;
 }
 
-VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const VerdictOptions& options) {
+VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& mazur) {
+  const VerdictOptions& options = mazur.verdict;
   VerifyReport report;
   if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), options)) return report;
   if (auto topology = mazur_topology_check(receipt)) report.add(std::move(*topology));
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
   report.add(engine_reproduce_check(receipt, true));
-  report.add(byte_equal_vs_golden_check());
+  report.add(byte_equal_vs_golden_check(mazur.fixtures));
   report.add(fixture_status_check(receipt));
-  report.add(published_anchor_drift_check(receipt));
+  report.add(published_anchor_drift_check(receipt, mazur.fixtures));
   report.finalize(options);
   set_coverage(report, result);
   return report;
 }
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "verify_report.hpp"
+#include "verify/report.hpp"
 
-namespace bp::cli {
+namespace verify {
 
 [[nodiscard]] std::optional<Check> mazur_topology_check(const nlohmann::ordered_json& receipt);
 
-}  // namespace bp::cli
+}  // namespace verify

@@ -1,0 +1,47 @@
+#pragma once
+// `verify general F1 F2 ... | DIR`: many receipts in one process, so CI can check a thousand at
+// once. What is decided here: which files a directory contributes (its *.json and *.jsonl files,
+// recursively, sorted by path), which gate a receipt gets (a v0.1.0 receipt the Mazur one, as
+// `bp verify mazur FILE` would), and the summary over all of them. bp reads each file, renders a
+// line per receipt and the summary (apps/bp/verify_batch.cpp); a file of several records is a
+// bundle, verified as verify_multi does.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "verify/general.hpp"
+#include "verify/report.hpp"
+
+namespace verify {
+
+struct ReceiptPaths {
+  std::vector<std::string> files;
+  std::optional<common::Error> error;  // the directory could not be listed (whole); `files` has what was seen
+};
+
+// The receipts an argument names: itself ("-" and anything that is not a directory), or a
+// directory's receipt files in path order.
+[[nodiscard]] ReceiptPaths receipt_paths(const std::string& arg);
+
+// The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general.
+[[nodiscard]] VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,
+                                          const MazurFixtures& fixtures);
+
+// The summary line of a batch: how many receipts passed, passed with warnings, failed, or could
+// not be read.
+struct BatchTally {
+  std::size_t receipts = 0, passed = 0, warned = 0, failed = 0, errors = 0;
+
+  // Counts a verdict ("pass" | "warn" | "fail") and returns the status its line shows.
+  CheckStatus add_verdict(std::string_view overall);
+  void add_error();
+  // No receipt failed and every one could be read.
+  [[nodiscard]] bool ok() const { return failed == 0 && errors == 0; }
+};
+
+}  // namespace verify

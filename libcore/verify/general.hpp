@@ -1,0 +1,32 @@
+#pragma once
+// The single-receipt gates of `bp verify general|mazur`, in the reference's fixed order (each a
+// short circuit where the reference stops); each takes a parsed receipt and returns the report:
+//   general: schema-dispatch (a v0.1.0 receipt is sent to `verify mazur`), schema, reconcile,
+//            math-gate (when the receipt self-declares the Rule 14 skip), engine-reproduce
+//            (skipped, strict-exempt, for observer-mode receipts).
+//   mazur:   schema (v0.1.0), reconcile, engine-reproduce, byte-equal-vs-golden,
+//            fixture-status, published-anchor-drift (bundled fixtures/mazur.published.json).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "verify/mazur_checks.hpp"
+#include "verify/report.hpp"
+
+namespace verify {
+
+struct GeneralOptions {
+  VerdictOptions verdict;
+  std::string subject;  // the path as the user wrote it (quoted in the v0.1.0 redirect message)
+};
+
+struct MazurOptions {
+  VerdictOptions verdict;
+  MazurFixtures fixtures;
+};
+
+[[nodiscard]] VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& options);
+
+[[nodiscard]] VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& options);
+
+}  // namespace verify

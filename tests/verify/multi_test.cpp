@@ -1,0 +1,134 @@
+// The streaming gate as a library call (verify/multi.hpp): the two-step golden passes, each record
+// and each cross-record failure told to the observer in the report's order; a step_index out of
+// order fails the cross-record check with Rule 10 and nothing else; a record that fails its schema
+// voids the cross-record evidence; input that is not a bundle stops with the failure that says why.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "verify/multi.hpp"
+#include "verify_fixtures.hpp"
+
+namespace {
+
+using verify::CheckStatus;
+
+struct Seen final : verify::MultiObserver {
+  std::vector<std::string> records;  // "schema[i]=pass reconcile[i]=fail (fixture id)"
+  std::vector<int> cross_rules;
+  std::vector<std::size_t> counted_before;
+  int voided = 0;
+  bool fail_keeping = false;
+
+  void record(std::size_t index, const verify::ReceiptLabel& label, const verify::Check& schema,
+              const verify::Check& reconcile) override {
+    records.push_back(std::to_string(index) + " " + schema.name + "=" + std::string(verify::status_name(schema.status)) +
+                      " " + reconcile.name + "=" + std::string(verify::status_name(reconcile.status)) + " (" +
+                      label.fixture_id.value_or("?") + ")");
+  }
+  void cross_failure(const reconcile::Failure& f, std::size_t before) override {
+    cross_rules.push_back(f.rule);
+    counted_before.push_back(before);
+  }
+  void cross_failures_void() override {
+    ++voided;
+    cross_rules.clear();
+  }
+  bool failed() override { return fail_keeping; }
+};
+
+std::vector<std::string> bundle() { return verify_test::fixture_lines("xor.multi-step.jsonl"); }
+
+// The bundle with record 1 claiming step_index 2 (everything else consistent).
+std::string out_of_order() {
+  auto lines = bundle();
+  auto second = nlohmann::ordered_json::parse(lines[1]);
+  second["step_index"] = 2;
+  lines[1] = second.dump();
+  return verify_test::joined(lines);
+}
+
+}  // namespace
+
+TEST_CASE("multi: the two-step golden passes; the observer sees both records in order") {
+  const verify_test::TextInput in(verify_test::joined(bundle()));
+  Seen seen;
+  auto out = verify::verify_multi(in.fd(), "xor.multi-step.jsonl", {}, &seen);
+  REQUIRE(out.ok());
+  CHECK(out->overall == "pass");
+  CHECK(out->records == 2);
+  CHECK(seen.records == std::vector<std::string>{"0 schema[0]=pass reconcile[0]=pass (xor-multi-step-step-0)",
+                                                 "1 schema[1]=pass reconcile[1]=pass (xor-multi-step-step-1)"});
+  REQUIRE(out->cross.size() == 1);
+  CHECK(out->cross[0].name == "multi-step-rules-9-10");
+  CHECK(out->cross[0].status == CheckStatus::pass);
+  CHECK_FALSE(out->rules_evidence_sent);
+  CHECK(out->has_coverage);
+  CHECK(out->first_problem.empty());
+}
+
+TEST_CASE("multi: a step_index out of order fails the cross-record check with Rule 10 alone") {
+  const verify_test::TextInput in(out_of_order());
+  Seen seen;
+  auto out = verify::verify_multi(in.fd(), "bundle", {}, &seen);
+  REQUIRE(out.ok());
+  CHECK(out->overall == "fail");
+  CHECK(seen.records[1] == "1 schema[1]=pass reconcile[1]=pass (xor-multi-step-step-1)");
+  CHECK(seen.cross_rules == std::vector<int>{10});
+  CHECK(seen.counted_before == std::vector<std::size_t>{0});
+  CHECK(out->cross[0].status == CheckStatus::fail);
+  CHECK(out->cross[0].message == "1 cross-record rule failure(s)");
+  CHECK(out->rules_evidence_sent);
+  CHECK(out->first_problem == "multi-step-rules-9-10: 1 cross-record rule failure(s)");
+}
+
+TEST_CASE("multi: without an observer the verdict is the same") {
+  const verify_test::TextInput in(out_of_order());
+  auto out = verify::verify_multi(in.fd(), "bundle", {});
+  REQUIRE(out.ok());
+  CHECK(out->overall == "fail");
+  CHECK(out->records == 2);
+}
+
+TEST_CASE("multi: a record that fails its schema skips the cross-record check and voids its evidence") {
+  auto lines = bundle();
+  auto second = nlohmann::ordered_json::parse(lines[1]);
+  second.erase("updates");
+  lines[1] = second.dump();
+  const verify_test::TextInput in(verify_test::joined(lines));
+  Seen seen;
+  auto out = verify::verify_multi(in.fd(), "bundle", {}, &seen);
+  REQUIRE(out.ok());
+  CHECK(out->overall == "fail");
+  CHECK(seen.voided == 1);
+  CHECK(seen.records[1] == "1 schema[1]=fail reconcile[1]=skip (xor-multi-step-step-1)");
+  CHECK(out->cross[0].status == CheckStatus::skip);
+  CHECK(out->first_problem.rfind("schema[1]: schema validation failed", 0) == 0);
+}
+
+TEST_CASE("multi: input that is not a bundle stops with the failure that says why") {
+  SUBCASE("blank lines only") {
+    const verify_test::TextInput in("\n  \n");
+    auto out = verify::verify_multi(in.fd(), "empty.jsonl", {});
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.error().failure() == verify::StreamFailure::no_records);
+  }
+  SUBCASE("a line that is not JSON") {
+    const verify_test::TextInput in(bundle()[0] + "\n{not json\n");
+    auto out = verify::verify_multi(in.fd(), "b.jsonl", {});
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.error().failure() == verify::StreamFailure::not_json);
+    CHECK(out.error().line() == 2);
+    CHECK(out.error().message().rfind("Invalid JSON at line 2: b.jsonl:2", 0) == 0);
+  }
+  SUBCASE("an observer that could not keep the report") {
+    const verify_test::TextInput in(verify_test::joined(bundle()));
+    Seen seen;
+    seen.fail_keeping = true;
+    auto out = verify::verify_multi(in.fd(), "b.jsonl", {}, &seen);
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.error().failure() == verify::StreamFailure::observer_failed);
+    CHECK(out.error().code() == common::ErrorCode::io);
+  }
+}

@@ -1,0 +1,60 @@
+// nltrain's step receipts through the library gate (verify/nltrain.hpp): the fixture run verifies
+// under all nine rules; a receipt repeated breaks the chain (Rule 2); a damaged line and an empty
+// stream stop the run with the failure bp maps to exit 2.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "verify/nltrain.hpp"
+#include "verify_fixtures.hpp"
+
+namespace {
+
+std::vector<std::string> receipts() { return verify_test::fixture_lines("nltrain/receipts-d8.jsonl"); }
+
+}  // namespace
+
+TEST_CASE("nltrain: the fixture run's receipts pass every rule") {
+  const auto lines = receipts();
+  REQUIRE(lines.size() >= 2);
+  const verify_test::TextInput in(verify_test::joined(lines));
+  auto v = verify::verify_nltrain(in.fd(), "receipts-d8.jsonl", {});
+  REQUIRE(v.ok());
+  CHECK(v->receipts() == lines.size());
+  CHECK(v->failure_count() == 0);
+  for (const auto& rule : nl_audit::kRules) {
+    CAPTURE(rule.name);
+    CHECK(v->tally()[rule.number].checked > 0);
+  }
+}
+
+TEST_CASE("nltrain: a receipt repeated fails the chain rule") {
+  const auto lines = receipts();
+  const verify_test::TextInput in(verify_test::joined({lines[0], lines[0]}));
+  auto v = verify::verify_nltrain(in.fd(), "repeated.jsonl", {});
+  REQUIRE(v.ok());
+  REQUIRE(v->failure_count() > 0);
+  CHECK(v->tally()[2].failed > 0);
+  CHECK(v->failures().front().rule == 2);
+  CHECK(v->failures().front().line == 2);
+}
+
+TEST_CASE("nltrain: a truncated receipt and an empty stream stop the run") {
+  SUBCASE("truncated") {
+    const verify_test::TextInput in(receipts()[0].substr(0, 200) + "\n");
+    auto v = verify::verify_nltrain(in.fd(), "cut.jsonl", {});
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error().failure() == verify::StreamFailure::rejected);
+    CHECK(v.error().code() == common::ErrorCode::malformed);
+    CHECK(v.error().line() == 1);
+    CHECK(v.error().message().rfind("cut.jsonl:1", 0) == 0);
+  }
+  SUBCASE("empty") {
+    const verify_test::TextInput in("");
+    auto v = verify::verify_nltrain(in.fd(), "<stdin>", {});
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error().failure() == verify::StreamFailure::no_records);
+    CHECK(v.error().message() == "<stdin> contains no receipts");
+  }
+}
