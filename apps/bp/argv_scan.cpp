@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<std::string_view, 8> kPlainFlags = {"--json",         "--format=json", "--verbose", "-V",
                                                          "--warn-as-fail", "--strict",      "--check",   "--cross-machine"};
-constexpr std::array<std::string_view, 4> kValueFlags = {"--out", "--topology", "--color", "--data"};
+constexpr std::array<std::string_view, 5> kValueFlags = {"--out", "--topology", "--color", "--data", "--threads"};
 constexpr std::array<std::string_view, 4> kMetaFlags = {"--help", "-h", "--version", "-v"};
 constexpr std::array<std::string_view, 1> kLocalFlags = {"--print"};  // `bp examples pytorch --print`
 
@@ -55,11 +55,11 @@ std::vector<std::string> strip_options(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (contains(kPlainFlags, a)) continue;
     if (starts_with(a, "--color")) continue;  // the reference drops every --color* token here
-    if (a == "--out" || a == "--topology" || a == "--data") {
+    if (a == "--out" || a == "--topology" || a == "--data" || a == "--threads") {
       if (takes_next_as_value(args, i)) ++i;
       continue;
     }
-    if (starts_with(a, "--out=") || starts_with(a, "--topology=") || starts_with(a, "--data=")) continue;
+    if (starts_with(a, "--out=") || starts_with(a, "--topology=") || starts_with(a, "--data=") || starts_with(a, "--threads=")) continue;
     words.push_back(a);
   }
   return words;
@@ -92,7 +92,7 @@ std::optional<CliError> first_unknown_flag(const std::vector<std::string>& args)
 
 // A file option given without its file ("--out", "--out=" or "--out" before another flag): the
 // error to stop with; nullopt when `value` names a file or the option is absent.
-std::optional<CliError> missing_file(const std::vector<std::string>& args, const std::optional<std::string>& value,
+std::optional<CliError> missing_value(const std::vector<std::string>& args, const std::optional<std::string>& value,
                                      std::string_view flag, std::string code, std::string message) {
   if (value && !value->empty()) return std::nullopt;
   const std::string eq = std::string(flag) + "=";
@@ -126,15 +126,21 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
   inv.out = value_of(args, "--out");
   // Deliberate difference: the reference takes "--out" with no file for no --out at all and writes
   // to stdout what the user meant for a file.
-  if (auto e = missing_file(args, inv.out, "--out", "MISSING_OUT_FILE",
+  if (auto e = missing_value(args, inv.out, "--out", "MISSING_OUT_FILE",
                             "--out needs a file name (--out <file>); without --out the output goes to stdout.")) {
     r.error = e;
     return r;
   }
   inv.topology = value_of(args, "--topology");
   inv.data = value_of(args, "--data");
-  if (auto e = missing_file(args, inv.data, "--data", "MISSING_DATA_FILE",
+  if (auto e = missing_value(args, inv.data, "--data", "MISSING_DATA_FILE",
                             "--data needs a file name (--data <file>): the training data of the receipts.")) {
+    r.error = e;
+    return r;
+  }
+  inv.threads = value_of(args, "--threads");
+  if (auto e = missing_value(args, inv.threads, "--threads", "MISSING_THREADS",
+                            "--threads needs a number (--threads 1 or --threads 2).")) {
     r.error = e;
     return r;
   }

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -95,7 +96,7 @@ std::string json_report(const nl_audit::StreamVerifier& v) {
 }  // namespace
 
 std::string verify_nltrain_usage() {
-  return "Usage: bp verify nltrain <file.jsonl> [--data <file>] [--cross-machine] [--json]\n"
+  return "Usage: bp verify nltrain <file.jsonl> [--data <file>] [--cross-machine] [--threads 1|2] [--json]\n"
          "\n"
          "  Verify nltrain's step receipts (nltrain train --receipts; '-' reads stdin), streamed:\n"
          "  memory holds one receipt and one training state, whatever the number of steps. Nine rules:\n"
@@ -107,6 +108,9 @@ std::string verify_nltrain_usage() {
          "                   receipts, which name tokens by offset, need it)\n"
          "  --cross-machine  receipts made with another BLAS core type: values whose fp32 bits differ\n"
          "                   here are held to the fp64 bound instead of failing\n"
+         "  --threads 1|2    2 (the default where there are two cores or more): the fp64 way of a\n"
+         "                   step runs on a second thread beside the bit-exact way of the next;\n"
+         "                   the report is the same\n"
          "  --json           the report as one JSON object on stdout\n"
          "\n"
          "  Exit status: 0 every rule holds, 1 a rule failed, 2 usage, I/O or malformed receipt,\n"
@@ -116,6 +120,14 @@ std::string verify_nltrain_usage() {
 int verify_nltrain_file(const Invocation& inv, const std::string& file) {
   verify::NltrainOptions opt;
   opt.cross_machine = inv.cross_machine;
+  opt.threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  if (inv.threads) {
+    if (*inv.threads != "1" && *inv.threads != "2") {
+      return fail(inv, error(kExitInvalidArgument, "INVALID_THREADS",
+                             "--threads: '" + *inv.threads + "': bp verify nltrain runs on 1 or 2 threads"));
+    }
+    opt.threads = *inv.threads == "1" ? 1 : 2;
+  }
   if (inv.data) {
     auto text = common::read_text(common::real_file_system(), *inv.data, std::size_t{1} << 32);
     if (!text.ok()) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "--data: " + text.error().to_string()));

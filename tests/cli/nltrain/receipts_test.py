@@ -49,6 +49,10 @@ with tempfile.TemporaryDirectory() as w:
         if len(lines) != steps:
             failures.append("%s: %d receipts for %d steps" % (what, len(lines), steps))
         v = verify(lines, 0, ["--data", data, "--json"], what)
+        # One thread or two (the default here): the same report, byte for byte.
+        for threads in ("1", "2"):
+            if verify(lines, 0, ["--data", data, "--json", "--threads", threads], what).stdout != v.stdout:
+                failures.append("%s: --threads %s changes the report" % (what, threads))
         if v.returncode == 0:
             report = json.loads(v.stdout)
             if report["receipts"] != steps or any(r["checked"] < steps for r in report["rules"]):
@@ -71,6 +75,8 @@ with tempfile.TemporaryDirectory() as w:
         if b"2 chain     FAIL" not in p.stderr:
             failures.append("%s: the chain rule did not fail: %s" % (what, p.stderr.decode()[:500]))
         reports.append(verify(lines, 1, ["--json"], what).stdout)
+        if verify(lines, 1, ["--json", "--threads", "1"], what).stdout != reports[-1]:
+            failures.append("%s: one thread reports otherwise than two" % what)
     # Another machine's label (a BLAS this one does not have), re-chained: the label decides
     # nothing (the bits still hold here), and the report says which BLAS made the receipts.
     relabeled, prev = [], None
@@ -161,6 +167,8 @@ with tempfile.TemporaryDirectory() as w:
     one_line_error(verify(compact, 3, ["--data", os.path.join(w, "junk.jsonl")], what="the wrong --data"), "the wrong --data", "--data")
     run([bp, "verify", "nltrain", os.path.join(w, "missing.jsonl")], 2, what="a missing file")
     run([bp, "verify", "nltrain", "-", "--data"], 3, b"", what="--data without a file")
+    for bad in (["--threads"], ["--threads", "0"], ["--threads", "3"], ["--threads=x"]):
+        one_line_error(verify(compact, 3, ["--data", data, *bad], what=" ".join(bad)), " ".join(bad), "--threads")
     run([bp, "verify", "nltrain", os.path.join(w, "junk.jsonl"), os.path.join(w, "junk.jsonl")], 2, what="two files")
     # A command that only reads writes nothing.
     before = sorted(os.listdir(w))
