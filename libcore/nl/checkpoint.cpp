@@ -126,8 +126,16 @@ std::string encode_checkpoint(const Checkpoint& c) {
   body.u64(s.adam.tau_level.size());
   for (std::uint64_t t : s.adam.tau_level) body.u64(t);
   body.u64(s.step);
-  body.u64(s.context.levels.size());
-  for (const auto& l : s.context.levels) body.floats(l);
+  auto write_context = [&](const ContextMemory<float>& m) {
+    body.u64(m.levels.size());
+    for (const auto& l : m.levels) body.floats(l);
+  };
+  write_context(s.context);
+  const bool batched = !s.more_contexts.empty();
+  if (batched) {
+    body.u64(s.more_contexts.size());
+    for (const ContextMemory<float>& m : s.more_contexts) write_context(m);
+  }
   body.u64(s.buffer_sums.size());
   for (std::size_t l = 0; l < s.buffer_sums.size(); ++l) {
     body.floats(s.buffer_sums[l].to_flat());
@@ -137,7 +145,7 @@ std::string encode_checkpoint(const Checkpoint& c) {
 
   Writer file;
   file.bytes().append(kCheckpointMagic);
-  file.u32(kCheckpointVersion);
+  file.u32(batched ? kCheckpointVersion : kUnbatchedCheckpointVersion);
   file.u64(body.bytes().size());
   file.bytes().append(body.bytes());
   const common::Sha256Digest digest = common::sha256(std::string_view(file.bytes()));
@@ -193,10 +201,21 @@ common::Result<Checkpoint> decode_checkpoint(std::string_view bytes, const std::
   for (std::uint64_t& t : s.adam.tau_level)
     if (!r.u64(t)) return body_bad("AdamW step counts");
   if (!r.u64(s.step)) return body_bad("step");
-  if (!r.size(k) || k != s.cfg.levels()) return body_bad("context memory");
-  s.context.levels.resize(k);
-  for (auto& l : s.context.levels)
-    if (!r.floats(l) || l.size() != state_size(s.cfg.rule, s.cfg.rule_cfg)) return body_bad("context memory");
+  auto read_context = [&](ContextMemory<float>& m) {
+    if (!r.size(k) || k != s.cfg.levels()) return false;
+    m.levels.resize(k);
+    for (auto& l : m.levels)
+      if (!r.floats(l) || l.size() != state_size(s.cfg.rule, s.cfg.rule_cfg)) return false;
+    return true;
+  };
+  if (!read_context(s.context)) return body_bad("context memory");
+  if (version >= 3) {
+    std::uint64_t more = 0;
+    if (!r.u64(more) || more == 0 || more >= kMaxCheckpointStreams) return body_bad("stream count");
+    s.more_contexts.resize(more);
+    for (ContextMemory<float>& m : s.more_contexts)
+      if (!read_context(m)) return body_bad("stream context memory");
+  }
   if (!r.size(k) || k != s.cfg.levels()) return body_bad("error buffers");
   const bool omega = has_omega(s.cfg.rule);
   for (std::size_t l = 0; l < k; ++l) {

@@ -10,6 +10,10 @@
 //   bytes 12..19  u64 body length B
 //   bytes 20..    body (B bytes, the fields in the order of encode_checkpoint)
 //   last 32       SHA-256 of everything before it
+// A batched trainer's state (B > 1 streams, TrainerState::more_contexts) is written as version 3:
+// right after stream 0's context memory, u64 B - 1 and then each further stream's context in
+// the same form. A state of one stream is written as version 2, byte for byte as before batches
+// existed, so a reader of version 2 still reads every unbatched run.
 // A reader refuses a foreign file (magic), a newer version, a length that does not match the
 // file (truncated or extended) and a digest mismatch (corrupt), before looking at the body; the
 // body is then decoded with bounds checks and the state validated against its configuration.
@@ -26,7 +30,11 @@ inline constexpr std::string_view kCheckpointMagic = "NLTRCKPT";
 // Version 2 adds the CMS frequency schedule (one byte after the seed: 0 fixed, 1 learned); a
 // learned schedule's W_freq and b_freq then follow the levels in the flat parameter, AdamW m and v
 // vectors. A version-1 file (written before schedules existed) still loads, as a fixed schedule.
-inline constexpr std::uint32_t kCheckpointVersion = 2;
+// Version 3 adds the context memories of streams 1..B-1 (above); only a batched state needs it.
+inline constexpr std::uint32_t kCheckpointVersion = 3;
+inline constexpr std::uint32_t kUnbatchedCheckpointVersion = 2;
+// Streams a checkpoint may hold (the bound keeps a corrupt count from asking for absurd memory).
+inline constexpr std::uint64_t kMaxCheckpointStreams = 1024;
 // A checkpoint larger than this is refused unread (a 1 GiB model is far beyond nltrain's CPU
 // scale; the bound keeps a corrupt length from asking for absurd memory).
 inline constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 30;

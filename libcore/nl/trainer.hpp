@@ -4,6 +4,10 @@
 // files frozen levels' gradients into their error buffers and merges the buffers of active
 // levels, clips, runs AdamW, carries the context memory, then advances the conductor. Test and
 // Stream steps are forward-only: no tape, no update (the context still moves on).
+// A batched trainer (batch B > 1, nltrain train --batch) keeps B context memories, one per
+// stream of sequences, and its build step takes B sequences: their mean gradient
+// (batch_gradients.hpp) goes through the same error buffers, clipping and AdamW as one
+// sequence's does. A trainer of batch 1 is the single-sequence trainer, bit for bit.
 // All state is a value: copying a Trainer is a checkpoint.
 #include <cstdint>
 #include <optional>
@@ -12,7 +16,9 @@
 
 #include "common/expected.hpp"
 #include "common/result.hpp"
+#include "common/worker_pool.hpp"
 #include "nl/adamw.hpp"
+#include "nl/batch_gradients.hpp"
 #include "nl/conductor.hpp"
 #include "nl/context_memory.hpp"
 #include "nl/error_buffer.hpp"
@@ -22,8 +28,6 @@
 #include "tape/opaque/opaque_registry.hpp"
 
 namespace nl {
-
-enum class GradientPath : unsigned char { tape, hand_written };
 
 struct StepReport {
   float loss = 0;
@@ -53,27 +57,42 @@ struct TrainerState {
   ContextMemory<float> context;
   std::vector<LevelParams<float>> buffer_sums;
   std::vector<std::size_t> buffer_counts;
+  // Streams 1..B-1 of a batched trainer (empty for B = 1); `context` is stream 0's. Last, so a
+  // state written without it (B = 1) reads as before.
+  std::vector<ContextMemory<float>> more_contexts{};
 };
 
 class Trainer {
  public:
-  // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint.
-  Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt);
+  // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint; batch >= 1
+  // (0 is taken as 1).
+  Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt, std::size_t batch = 1);
 
   // A failure says whether the step went non-finite (nothing was updated then) or was a wrong call.
+  // One sequence: a trainer of batch 1 only.
   [[nodiscard]] common::Expected<StepReport, StepError> build_step(const tape::opaque::OpaqueRegistry& registry,
                                                       std::span<const std::size_t> ids,
                                                       std::span<const std::size_t> targets, GradientPath path,
                                                       StepTrace* trace = nullptr);
+  // batch() sequences, sequence b read from and carried into context b; the report's loss and the
+  // trace's gradients are the batch means. pool null: on the calling thread.
+  [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
+                                                            std::span<const Sequence> batch, GradientPath path,
+                                                            common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);
 
   [[nodiscard]] const MagParams<float>& params() const { return params_; }
-  [[nodiscard]] const ContextMemory<float>& context() const { return context_; }
+  [[nodiscard]] const ContextMemory<float>& context(std::size_t stream = 0) const { return contexts_[stream]; }
+  [[nodiscard]] std::size_t batch() const { return contexts_.size(); }
   [[nodiscard]] const ErrorBuffer<float>& error_buffer(std::size_t l) const { return buffers_[l]; }
   [[nodiscard]] std::uint64_t step() const { return conductor_.step(); }
-  void reset_context() { context_.reset(cfg_); }  // document boundary; the step count stays
+  // Document boundary (every stream, or one); the step count stays.
+  void reset_context() {
+    for (ContextMemory<float>& c : contexts_) c.reset(cfg_);
+  }
+  void reset_context(std::size_t stream) { contexts_[stream].reset(cfg_); }
 
   [[nodiscard]] const MagConfig& config() const { return cfg_; }
   [[nodiscard]] TrainerState state() const;
@@ -87,7 +106,7 @@ class Trainer {
   MagParams<float> params_;
   FrequencyAwareAdamW optimizer_;
   Conductor conductor_;
-  ContextMemory<float> context_;
+  std::vector<ContextMemory<float>> contexts_;  // one per stream; forward_step reads stream 0
   std::vector<ErrorBuffer<float>> buffers_;
 };
 

@@ -140,8 +140,59 @@ TEST_CASE("checkpoint: foreign, truncated, extended, corrupt and newer files are
     CHECK(msg(bad).find("checksum mismatch") != std::string::npos);
   }
   std::string newer = good;
-  newer[8] = 3;
-  CHECK(msg(newer).find("version 3 is newer") != std::string::npos);
+  newer[8] = 4;
+  CHECK(msg(newer).find("version 4 is newer") != std::string::npos);
+}
+
+TEST_CASE("checkpoint: a batched trainer's streams round-trip as version 3; one stream stays version 2") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  nl::AdamWConfig o;
+  o.lr = 1e-2, o.warmup = 2, o.total_steps = 30;
+  nl::Trainer a(cfg, nl::MagParams<float>::init(cfg), o, 3);
+  std::vector<std::vector<std::size_t>> ids(3), tg(3);
+  auto steps = [&](nl::Trainer& t, std::size_t n) {
+    std::vector<float> losses;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<nl::Sequence> seqs;
+      for (std::size_t b = 0; b < 3; ++b) {
+        chunk(t.step() + 20 * b, cfg, ids[b], tg[b]);
+        seqs.push_back({ids[b], tg[b]});
+      }
+      auto r = t.build_batch_step(nltest::registry(), seqs, nl::GradientPath::tape);
+      REQUIRE(r.ok());
+      losses.push_back(r->loss);
+    }
+    return losses;
+  };
+  (void)steps(a, 5);
+  const std::string bytes = nl::encode_checkpoint({a.state(), ""});
+  CHECK(bytes[8] == 3);
+  auto c = nl::decode_checkpoint(bytes, "ck");
+  REQUIRE(c.ok());
+  REQUIRE(c->state.more_contexts.size() == 2);
+  CHECK(c->state.more_contexts[1].levels == a.context(2).levels);
+  CHECK(a.context(1).levels != a.context(2).levels);
+  CHECK(nl::encode_checkpoint(*c) == bytes);
+  auto b = nl::Trainer::from_state(std::move(c->state));
+  REQUIRE(b.ok());
+  CHECK(b->batch() == 3);
+  CHECK(steps(a, 4) == steps(*b, 4));
+  CHECK(nl::encode_checkpoint({a.state(), ""}) == nl::encode_checkpoint({b->state(), ""}));
+  CHECK(nl::encode_checkpoint({make(nl::RuleKind::delta, 2).state(), ""})[8] == 2);
+  // A version-3 body whose stream count is 0 is not canonical: refused.
+  nl::TrainerState one = make(nl::RuleKind::delta, 2).state();
+  std::string v2 = nl::encode_checkpoint({one, ""});
+  // From the end: digest, run text (empty), error buffers (count, then per level floats and count).
+  const std::size_t ctx_end = v2.size() - 32 - 8 - 8 - 2 * (8 + 8) - 2 * 4 * nl::LevelParams<float>::flat_size(cfg.d, false);
+  std::string v3 = v2.substr(0, ctx_end) + std::string(8, '\0') + v2.substr(ctx_end, v2.size() - 32 - ctx_end);
+  v3[8] = 3;
+  const std::uint64_t body = v3.size() - 20;
+  std::memcpy(v3.data() + 12, &body, 8);
+  const common::Sha256Digest d = common::sha256(std::string_view(v3));
+  v3.append(reinterpret_cast<const char*>(d.data()), d.size());
+  auto r = nl::decode_checkpoint(v3, "f");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message().find("stream count") != std::string::npos);
 }
 
 TEST_CASE("Trainer::from_state: a state that does not fit its configuration is an error, not a crash") {

@@ -4,6 +4,7 @@
 
 #include "mag_check.hpp"
 #include "nl/adamw.hpp"
+#include "nl/checkpoint.hpp"
 
 namespace {
 
@@ -191,4 +192,61 @@ TEST_CASE("trainer: a failed step says by its type whether it went non-finite") 
     CHECK(r.error().kind() == nl::StepFailure::invalid);
     CHECK(r.error().message().find("seq_len") != std::string::npos);
   }
+}
+
+namespace {
+
+// `steps` batched steps of a B-stream trainer (stream b reads chunk 10 b + n), on a pool of
+// `threads`; returns the losses and the final state as checkpoint bytes.
+std::pair<std::vector<float>, std::string> batched_run(std::size_t batch, std::size_t threads, std::size_t steps) {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), adamw(), batch);
+  common::WorkerPool pool(threads);
+  std::vector<std::vector<std::size_t>> ids(batch), tg(batch);
+  std::vector<float> losses;
+  for (std::size_t n = 0; n < steps; ++n) {
+    std::vector<nl::Sequence> seqs;
+    for (std::size_t b = 0; b < batch; ++b) {
+      chunk(10 * b + n, cfg, ids[b], tg[b]);
+      seqs.push_back({ids[b], tg[b]});
+    }
+    if (n == 5) t.reset_context(1);  // stream 1 wraps: only its memory starts over
+    auto r = t.build_batch_step(nltest::registry(), seqs, nl::GradientPath::tape, &pool);
+    REQUIRE(r.ok());
+    losses.push_back(r->loss);
+  }
+  return {losses, nl::encode_checkpoint({t.state(), ""})};
+}
+
+}  // namespace
+
+TEST_CASE("trainer: a batched trainer ends in the same bits on 1, 2 and 3 threads (B = 3 and B = 8)") {
+  for (std::size_t batch : {3, 8}) {
+    INFO("B=" << batch);
+    const auto base = batched_run(batch, 1, 10);  // 10 steps: level 1 frozen at 1..7, active at 8
+    for (std::size_t threads : {2, 3}) CHECK(batched_run(batch, threads, 10) == base);
+  }
+}
+
+TEST_CASE("trainer: batch 1 through build_batch_step is build_step; a batched trainer keeps one context per stream") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
+  nl::Trainer a(cfg, nl::MagParams<float>::init(cfg), adamw()), b = a;
+  std::vector<std::size_t> ids, tg;
+  for (std::size_t n = 0; n < 4; ++n) {
+    chunk(n, cfg, ids, tg);
+    const nl::Sequence one{ids, tg};
+    auto ra = a.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape);
+    auto rb = b.build_batch_step(nltest::registry(), std::span(&one, 1), nl::GradientPath::tape);
+    REQUIRE((ra.ok() && rb.ok()));
+    CHECK(ra->loss == rb->loss);
+  }
+  CHECK(nl::encode_checkpoint({a.state(), ""}) == nl::encode_checkpoint({b.state(), ""}));
+  nl::Trainer three(cfg, nl::MagParams<float>::init(cfg), adamw(), 3);
+  CHECK(three.batch() == 3);
+  CHECK(three.state().more_contexts.size() == 2);
+  // One sequence for a trainer of three is a wrong call, and changes nothing.
+  auto r = three.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message() == "build step: 1 sequences for a trainer of batch 3");
+  CHECK(three.step() == 0);
 }

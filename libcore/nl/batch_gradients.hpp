@@ -1,0 +1,49 @@
+#pragma once
+// batch_gradients: the gradient of one training step over B sequences (nltrain train --batch B).
+// Each sequence runs its own forward and backward from its own context memory (on a fresh tape,
+// or by the hand-written backward), independently of the others, on the threads of a
+// common::WorkerPool when one is given. The step's loss is the mean of the B losses and its
+// gradient the mean of the B gradients, summed in the fixed order b = 0, 1, ..., B-1 on the
+// calling thread and then divided by B (frozen levels' error-buffer contributions alike), so the
+// result is the same bits whatever the number of threads. For B = 1 the sequence's own loss and
+// gradient come back untouched: a batch of one is the single-sequence step, bit for bit.
+// All sequences share the conductor's pulse; a learned frequency schedule picks its own pulse
+// per chunk, so it takes one sequence per step (B > 1 is refused as invalid).
+#include <span>
+#include <vector>
+
+#include "common/expected.hpp"
+#include "common/worker_pool.hpp"
+#include "nl/cms_backward.hpp"
+#include "nl/conductor.hpp"
+#include "nl/context_memory.hpp"
+#include "nl/mag_config.hpp"
+#include "nl/mag_params.hpp"
+#include "nl/step_error.hpp"
+#include "tape/opaque/opaque_registry.hpp"
+
+namespace nl {
+
+enum class GradientPath : unsigned char { tape, hand_written };
+
+// One sequence of a batch: its input tokens and next-token targets (seq_len each).
+struct Sequence {
+  std::span<const std::size_t> ids, targets;
+};
+
+struct BatchGradients {
+  float loss = 0;                                    // mean over the sequences
+  MagGradients<float> grads;                         // mean over the sequences
+  std::vector<ContextMemory<float>> contexts_after;  // sequence b's context after its chunk
+  Pulse pulse;                                       // the levels that ran active
+};
+
+// contexts[b] is sequence b's context (as many as sequences, at least one). pool null: on the
+// calling thread. A failure (the first failing sequence in index order) says whether a value went
+// non-finite or the inputs do not fit; for B > 1 its message starts "sequence b: ".
+[[nodiscard]] common::Expected<BatchGradients, StepError> batch_gradients(
+    const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
+    std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
+    GradientPath path, common::WorkerPool* pool = nullptr);
+
+}  // namespace nl
