@@ -13,10 +13,13 @@
 #include "corpus.hpp"
 #include "cli_common/count_option.hpp"
 #include "jsonl_sink.hpp"
+#include "common/worker_pool.hpp"
+#include "nl/blas_threads.hpp"
 #include "nl/trainer.hpp"
 #include "progress.hpp"
 #include "receipt_stream.hpp"
 #include "run_dir.hpp"
+#include "train_batch.hpp"
 #include "train_plan.hpp"
 #include "train_summary.hpp"
 
@@ -31,6 +34,8 @@ struct TrainOptions {
   std::string data, out, resume, metrics, from;
   std::optional<std::uint64_t> stop_at;
   std::optional<std::uint64_t> checkpoint_every;  // default 100
+  std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's
+  std::optional<std::uint64_t> threads;           // default: the cores available
   ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
 };
@@ -49,10 +54,21 @@ int run_train(const TrainOptions& o) {
           "--resume continues the run as it was planned; model, optimizer, --steps, --checkpoint-every and --from flags cannot change it"));
     }
   }
-  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out) : plan_new_run(o.flags, o.checkpoint_every, o.data, o.out, o.from);
+  if (o.threads && *o.threads == 0) return report(common::Error::invalid_argument("--threads: must be at least 1"));
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out)
+                       : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from);
   if (!plan.ok()) return report(plan.error());
   RunRecord& run = plan->run;
   std::optional<nl::Trainer>& trainer = plan->trainer;
+  const std::size_t batch = trainer->batch();
+  if (resuming && o.batch && *o.batch != batch) {
+    return report(common::Error::invalid_argument("--batch: the run in " + o.resume + " trains " + std::to_string(batch) +
+                                                  " sequences per step; --resume cannot change it"));
+  }
+  if (batch > 1 && !o.receipts.path.empty()) {
+    return report(common::Error::invalid_argument("--receipts: bp verify nltrain audits one sequence per step; a run with --batch " +
+                                                  std::to_string(batch) + " writes no step receipts"));
+  }
   const nl::AdamWConfig& opt = plan->opt;
   const Corpus& corpus = plan->corpus;
   const std::string& out = plan->out;
@@ -94,7 +110,6 @@ int run_train(const TrainOptions& o) {
   const nl::MagConfig cfg = trainer->config();
   const std::uint64_t last = o.stop_at ? *o.stop_at : run.steps;
   const std::uint64_t first = trainer->step();
-  const std::size_t n_chunks = corpus.chunks(cfg.seq_len);
   auto checkpoint = [&]() -> common::Status {
     run.receipts = receipts.position();
     return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)});
@@ -108,22 +123,30 @@ int run_train(const TrainOptions& o) {
   std::signal(SIGPIPE, SIG_IGN);
   g_stop_signal = 0;
 
+  const std::size_t tokens_per_step = cfg.seq_len * batch;
   Progress progress(o.quiet, first, last);
-  progress.set_tokens_per_step(static_cast<double>(cfg.seq_len));
-  std::vector<std::size_t> ids, targets;
+  progress.set_tokens_per_step(static_cast<double>(tokens_per_step));
+  TrainBatch data(corpus, cfg.seq_len, batch);
+  // Threads only for a batch: each runs whole sequences, so BLAS gets one thread of its own.
+  std::optional<common::WorkerPool> pool;
+  if (batch > 1) {
+    (void)nl::use_one_blas_thread();  // speed only: the bits are the same either way
+    pool.emplace(std::min<std::size_t>(o.threads.value_or(common::available_cores()), batch));
+  }
   double model_s = 0, outside_s = 0;
   float first_loss = NAN, last_loss = NAN;
   const auto t0 = TrainClock::now();
   while (trainer->step() < last && g_stop_signal == 0) {
     const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
-    const std::size_t c = static_cast<std::size_t>(n % n_chunks);
     nl::StepTrace* trace = receipts.before(*trainer);
-    if (c == 0 && n > 0) trainer->reset_context();  // the data wrapped: a new document
-    corpus.chunk(c, cfg.seq_len, ids, targets);
+    data.read(n);
+    for (std::size_t s = 0; s < batch; ++s) {
+      if (data.at(s).wrapped) trainer->reset_context(s);  // the stream wrapped: a new document
+    }
     const double lr = nl::learning_rate(opt, n);
     const auto b = TrainClock::now();
-    auto r = trainer->build_step(opaque_registry(), ids, targets, nl::GradientPath::tape, trace);
+    auto r = trainer->build_batch_step(opaque_registry(), data.sequences(), nl::GradientPath::tape, pool ? &*pool : nullptr, trace);
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {
@@ -139,12 +162,13 @@ int run_train(const TrainOptions& o) {
     if (std::isnan(first_loss)) first_loss = r->loss;
     last_loss = r->loss;
     const double elapsed = seconds(TrainClock::now() - t0);
-    const double tok_s = static_cast<double>((n + 1 - first) * cfg.seq_len) / std::max(elapsed, 1e-9);
+    const double tok_s = static_cast<double>((n + 1 - first) * tokens_per_step) / std::max(elapsed, 1e-9);
     // schemas/nltrain-metrics.v0.1.0.json: what the run computed, then (only when asked) the
     // wall clock, apart, so a seeded run's metrics are the same bytes every time.
     nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
-    common::Status written = receipts.after(*trainer, {c, c * cfg.seq_len, c == 0 && n > 0, ids, targets}, *r);
+    const std::size_t c = data.at(0).chunk;  // receipts: one stream only
+    common::Status written = receipts.after(*trainer, {c, c * cfg.seq_len, data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
     if (written.ok()) written = metrics.write(m.dump());
     if (common::Status s = written; !s.ok()) {
       // The step is trained; keep it. A reader that exits early (| head) closes the pipe: stop
@@ -172,7 +196,7 @@ int run_train(const TrainOptions& o) {
   outside_s += seconds(TrainClock::now() - s0);
   const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;
-  const double tok_s = static_cast<double>(done * cfg.seq_len) / std::max(elapsed, 1e-9);
+  const double tok_s = static_cast<double>(done * tokens_per_step) / std::max(elapsed, 1e-9);
   progress.update(trainer->step(), last_loss, tok_s, true);
   const TrainSummary summary{g_stop_signal != 0 ? TrainSummary::Status::interrupted : TrainSummary::Status::trained,
                              first, trainer->step(), run.steps, first_loss, last_loss, tok_s, model_s, outside_s,
@@ -207,6 +231,11 @@ Registration add_train_command(CLI::App& app) {
   cmd->add_flag("--compact-receipts", o->receipts.compact,
                 "Receipts name the tokens by offset and the tensors after the step by SHA-256 only (bp verify nltrain --data)");
   cli_common::add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
+  cli_common::add_count_option(cmd, "--batch", o->batch,
+                               "Sequences per step, one from each of B contiguous streams of the data, gradient averaged "
+                               "(default 1; --resume keeps the run's)");
+  cli_common::add_count_option(cmd, "--threads", o->threads,
+                               "Threads for a batch's sequences (default: the cores available; the results do not depend on it)");
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");

@@ -21,6 +21,7 @@ std::string encode_run(const RunRecord& r) {
                      {"last_sha256", r.receipts.last_sha256.value_or("")},
                      {"last_step", r.receipts.last_step.value_or(0)}};
   }
+  if (r.batch > 1) j["batch"] = r.batch;  // absent for 1: an unbatched run's bytes stay as they were
   return j.dump();
 }
 
@@ -43,7 +44,7 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
   } catch (const nlohmann::json::exception&) {
     return bad();
   }
-  if (r.steps == 0) return bad();
+  if (r.steps == 0 || r.batch == 0) return bad();
   return r;
 }
 

@@ -21,6 +21,7 @@ struct RunRecord {
   std::uint64_t steps = 0;   // the planned total
   std::uint64_t checkpoint_every = 0;
   nl_audit::ChainPosition receipts;  // where the run's step receipts stand (next_index 0: none yet)
+  std::uint64_t batch = 1;           // sequences per step (--batch); the checkpoint holds as many streams
 };
 
 [[nodiscard]] std::string encode_run(const RunRecord& r);

@@ -7,7 +7,8 @@
 namespace nltrain::cli {
 
 common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                       const std::string& data, const std::string& out, const std::string& from) {
+                                       std::uint64_t batch, const std::string& data, const std::string& out,
+                                       const std::string& from) {
   std::optional<StartingPoint> start;
   if (!from.empty()) {
     auto sp = starting_point_from(from, flags);
@@ -19,8 +20,18 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   if (start) rc->model = start->model;
   const std::uint64_t every = checkpoint_every.value_or(100);
   if (every == 0) return common::Error::invalid_argument("--checkpoint-every: must be at least 1");
+  if (batch == 0) return common::Error::invalid_argument("--batch: must be at least 1");
+  if (batch > 1 && rc->model.learned_schedule()) {
+    return common::Error::invalid_argument("--batch: a learned frequency schedule picks its levels per sequence, so it trains one "
+                                           "sequence per step; use --batch 1 or --schedule fixed");
+  }
   auto c = load_corpus(data, rc->model.seq_len);
   if (!c.ok()) return c.error();
+  if (const std::size_t chunks = c->chunks(rc->model.seq_len); batch > chunks) {
+    return common::Error::invalid_argument("--batch: " + std::to_string(batch) + " streams need " + std::to_string(batch) +
+                                           " chunks of --seq-len " + std::to_string(rc->model.seq_len) + " tokens; " + c->name +
+                                           " holds " + std::to_string(chunks));
+  }
   TrainPlan p;
   p.corpus = std::move(*c);
   p.run.data = data;
@@ -28,9 +39,10 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   p.run.data_bytes = p.corpus.bytes.size();
   p.run.steps = rc->steps;
   p.run.checkpoint_every = every;
+  p.run.batch = batch;
   p.out = out.empty() ? "nltrain-run" : out;
   p.opt = rc->opt;
-  p.trainer.emplace(rc->model, start ? std::move(start->params) : nl::MagParams<float>::init(rc->model), rc->opt);
+  p.trainer.emplace(rc->model, start ? std::move(start->params) : nl::MagParams<float>::init(rc->model), rc->opt, batch);
   return p;
 }
 
@@ -49,6 +61,11 @@ common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std:
                                     ") is not the data this run was trained on (its SHA-256 differs)");
   }
   p.opt = ck->state.opt;
+  if (p.run.batch != 1 + ck->state.more_contexts.size()) {
+    return common::Error::malformed(checkpoint_path(resume) + ": the run record's batch (" + std::to_string(p.run.batch) +
+                                    ") does not match the checkpoint's " + std::to_string(1 + ck->state.more_contexts.size()) +
+                                    " streams");
+  }
   auto t = nl::Trainer::from_state(std::move(ck->state));
   if (!t.ok()) return t.error();
   p.trainer.emplace(std::move(*t));

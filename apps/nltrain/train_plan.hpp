@@ -32,10 +32,12 @@ struct StartingPoint {
 [[nodiscard]] common::Result<StartingPoint> starting_point_from(const std::string& from, const ConfigFlags& flags);
 
 // From the flags (and `from` when not empty: starting_point_from); `data` empty: the embedded corpus; `out` empty: nltrain-run.
+// `batch` sequences per step (train_batch.hpp): at least 1, at most the corpus's chunks, 1 under
+// a learned schedule (invalid_argument otherwise).
 [[nodiscard]] common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                                     const std::string& data, const std::string& out,
+                                                     std::uint64_t batch, const std::string& data, const std::string& out,
                                                      const std::string& from = {});
-// From the checkpoint in `resume`; `data` empty: the run's own; `out` empty: `resume`.
+// From the checkpoint in `resume` (its batch with it); `data` empty: the run's own; `out` empty: `resume`.
 [[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data,
                                                          const std::string& out);
 
