@@ -41,6 +41,7 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
       r.receipts = {c.at("next_index").get<std::uint64_t>(), c.at("last_sha256").get<std::string>(),
                     c.at("last_step").get<std::uint64_t>()};
     }
+    if (j->contains("batch")) r.batch = j->at("batch").get<std::uint64_t>();
   } catch (const nlohmann::json::exception&) {
     return bad();
   }
