@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "common/sha256.hpp"
-#include "nl/register_opaque_vjps.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/verify.hpp"
+#include "nl_trainer_setup.hpp"
 
 namespace {
 
@@ -33,24 +33,9 @@ double cpu_seconds() {
 
 double wall_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-const tape::opaque::OpaqueRegistry& registry() {
-  static const tape::opaque::OpaqueRegistry reg = [] {
-    tape::opaque::OpaqueRegistry r;
-    (void)nl::register_opaque_vjps(r);
-    return r;
-  }();
-  return reg;
-}
+const tape::opaque::OpaqueRegistry& registry() { return nlbench::registry(); }
 
-nl::Trainer make(std::size_t d) {
-  nl::MagConfig cfg;
-  cfg.vocab = 256, cfg.d = d, cfg.heads = d / 8, cfg.seq_len = kSeq, cfg.window = kSeq, cfg.rule = nl::RuleKind::delta;
-  cfg.rule_cfg.d = d, cfg.rule_cfg.d_h = 16, cfg.rule_cfg.m = 8, cfg.rule_cfg.d_c = 16;
-  cfg.periods = {1, 8};
-  nl::AdamWConfig opt;
-  opt.lr = 3e-3, opt.warmup = 4, opt.total_steps = kSteps;
-  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), opt);
-}
+nl::Trainer make(std::size_t d) { return nlbench::delta_trainer(d, kSeq, 4, kSteps); }
 
 // Byte j of the data is j * 29 mod 251; step n reads chunk n.
 std::string data() {

@@ -1,4 +1,4 @@
-// nltrain train --batch 8 at d = 128: tokens/s of Trainer::build_batch_step on 1 and on 2
+// nltrain train --batch 8 at d = 128 (nl_trainer_setup.hpp's model): tokens/s of Trainer::build_batch_step on 1 and on 2
 // threads (common::WorkerPool), measured side by side in each iteration, so one run gives the
 // ratio (counter `speedup`, the goal being >= 1.8 on 2 free cores). Wall-clock time, since the
 // point is threads; on a shared machine read it with the load average (uptime) beside it.
@@ -13,32 +13,11 @@
 #include <vector>
 
 #include "common/worker_pool.hpp"
-#include "nl/register_opaque_vjps.hpp"
-#include "nl/trainer.hpp"
+#include "nl_trainer_setup.hpp"
 
 namespace {
 
 constexpr std::size_t kSeq = 32, kBatch = 8, kSteps = 6;
-
-const tape::opaque::OpaqueRegistry& registry() {
-  static const tape::opaque::OpaqueRegistry reg = [] {
-    tape::opaque::OpaqueRegistry r;
-    (void)nl::register_opaque_vjps(r);
-    return r;
-  }();
-  return reg;
-}
-
-// nltrain train's default model (delta rule, K = 2, seq_len 32, vocab 256) at width d.
-nl::Trainer make_trainer(std::size_t d) {
-  nl::MagConfig cfg;
-  cfg.vocab = 256, cfg.d = d, cfg.heads = 4, cfg.seq_len = kSeq, cfg.window = kSeq, cfg.rule = nl::RuleKind::delta;
-  cfg.rule_cfg.d = d, cfg.rule_cfg.d_h = 16, cfg.rule_cfg.m = 8, cfg.rule_cfg.d_c = 16;
-  cfg.periods = {1, 8};
-  nl::AdamWConfig opt;
-  opt.lr = 3e-3, opt.warmup = 2, opt.total_steps = 1000;
-  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), opt, kBatch);
-}
 
 // kSteps batched steps on `threads`; returns the seconds taken and appends the losses.
 double timed_steps(nl::Trainer t, std::size_t threads, std::vector<float>& losses) {
@@ -51,7 +30,7 @@ double timed_steps(nl::Trainer t, std::size_t threads, std::vector<float>& losse
       for (std::size_t i = 0; i < kSeq; ++i) ids[b][i] = (b * 31 + n * 7 + i * 13) % 256, tg[b][i] = (ids[b][i] + 1) % 256;
       seqs.push_back({ids[b], tg[b]});
     }
-    auto r = t.build_batch_step(registry(), seqs, nl::GradientPath::tape, &pool);
+    auto r = t.build_batch_step(nlbench::registry(), seqs, nl::GradientPath::tape, &pool);
     losses.push_back(r.ok() ? r->loss : -1.0f);
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -59,7 +38,7 @@ double timed_steps(nl::Trainer t, std::size_t threads, std::vector<float>& losse
 
 void BM_batch_threads(benchmark::State& state) {
   const auto d = static_cast<std::size_t>(state.range(0));
-  const nl::Trainer start = make_trainer(d);
+  const nl::Trainer start = nlbench::delta_trainer(d, kSeq, 2, 1000, kBatch);
   double best1 = 1e300, best2 = 1e300;
   for (auto _ : state) {
     std::vector<float> l1, l2;

@@ -100,8 +100,8 @@ check_bad flip.bin "checksum mismatch: the checkpoint is corrupt"
 echo '{"not": "a checkpoint"}' >foreign.bin
 check_bad foreign.bin 'not an nltrain checkpoint'
 cp keep.bin newer.bin
-printf '\x03' | dd of=newer.bin bs=1 seek=8 conv=notrunc status=none
-check_bad newer.bin "checkpoint format version 3 is newer than this nltrain reads (2)"
+printf '\x04' | dd of=newer.bin bs=1 seek=8 conv=notrunc status=none
+check_bad newer.bin "checkpoint format version 4 is newer than this nltrain reads (3)"
 # A version-1 checkpoint (written before the schedule byte) still loads, as a fixed schedule.
 /usr/bin/env python3 - keep.bin v1.bin <<'PY' || fail "making a version-1 checkpoint"
 import hashlib, struct, sys
