@@ -1,6 +1,6 @@
 #include "nl/batch_gradients.hpp"
 
-#include <cassert>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -62,26 +62,49 @@ SequenceResult one_sequence(const tape::opaque::OpaqueRegistry& registry, const 
   return out;
 }
 
-void add_into(std::span<float> acc, std::span<const float> x) {
-  assert(acc.size() == x.size());  // one configuration, one pulse: the same shapes
-  for (std::size_t i = 0; i < acc.size(); ++i) acc[i] += x[i];
-}
-
-void divide(std::span<float> acc, float n) {
-  for (float& v : acc) v /= n;
-}
-
-// acc = op(acc, x) tensor by tensor over the parameters and the error buffers' contributions.
-template <typename Op>
-void each_tensor(const MagConfig& cfg, MagGradients<float>& acc, MagGradients<float>* x, Op op) {
-  std::vector<NamedTensor> a = named_tensors(cfg, acc.params);
-  std::vector<NamedTensor> b = x != nullptr ? named_tensors(cfg, x->params) : std::vector<NamedTensor>{};
-  for (std::size_t i = 0; i < a.size(); ++i) op(a[i].data, x != nullptr ? b[i].data : std::span<float>{});
-  for (std::size_t l = 0; l < acc.error.size(); ++l) {
-    std::vector<NamedTensor> ea = named_level_tensors(cfg, l, acc.error[l]);
-    std::vector<NamedTensor> eb = x != nullptr ? named_level_tensors(cfg, l, x->error[l]) : std::vector<NamedTensor>{};
-    for (std::size_t i = 0; i < ea.size(); ++i) op(ea[i].data, x != nullptr ? eb[i].data : std::span<float>{});
+// Every tensor of g: the parameters' gradients, then each level's error-buffer share.
+std::vector<std::span<float>> tensor_spans(const MagConfig& cfg, MagGradients<float>& g) {
+  std::vector<std::span<float>> out;
+  for (const NamedTensor& t : named_tensors(cfg, g.params)) out.push_back(t.data);
+  for (std::size_t l = 0; l < g.error.size(); ++l) {
+    for (const NamedTensor& t : named_level_tensors(cfg, l, g.error[l])) out.push_back(t.data);
   }
+  return out;
+}
+
+// Elements per reduction task: enough to amortise handing it to a thread.
+constexpr std::size_t kReduceBlock = 8192;
+
+// g[0][t][i] = (((g[0][t][i] + g[1][t][i]) + ...) + g[B-1][t][i]) / B for every tensor t and
+// element i. Each element's sum runs in that order whichever thread takes its block, so the
+// split into blocks (and the thread count) cannot change a bit. Returns whether every mean is
+// finite (finite parts can still sum past the float range).
+bool mean_into_first(std::vector<std::vector<std::span<float>>>& g, common::WorkerPool* pool) {
+  struct Block {
+    std::size_t tensor, begin, end;
+  };
+  std::vector<Block> blocks;
+  for (std::size_t t = 0; t < g[0].size(); ++t) {
+    for (std::size_t i = 0; i < g[0][t].size(); i += kReduceBlock) blocks.push_back({t, i, std::min(g[0][t].size(), i + kReduceBlock)});
+  }
+  const auto count = static_cast<float>(g.size());
+  std::vector<unsigned char> finite(blocks.size(), 1);  // bytes, not vector<bool>: one writer each
+  auto reduce = [&](std::size_t j) {
+    const Block& k = blocks[j];
+    std::span<float> acc = g[0][k.tensor];
+    for (std::size_t i = k.begin; i < k.end; ++i) {
+      float v = acc[i];
+      for (std::size_t b = 1; b < g.size(); ++b) v += g[b][k.tensor][i];
+      acc[i] = v / count;
+      if (!std::isfinite(acc[i])) finite[j] = 0;
+    }
+  };
+  if (pool != nullptr) {
+    pool->run(blocks.size(), reduce);
+  } else {
+    for (std::size_t j = 0; j < blocks.size(); ++j) reduce(j);
+  }
+  return std::all_of(finite.begin(), finite.end(), [](unsigned char f) { return f != 0; });
 }
 
 }  // namespace
@@ -116,24 +139,23 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
     }
   }
   BatchGradients out;
-  SequenceGradients& first = slots[0]->value();
-  out.pulse = first.pulse;
-  out.grads = std::move(first.grads);
-  out.loss = first.loss;
-  out.contexts_after.push_back(std::move(first.context_after));
-  for (std::size_t b = 1; b < n; ++b) {  // the fixed order of the sum
-    SequenceGradients& g = slots[b]->value();
-    out.loss += g.loss;
-    each_tensor(cfg, out.grads, &g.grads, [](std::span<float> acc, std::span<float> x) { add_into(acc, x); });
-    out.contexts_after.push_back(std::move(g.context_after));
-  }
+  out.pulse = slots[0]->value().pulse;
   if (n > 1) {
-    const auto count = static_cast<float>(n);
-    out.loss /= count;
-    each_tensor(cfg, out.grads, nullptr, [count](std::span<float> acc, std::span<float>) { divide(acc, count); });
-    // Finite parts can still sum past the float range.
-    if (common::Status s = check_finite(cfg, out.grads); !s.ok()) return StepError(s.error(), StepFailure::non_finite);
+    std::vector<std::vector<std::span<float>>> spans;
+    for (std::size_t b = 0; b < n; ++b) spans.push_back(tensor_spans(cfg, slots[b]->value().grads));
+    const bool finite = mean_into_first(spans, pool);
+    out.grads = std::move(slots[0]->value().grads);  // the means (moving keeps the buffers)
+    if (!finite) {
+      common::Status s = check_finite(cfg, out.grads);
+      return StepError(s.error(), StepFailure::non_finite);
+    }
+  } else {
+    out.grads = std::move(slots[0]->value().grads);  // a batch of one: the sequence's own, untouched
   }
+  out.loss = slots[0]->value().loss;
+  for (std::size_t b = 1; b < n; ++b) out.loss += slots[b]->value().loss;  // the same fixed order
+  if (n > 1) out.loss /= static_cast<float>(n);
+  for (std::size_t b = 0; b < n; ++b) out.contexts_after.push_back(std::move(slots[b]->value().context_after));
   return out;
 }
 
