@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "nl/checkpoint.hpp"
 #include "nl/mag_params.hpp"
 
 namespace nltrain::cli {
@@ -21,6 +22,9 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   const std::uint64_t every = checkpoint_every.value_or(100);
   if (every == 0) return common::Error::invalid_argument("--checkpoint-every: must be at least 1");
   if (batch == 0) return common::Error::invalid_argument("--batch: must be at least 1");
+  if (batch > nl::kMaxCheckpointStreams) {
+    return common::Error::invalid_argument("--batch: at most " + std::to_string(nl::kMaxCheckpointStreams) + " sequences per step");
+  }
   if (batch > 1 && rc->model.learned_schedule()) {
     return common::Error::invalid_argument("--batch: a learned frequency schedule picks its levels per sequence, so it trains one "
                                            "sequence per step; use --batch 1 or --schedule fixed");

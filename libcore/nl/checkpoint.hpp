@@ -33,7 +33,8 @@ inline constexpr std::string_view kCheckpointMagic = "NLTRCKPT";
 // Version 3 adds the context memories of streams 1..B-1 (above); only a batched state needs it.
 inline constexpr std::uint32_t kCheckpointVersion = 3;
 inline constexpr std::uint32_t kUnbatchedCheckpointVersion = 2;
-// Streams a checkpoint may hold (the bound keeps a corrupt count from asking for absurd memory).
+// Most streams a checkpoint holds, stream 0 included (the bound keeps a corrupt count from asking
+// for absurd memory; nltrain train --batch refuses more).
 inline constexpr std::uint64_t kMaxCheckpointStreams = 1024;
 // A checkpoint larger than this is refused unread (a 1 GiB model is far beyond nltrain's CPU
 // scale; the bound keeps a corrupt length from asking for absurd memory).

@@ -60,6 +60,8 @@ run "$NLTRAIN" train "${M[@]}" --batch 0 --out x
 expect_error 3 "--batch: must be at least 1"
 run "$NLTRAIN" train "${M[@]}" --threads 0 --out x
 expect_error 3 "--threads: must be at least 1"
+run "$NLTRAIN" train "${M[@]}" --batch 1025 --out x
+expect_error 3 "--batch: at most 1024 sequences per step"
 run "$NLTRAIN" train "${M[@]}" --batch 14 --out x
 expect_error 3 "--batch: 14 streams need 14 chunks of --seq-len 16 tokens; text.txt holds 13"
 run "$NLTRAIN" train "${M[@]}" --batch 2 --receipts rc.jsonl --out x

@@ -13,7 +13,7 @@ CASES=(
   "train|--levels|--out o"       "train|--d|--out o"        "train|--heads|--out o"
   "train|--seq-len|--out o"      "train|--window|--out o"   "train|--seed|--out o"
   "train|--steps|--out o"        "train|--warmup|--out o"   "train|--checkpoint-every|--out o"
-  "train|--stop-at|--out o"
+  "train|--stop-at|--out o"      "train|--batch|--out o"    "train|--threads|--out o"
   "init|--levels|--out s.json"   "init|--d|--out s.json"    "init|--heads|--out s.json"
   "init|--seq-len|--out s.json"  "init|--window|--out s.json" "init|--seed|--out s.json"
   "init|--chunk|--out s.json"    "init|--step|--out s.json"
