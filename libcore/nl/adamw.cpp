@@ -1,22 +1,34 @@
 #include "nl/adamw.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <numbers>
 
 namespace nl {
 namespace {
 
-// Every tensor of a level, flat (so one loop serves gates, biases and projections).
-void update_tensor(std::vector<float>& theta, const std::vector<float>& g, std::vector<float>& m,
-                   std::vector<float>& v, const AdamWConfig& o, std::uint64_t tau, double lr) {
-  const double c1 = 1.0 - std::pow(o.beta1, static_cast<double>(tau));
-  const double c2 = 1.0 - std::pow(o.beta2, static_cast<double>(tau));
+// One tensor's update, as views (a level's scalar biases are tensors of one value), with the
+// step count of its group.
+struct TensorUpdate {
+  std::span<float> theta;
+  std::span<const float> g;
+  std::span<float> m, v;
+  std::uint64_t tau = 0;
+};
+
+// Elements [begin, end) of u. Each element's update reads only that element, so how a tensor is
+// split (and over how many threads) cannot change a bit.
+void update_range(const TensorUpdate& u, std::size_t begin, std::size_t end, const AdamWConfig& o, double lr) {
+  const double c1 = 1.0 - std::pow(o.beta1, static_cast<double>(u.tau));
+  const double c2 = 1.0 - std::pow(o.beta2, static_cast<double>(u.tau));
   // §10's coefficients are β and 1 − β of the configured (double) betas. Taking 1 − β from a
   // float-rounded β gave 1 − 0.999f = 0.00099998713, so v ran 1.3e-5 low against v̂'s double
   // bias correction. The moments are fp32 tensors: each update is done in double, stored once.
   const double b1 = o.beta1, b2 = o.beta2, a1 = 1.0 - o.beta1, a2 = 1.0 - o.beta2;
-  for (std::size_t i = 0; i < theta.size(); ++i) {
-    const double gi = g[i];
+  std::span<float> theta = u.theta, m = u.m, v = u.v;
+  for (std::size_t i = begin; i < end; ++i) {
+    const double gi = u.g[i];
     m[i] = static_cast<float>(b1 * m[i] + a1 * gi);
     v[i] = static_cast<float>(b2 * v[i] + a2 * gi * gi);
     const double m_hat = m[i] / c1, v_hat = v[i] / c2;
@@ -25,16 +37,27 @@ void update_tensor(std::vector<float>& theta, const std::vector<float>& g, std::
   }
 }
 
-void update_level(LevelParams<float>& p, const LevelParams<float>& g, LevelParams<float>& m, LevelParams<float>& v,
-                  const AdamWConfig& o, std::uint64_t tau, double lr) {
-  std::vector<float> pf = p.to_flat(), mf = m.to_flat(), vf = v.to_flat();
-  update_tensor(pf, g.to_flat(), mf, vf, o, tau, lr);
-  const std::size_t d = p.width();
-  const bool omega = !p.w_omega.empty();
-  p = LevelParams<float>::from_flat(pf, d, omega).value();
-  m = LevelParams<float>::from_flat(mf, d, omega).value();
-  v = LevelParams<float>::from_flat(vf, d, omega).value();
+void add_tensor(std::vector<TensorUpdate>& out, std::vector<float>& p, const std::vector<float>& g, std::vector<float>& m,
+                std::vector<float>& v, std::uint64_t tau) {
+  out.push_back({p, g, m, v, tau});
 }
+
+// A level's tensors, field by field: the same element-wise updates as over its flat vector.
+void add_level(std::vector<TensorUpdate>& out, LevelParams<float>& p, const LevelParams<float>& g, LevelParams<float>& m,
+               LevelParams<float>& v, std::uint64_t tau) {
+  using F = std::vector<float> LevelParams<float>::*;
+  for (F f : {&LevelParams<float>::w_k, &LevelParams<float>::w_v, &LevelParams<float>::w_q, &LevelParams<float>::w_alpha,
+              &LevelParams<float>::w_theta, &LevelParams<float>::w_eta, &LevelParams<float>::w_omega}) {
+    add_tensor(out, p.*f, g.*f, m.*f, v.*f, tau);
+  }
+  using S = float LevelParams<float>::*;
+  for (S f : {&LevelParams<float>::b_alpha, &LevelParams<float>::b_theta, &LevelParams<float>::b_eta}) {
+    out.push_back({std::span(&(p.*f), 1), std::span(&(g.*f), 1), std::span(&(m.*f), 1), std::span(&(v.*f), 1), tau});
+  }
+}
+
+// Elements per task when the update runs on a pool.
+constexpr std::size_t kUpdateBlock = 8192;
 
 }  // namespace
 
@@ -66,22 +89,38 @@ double clip_global_norm(MagParams<float>& g, double clip) {
 FrequencyAwareAdamW::FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt)
     : opt_(opt), m_(MagParams<float>::zeros(cfg)), v_(MagParams<float>::zeros(cfg)), tau_level_(cfg.levels(), 0) {}
 
-void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, const Pulse& pulse, double lr) {
+void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, const Pulse& pulse, double lr,
+                               common::WorkerPool* pool) {
   ++tau_;
-  update_tensor(p.e, g.e, m_.e, v_.e, opt_, tau_, lr);
-  update_tensor(p.w_q, g.w_q, m_.w_q, v_.w_q, opt_, tau_, lr);
-  update_tensor(p.w_k, g.w_k, m_.w_k, v_.w_k, opt_, tau_, lr);
-  update_tensor(p.w_v, g.w_v, m_.w_v, v_.w_v, opt_, tau_, lr);
-  update_tensor(p.w_o, g.w_o, m_.w_o, v_.w_o, opt_, tau_, lr);
-  update_tensor(p.u_emb, g.u_emb, m_.u_emb, v_.u_emb, opt_, tau_, lr);
+  std::vector<TensorUpdate> updates;
+  add_tensor(updates, p.e, g.e, m_.e, v_.e, tau_);
+  add_tensor(updates, p.w_q, g.w_q, m_.w_q, v_.w_q, tau_);
+  add_tensor(updates, p.w_k, g.w_k, m_.w_k, v_.w_k, tau_);
+  add_tensor(updates, p.w_v, g.w_v, m_.w_v, v_.w_v, tau_);
+  add_tensor(updates, p.w_o, g.w_o, m_.w_o, v_.w_o, tau_);
+  add_tensor(updates, p.u_emb, g.u_emb, m_.u_emb, v_.u_emb, tau_);
   // The frequency gate (learned schedule; empty otherwise) sees every chunk: attention group.
-  update_tensor(p.w_freq, g.w_freq, m_.w_freq, v_.w_freq, opt_, tau_, lr);
-  update_tensor(p.b_freq, g.b_freq, m_.b_freq, v_.b_freq, opt_, tau_, lr);
+  add_tensor(updates, p.w_freq, g.w_freq, m_.w_freq, v_.w_freq, tau_);
+  add_tensor(updates, p.b_freq, g.b_freq, m_.b_freq, v_.b_freq, tau_);
   for (std::size_t l = 0; l < p.levels.size(); ++l) {
     if (!pulse.is_active(l)) continue;  // frozen: no moments, no count, no change
     ++tau_level_[l];
-    update_level(p.levels[l], g.levels[l], m_.levels[l], v_.levels[l], opt_, tau_level_[l], lr);
+    add_level(updates, p.levels[l], g.levels[l], m_.levels[l], v_.levels[l], tau_level_[l]);
   }
+  if (pool == nullptr || pool->threads() == 1) {
+    for (const TensorUpdate& u : updates) update_range(u, 0, u.theta.size(), opt_, lr);
+    return;
+  }
+  struct Block {
+    std::size_t update, begin, end;
+  };
+  std::vector<Block> blocks;
+  for (std::size_t k = 0; k < updates.size(); ++k) {
+    for (std::size_t i = 0; i < updates[k].theta.size(); i += kUpdateBlock) {
+      blocks.push_back({k, i, std::min(updates[k].theta.size(), i + kUpdateBlock)});
+    }
+  }
+  pool->run(blocks.size(), [&](std::size_t j) { update_range(updates[blocks[j].update], blocks[j].begin, blocks[j].end, opt_, lr); });
 }
 
 }  // namespace nl

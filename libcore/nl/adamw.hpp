@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/worker_pool.hpp"
 #include "nl/conductor.hpp"
 #include "nl/mag_params.hpp"
 
@@ -41,7 +42,10 @@ class FrequencyAwareAdamW {
   FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt);
 
   // One update with already clipped gradients: the attention group always, level l when active.
-  void step(MagParams<float>& params, const MagParams<float>& grads, const Pulse& pulse, double lr);
+  // pool: the element-wise update split over its threads (each element's arithmetic, and so every
+  // bit, is the same either way); null: on the calling thread.
+  void step(MagParams<float>& params, const MagParams<float>& grads, const Pulse& pulse, double lr,
+            common::WorkerPool* pool = nullptr);
 
   [[nodiscard]] std::uint64_t attention_steps() const { return tau_; }
   [[nodiscard]] std::uint64_t level_steps(std::size_t l) const { return tau_level_[l]; }

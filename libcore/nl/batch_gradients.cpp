@@ -91,13 +91,17 @@ bool mean_into_first(std::vector<std::vector<std::span<float>>>& g, common::Work
   std::vector<unsigned char> finite(blocks.size(), 1);  // bytes, not vector<bool>: one writer each
   auto reduce = [&](std::size_t j) {
     const Block& k = blocks[j];
-    std::span<float> acc = g[0][k.tensor];
-    for (std::size_t i = k.begin; i < k.end; ++i) {
-      float v = acc[i];
-      for (std::size_t b = 1; b < g.size(); ++b) v += g[b][k.tensor][i];
-      acc[i] = v / count;
-      if (!std::isfinite(acc[i])) finite[j] = 0;
+    std::span<float> acc = g[0][k.tensor].subspan(k.begin, k.end - k.begin);
+    for (std::size_t b = 1; b < g.size(); ++b) {
+      const std::span<const float> x = g[b][k.tensor].subspan(k.begin, k.end - k.begin);
+      for (std::size_t i = 0; i < acc.size(); ++i) acc[i] += x[i];
     }
+    bool ok = true;
+    for (float& v : acc) {
+      v /= count;
+      ok = ok && std::isfinite(v);
+    }
+    finite[j] = ok ? 1 : 0;
   };
   if (pool != nullptr) {
     pool->run(blocks.size(), reduce);

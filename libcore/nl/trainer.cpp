@@ -59,7 +59,7 @@ common::Expected<StepReport, StepError> Trainer::build_batch_step(const tape::op
                             ? std::optional<float>(clip_scale(optimizer_.config().clip, report.grad_norm))
                             : std::nullopt;
   }
-  optimizer_.step(params_, grads.params, report.pulse, lr);
+  optimizer_.step(params_, grads.params, report.pulse, lr, pool);
   contexts_ = std::move(r->contexts_after);
   conductor_.advance();  // ... then advance
   return report;
