@@ -12,30 +12,25 @@
 
 namespace nl_audit {
 
-namespace {
-
-// Way (b) of one step, with everything it reads owned, so that it can run beside the next step.
-struct Fp64Job {
-  Receipt r;
-  nl::TrainerState before;
-  std::vector<std::size_t> ids, targets;
-  nl::StepTrace stored;
-  nl::TrainerState after;
-  std::int64_t line = 0;
-};
-
-std::vector<Failure> run_fp64(const Fp64Job& j) {
-  std::vector<Failure> out;
-  check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
-    f.line = j.line;
-    out.push_back(std::move(f));
-  });
-  return out;
-}
-
-}  // namespace
-
 struct StreamVerifier::Impl {
+  // Way (b) of one step, with everything it reads owned, so that it can run beside the next step.
+  struct Fp64Job {
+    Receipt r;
+    nl::TrainerState before;
+    std::vector<std::size_t> ids, targets;
+    nl::StepTrace stored;
+    nl::TrainerState after;
+    std::int64_t line = 0;
+  };
+  static std::vector<Failure> run_fp64(const Fp64Job& j) {
+    std::vector<Failure> out;
+    check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
+      f.line = j.line;
+      out.push_back(std::move(f));
+    });
+    return out;
+  }
+
   explicit Impl(VerifyOptions o) : opt(std::move(o)) {}
 
   // Empty on purpose: the recomputation takes the hand-written path, and a registry without the
