@@ -8,15 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "build_info/build_info.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "cli_common/count_option.hpp"
 #include "jsonl_sink.hpp"
+#include "common/sha256.hpp"
 #include "common/worker_pool.hpp"
+#include "dist/communicator.hpp"
 #include "nl/blas_threads.hpp"
 #include "nl/trainer.hpp"
 #include "progress.hpp"
+#include "rank_share.hpp"
 #include "receipt_stream.hpp"
 #include "run_dir.hpp"
 #include "train_batch.hpp"
@@ -72,6 +76,26 @@ int run_train(const TrainOptions& o) {
   const nl::AdamWConfig& opt = plan->opt;
   const Corpus& corpus = plan->corpus;
   const std::string& out = plan->out;
+  // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes.
+  auto world = dist::world();
+  if (!world.ok()) return report(world.error());
+  std::optional<RankShare> share;
+  // What every rank finds, rank 0 alone says (one line, not one per rank).
+  auto rank_report = [&](const common::Error& e) { return (*world)->rank() == 0 ? report(e) : exit_code_for(e); };
+  if ((*world)->size() > 1) {
+    if (std::string why = batch_split_problem(batch, (*world)->size()); !why.empty()) {
+      return rank_report(common::Error::invalid_argument(why));
+    }
+    share.emplace(*world, batch);
+    const std::string identity = "nltrain " + std::string(build_info::version()) + "|" + encode_run(run) + "|config " +
+                                 common::sha256_hex(nl::config_to_json(trainer->config()).dump()) + "|step " +
+                                 std::to_string(trainer->step()) + "|batch " + std::to_string(batch) + "|stop-at " +
+                                 std::to_string(o.stop_at.value_or(0));
+    if (common::Status s = share->agree(identity, "run (binary version, configuration, data, plan or checkpoint)"); !s.ok()) {
+      return rank_report(s.error());
+    }
+  }
+  const bool writer = !share || share->rank() == 0;
   if (o.stop_at && *o.stop_at > run.steps) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " +
                                                   std::to_string(run.steps)));
@@ -81,13 +105,18 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
                                                   std::to_string(trainer->step())));
   }
-  auto lock = lock_run_dir(out);
-  if (!lock.ok()) return report(lock.error());
-  if (!resuming && has_checkpoint(out) && !o.force) {
+  // Only the writing rank takes the run directory (the others never write).
+  std::optional<common::DirLock> lock;
+  if (writer) {
+    auto l = lock_run_dir(out);
+    if (!l.ok()) return report(l.error());
+    lock.emplace(std::move(*l));
+  }
+  if (writer && !resuming && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; continue it with --resume " + out +
                                     ", or start over with --force"));
   }
-  if (resuming && out != o.resume && has_checkpoint(out) && !o.force) {
+  if (writer && resuming && out != o.resume && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
   JsonlSink metrics;
@@ -95,7 +124,7 @@ int run_train(const TrainOptions& o) {
   if (resuming && trainer->step() >= run.steps) {
     const TrainSummary done{TrainSummary::Status::complete, trainer->step(), trainer->step(), run.steps, 0, 0, 0, 0, 0,
                             checkpoint_path(out), o.resume};
-    std::cout << (o.json ? summary_json(done) : summary_text(done, trainer->config()));
+    if (writer) std::cout << (o.json ? summary_json(done) : summary_text(done, trainer->config()));
     return kExitOk;
   }
   const std::optional<std::uint64_t> resume_step = resuming ? std::optional(trainer->step()) : std::nullopt;
@@ -103,16 +132,29 @@ int run_train(const TrainOptions& o) {
     if (!j.is_object() || !j.contains("step") || !j.at("step").is_number_unsigned()) return std::nullopt;
     return j.at("step").get<std::uint64_t>();
   };
-  if (common::Status s = metrics.open("--metrics", "an nltrain metrics file", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
-  if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
+  if (writer) {
+    if (common::Status s = metrics.open("--metrics", "an nltrain metrics file", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
+    if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
+  }
   std::ostream& say = metrics.on_stdout() || receipts.on_stdout() ? std::cerr : std::cout;
 
   const nl::MagConfig cfg = trainer->config();
   const std::uint64_t last = o.stop_at ? *o.stop_at : run.steps;
   const std::uint64_t first = trainer->step();
+  // Every rank takes part (rank 0 collects the streams' context memories); rank 0 writes.
   auto checkpoint = [&]() -> common::Status {
+    if (share) {
+      if (common::Status s = share->collect_contexts(*trainer); !s.ok()) return s;
+    }
+    if (!writer) return {};
     run.receipts = receipts.position();
     return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)});
+  };
+  // A rank that cannot go on while the others wait in an exchange ends them all.
+  auto fatal = [&](const common::Error& e) {
+    const int code = report(e);
+    if (share) share->abort(code);
+    return code;
   };
   std::uint64_t last_saved = first;
   const bool had_checkpoint = resuming || has_checkpoint(out);
@@ -124,19 +166,28 @@ int run_train(const TrainOptions& o) {
   g_stop_signal = 0;
 
   const std::size_t tokens_per_step = cfg.seq_len * batch;
-  Progress progress(o.quiet, first, last);
+  Progress progress(o.quiet || !writer, first, last);
   progress.set_tokens_per_step(static_cast<double>(tokens_per_step));
   TrainBatch data(corpus, cfg.seq_len, batch);
   // Threads only for a batch: each runs whole sequences, so BLAS gets one thread of its own.
   std::optional<common::WorkerPool> pool;
+  const std::size_t local = share ? share->count() : batch;  // the streams this process computes
   if (batch > 1) {
     (void)nl::use_one_blas_thread();  // speed only: the bits are the same either way
-    pool.emplace(std::min<std::size_t>(o.threads.value_or(common::available_cores()), batch));
+    pool.emplace(std::min<std::size_t>(o.threads.value_or(common::available_cores()), local));
   }
+  std::optional<common::Error> write_failed;  // on the writing rank: stop after this step, then say why
   double model_s = 0, outside_s = 0;
   float first_loss = NAN, last_loss = NAN;
   const auto t0 = TrainClock::now();
-  while (trainer->step() < last && g_stop_signal == 0) {
+  while (trainer->step() < last) {
+    bool stop = g_stop_signal != 0 || write_failed.has_value();
+    if (share) {  // every rank stops at the same step
+      auto any = share->any(stop);
+      if (!any.ok()) return fatal(any.error());
+      stop = *any;
+    }
+    if (stop) break;
     const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
     nl::StepTrace* trace = receipts.before(*trainer);
@@ -146,10 +197,13 @@ int run_train(const TrainOptions& o) {
     }
     const double lr = nl::learning_rate(opt, n);
     const auto b = TrainClock::now();
-    auto r = trainer->build_batch_step(opaque_registry(), data.sequences(), nl::GradientPath::tape, pool ? &*pool : nullptr, trace);
+    const std::span<const nl::Sequence> mine = std::span(data.sequences()).subspan(share ? share->first() : 0, local);
+    auto r = trainer->build_batch_step(opaque_registry(), mine, nl::GradientPath::tape, pool ? &*pool : nullptr, trace,
+                                       share ? &*share : nullptr);
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
-    if (!r.ok()) {
+    if (!r.ok()) {  // every rank has the same failure (nl::BatchShare::first_failure); rank 0 says it
+      if (!writer) return kExitFailure;
       progress.break_line();
       const std::string why = r.error().message();
       const std::string kept = last_saved > 0 || had_checkpoint
@@ -168,9 +222,12 @@ int run_train(const TrainOptions& o) {
     nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
-    common::Status written = receipts.after(*trainer, {c, c * cfg.seq_len, data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
-    if (written.ok()) written = metrics.write(m.dump());
-    if (common::Status s = written; !s.ok()) {
+    common::Status written;
+    if (writer) written = receipts.after(*trainer, {c, c * cfg.seq_len, data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
+    if (writer && written.ok()) written = metrics.write(m.dump());
+    if (common::Status s = written; !s.ok() && share) {
+      write_failed = s.error();  // the other ranks stop with this one at the next step
+    } else if (!s.ok()) {
       // The step is trained; keep it. A reader that exits early (| head) closes the pipe: stop
       // cleanly with a checkpoint rather than lose the run (SIGPIPE is ignored above).
       progress.break_line();
@@ -182,7 +239,7 @@ int run_train(const TrainOptions& o) {
     if (trainer->step() % run.checkpoint_every == 0 && trainer->step() < last) {
       if (common::Status s = checkpoint(); !s.ok()) {
         progress.break_line();
-        return report(s.error());
+        return fatal(s.error());
       }
       last_saved = trainer->step();
     }
@@ -191,8 +248,13 @@ int run_train(const TrainOptions& o) {
   const auto s0 = TrainClock::now();
   if (common::Status s = checkpoint(); !s.ok()) {
     progress.break_line();
-    return report(s.error());
+    return fatal(s.error());
   }
+  if (write_failed) {
+    return report(common::Error::io(write_failed->message() + "; training stopped after step " + std::to_string(trainer->step()) +
+                                    ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
+  }
+  if (!writer) return kExitOk;
   outside_s += seconds(TrainClock::now() - s0);
   const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;

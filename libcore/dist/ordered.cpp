@@ -61,6 +61,20 @@ common::Status chain_in_rank_order(Communicator& c, std::vector<float>& running,
   return {};
 }
 
+common::Result<std::string> first_in_rank_order(Communicator& c, const std::string& mine) {
+  auto all = gather_in_rank_order(c, to_bytes(mine));
+  if (!all.ok()) return all.error();
+  std::vector<std::byte> first;
+  for (const std::vector<std::byte>& b : *all) {
+    if (!b.empty()) {
+      first = b;
+      break;
+    }
+  }
+  if (common::Status s = c.broadcast(0, first); !s.ok()) return s.error();
+  return std::string(reinterpret_cast<const char*>(first.data()), first.size());
+}
+
 common::Status agree(Communicator& c, const std::string& identity, const std::string& what) {
   auto all = gather_in_rank_order(c, to_bytes(identity));
   if (!all.ok()) return all.error();

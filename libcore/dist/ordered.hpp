@@ -27,4 +27,7 @@ namespace dist {
 // the same verdict.
 [[nodiscard]] common::Status agree(Communicator& c, const std::string& identity, const std::string& what);
 
+// Every rank's `mine`; every rank returns the first non-empty one in rank order (empty: none).
+[[nodiscard]] common::Result<std::string> first_in_rank_order(Communicator& c, const std::string& mine);
+
 }  // namespace dist

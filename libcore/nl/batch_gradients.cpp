@@ -111,19 +111,79 @@ bool mean_into_first(std::vector<std::vector<std::span<float>>>& g, common::Work
   return std::all_of(finite.begin(), finite.end(), [](unsigned char f) { return f != 0; });
 }
 
+// A failure as one line that another process can turn back into the same StepError: its kind,
+// its error code, then its message.
+std::string failure_text(const StepError& e) {
+  return std::string(1, e.non_finite() ? 'n' : 'i') + static_cast<char>('0' + static_cast<int>(e.code())) + e.message();
+}
+
+StepError failure_from_text(const std::string& t) {
+  const StepFailure kind = t[0] == 'n' ? StepFailure::non_finite : StepFailure::invalid;
+  return StepError(common::Error(static_cast<common::ErrorCode>(t[1] - '0'), t.substr(2)), kind);
+}
+
+// The means over a batch split across processes (BatchShare): one running vector, every
+// gradient element then the loss, passed through the processes in order; each adds its
+// sequences in index order, the first sequence of all starting it, exactly as the one-process
+// sums above do. Then, on every process, the division by the batch size.
+common::Expected<BatchGradients, StepError> shared_means(const MagConfig& cfg, std::vector<std::optional<SequenceResult>>& slots,
+                                                         BatchShare& share) {
+  std::string mine;
+  for (std::size_t b = 0; b < slots.size() && mine.empty(); ++b) {
+    if (!slots[b]->ok()) {
+      const StepError& e = slots[b]->error();
+      mine = failure_text(StepError(common::Error(e.code(), "sequence " + std::to_string(share.first() + b) + ": " + e.message(), e.where()), e.kind()));
+    }
+  }
+  auto first = share.first_failure(mine);
+  if (!first.ok()) return StepError(first.error(), StepFailure::invalid);
+  if (!first->empty()) return failure_from_text(*first);
+  std::vector<std::vector<std::span<float>>> spans;
+  for (auto& slot : slots) spans.push_back(tensor_spans(cfg, slot->value().grads));
+  std::vector<float> running;
+  auto add_mine = [&](std::vector<float>& acc) {
+    for (std::size_t b = 0; b < slots.size(); ++b) {
+      const float loss = slots[b]->value().loss;
+      if (acc.empty()) {  // the batch's first sequence
+        for (const std::span<float>& t : spans[b]) acc.insert(acc.end(), t.begin(), t.end());
+        acc.push_back(loss);
+        continue;
+      }
+      std::size_t at = 0;
+      for (const std::span<float>& t : spans[b]) {
+        for (float v : t) acc[at++] += v;
+      }
+      acc[at] += loss;
+    }
+  };
+  if (common::Status s = share.chain(running, add_mine); !s.ok()) return StepError(s.error(), StepFailure::invalid);
+  const auto count = static_cast<float>(share.total());
+  BatchGradients out;
+  out.grads = std::move(slots[0]->value().grads);
+  std::size_t at = 0;
+  for (const std::span<float>& t : tensor_spans(cfg, out.grads)) {
+    for (float& v : t) v = running[at++] / count;
+  }
+  out.loss = running[at] / count;
+  if (common::Status s = check_finite(cfg, out.grads); !s.ok()) return StepError(s.error(), StepFailure::non_finite);
+  out.pulse = slots[0]->value().pulse;
+  for (auto& slot : slots) out.contexts_after.push_back(std::move(slot->value().context_after));
+  return out;
+}
+
 }  // namespace
 
 common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg,
                                                             const MagParams<float>& params, std::span<const Sequence> batch,
                                                             std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-                                                            GradientPath path, common::WorkerPool* pool) {
+                                                            GradientPath path, common::WorkerPool* pool, BatchShare* share) {
   const std::size_t n = batch.size();
   if (n == 0 || contexts.size() != n) {
     return StepError(common::Error::invalid_argument("batch: " + std::to_string(n) + " sequences for " +
                                                      std::to_string(contexts.size()) + " context memories"),
                      StepFailure::invalid);
   }
-  if (n > 1 && cfg.learned_schedule()) {
+  if ((n > 1 || share != nullptr) && cfg.learned_schedule()) {
     return StepError(common::Error::invalid_argument("batch: a learned frequency schedule trains one sequence per step"),
                      StepFailure::invalid);
   }
@@ -135,6 +195,7 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
   } else {
     for (std::size_t b = 0; b < n; ++b) task(b);
   }
+  if (share != nullptr) return shared_means(cfg, slots, *share);
   for (std::size_t b = 0; b < n; ++b) {
     if (!slots[b]->ok()) {
       const StepError& e = slots[b]->error();

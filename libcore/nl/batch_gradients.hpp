@@ -9,10 +9,13 @@
 // gradient come back untouched: a batch of one is the single-sequence step, bit for bit.
 // All sequences share the conductor's pulse; a learned frequency schedule picks its own pulse
 // per chunk, so it takes one sequence per step (B > 1 is refused as invalid).
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "common/expected.hpp"
+#include "common/result.hpp"
 #include "common/worker_pool.hpp"
 #include "nl/cms_backward.hpp"
 #include "nl/conductor.hpp"
@@ -31,6 +34,23 @@ struct Sequence {
   std::span<const std::size_t> ids, targets;
 };
 
+// A batch computed by several processes (nltrain train under mpirun: apps/nltrain/rank_share.*):
+// this one holds sequences [first(), first() + its count) of total(). The sums that make the
+// means pass through every process in order (chain), each adding its sequences in index order,
+// so they are one process's sums, bit for bit, whatever the number of processes.
+class BatchShare {
+ public:
+  virtual ~BatchShare() = default;
+  [[nodiscard]] virtual std::size_t first() const = 0;
+  [[nodiscard]] virtual std::size_t total() const = 0;
+  // Passes `running` (empty at the first process) through the processes in order, each calling
+  // add_mine on it; every process returns holding the last one's result.
+  [[nodiscard]] virtual common::Status chain(std::vector<float>& running,
+                                             const std::function<void(std::vector<float>&)>& add_mine) = 0;
+  // Every process's failure (empty: none); each returns the first non-empty one in process order.
+  [[nodiscard]] virtual common::Result<std::string> first_failure(const std::string& mine) = 0;
+};
+
 struct BatchGradients {
   float loss = 0;                                    // mean over the sequences
   MagGradients<float> grads;                         // mean over the sequences
@@ -39,11 +59,12 @@ struct BatchGradients {
 };
 
 // contexts[b] is sequence b's context (as many as sequences, at least one). pool null: on the
-// calling thread. A failure (the first failing sequence in index order) says whether a value went
+// calling thread. share (null: the whole batch is here): `batch` and `contexts` are this
+// process's part, contexts_after too; loss and gradients are the whole batch's means. A failure (the first failing sequence in index order) says whether a value went
 // non-finite or the inputs do not fit; for B > 1 its message starts "sequence b: ".
 [[nodiscard]] common::Expected<BatchGradients, StepError> batch_gradients(
     const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
     std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-    GradientPath path, common::WorkerPool* pool = nullptr);
+    GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr);
 
 }  // namespace nl

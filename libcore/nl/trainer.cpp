@@ -25,15 +25,19 @@ common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::
 
 common::Expected<StepReport, StepError> Trainer::build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                      std::span<const Sequence> batch, GradientPath path,
-                                                     common::WorkerPool* pool, StepTrace* trace) {
-  if (batch.size() != contexts_.size()) {
+                                                     common::WorkerPool* pool, StepTrace* trace, BatchShare* share) {
+  // This process's streams: all of them, or its part of a shared batch.
+  const std::size_t first = share != nullptr ? share->first() : 0;
+  const std::size_t total = share != nullptr ? share->total() : batch.size();
+  if (total != contexts_.size() || first + batch.size() > contexts_.size()) {
     return StepError(common::Error::invalid_argument("build step: " + std::to_string(batch.size()) + " sequences for a trainer of batch " +
                                                      std::to_string(contexts_.size())),
                      StepFailure::invalid);
   }
   StepReport report;
   report.pulse = conductor_.pulse();  // observe ...
-  auto r = batch_gradients(registry, cfg_, params_, batch, contexts_, report.pulse, path, pool);
+  auto r = batch_gradients(registry, cfg_, params_, batch, std::span(contexts_).subspan(first, batch.size()), report.pulse, path,
+                           pool, share);
   if (!r.ok()) return r.error();
   report.loss = r->loss;
   report.pulse = r->pulse;  // a learned schedule's gate may differ from the conductor
@@ -60,9 +64,19 @@ common::Expected<StepReport, StepError> Trainer::build_batch_step(const tape::op
                             : std::nullopt;
   }
   optimizer_.step(params_, grads.params, report.pulse, lr, pool);
-  contexts_ = std::move(r->contexts_after);
+  std::move(r->contexts_after.begin(), r->contexts_after.end(), contexts_.begin() + static_cast<std::ptrdiff_t>(first));
   conductor_.advance();  // ... then advance
   return report;
+}
+
+common::Status Trainer::set_context(std::size_t stream, ContextMemory<float> c) {
+  if (stream >= contexts_.size()) return common::Error::invalid_argument("context of stream " + std::to_string(stream) + " in a batch of " + std::to_string(contexts_.size()));
+  if (c.levels.size() != cfg_.levels()) return common::Error::malformed("context memory holds the wrong number of levels");
+  for (const auto& l : c.levels) {
+    if (l.size() != state_size(cfg_.rule, cfg_.rule_cfg)) return common::Error::malformed("context memory level has the wrong size");
+  }
+  contexts_[stream] = std::move(c);
+  return {};
 }
 
 TrainerState Trainer::state() const {

@@ -75,10 +75,13 @@ class Trainer {
                                                       std::span<const std::size_t> targets, GradientPath path,
                                                       StepTrace* trace = nullptr);
   // batch() sequences, sequence b read from and carried into context b; the report's loss and the
-  // trace's gradients are the batch means. pool null: on the calling thread.
+  // trace's gradients are the batch means. pool null: on the calling thread. share: the batch is
+  // split across processes and `batch` holds this one's part, streams [share->first(), ...);
+  // the other streams' contexts are not touched here (set_context brings them in).
   [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                             std::span<const Sequence> batch, GradientPath path,
-                                                            common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr);
+                                                            common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr,
+                                                            BatchShare* share = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);
@@ -93,6 +96,8 @@ class Trainer {
     for (ContextMemory<float>& c : contexts_) c.reset(cfg_);
   }
   void reset_context(std::size_t stream) { contexts_[stream].reset(cfg_); }
+  // Stream `stream`'s context from another process of a shared batch; fails when it does not fit.
+  [[nodiscard]] common::Status set_context(std::size_t stream, ContextMemory<float> c);
 
   [[nodiscard]] const MagConfig& config() const { return cfg_; }
   [[nodiscard]] TrainerState state() const;

@@ -1,0 +1,54 @@
+#pragma once
+// nltrain train under mpirun: the batch's B streams cut into R contiguous parts, rank r taking
+// streams [floor(r B / R), floor((r + 1) B / R)) (the split depends on B and R only), and the
+// exchanges a step needs, over libcore/dist in rank order. The sums of the batch means pass
+// through the ranks in stream order (nl::BatchShare), so R ranks give the bits of one process
+// training the same --batch. Rank 0 alone writes (run directory, metrics, progress); before a
+// checkpoint it collects the other ranks' context memories.
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "common/result.hpp"
+#include "dist/communicator.hpp"
+#include "nl/batch_gradients.hpp"
+#include "nl/trainer.hpp"
+
+namespace nltrain::cli {
+
+class RankShare final : public nl::BatchShare {
+ public:
+  // batch >= the number of ranks (every rank needs a stream).
+  RankShare(std::shared_ptr<dist::Communicator> comm, std::size_t batch);
+
+  [[nodiscard]] std::size_t first() const override { return first_; }
+  [[nodiscard]] std::size_t count() const { return count_; }
+  [[nodiscard]] std::size_t total() const override { return total_; }
+  [[nodiscard]] int rank() const { return comm_->rank(); }
+  [[nodiscard]] int ranks() const { return comm_->size(); }
+  [[nodiscard]] common::Status chain(std::vector<float>& running,
+                                     const std::function<void(std::vector<float>&)>& add_mine) override;
+  [[nodiscard]] common::Result<std::string> first_failure(const std::string& mine) override;
+
+  // True on every rank when any rank says so (a stop signal, a write that failed on rank 0).
+  [[nodiscard]] common::Result<bool> any(bool mine);
+  // Every rank's `identity` must be rank 0's; the error names the rank that differs.
+  [[nodiscard]] common::Status agree(const std::string& identity, const std::string& what);
+  // Rank 0's trainer receives every other rank's streams' context memories.
+  [[nodiscard]] common::Status collect_contexts(nl::Trainer& trainer);
+  // Ends every rank now (after this rank has said why on stderr).
+  [[noreturn]] void abort(int code) {
+    comm_->abort(code);
+    std::_Exit(code);  // not reached: the communicator ends the process
+  }
+
+ private:
+  std::shared_ptr<dist::Communicator> comm_;
+  std::size_t total_, first_, count_;
+};
+
+// Why `batch` cannot be split over `ranks` (empty when it can).
+[[nodiscard]] std::string batch_split_problem(std::size_t batch, int ranks);
+
+}  // namespace nltrain::cli
