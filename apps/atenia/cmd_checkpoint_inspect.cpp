@@ -7,12 +7,12 @@
 
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
-#include "checkpoint_file_list.hpp"
 #include "cli_support.hpp"
-#include "save_rollback.hpp"
 #include "common/file_system.hpp"
 #include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/checkpoint_root/save_rollback.hpp"
+#include "hybrid/checkpoint_root/tensor_file_list.hpp"
 #include "hybrid/tensor_io/tensor_file.hpp"
 
 namespace atenia::cli {
@@ -21,8 +21,8 @@ namespace {
 
 // What restore --out would trip on in one saved file: its header blob, the header itself, or a
 // tensor blob it names; empty when all is well.
-std::string header_problem(const hybrid::PersistentHybridCache& cache, const SavedFile& f) {
-  auto layout = saved_file_layout(cache, f);
+std::string header_problem(const hybrid::PersistentHybridCache& cache, const hybrid::SavedFile& f) {
+  auto layout = hybrid::saved_file_layout(cache, f);
   if (!layout) return layout.error().message();
   for (const auto& t : layout->tensors) {
     auto len = cache.verify_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length));
@@ -39,12 +39,12 @@ int run_inspect(const CheckpointOptions& o) {
   if (fs.exists(o.root) && !fs.is_dir(o.root)) return report(ensure_cache_root(CacheRoot{o.root}).error());
   // A save that is running or was killed: its backup holds exactly the committed files, so
   // that is what is inspected, and nothing under the root is touched.
-  const bool pending = SaveRollback::pending(o.root);
+  const bool pending = hybrid::SaveRollback::pending(o.root);
   if (pending) {
     std::cerr << "atenia: note: a checkpoint save into " << o.root << " is running or was interrupted; shown: the "
               << "committed checkpoint; `atenia checkpoint recover " << o.root << "` rolls the save back\n";
   }
-  const CacheRoot root{pending ? SaveRollback::committed_dir(o.root) : o.root};
+  const CacheRoot root{pending ? hybrid::SaveRollback::committed_dir(o.root) : o.root};
   auto cp = hybrid::read_manifest(fs, root.checkpoint());
   if (!cp) return fail_checkpoint(cp.error());
   const hybrid::PersistentHybridCache cache(root.blobs());
@@ -73,9 +73,9 @@ int run_inspect(const CheckpointOptions& o) {
                 << " blob=" << blob << "\n";
     }
   }
-  auto files = read_file_list(root);
+  auto files = hybrid::read_file_list(root);
   if (!files) return report(files.error());
-  for (const SavedFile& f : *files) {
+  for (const hybrid::SavedFile& f : *files) {
     if (auto why = header_problem(cache, f); !why.empty()) {
       ++bad;
       if (!o.json) std::cout << "FILE file=" << f.file << " header=" << why << "\n";

@@ -12,7 +12,7 @@
 
 #include "common/result.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 class SaveRollback {
  public:
@@ -37,4 +37,4 @@ class SaveRollback {
   std::string root_;
 };
 
-}  // namespace atenia::cli
+}  // namespace hybrid

@@ -1,4 +1,4 @@
-#include "save_rollback.hpp"
+#include "hybrid/checkpoint_root/save_rollback.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
-#include "dir_fd.hpp"
+#include "hybrid/checkpoint_root/dir_fd.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 namespace {
 
@@ -33,11 +33,11 @@ common::Status link_tree(int src, int dst, const std::string& shown, bool top) {
   for (const DirEntry& e : *entries) {
     if (top && is_backup_name(e.name)) continue;
     const std::string at = shown + "/" + e.name;
-    if (e.type == EntryType::File) {
+    if (e.type == EntryType::file) {
       if (::linkat(src, e.name.c_str(), dst, e.name.c_str(), 0) != 0) {
         return common::Error::io("cannot keep a copy of " + at + " while saving: " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+    } else if (e.type == EntryType::dir) {
       auto from = open_subdir(src, e.name, at);
       if (!from) return from.error();
       if (!from->valid()) continue;
@@ -57,11 +57,11 @@ common::Status put_back(int backup, int root, const std::string& shown) {
   if (!entries) return entries.error();
   for (const DirEntry& e : *entries) {
     const std::string at = shown + "/" + e.name;
-    if (e.type == EntryType::File) {
+    if (e.type == EntryType::file) {
       if (::renameat(backup, e.name.c_str(), root, e.name.c_str()) != 0) {
         return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+    } else if (e.type == EntryType::dir) {
       auto from = open_subdir(backup, e.name, at);
       if (!from) return from.error();
       if (!from->valid()) continue;
@@ -80,11 +80,11 @@ common::Status remove_added(int dir, const std::string& rel, const std::string& 
   for (const DirEntry& e : *entries) {
     if (rel.empty() && is_backup_name(e.name)) continue;
     const std::string child = rel.empty() ? e.name : rel + "/" + e.name;
-    if (e.type == EntryType::File && !keep.contains(child)) {
+    if (e.type == EntryType::file && !keep.contains(child)) {
       if (::unlinkat(dir, e.name.c_str(), 0) != 0 && errno != ENOENT) {
         return common::Error::io("cannot remove " + shown + "/" + e.name + ": " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+    } else if (e.type == EntryType::dir) {
       auto sub = open_subdir(dir, e.name, shown + "/" + e.name);
       if (!sub) return sub.error();
       if (sub->valid()) {
@@ -154,4 +154,4 @@ void SaveRollback::commit() {
   (void)remove_tree_at(r->get(), kDoneDir, root_ + "/" + kDoneDir);  // a leftover is dropped by the next writer
 }
 
-}  // namespace atenia::cli
+}  // namespace hybrid
