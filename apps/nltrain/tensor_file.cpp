@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_system.hpp"
+#include "hybrid/tensor_io/safetensors_writer.hpp"
 #include "hybrid/tensor_io/tensor_file.hpp"
 #include "nl/checkpoint.hpp"
 #include "nl/named_tensors.hpp"
@@ -56,21 +57,13 @@ std::string encode_tensor_file(const nl::MagConfig& cfg, const nl::MagParams<flo
   std::optional<nl::MagParams<float>> mm, vv;
   if (m != nullptr && v != nullptr) mm = *m, vv = *v;
   const std::vector<Slot> all = slots(cfg, p, mm ? &*mm : nullptr, vv ? &*vv : nullptr);
-  nlohmann::ordered_json h;
-  h["__metadata__"] = {{"format", "pt"}, {kConfigKey, nl::config_to_json(cfg).dump()}, {kStepKey, std::to_string(step)}};
-  std::uint64_t at = 0;
+  std::vector<hybrid::TensorToWrite> tensors;
   for (const Slot& s : all) {
-    const std::uint64_t n = s.data.size() * sizeof(float);
-    h[s.name] = {{"dtype", "F32"}, {"shape", s.shape}, {"data_offsets", {at, at + n}}};
-    at += n;
+    tensors.push_back({s.name, "F32", {s.shape.begin(), s.shape.end()},
+                       {reinterpret_cast<const std::uint8_t*>(s.data.data()), s.data.size() * sizeof(float)}});
   }
-  std::string json = h.dump();
-  json.append((8 - json.size() % 8) % 8, ' ');  // the data buffer starts 8-aligned
-  std::string out(8, '\0');
-  for (std::size_t k = 0; k < 8; ++k) out[k] = static_cast<char>(static_cast<std::uint64_t>(json.size()) >> (8 * k) & 0xFF);
-  out += json;
-  for (const Slot& s : all) out.append(reinterpret_cast<const char*>(s.data.data()), s.data.size() * sizeof(float));
-  return out;
+  return hybrid::encode_safetensors(
+      {{"format", "pt"}, {kConfigKey, nl::config_to_json(cfg).dump()}, {kStepKey, std::to_string(step)}}, tensors);
 }
 
 common::Result<TensorFileState> load_tensor_file(const std::string& path) {

@@ -171,6 +171,16 @@ class PosixFileSystem final : public FileSystem {
     return {};
   }
 
+  Status sync_file_system(const std::string& dir) override {
+    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno_error("cannot open directory", dir, errno);
+    int rc = ::syncfs(fd);
+    int e = errno;
+    ::close(fd);
+    if (rc != 0) return errno_error("syncfs failed", dir, e);
+    return {};
+  }
+
   Status remove(const std::string& path) override {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) return errno_error("cannot remove", path, errno);
     return {};
@@ -381,6 +391,11 @@ Status FaultInjectingFileSystem::rename(const std::string& from, const std::stri
 Status FaultInjectingFileSystem::sync_dir(const std::string& dir) {
   if (should_fail()) return Error::io("injected directory fsync failure", Location{dir, 0, {}});
   return base_.sync_dir(dir);
+}
+
+Status FaultInjectingFileSystem::sync_file_system(const std::string& dir) {
+  if (should_fail()) return Error::io("injected syncfs failure", Location{dir, 0, {}});
+  return base_.sync_file_system(dir);
 }
 
 Status FaultInjectingFileSystem::remove(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/checkpoint/checkpoint_store.hpp"
+#include "hybrid/checkpoint_root/batched_sync.hpp"
 #include "hybrid/checkpoint_root/blob_sweep.hpp"
 #include "hybrid/checkpoint_root/dir_fd.hpp"
 #include "hybrid/checkpoint_root/save_rollback.hpp"
@@ -30,7 +31,8 @@ common::Status place_saved(HybridMemoryManager& mem, const std::string& id, std:
 // Everything up to the manifest, the commit point; any error leaves the caller to roll back.
 common::Result<HybridCheckpoint> write_all(const CacheRoot& root, HybridMemoryManager& mem, SaveInputs& in,
                                            common::FileSystem& fs) {
-  const PersistentHybridCache cache(root.blobs(), fs);
+  BatchedSyncFileSystem batched(fs);
+  const PersistentHybridCache cache(root.blobs(), batched);
   for (const TensorSpec& t : in.generated) {
     Bytes payload = scenario_payload(t.id, t.bytes);
     if (t.grad) {
@@ -66,7 +68,8 @@ common::Result<HybridCheckpoint> write_all(const CacheRoot& root, HybridMemoryMa
     saved.push_back({lf.file, to_string(lf.layout.format)});
     lf.bytes = {};  // stored in the blobs now
   }
-  if (auto s = write_file_list(fs, root, saved, names); !s) return s.error();
+  if (auto s = write_file_list(batched, root, saved, names); !s) return s.error();
+  if (auto s = batched.flush(root.root); !s) return s.error();  // every blob durable before the manifest names it
   auto cp = save_checkpoint(root.checkpoint(), in.created_unix, mem, fs);
   if (!cp) return common::Error(cp.error());
   return std::move(cp.value());

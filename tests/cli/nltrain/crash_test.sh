@@ -27,6 +27,7 @@ LAST="progress across the kills"
 run "$NLTRAIN" train --resume R --stop-at $((step + 3)) --quiet
 expect_rc 0
 expect_out_has "trained steps $step..$((step + 3))"
-left=$(ls R | grep -v '^checkpoint.nltrain$\|^lock$')
+left=$(find R -name '*.atomic-tmp.*' -o -name '.save-backup*' -o -name '*.bin.next')
 [ -z "$left" ] || fail "temporaries of killed writes left after the next write: $left"
+[ -z "$(ls R | grep -v '^checkpoint$\|^blobs$')" ] || fail "unexpected files in R: $(ls R)"
 finish
