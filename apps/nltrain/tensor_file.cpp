@@ -40,12 +40,6 @@ std::vector<Slot> slots(const nl::MagConfig& cfg, nl::MagParams<float>& p, nl::M
   return out;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& s) {
-  std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
 common::Error bad(const std::string& path, const std::string& what) { return common::Error::malformed(path + ": " + what); }
 
 }  // namespace
@@ -108,7 +102,7 @@ common::Result<TensorFileState> load_tensor_file(const std::string& path) {
     const hybrid::FileTensor& t = *it->second;
     if (t.dtype != "F32") return bad(path, "tensor \"" + s.name + "\": dtype " + t.dtype + ", expected F32");
     const std::vector<std::uint64_t> need(s.shape.begin(), s.shape.end());
-    if (t.shape != need) return bad(path, "tensor \"" + s.name + "\": shape " + shape_text(t.shape) + ", expected " + shape_text(need));
+    if (t.shape != need) return bad(path, "tensor \"" + s.name + "\": shape " + hybrid::shape_text(t.shape) + ", expected " + hybrid::shape_text(need));
     std::memcpy(s.data.data(), text->data() + t.offset, s.data.size() * sizeof(float));
     for (std::size_t i = 0; i < s.data.size(); ++i) {
       if (!std::isfinite(s.data[i])) return bad(path, "tensor \"" + s.name + "\": element " + std::to_string(i) + " is not finite");

@@ -101,12 +101,6 @@ nl::TrainerState shaped_state(const nl::MagConfig& cfg) {
   return s;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& s) {
-  std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
 }  // namespace
 
 std::string context_prefix() { return "context/"; }
@@ -191,7 +185,7 @@ common::Result<nl::Checkpoint> decode_state_file(std::span<const std::uint8_t> b
     if (t.dtype != "F32") return bad("tensor \"" + want.name + "\": dtype " + t.dtype + ", expected F32");
     const std::vector<std::uint64_t> need(want.shape.begin(), want.shape.end());
     if (t.shape != need) {
-      return bad("tensor \"" + want.name + "\": shape " + shape_text(t.shape) + ", expected " + shape_text(need));
+      return bad("tensor \"" + want.name + "\": shape " + hybrid::shape_text(t.shape) + ", expected " + hybrid::shape_text(need));
     }
     if (t.length != want.data.size() * sizeof(float)) return bad("tensor \"" + want.name + "\": length does not match its shape");
     std::memcpy(want.data.data(), bytes.data() + t.offset, want.data.size() * sizeof(float));

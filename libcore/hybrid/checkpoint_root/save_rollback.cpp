@@ -49,16 +49,30 @@ common::Status link_tree(int src, int dst, const std::string& shown, bool top) {
   return {};
 }
 
-// Renames every regular file of the backup back to its place in the root. Each directory on the
-// way is opened from its parent without following links, so a link planted in the root stops the
-// recovery with an error naming it.
+// A file is put back by a new link under this suffix renamed over its place. A recovery killed
+// between the two leaves the link; the next recovery removes it with the files the save added.
+constexpr const char* kPutBackSuffix = ".put-back";
+
+// Puts every regular file of the backup back to its place in the root, as a link: the backup
+// stays whole until the rollback is complete, so a rollback killed part-way (kill -9 of the next
+// writer while it recovers) is simply redone, and readers keep reading the whole committed
+// checkpoint from the backup meanwhile (moving the files out of it lost them both ways). Each
+// directory on the way is opened from its parent without following links, so a link planted in
+// the root stops the recovery with an error naming it.
 common::Status put_back(int backup, int root, const std::string& shown) {
   auto entries = list_dir(backup, shown);
   if (!entries) return entries.error();
   for (const DirEntry& e : *entries) {
     const std::string at = shown + "/" + e.name;
     if (e.type == EntryType::file) {
-      if (::renameat(backup, e.name.c_str(), root, e.name.c_str()) != 0) {
+      const std::string tmp = e.name + kPutBackSuffix;
+      (void)::unlinkat(root, tmp.c_str(), 0);  // left by a recovery killed here; missing is fine
+      if (::linkat(backup, e.name.c_str(), root, tmp.c_str(), 0) != 0 ||
+          ::renameat(root, tmp.c_str(), root, e.name.c_str()) != 0) {
+        return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
+      }
+      // Renaming onto another link of the same file does nothing (POSIX) and leaves `tmp`.
+      if (::unlinkat(root, tmp.c_str(), 0) != 0 && errno != ENOENT) {
         return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
       }
     } else if (e.type == EntryType::dir) {
@@ -114,7 +128,12 @@ common::Result<bool> roll_back_leftover(const std::string& root) {
   if (!kept) return kept.error();
   if (auto s = put_back(backup->get(), r->get(), root); !s) return s.error();
   if (auto s = remove_added(r->get(), "", root, std::set<std::string>(kept->begin(), kept->end())); !s) return s.error();
-  if (auto s = remove_tree_at(r->get(), kBackupDir, shown); !s) return s.error();
+  // Done: renamed first, so that a kill while it is deleted is not taken for a pending save
+  // (a partly deleted backup read as the committed checkpoint).
+  if (::renameat(r->get(), kBackupDir, r->get(), kDoneDir) != 0) {
+    return common::Error::io("cannot rename " + shown + ": " + std::strerror(errno));
+  }
+  if (auto s = remove_tree_at(r->get(), kDoneDir, root + "/" + kDoneDir); !s) return s.error();
   return true;
 }
 
