@@ -17,10 +17,10 @@
 // - Every tensor is on the RAM tier: nltrain trains on the CPU; the memory manager that places
 //   them under a budget is a later item.
 //
-// Cost (tests/bench/nl_store_checkpoint_bench.cpp, this machine's shared disk): a save is ~0.5-0.7 s
-// against ~10-25 ms for the single file at d=32..128, nearly all of it file-system metadata
-// (188 files each created, renamed, linked into the rollback backup and unlinked again), not
-// bytes or fsyncs; a save per step is for tests, not for training (--checkpoint-every 100).
+// Cost (tests/bench/nl_store_checkpoint_bench.cpp, a shared virtual disk): a save takes 0.09-0.7 s
+// (by the disk's load) against 3-25 ms for the single file, at d=32 and d=128 alike: nearly all
+// of it is file-system metadata (188 files each created, renamed, linked into the rollback
+// backup and unlinked again), not bytes or fsyncs. A save per step is for tests, not training.
 //
 // Old runs: a directory holding only checkpoint.nltrain (nl/checkpoint.hpp) still loads; the
 // first save in the new layout removes it once the new checkpoint is committed (a stale copy
