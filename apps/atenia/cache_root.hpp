@@ -1,24 +1,18 @@
 #pragma once
-// The on-disk layout `atenia checkpoint` and `atenia simulate` share under one cache root:
-//   <root>/blobs       PersistentHybridCache (tensor/, gradient/, kernel_meta/)
-//   <root>/ssd         the SSD tier's spill files
-//   <root>/checkpoint  checkpoint.meta
+// atenia's cache root (the layout is hybrid's, root_layout.hpp): where it is by default, and the
+// memory manager atenia's commands build over it.
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "common/result.hpp"
 #include "common/temp_file_cleanup.hpp"
+#include "hybrid/checkpoint_root/root_layout.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 
 namespace atenia::cli {
 
-struct CacheRoot {
-  std::string root;
-  [[nodiscard]] std::string blobs() const { return root + "/blobs"; }
-  [[nodiscard]] std::string ssd() const { return root + "/ssd"; }
-  [[nodiscard]] std::string checkpoint() const { return root + "/checkpoint"; }
-};
+using hybrid::CacheRoot;
 
 // atenia's own cache directory when none is named: $XDG_CACHE_HOME/atenia when that is an
 // absolute path, else $HOME/.cache/atenia, else ./.atenia_cache (no HOME at all).

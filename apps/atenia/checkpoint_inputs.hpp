@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "hybrid/checkpoint_root/root_save.hpp"
 #include "hybrid/memory/memory_tier.hpp"
 #include "hybrid/tensor_io/tensor_file.hpp"
 
@@ -18,14 +19,7 @@ namespace atenia::cli {
 // zero-length tensors would otherwise turn a few hundred KB of input into thousands of files.
 inline constexpr std::size_t kMaxCheckpointTensors = 1024;
 
-struct TensorSpec {
-  std::string id;
-  std::uint64_t bytes = 0;
-  hybrid::MemoryTier tier = hybrid::MemoryTier::ram;
-  bool grad = false;
-  std::optional<hybrid::MemoryTier> desired;
-  std::optional<std::string> summary;
-};
+using hybrid::TensorSpec;  // what save_into_root takes (root_save.hpp)
 
 // The longest tensor id (a safetensors name); longer ones are refused.
 inline constexpr std::size_t kMaxTensorIdBytes = 1024;
@@ -35,11 +29,7 @@ inline constexpr std::size_t kMaxTensorIdBytes = 1024;
 
 [[nodiscard]] common::Result<std::vector<TensorSpec>> read_tensor_specs(const std::string& path);
 
-struct LoadedFile {
-  std::string file;  // base name
-  hybrid::TensorFile layout;
-  std::vector<std::uint8_t> bytes;
-};
+using hybrid::LoadedFile;
 
 // `ids` holds the ids taken already (the --tensors list); the files' tensor ids are added.
 [[nodiscard]] common::Result<std::vector<LoadedFile>> load_tensor_files(const std::vector<std::string>& paths,

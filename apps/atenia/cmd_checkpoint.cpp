@@ -4,15 +4,15 @@
 // back, the files it added removed), then removes the blobs no manifest entry references.
 #include <iostream>
 
-#include "blob_sweep.hpp"
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
 #include "cli_common/count_option.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "save_rollback.hpp"
 #include "common/dir_lock.hpp"
 #include "common/file_system.hpp"
+#include "hybrid/checkpoint_root/blob_sweep.hpp"
+#include "hybrid/checkpoint_root/save_rollback.hpp"
 
 namespace atenia::cli {
 
@@ -34,9 +34,9 @@ int run_recover(const CheckpointOptions& o) {
   if (!fs.is_dir(o.root)) return report(common::Error::io(o.root + ": no such checkpoint root (a directory)"));
   auto lock = common::DirLock::acquire(o.root);
   if (!lock) return report(lock.error());
-  auto rolled = SaveRollback::recover(o.root);
+  auto rolled = hybrid::SaveRollback::recover(o.root);
   if (!rolled) return report(rolled.error());
-  auto swept = sweep_unreferenced_blobs(CacheRoot{o.root});
+  auto swept = hybrid::sweep_unreferenced_blobs(CacheRoot{o.root});
   if (!swept) return report(swept.error());
   std::cout << (*rolled ? "rolled back an interrupted save" : "no interrupted save") << "; removed " << *swept
             << " unreferenced blob files\n";

@@ -6,21 +6,21 @@
 
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
-#include "checkpoint_file_list.hpp"
 #include "cli_support.hpp"
-#include "save_rollback.hpp"
 #include "common/file_system.hpp"
 #include "hybrid/checkpoint/checkpoint_drift.hpp"
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/lazy_restore.hpp"
 #include "hybrid/checkpoint/warm_start.hpp"
+#include "hybrid/checkpoint_root/save_rollback.hpp"
+#include "hybrid/checkpoint_root/tensor_file_list.hpp"
 
 namespace atenia::cli {
 
 namespace {
 
 common::Status refuse_pending(const std::string& root) {
-  if (!SaveRollback::pending(root)) return {};
+  if (!hybrid::SaveRollback::pending(root)) return {};
   return common::Error::io(root + ": a checkpoint save into it is running or was interrupted; run `atenia checkpoint "
                            "recover " + root + "` (or the next checkpoint save) to roll it back, then restore");
 }
@@ -72,7 +72,7 @@ int run_restore(const CheckpointOptions& o) {
   }
   nlohmann::ordered_json written = nlohmann::ordered_json::array();
   if (!o.out.empty()) {
-    auto w = write_tensor_files(root, o.out);
+    auto w = hybrid::write_tensor_files(root, o.out);
     if (!w) return report(w.error());
     for (const auto& f : *w) {
       if (!o.json) std::cout << "WROTE " << f << "\n";

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
+#include "nl_store/run_store.hpp"
 
 namespace nltrain::cli {
 
@@ -52,7 +52,9 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
 std::string checkpoint_path(const std::string& dir) {
   common::FileSystem& fs = common::real_file_system();
   if (!fs.is_dir(dir) && fs.node_kind(dir) == common::NodeKind::regular) return dir;
-  return dir + "/" + kCheckpointFile;
+  const std::string legacy = dir + "/" + nl_store::kLegacyCheckpointFile;
+  if (!fs.exists(nl_store::run_manifest_path(dir)) && fs.exists(legacy)) return legacy;
+  return nl_store::run_manifest_path(dir);
 }
 
 common::Result<common::DirLock> lock_run_dir(const std::string& dir) {
@@ -69,25 +71,10 @@ common::Result<common::DirLock> lock_run_dir(const std::string& dir) {
   return common::Error(lock.error());
 }
 
-common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c) {
-  const std::string path = dir + "/" + kCheckpointFile;
-  const std::string bytes = nl::encode_checkpoint(c);
-  if (common::Status s = common::write_file_atomic(common::real_file_system(), path, bytes); !s.ok()) {
-    return common::Error::io("cannot write checkpoint " + path + " (" + s.error().message() +
-                             "); the previous checkpoint is unchanged");
-  }
-  return {};
-}
+common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c) { return nl_store::save_run(dir, c); }
 
-bool has_checkpoint(const std::string& dir) { return common::real_file_system().exists(dir + "/" + kCheckpointFile); }
+bool has_checkpoint(const std::string& dir) { return nl_store::has_run_checkpoint(dir); }
 
-common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir) {
-  common::FileSystem& fs = common::real_file_system();
-  const std::string path = checkpoint_path(dir);
-  if (!fs.exists(path)) return common::Error::io(dir + ": no checkpoint here (" + path + " is missing)");
-  auto text = common::read_text(fs, path, nl::kMaxCheckpointBytes);
-  if (!text.ok()) return text.error().at_file(path);
-  return nl::decode_checkpoint(*text, path);
-}
+common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir) { return nl_store::load_run(dir); }
 
 }  // namespace nltrain::cli

@@ -1,6 +1,7 @@
 #pragma once
-// A training run's directory (--out / --resume / --checkpoint): DIR/checkpoint.nltrain (the
-// checkpoint, replaced atomically); the trainer writing DIR holds a lock on it (lock_run_dir).
+// A training run's directory (--out / --resume / --checkpoint): a hybrid checkpoint root holding
+// the trainer's state (nl_store/run_store.hpp; an old DIR/checkpoint.nltrain still loads); the
+// trainer writing DIR holds a lock on it (lock_run_dir) for the whole run.
 #include <cstdint>
 #include <string>
 
@@ -10,8 +11,6 @@
 #include "nl_audit/recorder.hpp"
 
 namespace nltrain::cli {
-
-inline constexpr const char* kCheckpointFile = "checkpoint.nltrain";
 
 // What nltrain keeps in the checkpoint's run record (JSON): the data it trains on and the plan.
 struct RunRecord {
@@ -27,6 +26,8 @@ struct RunRecord {
 [[nodiscard]] std::string encode_run(const RunRecord& r);
 [[nodiscard]] common::Result<RunRecord> decode_run(const std::string& text, const std::string& what);
 
+// The file reports name for DIR's checkpoint: its manifest, or the old checkpoint file where DIR
+// holds only that (or DIR is such a file).
 [[nodiscard]] std::string checkpoint_path(const std::string& dir);
 
 // Creates DIR when missing and locks it (common::DirLock on the directory itself, flock(2)),
@@ -34,10 +35,9 @@ struct RunRecord {
 // and the kernel drops the lock when the process dies.
 [[nodiscard]] common::Result<common::DirLock> lock_run_dir(const std::string& dir);
 
-// Encodes and writes DIR/checkpoint.nltrain atomically (temp, fsync, rename): a failure leaves
-// the previous checkpoint as it was.
+// Saves into DIR (locked) all or nothing: a failure leaves the previous checkpoint as it was.
 [[nodiscard]] common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c);
-// Reads and verifies DIR/checkpoint.nltrain (DIR may also name the file itself).
+// Reads and verifies DIR's checkpoint (DIR may also name an old checkpoint file itself).
 [[nodiscard]] common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir);
 [[nodiscard]] bool has_checkpoint(const std::string& dir);
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_system.hpp"
+#include "hybrid/tensor_io/safetensors_writer.hpp"
 #include "hybrid/tensor_io/tensor_file.hpp"
 #include "nl/checkpoint.hpp"
 #include "nl/named_tensors.hpp"
@@ -39,12 +40,6 @@ std::vector<Slot> slots(const nl::MagConfig& cfg, nl::MagParams<float>& p, nl::M
   return out;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& s) {
-  std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
 common::Error bad(const std::string& path, const std::string& what) { return common::Error::malformed(path + ": " + what); }
 
 }  // namespace
@@ -56,21 +51,13 @@ std::string encode_tensor_file(const nl::MagConfig& cfg, const nl::MagParams<flo
   std::optional<nl::MagParams<float>> mm, vv;
   if (m != nullptr && v != nullptr) mm = *m, vv = *v;
   const std::vector<Slot> all = slots(cfg, p, mm ? &*mm : nullptr, vv ? &*vv : nullptr);
-  nlohmann::ordered_json h;
-  h["__metadata__"] = {{"format", "pt"}, {kConfigKey, nl::config_to_json(cfg).dump()}, {kStepKey, std::to_string(step)}};
-  std::uint64_t at = 0;
+  std::vector<hybrid::TensorToWrite> tensors;
   for (const Slot& s : all) {
-    const std::uint64_t n = s.data.size() * sizeof(float);
-    h[s.name] = {{"dtype", "F32"}, {"shape", s.shape}, {"data_offsets", {at, at + n}}};
-    at += n;
+    tensors.push_back({s.name, "F32", {s.shape.begin(), s.shape.end()},
+                       {reinterpret_cast<const std::uint8_t*>(s.data.data()), s.data.size() * sizeof(float)}});
   }
-  std::string json = h.dump();
-  json.append((8 - json.size() % 8) % 8, ' ');  // the data buffer starts 8-aligned
-  std::string out(8, '\0');
-  for (std::size_t k = 0; k < 8; ++k) out[k] = static_cast<char>(static_cast<std::uint64_t>(json.size()) >> (8 * k) & 0xFF);
-  out += json;
-  for (const Slot& s : all) out.append(reinterpret_cast<const char*>(s.data.data()), s.data.size() * sizeof(float));
-  return out;
+  return hybrid::encode_safetensors(
+      {{"format", "pt"}, {kConfigKey, nl::config_to_json(cfg).dump()}, {kStepKey, std::to_string(step)}}, tensors);
 }
 
 common::Result<TensorFileState> load_tensor_file(const std::string& path) {
@@ -115,7 +102,7 @@ common::Result<TensorFileState> load_tensor_file(const std::string& path) {
     const hybrid::FileTensor& t = *it->second;
     if (t.dtype != "F32") return bad(path, "tensor \"" + s.name + "\": dtype " + t.dtype + ", expected F32");
     const std::vector<std::uint64_t> need(s.shape.begin(), s.shape.end());
-    if (t.shape != need) return bad(path, "tensor \"" + s.name + "\": shape " + shape_text(t.shape) + ", expected " + shape_text(need));
+    if (t.shape != need) return bad(path, "tensor \"" + s.name + "\": shape " + hybrid::shape_text(t.shape) + ", expected " + hybrid::shape_text(need));
     std::memcpy(s.data.data(), text->data() + t.offset, s.data.size() * sizeof(float));
     for (std::size_t i = 0; i < s.data.size(); ++i) {
       if (!std::isfinite(s.data[i])) return bad(path, "tensor \"" + s.name + "\": element " + std::to_string(i) + " is not finite");

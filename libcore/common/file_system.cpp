@@ -138,6 +138,17 @@ Expected<Buffer, ReadError> read_whole(const std::string& path, std::size_t max_
   return out;
 }
 
+// Opens `dir` and calls `call` (fsync, syncfs) on it.
+Status on_dir(const std::string& dir, int (*call)(int), const char* failed) {
+  int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno_error("cannot open directory", dir, errno);
+  int rc = call(fd);
+  int e = errno;
+  ::close(fd);
+  if (rc != 0) return errno_error(failed, dir, e);
+  return {};
+}
+
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::unique_ptr<WritableFile>> create(const std::string& path) override {
@@ -161,15 +172,8 @@ class PosixFileSystem final : public FileSystem {
     return {};
   }
 
-  Status sync_dir(const std::string& dir) override {
-    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return errno_error("cannot open directory", dir, errno);
-    int rc = ::fsync(fd);
-    int e = errno;
-    ::close(fd);
-    if (rc != 0) return errno_error("fsync of directory failed", dir, e);
-    return {};
-  }
+  Status sync_dir(const std::string& dir) override { return on_dir(dir, ::fsync, "fsync of directory failed"); }
+  Status sync_file_system(const std::string& dir) override { return on_dir(dir, ::syncfs, "syncfs failed"); }
 
   Status remove(const std::string& path) override {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) return errno_error("cannot remove", path, errno);
@@ -381,6 +385,11 @@ Status FaultInjectingFileSystem::rename(const std::string& from, const std::stri
 Status FaultInjectingFileSystem::sync_dir(const std::string& dir) {
   if (should_fail()) return Error::io("injected directory fsync failure", Location{dir, 0, {}});
   return base_.sync_dir(dir);
+}
+
+Status FaultInjectingFileSystem::sync_file_system(const std::string& dir) {
+  if (should_fail()) return Error::io("injected syncfs failure", Location{dir, 0, {}});
+  return base_.sync_file_system(dir);
 }
 
 Status FaultInjectingFileSystem::remove(const std::string& path) {

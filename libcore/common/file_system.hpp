@@ -50,6 +50,9 @@ class FileSystem {
   virtual Expected<std::string, ReadError> read_file(const std::string& path, std::size_t max_bytes);
   virtual Status rename(const std::string& from, const std::string& to) = 0;
   virtual Status sync_dir(const std::string& dir) = 0;
+  // Flushes every write of the file system that holds `dir` (syncfs(2)): one call that makes
+  // many files written without their own fsync durable at once, before a commit point.
+  virtual Status sync_file_system(const std::string& dir) = 0;
   virtual Status remove(const std::string& path) = 0;  // missing file is not an error
   virtual Status create_dirs(const std::string& dir) = 0;
   virtual bool exists(const std::string& path) = 0;
@@ -75,7 +78,7 @@ class FileSystem {
 FileSystem& real_file_system();
 
 // Wraps another FileSystem and fails the Nth mutating operation (create, create_temp_beside, append, sync,
-// rename, sync_dir, remove, create_dirs), counting from 1. An `append` that fails writes
+// rename, sync_dir, sync_file_system, remove, create_dirs), counting from 1. An `append` that fails writes
 // half of its bytes first, as a real short write would. 0 disables injection.
 class FaultInjectingFileSystem final : public FileSystem {
  public:
@@ -91,6 +94,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   }
   Status rename(const std::string& from, const std::string& to) override;
   Status sync_dir(const std::string& dir) override;
+  Status sync_file_system(const std::string& dir) override;
   Status remove(const std::string& path) override;
   Status create_dirs(const std::string& dir) override;
   bool exists(const std::string& path) override { return base_.exists(path); }

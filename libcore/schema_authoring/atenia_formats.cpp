@@ -220,6 +220,11 @@ SchemaDocument inspect_result() {
                    .field("desired_tier", nullable(tier()))
                    .field("plan_summary", nullable(string()))
                    .field("blob", string())
+                   .optional("dtype", string().describe("the tensor's dtype in the file it was saved from (--from)"))
+                   .optional("shape", array(count()).describe("its shape there"))
+                   .field("drift", array(string()).describe("what a restore on this host would not honour (13.9.2), one "
+                                                            "item per drift: missing_backend(...), tier_downgrade(...), "
+                                                            "plan_mismatch(...)"))
                    .closed()
                    .ordered();
   Node root = object()
@@ -230,7 +235,8 @@ SchemaDocument inspect_result() {
                   .closed()
                   .ordered();
   return make("atenia-checkpoint-inspect", std::move(root), "atenia checkpoint inspect --json",
-              "The manifest's entries, each with the verdict of its blob's verification.");
+              "The manifest's entries, each with the verdict of its blob's verification, its dtype and shape when it came "
+              "from a tensor file, and its drift.");
 }
 
 Node context() {

@@ -8,6 +8,11 @@ endforeach()
 add_test(NAME nltrain_cli_export
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/export_test.sh $<TARGET_FILE:nltrain> "${SUITE_PYTHON_VENV}")
 set_tests_properties(nltrain_cli_export PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;cli")
+# The run directory as an atenia checkpoint root: atenia inspect / restore on it, old-format runs.
+add_test(NAME nltrain_cli_checkpoint_root
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/checkpoint_root_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>
+                 "${SUITE_PYTHON_VENV}")
+set_tests_properties(nltrain_cli_checkpoint_root PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;atenia;cli")
 # gradcheck over the matrix: one test per rule (K = 1, 2, 4; plain, --stress, --fp64, both).
 foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
   add_test(NAME nltrain_cli_gradcheck_${_rule}

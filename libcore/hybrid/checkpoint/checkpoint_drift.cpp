@@ -25,11 +25,13 @@ struct Describe {
 
 }  // namespace
 
+std::string to_string(const CheckpointDrift& drift) { return std::visit(Describe{}, drift); }
+
 std::string to_string(const DriftReport& report) {
   std::string out = report.entry_id.value + ":";
   const char* sep = " ";
   for (const auto& d : report.drifts) {
-    out += sep + std::visit(Describe{}, d);
+    out += sep + to_string(d);
     sep = ", ";
   }
   return out;

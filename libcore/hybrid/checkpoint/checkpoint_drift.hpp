@@ -37,6 +37,8 @@ struct DriftReport {
 
 // One line for logs and tools: "t1: missing_backend(desired=vram), tier_downgrade(vram->ram)".
 [[nodiscard]] std::string to_string(const DriftReport& report);
+// One drift: "missing_backend(desired=vram)".
+[[nodiscard]] std::string to_string(const CheckpointDrift& drift);
 
 class DriftCollector {
  public:

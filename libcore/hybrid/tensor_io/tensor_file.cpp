@@ -303,6 +303,12 @@ common::Result<TensorFile> parse_tensor_file(std::span<const std::uint8_t> bytes
   return parse_safetensors(bytes, file);
 }
 
+std::string shape_text(const std::vector<std::uint64_t>& s) {
+  std::string r = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+  return r + "]";
+}
+
 common::Result<std::vector<std::uint8_t>> assemble_tensor_file(const TensorFile& layout,
                                                                const std::vector<std::span<const std::uint8_t>>& data) {
   if (data.size() != layout.tensors.size()) return common::Error::invalid_argument("tensor count differs from the layout");

@@ -55,6 +55,9 @@ inline constexpr std::size_t kMaxTensorHeaderBytes = 100'000'000;
 [[nodiscard]] common::Result<TensorFile> parse_tensor_file(std::span<const std::uint8_t> bytes, const std::string& name,
                                                            const std::string& file);
 
+// "[3, 4]" ("[]" for a scalar): how error messages show a shape.
+[[nodiscard]] std::string shape_text(const std::vector<std::uint64_t>& shape);
+
 // Header + each tensor's bytes at its offset: the original file when `data[i]` are the bytes
 // read from it. invalid_argument when a length differs from the header's.
 [[nodiscard]] common::Result<std::vector<std::uint8_t>> assemble_tensor_file(

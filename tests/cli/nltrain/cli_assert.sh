@@ -22,6 +22,9 @@ expect_error() {
   expect_err_has "$2"
   [ ! -s "$WORK/out" ] || fail "stdout is not empty"
 }
+# Two run directories hold the same checkpoint: the same files with the same bytes (a save's
+# bytes depend on the state alone; the manifest's created_unix is the step).
+same_checkpoint() { diff -r "$1/checkpoint" "$2/checkpoint" >/dev/null && diff -r "$1/blobs" "$2/blobs" >/dev/null; }
 # step, loss and grad_norm of every metrics line (the fields that must match bit for bit).
 losses() { sed -E 's/^(\{"step":[0-9]+,"loss":[^,]+,"grad_norm":[^,]+),.*/\1}/' "$1"; }
 finish() {

@@ -3,6 +3,9 @@
 # and a good checkpoint never replaced by a bad one.
 NLTRAIN=$1
 . "$(dirname "$0")/cli_assert.sh"
+# An old-format run directory (checkpoint.nltrain v2, written by nltrain 1.0.0+g1e4c816 with
+# train --steps 40 --checkpoint-every 5 --stop-at 20 --d 8 --heads 2 --seq-len 8 --levels 2).
+LEGACY=$(cd "$(dirname "$0")/../../../fixtures/nltrain/legacy-run-d8" && pwd)/checkpoint.nltrain
 cd "$WORK" || exit 2
 SMALL=(--d 8 --heads 2 --seq-len 8 --quiet)
 
@@ -37,7 +40,7 @@ echo '{"schedule": "learned", "levels": 2, "d": 8, "heads": 2, "seq_len": 8}' >s
 run "$NLTRAIN" init --config sched2.json --out sched2-state.json
 expect_rc 0
 /usr/bin/env python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["config"]["schedule"] == "learned" and [p["name"] for p in j["parameters"]][-2:] == ["W_freq", "b_freq"], j["config"]' sched2-state.json || fail "init: learned schedule not in the state"
-[ ! -e x/checkpoint.nltrain ] || fail "a failed start wrote a checkpoint"
+[ ! -e x/checkpoint ] || fail "a failed start wrote a checkpoint"
 
 # Inconsistent configuration: on the command line and in a --config file.
 run "$NLTRAIN" train --d 30 --heads 4 --out x
@@ -62,7 +65,7 @@ expect_err_one_line
 echo '{"rule": "delta", "d": 16, "heads": 3}' >incons.json
 run "$NLTRAIN" train --config incons.json --out x
 expect_error 3 "heads: must divide d=16"
-[ ! -e x/checkpoint.nltrain ] || fail "a failed start wrote a checkpoint"
+[ ! -e x/checkpoint ] || fail "a failed start wrote a checkpoint"
 
 # Corpus: empty, unreadable, a directory, too short; non-UTF-8 bytes are just bytes.
 : >empty.txt
@@ -79,10 +82,9 @@ head -c 3000 /dev/urandom >binary.dat
 run "$NLTRAIN" train --data binary.dat --steps 3 --out bin "${SMALL[@]}"
 expect_rc 0
 
-# A good checkpoint, then damaged copies of it.
-run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out good "${SMALL[@]}"
-expect_rc 0
-cp good/checkpoint.nltrain keep.bin
+# A good old-format checkpoint, then damaged copies of it (the old reader's checks stand).
+mkdir good && cp "$LEGACY" good/checkpoint.nltrain
+cp "$LEGACY" keep.bin
 check_bad() {  # $1: file content producer name, $2: expected message
   mkdir -p bad && cp "$1" bad/checkpoint.nltrain
   run "$NLTRAIN" eval --checkpoint bad
@@ -133,6 +135,7 @@ run "$NLTRAIN" train --resume good
 expect_error 2 "another nltrain is training into this directory"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 cmp -s keep.bin good/checkpoint.nltrain || fail "the refused trainer touched the checkpoint"
+[ ! -e good/checkpoint ] || fail "the refused trainer wrote a checkpoint"
 
 # Two real trainers: the second is refused while the first runs; the first finishes intact.
 "$NLTRAIN" train --steps 1000000 --out two --metrics two.jsonl "${SMALL[@]}" >two.out 2>two.err &
@@ -151,21 +154,21 @@ expect_rc 0
 run "$NLTRAIN" eval --checkpoint two --max-chunks 1
 expect_rc 0
 
-# A full disk during a checkpoint (RLIMIT_FSIZE: writes past 64 KiB fail with EFBIG): exit 2,
-# one line, the previous checkpoint unchanged, no temporary left behind.
+# A full disk during a checkpoint (RLIMIT_FSIZE: writes past 16 KiB fail with EFBIG; the 32 KiB
+# blob of E does): exit 2, one line, the previous checkpoint unchanged file for file, no
+# temporary or backup left behind.
 cp -r good big
 run "$NLTRAIN" train --steps 20 --checkpoint-every 5 --out big32 --quiet --stop-at 10
 expect_rc 0
-cp big32/checkpoint.nltrain big32.keep
-(ulimit -f 64; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --quiet) >"$WORK/out" 2>"$WORK/err" </dev/null
+cp -r big32 big32.keep
+(ulimit -f 16; trap '' XFSZ; exec "$NLTRAIN" train --resume big32 --quiet) >"$WORK/out" 2>"$WORK/err" </dev/null
 RC=$?
-LAST="train --resume big32 under ulimit -f 64"
+LAST="train --resume big32 under ulimit -f 16"
 expect_rc 2
 expect_err_one_line
-expect_err_has "cannot write checkpoint big32/checkpoint.nltrain"
+expect_err_has "cannot write checkpoint big32/checkpoint/checkpoint.meta"
 expect_err_has "the previous checkpoint is unchanged"
-cmp -s big32.keep big32/checkpoint.nltrain || fail "a failed write replaced the checkpoint"
-[ -z "$(ls big32 | grep -v '^checkpoint.nltrain$\|^lock$')" ] || fail "left behind: $(ls big32)"
+diff -r big32.keep big32 >/dev/null || fail "a failed write changed the run directory: $(diff -rq big32.keep big32)"
 run "$NLTRAIN" eval --checkpoint big32 --max-chunks 2
 expect_rc 0
 

@@ -20,7 +20,7 @@ run "$NLTRAIN" export R --to r.safetensors
 expect_error 2 "--to: r.safetensors exists; use --force to replace it"
 run "$NLTRAIN" export R --to r.safetensors --force
 expect_rc 0
-run "$NLTRAIN" export R/checkpoint.nltrain --to -
+run "$NLTRAIN" export R --to -
 expect_rc 0; cmp -s "$WORK/out" r.safetensors || fail "export to stdout differs from the file"
 run "$NLTRAIN" export R --to ro.safetensors --optimizer
 expect_rc 0

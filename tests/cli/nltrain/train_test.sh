@@ -10,7 +10,7 @@ cd "$WORK" || exit 2
 mkdir noargs && cd noargs
 run "$NLTRAIN" train
 expect_rc 0
-expect_out_has "checkpoint nltrain-run/checkpoint.nltrain"
+expect_out_has "checkpoint nltrain-run/checkpoint/checkpoint.meta"
 first=$(sed -nE 's/.*loss ([0-9.]+) -> ([0-9.]+).*/\1/p' "$WORK/out")
 last=$(sed -nE 's/.*loss ([0-9.]+) -> ([0-9.]+).*/\2/p' "$WORK/out")
 awk -v a="$first" -v b="$last" 'BEGIN { exit !(a > 5.4 && b < 3.5) }' || fail "loss did not fall visibly: $first -> $last"
@@ -37,14 +37,14 @@ expect_rc 0
 expect_out_has "trained steps 67..150 of 150"
 cmp -s <(losses a.jsonl) <(losses b.jsonl) || fail "resumed loss trajectory differs from the uninterrupted one"
 [ "$(wc -l <a.jsonl)" -eq 150 ] || fail "uninterrupted run wrote $(wc -l <a.jsonl) lines"
-cmp -s A/checkpoint.nltrain B/checkpoint.nltrain || fail "final checkpoints differ"
+same_checkpoint A B || fail "final checkpoints differ"
 # A run killed after its checkpoint at step 40 but with metrics written up to step 66: resuming
 # from the checkpoint drops the metrics lines after it, so the file holds each step once.
 run "$NLTRAIN" train --steps 150 --checkpoint-every 40 --out F --metrics f.jsonl --quiet --stop-at 40 "${MID[@]}"
-cp F/checkpoint.nltrain f40.bin
+cp -r F f40
 run "$NLTRAIN" train --resume F --metrics f.jsonl --quiet --stop-at 67
 [ "$(wc -l <f.jsonl)" -eq 67 ] || fail "f.jsonl: $(wc -l <f.jsonl) lines at step 67"
-cp f40.bin F/checkpoint.nltrain
+rm -rf F && cp -r f40 F
 run "$NLTRAIN" train --resume F --metrics f.jsonl --quiet
 expect_rc 0
 cmp -s <(losses a.jsonl) <(losses f.jsonl) || fail "metrics after resuming an older checkpoint differ from the uninterrupted run"
@@ -67,18 +67,18 @@ expect_rc 0
 expect_out_has "trained steps 23..60 of 60 (delta rule, K=3 learned schedule"
 cmp -s <(losses la.jsonl) <(losses lb.jsonl) || fail "learned schedule: resumed losses differ from the uninterrupted run"
 [ "$(wc -l <lb.jsonl)" -eq 60 ] || fail "learned schedule: lb.jsonl has $(wc -l <lb.jsonl) lines"
-cmp -s LA/checkpoint.nltrain LB/checkpoint.nltrain || fail "learned schedule: final checkpoints differ"
+same_checkpoint LA LB || fail "learned schedule: final checkpoints differ"
 run "$NLTRAIN" train --resume LB --schedule fixed
 expect_error 3 "--resume continues the run as it was planned"
 run "$NLTRAIN" eval --checkpoint LA --json
 expect_rc 0
-# The schedule byte is in the checkpoint: the same run under the fixed schedule is another file.
+# The schedule is in the checkpoint: the learned run holds W_freq and b_freq (and their moments).
 run "$NLTRAIN" train --d 8 --heads 2 --seq-len 8 --levels 3 --steps 60 --checkpoint-every 16 --quiet --out LF --stop-at 1
 expect_rc 0
 run "$NLTRAIN" train "${LRN[@]}" --out LG --stop-at 1
 expect_rc 0
-[ "$(od -An -tu4 -j8 -N4 LG/checkpoint.nltrain | tr -d ' ')" = 2 ] || fail "checkpoint format version is not 2"
-[ "$(stat -c %s LG/checkpoint.nltrain)" -gt "$(stat -c %s LF/checkpoint.nltrain)" ] || fail "learned checkpoint lacks W_freq/b_freq"
+grep -q '"adam_v/b_freq"' LG/checkpoint/tensor_files.json || fail "learned checkpoint lacks W_freq/b_freq"
+grep -q '"W_freq"' LF/checkpoint/tensor_files.json && fail "fixed-schedule checkpoint holds W_freq"
 
 # Ctrl-C: save, exit 0, and the checkpoint equals an uninterrupted run stopped at that step.
 "$NLTRAIN" train --steps 1000000 --rule titans --levels 1 --d 8 --heads 2 --seq-len 8 --out C --metrics c.jsonl \
@@ -100,7 +100,7 @@ else
   run "$NLTRAIN" train --steps 1000000 --rule titans --levels 1 --d 8 --heads 2 --seq-len 8 --out D --metrics d.jsonl \
     --quiet --stop-at "$n"
   expect_rc 0
-  cmp -s C/checkpoint.nltrain D/checkpoint.nltrain || fail "SIGINT checkpoint differs from a run stopped at step $n"
+  same_checkpoint C D || fail "SIGINT checkpoint differs from a run stopped at step $n"
   cmp -s <(losses c.jsonl) <(losses d.jsonl) || fail "SIGINT run's losses differ"
 fi
 

@@ -8,7 +8,7 @@
 
 #include "common/result.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 // An owned descriptor, closed on scope exit.
 class Fd {
@@ -27,10 +27,10 @@ class Fd {
   int fd_ = -1;
 };
 
-enum class EntryType { File, Dir, Other };  // Other: a symbolic link, FIFO, device...
+enum class EntryType { file, dir, other };  // Other: a symbolic link, FIFO, device...
 struct DirEntry {
   std::string name;
-  EntryType type = EntryType::Other;
+  EntryType type = EntryType::other;
 };
 
 // `path` itself (the root the user named) may be reached through links; invalid Fd when missing.
@@ -52,4 +52,4 @@ struct DirEntry {
 // The regular files under `dir`, as paths relative to it ("a/b"), links not followed.
 [[nodiscard]] common::Result<std::vector<std::string>> files_below(int dir, const std::string& shown);
 
-}  // namespace atenia::cli
+}  // namespace hybrid

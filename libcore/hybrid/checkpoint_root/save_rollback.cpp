@@ -1,4 +1,4 @@
-#include "save_rollback.hpp"
+#include "hybrid/checkpoint_root/save_rollback.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
-#include "dir_fd.hpp"
+#include "hybrid/checkpoint_root/dir_fd.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 namespace {
 
@@ -33,11 +33,11 @@ common::Status link_tree(int src, int dst, const std::string& shown, bool top) {
   for (const DirEntry& e : *entries) {
     if (top && is_backup_name(e.name)) continue;
     const std::string at = shown + "/" + e.name;
-    if (e.type == EntryType::File) {
+    if (e.type == EntryType::file) {
       if (::linkat(src, e.name.c_str(), dst, e.name.c_str(), 0) != 0) {
         return common::Error::io("cannot keep a copy of " + at + " while saving: " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+    } else if (e.type == EntryType::dir) {
       auto from = open_subdir(src, e.name, at);
       if (!from) return from.error();
       if (!from->valid()) continue;
@@ -49,19 +49,33 @@ common::Status link_tree(int src, int dst, const std::string& shown, bool top) {
   return {};
 }
 
-// Renames every regular file of the backup back to its place in the root. Each directory on the
-// way is opened from its parent without following links, so a link planted in the root stops the
-// recovery with an error naming it.
+// A file is put back by a new link under this suffix renamed over its place. A recovery killed
+// between the two leaves the link; the next recovery removes it with the files the save added.
+constexpr const char* kPutBackSuffix = ".put-back";
+
+// Puts every regular file of the backup back to its place in the root, as a link: the backup
+// stays whole until the rollback is complete, so a rollback killed part-way (kill -9 of the next
+// writer while it recovers) is simply redone, and readers keep reading the whole committed
+// checkpoint from the backup meanwhile (moving the files out of it lost them both ways). Each
+// directory on the way is opened from its parent without following links, so a link planted in
+// the root stops the recovery with an error naming it.
 common::Status put_back(int backup, int root, const std::string& shown) {
   auto entries = list_dir(backup, shown);
   if (!entries) return entries.error();
   for (const DirEntry& e : *entries) {
     const std::string at = shown + "/" + e.name;
-    if (e.type == EntryType::File) {
-      if (::renameat(backup, e.name.c_str(), root, e.name.c_str()) != 0) {
+    if (e.type == EntryType::file) {
+      const std::string tmp = e.name + kPutBackSuffix;
+      (void)::unlinkat(root, tmp.c_str(), 0);  // left by a recovery killed here; missing is fine
+      if (::linkat(backup, e.name.c_str(), root, tmp.c_str(), 0) != 0 ||
+          ::renameat(root, tmp.c_str(), root, e.name.c_str()) != 0) {
         return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+      // Renaming onto another link of the same file does nothing (POSIX) and leaves `tmp`.
+      if (::unlinkat(root, tmp.c_str(), 0) != 0 && errno != ENOENT) {
+        return common::Error::io("cannot put back " + at + ": " + std::strerror(errno));
+      }
+    } else if (e.type == EntryType::dir) {
       auto from = open_subdir(backup, e.name, at);
       if (!from) return from.error();
       if (!from->valid()) continue;
@@ -80,11 +94,11 @@ common::Status remove_added(int dir, const std::string& rel, const std::string& 
   for (const DirEntry& e : *entries) {
     if (rel.empty() && is_backup_name(e.name)) continue;
     const std::string child = rel.empty() ? e.name : rel + "/" + e.name;
-    if (e.type == EntryType::File && !keep.contains(child)) {
+    if (e.type == EntryType::file && !keep.contains(child)) {
       if (::unlinkat(dir, e.name.c_str(), 0) != 0 && errno != ENOENT) {
         return common::Error::io("cannot remove " + shown + "/" + e.name + ": " + std::strerror(errno));
       }
-    } else if (e.type == EntryType::Dir) {
+    } else if (e.type == EntryType::dir) {
       auto sub = open_subdir(dir, e.name, shown + "/" + e.name);
       if (!sub) return sub.error();
       if (sub->valid()) {
@@ -114,7 +128,12 @@ common::Result<bool> roll_back_leftover(const std::string& root) {
   if (!kept) return kept.error();
   if (auto s = put_back(backup->get(), r->get(), root); !s) return s.error();
   if (auto s = remove_added(r->get(), "", root, std::set<std::string>(kept->begin(), kept->end())); !s) return s.error();
-  if (auto s = remove_tree_at(r->get(), kBackupDir, shown); !s) return s.error();
+  // Done: renamed first, so that a kill while it is deleted is not taken for a pending save
+  // (a partly deleted backup read as the committed checkpoint).
+  if (::renameat(r->get(), kBackupDir, r->get(), kDoneDir) != 0) {
+    return common::Error::io("cannot rename " + shown + ": " + std::strerror(errno));
+  }
+  if (auto s = remove_tree_at(r->get(), kDoneDir, root + "/" + kDoneDir); !s) return s.error();
   return true;
 }
 
@@ -154,4 +173,4 @@ void SaveRollback::commit() {
   (void)remove_tree_at(r->get(), kDoneDir, root_ + "/" + kDoneDir);  // a leftover is dropped by the next writer
 }
 
-}  // namespace atenia::cli
+}  // namespace hybrid

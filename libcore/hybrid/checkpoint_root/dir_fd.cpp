@@ -1,4 +1,4 @@
-#include "dir_fd.hpp"
+#include "hybrid/checkpoint_root/dir_fd.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace atenia::cli {
+namespace hybrid {
 
 namespace {
 
@@ -78,7 +78,7 @@ common::Result<std::vector<DirEntry>> list_dir(int dir, const std::string& shown
     if (name == "." || name == "..") continue;
     struct stat st {};
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone meanwhile
-    const EntryType type = S_ISREG(st.st_mode) ? EntryType::File : S_ISDIR(st.st_mode) ? EntryType::Dir : EntryType::Other;
+    const EntryType type = S_ISREG(st.st_mode) ? EntryType::file : S_ISDIR(st.st_mode) ? EntryType::dir : EntryType::other;
     out.push_back({name, type});
     errno = 0;
   }
@@ -121,8 +121,8 @@ common::Status collect_files(int dir, const std::string& rel, const std::string&
   if (!entries) return entries.error();
   for (const DirEntry& e : *entries) {
     const std::string child = rel.empty() ? e.name : rel + "/" + e.name;
-    if (e.type == EntryType::File) out.push_back(child);
-    if (e.type != EntryType::Dir) continue;
+    if (e.type == EntryType::file) out.push_back(child);
+    if (e.type != EntryType::dir) continue;
     auto fd = open_subdir(dir, e.name, shown + "/" + e.name);
     if (!fd) return fd.error();
     if (!fd->valid()) continue;
@@ -136,11 +136,11 @@ common::Status only_files_and_dirs(int dir, const std::string& shown) {
   if (!entries) return entries.error();
   for (const DirEntry& e : *entries) {
     const std::string child = shown + "/" + e.name;
-    if (e.type == EntryType::Other) {
+    if (e.type == EntryType::other) {
       return common::Error::io(child + " is a symbolic link or a special file: a checkpoint root holds only files and "
                                "directories, and nothing is written through anything else");
     }
-    if (e.type != EntryType::Dir) continue;
+    if (e.type != EntryType::dir) continue;
     auto fd = open_subdir(dir, e.name, child);
     if (!fd) return fd.error();
     if (fd->valid()) {
@@ -165,4 +165,4 @@ common::Result<std::vector<std::string>> files_below(int dir, const std::string&
   return out;
 }
 
-}  // namespace atenia::cli
+}  // namespace hybrid

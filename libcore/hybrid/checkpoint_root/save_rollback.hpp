@@ -3,8 +3,10 @@
 // file under the root gets a hard link in ROOT/.save-backup.partial (same relative path), which
 // is renamed to ROOT/.save-backup once complete. Every writer in the root replaces files by
 // rename, so a link keeps the old bytes of a file the save overwrites. So while ROOT/.save-backup
-// exists it holds exactly the committed checkpoint: readers (inspect) read it from there, and
-// rolling back puts its files back and removes every file the save added. commit() drops it.
+// exists it holds exactly the committed checkpoint: readers (inspect, nltrain) read it from there,
+// and rolling back links its files back into place (the backup stays whole until the rollback is
+// complete, so a kill during a rollback leaves it to be redone) and removes every file the save
+// added. commit() drops it.
 // A save killed part-way leaves .save-backup behind; only writers (the next save, `checkpoint
 // recover`) roll it back, with the root locked. Every step walks the root through descriptors
 // (dir_fd.hpp), so a symbolic link planted in the root is refused, never followed.
@@ -12,7 +14,7 @@
 
 #include "common/result.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 class SaveRollback {
  public:
@@ -37,4 +39,4 @@ class SaveRollback {
   std::string root_;
 };
 
-}  // namespace atenia::cli
+}  // namespace hybrid

@@ -1,4 +1,4 @@
-#include "blob_sweep.hpp"
+#include "hybrid/checkpoint_root/blob_sweep.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,14 +8,14 @@
 #include <set>
 #include <string>
 
-#include "checkpoint_file_list.hpp"
-#include "dir_fd.hpp"
+#include "hybrid/checkpoint_root/tensor_file_list.hpp"
+#include "hybrid/checkpoint_root/dir_fd.hpp"
 #include "common/file_system.hpp"
 #include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/checkpoint/checkpoint_types.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
 
-namespace atenia::cli {
+namespace hybrid {
 
 namespace {
 
@@ -58,7 +58,7 @@ common::Result<std::size_t> sweep_unreferenced_blobs(const CacheRoot& root) {
     auto entries = list_dir(dir->get(), shown);
     if (!entries) return entries.error();
     for (const DirEntry& e : *entries) {
-      if (e.type != EntryType::File || keep->contains(kind_name + "/" + e.name)) continue;
+      if (e.type != EntryType::file || keep->contains(kind_name + "/" + e.name)) continue;
       if (::unlinkat(dir->get(), e.name.c_str(), 0) != 0 && errno != ENOENT) {
         return common::Error::io("cannot remove " + shown + "/" + e.name + ": " + std::strerror(errno));
       }
@@ -68,4 +68,4 @@ common::Result<std::size_t> sweep_unreferenced_blobs(const CacheRoot& root) {
   return removed;
 }
 
-}  // namespace atenia::cli
+}  // namespace hybrid

@@ -1,0 +1,49 @@
+#pragma once
+// ROOT/checkpoint/tensor_files.json, beside the manifest: which tensors came from which
+// .npy / .safetensors file, so that the files can be written back (atenia checkpoint restore
+// --out) or read back whole (nltrain's run directory holds its trainer state as one such file).
+// Each file's header bytes are a checksummed blob in the persistent cache
+// (kernel_meta/tensorfile:<file>); its tensors are the entries of the manifest.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "common/result.hpp"
+#include "hybrid/cache/persistent_cache.hpp"
+#include "hybrid/checkpoint_root/root_layout.hpp"
+#include "hybrid/tensor_io/tensor_file.hpp"
+
+namespace hybrid {
+
+[[nodiscard]] std::string files_path(const CacheRoot& root);
+[[nodiscard]] std::string header_key(const std::string& file);
+
+struct SavedFile {
+  std::string file;    // a plain file name
+  std::string format;  // "npy" or "safetensors"
+};
+
+// The list, validated; empty when the root holds none (a checkpoint of --tensors only).
+[[nodiscard]] common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root);
+
+// Replaces the list atomically; `tensors[i]` are the names of `files[i]`'s tensors, in order.
+[[nodiscard]] common::Status write_file_list(common::FileSystem& fs, const CacheRoot& root,
+                                             const std::vector<SavedFile>& files,
+                                             const std::vector<std::vector<std::string>>& tensors);
+
+// The layout of one saved file, parsed from its verified header blob (what restore --out and
+// inspect both read).
+[[nodiscard]] common::Result<TensorFile> saved_file_layout(const PersistentHybridCache& cache, const SavedFile& file);
+
+// One saved file, whole, from its verified blobs: the bytes `save --from` read, bit for bit.
+struct AssembledFile {
+  TensorFile layout;
+  std::vector<std::uint8_t> bytes;
+};
+[[nodiscard]] common::Result<AssembledFile> assemble_saved_file(const PersistentHybridCache& cache, const SavedFile& file);
+
+// Writes every file `save --from` took in back under `dir`, from the verified blobs.
+[[nodiscard]] common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& root, const std::string& dir);
+
+}  // namespace hybrid

@@ -1,0 +1,57 @@
+#pragma once
+// A Trainer's whole state as one safetensors file: the conversion TrainerState <-> named tensors,
+// in one function pair (encode_state_file / decode_state_file over one list, state_tensors).
+//
+// Tensors (all F32, little-endian, bit for bit):
+//   <name>                          every parameter, named as nl::named_tensors (E, W_Q, ...,
+//                                   levels/<l>/W_K, ..., W_freq, b_freq)
+//   adam_m/<name>, adam_v/<name>    the AdamW moments (the names of `nltrain export --optimizer`)
+//   context/levels/<l>/state        level l's context memory, flat (nl::state_size values)
+//   error/levels/<l>/<leaf>         level l's error-buffer sum, named as named_level_tensors
+//   context/<b>/levels/<l>/state    a batched trainer's stream b >= 1 (stream 0 is the one above)
+// context_prefix() is the one place that spells the prefix.
+//
+// What is not a tensor rides in the header's "__metadata__" (strings, as safetensors wants):
+//   "format": "pt"
+//   "nltrain.config"   the MagConfig as nl::config_to_json (as in `nltrain export`)
+//   "nltrain.step"     the conductor's step, decimal (as in `nltrain export`)
+//   "nltrain.trainer"  {"format":1,"optimizer":{lr,beta1,beta2,eps,weight_decay,clip,warmup,
+//                      total_steps},"adamw_tau":n,"adamw_tau_level":[..],"error_counts":[..]};
+//                      the doubles as JSON numbers in their shortest round-trip form, so they
+//                      come back bit for bit
+//   "nltrain.run"      the tool's run record, opaque here
+// Reading is strict: every tensor the configuration needs, with its dtype and shape, and no
+// other; every metadata key above, and no other "nltrain." key.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+#include "nl/checkpoint.hpp"
+#include "nl/named_tensors.hpp"
+#include "nl/trainer.hpp"
+
+namespace nl_store {
+
+inline constexpr const char* kConfigKey = "nltrain.config";
+inline constexpr const char* kStepKey = "nltrain.step";
+inline constexpr const char* kTrainerKey = "nltrain.trainer";
+inline constexpr const char* kRunKey = "nltrain.run";
+inline constexpr std::uint64_t kTrainerFormat = 1;
+
+// "context/" today; the batch index goes in here ("context/<b>/") when the state holds several.
+[[nodiscard]] std::string context_prefix();
+
+// Every tensor of `s` by name, as views into it (valid while s lives), in file order. `s` must be
+// shaped for s.cfg (as a Trainer's state, or shaped_state()).
+[[nodiscard]] std::vector<nl::NamedTensor> state_tensors(nl::TrainerState& s);
+
+// The file's bytes. invalid_argument for an optimizer setting that is not finite (it has no
+// JSON number).
+[[nodiscard]] common::Result<std::string> encode_state_file(const nl::Checkpoint& c);
+// `what` names the file in errors (malformed).
+[[nodiscard]] common::Result<nl::Checkpoint> decode_state_file(std::span<const std::uint8_t> bytes,
+                                                               const std::string& what);
+
+}  // namespace nl_store
