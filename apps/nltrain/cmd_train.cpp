@@ -81,7 +81,7 @@ int run_train(const TrainOptions& o) {
   if (!world.ok()) return report(world.error());
   std::optional<RankShare> share;
   // What every rank finds, rank 0 alone says (one line, not one per rank).
-  auto rank_report = [&](const common::Error& e) { return (*world)->rank() == 0 ? report(e) : exit_code_for(e); };
+  auto rank_report = [&](const common::Error& e) { return (*world)->rank() == 0 ? report(e) : exit_code_for(e.code()); };
   if ((*world)->size() > 1) {
     if (std::string why = batch_split_problem(batch, (*world)->size()); !why.empty()) {
       return rank_report(common::Error::invalid_argument(why));

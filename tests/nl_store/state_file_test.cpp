@@ -102,3 +102,34 @@ TEST_CASE("state_file: a damaged file is refused, naming what") {
           }),
           "/optimizer/lr");
 }
+
+// A batched trainer (nltrain train --batch 3): streams 1 and 2 as context/1/..., context/2/...;
+// the reader finds the batch from the names and wants every stream whole.
+TEST_CASE("state_file: a batched trainer's streams round trip bit for bit; a missing stream is refused") {
+  const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), nl::AdamWConfig{}, 3);
+  std::vector<std::vector<std::size_t>> ids(3, std::vector<std::size_t>(cfg.seq_len)), tg = ids;
+  for (std::size_t b = 0; b < 3; ++b) {
+    for (std::size_t i = 0; i < cfg.seq_len; ++i) ids[b][i] = (7 * b + 3 * i + 1) % cfg.vocab, tg[b][i] = (7 * b + 3 * i + 4) % cfg.vocab;
+  }
+  const std::vector<nl::Sequence> batch{{ids[0], tg[0]}, {ids[1], tg[1]}, {ids[2], tg[2]}};
+  REQUIRE(t.build_batch_step(nltest::registry(), batch, nl::GradientPath::tape).ok());
+  REQUIRE(t.context(1).levels[0] != t.context(2).levels[0]);
+  const nl::Checkpoint before{t.state(), "{}"};
+  auto file = nl_store::encode_state_file(before);
+  REQUIRE(file.ok());
+  nl::TrainerState s = before.state;
+  std::vector<std::string> names;
+  for (const auto& n : nl_store::state_tensors(s)) names.push_back(n.name);
+  CHECK(std::count(names.begin(), names.end(), "context/2/levels/1/state") == 1);
+  auto after = nl_store::decode_state_file(as_bytes(*file), "state");
+  REQUIRE(after.ok());
+  REQUIRE(after->state.more_contexts.size() == 2);
+  CHECK(nl::encode_checkpoint(*after) == nl::encode_checkpoint(before));
+  const std::string holed = rewritten(*file, [](auto&, auto& ts) {
+    ts.erase(std::find_if(ts.begin(), ts.end(), [](const auto& x) { return x.name == "context/1/levels/0/state"; }));
+  });
+  auto e = nl_store::decode_state_file(as_bytes(holed), "state");
+  REQUIRE(!e.ok());
+  CHECK(e.error().message().find("context/1/levels/0/state") != std::string::npos);
+}

@@ -8,7 +8,8 @@ DATA="$(cd "$(dirname "$0")" && pwd)/data"
 cd "$WORK" || exit 2
 
 # --batch 1 (and any --threads) against the bytes nltrain wrote before batches existed: the
-# metrics and checkpoint below were written by main's nltrain (commit 1e4c816) with this command
+# metrics (main at 1e4c816) and checkpoint files (main at the merge of nltrain-ckpt-root, the run
+# directory as a checkpoint root) below were written by nltrain before batches, with this command
 # (BLAS: Debian's OpenBLAS, Haswell core; another BLAS core may sum in another order).
 GOLD=(--d 8 --heads 2 --seq-len 8 --levels 2 --steps 30 --checkpoint-every 10 --quiet)
 for extra in "" "--batch 1 --threads 3"; do
@@ -32,7 +33,7 @@ for B in 3 8; do
   done
   for N in 2 3; do
     cmp -s "b${B}t1.jsonl" "b${B}t$N.jsonl" || fail "B=$B: metrics on $N threads differ from 1 thread"
-    cmp -s "b${B}t1/checkpoint.nltrain" "b${B}t$N/checkpoint.nltrain" || fail "B=$B: checkpoint on $N threads differs from 1 thread"
+    same_checkpoint "b${B}t1" "b${B}t$N" || fail "B=$B: checkpoint on $N threads differs from 1 thread"
   done
 done
 cmp -s b3t1.jsonl b8t1.jsonl && fail "B=3 and B=8 trained the same losses"
@@ -46,7 +47,7 @@ expect_rc 0
 run "$NLTRAIN" train --resume r --threads 1 --metrics r.jsonl --quiet
 expect_rc 0
 cmp -s b3t1.jsonl r.jsonl || fail "resumed batched metrics differ from the uninterrupted run"
-cmp -s b3t1/checkpoint.nltrain r/checkpoint.nltrain || fail "resumed batched checkpoint differs from the uninterrupted run"
+same_checkpoint b3t1 r || fail "resumed batched checkpoint differs from the uninterrupted run"
 run "$NLTRAIN" train --resume r --batch 3 --quiet
 expect_rc 0
 expect_out_has "is complete (40 steps); nothing to do"
