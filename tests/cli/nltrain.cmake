@@ -63,3 +63,9 @@ set_tests_properties(nltrain_cli_schemas PROPERTIES LABELS "nltrain;cli")
 # No file under apps/nltrain over 250 lines.
 add_test(NAME nltrain_file_size COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/file_size_test.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")
+# nltrain train under mpirun (R = 1..4 ranks against one process, resume on other R, refusals,
+# a killed rank); only where MPI was built in.
+if(SUITE_HAVE_MPI)
+  add_test(NAME nltrain_cli_mpi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(nltrain_cli_mpi PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 300)
+endif()
