@@ -8,15 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "build_info/build_info.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "cli_common/count_option.hpp"
 #include "jsonl_sink.hpp"
-#include "common/sha256.hpp"
 #include "common/worker_pool.hpp"
-#include "dist/communicator.hpp"
 #include "nl/blas_threads.hpp"
 #include "nl/trainer.hpp"
 #include "progress.hpp"
@@ -25,6 +22,7 @@
 #include "run_dir.hpp"
 #include "train_batch.hpp"
 #include "train_plan.hpp"
+#include "train_options.hpp"
 #include "train_summary.hpp"
 
 namespace nltrain::cli {
@@ -33,16 +31,8 @@ namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 
-struct TrainOptions {
-  ConfigFlags flags;
-  std::string data, out, resume, metrics, from;
-  std::optional<std::uint64_t> stop_at;
-  std::optional<std::uint64_t> checkpoint_every;  // default 100
-  std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's
-  std::optional<std::uint64_t> threads;           // default: the cores available
-  ReceiptFlags receipts;
-  bool force = false, quiet = false, json = false, metrics_timing = false;
-};
+
+}  // namespace
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
@@ -77,23 +67,12 @@ int run_train(const TrainOptions& o) {
   const Corpus& corpus = plan->corpus;
   const std::string& out = plan->out;
   // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes.
-  auto world = dist::world();
-  if (!world.ok()) return report(world.error());
+  // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes (and says why
+  // a start was refused: one line, not one per rank).
   std::optional<RankShare> share;
-  // What every rank finds, rank 0 alone says (one line, not one per rank).
-  auto rank_report = [&](const common::Error& e) { return (*world)->rank() == 0 ? report(e) : exit_code_for(e.code()); };
-  if ((*world)->size() > 1) {
-    if (std::string why = batch_split_problem(batch, (*world)->size()); !why.empty()) {
-      return rank_report(common::Error::invalid_argument(why));
-    }
-    share.emplace(*world, batch);
-    const std::string identity = "nltrain " + std::string(build_info::version()) + "|" + encode_run(run) + "|config " +
-                                 common::sha256_hex(nl::config_to_json(trainer->config()).dump()) + "|step " +
-                                 std::to_string(trainer->step()) + "|batch " + std::to_string(batch) + "|stop-at " +
-                                 std::to_string(o.stop_at.value_or(0));
-    if (common::Status s = share->agree(identity, "run (binary version, configuration, data, plan or checkpoint)"); !s.ok()) {
-      return rank_report(s.error());
-    }
+  const std::string identity = rank_identity(encode_run(run), *trainer, o.stop_at.value_or(0));
+  if (common::Status s = join_ranks(batch, identity, share); !s.ok()) {
+    return share && share->rank() != 0 ? exit_code_for(s.error().code()) : report(s.error());
   }
   const bool writer = !share || share->rank() == 0;
   if (o.stop_at && *o.stop_at > run.steps) {
@@ -265,44 +244,6 @@ int run_train(const TrainOptions& o) {
                              checkpoint_path(out), out};
   say << (o.json ? summary_json(summary) : summary_text(summary, cfg));
   return kExitOk;
-}
-
-}  // namespace
-
-
-Registration add_train_command(CLI::App& app) {
-  auto o = std::make_shared<TrainOptions>();
-  CLI::App* cmd = app.add_subcommand("train", "Train on a text file (or the embedded corpus), with checkpoints and resume");
-  add_config_flags(cmd, o->flags);
-  cli_common::add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
-  cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
-  cli_common::add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
-  cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
-  cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
-  cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
-  cmd->add_option("--from", o->from, "Start a new run from the parameters and configuration of a safetensors file (nltrain export)");
-  cmd->add_option("--metrics", o->metrics,
-                  "Write one JSON line per step to this file ('-': stdout): step, loss, grad_norm, lr "
-                  "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");
-  cmd->add_flag("--metrics-timing", o->metrics_timing,
-                "Add the wall clock to each metrics line: \"timing\": {tokens_per_s, elapsed_s}");
-  cmd->add_option("--receipts", o->receipts.path,
-                  "Write a step receipt per audited step to this file ('-': stdout) for bp verify nltrain "
-                  "(schemas/tensor-step.v0.1.0.json)");
-  cli_common::add_count_option(cmd, "--receipt-every", o->receipts.every, "Audit every N-th step (default 1: every step)");
-  cmd->add_flag("--compact-receipts", o->receipts.compact,
-                "Receipts name the tokens by offset and the tensors after the step by SHA-256 only (bp verify nltrain --data)");
-  cli_common::add_count_option(cmd, "--checkpoint-every", o->checkpoint_every, "Steps between checkpoints (default 100)");
-  cli_common::add_count_option(cmd, "--batch", o->batch,
-                               "Sequences per step, one from each of B contiguous streams of the data, gradient averaged "
-                               "(default 1; --resume keeps the run's)");
-  cli_common::add_count_option(cmd, "--threads", o->threads,
-                               "Threads for a batch's sequences (default: the cores available; the results do not depend on it)");
-  cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
-  cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
-  cmd->add_flag("--quiet", o->quiet, "No progress output");
-  cmd->add_flag("--json", o->json, "Summary as JSON");
-  return {cmd, [o] { return run_train(*o); }};
 }
 
 }  // namespace nltrain::cli

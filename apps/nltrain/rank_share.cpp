@@ -1,8 +1,12 @@
 #include "rank_share.hpp"
 
+#include <algorithm>
 #include <cstring>
 
+#include "build_info/build_info.hpp"
+#include "common/sha256.hpp"
 #include "dist/ordered.hpp"
+#include "nl/state_json.hpp"
 
 namespace nltrain::cli {
 namespace {
@@ -13,10 +17,24 @@ std::size_t stream_begin(std::size_t batch, int rank, int ranks) {
 
 }  // namespace
 
-std::string batch_split_problem(std::size_t batch, int ranks) {
-  if (batch >= static_cast<std::size_t>(ranks)) return {};
-  return "--batch " + std::to_string(batch) + " over " + std::to_string(ranks) +
-         " MPI ranks: every rank needs a stream of its own; give --batch " + std::to_string(ranks) + " or more";
+std::string rank_identity(const std::string& run_record, const nl::Trainer& trainer, std::uint64_t stop_at) {
+  return "nltrain " + std::string(build_info::version()) + "|" + run_record + "|config " +
+         common::sha256_hex(nl::config_to_json(trainer.config()).dump()) + "|step " + std::to_string(trainer.step()) +
+         "|batch " + std::to_string(trainer.batch()) + "|stop-at " + std::to_string(stop_at);
+}
+
+common::Status join_ranks(std::size_t batch, const std::string& identity, std::optional<RankShare>& share) {
+  auto world = dist::world();
+  if (!world.ok()) return world.error();
+  const int ranks = (*world)->size();
+  if (ranks == 1) return {};
+  share.emplace(*world, std::max<std::size_t>(batch, static_cast<std::size_t>(ranks)));
+  if (batch < static_cast<std::size_t>(ranks)) {
+    return common::Error::invalid_argument("--batch " + std::to_string(batch) + " over " + std::to_string(ranks) +
+                                           " MPI ranks: every rank needs a stream of its own; give --batch " +
+                                           std::to_string(ranks) + " or more");
+  }
+  return share->agree(identity, "run (binary version, configuration, data, plan or checkpoint)");
 }
 
 RankShare::RankShare(std::shared_ptr<dist::Communicator> comm, std::size_t batch)

@@ -6,8 +6,10 @@
 // training the same --batch. Rank 0 alone writes (run directory, metrics, progress); before a
 // checkpoint it collects the other ranks' context memories.
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/result.hpp"
@@ -48,7 +50,14 @@ class RankShare final : public nl::BatchShare {
   std::size_t total_, first_, count_;
 };
 
-// Why `batch` cannot be split over `ranks` (empty when it can).
-[[nodiscard]] std::string batch_split_problem(std::size_t batch, int ranks);
+// What every rank of one run must agree on: this binary's version, the run record (data digest,
+// plan), the configuration's digest, the trainer's step and batch, and --stop-at.
+[[nodiscard]] std::string rank_identity(const std::string& run_record, const nl::Trainer& trainer, std::uint64_t stop_at);
+
+// The run's ranks (dist::world): one process leaves `share` empty; under a launcher with R > 1
+// it holds this rank's share once every rank's `identity` (binary version, run record,
+// configuration, step, batch, stop) equals rank 0's. An error is set on every rank; `share`,
+// when set, says which rank this is (only rank 0 should say it).
+[[nodiscard]] common::Status join_ranks(std::size_t batch, const std::string& identity, std::optional<RankShare>& share);
 
 }  // namespace nltrain::cli

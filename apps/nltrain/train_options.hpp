@@ -1,0 +1,25 @@
+#pragma once
+// nltrain train's options: train_options.cpp registers them with CLI11, cmd_train.cpp runs them.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cli_support.hpp"
+#include "receipt_stream.hpp"
+
+namespace nltrain::cli {
+
+struct TrainOptions {
+  ConfigFlags flags;
+  std::string data, out, resume, metrics, from;
+  std::optional<std::uint64_t> stop_at;
+  std::optional<std::uint64_t> checkpoint_every;  // default 100
+  std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's
+  std::optional<std::uint64_t> threads;           // default: the cores available
+  ReceiptFlags receipts;
+  bool force = false, quiet = false, json = false, metrics_timing = false;
+};
+
+[[nodiscard]] int run_train(const TrainOptions& o);
+
+}  // namespace nltrain::cli
