@@ -38,8 +38,11 @@ class InOrderPool {
   }
   InOrderPool(const InOrderPool&) = delete;
   InOrderPool& operator=(const InOrderPool&) = delete;
-  // threads_ is the last member, so the jthreads are stopped and joined before the items go.
-  ~InOrderPool() = default;
+  // Every worker is asked to stop before any is joined (each finishes its current item and takes
+  // no other); threads_ is the last member, so they are joined before the items go.
+  ~InOrderPool() {
+    for (auto& t : threads_) t.request_stop();
+  }
 
   void submit(In in) {
     auto slot = std::make_unique<Slot>(std::move(in));
@@ -86,7 +89,8 @@ class InOrderPool {
       Slot* slot = nullptr;
       {
         std::unique_lock lock(mutex_);
-        if (!work_ready_.wait(lock, stop, [this] { return !queue_.empty(); })) return;
+        // The wait returns on a stop request too, true when items are still queued: stop anyway.
+        if (!work_ready_.wait(lock, stop, [this] { return !queue_.empty(); }) || stop.stop_requested()) return;
         slot = queue_.front();
         queue_.pop_front();
       }
