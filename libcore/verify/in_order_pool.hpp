@@ -3,6 +3,10 @@
 // the one consumer takes the results back strictly in submission order (bp verify multi --jobs:
 // records are parsed and checked in parallel, the cross-record fold sees them in input order).
 //
+// Item k runs on worker k mod N (the items are alike, so this balances them), which lets the
+// consumer send memory back to the thread that allocated it (verify multi frees each record on
+// the worker that parsed it: glibc's allocator pays for frees on another thread).
+//
 // The consumer bounds the window itself (it submits only while in_flight() is under its limit and
 // otherwise takes next()), so a single thread can both feed and drain the pool without blocking on
 // a full queue. An exception thrown by the function is carried to the consumer and rethrown by the
@@ -30,10 +34,10 @@ class InOrderPool {
   using Work = std::function<Out(In&)>;
 
   // `threads` >= 1 workers, each running `work` on one item at a time.
-  InOrderPool(std::size_t threads, Work work) : work_(std::move(work)) {
+  InOrderPool(std::size_t threads, Work work) : work_(std::move(work)), workers_(threads) {
     threads_.reserve(threads);
     for (std::size_t i = 0; i < threads; ++i) {
-      threads_.emplace_back([this](std::stop_token stop) { serve(stop); });
+      threads_.emplace_back([this, i](std::stop_token stop) { serve(workers_[i], stop); });
     }
   }
   InOrderPool(const InOrderPool&) = delete;
@@ -44,14 +48,18 @@ class InOrderPool {
     for (auto& t : threads_) t.request_stop();
   }
 
+  [[nodiscard]] std::size_t threads() const { return workers_.size(); }
+
+  // The next item, k = the number submitted before it, for worker k mod threads().
   void submit(In in) {
     auto slot = std::make_unique<Slot>(std::move(in));
+    Worker& worker = workers_[submitted_++ % workers_.size()];
     {
       std::lock_guard lock(mutex_);
-      queue_.push_back(slot.get());
+      worker.queue.push_back(slot.get());
       window_.push_back(std::move(slot));
     }
-    work_ready_.notify_one();
+    worker.ready.notify_one();
   }
 
   // Items submitted and not yet taken by next().
@@ -84,15 +92,22 @@ class InOrderPool {
     bool done = false;  // guarded by mutex_
   };
 
-  void serve(const std::stop_token& stop) {
+  struct Worker {
+    std::deque<Slot*> queue;                // its items no one has started, in submission order
+    std::condition_variable_any ready;      // _any: its wait ends on the jthread's stop request
+  };
+
+  void serve(Worker& worker, const std::stop_token& stop) {
     for (;;) {
       Slot* slot = nullptr;
       {
         std::unique_lock lock(mutex_);
         // The wait returns on a stop request too, true when items are still queued: stop anyway.
-        if (!work_ready_.wait(lock, stop, [this] { return !queue_.empty(); }) || stop.stop_requested()) return;
-        slot = queue_.front();
-        queue_.pop_front();
+        if (!worker.ready.wait(lock, stop, [&worker] { return !worker.queue.empty(); }) || stop.stop_requested()) {
+          return;
+        }
+        slot = worker.queue.front();
+        worker.queue.pop_front();
       }
       // Not a catch-all that hides: the exception is handed to the consumer, which rethrows it
       // in order; letting it leave the thread would terminate the process instead.
@@ -111,10 +126,10 @@ class InOrderPool {
 
   Work work_;
   mutable std::mutex mutex_;
-  std::condition_variable_any work_ready_;  // _any: its wait ends on the jthread's stop request
   std::condition_variable result_ready_;
   std::deque<std::unique_ptr<Slot>> window_;  // every item not yet taken, in submission order
-  std::deque<Slot*> queue_;                   // the items no worker has started, in submission order
+  std::vector<Worker> workers_;
+  std::size_t submitted_ = 0;  // the consumer's alone
   std::vector<std::jthread> threads_;
 };
 

@@ -61,7 +61,8 @@ struct PendingLine {
   std::int64_t number = 0;
   std::size_t index = 0;
   // Records already folded, freed by the worker before it parses: freeing a record costs about
-  // as much as a tenth of checking it, too much to leave on the one thread that folds.
+  // as much as a tenth of checking it, too much to leave on the one thread that folds, and
+  // each goes back to the worker that parsed it (the pool runs record k on worker k mod N).
   std::vector<nlohmann::ordered_json> spent;
 };
 using RecordPool = InOrderPool<PendingLine, common::Expected<PreparedRecord, StreamError>>;
@@ -81,12 +82,10 @@ std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std
   std::size_t bytes = 0;
   std::size_t submitted = 0;
   std::optional<StreamError> record_error;
-  std::vector<nlohmann::ordered_json> spent;
+  std::vector<std::vector<nlohmann::ordered_json>> spent(jobs);  // by worker
   RecordPool pool(jobs, [&name](PendingLine& line) {
     for (auto& doc : line.spent) common::release_json(doc);
-    auto record = parse_record(line.text, line.number, line.index, name);
-    line.text = std::string();  // the line is not needed once parsed
-    return record;
+    return parse_record(line.text, line.number, line.index, name);
   });
   auto fold_oldest = [&]() -> bool {
     auto record = pool.next();
@@ -96,8 +95,9 @@ std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std
       record_error = record.error();
       return false;
     }
+    const std::size_t worker = run.records() % jobs;  // the one that parsed it
     run.add(*record);
-    spent.push_back(std::move(record->receipt));
+    spent[worker].push_back(std::move(record->receipt));
     return true;
   };
   auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
@@ -107,7 +107,8 @@ std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std
     }
     sizes.push_back(line.size());
     bytes += line.size();
-    pool.submit({std::move(line), n, submitted++, std::exchange(spent, {})});
+    pool.submit({std::move(line), n, submitted, std::exchange(spent[submitted % jobs], {})});
+    ++submitted;
     return std::nullopt;
   };
   auto stop = for_each_line(fd, kMaxRecordBytes, name, [&](std::int64_t n) { return too_long_message(name, n); }, take);
