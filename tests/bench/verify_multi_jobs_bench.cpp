@@ -11,9 +11,14 @@
 //                                    ratio against jobs:1 of the same run.
 // Counters "load_1min_before" / "load_1min_after": the machine's load average around the
 // measurement, which the ratio needs beside it (other work on the cores takes them from the jobs).
+// "cpu_us_per_record_jobs1|2" (user + system time of the process per record, the same
+// subtraction) and "ratio_bound_2_cores" = 2 x CPU per record with 1 job / CPU per record with 2:
+// the ratio two otherwise idle cores would give if the jobs overlapped perfectly, which says
+// what the threads cost apart from what the machine's other work took.
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,19 +48,33 @@ std::string bundle(int records) {
   return std::system(cmd.c_str()) == 0 ? path : "";
 }
 
+// User + system time of the child processes waited for so far.
+double children_cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
 double load_1min() {
   double load[1] = {0};
   return ::getloadavg(load, 1) == 1 ? load[0] : -1;
 }
 
-// Wall seconds of one `bp verify multi file --json --jobs N` (stdout and stderr to /dev/null);
-// nullopt unless it passes.
-std::optional<double> process_seconds(const std::string& file, int jobs) {
+struct Seconds {
+  double wall = 0, cpu = 0;
+};
+
+// Wall and CPU seconds of one `bp verify multi file --json --jobs N` (stdout and stderr to
+// /dev/null); nullopt unless it passes.
+std::optional<Seconds> process_seconds(const std::string& file, int jobs) {
+  const double c0 = children_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
   if (!bench::run_quiet({bench::kBp, "verify", "multi", file, "--json", "--jobs", std::to_string(jobs)})) {
     return std::nullopt;
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return Seconds{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                 children_cpu_seconds() - c0};
 }
 
 void BM_bp_verify_multi_jobs_process(benchmark::State& state) {
@@ -64,8 +83,9 @@ void BM_bp_verify_multi_jobs_process(benchmark::State& state) {
   static const std::string longer = bundle(kLongBundle);
   if (shorter.empty() || longer.empty()) return state.SkipWithError("bundle_gen is not built or failed");
   const double load_before = load_1min();
-  // best[jobs - 1][0 short, 1 long]
+  // best[jobs - 1][0 short, 1 long], wall and CPU apart
   double best[2][2] = {{1e30, 1e30}, {1e30, 1e30}};
+  double best_cpu[2][2] = {{1e30, 1e30}, {1e30, 1e30}};
   int round = 0;
   for (auto _ : state) {
     for (int k = 0; k < 2; ++k) {
@@ -73,17 +93,23 @@ void BM_bp_verify_multi_jobs_process(benchmark::State& state) {
       for (int size = 0; size < 2; ++size) {
         const auto s = process_seconds(size == 0 ? shorter : longer, jobs);
         if (!s) return state.SkipWithError("bp verify multi failed on a generated bundle");
-        best[jobs - 1][size] = std::min(best[jobs - 1][size], *s);
+        best[jobs - 1][size] = std::min(best[jobs - 1][size], s->wall);
+        best_cpu[jobs - 1][size] = std::min(best_cpu[jobs - 1][size], s->cpu);
       }
     }
     ++round;
   }
   double rate[2] = {0, 0};
+  double cpu[2] = {0, 0};
   for (int j = 0; j < 2; ++j) {
     const double per_record = (best[j][1] - best[j][0]) / (kLongBundle - kShortBundle);
-    if (per_record <= 0) return state.SkipWithError("the long bundle did not take longer than the short one");
+    cpu[j] = (best_cpu[j][1] - best_cpu[j][0]) / (kLongBundle - kShortBundle);
+    if (per_record <= 0 || cpu[j] <= 0) return state.SkipWithError("the long bundle did not take longer than the short one");
     rate[j] = 1.0 / per_record;
   }
+  state.counters["cpu_us_per_record_jobs1"] = cpu[0] * 1e6;
+  state.counters["cpu_us_per_record_jobs2"] = cpu[1] * 1e6;
+  state.counters["ratio_bound_2_cores"] = 2 * cpu[0] / cpu[1];
   state.counters["records_per_s_jobs1"] = rate[0];
   state.counters["records_per_s_jobs2"] = rate[1];
   state.counters["ratio_jobs2_vs_jobs1"] = rate[1] / rate[0];
