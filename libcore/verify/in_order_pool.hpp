@@ -48,16 +48,19 @@ class InOrderPool {
     for (auto& t : threads_) t.request_stop();
   }
 
-  [[nodiscard]] std::size_t threads() const { return workers_.size(); }
-
-  // The next item, k = the number submitted before it, for worker k mod threads().
+  // The next item, k = the number submitted before it, for worker k mod N.
   void submit(In in) {
     auto slot = std::make_unique<Slot>(std::move(in));
     Worker& worker = workers_[submitted_++ % workers_.size()];
     {
       std::lock_guard lock(mutex_);
-      worker.queue.push_back(slot.get());
       window_.push_back(std::move(slot));
+      try {
+        worker.queue.push_back(window_.back().get());
+      } catch (...) {
+        window_.pop_back();  // an item no worker will run must not be waited for
+        throw;
+      }
     }
     worker.ready.notify_one();
   }
