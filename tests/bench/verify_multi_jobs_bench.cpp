@@ -18,13 +18,11 @@
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,23 +36,7 @@ constexpr int kShortBundle = 300;
 constexpr int kLongBundle = 3000;
 
 // A valid `records`-record bundle written by bundle_gen, made once per run; empty when it cannot be.
-std::string bundle(int records) {
-  const std::string gen = bench::kBinaryDir + "/tests/bundle_gen";
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("verify_multi_jobs_bench_" + std::to_string(records) + ".jsonl"))
-          .string();
-  if (!bench::exists(gen)) return "";
-  const std::string cmd = "'" + gen + "' " + std::to_string(records) + " > '" + path + "'";
-  return std::system(cmd.c_str()) == 0 ? path : "";
-}
-
-// User + system time of the child processes waited for so far.
-double children_cpu_seconds() {
-  rusage u{};
-  ::getrusage(RUSAGE_CHILDREN, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
+std::string bundle(int records) { return bench::generated_bundle(records, "verify_multi_jobs_bench"); }
 
 double load_1min() {
   double load[1] = {0};
@@ -68,13 +50,13 @@ struct Seconds {
 // Wall and CPU seconds of one `bp verify multi file --json --jobs N` (stdout and stderr to
 // /dev/null); nullopt unless it passes.
 std::optional<Seconds> process_seconds(const std::string& file, int jobs) {
-  const double c0 = children_cpu_seconds();
+  const double c0 = bench::children_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
   if (!bench::run_quiet({bench::kBp, "verify", "multi", file, "--json", "--jobs", std::to_string(jobs)})) {
     return std::nullopt;
   }
   return Seconds{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                 children_cpu_seconds() - c0};
+                 bench::children_cpu_seconds() - c0};
 }
 
 void BM_bp_verify_multi_jobs_process(benchmark::State& state) {
