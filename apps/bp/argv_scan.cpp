@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<std::string_view, 8> kPlainFlags = {"--json",         "--format=json", "--verbose", "-V",
                                                          "--warn-as-fail", "--strict",      "--check",   "--cross-machine"};
-constexpr std::array<std::string_view, 5> kValueFlags = {"--out", "--topology", "--color", "--data", "--threads"};
+constexpr std::array<std::string_view, 6> kValueFlags = {"--out", "--topology", "--color", "--data", "--threads", "--jobs"};
 constexpr std::array<std::string_view, 4> kMetaFlags = {"--help", "-h", "--version", "-v"};
 constexpr std::array<std::string_view, 1> kLocalFlags = {"--print"};  // `bp examples pytorch --print`
 
@@ -55,11 +55,14 @@ std::vector<std::string> strip_options(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (contains(kPlainFlags, a)) continue;
     if (starts_with(a, "--color")) continue;  // the reference drops every --color* token here
-    if (a == "--out" || a == "--topology" || a == "--data" || a == "--threads") {
+    if (contains(kValueFlags, a)) {
       if (takes_next_as_value(args, i)) ++i;
       continue;
     }
-    if (starts_with(a, "--out=") || starts_with(a, "--topology=") || starts_with(a, "--data=") || starts_with(a, "--threads=")) continue;
+    if (std::any_of(kValueFlags.begin(), kValueFlags.end(),
+                    [&](std::string_view flag) { return starts_with(a, std::string(flag) + "="); })) {
+      continue;
+    }
     words.push_back(a);
   }
   return words;
@@ -141,6 +144,12 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
   inv.threads = value_of(args, "--threads");
   if (auto e = missing_value(args, inv.threads, "--threads", "MISSING_THREADS",
                             "--threads needs a number (--threads 1 or --threads 2).")) {
+    r.error = e;
+    return r;
+  }
+  inv.jobs = value_of(args, "--jobs");
+  if (auto e = missing_value(args, inv.jobs, "--jobs", "MISSING_JOBS",
+                             "--jobs needs a number (--jobs N, N >= 1): the threads that check records.")) {
     r.error = e;
     return r;
   }

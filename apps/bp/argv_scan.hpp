@@ -25,6 +25,7 @@ struct Invocation {
   std::optional<std::string> data;      // --data (bp verify nltrain)
   bool cross_machine = false;           // --cross-machine (bp verify nltrain)
   std::optional<std::string> threads;   // --threads (bp verify nltrain)
+  std::optional<std::string> jobs;      // --jobs (bp verify multi)
   ColorChoice color = ColorChoice::auto_detect;
 
   [[nodiscard]] bool has_out() const { return out.has_value() && !out->empty(); }

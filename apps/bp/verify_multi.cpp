@@ -3,9 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "command_support.hpp"
 #include "input_source.hpp"
@@ -70,16 +73,37 @@ struct Closer {
 
 std::string input_name(const std::string& file) { return file == "-" ? "<stdin>" : file; }
 
+// More threads than this gain nothing: the in-order fold is one thread's work.
+constexpr std::size_t kMaxDefaultJobs = 8;
+constexpr std::size_t kMaxJobs = 256;
+
+// --jobs N (1 <= N <= 256), by default the cores available, at most kMaxDefaultJobs.
+std::variant<std::size_t, CliError> jobs_option(const Invocation& inv) {
+  if (!inv.jobs) return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxDefaultJobs);
+  const std::string& text = *inv.jobs;
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > kMaxJobs) {
+    CliError e = plain_error("INVALID_JOBS", "--jobs: '" + text + "': bp verify multi runs on 1 to " +
+                                                 std::to_string(kMaxJobs) + " jobs");
+    e.exit_code = kExitInvalidArgument;
+    return e;
+  }
+  return n;
+}
+
 }  // namespace
 
 int verify_multi_file(const Invocation& inv, const std::string& file) {
+  auto jobs = jobs_option(inv);
+  if (auto* e = std::get_if<CliError>(&jobs)) return fail(inv, *e);
   auto opened = open_input(file);
   if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
   Closer closer{std::get<int>(opened)};
   MultiReportSpool spool(inv);
   if (auto e = spool.open()) return fail(inv, plain_error("IO_ERROR", *e, "set TMPDIR to a writable directory."));
   const std::string name = input_name(file);
-  auto outcome = verify::verify_multi(closer.fd, name, {verdict_options(inv)}, &spool);
+  auto outcome = verify::verify_multi(closer.fd, name, {verdict_options(inv), std::get<std::size_t>(jobs)}, &spool);
   if (!outcome) return fail(inv, stream_error(outcome.error(), name));
   return write_multi_report(inv, spool, *outcome);
 }

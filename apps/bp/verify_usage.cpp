@@ -60,13 +60,17 @@ std::string verify_general_usage() {
 }
 
 std::string verify_multi_usage() {
-  return std::string("Usage: bp verify multi <file.jsonl> [--json] [--verbose] [--warn-as-fail] [--strict]\n"
+  return std::string("Usage: bp verify multi <file.jsonl> [--jobs N] [--json] [--verbose] [--warn-as-fail] [--strict]\n"
                      "\n"
                      "  Verify a run of training steps, one receipt per line ('-' reads stdin): per record\n"
                      "  schema[i] and reconcile[i] (with the engine re-run on every record: Rule 14), then the\n"
-                     "  cross-record rules 9, 10, 17, 25, 26. Records are read and checked one at a time, so\n"
-                     "  memory does not grow with the bundle.\n"
-                     "\n") +
+                     "  cross-record rules 9, 10, 17, 25, 26. Records are streamed: at most 4 per job are in\n"
+                     "  memory at once, so memory does not grow with the bundle.\n"
+                     "\n"
+                     "  --jobs N         N threads parse and check records (default: the cores available, at\n"
+                     "                   most 8; 1 to 256); the cross-record rules take them in input order,\n"
+                     "                   so the report, the exit status and the first error are the same\n"
+                     "                   for every N\n") +
          kVerdictOptions +
          "\n"
          "  Exit status: 0 pass, 1 verification failed, 2 usage, I/O or JSON error (a line that is\n"

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "reconcile/contained.hpp"
 #include "reconcile/coverage.hpp"
@@ -32,11 +33,15 @@ MultiStepReconciler::~MultiStepReconciler() = default;
 std::size_t MultiStepReconciler::records_seen() const noexcept { return state_->records; }
 
 Result MultiStepReconciler::add(const Json& receipt) noexcept {
+  return add(receipt, reconcile_receipt(receipt, state_->options));
+}
+
+Result MultiStepReconciler::add(const Json& receipt, Result own) noexcept {
   const std::size_t index = state_->records++;
   char at[48];  // no allocation outside contained()
   std::snprintf(at, sizeof at, "receipts[%zu]", index);
   return contained(at, "Record", [&] {
-    Result result = reconcile_receipt(receipt, state_->options);
+    Result result = std::move(own);
     const std::string prefix = std::string(at) + ".";
     for (auto& f : result.failures) f.field_path.insert(0, prefix);
     if (result.math_gate_skipped) {

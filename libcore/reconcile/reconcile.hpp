@@ -44,6 +44,12 @@ class MultiStepReconciler {
 
   // The record's own reconcile result; failure field paths are prefixed "receipts[i].".
   [[nodiscard]] Result add(const Json& receipt) noexcept;
+  // The same, with the record's own result already computed: `own` must be
+  // reconcile_receipt(receipt, options) with this reconciler's options. The record's own rules
+  // need nothing from the records before it, so a caller may run them on other threads, out of
+  // order, and feed the records here in order (bp verify multi --jobs); only the cross-record
+  // state is folded here.
+  [[nodiscard]] Result add(const Json& receipt, Result own) noexcept;
   // Cross-record failures (rules 9, 10, 17, 25, 26, in that order) and the coverage of the whole
   // bundle; math_gate_skipped* summarise the records seen.
   [[nodiscard]] Result finish() noexcept;

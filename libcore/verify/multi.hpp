@@ -25,6 +25,11 @@ inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024 * 1024;
 
 struct MultiOptions {
   VerdictOptions verdict;
+  // Threads that parse and check records (1: this thread alone, in turn). With more, records are
+  // prepared out of order and folded in input order: the outcome, the observer's calls and their
+  // order, and the error that stops a run are the same for any number of jobs. The observer is
+  // only ever called from the thread that called verify_multi.
+  std::size_t jobs = 1;
 };
 
 // Reads `fd` to its end (the caller opens and closes it); `name` ("<stdin>" or the path) is what

@@ -1,6 +1,7 @@
 #include "verify/multi_run.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "reconcile/coverage.hpp"
 
@@ -22,22 +23,32 @@ void MultiRun::note(const Check& c) {
   }
 }
 
-void MultiRun::add(const nlohmann::ordered_json& receipt) {
+PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index) {
+  PreparedRecord p;
+  p.receipt = std::move(receipt);
+  p.schema = schema_check(p.receipt, "schema[" + std::to_string(index) + "]");
+  if (p.schema.status == CheckStatus::pass) p.own = reconcile::reconcile_receipt(p.receipt, derive_every_record());
+  p.label = describe_receipt(p.receipt);
+  return p;
+}
+
+void MultiRun::add(PreparedRecord& record) {
   const std::size_t index = records_;
-  Check schema = schema_check(receipt, "schema[" + std::to_string(index) + "]");
+  const nlohmann::ordered_json& receipt = record.receipt;
+  const Check& schema = record.schema;
   Check rec;
   rec.name = "reconcile[" + std::to_string(index) + "]";
   if (schema.status == CheckStatus::pass) {
     reconcile::Result r;
     if (all_valid_) {
-      r = multi_.add(receipt);
+      r = multi_.add(receipt, std::move(*record.own));
       send_cross_failures(r);
       const std::string prefix = "receipts[" + std::to_string(index) + "].";
       for (auto& f : r.failures) {
         if (f.field_path.compare(0, prefix.size(), prefix) == 0) f.field_path.erase(0, prefix.size());
       }
     } else {
-      r = reconcile::reconcile_receipt(receipt, derive_every_record());
+      r = std::move(*record.own);
     }
     if (r.math_gate_skipped) {
       math_gate_steps_.push_back(index);
@@ -57,7 +68,7 @@ void MultiRun::add(const nlohmann::ordered_json& receipt) {
   if (index == 0) untraced_ = !receipt.is_object() || !receipt.contains("trace_id");
   note(schema);
   note(rec);
-  if (observer_ != nullptr) observer_->record(index, describe_receipt(receipt), schema, rec);
+  if (observer_ != nullptr) observer_->record(index, record.label, schema, rec);
   ++records_;
 }
 

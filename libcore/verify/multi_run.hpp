@@ -5,7 +5,12 @@
 // the cross-record checks. Nothing here renders: a MultiObserver, when given, is told each
 // record's checks and each cross-record failure as they are decided, in the order the
 // reference's report lists them (bp spools them, apps/bp/verify_multi_report.cpp).
+//
+// A record's work is split in two: prepare_record (schema check, the record's own rules, its
+// label) needs nothing from the other records, so it may run on any thread in any order;
+// MultiRun::add folds prepared records into the run strictly in input order.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,13 +53,24 @@ struct MultiOutcome {
   std::string first_problem;    // "reconcile[3]: 2 rule failure(s)": the first check that is not a pass
 };
 
+// Record `index` with everything decided about it alone.
+struct PreparedRecord {
+  nlohmann::ordered_json receipt;           // kept for the cross-record fold, then released
+  Check schema;                             // schema[index]
+  std::optional<reconcile::Result> own;     // the record's own rules; only when its schema passes
+  ReceiptLabel label;
+};
+
+// Pure: no state, no observer; `receipt` is taken over.
+[[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
+
 class MultiRun {
  public:
   // `observer` may be null (only the verdict is wanted); it must outlive the run.
   MultiRun(const VerdictOptions& options, MultiObserver* observer);
 
-  // The next record (its index is records()).
-  void add(const nlohmann::ordered_json& receipt);
+  // The next record (its index is records()), prepared by prepare_record with that index.
+  void add(PreparedRecord& record);
   [[nodiscard]] std::size_t records() const { return records_; }
   [[nodiscard]] MultiOutcome finish();
 

@@ -52,14 +52,6 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// User + system time of the child processes waited for so far.
-double children_cpu_seconds() {
-  rusage u{};
-  ::getrusage(RUSAGE_CHILDREN, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
 // The iris sample widened to 64 inputs, 64 hidden and 64 output units (8,194 parameters).
 ojson wide_config() {
   auto doc = receipt::engine::scaffold_topology("iris");
@@ -194,11 +186,11 @@ std::optional<ProcessTimes> reference_validate_seconds() {
     const auto& f = fixture();
     if (!f.error.empty() || !reference_available()) return std::nullopt;
     const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = children_cpu_seconds();
+    const double c0 = bench::children_cpu_seconds();
     constexpr int kRuns = 3;
     for (int i = 0; i < kRuns; ++i)
       if (!run_quiet({"node", kReferenceCli, "validate", f.receipt_path})) return std::nullopt;
-    return ProcessTimes{seconds(t0) / kRuns, (children_cpu_seconds() - c0) / kRuns};
+    return ProcessTimes{seconds(t0) / kRuns, (bench::children_cpu_seconds() - c0) / kRuns};
   }();
   return value;
 }
@@ -209,7 +201,7 @@ void BM_bp_validate_receipt_64_process(benchmark::State& state) {
   if (!exists(kBp)) return state.SkipWithError("bp is not built");
   const auto ref = reference_validate_seconds();
   double total = 0;
-  const double c0 = children_cpu_seconds();
+  const double c0 = bench::children_cpu_seconds();
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!run_quiet({kBp, "validate", f.receipt_path})) return state.SkipWithError("bp validate failed");
@@ -218,7 +210,7 @@ void BM_bp_validate_receipt_64_process(benchmark::State& state) {
     total += s;
   }
   const double n = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
-  const double cpu = (children_cpu_seconds() - c0) / n;
+  const double cpu = (bench::children_cpu_seconds() - c0) / n;
   state.counters["cpu_ms"] = cpu * 1e3;
   if (ref && state.iterations() > 0) {
     state.counters["reference_ms"] = ref->wall * 1e3;

@@ -38,14 +38,6 @@ namespace {
 const std::string kIris = suite_test::source_dir() + "/fixtures/iris.golden.jsonl";
 const std::string kXorMulti = suite_test::source_dir() + "/fixtures/xor.multi-step.jsonl";
 
-// User + system time of the child processes waited for so far.
-double children_cpu_seconds() {
-  rusage u{};
-  ::getrusage(RUSAGE_CHILDREN, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
 std::vector<nlohmann::ordered_json> read_records(const std::string& path) {
   std::ifstream in(path);
   std::vector<nlohmann::ordered_json> out;
@@ -125,13 +117,13 @@ void BM_bp_verify_general_iris_process(benchmark::State& state) {
   static const std::optional<Times> reference = []() -> std::optional<Times> {
     if (!bench::reference_available()) return std::nullopt;
     constexpr int kRuns = 5;
-    const double c0 = children_cpu_seconds();
+    const double c0 = bench::children_cpu_seconds();
     const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "verify", "general", kIris}, kRuns);
     if (s <= 0) return std::nullopt;
-    return Times{s, (children_cpu_seconds() - c0) / kRuns};
+    return Times{s, (bench::children_cpu_seconds() - c0) / kRuns};
   }();
   double total = 0;
-  const double c0 = children_cpu_seconds();
+  const double c0 = bench::children_cpu_seconds();
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!bench::run_quiet({bench::kBp, "verify", "general", kIris})) {
@@ -143,7 +135,7 @@ void BM_bp_verify_general_iris_process(benchmark::State& state) {
     total += s;
   }
   const double n = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
-  const double cpu = (children_cpu_seconds() - c0) / n;
+  const double cpu = (bench::children_cpu_seconds() - c0) / n;
   state.counters["cpu_ms"] = cpu * 1e3;
   if (reference && state.iterations() > 0) {
     state.counters["reference_s"] = reference->wall;
@@ -155,23 +147,16 @@ void BM_bp_verify_general_iris_process(benchmark::State& state) {
 BENCHMARK(BM_bp_verify_general_iris_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 // A valid `records`-record bundle written by bundle_gen, made once per run; empty when it cannot be.
-std::string bundle(int records) {
-  const std::string gen = bench::kBinaryDir + "/tests/bundle_gen";
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("bp_verify_multi_bench_" + std::to_string(records) + ".jsonl")).string();
-  if (!bench::exists(gen)) return "";
-  const std::string cmd = "'" + gen + "' " + std::to_string(records) + " > '" + path + "'";
-  return std::system(cmd.c_str()) == 0 ? path : "";
-}
+std::string bundle(int records) { return bench::generated_bundle(records, "bp_verify_multi_bench"); }
 
 // CPU seconds of one `args... file` process (the best of `runs`: the least disturbed by a busy machine).
 std::optional<double> process_cpu_seconds(std::vector<std::string> args, const std::string& file, int runs) {
   args.push_back(file);
   double best = -1;
   for (int i = 0; i < runs; ++i) {
-    const double c0 = children_cpu_seconds();
+    const double c0 = bench::children_cpu_seconds();
     if (!bench::run_quiet(args)) return std::nullopt;
-    const double c = children_cpu_seconds() - c0;
+    const double c = bench::children_cpu_seconds() - c0;
     if (best < 0 || c < best) best = c;
   }
   return best;

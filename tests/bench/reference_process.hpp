@@ -3,6 +3,7 @@
 // <build>/reference) from a benchmark, so both are measured in the same run.
 #include <spawn.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,25 @@ inline int run_quiet_status(const std::vector<std::string>& args, const std::str
 }
 
 inline bool run_quiet(const std::vector<std::string>& args) { return run_quiet_status(args) == 0; }
+
+// A valid `records`-record bundle written by tests/support/bundle_gen (XOR 2-2-1, a valid chain)
+// into the temporary directory as <stem>_<records>.jsonl; its path, or "" when it cannot be made.
+inline std::string generated_bundle(int records, const std::string& stem) {
+  const std::string gen = kBinaryDir + "/tests/bundle_gen";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (stem + "_" + std::to_string(records) + ".jsonl")).string();
+  if (!exists(gen)) return "";
+  const std::string cmd = "'" + gen + "' " + std::to_string(records) + " > '" + path + "'";
+  return std::system(cmd.c_str()) == 0 ? path : "";
+}
+
+// User + system time of the child processes waited for so far.
+inline double children_cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
 
 inline double seconds_per_run(const std::vector<std::string>& args, int runs) {
   const auto t0 = std::chrono::steady_clock::now();

@@ -8,3 +8,8 @@ set_tests_properties(bp_cli_verify PROPERTIES LABELS "cli;bp" TIMEOUT 300)
 add_test(NAME bp_cli_verify_mazur_topology
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_mazur_topology_test.py $<TARGET_FILE:bp>)
 set_tests_properties(bp_cli_verify_mazur_topology PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+# verify multi --jobs N: the same bytes and exit status as --jobs 1 (issue 30 #3).
+add_test(NAME bp_cli_verify_multi_jobs
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_multi_jobs_test.py $<TARGET_FILE:bp>
+          $<TARGET_FILE:bundle_gen>)
+set_tests_properties(bp_cli_verify_multi_jobs PROPERTIES LABELS "cli;bp" TIMEOUT 300)

@@ -1,13 +1,17 @@
 // The streaming gate as a library call (verify/multi.hpp): the two-step golden passes, each record
 // and each cross-record failure told to the observer in the report's order; a step_index out of
 // order fails the cross-record check with Rule 10 and nothing else; a record that fails its schema
-// voids the cross-record evidence; input that is not a bundle stops with the failure that says why.
+// voids the cross-record evidence; input that is not a bundle stops with the failure that says why;
+// any number of jobs gives the observer the same calls in the same order, the same outcome and
+// the same first error as one job.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "reconcile/result_json.hpp"
 #include "verify/multi.hpp"
+#include "verify/report_json.hpp"
 #include "verify_fixtures.hpp"
 
 namespace {
@@ -47,6 +51,47 @@ std::string out_of_order() {
   second["step_index"] = 2;
   lines[1] = second.dump();
   return verify_test::joined(lines);
+}
+
+// Every call an observer gets, in full, in order.
+struct Transcript final : verify::MultiObserver {
+  std::string calls;
+  void record(std::size_t index, const verify::ReceiptLabel& label, const verify::Check& schema,
+              const verify::Check& reconcile) override {
+    calls += "record " + std::to_string(index) + " " + label.schema_version.value_or("-") + " " +
+             label.fixture_id.value_or("-") + " " + verify::check_json(schema).dump() + " " +
+             verify::check_json(reconcile).dump() + "\n";
+  }
+  void cross_failure(const reconcile::Failure& f, std::size_t before) override {
+    calls += "cross " + std::to_string(before) + " " + reconcile::to_json(f).dump() + "\n";
+  }
+  void cross_failures_void() override { calls += "void\n"; }
+};
+
+// Everything verify_multi tells about `text` run with `jobs`: the observer's calls, then the
+// outcome or the error.
+std::string run_with_jobs(const std::string& text, std::size_t jobs) {
+  const verify_test::TextInput in(text);
+  Transcript seen;
+  auto out = verify::verify_multi(in.fd(), "b.jsonl", {{}, jobs}, &seen);
+  std::string all = seen.calls;
+  if (!out) {
+    return all + "error " + std::to_string(static_cast<int>(out.error().failure())) + " line " +
+           std::to_string(out.error().line()) + ": " + out.error().message() + "\n";
+  }
+  all += "overall " + out->overall + " records " + std::to_string(out->records) + " first " + out->first_problem + "\n";
+  for (const auto& c : out->cross) all += verify::check_json(c).dump() + "\n";
+  all += reconcile::to_json(out->bundle).dump() + "\n";
+  return all;
+}
+
+// 16 records: the golden's two steps, repeated (so Rules 9 and 10 fail across the repeats).
+std::vector<std::string> long_bundle() {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 8; ++i) {
+    for (const auto& l : bundle()) lines.push_back(l);
+  }
+  return lines;
 }
 
 }  // namespace
@@ -131,4 +176,39 @@ TEST_CASE("multi: input that is not a bundle stops with the failure that says wh
     CHECK(out.error().failure() == verify::StreamFailure::observer_failed);
     CHECK(out.error().code() == common::ErrorCode::io);
   }
+}
+
+TEST_CASE("multi: --jobs 2, 3 and 8 tell the observer and the caller what one job does, for every damage at every record") {
+  const auto lines = long_bundle();
+  struct Variant {
+    std::string what;
+    std::string text;
+  };
+  std::vector<Variant> variants{{"repeated steps", verify_test::joined(lines)}, {"out of order", out_of_order()}};
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    auto bad_json = lines;
+    bad_json[k] = "{not json";
+    if (k + 2 < lines.size()) bad_json[k + 2] = "[1,";  // a later error, possibly parsed first, never wins
+    variants.push_back({"bad JSON at " + std::to_string(k), verify_test::joined(bad_json)});
+    auto bad_schema = lines;
+    auto doc = nlohmann::ordered_json::parse(bad_schema[k]);
+    doc.erase("updates");
+    bad_schema[k] = doc.dump();
+    variants.push_back({"schema failure at " + std::to_string(k), verify_test::joined(bad_schema)});
+  }
+  for (const auto& v : variants) {
+    CAPTURE(v.what);
+    const std::string one = run_with_jobs(v.text, 1);
+    for (std::size_t jobs : {2, 3, 8}) {
+      CAPTURE(jobs);
+      CHECK(run_with_jobs(v.text, jobs) == one);
+    }
+  }
+  // What one job says is the first error in input order.
+  auto bad_json = lines;
+  bad_json[9] = "{not json";
+  bad_json[11] = "[1,";
+  const std::string one = run_with_jobs(verify_test::joined(bad_json), 1);
+  CHECK(one.find("error 2 line 10: Invalid JSON at line 10") != std::string::npos);
+  CHECK(one.rfind("record 8 ", one.find("error")) != std::string::npos);  // records 0-8 were folded
 }
