@@ -1,5 +1,5 @@
 // nltrain train on R = 1 and 2 MPI ranks (mpirun, this build's nltrain), side by side in one
-// iteration: the same run (d = 128, --batch 8, seq_len 32, 12 steps, no checkpoint until the end)
+// iteration: the same run (d = 128, --batch 8, seq_len 32, 60 steps, no checkpoint until the end)
 // timed from launch to exit, so each R pays its own start-up. Counters: tokens_per_s_r1,
 // tokens_per_s_r2 and r2_over_r1. --threads 1 per rank, so R = 2 uses two cores where R = 1 uses
 // one. Skipped when mpirun is missing or the build has no MPI (the run is then refused).
@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr int kSteps = 12, kBatch = 8, kSeq = 32;
+constexpr int kSteps = 60, kBatch = 8, kSeq = 32;
 
 // Seconds the command took, or a negative value when it failed.
 double timed(const std::string& cmd) {
