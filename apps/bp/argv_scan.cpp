@@ -126,32 +126,31 @@ ScanResult scan_argv(const std::vector<std::string>& args) {
     if (a == "--warn-as-fail") inv.warn_as_fail = true;
     if (a == "--cross-machine") inv.cross_machine = true;
   }
-  inv.out = value_of(args, "--out");
-  // Deliberate difference: the reference takes "--out" with no file for no --out at all and writes
-  // to stdout what the user meant for a file.
-  if (auto e = missing_value(args, inv.out, "--out", "MISSING_OUT_FILE",
-                            "--out needs a file name (--out <file>); without --out the output goes to stdout.")) {
-    r.error = e;
-    return r;
-  }
-  inv.topology = value_of(args, "--topology");
-  inv.data = value_of(args, "--data");
-  if (auto e = missing_value(args, inv.data, "--data", "MISSING_DATA_FILE",
-                            "--data needs a file name (--data <file>): the training data of the receipts.")) {
-    r.error = e;
-    return r;
-  }
-  inv.threads = value_of(args, "--threads");
-  if (auto e = missing_value(args, inv.threads, "--threads", "MISSING_THREADS",
-                            "--threads needs a number (--threads 1 or --threads 2).")) {
-    r.error = e;
-    return r;
-  }
-  inv.jobs = value_of(args, "--jobs");
-  if (auto e = missing_value(args, inv.jobs, "--jobs", "MISSING_JOBS",
-                             "--jobs needs a number (--jobs N, N >= 1): the threads that check records.")) {
-    r.error = e;
-    return r;
+  // Value options; each but --topology refuses to be given without its value (exit 3).
+  struct ValueOption {
+    const char* flag;
+    std::optional<std::string> Invocation::*field;
+    const char* code;  // null: no check for a missing value
+    const char* missing;
+  };
+  static const ValueOption kValues[] = {
+      // Deliberate difference: the reference takes "--out" with no file for no --out at all and
+      // writes to stdout what the user meant for a file.
+      {"--out", &Invocation::out, "MISSING_OUT_FILE",
+       "--out needs a file name (--out <file>); without --out the output goes to stdout."},
+      {"--topology", &Invocation::topology, nullptr, nullptr},
+      {"--data", &Invocation::data, "MISSING_DATA_FILE",
+       "--data needs a file name (--data <file>): the training data of the receipts."},
+      {"--threads", &Invocation::threads, "MISSING_THREADS", "--threads needs a number (--threads 1 or --threads 2)."},
+      {"--jobs", &Invocation::jobs, "MISSING_JOBS", "--jobs needs a number (--jobs N, N >= 1): the threads that check records."},
+  };
+  for (const ValueOption& v : kValues) {
+    inv.*v.field = value_of(args, v.flag);
+    if (v.code == nullptr) continue;
+    if (auto e = missing_value(args, inv.*v.field, v.flag, v.code, v.missing)) {
+      r.error = e;
+      return r;
+    }
   }
   if (auto color = value_of(args, "--color")) {
     if (*color == "auto") {
