@@ -72,7 +72,7 @@ int run_train(const TrainOptions& o) {
   std::optional<RankShare> share;
   const std::string identity = rank_identity(encode_run(run), *trainer, o.stop_at.value_or(0));
   if (common::Status s = join_ranks(batch, identity, share); !s.ok()) {
-    return share && share->rank() != 0 ? exit_code_for(s.error().code()) : report(s.error());
+    return speaks_for_the_run() ? report(s.error()) : exit_code_for(s.error().code());
   }
   const bool writer = !share || share->rank() == 0;
   if (o.stop_at && *o.stop_at > run.steps) {

@@ -1,6 +1,5 @@
 #include "rank_share.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "build_info/build_info.hpp"
@@ -23,17 +22,22 @@ std::string rank_identity(const std::string& run_record, const nl::Trainer& trai
          "|batch " + std::to_string(trainer.batch()) + "|stop-at " + std::to_string(stop_at);
 }
 
+bool speaks_for_the_run() {
+  auto world = dist::world();
+  return !world.ok() || (*world)->rank() == 0;
+}
+
 common::Status join_ranks(std::size_t batch, const std::string& identity, std::optional<RankShare>& share) {
   auto world = dist::world();
   if (!world.ok()) return world.error();
   const int ranks = (*world)->size();
   if (ranks == 1) return {};
-  share.emplace(*world, std::max<std::size_t>(batch, static_cast<std::size_t>(ranks)));
   if (batch < static_cast<std::size_t>(ranks)) {
     return common::Error::invalid_argument("--batch " + std::to_string(batch) + " over " + std::to_string(ranks) +
                                            " MPI ranks: every rank needs a stream of its own; give --batch " +
                                            std::to_string(ranks) + " or more");
   }
+  share.emplace(*world, batch);
   return share->agree(identity, "run (binary version, configuration, data, plan or checkpoint)");
 }
 

@@ -56,8 +56,10 @@ class RankShare final : public nl::BatchShare {
 
 // The run's ranks (dist::world): one process leaves `share` empty; under a launcher with R > 1
 // it holds this rank's share once every rank's `identity` (binary version, run record,
-// configuration, step, batch, stop) equals rank 0's. An error is set on every rank; `share`,
-// when set, says which rank this is (only rank 0 should say it).
+// configuration, step, batch, stop) equals rank 0's. An error is the same on every rank; only
+// the rank for which speaks_for_the_run() holds should say it.
+// True on rank 0, and in a run of one process.
+[[nodiscard]] bool speaks_for_the_run();
 [[nodiscard]] common::Status join_ranks(std::size_t batch, const std::string& identity, std::optional<RankShare>& share);
 
 }  // namespace nltrain::cli
