@@ -276,15 +276,21 @@ TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and pas
   }
 }
 
+// Every line of `lines` added to a verifier with options `o`, each accepted as well-formed.
+nl_audit::StreamVerifier verified(const std::vector<std::string>& lines, nl_audit::VerifyOptions o) {
+  nl_audit::StreamVerifier v(std::move(o));
+  for (std::size_t i = 0; i < lines.size(); ++i) REQUIRE(v.add(lines[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  return v;
+}
+
 TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 bound, which catches a coarse forgery") {
   nl_audit::VerifyOptions cross;
   cross.cross_machine = true;
-  const std::vector<std::string> good = train(12, false).lines;
   {
-    nl_audit::StreamVerifier v(cross);
-    for (std::size_t i = 0; i < good.size(); ++i) REQUIRE(v.add(good[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+    const nl_audit::StreamVerifier v = verified(train(12, false).lines, cross);
     CHECK(v.failure_count() == 0);
-    CHECK(v.not_bitwise() == 0);  // this machine reproduces its own bits
+    CHECK(v.not_bitwise() == 0);     // this machine reproduces its own bits
+    CHECK(v.normwise_steps() == 0);  // every step's fp64 bounds proven entry by entry
   }
   Forgery f;
   f.at = 5;
@@ -297,9 +303,7 @@ TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 
     *largest *= 1.01f;
     redo_update(b, t, r.pulse, a);
   };
-  const std::vector<std::string> forged = train(12, false, 7, 1.0, f).lines;
-  nl_audit::StreamVerifier v(cross);
-  for (std::size_t i = 0; i < forged.size(); ++i) REQUIRE(v.add(forged[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  const nl_audit::StreamVerifier v = verified(train(12, false, 7, 1.0, f).lines, cross);
   CHECK(v.not_bitwise() > 0);
   REQUIRE(v.failure_count() > 0);
   CHECK(v.failures().front().rule == 5);
@@ -309,13 +313,6 @@ TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 
 TEST_CASE("nl_audit: --cross-machine: (b)'s per-entry bounds catch a 0.1% change that the norm-wise tolerance accepts") {
   nl_audit::VerifyOptions cross;
   cross.cross_machine = true;
-  {
-    const std::vector<std::string> good = train(12, false).lines;
-    nl_audit::StreamVerifier v(cross);
-    for (std::size_t i = 0; i < good.size(); ++i) REQUIRE(v.add(good[i], "r", static_cast<std::int64_t>(i + 1)).ok());
-    CHECK(v.failure_count() == 0);
-    CHECK(v.normwise_steps() == 0);  // every step's bounds proven entry by entry
-  }
   Forgery f;
   f.at = 5;
   f.result = [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
@@ -331,9 +328,7 @@ TEST_CASE("nl_audit: --cross-machine: (b)'s per-entry bounds catch a 0.1% change
     *pick *= 1.001f;
     redo_update(b, t, r.pulse, a);
   };
-  const std::vector<std::string> forged = train(12, false, 7, 1.0, f).lines;
-  nl_audit::StreamVerifier v(cross);
-  for (std::size_t i = 0; i < forged.size(); ++i) REQUIRE(v.add(forged[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  const nl_audit::StreamVerifier v = verified(train(12, false, 7, 1.0, f).lines, cross);
   REQUIRE(v.failure_count() > 0);
   CHECK(v.failures().front().rule == 5);
   CHECK(v.failures().front().step == 5);
