@@ -1,4 +1,4 @@
-// nltrain train: byte-level language modelling with checkpoints, resume and metrics.
+// nltrain train: language modelling on bytes of text or token ids, with checkpoints, resume and metrics.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -36,12 +36,13 @@ extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
-  if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
+  if (o.flags.config_file == "-" && o.data.path == "-") return report(common::Error::malformed(kOneStdin));
   if (o.metrics == "-" && o.receipts.path == "-") {
     return report(common::Error::invalid_argument("--metrics - and --receipts - cannot share standard output; send one to a file"));
   }
   if (resuming) {
     const ConfigFlags& f = o.flags;
+    // --vocab may repeat the run's (plan_resumed_run checks it); nothing may change the model.
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
         f.warmup || f.seed || f.lr || o.checkpoint_every || !o.from.empty()) {
       return report(common::Error::invalid_argument(
@@ -49,7 +50,7 @@ int run_train(const TrainOptions& o) {
     }
   }
   if (o.threads && *o.threads == 0) return report(common::Error::invalid_argument("--threads: must be at least 1"));
-  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out)
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
                        : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from);
   if (!plan.ok()) return report(plan.error());
   RunRecord& run = plan->run;
@@ -202,7 +203,7 @@ int run_train(const TrainOptions& o) {
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
     common::Status written;
-    if (writer) written = receipts.after(*trainer, {c, c * cfg.seq_len, data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
+    if (writer) written = receipts.after(*trainer, {c, corpus.byte_offset(c, cfg.seq_len), data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
     if (writer && written.ok()) written = metrics.write(m.dump());
     if (common::Status s = written; !s.ok() && share) {
       write_failed = s.error();  // the other ranks stop with this one at the next step

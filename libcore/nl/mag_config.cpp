@@ -8,7 +8,10 @@ common::Status validate(const MagConfig& cfg) {
   auto bad = [](const std::string& field, const std::string& what) {
     return common::Error::invalid_argument("mag config: " + field + ": " + what);
   };
-  if (cfg.vocab == 0) return bad("vocab", "must be > 0");
+  if (cfg.vocab < kMinVocab || cfg.vocab > kMaxVocab) {
+    return bad("vocab", "must be in " + std::to_string(kMinVocab) + ".." + std::to_string(kMaxVocab) + ", got " +
+                            std::to_string(cfg.vocab) + " (the embedding and the output projection hold vocab x d floats each)");
+  }
   if (cfg.d == 0 || cfg.d > kMaxModelWidth) {
     return bad("d", "must be in 1.." + std::to_string(kMaxModelWidth) + ", got " + std::to_string(cfg.d));
   }

@@ -24,11 +24,12 @@ struct RecorderOptions {
   std::string trainer_version;
   std::string data_sha256;
   std::uint64_t data_bytes = 0;
+  nl::TokenFormat data_format = nl::TokenFormat::bytes;
   std::string gradient_path = "tape";
 };
 
 struct StepData {
-  std::uint64_t chunk = 0, offset = 0;
+  std::uint64_t chunk = 0, offset = 0;  // offset: of the chunk's first token in the data, in bytes
   bool context_reset = false;  // the context went back to its initial state before the step
   std::span<const std::size_t> ids, targets;
 };
