@@ -24,8 +24,8 @@ struct RecorderOptions {
   std::string trainer_version;
   std::string data_sha256;
   std::uint64_t data_bytes = 0;
-  nl::TokenFormat data_format = nl::TokenFormat::bytes;
   std::string gradient_path = "tape";
+  nl::TokenFormat data_format = nl::TokenFormat::bytes;  // how the data file spells its tokens
 };
 
 struct StepData {
