@@ -23,3 +23,18 @@ TEST_CASE("mag_config: the vocab is 2..2^20; outside, the message says what the 
                                      " (the embedding and the output projection hold vocab x d floats each)");
   }
 }
+
+TEST_CASE("mag_config: vocab x d is bounded: the largest vocab at d = 32, not at d = 64") {
+  nl::MagConfig c;
+  c.vocab = nl::kMaxVocab, c.d = 32, c.heads = 2, c.rule_cfg.d = 32;
+  CHECK(nl::validate(c).ok());
+  c.vocab = 32768, c.d = 1024, c.rule_cfg.d = 1024, c.rule_cfg.d_c = 16;
+  CHECK(nl::validate(c).ok());
+  c.vocab = 32769;
+  CHECK_FALSE(nl::validate(c).ok());
+  c.vocab = nl::kMaxVocab, c.d = 64, c.rule_cfg.d = 64;
+  const common::Status s = nl::validate(c);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message() == "mag config: vocab: vocab x d = 1048576 x 64 = 67108864 floats in the embedding (and as many in "
+                               "the output projection); at most 33554432");
+}

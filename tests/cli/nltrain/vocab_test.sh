@@ -97,6 +97,8 @@ run "$NLTRAIN" train --vocab 70001 --data big.u32 --data-format u32 "${SMALL[@]}
 expect_rc 0
 run "$NLTRAIN" train --vocab 1 --out x
 expect_error 3 "vocab: must be in 2..1048576, got 1 (the embedding and the output projection hold vocab x d floats each)"
+run "$NLTRAIN" train --vocab 1048576 --d 64 --out x
+expect_error 3 "vocab: vocab x d = 1048576 x 64 = 67108864 floats in the embedding (and as many in the output projection); at most 33554432"
 run "$NLTRAIN" train --vocab 1048577 --out x
 expect_error 3 "vocab: must be in 2..1048576, got 1048577"
 echo '{"vocab": 0}' >v0.json
