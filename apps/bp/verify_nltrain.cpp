@@ -52,6 +52,11 @@ std::string text_report(const nl_audit::StreamVerifier& v) {
                   " receipt(s)";
   if (v.not_bitwise() > 0) s += ", " + std::to_string(v.not_bitwise()) + " value(s) not bitwise (--cross-machine: held to the fp64 bound)";
   s += "\n";
+  if (v.normwise_steps() > 0) {
+    s += "  note: " + std::to_string(v.normwise_steps()) +
+         " step(s) held to the norm-wise fp64 tolerance: their per-entry bounds were not proven (a branch inside a "
+         "bound, or a bound that overflowed)\n";
+  }
   for (const nl_audit::RuleInfo& r : nl_audit::kRules) {
     const nl_audit::RuleTally& t = v.tally()[r.number];
     s += "  " + std::to_string(r.number) + " " + std::string(r.name) + std::string(10 - r.name.size(), ' ') +
@@ -88,7 +93,8 @@ std::string json_report(const nl_audit::StreamVerifier& v) {
     failures.push_back(std::move(j));
   }
   nlohmann::ordered_json doc{{"ok", v.failure_count() == 0}, {"mode", "nltrain"},       {"receipts", v.receipts()},
-                             {"failure_count", v.failure_count()}, {"not_bitwise", v.not_bitwise()}, {"rules", rules},
+                             {"failure_count", v.failure_count()}, {"not_bitwise", v.not_bitwise()},
+                             {"normwise_steps", v.normwise_steps()}, {"rules", rules},
                              {"failures", failures}};
   return doc.dump() + "\n";
 }

@@ -23,7 +23,9 @@
 #include "train_batch.hpp"
 #include "train_plan.hpp"
 #include "train_options.hpp"
+#include "train_refusals.hpp"
 #include "train_summary.hpp"
+#include "train_trace.hpp"
 
 namespace nltrain::cli {
 namespace {
@@ -36,38 +38,17 @@ extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
-  if (o.flags.config_file == "-" && o.data.path == "-") return report(common::Error::malformed(kOneStdin));
-  if (o.metrics == "-" && o.receipts.path == "-") {
-    return report(common::Error::invalid_argument("--metrics - and --receipts - cannot share standard output; send one to a file"));
-  }
-  if (resuming) {
-    const ConfigFlags& f = o.flags;
-    // --vocab may repeat the run's (plan_resumed_run checks it); nothing may change the model.
-    if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
-        f.warmup || f.seed || f.lr || o.checkpoint_every || !o.from.empty()) {
-      return report(common::Error::invalid_argument(
-          "--resume continues the run as it was planned; model, optimizer, --steps, --checkpoint-every and --from flags cannot change it"));
-    }
-  }
-  if (o.threads && *o.threads == 0) return report(common::Error::invalid_argument("--threads: must be at least 1"));
+  if (common::Status s = refuse_flags(o); !s.ok()) return report(s.error());
   auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
                        : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from);
   if (!plan.ok()) return report(plan.error());
   RunRecord& run = plan->run;
   std::optional<nl::Trainer>& trainer = plan->trainer;
   const std::size_t batch = trainer->batch();
-  if (resuming && o.batch && *o.batch != batch) {
-    return report(common::Error::invalid_argument("--batch: the run in " + o.resume + " trains " + std::to_string(batch) +
-                                                  " sequences per step; --resume cannot change it"));
-  }
-  if (batch > 1 && !o.receipts.path.empty()) {
-    return report(common::Error::invalid_argument("--receipts: bp verify nltrain audits one sequence per step; a run with --batch " +
-                                                  std::to_string(batch) + " writes no step receipts"));
-  }
+  if (common::Status s = refuse_batch(o, batch); !s.ok()) return report(s.error());
   const nl::AdamWConfig& opt = plan->opt;
   const Corpus& corpus = plan->corpus;
   const std::string& out = plan->out;
-  // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes.
   // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes (and says why
   // a start was refused: one line, not one per rank).
   std::optional<RankShare> share;
@@ -84,6 +65,13 @@ int run_train(const TrainOptions& o) {
   if (o.stop_at && *o.stop_at <= trainer->step()) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
                                                   std::to_string(trainer->step())));
+  }
+  // --trace-out, refused or opened (a temporary beside it) before the run directory is touched.
+  std::unique_ptr<TrainTrace> trace;
+  if (writer && !o.trace_out.empty()) {
+    auto t = TrainTrace::open(o.trace_out, batch);
+    if (!t.ok()) return report(t.error());
+    trace = std::move(*t);
   }
   // Only the writing rank takes the run directory (the others never write).
   std::optional<common::DirLock> lock;
@@ -127,6 +115,7 @@ int run_train(const TrainOptions& o) {
       if (common::Status s = share->collect_contexts(*trainer); !s.ok()) return s;
     }
     if (!writer) return {};
+    const nl::TimedPhase save(trace.get(), nl::StepPhase::checkpoint);
     run.receipts = receipts.position();
     return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)});
   };
@@ -170,16 +159,18 @@ int run_train(const TrainOptions& o) {
     if (stop) break;
     const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
-    nl::StepTrace* trace = receipts.before(*trainer);
+    nl::StepTrace* audit = receipts.before(*trainer);
+    nl::TimedPhase reading(trace.get(), nl::StepPhase::read_data);
     data.read(n);
     for (std::size_t s = 0; s < batch; ++s) {
       if (data.at(s).wrapped) trainer->reset_context(s);  // the stream wrapped: a new document
     }
+    reading.end();
     const double lr = nl::learning_rate(opt, n);
     const auto b = TrainClock::now();
     const std::span<const nl::Sequence> mine = std::span(data.sequences()).subspan(share ? share->first() : 0, local);
-    auto r = trainer->build_batch_step(opaque_registry(), mine, nl::GradientPath::tape, pool ? &*pool : nullptr, trace,
-                                       share ? &*share : nullptr);
+    auto r = trainer->build_batch_step(opaque_registry(), mine, nl::GradientPath::tape, pool ? &*pool : nullptr, audit,
+                                       share ? &*share : nullptr, trace.get());
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {  // every rank has the same failure (nl::BatchShare::first_failure); rank 0 says it
@@ -203,8 +194,10 @@ int run_train(const TrainOptions& o) {
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
     common::Status written;
+    nl::TimedPhase writing(trace.get(), nl::StepPhase::metrics);
     if (writer) written = receipts.after(*trainer, {c, corpus.byte_offset(c, cfg.seq_len), data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
     if (writer && written.ok()) written = metrics.write(m.dump());
+    writing.end();
     if (common::Status s = written; !s.ok() && share) {
       write_failed = s.error();  // the other ranks stop with this one at the next step
     } else if (!s.ok()) {
@@ -223,6 +216,7 @@ int run_train(const TrainOptions& o) {
       }
       last_saved = trainer->step();
     }
+    if (common::Status s = trace ? trace->end_step(n, a) : common::Status{}; !s.ok() && !write_failed) write_failed = s.error();
     outside_s += seconds(b - a) + seconds(TrainClock::now() - e);
   }
   const auto s0 = TrainClock::now();
@@ -230,6 +224,7 @@ int run_train(const TrainOptions& o) {
     progress.break_line();
     return fatal(s.error());
   }
+  if (common::Status s = trace && !write_failed ? trace->finish() : common::Status{}; !s.ok()) write_failed = s.error();
   if (write_failed) {
     return report(common::Error::io(write_failed->message() + "; training stopped after step " + std::to_string(trainer->step()) +
                                     ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));

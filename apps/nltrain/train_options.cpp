@@ -24,6 +24,9 @@ Registration add_train_command(CLI::App& app) {
                   "(schemas/nltrain-metrics.v0.1.0.json; the same bytes for the same run)");
   cmd->add_flag("--metrics-timing", o->metrics_timing,
                 "Add the wall clock to each metrics line: \"timing\": {tokens_per_s, elapsed_s}");
+  cmd->add_option("--trace-out", o->trace_out,
+                  "Write a Chrome trace (Perfetto) of each step's phases, one track per batch stream and per device; "
+                  "timing only, the training is the same bits");
   cmd->add_option("--receipts", o->receipts.path,
                   "Write a step receipt per audited step to this file ('-': stdout) for bp verify nltrain "
                   "(schemas/tensor-step.v0.1.0.json)");

@@ -13,7 +13,7 @@ namespace nltrain::cli {
 struct TrainOptions {
   ConfigFlags flags;
   DataFlags data;
-  std::string out, resume, metrics, from;
+  std::string out, resume, metrics, from, trace_out;
   std::optional<std::uint64_t> stop_at;
   std::optional<std::uint64_t> checkpoint_every;  // default 100
   std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's

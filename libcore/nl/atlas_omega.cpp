@@ -73,5 +73,6 @@ ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s,
 
 template struct AtlasOmega<float>;
 template struct AtlasOmega<double>;
+template struct AtlasOmega<Tracked32>;
 
 }  // namespace nl

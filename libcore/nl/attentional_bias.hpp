@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "nl/rule_config.hpp"
+#include "nl/tracked32.hpp"
 
 namespace nl {
 
@@ -23,11 +24,11 @@ struct AttentionalBias {
   [[nodiscard]] T psi(T e) const {
     switch (kind) {
       case Kind::identity: return e;
-      case Kind::huber: return std::fabs(e) < delta ? e : (e > 0 ? delta : -delta);
+      case Kind::huber: return fabs(e) < delta ? e : (e > 0 ? delta : -delta);
       case Kind::lp:
         if (p == T(2)) return T(2) * e;
-        if (p == T(1)) return std::tanh(a_s * e);
-        return p * std::tanh(a_s * e) * std::pow(e * e + T(kLpEps), (p - T(1)) / T(2));
+        if (p == T(1)) return tanh(a_s * e);
+        return p * tanh(a_s * e) * pow(e * e + T(kLpEps), (p - T(1)) / T(2));
     }
     return e;
   }
@@ -35,14 +36,14 @@ struct AttentionalBias {
   [[nodiscard]] T dpsi(T e) const {
     switch (kind) {
       case Kind::identity: return T(1);
-      case Kind::huber: return std::fabs(e) < delta ? T(1) : T(0);
+      case Kind::huber: return fabs(e) < delta ? T(1) : T(0);
       case Kind::lp: {
         if (p == T(2)) return T(2);
-        const T th = std::tanh(a_s * e);
+        const T th = tanh(a_s * e);
         const T slope = a_s * (T(1) - th * th);
         if (p == T(1)) return slope;
         const T r = e * e + T(kLpEps);
-        return p * (slope * std::pow(r, (p - T(1)) / T(2)) + th * (p - T(1)) * e * std::pow(r, (p - T(3)) / T(2)));
+        return p * (slope * pow(r, (p - T(1)) / T(2)) + th * (p - T(1)) * e * pow(r, (p - T(3)) / T(2)));
       }
     }
     return T(1);

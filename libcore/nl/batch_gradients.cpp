@@ -39,15 +39,17 @@ common::Status check_finite(const MagConfig& cfg, MagGradients<float>& g) {
 }
 
 SequenceResult one_sequence(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
-                            const Sequence& seq, const ContextMemory<float>& context, const Pulse& pulse, GradientPath path) {
+                            const Sequence& seq, const ContextMemory<float>& context, const Pulse& pulse, GradientPath path,
+                            StepObserver* observer, std::size_t stream) {
   SequenceGradients out;
   if (path == GradientPath::tape) {
-    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context);
+    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context, observer, stream);
     if (!r.ok()) return StepError(r.error(), r.error().non_finite() ? StepFailure::non_finite : StepFailure::invalid);
     out = {r->loss, std::move(r->grads), std::move(r->context_after), r->pulse};  // a learned gate may differ from `pulse`
   } else {
     // cms_forward fails on inputs that do not fit or on a non-finite loss; checking the inputs
     // first leaves only the second (the hand-written path serves tests, so the cost is theirs).
+    TimedPhase forward(observer, StepPhase::forward, stream);
     if (common::Status s = check_chunk_inputs(cfg, params, seq.ids, seq.targets, pulse, context); !s.ok()) {
       return StepError(s.error(), StepFailure::invalid);
     }
@@ -55,6 +57,8 @@ SequenceResult one_sequence(const tape::opaque::OpaqueRegistry& registry, const 
     if (!f.ok()) return StepError(f.error(), StepFailure::non_finite);
     out.loss = f->loss;
     out.pulse = f->pulse;
+    forward.end();
+    const TimedPhase backward(observer, StepPhase::backward, stream);
     out.grads = cms_backward_consuming<float>(cfg, params, *f);  // f.context_after stays
     out.context_after = std::move(f->context_after);
   }
@@ -176,7 +180,8 @@ common::Expected<BatchGradients, StepError> shared_means(const MagConfig& cfg, s
 common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg,
                                                             const MagParams<float>& params, std::span<const Sequence> batch,
                                                             std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-                                                            GradientPath path, common::WorkerPool* pool, BatchShare* share) {
+                                                            GradientPath path, common::WorkerPool* pool, BatchShare* share,
+                                                            StepObserver* observer) {
   const std::size_t n = batch.size();
   if (n == 0 || contexts.size() != n) {
     return StepError(common::Error::invalid_argument("batch: " + std::to_string(n) + " sequences for " +
@@ -189,12 +194,16 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
   }
   // Each sequence writes its own slot; which thread computed it does not matter below.
   std::vector<std::optional<SequenceResult>> slots(n);
-  auto task = [&](std::size_t b) { slots[b].emplace(one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path)); };
+  const std::size_t first_stream = share != nullptr ? share->first() : 0;
+  auto task = [&](std::size_t b) {
+    slots[b].emplace(one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path, observer, first_stream + b));
+  };
   if (pool != nullptr && n > 1) {
     pool->run(n, task);
   } else {
     for (std::size_t b = 0; b < n; ++b) task(b);
   }
+  const TimedPhase reduce(observer, StepPhase::reduce);
   if (share != nullptr) return shared_means(cfg, slots, *share);
   for (std::size_t b = 0; b < n; ++b) {
     if (!slots[b]->ok()) {

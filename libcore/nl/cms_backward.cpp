@@ -119,5 +119,7 @@ template MagGradients<double> cms_backward_consuming<double>(const MagConfig&, c
 template MagGradients<float> cms_backward<float>(const MagConfig&, const MagParams<float>&, const MagForward<float>&);
 template MagGradients<double> cms_backward<double>(const MagConfig&, const MagParams<double>&,
                                                    const MagForward<double>&);
+template MagGradients<Tracked32> cms_backward_consuming<Tracked32>(const MagConfig&, const MagParams<Tracked32>&,
+                                                                   MagForward<Tracked32>&);
 
 }  // namespace nl

@@ -1,5 +1,6 @@
 #include "nl/cms_forward.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <string>
@@ -20,7 +21,11 @@ namespace {
 // not an early-exit std::isfinite loop.
 template <typename T>
 bool finite(const std::vector<T>& v) {
-  return tape::all_finite(std::span<const T>(v));
+  if constexpr (std::is_floating_point_v<T>) {
+    return tape::all_finite(std::span<const T>(v));
+  } else {
+    return std::ranges::all_of(v, [](const T& x) { return isfinite(x); });
+  }
 }
 
 }  // namespace
@@ -58,7 +63,7 @@ common::Status check_chunk_inputs(const MagConfig& cfg, const MagParams<T>& para
     const LevelParams<T>& lp = params.levels[l];
     const std::vector<T>* fields[] = {&lp.w_k, &lp.w_v, &lp.w_q, &lp.w_alpha, &lp.w_theta, &lp.w_eta, &lp.w_omega};
     const std::size_t sizes[] = {d * d, d * d, d * d, 2 * d, 2 * d, 2 * d, has_omega(cfg.rule) ? 2 * d * d : 0};
-    bool shaped = true, ok = std::isfinite(lp.b_alpha) && std::isfinite(lp.b_theta) && std::isfinite(lp.b_eta);
+    bool shaped = true, ok = isfinite(lp.b_alpha) && isfinite(lp.b_theta) && isfinite(lp.b_eta);
     for (std::size_t i = 0; i < 7; ++i) {
       shaped = shaped && fields[i]->size() == sizes[i];
       ok = ok && finite(*fields[i]);
@@ -142,7 +147,7 @@ common::Result<MagForward<T>> forward_impl(const MagConfig& cfg, const MagParams
   matmul_forward<T>(f.z, p.w_o, f.pj, s, d, d, true);
   matmul_forward<T>(f.pj, p.u_emb, f.logits, s, d, V, false);
   f.loss = cross_entropy_forward<T>(f.logits, targets, V, f.probs);
-  if (!std::isfinite(f.loss)) return common::Error::invalid_argument("chunk: loss: is not finite (NaN or Inf)");
+  if (!isfinite(f.loss)) return common::Error::invalid_argument("chunk: loss: is not finite (NaN or Inf)");
   return f;
 }
 
@@ -181,6 +186,7 @@ common::Result<MagForward<T>> cms_forward_with_mask(const MagConfig& cfg, const 
                                                                   const ContextMemory<T>&);
 NL_CMS_FORWARD(float)
 NL_CMS_FORWARD(double)
+NL_CMS_FORWARD(Tracked32)
 #undef NL_CMS_FORWARD
 
 }  // namespace nl

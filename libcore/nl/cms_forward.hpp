@@ -16,6 +16,7 @@
 #include "nl/mag_config.hpp"
 #include "nl/mag_params.hpp"
 #include "nl/swa.hpp"
+#include "nl/tracked32.hpp"
 
 namespace nl {
 
@@ -52,7 +53,7 @@ struct MagForward {
 // c_K of §3: 1/sqrt(K) when K > 2, else 1.
 template <typename T>
 [[nodiscard]] T level_scale(std::size_t k) {
-  return k > 2 ? T(1) / std::sqrt(static_cast<T>(k)) : T(1);
+  return k > 2 ? T(1) / sqrt(static_cast<T>(k)) : T(1);
 }
 
 // Fails (naming the field) on a config/params/context/pulse that does not fit, an input id

@@ -1,6 +1,7 @@
 #include "nl/context_memory.hpp"
 
 #include "nl/initial_state.hpp"
+#include "nl/tracked32.hpp"
 
 namespace nl {
 
@@ -13,5 +14,6 @@ ContextMemory<T> ContextMemory<T>::initial(const MagConfig& cfg) {
 
 template struct ContextMemory<float>;
 template struct ContextMemory<double>;
+template struct ContextMemory<Tracked32>;
 
 }  // namespace nl

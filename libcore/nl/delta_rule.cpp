@@ -27,6 +27,37 @@ template <>
 struct Lanes8Of<double> {
   typedef double type __attribute__((vector_size(64)));
 };
+// The audit scalar has no machine vector: eight lanes as an array, the same operations in the
+// same order lane by lane.
+struct TrackedLanes8 {
+  Tracked32 x[8];
+  Tracked32& operator[](std::size_t i) { return x[i]; }
+  const Tracked32& operator[](std::size_t i) const { return x[i]; }
+  TrackedLanes8& operator+=(const TrackedLanes8& o) {
+    for (std::size_t i = 0; i < 8; ++i) x[i] += o.x[i];
+    return *this;
+  }
+  friend TrackedLanes8 operator+(TrackedLanes8 a, const TrackedLanes8& b) { return a += b; }
+  friend TrackedLanes8 operator*(const TrackedLanes8& a, const TrackedLanes8& b) {
+    TrackedLanes8 r;
+    for (std::size_t i = 0; i < 8; ++i) r.x[i] = a.x[i] * b.x[i];
+    return r;
+  }
+  friend TrackedLanes8 operator*(const Tracked32& s, const TrackedLanes8& a) {
+    TrackedLanes8 r;
+    for (std::size_t i = 0; i < 8; ++i) r.x[i] = s * a.x[i];
+    return r;
+  }
+  friend TrackedLanes8 operator*(const TrackedLanes8& a, const Tracked32& s) {
+    TrackedLanes8 r;
+    for (std::size_t i = 0; i < 8; ++i) r.x[i] = a.x[i] * s;
+    return r;
+  }
+};
+template <>
+struct Lanes8Of<Tracked32> {
+  using type = TrackedLanes8;
+};
 template <typename T>
 using Lanes8 = typename Lanes8Of<T>::type;
 
@@ -223,5 +254,6 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
 
 template struct DeltaRule<float>;
 template struct DeltaRule<double>;
+template struct DeltaRule<Tracked32>;
 
 }  // namespace nl

@@ -1,4 +1,5 @@
 #include "nl/error_buffer.hpp"
+#include "nl/tracked32.hpp"
 
 #include <vector>
 
@@ -30,5 +31,6 @@ void ErrorBuffer<T>::apply_to(LevelParams<T>& g) {
 
 template class ErrorBuffer<float>;
 template class ErrorBuffer<double>;
+template class ErrorBuffer<Tracked32>;
 
 }  // namespace nl

@@ -86,6 +86,7 @@ void frequency_gate_backward(std::size_t s, std::size_t d, std::span<const T> w_
                                            std::span<const T>, std::span<T>, std::span<T>, std::span<T>);
 NL_FREQUENCY_GATE(float)
 NL_FREQUENCY_GATE(double)
+NL_FREQUENCY_GATE(Tracked32)
 #undef NL_FREQUENCY_GATE
 
 }  // namespace nl

@@ -100,6 +100,7 @@ std::vector<T> query_backward(RuleKind kind, std::size_t s, std::size_t d, std::
                                             std::span<const T>, std::span<const T>);
 NL_FRONT_END(float)
 NL_FRONT_END(double)
+NL_FRONT_END(Tracked32)
 #undef NL_FRONT_END
 
 }  // namespace nl

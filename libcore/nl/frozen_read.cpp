@@ -93,5 +93,10 @@ template std::vector<float> frozen_backward<float>(RuleKind, const RuleConfig&, 
 template std::vector<double> frozen_backward<double>(RuleKind, const RuleConfig&, std::size_t,
                                                      std::span<const double>, const FrozenCache<double>&,
                                                      std::span<const double>);
+template FrozenForward<Tracked32> frozen_forward<Tracked32>(RuleKind, const RuleConfig&, std::size_t,
+                                                            std::span<const Tracked32>, std::span<const Tracked32>);
+template std::vector<Tracked32> frozen_backward<Tracked32>(RuleKind, const RuleConfig&, std::size_t,
+                                                           std::span<const Tracked32>, const FrozenCache<Tracked32>&,
+                                                           std::span<const Tracked32>);
 
 }  // namespace nl

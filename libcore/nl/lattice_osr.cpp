@@ -61,7 +61,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> lattice_forward_
       const T ag = alpha * gamma;
       const T proj = ag * dense::dot(si, u.data(), d);  // p_i = S_t[i].delta_i
       for (std::size_t j = 0; j < d; ++j) un[j] = si[j] + ag * u[j] - proj * si[j];
-      const T norm = std::sqrt(dense::dot(un.data(), un.data(), d));
+      const T norm = sqrt(dense::dot(un.data(), un.data(), d));
       c.gamma[t * m + i] = gamma;
       c.norm[t * m + i] = norm;
       if (norm > T(kNormEps)) {
@@ -163,5 +163,6 @@ ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s,
 
 template struct LatticeOsr<float>;
 template struct LatticeOsr<double>;
+template struct LatticeOsr<Tracked32>;
 
 }  // namespace nl

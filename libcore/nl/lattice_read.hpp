@@ -14,10 +14,10 @@ inline void read(const T* s, std::size_t m, std::size_t d, const T* q, T* w, T* 
   T mx = 0;
   for (std::size_t i = 0; i < m; ++i) {
     w[i] = dense::dot(s + i * d, q, d);
-    mx = (i == 0 || w[i] > mx) ? w[i] : mx;
+    mx = i == 0 ? w[i] : max(mx, w[i]);  // max(): no branch for the audit scalar to doubt
   }
   T sum = 0;
-  for (std::size_t i = 0; i < m; ++i) sum += (w[i] = std::exp(w[i] - mx));
+  for (std::size_t i = 0; i < m; ++i) sum += (w[i] = exp(w[i] - mx));
   if (sum > T(0))
     for (std::size_t i = 0; i < m; ++i) w[i] /= sum;
   for (std::size_t j = 0; j < d; ++j) y[j] = T(0);

@@ -1,4 +1,5 @@
 #include "nl/level_params.hpp"
+#include "nl/tracked32.hpp"
 
 #include <algorithm>
 #include <string>
@@ -63,5 +64,6 @@ common::Result<LevelParams<T>> LevelParams<T>::from_flat(std::span<const T> flat
 
 template struct LevelParams<float>;
 template struct LevelParams<double>;
+template struct LevelParams<Tracked32>;
 
 }  // namespace nl

@@ -1,4 +1,5 @@
 #include "nl/mag_params.hpp"
+#include "nl/tracked32.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -161,9 +162,11 @@ MagParams<U> MagParams<T>::cast() const {
 
 template struct MagParams<float>;
 template struct MagParams<double>;
+template struct MagParams<Tracked32>;
 template MagParams<double> MagParams<float>::cast<double>() const;
 template MagParams<float> MagParams<double>::cast<float>() const;
 template MagParams<float> MagParams<float>::cast<float>() const;
 template MagParams<double> MagParams<double>::cast<double>() const;
+template MagParams<Tracked32> MagParams<float>::cast<Tracked32>() const;
 
 }  // namespace nl

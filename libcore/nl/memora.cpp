@@ -18,7 +18,7 @@ constexpr double kLogFloor = 1e-8;
 
 template <typename T>
 T clamped_log(T w) {
-  return std::log(w > T(kLogFloor) ? w : T(kLogFloor));
+  return log(max(w, T(kLogFloor)));
 }
 
 // Row lengths of the state: W1 has d_h rows of d, W2 has d rows of d_h.
@@ -61,10 +61,10 @@ NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> memora_forward_body(
       T mx = 0;
       for (std::size_t j = 0; j < len; ++j) {
         wn[off + j] = alpha * clamped_log(w[off + j]) - th * grad[off + j];
-        mx = (j == 0 || wn[off + j] > mx) ? wn[off + j] : mx;
+        mx = j == 0 ? wn[off + j] : max(mx, wn[off + j]);  // max(): no branch for the audit scalar to doubt
       }
       T sum = 0;
-      for (std::size_t j = 0; j < len; ++j) sum += (wn[off + j] = std::exp(wn[off + j] - mx));
+      for (std::size_t j = 0; j < len; ++j) sum += (wn[off + j] = exp(wn[off + j] - mx));
       for (std::size_t j = 0; j < len; ++j) wn[off + j] /= sum;
     });
   }
@@ -132,5 +132,6 @@ ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std
 
 template struct Memora<float>;
 template struct Memora<double>;
+template struct Memora<Tracked32>;
 
 }  // namespace nl

@@ -13,6 +13,7 @@
 #include "nl/context_memory.hpp"
 #include "nl/mag_config.hpp"
 #include "nl/mag_params.hpp"
+#include "nl/step_phases.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 #include "tape/tape.hpp"
 
@@ -48,11 +49,13 @@ struct TapeGradients {
 };
 
 // One chunk on a fresh tape: register, traced forward, backward, extract. Errors as values;
-// TapeFailure::non_finite() says a value went NaN or Inf on the tape.
+// TapeFailure::non_finite() says a value went NaN or Inf on the tape. `observer` (may be null)
+// is told the forward and the backward as phases of batch stream `stream`.
 [[nodiscard]] common::Expected<TapeGradients, tape::TapeFailure> tape_gradients(const tape::opaque::OpaqueRegistry& registry,
                                                            const MagConfig& cfg, const MagParams<float>& params,
                                                            std::span<const std::size_t> ids,
                                                            std::span<const std::size_t> targets, const Pulse& pulse,
-                                                           const ContextMemory<float>& context);
+                                                           const ContextMemory<float>& context,
+                                                           StepObserver* observer = nullptr, std::size_t stream = 0);
 
 }  // namespace nl

@@ -25,6 +25,7 @@
 #include "nl/mag_config.hpp"
 #include "nl/mag_params.hpp"
 #include "nl/step_error.hpp"
+#include "nl/step_phases.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 
 namespace nl {
@@ -77,11 +78,12 @@ class Trainer {
   // batch() sequences, sequence b read from and carried into context b; the report's loss and the
   // trace's gradients are the batch means. pool null: on the calling thread. share: the batch is
   // split across processes and `batch` holds this one's part, streams [share->first(), ...);
-  // the other streams' contexts are not touched here (set_context brings them in).
+  // the other streams' contexts are not touched here (set_context brings them in). observer (may
+  // be null): told the step's phases (step_phases.hpp); it cannot change a bit of the step.
   [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                             std::span<const Sequence> batch, GradientPath path,
                                                             common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr,
-                                                            BatchShare* share = nullptr);
+                                                            BatchShare* share = nullptr, StepObserver* observer = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);

@@ -142,5 +142,6 @@ ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, st
 
 template struct Trellis<float>;
 template struct Trellis<double>;
+template struct Trellis<Tracked32>;
 
 }  // namespace nl

@@ -12,8 +12,8 @@ inline constexpr double kNormEps = 1e-8;
 // Writes u_hat (may alias nothing) and returns ||u|| (unclamped; the backward needs it).
 template <typename T>
 inline T unit_norm_forward(const T* u, std::size_t n, T* u_hat) {
-  const T norm = std::sqrt(dense::dot(u, u, n));
-  const T den = norm > T(kNormEps) ? norm : T(kNormEps);
+  const T norm = sqrt(dense::dot(u, u, n));
+  const T den = max(norm, T(kNormEps));
   for (std::size_t i = 0; i < n; ++i) u_hat[i] = u[i] / den;
   return norm;
 }

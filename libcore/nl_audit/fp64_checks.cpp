@@ -1,5 +1,6 @@
 #include "nl_audit/fp64_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -39,8 +40,6 @@ std::vector<Segment> segments(const nl::MagConfig& cfg) {
   }
   return out;
 }
-
-std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
 double largest(const std::vector<double>& v) {
   double m = 0;
@@ -100,38 +99,96 @@ double schedule(const nl::AdamWConfig& o, std::uint64_t n) {
   return std::max(0.0, 0.5 * o.lr * (1.0 + std::cos(std::numbers::pi * t)));
 }
 
-void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored) {
+std::vector<double> values(const std::vector<nl::Tracked32>& v) {
+  std::vector<double> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i].v;
+  return out;
+}
+
+// The step's numbers judged norm-wise: kForwardSlack fp32 roundoffs of the entry and of the
+// largest entry of its kind (every gradient, every context), the bound used where a branch made
+// the per-entry bounds unproven.
+void check_normwise(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored,
+                    double loss, const std::vector<double>& ref, const std::vector<std::vector<nl::Tracked32>>& error,
+                    const nl::ContextMemory<nl::Tracked32>& context_after) {
   const nl::MagConfig& cfg = c.r.cfg;
-  const nl::MagParams<double> p = c.before.params.cast<double>();
-  nl::ContextMemory<double> ctx;
-  for (const auto& l : c.before.context.levels) ctx.levels.push_back(widen(l));
-  const nl::Pulse pulse{c.r.pulse};
-  auto f = nl::cms_forward<double>(cfg, p, c.ids, c.targets, pulse, ctx);
-  if (!f.ok() || f->pulse.active != c.r.pulse) return;  // a learned gate at its threshold in fp64: (a) decides
-  b.scalar(4, "loss", c.r.loss, f->loss, kForwardSlack * kU32 * std::max(1.0, std::abs(f->loss)));
-  nl::MagGradients<double> g = nl::cms_backward_consuming<double>(cfg, p, *f);
-  // Active levels' gradients have the buffered error of their frozen steps summed in (O-9).
-  for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    if (!pulse.is_active(l)) continue;
-    const std::vector<double> buf = widen(c.before.buffer_sums[l].to_flat());
-    std::vector<double> lv = g.params.levels[l].to_flat();
-    for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += buf[i];
-    g.params.levels[l] = nl::LevelParams<double>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
-  }
-  const std::vector<double> ref = g.params.to_flat();
+  b.scalar(4, "loss", c.r.loss, loss, kForwardSlack * kU32 * std::max(1.0, std::abs(loss)));
   double grad_scale = largest(ref), context_scale = 0;
-  for (const auto& e : g.error) grad_scale = std::max(grad_scale, largest(e.to_flat()));
-  for (const auto& l : f->context_after.levels) context_scale = std::max(context_scale, largest(l));
+  for (const auto& e : error) grad_scale = std::max(grad_scale, largest(values(e)));
+  for (const auto& l : context_after.levels) context_scale = std::max(context_scale, largest(values(l)));
   for (const Segment& s : segs) {
     b.forward(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size),
               grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    if (pulse.is_active(l)) continue;
-    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), g.error[l].to_flat(), grad_scale);
+    if (c.r.pulse[l]) continue;
+    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], f->context_after.levels[l], context_scale);
+    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], values(context_after.levels[l]), context_scale);
+  }
+}
+
+// Every bound finite: a recurrence can make the running bound overflow (a divisor or a log's
+// argument within its own bound), which proves nothing about the entries.
+bool bounded(const nl::Tracked32& loss, const std::vector<nl::Tracked32>& grad, const std::vector<std::vector<nl::Tracked32>>& error,
+             const nl::ContextMemory<nl::Tracked32>& context_after) {
+  auto finite = [](const std::vector<nl::Tracked32>& v) {
+    return std::ranges::all_of(v, [](const nl::Tracked32& x) { return std::isfinite(x.e); });
+  };
+  return std::isfinite(loss.e) && finite(grad) && std::ranges::all_of(error, finite) &&
+         std::ranges::all_of(context_after.levels, finite);
+}
+
+// The loss, the gradients, the frozen levels' error contributions and the contexts after: the
+// forward and the hand-written backward at Tracked32, so each entry comes with its own bound on
+// any fp32 evaluation of the same formulas (common/tracked.hpp). A branch that fp32 could have
+// taken the other way (a comparison inside its operands' bounds) or a bound that overflowed
+// leaves them unproven: the step is then judged norm-wise (kForwardSlack), and the report says
+// how often.
+void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored,
+                   std::uint64_t& unproven) {
+  using T = nl::Tracked32;
+  const nl::MagConfig& cfg = c.r.cfg;
+  const nl::MagParams<T> p = c.before.params.cast<T>();
+  nl::ContextMemory<T> ctx;
+  for (const auto& l : c.before.context.levels) ctx.levels.emplace_back(l.begin(), l.end());
+  const nl::Pulse pulse{c.r.pulse};
+  const std::uint64_t ambiguous_before = common::ambiguous_comparisons();
+  auto f = nl::cms_forward<T>(cfg, p, c.ids, c.targets, pulse, ctx);
+  if (!f.ok() || f->pulse.active != c.r.pulse) return;  // a learned gate at its threshold in fp64: (a) decides
+  nl::MagGradients<T> g = nl::cms_backward_consuming<T>(cfg, p, *f);
+  // Active levels' gradients have the buffered error of their frozen steps summed in (O-9).
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    if (!pulse.is_active(l)) continue;
+    const std::vector<float> buf = c.before.buffer_sums[l].to_flat();
+    std::vector<T> lv = g.params.levels[l].to_flat();
+    for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += T(buf[i]);
+    g.params.levels[l] = nl::LevelParams<T>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
+  }
+  const std::vector<T> grad = g.params.to_flat();
+  const std::vector<double> ref = values(grad);
+  std::vector<std::vector<T>> error(cfg.levels());
+  for (std::size_t l = 0; l < cfg.levels(); ++l) error[l] = g.error[l].to_flat();
+  if (common::ambiguous_comparisons() != ambiguous_before || !bounded(f->loss, grad, error, f->context_after)) {
+    ++unproven;
+    check_normwise(c, b, segs, stored, f->loss.v, ref, error, f->context_after);
+    return;
+  }
+  auto own = [](const std::vector<T>& v) { return [&v](std::size_t i) { return v[i].e * (1 + kBoundSlack) + kTiny32; }; };
+  b.scalar(4, "loss", c.r.loss, f->loss.v, f->loss.e * (1 + kBoundSlack) + kTiny32);
+  for (const Segment& s : segs) {
+    const std::vector<T> part(grad.begin() + static_cast<std::ptrdiff_t>(s.offset),
+                              grad.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size));
+    b.entries(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), values(part), own(part));
+  }
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    if (pulse.is_active(l)) continue;
+    b.entries(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), own(error[l]));
+  }
+  for (std::size_t l = 0; l < cfg.levels(); ++l) {
+    const std::vector<T>& after = f->context_after.levels[l];
+    b.entries(9, "context/" + std::to_string(l), c.after.context.levels[l], values(after), own(after));
   }
 }
 
@@ -215,16 +272,18 @@ void check_buffers(const Fp64Case& c, const Bounds& b) {
 
 }  // namespace
 
-void check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
+bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
   const Bounds b(c, fail);
   const std::vector<Segment> segs = segments(c.r.cfg);
   const double lr = schedule(c.r.opt, c.r.step);
   b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
   const std::vector<float> g = c.stored.gradients.to_flat();  // once for the three checks
-  check_forward(c, b, segs, g);
+  std::uint64_t unproven = 0;
+  check_forward(c, b, segs, g, unproven);
   check_clip(c, b, g);
   check_adamw(c, b, segs, g);
   check_buffers(c, b);
+  return unproven == 0;
 }
 
 }  // namespace nl_audit

@@ -4,10 +4,14 @@
 //   - clip, schedule, AdamW, error buffers: formulas written here from nltrain-math §10 (not the
 //     trainer's code); one or two fp32 roundings each, so the bound is a few units in the last
 //     place of the entry itself.
-//   - loss, gradients, context: cms_forward / cms_backward at T = double. Their fp32 error has no
-//     cheap per-entry bound; the tolerance is kForwardSlack units of fp32 roundoff of the entry
-//     plus of the largest gradient (or context) entry of the step: norm-wise, because an entry
-//     that cancels to nearly nothing keeps the rounding error of the terms it summed.
+//   - loss, gradients, context: cms_forward / cms_backward at T = Tracked32 (nl/tracked32.hpp):
+//     the fp64 value of each entry and a bound, carried through every operation, on how far any
+//     fp32 evaluation of the same formulas can be from it (BLAS in any summation order). That
+//     bound is the entry's tolerance. Where it is not proven (a comparison that fp32 could have
+//     decided the other way, or a bound that overflowed in a long recurrence: MEMORA's logs and
+//     the lattice's normalizations do), the step falls back to kForwardSlack units of fp32
+//     roundoff of the entry plus of the step's largest entry of its kind, calibrated on honest
+//     receipts, and is counted (StreamVerifier::normwise_steps).
 #include <functional>
 #include <span>
 
@@ -18,6 +22,7 @@
 namespace nl_audit {
 
 inline constexpr double kForwardSlack = 4096;  // calibrated on honest receipts (man bp)
+inline constexpr double kBoundSlack = 0x1p-30;   // relative, for the bound's own binary64 arithmetic
 
 struct Fp64Case {
   const Receipt& r;
@@ -27,6 +32,8 @@ struct Fp64Case {
   const nl::TrainerState& after;   // the receipt's state after
 };
 
-void check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail);
+// False when a branch inside its operands' bounds left the per-entry bounds unproven and the
+// forward quantities were judged norm-wise instead.
+[[nodiscard]] bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail);
 
 }  // namespace nl_audit

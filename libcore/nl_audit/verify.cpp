@@ -22,11 +22,15 @@ struct StreamVerifier::Impl {
     nl::TrainerState after;
     std::int64_t line = 0;
   };
-  static std::vector<Failure> run_fp64(const Fp64Job& j) {
-    std::vector<Failure> out;
-    check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
+  struct Fp64Result {
+    std::vector<Failure> failures;
+    bool per_entry = true;  // false: judged norm-wise (fp64_checks.hpp)
+  };
+  static Fp64Result run_fp64(const Fp64Job& j) {
+    Fp64Result out;
+    out.per_entry = check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
       f.line = j.line;
-      out.push_back(std::move(f));
+      out.failures.push_back(std::move(f));
     });
     return out;
   }
@@ -37,7 +41,7 @@ struct StreamVerifier::Impl {
   // tape's VJPs makes sure the tape that produced the receipt cannot vouch for it.
   const tape::opaque::OpaqueRegistry registry;
   VerifyOptions opt;
-  std::uint64_t receipts = 0, failure_count = 0, not_bitwise = 0;
+  std::uint64_t receipts = 0, failure_count = 0, not_bitwise = 0, normwise = 0;
   std::vector<Failure> failures;
   std::array<RuleTally, 10> tally{};
   std::string here_blas = blas_identity();
@@ -50,7 +54,7 @@ struct StreamVerifier::Impl {
   std::optional<nl::TrainerState> carried;  // the state after the previous step
   // The previous step's way (b) when it runs on its own thread, and this step's failures held
   // back meanwhile: they are reported after it, as a single thread would have.
-  std::future<std::vector<Failure>> pending;
+  std::future<Fp64Result> pending;
   std::vector<Failure> held;
   bool holding = false;
 
@@ -87,7 +91,9 @@ struct StreamVerifier::Impl {
   void drain() {
     holding = false;
     if (pending.valid()) {
-      for (Failure& f : pending.get()) fail(std::move(f));
+      Fp64Result r = pending.get();
+      normwise += r.per_entry ? 0 : 1;
+      for (Failure& f : r.failures) fail(std::move(f));
     }
     std::vector<Failure> h = std::move(held);
     held.clear();
@@ -340,10 +346,11 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
     return {};
   }
   if (opt.fp64) {
-    check_fp64({r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
+    const bool per_entry = check_fp64({r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
       f.line = line;
       fail(std::move(f));
     });
+    normwise += per_entry ? 0 : 1;
   }
   carried = std::move(stored_after);
   return {};
@@ -371,6 +378,10 @@ const std::array<RuleTally, 10>& StreamVerifier::tally() const {
   return impl_->tally;
 }
 std::uint64_t StreamVerifier::not_bitwise() const { return impl_->not_bitwise; }
+std::uint64_t StreamVerifier::normwise_steps() const {
+  impl_->drain();
+  return impl_->normwise;
+}
 std::string StreamVerifier::foreign_blas() const {
   return impl_->first && impl_->first->blas != impl_->here_blas ? impl_->first->blas : std::string();
 }

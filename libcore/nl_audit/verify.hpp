@@ -85,6 +85,9 @@ class StreamVerifier {
   [[nodiscard]] std::uint64_t failure_count() const;
   [[nodiscard]] const std::array<RuleTally, 10>& tally() const;  // by rule number
   [[nodiscard]] std::uint64_t not_bitwise() const;  // entries accepted under cross_machine by (b)
+  // Steps whose loss, gradients and contexts (b) judged norm-wise: a branch inside the per-entry
+  // bounds, or a bound that overflowed, left those bounds unproven (fp64_checks.hpp).
+  [[nodiscard]] std::uint64_t normwise_steps() const;
   // The receipts' BLAS (kernels.blas of the first) when it is not this machine's, else empty:
   // their fp32 bits may then not be reproducible here.
   [[nodiscard]] std::string foreign_blas() const;

@@ -135,6 +135,9 @@ SchemaDocument verify_report() {
                   .field("receipts", integer().min(1))
                   .field("failure_count", count())
                   .field("not_bitwise", count().describe("values held to the fp64 bound under --cross-machine"))
+                  .field("normwise_steps",
+                         count().describe("steps whose loss, gradients and contexts the fp64 way held to the norm-wise "
+                                          "tolerance: their per-entry bounds were not proven"))
                   .field("rules", array(rule).min_items(9).max_items(9))
                   .field("failures", array(failure).max_items(100).describe("the first 100"))
                   .closed()

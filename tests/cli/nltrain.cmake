@@ -79,3 +79,7 @@ if(SUITE_HAVE_MPI)
   add_test(NAME nltrain_cli_mpi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
   set_tests_properties(nltrain_cli_mpi PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 300)
 endif()
+# train --trace-out: the Chrome trace parsed (phases per step, a track per stream), the same
+# metrics and checkpoint bytes without it, refused paths, a SIGINT-stopped run's whole trace.
+add_test(NAME nltrain_cli_trace COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/trace_test.py $<TARGET_FILE:nltrain>)
+set_tests_properties(nltrain_cli_trace PROPERTIES LABELS "nltrain;cli")

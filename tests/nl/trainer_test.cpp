@@ -1,6 +1,9 @@
 #include "nl/trainer.hpp"
 
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
 
 #include "mag_check.hpp"
 #include "nl/adamw.hpp"
@@ -198,7 +201,8 @@ namespace {
 
 // `steps` batched steps of a B-stream trainer (stream b reads chunk 10 b + n), on a pool of
 // `threads`; returns the losses and the final state as checkpoint bytes.
-std::pair<std::vector<float>, std::string> batched_run(std::size_t batch, std::size_t threads, std::size_t steps) {
+std::pair<std::vector<float>, std::string> batched_run(std::size_t batch, std::size_t threads, std::size_t steps,
+                                                       nl::StepObserver* observer = nullptr) {
   const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
   nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), adamw(), batch);
   common::WorkerPool pool(threads);
@@ -211,7 +215,7 @@ std::pair<std::vector<float>, std::string> batched_run(std::size_t batch, std::s
       seqs.push_back({ids[b], tg[b]});
     }
     if (n == 5) t.reset_context(1);  // stream 1 wraps: only its memory starts over
-    auto r = t.build_batch_step(nltest::registry(), seqs, nl::GradientPath::tape, &pool);
+    auto r = t.build_batch_step(nltest::registry(), seqs, nl::GradientPath::tape, &pool, nullptr, nullptr, observer);
     REQUIRE(r.ok());
     losses.push_back(r->loss);
   }
@@ -249,4 +253,59 @@ TEST_CASE("trainer: batch 1 through build_batch_step is build_step; a batched tr
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message() == "build step: 1 sequences for a trainer of batch 3");
   CHECK(three.step() == 0);
+}
+
+namespace {
+
+// Every phase reported, from whichever thread.
+struct Recorder final : nl::StepObserver {
+  struct Seen {
+    nl::StepPhase phase;
+    std::optional<std::size_t> stream;
+    nl::StepClock::time_point begin, end;
+  };
+  std::mutex mutex;
+  std::vector<Seen> seen;
+  void phase(nl::StepPhase p, std::optional<std::size_t> s, nl::StepClock::time_point b, nl::StepClock::time_point e) override {
+    const std::lock_guard lock(mutex);
+    seen.push_back({p, s, b, e});
+  }
+  void tier_move(const nl::TierMove&) override {}
+};
+
+}  // namespace
+
+TEST_CASE("trainer: an observer is told each stream's forward and backward, the reduction and clip+AdamW; the bits stay") {
+  Recorder rec;
+  const std::size_t batch = 3, steps = 4;
+  CHECK(batched_run(batch, 2, steps, &rec) == batched_run(batch, 2, steps));
+  std::map<std::pair<nl::StepPhase, std::optional<std::size_t>>, std::size_t> count;
+  for (const auto& s : rec.seen) {
+    CHECK(s.begin <= s.end);
+    ++count[{s.phase, s.stream}];
+  }
+  std::map<std::pair<nl::StepPhase, std::optional<std::size_t>>, std::size_t> want{{{nl::StepPhase::reduce, std::nullopt}, steps},
+                                                                                  {{nl::StepPhase::optimizer, std::nullopt}, steps}};
+  for (std::size_t b = 0; b < batch; ++b) {
+    want[{nl::StepPhase::forward, b}] = steps;
+    want[{nl::StepPhase::backward, b}] = steps;
+  }
+  CHECK(count == want);
+  // Within a step: a stream's forward ends before its backward begins, and every stream's
+  // backward before the reduction, which comes before the update.
+  for (std::size_t i = 0; i + 1 < rec.seen.size(); ++i) {
+    const auto& a = rec.seen[i];
+    if (a.phase == nl::StepPhase::reduce) {
+      CHECK(rec.seen[i + 1].phase == nl::StepPhase::optimizer);
+      CHECK(a.end <= rec.seen[i + 1].begin);
+    }
+    if (a.phase != nl::StepPhase::forward) continue;
+    for (std::size_t j = i + 1; j < rec.seen.size(); ++j) {
+      if (rec.seen[j].stream == a.stream) {
+        CHECK(rec.seen[j].phase == nl::StepPhase::backward);
+        CHECK(a.end <= rec.seen[j].begin);
+        break;
+      }
+    }
+  }
 }

@@ -306,6 +306,40 @@ TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 
   CHECK(v.failures().front().tolerance != "bitwise");
 }
 
+TEST_CASE("nl_audit: --cross-machine: (b)'s per-entry bounds catch a 0.1% change that the norm-wise tolerance accepts") {
+  nl_audit::VerifyOptions cross;
+  cross.cross_machine = true;
+  {
+    const std::vector<std::string> good = train(12, false).lines;
+    nl_audit::StreamVerifier v(cross);
+    for (std::size_t i = 0; i < good.size(); ++i) REQUIRE(v.add(good[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+    CHECK(v.failure_count() == 0);
+    CHECK(v.normwise_steps() == 0);  // every step's bounds proven entry by entry
+  }
+  Forgery f;
+  f.at = 5;
+  f.result = [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
+    // An output-projection gradient entry near a tenth of the step's largest, 0.1% off: inside
+    // the norm-wise tolerance (4096 fp32 roundoffs of the entry plus the largest, about 0.27% of
+    // the entry), outside the bound carried for it.
+    double scale = 0;
+    for (std::vector<float>* w : {&t.gradients.e, &t.gradients.w_q, &t.gradients.w_k, &t.gradients.w_v, &t.gradients.w_o, &t.gradients.u_emb}) {
+      for (float x : *w) scale = std::max(scale, static_cast<double>(std::abs(x)));
+    }
+    float* pick = &t.gradients.w_o[0];
+    for (float& x : t.gradients.w_o) pick = std::abs(std::abs(x) - 0.1 * scale) < std::abs(std::abs(*pick) - 0.1 * scale) ? &x : pick;
+    *pick *= 1.001f;
+    redo_update(b, t, r.pulse, a);
+  };
+  const std::vector<std::string> forged = train(12, false, 7, 1.0, f).lines;
+  nl_audit::StreamVerifier v(cross);
+  for (std::size_t i = 0; i < forged.size(); ++i) REQUIRE(v.add(forged[i], "r", static_cast<std::int64_t>(i + 1)).ok());
+  REQUIRE(v.failure_count() > 0);
+  CHECK(v.failures().front().rule == 5);
+  CHECK(v.failures().front().step == 5);
+  CHECK(v.failures().front().tensor == "grad/W_O");
+}
+
 TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one spelling per receipt") {
   const std::vector<std::string> good = train(2, false).lines;
   auto error_of = [](const std::string& line) {

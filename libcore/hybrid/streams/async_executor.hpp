@@ -6,7 +6,7 @@
 //   ENQUEUE stream=<S> id=<n> kind=<Compute|Transfer|Io> name=<name> cost=<c>
 //   RUN stream=<S> id=<n> kind=<K> name=<name> cost=<c>
 //   FALLBACK stream=<Gpu|SsdPrefetch> id=<n> -> Cpu       (fallback mode, before the task's RUN)
-// Other components (batch loop, autograd) append their own lines through record().
+// Other components (the batch loop) append their own lines through record().
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -36,7 +36,7 @@ class AsyncExecutor {
   // turn). Fallback mode runs every task in submission order as CPU work.
   void run_to_completion();
 
-  // A line of another component's own (autograd): kept as a Note, rendered as it is.
+  // A line of another component's own: kept as a Note, rendered as it is.
   void record(std::string line) {
     TimelineEvent e;
     e.text = std::move(line);

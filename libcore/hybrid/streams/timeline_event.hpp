@@ -26,7 +26,7 @@ struct TimelineEvent {
   std::string tensor;       // OffloadMove
   std::string from, to;     // OffloadMove: tier names ("none" when the tensor had none)
   std::string outcome;      // OffloadApply: "skipped", "ok" or "error=<why>"
-  std::string text;         // Note: a line another component wrote (autograd)
+  std::string text;         // Note: a line another component wrote
 };
 
 // The event's timeline line.

@@ -25,8 +25,21 @@ void TraceEvents::counter(int pid, const std::string& name, double at_us, const 
   events_.push_back({{"name", name}, {"ph", "C"}, {"ts", at_us}, {"pid", pid}, {"args", {{series, std::move(value)}}}});
 }
 
-std::string TraceEvents::json() const {
-  return nlohmann::ordered_json{{"traceEvents", events_}, {"displayTimeUnit", "ms"}}.dump() + "\n";
+std::string TraceEvents::items(bool after_earlier) const {
+  std::string out;
+  for (const auto& e : events_) {
+    if (after_earlier || !out.empty()) out += ',';
+    out += e.dump();
+  }
+  return out;
+}
+
+std::string TraceEvents::json() const { return std::string(kTraceHead) + items(false) + std::string(kTraceTail); }
+
+std::string TraceEvents::take_items(bool after_earlier) {
+  std::string out = items(after_earlier);
+  events_ = nlohmann::ordered_json::array();
+  return out;
 }
 
 }  // namespace hybrid

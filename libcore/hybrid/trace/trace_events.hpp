@@ -2,14 +2,20 @@
 // Chrome trace-event JSON (opens in Perfetto / chrome://tracing), as atenia simulate and nltrain
 // train --trace-out write it: processes and their tracks named once, then complete slices ("X",
 // start and duration in microseconds) and counters ("C"), in the order they were added, so the
-// same events give the same bytes.
+// same events give the same bytes. A long run takes its events as they come (take_items) and
+// streams them to a file (trace_file.hpp) between kTraceHead and kTraceTail, so the events of a
+// run are never all held at once; the bytes are those json() gives for the same events.
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace hybrid {
+
+inline constexpr std::string_view kTraceHead = "{\"traceEvents\":[";
+inline constexpr std::string_view kTraceTail = "],\"displayTimeUnit\":\"ms\"}\n";
 
 class TraceEvents {
  public:
@@ -23,8 +29,13 @@ class TraceEvents {
   [[nodiscard]] std::size_t size() const { return events_.size(); }
   // {"traceEvents":[...],"displayTimeUnit":"ms"} and a newline.
   [[nodiscard]] std::string json() const;
+  // The events added since the last take as array items ("," between them, and before the first
+  // when `after_earlier`: items were written before), then forgets them.
+  [[nodiscard]] std::string take_items(bool after_earlier);
 
  private:
+  [[nodiscard]] std::string items(bool after_earlier) const;
+
   nlohmann::ordered_json events_ = nlohmann::ordered_json::array();
 };
 

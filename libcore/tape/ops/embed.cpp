@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tracked.hpp"
 #include "tape/recorder.hpp"
 
 namespace tape::ops {
@@ -19,6 +20,8 @@ template void embed_lookup_forward<float>(std::span<const float>, std::span<cons
                                           std::span<float>);
 template void embed_lookup_forward<double>(std::span<const double>, std::span<const std::size_t>, std::size_t,
                                            std::span<double>);
+template void embed_lookup_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const std::size_t>, std::size_t,
+                                           std::span<common::Tracked<float>>);
 
 Tensor embed_lookup(const Tensor& table, std::span<const std::size_t> indices) {
   const Shape& s = table.shape();

@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "common/tracked.hpp"
 #include "tape/recorder.hpp"
+#include "tape/tracked_gemm.hpp"
 
 namespace tape::ops {
 namespace {
@@ -27,6 +29,11 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const d
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
               static_cast<int>(n), static_cast<int>(k), 1.0, a, ta ? static_cast<int>(m) : static_cast<int>(k), b,
               tb ? static_cast<int>(k) : static_cast<int>(n), beta, c, static_cast<int>(n));
+}
+
+void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const common::Tracked<float>* a,
+          const common::Tracked<float>* b, common::Tracked<float> beta, common::Tracked<float>* c) {
+  tracked_gemm(ta, tb, m, n, k, a, b, beta.v != 0, c);
 }
 
 void require_rank(const char* op, const Tensor& t, std::size_t rank, const char* which) {
@@ -85,6 +92,8 @@ void outer_product_forward(std::span<const T> a, std::span<const T> b, std::span
 template void matmul_forward<float>(std::span<const float>, std::span<const float>, std::span<float>, std::size_t,
                                     std::size_t, std::size_t, bool);
 template void matmul_forward<double>(std::span<const double>, std::span<const double>, std::span<double>,
+                                     std::size_t, std::size_t, std::size_t, bool);
+template void matmul_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>,
                                      std::size_t, std::size_t, std::size_t, bool);
 template void transpose_forward<float>(std::span<const float>, std::span<float>, std::size_t, std::size_t);
 template void transpose_forward<double>(std::span<const double>, std::span<double>, std::size_t, std::size_t);

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "common/tracked.hpp"
 #include "tape/ops/activation.hpp"
 #include "tape/ops/nl_row_norm_op.hpp"
 
@@ -12,7 +13,8 @@ template <typename T>
 void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t cols, std::span<T> out,
                              std::span<T> row_norms) {
   assert(x.size() == rows * cols && out.size() == x.size() && (row_norms.empty() || row_norms.size() == rows));
-  const T gain = std::sqrt(static_cast<T>(cols));
+  using std::sqrt;  // and sqrt(Tracked) by argument-dependent lookup
+  const T gain = sqrt(static_cast<T>(cols));
   for (std::size_t r = 0; r < rows; ++r) {
     const T* xr = x.data() + r * cols;
     T* o = out.data() + r * cols;
@@ -21,7 +23,7 @@ void normalized_silu_forward(std::span<const T> x, std::size_t rows, std::size_t
       o[j] = xr[j] * clamped_sigmoid(xr[j]);
       sq += o[j] * o[j];
     }
-    const T n = std::sqrt(sq);
+    const T n = sqrt(sq);
     if (!row_norms.empty()) row_norms[r] = n;
     // Below eps the direction is noise: the spec pins the output (and gradient) to 0.
     const T scale = n > static_cast<T>(kNormalizedSiluEps) ? gain / n : T(0);
@@ -33,7 +35,8 @@ template <typename T>
 void normalized_silu_backward(std::span<const T> x, std::span<const T> out, std::span<const T> row_norms,
                               std::span<const T> d_out, std::size_t rows, std::size_t cols, std::span<T> d_x) {
   assert(x.size() == rows * cols && out.size() == x.size() && d_out.size() == x.size() && d_x.size() == x.size());
-  const T gain = std::sqrt(static_cast<T>(cols));
+  using std::sqrt;  // and sqrt(Tracked) by argument-dependent lookup
+  const T gain = sqrt(static_cast<T>(cols));
   for (std::size_t r = 0; r < rows; ++r) {
     const T n = row_norms[r];
     if (!(n > static_cast<T>(kNormalizedSiluEps))) continue;
@@ -57,11 +60,16 @@ template void normalized_silu_forward<float>(std::span<const float>, std::size_t
                                              std::span<float>);
 template void normalized_silu_forward<double>(std::span<const double>, std::size_t, std::size_t, std::span<double>,
                                               std::span<double>);
+template void normalized_silu_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::size_t, std::size_t, std::span<common::Tracked<float>>,
+                                              std::span<common::Tracked<float>>);
 template void normalized_silu_backward<float>(std::span<const float>, std::span<const float>, std::span<const float>,
                                               std::span<const float>, std::size_t, std::size_t, std::span<float>);
 template void normalized_silu_backward<double>(std::span<const double>, std::span<const double>,
                                                std::span<const double>, std::span<const double>, std::size_t,
                                                std::size_t, std::span<double>);
+template void normalized_silu_backward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>,
+                                               std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::size_t,
+                                               std::size_t, std::span<common::Tracked<float>>);
 
 namespace {
 

@@ -5,29 +5,43 @@
 #include <string>
 #include <vector>
 
+#include "common/tracked.hpp"
 #include "tape/recorder.hpp"
 
 namespace tape::ops {
 
 namespace {
 
+// The mean over rows accumulates in double for fp32 and fp64, and at binary64's rounding for the
+// audit scalar (Tracked<float> -> Tracked<double>).
+template <typename T>
+struct Wide {
+  using type = double;
+};
+template <typename A>
+struct Wide<common::Tracked<A>> {
+  using type = common::Tracked<double>;
+};
+
+template <typename T>
 struct RowStats {
-  double max, sum;
+  T max, sum;
 };
 
 // o = softmax(x) over one row of n >= 1 (max subtracted; divided by the sum when it is > 0).
 template <typename T>
-RowStats softmax_row(const T* x, T* o, std::size_t n) {
+RowStats<T> softmax_row(const T* x, T* o, std::size_t n) {
+  using std::exp, std::max;  // and the audit scalar's by argument-dependent lookup
   T mx = x[0];
-  for (std::size_t j = 1; j < n; ++j) mx = std::max(mx, x[j]);
+  for (std::size_t j = 1; j < n; ++j) mx = max(mx, x[j]);
   T sum = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    o[j] = std::exp(x[j] - mx);
+    o[j] = exp(x[j] - mx);
     sum += o[j];
   }
   if (sum > T(0))
     for (std::size_t j = 0; j < n; ++j) o[j] /= sum;
-  return {static_cast<double>(mx), static_cast<double>(sum)};
+  return {mx, sum};
 }
 
 }  // namespace
@@ -41,17 +55,19 @@ void softmax_forward(std::span<const T> x, std::span<T> out, std::size_t rows, s
 template <typename T>
 T cross_entropy_forward(std::span<const T> logits, std::span<const std::size_t> targets, std::size_t vocab,
                         std::span<T> probs) {
-  double total = 0.0;  // the mean over rows accumulates in double
+  using W = typename Wide<T>::type;
+  using std::log;
+  W total = 0.0;  // the mean over rows accumulates in double
   std::size_t n_valid = 0;
   for (std::size_t r = 0; r < targets.size(); ++r) {
     const T* xr = logits.data() + r * vocab;
-    const RowStats st = softmax_row(xr, probs.data() + r * vocab, vocab);  // sum >= 1: exp(0) is in it
+    const RowStats<T> st = softmax_row(xr, probs.data() + r * vocab, vocab);  // sum >= 1: exp(0) is in it
     if (targets[r] >= vocab) continue;                                     // ignore-index
-    const T log_sum_exp = static_cast<T>(st.max) + std::log(static_cast<T>(st.sum));
-    total += static_cast<double>(log_sum_exp - xr[targets[r]]);
+    const T log_sum_exp = st.max + log(st.sum);
+    total += static_cast<W>(log_sum_exp - xr[targets[r]]);
     ++n_valid;
   }
-  return n_valid == 0 ? T(0) : static_cast<T>(total / static_cast<double>(n_valid));
+  return n_valid == 0 ? T(0) : static_cast<T>(total / static_cast<W>(n_valid));
 }
 
 template void softmax_forward<float>(std::span<const float>, std::span<float>, std::size_t, std::size_t);
@@ -60,6 +76,8 @@ template float cross_entropy_forward<float>(std::span<const float>, std::span<co
                                             std::span<float>);
 template double cross_entropy_forward<double>(std::span<const double>, std::span<const std::size_t>, std::size_t,
                                               std::span<double>);
+template common::Tracked<float> cross_entropy_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const std::size_t>, std::size_t,
+                                              std::span<common::Tracked<float>>);
 
 Tensor softmax(const Tensor& x) {
   const std::size_t rows = x.shape().rows(), cols = x.shape().cols();

@@ -3,13 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include "record_episode.hpp"
+
 using namespace hybrid;
+using explain_test::record;
 
 namespace {
-
-void record(SelfTrainer& t, ExecutionContext ctx, BackendChoice b, bool ok, int score, bool drift = false) {
-  t.record_episode({ctx, {b, 0, 0, 0}, {ok, score, drift}});
-}
 
 const ExecutionContext kCtx{true, 0.1F, 0.6F};
 

@@ -2,13 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include "record_episode.hpp"
+
 using namespace hybrid;
+using explain_test::record;
 
 namespace {
-
-void record_outcome(SelfTrainer& t, ExecutionContext ctx, BackendChoice b, bool ok, int score, bool drift = false) {
-  t.record_episode({ctx, {b, 0, 0, 0}, {ok, score, drift}});
-}
 
 const ExecutionContext kFactorsCtx{true, 0.1F, 0.1F};
 
@@ -20,7 +19,7 @@ TEST_CASE("decision_factors: structured_none_when_context_unknown") {
 
 TEST_CASE("decision_factors: structured_contains_all_factors") {
   SelfTrainer t;
-  record_outcome(t, kFactorsCtx, BackendChoice::gpu, true, 6);
+  record(t, kFactorsCtx, BackendChoice::gpu, true, 6);
   auto s = explain_decision_structured(t, learning_snapshot(t).entries.at(0).context);
   REQUIRE(s.has_value());
   REQUIRE(s->factors.size() == 4);
@@ -35,7 +34,7 @@ TEST_CASE("decision_factors: structured_contains_all_factors") {
 
 TEST_CASE("decision_factors: weights_are_clamped_and_safe") {
   SelfTrainer t;
-  for (int i = 0; i < 400; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, i % 3 == 0, -50, true);
+  for (int i = 0; i < 400; ++i) record(t, kFactorsCtx, BackendChoice::gpu, i % 3 == 0, -50, true);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   for (const auto& f : s->factors) {
@@ -50,7 +49,7 @@ TEST_CASE("decision_factors: weights_are_clamped_and_safe") {
 
 TEST_CASE("decision_factors: gpu_structured_explanation_has_high_success_weight") {
   SelfTrainer t;
-  for (int i = 0; i < 10; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, i != 0, 8);
+  for (int i = 0; i < 10; ++i) record(t, kFactorsCtx, BackendChoice::gpu, i != 0, 8);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   CHECK(s->factors[0].weight > 0.6F);
@@ -59,7 +58,7 @@ TEST_CASE("decision_factors: gpu_structured_explanation_has_high_success_weight"
 
 TEST_CASE("decision_factors: drift_penalty_present_for_unstable_context") {
   SelfTrainer t;
-  for (int i = 0; i < 4; ++i) record_outcome(t, kFactorsCtx, BackendChoice::gpu, true, 5, i < 3);
+  for (int i = 0; i < 4; ++i) record(t, kFactorsCtx, BackendChoice::gpu, true, 5, i < 3);
   auto s = explain_decision_structured(t, {true, 0, 0});
   REQUIRE(s.has_value());
   CHECK(s->factors[1].weight == doctest::Approx(0.75));

@@ -2,15 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include "record_episode.hpp"
+
 using namespace hybrid;
-
-namespace {
-
-void record(SelfTrainer& t, ExecutionContext ctx, BackendChoice b, bool ok, int score, bool drift = false) {
-  t.record_episode({ctx, {b, 0, 0, 0}, {ok, score, drift}});
-}
-
-}  // namespace
+using explain_test::record;
 
 TEST_CASE("learning_snapshot: snapshot_empty_trainer") {
   const auto snap = learning_snapshot(SelfTrainer{});

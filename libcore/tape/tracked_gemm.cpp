@@ -1,0 +1,73 @@
+// BLAS products of Tracked<float> operands (way (b) of bp verify nltrain runs the nl formulas
+// at that type; tape/ops/matmul and nl/blas both come here). The value is the dgemm of the values; the bound covers an
+// fp32 sgemm of the fp32 operands in any summation order (OpenBLAS blocks and fuses differently
+// per core type): with |a32 - a| <= ea and |b32 - b| <= eb entrywise,
+//   |sgemm(a32, b32) - dgemm(a, b)| <= (|a| + ea) eb + ea |b| + g_k (|a| + ea)(|b| + eb),
+// g_k = k u / (1 - k u) the classical bound of a length-k dot product in any order (u covering
+// both precisions, as in Tracked). Each term is one dgemm of non-negative matrices, whose own
+// rounding (relative, at most g_k in binary64) is covered by kSelf below.
+#include <cmath>
+#include <vector>
+
+#include "tape/tracked_gemm.hpp"
+
+#include <cblas.h>
+
+namespace tape {
+namespace {
+
+constexpr double kSelf = 0x1p-40;  // relative slack for the bound's own binary64 arithmetic
+
+struct Split {
+  std::vector<double> v, mag, e, mag_e;  // value, |value|, error, |value| + error
+};
+
+using Tracked32 = common::Tracked<float>;
+
+Split split(const Tracked32* x, std::size_t n) {
+  Split s;
+  s.v.resize(n), s.mag.resize(n), s.e.resize(n), s.mag_e.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.v[i] = x[i].v, s.mag[i] = std::abs(x[i].v), s.e[i] = x[i].e, s.mag_e[i] = s.mag[i] + x[i].e;
+  }
+  return s;
+}
+
+void dgemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const double* a, const double* b, double* c) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0, a, ta ? static_cast<int>(m) : static_cast<int>(k), b,
+              tb ? static_cast<int>(k) : static_cast<int>(n), 0.0, c, static_cast<int>(n));
+}
+
+double gamma(std::size_t k) {
+  const double ku = static_cast<double>(k) * Tracked32::u;
+  return ku / (1 - ku);
+}
+
+}  // namespace
+
+void tracked_gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const Tracked32* a,
+                  const Tracked32* b, bool add, Tracked32* c) {
+  if (m == 0 || n == 0) return;
+  const std::size_t mn = m * n;
+  if (k == 0) {
+    if (!add)
+      for (std::size_t i = 0; i < mn; ++i) c[i] = Tracked32{};
+    return;
+  }
+  const Split sa = split(a, m * k), sb = split(b, k * n);
+  std::vector<double> val(mn), mag(mn), err(mn), err2(mn);
+  dgemm(ta, tb, m, n, k, sa.v.data(), sb.v.data(), val.data());
+  dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.mag_e.data(), mag.data());
+  dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.e.data(), err.data());
+  dgemm(ta, tb, m, n, k, sa.e.data(), sb.mag.data(), err2.data());
+  const std::size_t terms = add ? k + 1 : k;
+  const double g = gamma(terms), tiny = 2 * static_cast<double>(terms) * Tracked32::tiny;
+  for (std::size_t i = 0; i < mn; ++i) {
+    double value = val[i], prop = err[i] + err2[i], scale = mag[i];
+    if (add) value += c[i].v, prop += c[i].e, scale += std::abs(c[i].v) + c[i].e;
+    c[i] = Tracked32::exact(value, (prop + g * scale) * (1 + kSelf) + tiny);
+  }
+}
+
+}  // namespace tape
