@@ -24,7 +24,8 @@ using cli_common::kExitOk;
 using cli_common::exit_code_for;
 using cli_common::write_output;
 
-// Bytes are tokens: the vocabulary is every byte value.
+// The default vocabulary: bytes are tokens, every byte value an id (--vocab sets another, for
+// --data-format u16|u32 files of the user's own token ids).
 inline constexpr std::size_t kByteVocab = 256;
 
 // Standard input is read once: two inputs of one command cannot both be `-`.
@@ -54,12 +55,12 @@ struct RunConfig {
 struct ConfigFlags {
   std::string rule, config_file;
   std::optional<std::string> schedule;  // set: --schedule was given (even empty, which is an error)
-  std::optional<std::size_t> levels, d, heads, seq_len, window, steps, warmup;
+  std::optional<std::size_t> vocab, levels, d, heads, seq_len, window, steps, warmup;
   std::optional<std::uint64_t> seed;
   std::optional<double> lr;
 };
 
-// Defaults: delta, K=2 (periods 1, 8), schedule fixed, d=32, heads=4, seq_len=32, window=32, seed 42,
+// Defaults: vocab 256 (bytes), delta, K=2 (periods 1, 8), schedule fixed, d=32, heads=4, seq_len=32, window=32, seed 42,
 // lr 3e-3, warm-up 20, cosine over `steps`=1000. Errors name the flag or the JSON path.
 [[nodiscard]] common::Result<RunConfig> build_run_config(const ConfigFlags& f);
 
@@ -82,6 +83,6 @@ namespace CLI {
 class App;
 }
 namespace nltrain::cli {
-// --rule --levels --schedule --config --d --heads --seq-len --window --seed (run_config.cpp).
+// --rule --levels --schedule --config --vocab --d --heads --seq-len --window --seed (run_config.cpp).
 void add_config_flags(CLI::App* cmd, ConfigFlags& f);
 }  // namespace nltrain::cli

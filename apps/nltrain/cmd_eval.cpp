@@ -42,6 +42,7 @@ common::Result<Loaded> load(const std::string& dir, const std::string& from) {
 
 struct EvalOptions {
   std::string checkpoint, from, data;
+  std::optional<std::string> data_format;  // unset: the run's (bytes with --from)
   std::optional<std::uint64_t> max_chunks;
   bool json = false;
 };
@@ -50,7 +51,13 @@ int run_eval(const EvalOptions& o) {
   auto l = load(o.checkpoint, o.from);
   if (!l.ok()) return report(l.error());
   const std::size_t s = l->state.cfg.seq_len;
-  auto corpus = load_corpus(o.data.empty() ? l->run.data : o.data, s);
+  nl::TokenFormat format = l->run.data_format;
+  if (o.data_format) {
+    auto f = parse_data_format(*o.data_format);
+    if (!f.ok()) return report(f.error());
+    format = *f;
+  }
+  auto corpus = load_corpus(o.data.empty() ? l->run.data : o.data, s, format, l->state.cfg.vocab);
   if (!corpus.ok()) return report(corpus.error());
   if (o.max_chunks && *o.max_chunks == 0) return report(common::Error::invalid_argument("--max-chunks: must be at least 1"));
   const std::uint64_t trained = l->state.step;
@@ -68,13 +75,16 @@ int run_eval(const EvalOptions& o) {
     sum += *loss;
   }
   const double mean = sum / static_cast<double>(n);
+  // Per byte where bytes are the tokens; per token of the user's own ids otherwise.
+  const bool bytes = format == nl::TokenFormat::bytes;
+  const std::string unit = bytes ? "byte" : "token";
   if (o.json) {
     nlohmann::ordered_json j{{"checkpoint_step", trained}, {"data", corpus->name}, {"chunks", n}, {"tokens", n * s}, {"loss", mean},
-                             {"perplexity", std::exp(mean)}, {"bits_per_byte", mean / std::log(2.0)}};
+                             {"perplexity", std::exp(mean)}, {"bits_per_" + unit, mean / std::log(2.0)}};
     std::cout << j.dump() << "\n";
   } else {
-    std::cout << fmt::format("checkpoint after {} steps on {}: {} chunks, {} tokens: loss {:.4f} nats/byte, perplexity {:.3f}, {:.3f} bits/byte\n",
-                             trained, corpus->name, n, n * s, mean, std::exp(mean), mean / std::log(2.0));
+    std::cout << fmt::format("checkpoint after {} steps on {}: {} chunks, {} tokens: loss {:.4f} nats/{}, perplexity {:.3f}, {:.3f} bits/{}\n",
+                             trained, corpus->name, n, n * s, mean, unit, std::exp(mean), mean / std::log(2.0), unit);
   }
   return kExitOk;
 }
@@ -109,6 +119,11 @@ int run_generate(const GenerateOptions& o) {
   auto l = load(o.checkpoint, o.from);
   if (!l.ok()) return report(l.error());
   const nl::MagConfig& cfg = l->state.cfg;
+  // The prompt and the output are bytes of text: a model of other token ids has no text to show.
+  if (cfg.vocab != kByteVocab) {
+    return report(common::Error::invalid_argument("generate writes text, one byte per token; this model's vocab is " +
+                                                  std::to_string(cfg.vocab) + " token ids, not the 256 bytes (use nltrain eval)"));
+  }
   const std::size_t s = cfg.seq_len, V = cfg.vocab;
   const nl::ContextMemory<float> ctx = nl::ContextMemory<float>::initial(cfg);
   const nl::Pulse pulse = nl::Conductor(cfg.periods, 0).pulse();
@@ -169,7 +184,8 @@ Registration add_eval_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("eval", "Loss and perplexity of a checkpoint on a text (forward only)");
   cmd->add_option("--checkpoint", o->checkpoint, "Run directory (or checkpoint file)");
   cmd->add_option("--from", o->from, "Parameters from a safetensors file (nltrain export) instead of --checkpoint");
-  cmd->add_option("--data", o->data, "Text to evaluate on ('-': stdin; default: the run's training text)");
+  cmd->add_option("--data", o->data, "Text (or token ids) to evaluate on ('-': stdin; default: the run's training data)");
+  cmd->add_option("--data-format", o->data_format, "bytes, u16 or u32, as nltrain train (default: the run's; bytes with --from)");
   cli_common::add_count_option(cmd, "--max-chunks", o->max_chunks, "Evaluate at most this many chunks");
   cmd->add_flag("--json", o->json, "Result as JSON");
   return {cmd, [o] { return run_eval(*o); }};

@@ -19,6 +19,7 @@ namespace {
 struct InitOptions {
   ConfigFlags flags;
   std::string data, out;
+  std::optional<std::string> data_format;
   std::uint64_t step = 0;
   std::uint64_t chunk = 0;
 };
@@ -27,7 +28,13 @@ int run_init(const InitOptions& o) {
   if (o.flags.config_file == "-" && o.data == "-") return report(common::Error::malformed(kOneStdin));
   auto rc = build_run_config(o.flags);
   if (!rc.ok()) return report(rc.error());
-  auto corpus = load_corpus(o.data, rc->model.seq_len);
+  nl::TokenFormat format = nl::TokenFormat::bytes;
+  if (o.data_format) {
+    auto f = parse_data_format(*o.data_format);
+    if (!f.ok()) return report(f.error());
+    format = *f;
+  }
+  auto corpus = load_corpus(o.data, rc->model.seq_len, format, rc->model.vocab);
   if (!corpus.ok()) return report(corpus.error());
   const std::size_t n = corpus->chunks(rc->model.seq_len);
   if (o.chunk >= n) {
@@ -102,7 +109,8 @@ Registration add_init_command(CLI::App& app) {
   auto o = std::make_shared<InitOptions>();
   CLI::App* cmd = app.add_subcommand("init", "Write a JSON state (configuration, initial parameters, one chunk) for external checks");
   add_config_flags(cmd, o->flags);
-  cmd->add_option("--data", o->data, "Text the chunk is taken from ('-': stdin; default: the embedded corpus)");
+  cmd->add_option("--data", o->data, "Text (or token ids) the chunk is taken from ('-': stdin; default: the embedded corpus)");
+  cmd->add_option("--data-format", o->data_format, "bytes (default), u16 or u32, as nltrain train");
   cli_common::add_count_option(cmd, "--chunk", o->chunk, "Which chunk of the text (default 0)");
   cli_common::add_count_option(cmd, "--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
   cmd->add_option("--out", o->out, "Output file ('-': stdout)")->required();

@@ -1,4 +1,4 @@
-// nltrain train: byte-level language modelling with checkpoints, resume and metrics.
+// nltrain train: language modelling on bytes of text or token ids, with checkpoints, resume and metrics.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -39,7 +39,7 @@ extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 int run_train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
   if (common::Status s = refuse_flags(o); !s.ok()) return report(s.error());
-  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.out)
+  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
                        : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from);
   if (!plan.ok()) return report(plan.error());
   RunRecord& run = plan->run;
@@ -195,7 +195,7 @@ int run_train(const TrainOptions& o) {
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
     common::Status written;
     nl::TimedPhase writing(trace.get(), nl::StepPhase::metrics);
-    if (writer) written = receipts.after(*trainer, {c, c * cfg.seq_len, data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
+    if (writer) written = receipts.after(*trainer, {c, corpus.byte_offset(c, cfg.seq_len), data.at(0).wrapped, data.ids(0), data.targets(0)}, *r);
     if (writer && written.ok()) written = metrics.write(m.dump());
     writing.end();
     if (common::Status s = written; !s.ok() && share) {

@@ -1,6 +1,7 @@
 #include "corpus.hpp"
 
 #include "common/file_system.hpp"
+#include "common/error.hpp"
 #include "common/sha256.hpp"
 #include "input_text.hpp"
 
@@ -53,13 +54,23 @@ void Corpus::chunk(std::size_t c, std::size_t seq_len, std::vector<std::size_t>&
   ids.resize(seq_len), targets.resize(seq_len);
   const std::size_t base = c * seq_len;
   for (std::size_t t = 0; t < seq_len; ++t) {
-    ids[t] = static_cast<unsigned char>(bytes[base + t]);
-    targets[t] = static_cast<unsigned char>(bytes[base + t + 1]);
+    ids[t] = nl::token_at(bytes, format, base + t);
+    targets[t] = nl::token_at(bytes, format, base + t + 1);
   }
 }
 
-common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len) {
+common::Result<nl::TokenFormat> parse_data_format(std::string_view name) {
+  if (auto f = nl::parse_token_format(name)) return *f;
+  return common::Error::invalid_argument("--data-format: expected bytes, u16 or u32, got \"" + common::excerpt(name) + "\"");
+}
+
+common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len, nl::TokenFormat format, std::size_t vocab) {
   Corpus c;
+  c.format = format;
+  if (path.empty() && format != nl::TokenFormat::bytes) {
+    return common::Error::invalid_argument("--data-format " + std::string(nl::token_format_name(format)) +
+                                           " needs --data F (the embedded corpus is bytes of text)");
+  }
   if (path.empty()) {
     c.name = "(embedded)";
     c.bytes = std::string(embedded_corpus());
@@ -73,9 +84,14 @@ common::Result<Corpus> load_corpus(const std::string& path, std::size_t seq_len)
     c.bytes = std::move(*text);
     if (c.bytes.empty()) return common::Error::malformed("--data: " + c.name + " is empty; nltrain needs text to train on");
   }
-  if (c.bytes.size() < seq_len + 1) {
-    return common::Error::malformed("--data: " + c.name + " holds " + std::to_string(c.bytes.size()) +
-                                    " bytes; one chunk needs seq_len + 1 = " + std::to_string(seq_len + 1));
+  // Before anything trains: a partial token or an id the model has no row for.
+  if (common::Status s = nl::check_tokens(c.bytes, format, vocab); !s.ok()) {
+    return common::Error::malformed("--data: " + c.name + ": " + s.error().message());
+  }
+  if (c.tokens() < seq_len + 1) {
+    const std::string unit = format == nl::TokenFormat::bytes ? " bytes" : " " + std::string(nl::token_format_name(format)) + " tokens";
+    return common::Error::malformed("--data: " + c.name + " holds " + std::to_string(c.tokens()) + unit +
+                                    "; one chunk needs seq_len + 1 = " + std::to_string(seq_len + 1));
   }
   c.sha256 = common::sha256_hex(c.bytes);
   return c;

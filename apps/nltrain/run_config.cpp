@@ -22,7 +22,7 @@ common::Status read_config_file(const common::JsonReader& r, const Json& j, RunC
                                 bool& d_c_set, bool& window_set) {
   nl::MagConfig& m = rc.model;
   // The keys a --config file may hold; each overrides the built-in default and is overridden by its flag.
-  if (common::Status s = r.check_object(j, "", {"rule", "levels", "schedule", "d", "heads", "seq_len", "window", "seed",
+  if (common::Status s = r.check_object(j, "", {"rule", "levels", "schedule", "vocab", "d", "heads", "seq_len", "window", "seed",
                                                 "d_h", "m", "d_c", "steps", "warmup", "lambda_k", "lambda_v",
                                                 "lambda_2", "lambda_loc", "huber_delta", "p", "a_s", "lr", "beta1",
                                                 "beta2", "eps", "weight_decay", "clip", "lattice_variant"});
@@ -31,7 +31,7 @@ common::Status read_config_file(const common::JsonReader& r, const Json& j, RunC
   }
   std::uint64_t seed = m.seed, steps = rc.steps, warmup = rc.opt.warmup;
   const std::pair<std::string_view, std::size_t*> sizes[] = {
-      {"levels", &levels}, {"d", &m.d}, {"heads", &m.heads}, {"seq_len", &m.seq_len}, {"window", &m.window},
+      {"levels", &levels}, {"vocab", &m.vocab}, {"d", &m.d}, {"heads", &m.heads}, {"seq_len", &m.seq_len}, {"window", &m.window},
       {"d_h", &m.rule_cfg.d_h}, {"m", &m.rule_cfg.m}, {"d_c", &m.rule_cfg.d_c}};
   const std::pair<std::string_view, std::uint64_t*> counts[] = {
       {"seed", &seed}, {"steps", &steps}, {"warmup", &warmup}};
@@ -119,6 +119,7 @@ common::Result<RunConfig> build_run_config(const ConfigFlags& f) {
     m.schedule = *sc;
   }
   if (f.levels) levels = *f.levels;
+  if (f.vocab) m.vocab = *f.vocab;
   if (f.d) m.d = *f.d;
   if (f.heads) m.heads = *f.heads;
   if (f.seq_len) m.seq_len = *f.seq_len;
@@ -157,6 +158,9 @@ void add_config_flags(CLI::App* cmd, ConfigFlags& f) {
                   "CMS frequency schedule: fixed (levels on at step mod period 0) or learned (a straight-through "
                   "gate picks levels 1..K-1 per chunk; needs --levels >= 2); default fixed");
   cmd->add_option("--config", f.config_file, "JSON configuration file ('-': stdin; see man nltrain)");
+  cli_common::add_count_option(cmd, "--vocab", f.vocab,
+                               "Vocabulary size: token ids 0..V-1, V in 2..1048576 (default 256: bytes are tokens; "
+                               "larger for --data-format u16|u32 token files)");
   cli_common::add_count_option(cmd, "--d", f.d, "Model width (default 32)");
   cli_common::add_count_option(cmd, "--heads", f.heads, "Attention heads (default 4)");
   cli_common::add_count_option(cmd, "--seq-len", f.seq_len, "Tokens per chunk and step (default 32)");

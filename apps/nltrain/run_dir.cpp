@@ -22,6 +22,8 @@ std::string encode_run(const RunRecord& r) {
                      {"last_step", r.receipts.last_step.value_or(0)}};
   }
   if (r.batch > 1) j["batch"] = r.batch;  // absent for 1: an unbatched run's bytes stay as they were
+  // absent for bytes: a byte-level run's record stays as it was
+  if (r.data_format != nl::TokenFormat::bytes) j["data_format"] = nl::token_format_name(r.data_format);
   return j.dump();
 }
 
@@ -42,6 +44,11 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
                     c.at("last_step").get<std::uint64_t>()};
     }
     if (j->contains("batch")) r.batch = j->at("batch").get<std::uint64_t>();
+    if (j->contains("data_format")) {
+      const auto f = nl::parse_token_format(j->at("data_format").get<std::string>());
+      if (!f || *f == nl::TokenFormat::bytes) return bad();  // bytes is spelled by the key's absence
+      r.data_format = *f;
+    }
   } catch (const nlohmann::json::exception&) {
     return bad();
   }

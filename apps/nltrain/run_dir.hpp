@@ -8,6 +8,7 @@
 #include "common/dir_lock.hpp"
 #include "common/result.hpp"
 #include "nl/checkpoint.hpp"
+#include "nl/token_data.hpp"
 #include "nl_audit/recorder.hpp"
 
 namespace nltrain::cli {
@@ -21,6 +22,7 @@ struct RunRecord {
   std::uint64_t checkpoint_every = 0;
   nl_audit::ChainPosition receipts;  // where the run's step receipts stand (next_index 0: none yet)
   std::uint64_t batch = 1;           // sequences per step (--batch); the checkpoint holds as many streams
+  nl::TokenFormat data_format = nl::TokenFormat::bytes;  // --data-format; data_bytes counts the file's bytes
 };
 
 [[nodiscard]] std::string encode_run(const RunRecord& r);

@@ -35,6 +35,7 @@ common::Result<StartingPoint> starting_point_from(const std::string& from, const
     if (*sc != m.schedule) return differs("--schedule", *f.schedule, std::string(schedule_name(m.schedule)));
   }
   if (f.levels && *f.levels != m.levels()) return differs("--levels", std::to_string(*f.levels), std::to_string(m.levels()));
+  if (f.vocab && *f.vocab != m.vocab) return differs("--vocab", std::to_string(*f.vocab), std::to_string(m.vocab));
   if (f.d && *f.d != m.d) return differs("--d", std::to_string(*f.d), std::to_string(m.d));
   if (f.heads && *f.heads != m.heads) return differs("--heads", std::to_string(*f.heads), std::to_string(m.heads));
   if (f.seq_len) m.seq_len = *f.seq_len;

@@ -12,7 +12,10 @@ Registration add_train_command(CLI::App& app) {
   cli_common::add_count_option(cmd, "--steps", o->flags.steps, "Total training steps of the run (default 1000)");
   cmd->add_option("--lr", o->flags.lr, "Peak learning rate (default 3e-3)");
   cli_common::add_count_option(cmd, "--warmup", o->flags.warmup, "Warm-up steps (default 20)");
-  cmd->add_option("--data", o->data, "Training text (bytes are tokens; '-': stdin; default: the embedded corpus)");
+  cmd->add_option("--data", o->data.path, "Training data (bytes of text are tokens, or token ids: --data-format; '-': stdin; default: the embedded corpus)");
+  cmd->add_option("--data-format", o->data.format,
+                  "bytes (default: every byte a token), u16 or u32 (little-endian token ids, each below --vocab); "
+                  "--resume keeps the run's");
   cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
   cmd->add_option("--from", o->from, "Start a new run from the parameters and configuration of a safetensors file (nltrain export)");

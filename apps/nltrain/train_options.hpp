@@ -6,12 +6,14 @@
 
 #include "cli_support.hpp"
 #include "receipt_stream.hpp"
+#include "train_plan.hpp"
 
 namespace nltrain::cli {
 
 struct TrainOptions {
   ConfigFlags flags;
-  std::string data, out, resume, metrics, from, trace_out;
+  DataFlags data;
+  std::string out, resume, metrics, from, trace_out;
   std::optional<std::uint64_t> stop_at;
   std::optional<std::uint64_t> checkpoint_every;  // default 100
   std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's

@@ -8,8 +8,14 @@
 namespace nltrain::cli {
 
 common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                       std::uint64_t batch, const std::string& data, const std::string& out,
+                                       std::uint64_t batch, const DataFlags& data, const std::string& out,
                                        const std::string& from) {
+  nl::TokenFormat format = nl::TokenFormat::bytes;
+  if (data.format) {
+    auto f = parse_data_format(*data.format);
+    if (!f.ok()) return f.error();
+    format = *f;
+  }
   std::optional<StartingPoint> start;
   if (!from.empty()) {
     auto sp = starting_point_from(from, flags);
@@ -29,7 +35,7 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
     return common::Error::invalid_argument("--batch: a learned frequency schedule picks its levels per sequence, so it trains one "
                                            "sequence per step; use --batch 1 or --schedule fixed");
   }
-  auto c = load_corpus(data, rc->model.seq_len);
+  auto c = load_corpus(data.path, rc->model.seq_len, format, rc->model.vocab);
   if (!c.ok()) return c.error();
   if (const std::size_t chunks = c->chunks(rc->model.seq_len); batch > chunks) {
     return common::Error::invalid_argument("--batch: " + std::to_string(batch) + " streams need " + std::to_string(batch) +
@@ -38,7 +44,8 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   }
   TrainPlan p;
   p.corpus = std::move(*c);
-  p.run.data = data;
+  p.run.data = data.path;
+  p.run.data_format = format;
   p.run.data_sha256 = p.corpus.sha256;
   p.run.data_bytes = p.corpus.bytes.size();
   p.run.steps = rc->steps;
@@ -50,14 +57,30 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   return p;
 }
 
-common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data, const std::string& out) {
+common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const DataFlags& data, std::optional<std::size_t> vocab,
+                                           const std::string& out) {
   auto ck = load_checkpoint(resume);
   if (!ck.ok()) return ck.error();
   auto rec = decode_run(ck->run, checkpoint_path(resume));
   if (!rec.ok()) return rec.error();
   TrainPlan p;
   p.run = *rec;
-  auto c = load_corpus(data.empty() ? p.run.data : data, ck->state.cfg.seq_len);
+  const nl::MagConfig& cfg = ck->state.cfg;
+  // Both may be repeated (a script that always passes them), never changed: the parameters'
+  // shapes follow the vocab, and the data's digest was taken of tokens in this format.
+  if (vocab && *vocab != cfg.vocab) {
+    return common::Error::invalid_argument("--vocab: " + std::to_string(*vocab) + " differs from the run's vocab " +
+                                           std::to_string(cfg.vocab) + " in " + resume + "; --resume keeps the run's model");
+  }
+  if (data.format) {
+    auto f = parse_data_format(*data.format);
+    if (!f.ok()) return f.error();
+    if (*f != p.run.data_format) {
+      return common::Error::invalid_argument("--data-format: " + *data.format + " differs from the run's " +
+                                             std::string(nl::token_format_name(p.run.data_format)) + " in " + resume);
+    }
+  }
+  auto c = load_corpus(data.path.empty() ? p.run.data : data.path, cfg.seq_len, p.run.data_format, cfg.vocab);
   if (!c.ok()) return c.error();
   p.corpus = std::move(*c);
   if (p.corpus.sha256 != p.run.data_sha256) {

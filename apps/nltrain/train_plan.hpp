@@ -23,7 +23,7 @@ struct TrainPlan {
 };
 
 // A new run's model and initial parameters taken from a safetensors file (train --from,
-// train_from.cpp): the file's configuration; --rule --levels --d --heads --schedule must match
+// train_from.cpp): the file's configuration; --rule --levels --vocab --d --heads --schedule must match
 // it, --seq-len --window --seed may change it; --config is refused.
 struct StartingPoint {
   nl::MagConfig model;
@@ -31,14 +31,23 @@ struct StartingPoint {
 };
 [[nodiscard]] common::Result<StartingPoint> starting_point_from(const std::string& from, const ConfigFlags& flags);
 
-// From the flags (and `from` when not empty: starting_point_from); `data` empty: the embedded corpus; `out` empty: nltrain-run.
+// What the run reads: --data (empty: the embedded corpus) and --data-format (unset: bytes for a
+// new run, the run's own on --resume).
+struct DataFlags {
+  std::string path;
+  std::optional<std::string> format;
+};
+
+// From the flags (and `from` when not empty: starting_point_from); `out` empty: nltrain-run.
 // `batch` sequences per step (train_batch.hpp): at least 1, at most the corpus's chunks, 1 under
-// a learned schedule (invalid_argument otherwise).
+// a learned schedule (invalid_argument otherwise). Every token id of the data must be below the
+// model's vocab.
 [[nodiscard]] common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
-                                                     std::uint64_t batch, const std::string& data, const std::string& out,
+                                                     std::uint64_t batch, const DataFlags& data, const std::string& out,
                                                      const std::string& from = {});
-// From the checkpoint in `resume` (its batch with it); `data` empty: the run's own; `out` empty: `resume`.
-[[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const std::string& data,
-                                                         const std::string& out);
+// From the checkpoint in `resume` (its batch with it); `data.path` empty: the run's own; `out`
+// empty: `resume`. `vocab` and `data.format`, when set, must be the run's (invalid_argument).
+[[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const DataFlags& data,
+                                                         std::optional<std::size_t> vocab, const std::string& out);
 
 }  // namespace nltrain::cli

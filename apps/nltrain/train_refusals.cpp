@@ -5,12 +5,13 @@
 namespace nltrain::cli {
 
 common::Status refuse_flags(const TrainOptions& o) {
-  if (o.flags.config_file == "-" && o.data == "-") return common::Error::malformed(kOneStdin);
+  if (o.flags.config_file == "-" && o.data.path == "-") return common::Error::malformed(kOneStdin);
   if (o.metrics == "-" && o.receipts.path == "-") {
     return common::Error::invalid_argument("--metrics - and --receipts - cannot share standard output; send one to a file");
   }
   if (!o.resume.empty()) {
     const ConfigFlags& f = o.flags;
+    // --vocab and --data-format may repeat the run's (plan_resumed_run checks them); nothing may change the model.
     if (!f.rule.empty() || !f.config_file.empty() || f.schedule || f.levels || f.d || f.heads || f.seq_len || f.window || f.steps ||
         f.warmup || f.seed || f.lr || o.checkpoint_every || !o.from.empty()) {
       return common::Error::invalid_argument(

@@ -42,10 +42,12 @@ std::string summary_text(const TrainSummary& s, const nl::MagConfig& cfg) {
              " (continue with: nltrain train --resume " + s.out + ")\n";
     case TrainSummary::Status::trained: break;
   }
-  return fmt::format("trained steps {}..{} of {} ({} rule, K={}{}, d={}): loss {:.4f} -> {:.4f}, {:.0f} tokens/s, {:.1f}% of the "
+  // The vocab is named only when it is not the bytes' 256 (the loss starts near its logarithm).
+  const std::string vocab = cfg.vocab == kByteVocab ? "" : ", vocab " + std::to_string(cfg.vocab);
+  return fmt::format("trained steps {}..{} of {} ({} rule, K={}{}, d={}{}): loss {:.4f} -> {:.4f}, {:.0f} tokens/s, {:.1f}% of the "
                      "time outside the model; checkpoint {}\n",
                      s.first, s.step, s.planned, short_rule_name(cfg.rule), cfg.levels(), cfg.learned_schedule() ? " learned schedule" : "",
-                     cfg.d, s.first_loss, s.last_loss, s.tokens_per_s, 100 * outside_share(s), s.checkpoint);
+                     cfg.d, vocab, s.first_loss, s.last_loss, s.tokens_per_s, 100 * outside_share(s), s.checkpoint);
 }
 
 }  // namespace nltrain::cli

@@ -8,9 +8,17 @@ common::Status validate(const MagConfig& cfg) {
   auto bad = [](const std::string& field, const std::string& what) {
     return common::Error::invalid_argument("mag config: " + field + ": " + what);
   };
-  if (cfg.vocab == 0) return bad("vocab", "must be > 0");
+  if (cfg.vocab < kMinVocab || cfg.vocab > kMaxVocab) {
+    return bad("vocab", "must be in " + std::to_string(kMinVocab) + ".." + std::to_string(kMaxVocab) + ", got " +
+                            std::to_string(cfg.vocab) + " (the embedding and the output projection hold vocab x d floats each)");
+  }
   if (cfg.d == 0 || cfg.d > kMaxModelWidth) {
     return bad("d", "must be in 1.." + std::to_string(kMaxModelWidth) + ", got " + std::to_string(cfg.d));
+  }
+  if (cfg.vocab * cfg.d > kMaxEmbeddingFloats) {
+    return bad("vocab", "vocab x d = " + std::to_string(cfg.vocab) + " x " + std::to_string(cfg.d) + " = " +
+                            std::to_string(cfg.vocab * cfg.d) + " floats in the embedding (and as many in the output projection); at most " +
+                            std::to_string(kMaxEmbeddingFloats));
   }
   if (cfg.seq_len > kMaxSeqLen) {
     return bad("seq_len", "must be at most " + std::to_string(kMaxSeqLen) + ", got " + std::to_string(cfg.seq_len));

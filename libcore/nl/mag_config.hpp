@@ -41,8 +41,15 @@ struct MagConfig {
 inline constexpr std::size_t kMaxModelWidth = 1024;  // d
 inline constexpr std::size_t kMaxSeqLen = 4096;      // seq_len
 inline constexpr std::size_t kMaxCmsLevels = 6;      // periods 1, 8, ..., 8^5
+// The embedding E and the output projection U_emb hold vocab x d floats each (and AdamW two
+// moments of each): at 2^20 ids and d = 32 that is already 1 GiB with the moments.
+inline constexpr std::size_t kMinVocab = 2;          // one id predicts nothing
+inline constexpr std::size_t kMaxVocab = std::size_t{1} << 20;
+// vocab x d: 128 MiB of floats per matrix (vocab 2^20 at d = 32, 32768 at d = 1024), so that a
+// checkpoint with both moments, and an export with --optimizer, stay readable (kMaxCheckpointBytes).
+inline constexpr std::size_t kMaxEmbeddingFloats = std::size_t{1} << 25;
 
-// Rejects k = 0, zero or inconsistent sizes (heads not dividing d, window outside [1, seq_len],
+// Rejects a vocab outside kMinVocab..kMaxVocab, vocab x d over kMaxEmbeddingFloats, k = 0, zero or inconsistent sizes (heads not dividing d, window outside [1, seq_len],
 // rule_cfg.d != d, C_0 != 1, a zero period, a learned schedule with k = 1), sizes over the limits
 // above, and an invalid rule configuration; names the field.
 [[nodiscard]] common::Status validate(const MagConfig& cfg);

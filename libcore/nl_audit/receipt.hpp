@@ -5,7 +5,7 @@
 //   {"format":"tensor-step","version":"0.1.0",
 //    "trainer":{"name":"nltrain","version":V},
 //    "model":{"kind":"nltrain-mag","config":{...},"optimizer":{...},"sha256":H},
-//    "data":{"sha256":H,"bytes":N},
+//    "data":{"sha256":H,"bytes":N[,"format":"u16"|"u32"]},
 //    "kernels":{"gradient_path":"tape"|"hand_written","blas":S},
 //    "receipt":{"index":i,"every":k,"previous_sha256":H|null},
 //    "step":{"n":n,"chunk":c,"offset":o,"context_reset":b,["tokens":{"ids":[...],"targets":[...]},]
@@ -17,9 +17,12 @@
 // model.sha256 is the SHA-256 of the model object's canonical text without it; previous_sha256
 // the SHA-256 of the previous receipt's line (without its newline); consecutive receipts are
 // `every` steps apart. `before` is present on the first receipt and whenever every > 1 (always
-// with its bytes); otherwise the state before is the previous receipt's `after`. A compact
-// receipt omits `tokens` (they are the data's bytes at `offset`) and the bytes of gradients and
-// `after` (their SHA-256 stays). Canonical: the writer's bytes are the only accepted spelling.
+// with its bytes); otherwise the state before is the previous receipt's `after`. data.bytes is
+// the data file's size in bytes; data.format, absent for byte-level text (every byte a token),
+// says the file holds little-endian token ids of 2 or 4 bytes (nl/token_data.hpp). step.offset
+// is where the step's first token starts in the file, in bytes (chunk x seq_len x token size).
+// A compact receipt omits `tokens` (they are the data's tokens at `offset`) and the bytes of
+// gradients and `after` (their SHA-256 stays). Canonical: the writer's bytes are the only accepted spelling.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +32,7 @@
 #include "common/result.hpp"
 #include "nl/adamw.hpp"
 #include "nl/mag_config.hpp"
+#include "nl/token_data.hpp"
 #include "nl_audit/state_section.hpp"
 
 namespace nl_audit {
@@ -50,6 +54,7 @@ struct Receipt {
   std::string model_sha256;
   std::string data_sha256;
   std::uint64_t data_bytes = 0;
+  nl::TokenFormat data_format = nl::TokenFormat::bytes;
   std::string gradient_path;  // "tape" or "hand_written": which path computed the step
   std::string blas;           // the BLAS library and core type (what decides fp32 bits)
   std::uint64_t index = 0;

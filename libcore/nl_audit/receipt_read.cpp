@@ -268,13 +268,23 @@ class Reader {
     auto data = f.object("data");
     if (!data.ok()) return data.error();
     JsonFields df = fields(**data, "/data");
-    if (auto s = df.only({"sha256", "bytes"}); !s.ok()) return s.error();
+    if (auto s = df.only({"sha256", "bytes", "format"}); !s.ok()) return s.error();
     auto dsha = digest(df, "sha256");
     if (!dsha.ok()) return dsha.error();
     r.data_sha256 = *dsha;
+    if (df.has("format")) {
+      auto name = df.string("format");
+      if (!name.ok()) return name.error();
+      const auto format = nl::parse_token_format(*name);
+      // bytes is spelled by the key's absence (one spelling per receipt)
+      if (!format || *format == nl::TokenFormat::bytes) return df.error("format", "expected \"u16\" or \"u32\"");
+      r.data_format = *format;
+    }
     auto bytes = df.unsigned_int("bytes");
     if (!bytes.ok()) return bytes.error();
-    if (*bytes < r.cfg.seq_len + 1) return df.error("bytes", "is shorter than one chunk (seq_len + 1 bytes)");
+    const std::size_t size = nl::token_size(r.data_format);
+    if (*bytes % size != 0) return df.error("bytes", "is not a whole number of " + std::to_string(size) + "-byte tokens");
+    if (*bytes / size < r.cfg.seq_len + 1) return df.error("bytes", "is shorter than one chunk (seq_len + 1 tokens)");
     r.data_bytes = *bytes;
 
     auto kernels = f.object("kernels");

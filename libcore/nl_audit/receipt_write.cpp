@@ -77,11 +77,14 @@ std::string write(const Receipt& r, std::vector<std::size_t>* data_at) {
   step["loss"] = common::float_json(r.loss);
   step["grad_norm"] = r.grad_norm;
   step["clip_scale"] = r.clip_scale ? common::float_json(*r.clip_scale) : Json(nullptr);
+  Json data{{"sha256", r.data_sha256}, {"bytes", r.data_bytes}};
+  // absent for bytes: a byte-level run's receipts stay as they were
+  if (r.data_format != nl::TokenFormat::bytes) data["format"] = nl::token_format_name(r.data_format);
   Json head{{"format", kReceiptFormat},
             {"version", kReceiptVersion},
             {"trainer", {{"name", "nltrain"}, {"version", r.trainer_version}}},
             {"model", std::move(model)},
-            {"data", {{"sha256", r.data_sha256}, {"bytes", r.data_bytes}}},
+            {"data", data},
             {"kernels", {{"gradient_path", r.gradient_path}, {"blas", r.blas}}},
             {"receipt",
              {{"index", r.index}, {"every", r.every}, {"previous_sha256", r.previous_sha256 ? Json(*r.previous_sha256) : Json(nullptr)}}},

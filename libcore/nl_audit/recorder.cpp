@@ -20,6 +20,7 @@ std::string ReceiptRecorder::record(const nl::TrainerState& before, const StepDa
   r.model_sha256 = model_digest(r.cfg, r.opt);
   r.data_sha256 = options_.data_sha256;
   r.data_bytes = options_.data_bytes;
+  r.data_format = options_.data_format;
   r.gradient_path = options_.gradient_path;
   r.blas = blas_;
   r.index = at_.next_index;

@@ -25,10 +25,11 @@ struct RecorderOptions {
   std::string data_sha256;
   std::uint64_t data_bytes = 0;
   std::string gradient_path = "tape";
+  nl::TokenFormat data_format = nl::TokenFormat::bytes;  // how the data file spells its tokens
 };
 
 struct StepData {
-  std::uint64_t chunk = 0, offset = 0;
+  std::uint64_t chunk = 0, offset = 0;  // offset: of the chunk's first token in the data, in bytes
   bool context_reset = false;  // the context went back to its initial state before the step
   std::span<const std::size_t> ids, targets;
 };

@@ -134,7 +134,9 @@ void StreamVerifier::Impl::check_chain(const Receipt& r, std::int64_t line) {
   if (!first) return;
   const Receipt& f = *first;
   if (r.model_sha256 != f.model_sha256) bad("the model differs from the first receipt's (another run spliced in?)");
-  if (r.data_sha256 != f.data_sha256 || r.data_bytes != f.data_bytes) bad("the data differs from the first receipt's");
+  if (r.data_sha256 != f.data_sha256 || r.data_bytes != f.data_bytes || r.data_format != f.data_format) {
+    bad("the data differs from the first receipt's");
+  }
   if (r.trainer_version != f.trainer_version || r.gradient_path != f.gradient_path || r.blas != f.blas) {
     bad("trainer or kernels differ from the first receipt's");
   }
@@ -153,7 +155,10 @@ void StreamVerifier::Impl::check_chain(const Receipt& r, std::int64_t line) {
 common::Status StreamVerifier::Impl::check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids,
                                                 std::vector<std::size_t>& targets) {
   const std::size_t L = r.cfg.seq_len;
-  const std::uint64_t chunks = (r.data_bytes - 1) / L;
+  // The data is read as tokens of its format; offsets stay in bytes of the file (receipt.hpp).
+  const nl::TokenFormat format = r.data_format;
+  const std::uint64_t size = nl::token_size(format), n_tokens = r.data_bytes / size;
+  const std::uint64_t chunks = (n_tokens - 1) / L;
   if (opt.data && !data_checked) {
     if (common::sha256_hex(*opt.data) != r.data_sha256 || opt.data->size() != r.data_bytes) {
       return common::Error::invalid_argument("--data: this file is not the data the receipts were trained on (its SHA-256 or size differs)");
@@ -168,24 +173,34 @@ common::Status StreamVerifier::Impl::check_data(const Receipt& r, std::int64_t l
   } else {
     ids.resize(L), targets.resize(L);
   }
+  // The first token the receipt's offset names, kept inside the data whatever the offset says.
+  const std::uint64_t first = std::min<std::uint64_t>(r.offset / size, n_tokens - L - 1);
+  auto token = [&](std::uint64_t i) { return nl::token_at(*opt.data, format, static_cast<std::size_t>(i)); };
   if (!on(3)) {
     if (!r.tokens) {  // still need tokens to recompute: take them from the data where the receipt says
-      const std::uint64_t off = std::min<std::uint64_t>(r.offset, r.data_bytes - L - 1);
-      for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>((*opt.data)[off + i]), targets[i] = static_cast<unsigned char>((*opt.data)[off + i + 1]);
+      for (std::size_t i = 0; i < L; ++i) ids[i] = token(first + i), targets[i] = token(first + i + 1);
     }
     return {};
   }
   auto bad = [&](std::string m) { fail(failure(3, line, r.step, std::move(m))); };
   if (r.chunk != r.step % chunks) bad("chunk " + std::to_string(r.chunk) + " is not step mod " + std::to_string(chunks));
-  if (r.offset != r.chunk * L) bad("offset " + std::to_string(r.offset) + " is not chunk x seq_len");
+  if (r.offset != r.chunk * L * size) {
+    bad("offset " + std::to_string(r.offset) + " is not chunk x seq_len" + (size > 1 ? " x " + std::to_string(size) + " bytes" : ""));
+  }
   if (r.context_reset != (r.chunk == 0 && r.step > 0)) bad("context_reset must be true exactly when the data wraps (chunk 0, step > 0)");
-  const std::uint64_t off = std::min<std::uint64_t>(r.offset, r.data_bytes - L - 1);
   if (opt.data) {
     for (std::size_t i = 0; i < L; ++i) {
-      const std::size_t want_id = static_cast<unsigned char>((*opt.data)[off + i]);
-      const std::size_t want_target = static_cast<unsigned char>((*opt.data)[off + i + 1]);
+      const std::size_t want_id = token(first + i), want_target = token(first + i + 1);
+      if (want_id >= r.cfg.vocab || want_target >= r.cfg.vocab) {
+        // The receipts' model has no row for this token: the data cannot be what it trained on.
+        Failure f = failure(3, line, r.step, "the data's token at byte offset " + std::to_string((first + i + (want_id < r.cfg.vocab)) * size) +
+                                                 " is outside the model's vocab " + std::to_string(r.cfg.vocab));
+        f.index = i;
+        fail(std::move(f));
+        break;
+      }
       if (r.tokens && (ids[i] != want_id || targets[i] != want_target)) {
-        Failure f = failure(3, line, r.step, "the tokens are not the data's bytes at the offset");
+        Failure f = failure(3, line, r.step, "the tokens are not the data's tokens at the offset");
         f.index = i, f.stored = std::to_string(ids[i]) + "->" + std::to_string(targets[i]);
         f.recomputed = std::to_string(want_id) + "->" + std::to_string(want_target);
         fail(std::move(f));

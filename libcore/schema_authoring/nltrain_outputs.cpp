@@ -49,13 +49,16 @@ SchemaDocument eval_result() {
                   .field("data", string().non_empty().describe("the text's path, <stdin> or (embedded)"))
                   .field("chunks", integer().min(1))
                   .field("tokens", integer().min(1))
-                  .field("loss", number().min(0).describe("mean cross-entropy, nats per byte"))
+                  .field("loss", number().min(0).describe("mean cross-entropy, nats per token (per byte for byte data)"))
                   .field("perplexity", number().min(1))
-                  .field("bits_per_byte", number().min(0))
+                  .optional("bits_per_byte", number().min(0).describe("byte data (--data-format bytes)"))
+                  .optional("bits_per_token", number().min(0).describe("token-id data (--data-format u16|u32)"))
                   .closed()
                   .ordered();
+  // Exactly one of the two: the unit follows the data.
+  root.one_of({object().required_list({"bits_per_byte"}), object().required_list({"bits_per_token"})});
   return result("nltrain-eval-result", std::move(root), "nltrain eval --json",
-                "Loss, perplexity and bits per byte of a checkpoint on a text, forward only.");
+                "Loss, perplexity and bits per byte (or per token) of a checkpoint on its data, forward only.");
 }
 
 SchemaDocument generate_result() {

@@ -22,7 +22,7 @@ Node named_tensor() {
 
 Node state_config() {
   return object()
-      .field("vocab", size().min(1))
+      .field("vocab", size().min(2).max(1048576).describe("token ids 0..vocab-1; 256: bytes are the tokens"))
       .field("d", size().min(1))
       .field("heads", size().min(1))
       .field("seq_len", size().min(1))

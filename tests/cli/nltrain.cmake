@@ -54,6 +54,16 @@ add_test(NAME nltrain_cli_receipts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/receipts_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
                  ${PROJECT_SOURCE_DIR}/schemas)
 set_tests_properties(nltrain_cli_receipts PROPERTIES LABELS "nltrain;bp;cli")
+# --vocab and --data-format: a u16 token run trains, resumes bit for bit and verifies (bp verify
+# nltrain, full and compact receipts); eval and export carry the vocab; every refusal is one line.
+add_test(NAME nltrain_cli_vocab
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/vocab_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>)
+set_tests_properties(nltrain_cli_vocab PROPERTIES LABELS "nltrain;bp;cli")
+# The default (vocab 256, bytes) writes the bytes nltrain wrote before --vocab existed
+# (fixtures/nltrain/vocab256-d8.golden); skipped on another BLAS core type.
+add_test(NAME nltrain_cli_vocab_golden
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/vocab_golden_test.sh $<TARGET_FILE:nltrain>)
+set_tests_properties(nltrain_cli_vocab_golden PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;cli")
 # train, eval, generate and gradcheck --json, init and grads against schemas/nltrain-*.v0.1.0.json
 # (Debian's jsonschema), and hand-broken outputs refused.
 add_test(NAME nltrain_cli_schemas

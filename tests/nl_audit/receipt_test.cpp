@@ -449,3 +449,82 @@ TEST_CASE("nl_audit: two threads report the same failures in the same order as o
   CHECK(records(2) == one);
   CHECK(records(3) == one);
 }
+
+namespace {
+
+// A run on a file of u16 token ids with vocab 1000 (nltrain train --vocab 1000 --data-format u16):
+// the receipts name the data's format, and offsets count bytes of the file (2 per token), unless
+// `offset_in_tokens` forges them as token counts.
+Run train_u16(std::size_t steps, bool compact, bool offset_in_tokens = false) {
+  nl::MagConfig cfg = config(2);
+  cfg.vocab = 1000;
+  nl::AdamWConfig o;
+  o.lr = 1e-2, o.warmup = 3, o.total_steps = 40;
+  Run run;
+  for (std::size_t i = 0; i < 61; ++i) {
+    const std::size_t id = (i * 337 + 11) % 1000;  // ids above 255, so a byte reading of the file differs
+    run.data += static_cast<char>(id & 0xFF), run.data += static_cast<char>(id >> 8);
+  }
+  nl::Trainer t(cfg, nl::MagParams<float>::init(cfg), o);
+  nl_audit::ReceiptRecorder rec({compact, 1, "test", common::sha256_hex(run.data), run.data.size(), "tape", nl::TokenFormat::u16}, {});
+  const std::size_t L = cfg.seq_len, chunks = (run.data.size() / 2 - 1) / L;
+  std::vector<std::size_t> ids(L), tg(L);
+  nl::StepTrace trace;
+  for (std::size_t n = 0; n < steps; ++n) {
+    const std::size_t c = n % chunks;
+    const nl::TrainerState before = t.state();
+    if (c == 0 && n > 0) t.reset_context();
+    for (std::size_t i = 0; i < L; ++i) {
+      ids[i] = nl::token_at(run.data, nl::TokenFormat::u16, c * L + i), tg[i] = nl::token_at(run.data, nl::TokenFormat::u16, c * L + i + 1);
+    }
+    auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+    REQUIRE(r.ok());
+    run.lines.push_back(rec.record(before, {c, offset_in_tokens ? c * L : c * L * 2, c == 0 && n > 0, ids, tg}, *r, trace, t.state()));
+  }
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("nl_audit: a u16 token run with vocab 1000 verifies, full and compact with its data; offsets count bytes") {
+  const Run full = train_u16(9, false);  // 7 chunks: the data wraps
+  CHECK(full.lines[0].find("\"data\":{\"sha256\":\"" + common::sha256_hex(full.data) + "\",\"bytes\":122,\"format\":\"u16\"}") !=
+        std::string::npos);
+  CHECK(full.lines[1].find("\"chunk\":1,\"offset\":16,") != std::string::npos);
+  CHECK(failing(full.lines).empty());
+  nl_audit::VerifyOptions with_data;
+  with_data.data = full.data;
+  CHECK(failing(full.lines, with_data).empty());
+  const Run compact = train_u16(9, true);
+  CHECK(failing(compact.lines, with_data).empty());
+  // Offsets in tokens are not the receipt's unit: the data rule says so.
+  CHECK(failing(train_u16(3, false, true).lines) == std::set<unsigned>{3});
+  // The same bytes in the other byte order are another file: refused by its digest.
+  nl_audit::VerifyOptions other;
+  std::string swapped = full.data;
+  for (std::size_t i = 0; i + 1 < swapped.size(); i += 2) std::swap(swapped[i], swapped[i + 1]);
+  other.data = swapped;
+  nl_audit::StreamVerifier v(other);
+  CHECK(v.add(full.lines[0], "r", 1).error().code() == common::ErrorCode::invalid_argument);
+}
+
+TEST_CASE("nl_audit: the data's format is spelled one way and its size must be whole tokens") {
+  const std::string l = train_u16(1, false).lines[0];
+  auto error_of = [](const std::string& line) {
+    nl_audit::StreamVerifier v({});
+    auto s = v.add(line, "r.jsonl", 1);
+    REQUIRE(!s.ok());
+    return s.error().to_string();
+  };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string x = l;
+    const auto at = x.find(from);
+    REQUIRE(at != std::string::npos);
+    return x.replace(at, from.size(), to);
+  };
+  CHECK(error_of(replaced("\"format\":\"u16\"", "\"format\":\"bytes\"")).find("/data/format") != std::string::npos);
+  CHECK(error_of(replaced("\"format\":\"u16\"", "\"format\":\"u8\"")).find("/data/format") != std::string::npos);
+  CHECK(error_of(replaced("\"bytes\":122,", "\"bytes\":121,")).find("/data/bytes: is not a whole number of 2-byte tokens") !=
+        std::string::npos);
+  CHECK(error_of(replaced("\"bytes\":122,", "\"bytes\":16,")).find("/data/bytes: is shorter than one chunk") != std::string::npos);
+}

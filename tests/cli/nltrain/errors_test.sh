@@ -49,7 +49,7 @@ run "$NLTRAIN" train --seq-len 8 --window 9 --out x
 expect_error 3 "window"
 echo '{"d": 32, "heds": 4}' >bad.json
 run "$NLTRAIN" train --config bad.json --out x
-expect_error 2 "bad.json: /heds: unknown key; expected one of rule, levels, schedule, d, heads"
+expect_error 2 "bad.json: /heds: unknown key; expected one of rule, levels, schedule, vocab, d, heads"
 echo '{"d": -4}' >neg.json
 run "$NLTRAIN" train --config neg.json --out x
 expect_error 2 "neg.json: /d: expected a non-negative integer, got -4"

@@ -75,6 +75,17 @@ with tempfile.TemporaryDirectory() as w:
                                               "--json").stdout, "eval --data"), "eval --data --max-chunks --json")
     invalid("nltrain-eval-result", mutated(ev, lambda d: d.update(chunks=0)), "eval result over no chunks")
     invalid("nltrain-eval-result", mutated(ev, lambda d: d.update(loss="1.2")), "eval result with a string loss")
+    # On token ids (train --vocab --data-format u16) the unit is the token: bits_per_token, never both.
+    ids = os.path.join(w, "ids.u16")
+    with open(ids, "wb") as f:
+        f.write(b"".join(((i * 337) % 1000).to_bytes(2, "little") for i in range(200)))
+    tok_dir = os.path.join(w, "tok")
+    run("train", *SMALL, "--vocab", "1000", "--data", ids, "--data-format", "u16", "--steps", "2", "--out", tok_dir, "--quiet")
+    evt = valid("nltrain-eval-result", one_json(run("eval", "--checkpoint", tok_dir, "--json").stdout, "eval u16"), "eval --json on u16 ids")
+    if "bits_per_token" not in evt or "bits_per_byte" in evt:
+        failures.append("eval --json on u16 ids: %r" % evt)
+    invalid("nltrain-eval-result", mutated(evt, lambda d: d.update(bits_per_byte=1.0)), "eval result with bits per byte and per token")
+    invalid("nltrain-eval-result", mutated(ev, lambda d: d.pop("bits_per_byte")), "eval result without bits per byte or token")
 
     # generate --json: sampled and greedy.
     gen = valid("nltrain-generate-result", one_json(run("generate", "--checkpoint", run_dir, "--prompt", "the ", "--tokens",

@@ -1,4 +1,5 @@
-// Writes MAG model cases (DeltaRule and TitansLMM, k = 1 and 2, mixed active/frozen levels) with
+// Writes MAG model cases (DeltaRule and TitansLMM, k = 1 and 2, mixed active/frozen levels; one
+// with vocab 1000 beside the default 16) with
 // their fp32 parameters, tokens, context memory, pulse, and our loss and gradients through the
 // tape path, as JSON for mag_crosscheck.py, which rebuilds the model from the specification in
 // PyTorch and compares. Usage: nl_torch_dump OUT.json      (exit 0 written, 2 usage or I/O error)
@@ -39,9 +40,11 @@ json params_json(const nl::MagConfig& cfg, const nl::MagParams<float>& p, const 
   return j;
 }
 
-json make_case(const tape::opaque::OpaqueRegistry& registry, nl::RuleKind rule, std::size_t k, unsigned seed) {
+json make_case(const tape::opaque::OpaqueRegistry& registry, nl::RuleKind rule, std::size_t k, unsigned seed,
+               std::size_t vocab = 16) {
   nl::MagConfig cfg;
   cfg.rule = rule;
+  cfg.vocab = vocab;
   cfg.periods = k == 1 ? std::vector<std::size_t>{1} : std::vector<std::size_t>{1, 8};
   nl::MagParams<float> p = nl::MagParams<float>::init(cfg);
   // Stress variant (nltrain-math §11): gate biases 0, weights x3, so memory gradients are large.
@@ -58,7 +61,11 @@ json make_case(const tape::opaque::OpaqueRegistry& registry, nl::RuleKind rule, 
   for (auto& level : ctx.levels)
     for (float& x : level) x = u(rng);
   std::vector<std::size_t> ids(cfg.seq_len), tg(cfg.seq_len);
-  for (std::size_t t = 0; t < cfg.seq_len; ++t) ids[t] = (5 * t + seed) % cfg.vocab, tg[t] = (5 * t + seed + 1) % cfg.vocab;
+  // Spread over the vocabulary (a stride of 1 at the default 16, so those cases keep their ids).
+  const std::size_t stride = cfg.vocab / 16;
+  for (std::size_t t = 0; t < cfg.seq_len; ++t) {
+    ids[t] = (5 * t + seed) * stride % cfg.vocab, tg[t] = (5 * t + seed + 1) * stride % cfg.vocab;
+  }
   tg[1] = cfg.vocab;  // an ignored target
   nl::Pulse pulse;
   for (std::size_t l = 0; l < k; ++l) pulse.active.push_back(l % 2 == 0);
@@ -91,6 +98,8 @@ int main(int argc, char** argv) {
     json cases = json::array();
     for (nl::RuleKind rule : {nl::RuleKind::delta, nl::RuleKind::titans})
       for (std::size_t k : {1, 2}) cases.push_back(make_case(registry, rule, k, 3 + static_cast<unsigned>(k)));
+    // A vocabulary of 1000 (nltrain train --vocab 1000): E and U_emb follow it, ids above 255.
+    cases.push_back(make_case(registry, nl::RuleKind::delta, 2, 5, 1000));
     std::ofstream out(argv[1]);
     out << json{{"cases", cases}}.dump() << '\n';
     if (!out) throw std::runtime_error(std::string("cannot write ") + argv[1]);

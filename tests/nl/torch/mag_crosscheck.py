@@ -176,7 +176,7 @@ def main(argv):
     run, _ = build(torch)
     all_ok = True
     for case in cases:
-        label = f"{case['rule']} k={len(case['pulse'])} pulse={case['pulse']}"
+        label = f"{case['rule']} k={len(case['pulse'])} pulse={case['pulse']} vocab={case['config']['vocab']}"
         loss, p = run(case)
         ok = abs(loss - case["loss"]) <= RTOL * abs(loss)
         if not ok:
