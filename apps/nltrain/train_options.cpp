@@ -1,4 +1,5 @@
 // nltrain train's command line (the options; cmd_train.cpp runs them).
+#include "cli_common/byte_count_option.hpp"
 #include "cli_common/count_option.hpp"
 #include "commands.hpp"
 #include "train_options.hpp"
@@ -33,6 +34,9 @@ Registration add_train_command(CLI::App& app) {
                                "(default 1; --resume keeps the run's)");
   cli_common::add_count_option(cmd, "--threads", o->threads,
                                "Threads for a batch's sequences (default: the cores available; the results do not depend on it)");
+  cli_common::add_byte_count_option(cmd, "--memory-budget", o->memory_budget,
+                                    "RAM for the rules' saved state between forward and backward (bytes; K, M, G, T: 2^10..2^40); "
+                                    "above it caches go to RUN/spill and back, with the same results");
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");

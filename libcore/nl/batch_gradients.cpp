@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -39,11 +40,17 @@ common::Status check_finite(const MagConfig& cfg, MagGradients<float>& g) {
 }
 
 SequenceResult one_sequence(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
-                            const Sequence& seq, const ContextMemory<float>& context, const Pulse& pulse, GradientPath path) {
+                            const Sequence& seq, const ContextMemory<float>& context, const Pulse& pulse, GradientPath path,
+                            tape::ContextSpill* spill) {
   SequenceGradients out;
   if (path == GradientPath::tape) {
-    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context);
-    if (!r.ok()) return StepError(r.error(), r.error().non_finite() ? StepFailure::non_finite : StepFailure::invalid);
+    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context, spill);
+    if (!r.ok()) {
+      const StepFailure kind = r.error().non_finite()                      ? StepFailure::non_finite
+                               : r.error().code() == common::ErrorCode::io ? StepFailure::io
+                                                                           : StepFailure::invalid;
+      return StepError(r.error(), kind);
+    }
     out = {r->loss, std::move(r->grads), std::move(r->context_after), r->pulse};  // a learned gate may differ from `pulse`
   } else {
     // cms_forward fails on inputs that do not fit or on a non-finite loss; checking the inputs
@@ -114,11 +121,11 @@ bool mean_into_first(std::vector<std::vector<std::span<float>>>& g, common::Work
 // A failure as one line that another process can turn back into the same StepError: its kind,
 // its error code, then its message.
 std::string failure_text(const StepError& e) {
-  return std::string(1, e.non_finite() ? 'n' : 'i') + static_cast<char>('0' + static_cast<int>(e.code())) + e.message();
+  return std::string(1, e.non_finite() ? 'n' : e.kind() == StepFailure::io ? 'o' : 'i') + static_cast<char>('0' + static_cast<int>(e.code())) + e.message();
 }
 
 StepError failure_from_text(const std::string& t) {
-  const StepFailure kind = t[0] == 'n' ? StepFailure::non_finite : StepFailure::invalid;
+  const StepFailure kind = t[0] == 'n' ? StepFailure::non_finite : t[0] == 'o' ? StepFailure::io : StepFailure::invalid;
   return StepError(common::Error(static_cast<common::ErrorCode>(t[1] - '0'), t.substr(2)), kind);
 }
 
@@ -176,7 +183,8 @@ common::Expected<BatchGradients, StepError> shared_means(const MagConfig& cfg, s
 common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg,
                                                             const MagParams<float>& params, std::span<const Sequence> batch,
                                                             std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-                                                            GradientPath path, common::WorkerPool* pool, BatchShare* share) {
+                                                            GradientPath path, common::WorkerPool* pool, BatchShare* share,
+                                                            StepSpill* spill) {
   const std::size_t n = batch.size();
   if (n == 0 || contexts.size() != n) {
     return StepError(common::Error::invalid_argument("batch: " + std::to_string(n) + " sequences for " +
@@ -189,7 +197,11 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
   }
   // Each sequence writes its own slot; which thread computed it does not matter below.
   std::vector<std::optional<SequenceResult>> slots(n);
-  auto task = [&](std::size_t b) { slots[b].emplace(one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path)); };
+  auto task = [&](std::size_t b) {
+    // The hook outlives the sequence's tape (made inside one_sequence) and goes with it.
+    const std::unique_ptr<tape::ContextSpill> hook = spill != nullptr ? spill->for_sequence(b) : nullptr;
+    slots[b].emplace(one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path, hook.get()));
+  };
   if (pool != nullptr && n > 1) {
     pool->run(n, task);
   } else {

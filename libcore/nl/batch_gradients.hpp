@@ -23,6 +23,7 @@
 #include "nl/mag_config.hpp"
 #include "nl/mag_params.hpp"
 #include "nl/step_error.hpp"
+#include "nl/step_spill.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 
 namespace nl {
@@ -61,10 +62,12 @@ struct BatchGradients {
 // contexts[b] is sequence b's context (as many as sequences, at least one). pool null: on the
 // calling thread. share (null: the whole batch is here): `batch` and `contexts` are this
 // process's part, contexts_after too; loss and gradients are the whole batch's means. A failure (the first failing sequence in index order) says whether a value went
-// non-finite or the inputs do not fit; for B > 1 its message starts "sequence b: ".
+// non-finite or the inputs do not fit; for B > 1 its message starts "sequence b: ". spill (null:
+// none; the tape path only): each sequence's tape gets spill->for_sequence(b), and a failure to
+// move its state out or back fails the step as StepFailure::io, before anything is updated.
 [[nodiscard]] common::Expected<BatchGradients, StepError> batch_gradients(
     const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
     std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-    GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr);
+    GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr, StepSpill* spill = nullptr);
 
 }  // namespace nl

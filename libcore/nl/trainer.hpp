@@ -77,11 +77,12 @@ class Trainer {
   // batch() sequences, sequence b read from and carried into context b; the report's loss and the
   // trace's gradients are the batch means. pool null: on the calling thread. share: the batch is
   // split across processes and `batch` holds this one's part, streams [share->first(), ...);
-  // the other streams' contexts are not touched here (set_context brings them in).
+  // the other streams' contexts are not touched here (set_context brings them in). spill: a memory
+  // budget's hook (step_spill.hpp); a failure of it is StepFailure::io, and nothing is updated.
   [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                             std::span<const Sequence> batch, GradientPath path,
                                                             common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr,
-                                                            BatchShare* share = nullptr);
+                                                            BatchShare* share = nullptr, StepSpill* spill = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);

@@ -42,6 +42,7 @@
 // and its VJP `void backward(const XOp&, Tape&)` side by side. Ops defined outside the core record a
 // CustomOp; memory-rule blocks record an OpaqueOp (tape_op.hpp).
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -54,6 +55,7 @@
 #include "common/result.hpp"
 #include "tape/arena.hpp"
 #include "tape/buf_id.hpp"
+#include "tape/context_spill.hpp"
 #include "tape/shape.hpp"
 #include "tape/tape_error.hpp"
 #include "tape/tape_op.hpp"
@@ -148,6 +150,18 @@ class Tape {
   [[nodiscard]] std::span<const float> grad(BufId id) const;
   [[nodiscard]] std::span<float> grad_accumulator(BufId id);
 
+  // ── Context spill (context_spill.hpp) ─────────────────────────────────────
+  // The hook told about every opaque record whose context has fields (null: none, the default).
+  // It must outlive the tape's recording and backward.
+  void set_context_spill(ContextSpill* spill) { spill_ = spill; }
+  // For a hook: record op_index's context fields as bytes (the floats in visit order, native
+  // byte order), the fields freed and the buffers aliasing them empty until put_context. Throws
+  // TapeError when that record has no such context or it is already out.
+  [[nodiscard]] std::vector<std::uint8_t> take_context(std::size_t op_index);
+  // Gives the fields back from take_context's bytes (the same values, so the VJP computes the
+  // same bits). Throws TapeError when the record's context is not out or the size differs.
+  void put_context(std::size_t op_index, std::span<const std::uint8_t> bytes);
+
  private:
   template <typename F>
   friend auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>>;
@@ -176,6 +190,8 @@ class Tape {
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;
   void release_context(OpaqueOp& op);
+  [[nodiscard]] OpaqueOp& spillable(std::size_t op_index, const char* what);
+  [[nodiscard]] static std::size_t context_bytes(const OpaqueOp& op);
   [[noreturn]] void throw_foreign(BufId id, const char* op) const;
   [[noreturn]] static void throw_recorded_after_backward();
 
@@ -187,6 +203,7 @@ class Tape {
   std::size_t grad_floats_ = 0;
   std::vector<float> grads_;  // all accumulators, allocated by backward
   bool backward_done_ = false;
+  ContextSpill* spill_ = nullptr;
 };
 
 namespace detail {
@@ -234,6 +251,8 @@ auto try_with_tape(F&& f) -> common::Expected<std::decay_t<std::invoke_result_t<
     }
   } catch (const NonFiniteError& e) {
     return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), true);
+  } catch (const SpillError& e) {
+    return TapeFailure(common::Error::io(e.problem()), false);
   } catch (const TapeError& e) {
     return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), false);
   }
