@@ -1,9 +1,11 @@
 #include "nl_store/spill_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "hybrid/checkpoint_root/dir_fd.hpp"
@@ -125,7 +127,7 @@ class SequenceSpill final : public tape::ContextSpill {
     while (resident_ + room > share_) {
       std::vector<std::string> ids;
       for (const auto& [op, e] : live_) {
-        if (!e.out && op != pinned_) ids.push_back(id(op));
+        if (!e.out && e.bytes > 0 && op != pinned_) ids.push_back(id(op));  // moving nothing frees nothing
       }
       if (ids.empty()) return;  // budget_needed guarantees the pinned one plus `room` fit
       hybrid::MemorySnapshot snap;
