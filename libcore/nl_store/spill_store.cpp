@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -48,7 +49,8 @@ class SequenceSpill final : public tape::ContextSpill {
   ~SequenceSpill() override {
     const std::lock_guard lock(store_.mu_);
     for (const auto& [op, e] : live_) {
-      (void)store_.mem_.remove_tensor(id(op));  // deletes its blob when it is out
+      for (std::size_t k = 0; k < e.pieces; ++k) (void)store_.mem_.remove_tensor(id(op, k));  // deletes the blobs
+      (void)store_.mem_.remove_tensor(id(op));
       if (!e.out) store_.resident_ -= e.bytes;
     }
   }
@@ -69,20 +71,32 @@ class SequenceSpill final : public tape::ContextSpill {
     pinned_ = r.op_index;
     if (!e.out) return;
     make_room(t, e.bytes);
-    const std::string key = id(r.op_index);
     const auto t0 = Clock::now();
-    auto plan = store_.mem_.plan_move(key, hybrid::MemoryTier::ram, hybrid::empty_memory_snapshot());
-    if (!plan.ok()) fail("cannot plan reading back " + key, plan.error());
-    const auto* ssd = hybrid::as_ssd(store_.mem_.backing(key));
-    const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
-    if (common::Status s = store_.mem_.apply_move(key, *plan); !s.ok()) fail("cannot read back " + key + " from " + store_.dir(), s.error());
-    const hybrid::RamBacking* ram = hybrid::as_ram(store_.mem_.backing(key));
-    t.put_context(r.op_index, ram->data);
-    store_.mem_.register_tensor(key, e.bytes, hybrid::MemoryTier::ram);  // drops the read copy, keeps the footprint
+    std::size_t k = 0;
+    // Each field is filled from its pieces in order, each piece read back (verified) and deleted.
+    t.put_context(r.op_index, [&](std::span<std::uint8_t> field) {
+      for (std::size_t at = 0; at < field.size(); ++k) {
+        const std::string key = id(r.op_index, k);
+        auto plan = store_.mem_.plan_move(key, hybrid::MemoryTier::ram, hybrid::empty_memory_snapshot());
+        if (!plan.ok()) fail("cannot read back " + key + " from " + store_.dir(), plan.error());
+        const auto* ssd = hybrid::as_ssd(store_.mem_.backing(key));
+        const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
+        if (common::Status s = store_.mem_.apply_move(key, *plan); !s.ok()) fail("cannot read back " + key + " from " + store_.dir(), s.error());
+        const hybrid::RamBacking* ram = hybrid::as_ram(store_.mem_.backing(key));
+        if (ram == nullptr || ram->data.size() > field.size() - at) {
+          throw tape::SpillError("spill", key + " in " + store_.dir() + " does not fit the field it was cut from", {});
+        }
+        std::memcpy(field.data() + at, ram->data.data(), ram->data.size());
+        at += ram->data.size();
+        (void)store_.mem_.remove_tensor(key);
+        if (store_.disk_free_) *store_.disk_free_ += on_disk;
+      }
+    });
+    store_.mem_.register_tensor(id(r.op_index), e.bytes, hybrid::MemoryTier::ram);  // in RAM again: a candidate
     store_.cost_.read_s += since(t0);
     store_.cost_.restored_bytes += e.bytes;
-    if (store_.disk_free_) *store_.disk_free_ += on_disk;
     e.out = false;
+    e.pieces = 0;
     add_resident(e.bytes);
   }
 
@@ -100,13 +114,19 @@ class SequenceSpill final : public tape::ContextSpill {
   struct Entry {
     std::uint64_t bytes = 0;
     bool out = false;
+    std::size_t pieces = 0;  // blobs written for it (while out)
   };
 
   // Letters, digits, '_' only (SsdCache keeps such names as they are); the record's index
-  // zero-padded, so that id order is recording order.
-  [[nodiscard]] std::string id(std::size_t op) const {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "h%08llu_op%08zu", static_cast<unsigned long long>(hook_), op);
+  // zero-padded, so that id order is recording order. With `piece`: one blob of a cache out.
+  [[nodiscard]] std::string id(std::size_t op, std::optional<std::size_t> piece = std::nullopt) const {
+    char buf[64];
+    const auto hook = static_cast<unsigned long long>(hook_);
+    if (piece) {
+      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu_p%06zu", hook, op, *piece);
+    } else {
+      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu", hook, op);
+    }
     return buf;
   }
 
@@ -151,20 +171,26 @@ class SequenceSpill final : public tape::ContextSpill {
       throw tape::SpillError("spill", "no room for the step's saved state above the memory budget (" + where.reason + ")", {});
     }
     const auto t0 = Clock::now();
-    std::vector<std::uint8_t> bytes = t.take_context(op);
-    if (common::Status s = store_.mem_.register_tensor_with_data(key, std::move(bytes), hybrid::MemoryTier::ssd); !s.ok()) {
-      // A write that failed after its rename (the directory's fsync) left a blob the manager
-      // does not know of: remove it here, or it stays until the store closes.
-      (void)store_.mem_.ssd_cache().delete_blob(store_.mem_.ssd_cache().blob_path(key));
-      fail("cannot write the step's saved state to " + store_.dir(), s.error());
-    }
-    const auto* ssd = hybrid::as_ssd(store_.mem_.backing(key));
-    const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
+    // Each piece goes to disk as it comes: the cache's own fields are the only full copy.
+    (void)t.take_context(op, std::max<std::size_t>(store_.o_.piece_bytes, 1), [&](std::span<const std::uint8_t> piece) {
+      const std::string blob = id(op, e.pieces);
+      if (common::Status s = store_.mem_.register_tensor_with_data(blob, hybrid::Bytes(piece.begin(), piece.end()), hybrid::MemoryTier::ssd);
+          !s.ok()) {
+        // A write that failed after its rename (the directory's fsync) left a blob the manager
+        // does not know of: remove it here, or it stays until the store closes.
+        (void)store_.mem_.ssd_cache().delete_blob(store_.mem_.ssd_cache().blob_path(blob));
+        fail("cannot write the step's saved state to " + store_.dir(), s.error());
+      }
+      ++e.pieces;
+      const auto* ssd = hybrid::as_ssd(store_.mem_.backing(blob));
+      const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
+      store_.cost_.stored_bytes += on_disk;
+      if (store_.disk_free_) *store_.disk_free_ -= std::min(*store_.disk_free_, on_disk);
+    });
+    e.out = true;
+    store_.mem_.register_tensor(key, e.bytes, hybrid::MemoryTier::ssd);  // out: no longer a candidate
     store_.cost_.write_s += since(t0);
     store_.cost_.spilled_bytes += e.bytes;
-    store_.cost_.stored_bytes += on_disk;
-    if (store_.disk_free_) *store_.disk_free_ -= std::min(*store_.disk_free_, on_disk);
-    e.out = true;
     resident_ -= e.bytes;
     store_.resident_ -= e.bytes;
   }

@@ -12,8 +12,9 @@
 // - where to: hybrid's placement policy (decide_with_capacity) with RAM as the budget and the
 //   disk's free space as statvfs saw it at open (less what this store wrote since): SSD, or a
 //   refusal (a SpillError naming the numbers) when the disk lacks room.
-// - how: hybrid's HybridMemoryManager on RUN/spill (blobs written atomically, read back
-//   verified: CRC-32C, length), encoded with the shuffle+zstd codec, or raw.
+// - how: hybrid's HybridMemoryManager on RUN/spill, a cache cut into blobs of 4 MiB as the tape
+//   hands it over (so no second copy of a whole cache is ever made), each written atomically,
+//   encoded with the shuffle+zstd codec (or raw), read back verified (CRC-32C, length), deleted.
 // The bits: a cache comes back byte for byte, so a budgeted run trains to the same losses,
 // gradients and checkpoint as an unbudgeted one.
 // Failures: a write or read that fails throws tape::SpillError from inside the step's tape, so the
@@ -21,9 +22,9 @@
 // checkpoint is never touched by this store. A killed process leaves blobs in RUN/spill that the
 // next open wipes; RUN/spill is refused when it is a symbolic link (nothing is written through a
 // link leaving the run directory).
-// Overhead beyond the budget: while a cache is written or read, one copy of its bytes (and the
-// codec's output) per sequence computed at once; the rest of the process (parameters, optimizer
-// moments, tape activations, gradients) is not counted in the budget.
+// Overhead beyond the budget: while a cache is written or read, one 4 MiB piece and the codec's
+// buffers for it, per sequence computed at once; the rest of the process (parameters, optimizer
+// moments, tape activations, gradients, the allocator's own slack) is not counted in the budget.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,9 @@ struct SpillOptions {
   std::size_t concurrency = 1;        // sequences computed at once (threads of a batch)
   std::uint64_t largest_context = 0;  // nl::largest_context_bytes for the run's model
   hybrid::CompressionKind codec = hybrid::CompressionKind::shuffle_zstd;
+  // A cache goes out in blobs of at most this many bytes: RAM beyond the budget while one is
+  // written or read is one piece and the codec's buffers for it, not a copy of the whole cache.
+  std::size_t piece_bytes = std::size_t{4} << 20;
 };
 
 // What moved, since the last take_cost: deterministic counts, then the wall clock.

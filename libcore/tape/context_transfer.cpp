@@ -1,5 +1,8 @@
-// Tape::take_context / put_context: a record's context fields out to bytes and back, for a
-// ContextSpill hook (context_spill.hpp).
+// Tape::take_context / put_context: a record's context fields out as byte pieces and back, for a
+// ContextSpill hook (context_spill.hpp). Pieces, not one copy of the whole context: a hook that
+// writes them out as they come holds at most one piece beside the fields, so moving a cache out
+// of RAM never needs a second cache's worth of RAM.
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -27,15 +30,16 @@ OpaqueOp& Tape::spillable(std::size_t op_index, const char* what) {
   return *op;
 }
 
-std::vector<std::uint8_t> Tape::take_context(std::size_t op_index) {
+std::size_t Tape::take_context(std::size_t op_index, std::size_t piece_bytes, const ContextSink& sink) {
   OpaqueOp& op = spillable(op_index, "take_context");
   if (op.context_taken) throw TapeError("take_context", "record " + std::to_string(op_index) + "'s context is already out", {});
+  if (piece_bytes == 0) throw TapeError("take_context", "pieces of 0 bytes", {});
   // The record owns the object, made non-const by its recorder; the VJP alone reads it as const.
   void* ctx = const_cast<void*>(op.context.get());
-  std::vector<std::uint8_t> out(context_bytes(op));
   op.taken_sizes.clear();
   op.taken_aliases.clear();
-  std::size_t at = 0, field = 0;
+  op.context_taken = true;  // from here on: a sink that throws leaves the record unusable, never half-read
+  std::size_t field = 0, pieces = 0;
   op.context_fields(ctx, [&](std::vector<float>& v) {
     // Saved buffers pointing into this field (record_opaque's aliases): where, to re-point them.
     for (std::size_t i = 0; i < op.saved.size(); ++i) {
@@ -46,33 +50,26 @@ std::vector<std::uint8_t> Tape::take_context(std::size_t op_index) {
         b.data = nullptr, b.shape = Shape{0};
       }
     }
-    if (!v.empty()) std::memcpy(out.data() + at, v.data(), v.size() * sizeof(float));
-    at += v.size() * sizeof(float);
     op.taken_sizes.push_back(v.size());
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
+    const std::size_t n = v.size() * sizeof(float);
+    for (std::size_t at = 0; at < n; at += piece_bytes, ++pieces) sink({bytes + at, std::min(piece_bytes, n - at)});
     FloatPool::give_local(std::move(v));
     v = std::vector<float>();  // a moved-from vector is only "valid": make it empty for sure
     ++field;
   });
-  op.context_taken = true;
-  return out;
+  return pieces;
 }
 
-void Tape::put_context(std::size_t op_index, std::span<const std::uint8_t> bytes) {
+void Tape::put_context(std::size_t op_index, const ContextFill& fill) {
   OpaqueOp& op = spillable(op_index, "put_context");
   if (!op.context_taken) throw TapeError("put_context", "record " + std::to_string(op_index) + "'s context is not out", {});
-  std::size_t floats = 0;
-  for (std::size_t n : op.taken_sizes) floats += n;
-  if (bytes.size() != floats * sizeof(float)) {
-    throw TapeError("put_context", "record " + std::to_string(op_index) + "'s context holds " + std::to_string(floats * sizeof(float)) +
-                                       " bytes; got " + std::to_string(bytes.size()), {});
-  }
   void* ctx = const_cast<void*>(op.context.get());
   std::vector<const float*> starts;
-  std::size_t at = 0, field = 0;
+  std::size_t field = 0;
   op.context_fields(ctx, [&](std::vector<float>& v) {
     v = take_cache_buffer<float>(op.taken_sizes[field++]);
-    if (!v.empty()) std::memcpy(v.data(), bytes.data() + at, v.size() * sizeof(float));
-    at += v.size() * sizeof(float);
+    fill({reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(float)});
     starts.push_back(v.data());
   });
   for (const OpaqueOp::AliasSpot& a : op.taken_aliases) {

@@ -154,13 +154,18 @@ class Tape {
   // The hook told about every opaque record whose context has fields (null: none, the default).
   // It must outlive the tape's recording and backward.
   void set_context_spill(ContextSpill* spill) { spill_ = spill; }
-  // For a hook: record op_index's context fields as bytes (the floats in visit order, native
-  // byte order), the fields freed and the buffers aliasing them empty until put_context. Throws
-  // TapeError when that record has no such context or it is already out.
-  [[nodiscard]] std::vector<std::uint8_t> take_context(std::size_t op_index);
-  // Gives the fields back from take_context's bytes (the same values, so the VJP computes the
-  // same bits). Throws TapeError when the record's context is not out or the size differs.
-  void put_context(std::size_t op_index, std::span<const std::uint8_t> bytes);
+  // For a hook: hands record op_index's context fields to `sink` as bytes (their floats in visit
+  // order, native byte order), in pieces of at most piece_bytes (a piece never spans two fields),
+  // freeing each field once all of it was handed over; the buffers aliasing them read empty until
+  // put_context. Returns the number of pieces. Throws TapeError when the record has no such
+  // context or it is already out; what `sink` throws leaves the context out for good.
+  using ContextSink = std::function<void(std::span<const std::uint8_t>)>;
+  std::size_t take_context(std::size_t op_index, std::size_t piece_bytes, const ContextSink& sink);
+  // Gives the fields back: calls `fill` once per field, in visit order, with the field's new
+  // storage as bytes, which it must fill entirely (with what take_context handed over: then the
+  // VJP computes the same bits). Throws TapeError when the record's context is not out.
+  using ContextFill = std::function<void(std::span<std::uint8_t>)>;
+  void put_context(std::size_t op_index, const ContextFill& fill);
 
  private:
   template <typename F>

@@ -3,6 +3,7 @@
 // empty; a hook's SpillError comes out of try_with_tape as an io error.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -50,15 +51,29 @@ const tape::opaque::OpaqueRegistry& registry() {
 class TakeAll final : public tape::ContextSpill {
  public:
   void recorded(tape::Tape& t, tape::ContextRef r) override {
-    out_[r.op_index] = t.take_context(r.op_index);
-    CHECK(out_[r.op_index].size() == r.bytes);
+    std::vector<std::uint8_t>& out = out_[r.op_index];
+    // Pieces of 5 bytes: a float cut in two, and a field's last piece shorter.
+    const std::size_t pieces = t.take_context(r.op_index, 5, [&](std::span<const std::uint8_t> p) {
+      CHECK(p.size() <= 5);
+      out.insert(out.end(), p.begin(), p.end());
+    });
+    CHECK(out.size() == r.bytes);
+    CHECK(pieces == 2 * ((r.bytes / 2 + 4) / 5));  // two fields of equal size, cut apart
     taken_ += 1;
   }
   void needed(tape::Tape& t, tape::ContextRef r) override {
     const auto& op = std::get<tape::OpaqueOp>(t.ops()[r.op_index]);
     CHECK(t.data(op.saved[0]).empty());  // out: the alias reads as nothing, never freed memory
-    t.put_context(r.op_index, out_.at(r.op_index));
+    give_back(t, r.op_index);
     out_.erase(r.op_index);
+  }
+  void give_back(tape::Tape& t, std::size_t op) {
+    std::size_t at = 0;
+    t.put_context(op, [&](std::span<std::uint8_t> field) {
+      std::copy_n(out_.at(op).begin() + static_cast<std::ptrdiff_t>(at), field.size(), field.begin());
+      at += field.size();
+    });
+    CHECK(at == out_.at(op).size());
   }
   void released(tape::Tape&, tape::ContextRef) override { ++released_; }
   int taken_ = 0, released_ = 0;
@@ -115,7 +130,7 @@ TEST_CASE("context_transfer: contexts taken out after recording and put back bef
   CHECK(hook.out_.empty());
 }
 
-TEST_CASE("context_transfer: taking twice or putting back the wrong size is refused; a hook's SpillError is an io error") {
+TEST_CASE("context_transfer: taking twice, putting back what is not out, pieces of 0 bytes are refused; a hook's SpillError is an io error") {
   tape::with_tape([&](tape::Tape& t) {
     TakeAll hook;
     t.set_context_spill(&hook);
@@ -126,13 +141,13 @@ TEST_CASE("context_transfer: taking twice or putting back the wrong size is refu
     const std::array<Tensor, 1> ins{t.register_param(y, Shape{2})};
     (void)tape::opaque::record_opaque(registry(), tape::opaque::OpaqueKey::frozen_delta_rule, ins, outs, saved, ctx, &fields);
     CHECK(ctx->c.empty());  // taken by the hook
-    CHECK_THROWS_AS((void)t.take_context(t.ops().size() - 1), tape::TapeError);
-    const std::vector<std::uint8_t> short_bytes(4);
-    CHECK_THROWS_AS(t.put_context(t.ops().size() - 1, short_bytes), tape::TapeError);
-    t.put_context(t.ops().size() - 1, hook.out_.begin()->second);
+    const std::size_t last = t.ops().size() - 1;
+    CHECK_THROWS_AS((void)t.take_context(last, 4, [](std::span<const std::uint8_t>) {}), tape::TapeError);
+    hook.give_back(t, last);
     CHECK(ctx->c == std::vector<float>{1, 2});
     CHECK(ctx->twice == std::vector<float>{3, 4});
-    CHECK_THROWS_AS(t.put_context(t.ops().size() - 1, hook.out_.begin()->second), tape::TapeError);
+    CHECK_THROWS_AS(t.put_context(last, [](std::span<std::uint8_t>) {}), tape::TapeError);
+    CHECK_THROWS_AS((void)t.take_context(last, 0, [](std::span<const std::uint8_t>) {}), tape::TapeError);
   });
   Failing failing;
   const auto r = tape::try_with_tape([&](tape::Tape& t) { return record_and_grad(t, &failing).size(); });

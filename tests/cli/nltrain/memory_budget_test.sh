@@ -80,7 +80,7 @@ RANDOM=11
 for i in $(seq 1 "$ROUNDS"); do
   "$NLTRAIN" train --resume R --quiet --memory-budget 1M >/dev/null 2>"$WORK/train.err" &
   pid=$!
-  sleep "0.$((RANDOM % 4 + 1))$((RANDOM % 10))"
+  sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"  # 0 .. 1.99 s: start-up, steps, spills, saves
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   run "$NLTRAIN" eval --checkpoint R --max-chunks 1 --json
