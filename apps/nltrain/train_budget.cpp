@@ -9,9 +9,9 @@
 
 namespace nltrain::cli {
 
-common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(std::optional<std::uint64_t> budget, const std::string& out,
-                                                                 const nl::Trainer& trainer, std::optional<std::uint64_t> threads,
-                                                                 bool shared_batch) {
+common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOptions& opts, const std::string& out,
+                                                                 const nl::Trainer& trainer, bool shared_batch) {
+  const std::optional<std::uint64_t> budget = opts.memory_budget;
   if (!budget) return std::unique_ptr<nl_store::SpillStore>();
   if (*budget == 0) return common::Error::invalid_argument("--memory-budget: must be at least 1 byte");
   if (shared_batch) {
@@ -22,7 +22,8 @@ common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(std::optional<
   o.budget_bytes = *budget;
   // As cmd_train sizes its pool: a batch runs min(threads, B) sequences at once, one runs alone.
   const std::size_t batch = trainer.batch();
-  o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(threads.value_or(common::available_cores()), batch)) : 1;
+  o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), batch)) : 1;
+  o.codec = opts.spill_codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
   o.largest_context = nl::largest_context_bytes(trainer.config(), trainer.params(), trainer.context(0));
   auto store = nl_store::SpillStore::open(out, o);
   if (!store.ok()) {

@@ -13,16 +13,16 @@
 #include "common/result.hpp"
 #include "nl/trainer.hpp"
 #include "nl_store/spill_store.hpp"
+#include "train_options.hpp"
 
 namespace nltrain::cli {
 
-// Null without a budget. Refuses (invalid_argument, "--memory-budget: ...") a budget of 0, one
-// below the step's working set (naming the bytes needed), and a run split across processes;
-// RUN/spill as a link (io). `threads`: --threads (a batch's sequences run that many at once,
-// each in its own share of the budget). Call with the run directory locked.
-[[nodiscard]] common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(std::optional<std::uint64_t> budget,
-                                                                               const std::string& out, const nl::Trainer& trainer,
-                                                                               std::optional<std::uint64_t> threads, bool shared_batch);
+// Null without --memory-budget. Refuses (invalid_argument, "--memory-budget: ...") a budget of 0,
+// one below the step's working set (naming the bytes needed), and a run split across processes;
+// RUN/spill as a link (io). A batch's sequences run min(--threads, B) at once, each in its own
+// share of the budget. Call with the run directory locked.
+[[nodiscard]] common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOptions& o, const std::string& out,
+                                                                               const nl::Trainer& trainer, bool shared_batch);
 
 // Adds the step's "memory" object (schemas/nltrain-metrics.v0.1.0.json) when there is a store:
 // budget, bytes moved out and back, stored on disk, peak resident; with `timing`, the seconds.

@@ -172,7 +172,7 @@ class SequenceSpill final : public tape::ContextSpill {
     }
     const auto t0 = Clock::now();
     // Each piece goes to disk as it comes: the cache's own fields are the only full copy.
-    (void)t.take_context(op, std::max<std::size_t>(store_.o_.piece_bytes, 1), [&](std::span<const std::uint8_t> piece) {
+    (void)t.take_context(op, store_.o_.piece_bytes, [&](std::span<const std::uint8_t> piece) {
       const std::string blob = id(op, e.pieces);
       if (common::Status s = store_.mem_.register_tensor_with_data(blob, hybrid::Bytes(piece.begin(), piece.end()), hybrid::MemoryTier::ssd);
           !s.ok()) {
@@ -231,6 +231,7 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
 
 SpillStore::SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free)
     : run_dir_(std::move(run_dir)), o_(o), mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), fs), disk_free_(disk_free) {
+  if (o_.piece_bytes == 0) o_.piece_bytes = std::clamp<std::uint64_t>(o_.largest_context / 8, std::uint64_t{1} << 20, std::uint64_t{16} << 20);
   hybrid::CompressionPolicy codec;
   codec.default_kind = o.codec;
   mem_.set_compression_policy(codec);

@@ -54,8 +54,8 @@ std::size_t Tape::take_context(std::size_t op_index, std::size_t piece_bytes, co
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
     const std::size_t n = v.size() * sizeof(float);
     for (std::size_t at = 0; at < n; at += piece_bytes, ++pieces) sink({bytes + at, std::min(piece_bytes, n - at)});
-    FloatPool::give_local(std::move(v));
-    v = std::vector<float>();  // a moved-from vector is only "valid": make it empty for sure
+    // Freed, not pooled: a field moved out to save RAM must not stay in this thread's FloatPool.
+    std::vector<float>().swap(v);
     ++field;
   });
   return pieces;

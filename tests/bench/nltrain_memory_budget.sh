@@ -7,11 +7,12 @@
 # and, in the same directory and the same run, the disk's raw rate: dd of 512 MiB with
 # conv=fsync, then read back. Prints: the losses of U and B compared bit for bit, the checkpoints
 # compared, peak RSS of each, B's spill traffic and its rate against dd's write+read rate.
-# usage: nltrain_memory_budget.sh NLTRAIN WORK [D S K STEPS BUDGET]  (defaults 256 512 2 20 least)
+# usage: nltrain_memory_budget.sh NLTRAIN WORK [D S K STEPS BUDGET CODEC]
+#   (defaults 256 512 2 20, the least budget, zstd; BUDGET may be "" for the least)
 # Use a build without sanitizers (ASan's quarantine holds freed memory: RSS means nothing there).
 set -eu
 NLTRAIN=$(realpath "$1")
-WORK=$2 D=${3:-256} S=${4:-512} K=${5:-2} STEPS=${6:-20} BUDGET=${7:-}
+WORK=$2 D=${3:-256} S=${4:-512} K=${5:-2} STEPS=${6:-20} BUDGET=${7:-} CODEC=${8:-zstd}
 mkdir -p "$WORK" && cd "$WORK" && rm -rf U A B ./*.jsonl ./*.time dd.bin
 ARGS=(--d "$D" --heads 4 --seq-len "$S" --levels "$K" --steps "$STEPS" --checkpoint-every "$STEPS" --quiet)
 rss() { sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$1"; }
@@ -29,7 +30,7 @@ if [ -z "$BUDGET" ]; then
   BUDGET=$(sed -nE 's/.*at least ([0-9]+) bytes are needed.*/\1/p' refusal.txt)
   rm -rf B
 fi
-/usr/bin/time -v "$NLTRAIN" train "${ARGS[@]}" --out B --metrics B.jsonl --memory-budget "$BUDGET" --metrics-timing 2>B.time
+/usr/bin/time -v "$NLTRAIN" train "${ARGS[@]}" --out B --metrics B.jsonl --memory-budget "$BUDGET" --spill-codec "$CODEC" --metrics-timing 2>B.time
 
 python3 - "$BUDGET" "$W_S" "$R_S" "$(rss U.time)" "$(rss A.time)" "$(rss B.time)" <<'PY'
 import json, sys

@@ -32,6 +32,16 @@ grep -q "\"memory\":{\"budget_bytes\":$NEED,\"spilled_bytes\":[1-9]" b.jsonl || 
 [ "$(grep -c '"spilled_bytes":0,' b.jsonl)" -eq 0 ] || fail "a step spilled nothing under the least budget"
 [ ! -e b/spill ] || fail "b/spill left after the run"
 grep -q '"write_s"' b.jsonl && fail "seconds in the metrics without --metrics-timing"
+# Raw blobs (--spill-codec none): the same bits, and as many bytes on disk as moved out.
+run "$NLTRAIN" train "${M[@]}" --out n --metrics n.jsonl --memory-budget "$NEED" --spill-codec none
+expect_rc 0
+same_checkpoint u n || fail "--spill-codec none: checkpoint differs from the unbudgeted run"
+[ "$(no_memory n.jsonl)" = "$(cat u.jsonl)" ] || fail "--spill-codec none: metrics differ from the unbudgeted run"
+grep -qE '"spilled_bytes":([0-9]+),"restored_bytes":\1,"stored_bytes":\1,' n.jsonl || fail "--spill-codec none: $(head -1 n.jsonl)"
+run "$NLTRAIN" train "${M[@]}" --out x --memory-budget "$NEED" --spill-codec lz4
+expect_rc 2
+expect_err_one_line
+expect_err_has "--spill-codec"
 # A budget above the caches moves nothing (suffixes: 1K = 1024 bytes ... 1G = 2^30).
 run "$NLTRAIN" train "${M[@]}" --out g --metrics g.jsonl --memory-budget 1G --metrics-timing
 expect_rc 0
