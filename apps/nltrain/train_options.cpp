@@ -1,5 +1,4 @@
 // nltrain train's command line (the options; cmd_train.cpp runs them).
-#include "cli_common/byte_count_option.hpp"
 #include "cli_common/count_option.hpp"
 #include "commands.hpp"
 #include "train_options.hpp"
