@@ -29,21 +29,50 @@ common::Result<std::uint64_t> parse_count(std::string_view option, std::string_v
   return value;
 }
 
+common::Result<std::uint64_t> parse_byte_count(std::string_view option, std::string_view text) {
+  unsigned shift = 0;
+  std::string_view digits = text;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      case 'T': case 't': shift = 40; break;
+      default: break;
+    }
+    if (shift > 0) digits.remove_suffix(1);
+  }
+  const std::string quoted = "\"" + common::excerpt(text) + "\"";
+  bool ok = !digits.empty();
+  for (char c : digits) ok = ok && c >= '0' && c <= '9';
+  if (!ok) {
+    return common::Error::malformed(std::string(option) + ": expected a number of bytes (digits, optionally followed by K, M, G or T), got " + quoted);
+  }
+  auto n = parse_count(option, digits);
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  if (!n.ok() || *n > (kMax >> shift)) {
+    return common::Error::malformed(std::string(option) + ": " + quoted + " is too large; at most " + std::to_string(kMax) + " bytes");
+  }
+  return *n << shift;
+}
+
 namespace {
 
 template <class Store>
-CLI::Option* add_with(CLI::App* cmd, const std::string& name, Store store, const std::string& help) {
+CLI::Option* add_with(CLI::App* cmd, const std::string& name, Store store, const std::string& help,
+                      common::Result<std::uint64_t> (*parse)(std::string_view, std::string_view) = parse_count,
+                      const char* type_name = "UINT") {
   return cmd
       ->add_option_function<std::string>(
           name,
-          [name, store](const std::string& text) {
-            auto v = parse_count(name, text);
+          [name, store, parse](const std::string& text) {
+            auto v = parse(name, text);
             // CLI11 reports a ValidationError as a usage error; main prints its text on one line.
             if (!v.ok()) throw CLI::ValidationError(v.error().message());
             store(*v);
           },
           help)
-      ->type_name("UINT");
+      ->type_name(type_name);
 }
 
 }  // namespace
@@ -55,6 +84,11 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::optio
 
 CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::uint64_t& out, const std::string& help) {
   return add_with(cmd, name, [&out](std::uint64_t v) { out = v; }, help);
+}
+
+CLI::Option* add_byte_count_option(CLI::App* cmd, const std::string& name, std::optional<std::uint64_t>& out,
+                                   const std::string& help) {
+  return add_with(cmd, name, [&out](std::uint64_t v) { out = v; }, help, parse_byte_count, "BYTES");
 }
 
 }  // namespace cli_common

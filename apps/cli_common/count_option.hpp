@@ -27,4 +27,12 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::optio
                               const std::string& help);
 CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::uint64_t& out, const std::string& help);
 
+// Byte sizes (nltrain train --memory-budget): digits, then optionally one of K M G T (or
+// k m g t), 2^10 .. 2^40. A sign, a fraction, a space, another suffix, or a value above
+// 2^64 - 1 is malformed (exit 2), naming `option` and quoting `text`.
+[[nodiscard]] common::Result<std::uint64_t> parse_byte_count(std::string_view option, std::string_view text);
+// As add_count_option, read with parse_byte_count.
+CLI::Option* add_byte_count_option(CLI::App* cmd, const std::string& name, std::optional<std::uint64_t>& out,
+                                   const std::string& help);
+
 }  // namespace cli_common

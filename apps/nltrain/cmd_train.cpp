@@ -21,6 +21,7 @@
 #include "receipt_stream.hpp"
 #include "run_dir.hpp"
 #include "train_batch.hpp"
+#include "train_budget.hpp"
 #include "train_plan.hpp"
 #include "train_options.hpp"
 #include "train_refusals.hpp"
@@ -32,7 +33,6 @@ namespace {
 
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
-
 
 }  // namespace
 
@@ -61,7 +61,6 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " +
                                                   std::to_string(run.steps)));
   }
-
   if (o.stop_at && *o.stop_at <= trainer->step()) {
     return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
                                                   std::to_string(trainer->step())));
@@ -87,6 +86,9 @@ int run_train(const TrainOptions& o) {
   if (writer && resuming && out != o.resume && has_checkpoint(out) && !o.force) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
+  // Before any output is opened: a refused budget leaves every file as it was.
+  auto budget = open_budget(o, out, *trainer, share.has_value());
+  if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
   ReceiptStream receipts;
   if (resuming && trainer->step() >= run.steps) {
@@ -105,7 +107,6 @@ int run_train(const TrainOptions& o) {
     if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
   }
   std::ostream& say = metrics.on_stdout() || receipts.on_stdout() ? std::cerr : std::cout;
-
   const nl::MagConfig cfg = trainer->config();
   const std::uint64_t last = o.stop_at ? *o.stop_at : run.steps;
   const std::uint64_t first = trainer->step();
@@ -170,7 +171,7 @@ int run_train(const TrainOptions& o) {
     const auto b = TrainClock::now();
     const std::span<const nl::Sequence> mine = std::span(data.sequences()).subspan(share ? share->first() : 0, local);
     auto r = trainer->build_batch_step(opaque_registry(), mine, nl::GradientPath::tape, pool ? &*pool : nullptr, audit,
-                                       share ? &*share : nullptr, trace.get());
+                                       share ? &*share : nullptr, trace.get(), budget->get());
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {  // every rank has the same failure (nl::BatchShare::first_failure); rank 0 says it
@@ -182,7 +183,7 @@ int run_train(const TrainOptions& o) {
                                    : "no checkpoint was written";
       std::cerr << "nltrain: step " << n << ": " << (r.error().non_finite() ? "NaN or Inf in the loss or gradients (" : "step failed (")
                 << common::excerpt(why) << "); training stopped; " << kept << "\n";
-      return kExitFailure;
+      return r.error().kind() == nl::StepFailure::io ? kExitMalformedOrIo : kExitFailure;  // a spill's disk, or the math
     }
     if (std::isnan(first_loss)) first_loss = r->loss;
     last_loss = r->loss;
@@ -192,6 +193,7 @@ int run_train(const TrainOptions& o) {
     // wall clock, apart, so a seeded run's metrics are the same bytes every time.
     nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
+    add_spill_cost(m, budget->get(), o.metrics_timing);
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
     common::Status written;
     nl::TimedPhase writing(trace.get(), nl::StepPhase::metrics);

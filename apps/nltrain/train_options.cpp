@@ -39,6 +39,13 @@ Registration add_train_command(CLI::App& app) {
                                "(default 1; --resume keeps the run's)");
   cli_common::add_count_option(cmd, "--threads", o->threads,
                                "Threads for a batch's sequences (default: the cores available; the results do not depend on it)");
+  cli_common::add_byte_count_option(cmd, "--memory-budget", o->memory_budget,
+                                    "RAM for the rules' saved state between forward and backward (bytes; K, M, G, T: 2^10..2^40); "
+                                    "above it caches go to RUN/spill and back, with the same results");
+  cmd->add_option("--spill-codec", o->spill_codec,
+                  "How --memory-budget's blobs are written: zstd (shuffled, level 1; the default) or none (raw: "
+                  "for a CPU slower than the disk)")
+      ->check(CLI::IsMember({"zstd", "none"}));
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");

@@ -18,6 +18,8 @@ struct TrainOptions {
   std::optional<std::uint64_t> checkpoint_every;  // default 100
   std::optional<std::uint64_t> batch;             // default 1; on --resume, the run's
   std::optional<std::uint64_t> threads;           // default: the cores available
+  std::optional<std::uint64_t> memory_budget;     // bytes; none: the caches stay in RAM
+  std::string spill_codec = "zstd";               // zstd or none (--memory-budget's blobs)
   ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -40,11 +41,16 @@ common::Status check_finite(const MagConfig& cfg, MagGradients<float>& g) {
 
 SequenceResult one_sequence(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
                             const Sequence& seq, const ContextMemory<float>& context, const Pulse& pulse, GradientPath path,
-                            StepObserver* observer, std::size_t stream) {
+                            StepObserver* observer, std::size_t stream, tape::ContextSpill* spill) {
   SequenceGradients out;
   if (path == GradientPath::tape) {
-    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context, observer, stream);
-    if (!r.ok()) return StepError(r.error(), r.error().non_finite() ? StepFailure::non_finite : StepFailure::invalid);
+    auto r = tape_gradients(registry, cfg, params, seq.ids, seq.targets, pulse, context, observer, stream, spill);
+    if (!r.ok()) {
+      const StepFailure kind = r.error().non_finite()                      ? StepFailure::non_finite
+                               : r.error().code() == common::ErrorCode::io ? StepFailure::io
+                                                                           : StepFailure::invalid;
+      return StepError(r.error(), kind);
+    }
     out = {r->loss, std::move(r->grads), std::move(r->context_after), r->pulse};  // a learned gate may differ from `pulse`
   } else {
     // cms_forward fails on inputs that do not fit or on a non-finite loss; checking the inputs
@@ -118,11 +124,11 @@ bool mean_into_first(std::vector<std::vector<std::span<float>>>& g, common::Work
 // A failure as one line that another process can turn back into the same StepError: its kind,
 // its error code, then its message.
 std::string failure_text(const StepError& e) {
-  return std::string(1, e.non_finite() ? 'n' : 'i') + static_cast<char>('0' + static_cast<int>(e.code())) + e.message();
+  return std::string(1, e.non_finite() ? 'n' : e.kind() == StepFailure::io ? 'o' : 'i') + static_cast<char>('0' + static_cast<int>(e.code())) + e.message();
 }
 
 StepError failure_from_text(const std::string& t) {
-  const StepFailure kind = t[0] == 'n' ? StepFailure::non_finite : StepFailure::invalid;
+  const StepFailure kind = t[0] == 'n' ? StepFailure::non_finite : t[0] == 'o' ? StepFailure::io : StepFailure::invalid;
   return StepError(common::Error(static_cast<common::ErrorCode>(t[1] - '0'), t.substr(2)), kind);
 }
 
@@ -181,7 +187,7 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
                                                             const MagParams<float>& params, std::span<const Sequence> batch,
                                                             std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
                                                             GradientPath path, common::WorkerPool* pool, BatchShare* share,
-                                                            StepObserver* observer) {
+                                                            StepObserver* observer, StepSpill* spill) {
   const std::size_t n = batch.size();
   if (n == 0 || contexts.size() != n) {
     return StepError(common::Error::invalid_argument("batch: " + std::to_string(n) + " sequences for " +
@@ -196,7 +202,10 @@ common::Expected<BatchGradients, StepError> batch_gradients(const tape::opaque::
   std::vector<std::optional<SequenceResult>> slots(n);
   const std::size_t first_stream = share != nullptr ? share->first() : 0;
   auto task = [&](std::size_t b) {
-    slots[b].emplace(one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path, observer, first_stream + b));
+    // The hook outlives the sequence's tape (made inside one_sequence) and goes with it.
+    const std::unique_ptr<tape::ContextSpill> hook = spill != nullptr ? spill->for_sequence(b) : nullptr;
+    slots[b].emplace(
+        one_sequence(registry, cfg, params, batch[b], contexts[b], pulse, path, observer, first_stream + b, hook.get()));
   };
   if (pool != nullptr && n > 1) {
     pool->run(n, task);

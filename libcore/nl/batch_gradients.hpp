@@ -24,6 +24,7 @@
 #include "nl/mag_params.hpp"
 #include "nl/step_error.hpp"
 #include "nl/step_phases.hpp"
+#include "nl/step_spill.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 
 namespace nl {
@@ -64,10 +65,13 @@ struct BatchGradients {
 // process's part, contexts_after too; loss and gradients are the whole batch's means. A failure (the first failing sequence in index order) says whether a value went
 // non-finite or the inputs do not fit; for B > 1 its message starts "sequence b: ".
 // `observer` (may be null) is told each sequence's forward and backward (as phases of its
-// stream, from the worker thread that ran it) and the reduction to the means.
+// stream, from the worker thread that ran it) and the reduction to the means. spill (null:
+// none; the tape path only): each sequence's tape gets spill->for_sequence(b), and a failure to
+// move its state out or back fails the step as StepFailure::io, before anything is updated.
 [[nodiscard]] common::Expected<BatchGradients, StepError> batch_gradients(
     const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
     std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
-    GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr, StepObserver* observer = nullptr);
+    GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr, StepObserver* observer = nullptr,
+    StepSpill* spill = nullptr);
 
 }  // namespace nl

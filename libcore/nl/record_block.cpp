@@ -1,6 +1,7 @@
 #include "nl/record_block.hpp"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,12 @@ std::shared_ptr<Cache> pooled_cache(Cache&& c) {
   });
 }
 
+// The cache's fields for the tape's spill hook (tape/context_spill.hpp), in visit order.
+template <typename Cache>
+void cache_fields(void* cache, const std::function<void(std::vector<float>&)>& f) {
+  static_cast<Cache*>(cache)->visit([&](std::vector<float>& v) { f(v); });
+}
+
 }  // namespace
 
 RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKind kind, const RuleConfig& cfg,
@@ -81,7 +88,8 @@ RecordedChunk record_active(const tape::opaque::OpaqueRegistry& registry, RuleKi
     std::vector<OpaqueValue> saved{flat(header), OpaqueValue{x.data(), Shape{s, cfg.d}}, flat(params.data())};
     for_each_field(*cache, [&](std::span<const float> v) { saved.push_back({v, Shape{v.size()}, true}); });
     RecordedChunk out;
-    out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache)).at(0);
+    using Cache = typename decltype(cache)::element_type;
+    out.y = tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache), &cache_fields<Cache>).at(0);
     out.final_state = std::move(f.final_state);
     return out;
   });
@@ -100,7 +108,8 @@ tape::Tensor record_frozen(const tape::opaque::OpaqueRegistry& registry, RuleKin
     const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.y, Shape{s, cfg.d}}};
     std::vector<OpaqueValue> saved{flat(header), flat(state)};
     for_each_field(*cache, [&](std::span<const float> v) { saved.push_back({v, Shape{v.size()}, true}); });
-    return tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache)).at(0);
+    using Cache = typename decltype(cache)::element_type;
+    return tape::opaque::record_opaque(registry, key, inputs, outputs, saved, std::move(cache), &cache_fields<Cache>).at(0);
   });
 }
 

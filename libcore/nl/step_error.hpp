@@ -11,6 +11,7 @@ namespace nl {
 enum class StepFailure : unsigned char {
   non_finite,  // the loss, a tape value, a gradient or an error buffer went NaN or Inf
   invalid,     // the inputs did not fit the model (never happens for a valid trainer and chunk)
+  io,          // a memory budget could not move the step's saved state to disk or back
 };
 
 // A common::Error with its StepFailure; `return e;` into a common::Result keeps the message.

@@ -88,12 +88,14 @@ TracedChunk traced_cms_forward(tape::Tape& t, const tape::opaque::OpaqueRegistry
 common::Expected<TapeGradients, tape::TapeFailure> tape_gradients(const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg,
                                              const MagParams<float>& params, std::span<const std::size_t> ids,
                                              std::span<const std::size_t> targets, const Pulse& pulse,
-                                             const ContextMemory<float>& context, StepObserver* observer, std::size_t stream) {
+                                             const ContextMemory<float>& context, StepObserver* observer, std::size_t stream,
+                                             tape::ContextSpill* spill) {
   TimedPhase forward(observer, StepPhase::forward, stream);
   if (const common::Status s = check_chunk_inputs(cfg, params, ids, targets, pulse, context); !s.ok()) {
     return tape::TapeFailure(s.error(), false);
   }
   return tape::try_with_tape([&](tape::Tape& t) {
+    t.set_context_spill(spill);
     const TapeParams tp = register_params(t, cfg, params);
     TracedChunk chunk = traced_cms_forward(t, registry, cfg, tp, ids, targets, pulse, context);
     forward.end();

@@ -49,13 +49,15 @@ struct TapeGradients {
 };
 
 // One chunk on a fresh tape: register, traced forward, backward, extract. Errors as values;
-// TapeFailure::non_finite() says a value went NaN or Inf on the tape. `observer` (may be null)
-// is told the forward and the backward as phases of batch stream `stream`.
+// TapeFailure::non_finite() says a value went NaN or Inf on the tape; code io, that `spill`
+// failed. `observer` (may be null) is told the forward and the backward as phases of batch
+// stream `stream`. spill (null: none): the tape's context spill hook (tape/context_spill.hpp).
 [[nodiscard]] common::Expected<TapeGradients, tape::TapeFailure> tape_gradients(const tape::opaque::OpaqueRegistry& registry,
                                                            const MagConfig& cfg, const MagParams<float>& params,
                                                            std::span<const std::size_t> ids,
                                                            std::span<const std::size_t> targets, const Pulse& pulse,
                                                            const ContextMemory<float>& context,
-                                                           StepObserver* observer = nullptr, std::size_t stream = 0);
+                                                           StepObserver* observer = nullptr, std::size_t stream = 0,
+                                                           tape::ContextSpill* spill = nullptr);
 
 }  // namespace nl

@@ -26,7 +26,7 @@ common::Expected<StepReport, StepError> Trainer::build_step(const tape::opaque::
 common::Expected<StepReport, StepError> Trainer::build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                      std::span<const Sequence> batch, GradientPath path,
                                                      common::WorkerPool* pool, StepTrace* trace, BatchShare* share,
-                                                     StepObserver* observer) {
+                                                     StepObserver* observer, StepSpill* spill) {
   // This process's streams: all of them, or its part of a shared batch.
   const std::size_t first = share != nullptr ? share->first() : 0;
   const std::size_t total = share != nullptr ? share->total() : batch.size();
@@ -38,7 +38,7 @@ common::Expected<StepReport, StepError> Trainer::build_batch_step(const tape::op
   StepReport report;
   report.pulse = conductor_.pulse();  // observe ...
   auto r = batch_gradients(registry, cfg_, params_, batch, std::span(contexts_).subspan(first, batch.size()), report.pulse, path,
-                           pool, share, observer);
+                           pool, share, observer, spill);
   if (!r.ok()) return r.error();
   const TimedPhase update(observer, StepPhase::optimizer);  // error buffers, clip, AdamW
   report.loss = r->loss;

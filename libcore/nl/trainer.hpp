@@ -80,10 +80,13 @@ class Trainer {
   // split across processes and `batch` holds this one's part, streams [share->first(), ...);
   // the other streams' contexts are not touched here (set_context brings them in). observer (may
   // be null): told the step's phases (step_phases.hpp); it cannot change a bit of the step.
+  // spill: a memory budget's hook (step_spill.hpp); a failure of it is StepFailure::io, and
+  // nothing is updated.
   [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                             std::span<const Sequence> batch, GradientPath path,
                                                             common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr,
-                                                            BatchShare* share = nullptr, StepObserver* observer = nullptr);
+                                                            BatchShare* share = nullptr, StepObserver* observer = nullptr,
+                                                            StepSpill* spill = nullptr);
   // Forward only (Test / Stream phases).
   [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);

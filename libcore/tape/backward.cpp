@@ -96,10 +96,15 @@ void Tape::backward(BufId output, std::span<const float> seed) {
   }
   const Dispatch dispatch{*this};
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    auto* op = std::get_if<OpaqueOp>(&*it);
+    const bool hooked = spill_ != nullptr && op != nullptr && op->context != nullptr && op->context_fields != nullptr;
+    const ContextRef ref{static_cast<std::size_t>(ops_.rend() - it) - 1, hooked ? context_bytes(*op) : 0};
+    if (hooked) spill_->needed(*this, ref);
     std::visit(dispatch, *it);
     // A block's typed forward state (a rule's cache, often (s+1) d^2 floats) is dead once its VJP
     // ran: freeing it here lets the rest of backward reuse the memory instead of growing the heap.
-    if (auto* op = std::get_if<OpaqueOp>(&*it); op != nullptr && op->context != nullptr) release_context(*op);
+    if (op != nullptr && op->context != nullptr) release_context(*op);
+    if (hooked) spill_->released(*this, ref);
   }
 }
 

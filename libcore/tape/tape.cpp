@@ -122,7 +122,10 @@ void Tape::record_opaque(OpaqueOp op) {
   check_ids(name, op.inputs);
   check_ids(name, op.outputs);
   check_ids(name, op.saved);
+  const bool spillable = spill_ != nullptr && op.context != nullptr && op.context_fields != nullptr;
+  const std::size_t bytes = spillable ? context_bytes(op) : 0;
   record(std::move(op));
+  if (spillable) spill_->recorded(*this, {ops_.size() - 1, bytes});
 }
 
 std::span<const float> Tape::grad(BufId id) const {

@@ -42,6 +42,7 @@
 // and its VJP `void backward(const XOp&, Tape&)` side by side. Ops defined outside the core record a
 // CustomOp; memory-rule blocks record an OpaqueOp (tape_op.hpp).
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -54,6 +55,7 @@
 #include "common/result.hpp"
 #include "tape/arena.hpp"
 #include "tape/buf_id.hpp"
+#include "tape/context_spill.hpp"
 #include "tape/shape.hpp"
 #include "tape/tape_error.hpp"
 #include "tape/tape_op.hpp"
@@ -148,6 +150,23 @@ class Tape {
   [[nodiscard]] std::span<const float> grad(BufId id) const;
   [[nodiscard]] std::span<float> grad_accumulator(BufId id);
 
+  // ── Context spill (context_spill.hpp) ─────────────────────────────────────
+  // The hook told about every opaque record whose context has fields (null: none, the default).
+  // It must outlive the tape's recording and backward.
+  void set_context_spill(ContextSpill* spill) { spill_ = spill; }
+  // For a hook: hands record op_index's context fields to `sink` as bytes (their floats in visit
+  // order, native byte order), in pieces of at most piece_bytes (a piece never spans two fields),
+  // freeing each field once all of it was handed over; the buffers aliasing them read empty until
+  // put_context. Returns the number of pieces. Throws TapeError when the record has no such
+  // context or it is already out; what `sink` throws leaves the context out for good.
+  using ContextSink = std::function<void(std::span<const std::uint8_t>)>;
+  std::size_t take_context(std::size_t op_index, std::size_t piece_bytes, const ContextSink& sink);
+  // Gives the fields back: calls `fill` once per field, in visit order, with the field's new
+  // storage as bytes, which it must fill entirely (with what take_context handed over: then the
+  // VJP computes the same bits). Throws TapeError when the record's context is not out.
+  using ContextFill = std::function<void(std::span<std::uint8_t>)>;
+  void put_context(std::size_t op_index, const ContextFill& fill);
+
  private:
   template <typename F>
   friend auto with_tape(F&& f) -> std::decay_t<std::invoke_result_t<F&, Tape&>>;
@@ -176,6 +195,8 @@ class Tape {
   Tensor register_leaf(const char* what, std::span<const float> data, Shape shape, bool is_param);
   void check_ids(std::string_view op, std::span<const BufId> ids) const;
   void release_context(OpaqueOp& op);
+  [[nodiscard]] OpaqueOp& spillable(std::size_t op_index, const char* what);
+  [[nodiscard]] static std::size_t context_bytes(const OpaqueOp& op);
   [[noreturn]] void throw_foreign(BufId id, const char* op) const;
   [[noreturn]] static void throw_recorded_after_backward();
 
@@ -187,6 +208,7 @@ class Tape {
   std::size_t grad_floats_ = 0;
   std::vector<float> grads_;  // all accumulators, allocated by backward
   bool backward_done_ = false;
+  ContextSpill* spill_ = nullptr;
 };
 
 namespace detail {
@@ -234,6 +256,8 @@ auto try_with_tape(F&& f) -> common::Expected<std::decay_t<std::invoke_result_t<
     }
   } catch (const NonFiniteError& e) {
     return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), true);
+  } catch (const SpillError& e) {
+    return TapeFailure(common::Error::io(e.problem()), false);
   } catch (const TapeError& e) {
     return TapeFailure(common::Error::invalid_argument(std::string("tape: ") + e.what()), false);
   }

@@ -38,4 +38,11 @@ class NonFiniteError : public TapeError {
   using TapeError::TapeError;
 };
 
+// A context spill hook (context_spill.hpp) could not store or fetch a record's state (a full
+// disk, a failed read): an I/O failure, not a wrong call, so try_with_tape reports it as io.
+class SpillError : public TapeError {
+ public:
+  using TapeError::TapeError;
+};
+
 }  // namespace tape

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "tape/buf_id.hpp"
+#include "tape/context_spill.hpp"
+#include "tape/shape.hpp"
 #include "tape/opaque/opaque_key.hpp"
 
 namespace tape {
@@ -112,6 +114,18 @@ struct OpaqueOp {
   // and the registry's in-place function for `key`, which backward then calls instead.
   std::shared_ptr<const void> context;
   OpaqueContextBackwardFn context_backward = nullptr;
+  // Optional: the context's float fields, so a ContextSpill can move them out and back
+  // (Tape::take_context / put_context). Null: the context stays where it is.
+  ContextFieldsFn context_fields = nullptr;
+  // While the fields are moved out: each field's length, and where each saved buffer that
+  // aliased a field pointed (to re-point it when they come back).
+  struct AliasSpot {
+    std::size_t saved, field, offset;
+    Shape shape;
+  };
+  bool context_taken = false;
+  std::vector<std::size_t> taken_sizes{};
+  std::vector<AliasSpot> taken_aliases{};
 };
 
 using TapeOp = std::variant<MatmulOp, MatmulTransposeBOp, TransposeOp, OuterProductOp, FrobeniusDotOp, AddOp, SubOp,

@@ -1,5 +1,5 @@
 # nltrain CLI tests: each script runs the built binary and checks exit codes, outputs, files.
-foreach(_t train errors crash gradcheck_control int_options stdin_pipe metrics_resume gradcheck_report batch)
+foreach(_t train errors crash gradcheck_control int_options stdin_pipe metrics_resume gradcheck_report batch memory_budget)
   add_test(NAME nltrain_cli_${_t}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/${_t}_test.sh $<TARGET_FILE:nltrain>)
   set_tests_properties(nltrain_cli_${_t} PROPERTIES LABELS "nltrain;cli")

@@ -32,7 +32,7 @@ namespace {
 
 std::vector<Tensor> record(const OpaqueRegistry& registry, OpaqueKey key, std::span<const Tensor> inputs,
                            std::span<const OpaqueValue> outputs, std::span<const OpaqueValue> saved,
-                           std::shared_ptr<const void> context) {
+                           std::shared_ptr<const void> context, ContextFieldsFn fields) {
   for (std::size_t i = 0; i < outputs.size(); ++i) check_value(key, "output", i, outputs[i]);
   for (std::size_t i = 0; i < saved.size(); ++i) {
     check_value(key, "saved tensor", i, saved[i]);
@@ -84,6 +84,7 @@ std::vector<Tensor> record(const OpaqueRegistry& registry, OpaqueKey key, std::s
     }
   }
   op.context = std::move(context);
+  if (op.context != nullptr) op.context_fields = fields;
   rec.tape().record_opaque(std::move(op));
   return result;
 }
@@ -92,13 +93,13 @@ std::vector<Tensor> record(const OpaqueRegistry& registry, OpaqueKey key, std::s
 
 std::vector<Tensor> record_opaque(const OpaqueRegistry& registry, OpaqueKey key, std::span<const Tensor> inputs,
                                   std::span<const OpaqueValue> outputs, std::span<const OpaqueValue> saved) {
-  return record(registry, key, inputs, outputs, saved, nullptr);
+  return record(registry, key, inputs, outputs, saved, nullptr, nullptr);
 }
 
 std::vector<Tensor> record_opaque(const OpaqueRegistry& registry, OpaqueKey key, std::span<const Tensor> inputs,
                                   std::span<const OpaqueValue> outputs, std::span<const OpaqueValue> saved,
-                                  std::shared_ptr<const void> context) {
-  return record(registry, key, inputs, outputs, saved, std::move(context));
+                                  std::shared_ptr<const void> context, ContextFieldsFn fields) {
+  return record(registry, key, inputs, outputs, saved, std::move(context), fields);
 }
 
 }  // namespace tape::opaque

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "tape/context_spill.hpp"
 #include "tape/opaque/opaque_key.hpp"
 #include "tape/opaque/opaque_registry.hpp"
 #include "tape/shape.hpp"
@@ -36,11 +37,13 @@ struct OpaqueValue {
 // (saved values marked in_context alias it, no copy) and backward calls the registry's in-place
 // function for `key` with it. Also throws for a key without an in-place function, and for a value
 // marked in_context without a context. A saved value that is exactly an input's data reuses the
-// input's buffer (tensors are immutable).
+// input's buffer (tensors are immutable). `fields` (optional) visits the context's float fields,
+// so the tape's ContextSpill hook (context_spill.hpp) can move them out of RAM and back.
 [[nodiscard]] std::vector<Tensor> record_opaque(const OpaqueRegistry& registry, OpaqueKey key,
                                                 std::span<const Tensor> inputs,
                                                 std::span<const OpaqueValue> outputs,
                                                 std::span<const OpaqueValue> saved,
-                                                std::shared_ptr<const void> context);
+                                                std::shared_ptr<const void> context,
+                                                ContextFieldsFn fields = nullptr);
 
 }  // namespace tape::opaque

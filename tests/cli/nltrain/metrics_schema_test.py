@@ -54,10 +54,18 @@ with tempfile.TemporaryDirectory() as w:
     train(w, *SMALL, "--out", "t", "--metrics", "t.jsonl", "--metrics-timing")
     train(w, *SMALL, "--out", "r", "--metrics", "r.jsonl", "--stop-at", "5")
     train(w, "--resume", "r", "--metrics", "r.jsonl", "--quiet")
+    # Under a budget (4K: one cache of this model, so the others move) with and without the seconds.
+    train(w, *SMALL, "--out", "m", "--metrics", "m.jsonl", "--memory-budget", "4K")
+    train(w, *SMALL, "--out", "mt", "--metrics", "mt.jsonl", "--memory-budget", "4K", "--metrics-timing")
     a, b, r = (os.path.join(w, x) for x in ("a.jsonl", "b.jsonl", "r.jsonl"))
     check_lines(a, False)
     check_lines(r, False)
     check_lines(os.path.join(w, "t.jsonl"), True)
+    check_lines(os.path.join(w, "m.jsonl"), False)
+    check_lines(os.path.join(w, "mt.jsonl"), True)
+    for n, line in enumerate(lines(os.path.join(w, "m.jsonl")).decode().splitlines(), 1):
+        if "memory" not in json.loads(line):
+            failures.append("m.jsonl:%d: no memory object under --memory-budget" % n)
     if lines(a).count(b"\n") != 12:
         failures.append("a.jsonl: %d lines, want 12" % lines(a).count(b"\n"))
     if lines(a) != lines(b):
@@ -77,7 +85,10 @@ for bad, what in ((dict(good, tokens_per_s=100.0), "a wall-clock field at the to
                   (dict(good, step=-1), "a negative step"),
                   (dict(good, step=1.5), "a fractional step"),
                   (dict(good, timing={"tokens_per_s": 1.0}), "timing without elapsed_s"),
-                  (dict(good, timing={"tokens_per_s": 1.0, "elapsed_s": 0.5, "x": 1}), "an unknown timing field")):
+                  (dict(good, timing={"tokens_per_s": 1.0, "elapsed_s": 0.5, "x": 1}), "an unknown timing field"),
+                  (dict(good, memory={"budget_bytes": 0, "spilled_bytes": 0, "restored_bytes": 0, "stored_bytes": 0,
+                                      "peak_resident_bytes": 0}), "a budget of 0 bytes"),
+                  (dict(good, memory={"budget_bytes": 9, "spilled_bytes": 0}), "a memory object without its counts")):
     if not list(VALIDATOR.iter_errors(bad)):
         failures.append("nltrain-metrics accepts %s" % what)
 

@@ -1,0 +1,20 @@
+#pragma once
+// The largest state a training step's tape keeps for one memory level: the bytes of one rule
+// cache (active, or frozen under a learned or fixed schedule), (s+1) d^2 floats and more for most
+// rules. A memory budget (nltrain train --memory-budget) can move caches out of RAM, but one
+// of them must be whole in RAM while its level's backward runs, so a budget below this (per
+// sequence computed at once) cannot work and is refused up front with this number.
+#include <cstddef>
+
+#include "nl/context_memory.hpp"
+#include "nl/mag_config.hpp"
+#include "nl/mag_params.hpp"
+
+namespace nl {
+
+// Measured, not estimated: runs level 0's forward (and frozen forward) once on a made-up chunk of
+// cfg.seq_len rows and sums the cache it makes (each rule's cache layout is its own).
+[[nodiscard]] std::size_t largest_context_bytes(const MagConfig& cfg, const MagParams<float>& params,
+                                                const ContextMemory<float>& context);
+
+}  // namespace nl

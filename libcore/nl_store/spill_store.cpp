@@ -1,0 +1,259 @@
+#include "nl_store/spill_store.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hybrid/checkpoint_root/dir_fd.hpp"
+#include "hybrid/memory/vram_adapter.hpp"
+#include "hybrid/offload/smart_offload_engine.hpp"
+#include "hybrid/placement/capacity_placement.hpp"
+#include "hybrid/profiler/probe_ssd.hpp"
+#include "tape/tape.hpp"
+#include "tape/tape_error.hpp"
+
+namespace nl_store {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+[[noreturn]] void fail(const std::string& what, const common::Error& e) { throw tape::SpillError("spill", what + ": " + e.message(), {}); }
+
+// The offload engine as a victim picker: pressure is (resident + room wanted) / share, so it acts
+// at once above the budget (high mark 1) and every call may take one tensor (no cooldown: a cache
+// goes out once and comes back once).
+hybrid::OffloadConfig picker_config() {
+  hybrid::OffloadConfig c;
+  c.ram_high = 1.0F;
+  c.ram_low = 1.0F;
+  c.cooldown_ticks = 0;
+  c.max_actions_per_tick = 1;
+  return c;
+}
+
+}  // namespace
+
+// One sequence's tape: its caches, which of them are out, and the budget share they live in.
+class SequenceSpill final : public tape::ContextSpill {
+ public:
+  SequenceSpill(SpillStore& store, std::uint64_t hook) : store_(store), hook_(hook), engine_(picker_config()) {
+    share_ = store.o_.budget_bytes / store.o_.concurrency;
+  }
+  ~SequenceSpill() override {
+    const std::lock_guard lock(store_.mu_);
+    for (const auto& [op, e] : live_) {
+      for (std::size_t k = 0; k < e.pieces; ++k) (void)store_.mem_.remove_tensor(id(op, k));  // deletes the blobs
+      (void)store_.mem_.remove_tensor(id(op));
+      if (!e.out) store_.resident_ -= e.bytes;
+    }
+  }
+  SequenceSpill(const SequenceSpill&) = delete;
+  SequenceSpill& operator=(const SequenceSpill&) = delete;
+
+  void recorded(tape::Tape& t, tape::ContextRef r) override {
+    const std::lock_guard lock(store_.mu_);
+    live_[r.op_index] = {r.bytes, false};
+    store_.mem_.register_tensor(id(r.op_index), r.bytes, hybrid::MemoryTier::ram);  // its footprint; the bytes stay in the tape
+    add_resident(r.bytes);
+    make_room(t, store_.o_.largest_context);  // the next level's forward makes one more
+  }
+
+  void needed(tape::Tape& t, tape::ContextRef r) override {
+    const std::lock_guard lock(store_.mu_);
+    Entry& e = live_.at(r.op_index);
+    pinned_ = r.op_index;
+    if (!e.out) return;
+    make_room(t, e.bytes);
+    const auto t0 = Clock::now();
+    std::size_t k = 0;
+    // Each field is filled from its pieces in order, each piece read back (verified) and deleted.
+    t.put_context(r.op_index, [&](std::span<std::uint8_t> field) {
+      for (std::size_t at = 0; at < field.size(); ++k) {
+        const std::string key = id(r.op_index, k);
+        auto plan = store_.mem_.plan_move(key, hybrid::MemoryTier::ram, hybrid::empty_memory_snapshot());
+        if (!plan.ok()) fail("cannot read back " + key + " from " + store_.dir(), plan.error());
+        const auto* ssd = hybrid::as_ssd(store_.mem_.backing(key));
+        const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
+        if (common::Status s = store_.mem_.apply_move(key, *plan); !s.ok()) fail("cannot read back " + key + " from " + store_.dir(), s.error());
+        const hybrid::RamBacking* ram = hybrid::as_ram(store_.mem_.backing(key));
+        if (ram == nullptr || ram->data.size() > field.size() - at) {
+          throw tape::SpillError("spill", key + " in " + store_.dir() + " does not fit the field it was cut from", {});
+        }
+        std::memcpy(field.data() + at, ram->data.data(), ram->data.size());
+        at += ram->data.size();
+        (void)store_.mem_.remove_tensor(key);
+        if (store_.disk_free_) *store_.disk_free_ += on_disk;
+      }
+    });
+    store_.mem_.register_tensor(id(r.op_index), e.bytes, hybrid::MemoryTier::ram);  // in RAM again: a candidate
+    store_.cost_.read_s += since(t0);
+    store_.cost_.restored_bytes += e.bytes;
+    e.out = false;
+    e.pieces = 0;
+    add_resident(e.bytes);
+  }
+
+  void released(tape::Tape&, tape::ContextRef r) override {
+    const std::lock_guard lock(store_.mu_);
+    const auto it = live_.find(r.op_index);
+    if (it == live_.end()) return;
+    if (!it->second.out) store_.resident_ -= it->second.bytes;
+    (void)store_.mem_.remove_tensor(id(r.op_index));
+    live_.erase(it);
+    pinned_.reset();
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t bytes = 0;
+    bool out = false;
+    std::size_t pieces = 0;  // blobs written for it (while out)
+  };
+
+  // Letters, digits, '_' only (SsdCache keeps such names as they are); the record's index
+  // zero-padded, so that id order is recording order. With `piece`: one blob of a cache out.
+  [[nodiscard]] std::string id(std::size_t op, std::optional<std::size_t> piece = std::nullopt) const {
+    char buf[64];
+    const auto hook = static_cast<unsigned long long>(hook_);
+    if (piece) {
+      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu_p%06zu", hook, op, *piece);
+    } else {
+      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu", hook, op);
+    }
+    return buf;
+  }
+
+  [[nodiscard]] std::uint64_t file_size(const std::string& path) const {
+    auto n = store_.mem_.ssd_cache().file_system().file_size(path);
+    return n.ok() ? *n : 0;
+  }
+
+  void add_resident(std::uint64_t bytes) {
+    resident_ += bytes;
+    store_.resident_ += bytes;
+    store_.cost_.peak_resident_bytes = std::max(store_.cost_.peak_resident_bytes, store_.resident_);
+  }
+
+  // Moves caches out until `room` more bytes fit in this sequence's share (the one backward is
+  // reading stays).
+  void make_room(tape::Tape& t, std::uint64_t room) {
+    while (resident_ + room > share_) {
+      std::vector<std::string> ids;
+      for (const auto& [op, e] : live_) {
+        if (!e.out && e.bytes > 0 && op != pinned_) ids.push_back(id(op));  // moving nothing frees nothing
+      }
+      if (ids.empty()) return;  // budget_needed guarantees the pinned one plus `room` fit
+      hybrid::MemorySnapshot snap;
+      snap.ram.pressure = static_cast<float>(static_cast<double>(resident_ + room) / static_cast<double>(share_));
+      const hybrid::OffloadPlan plan = engine_.plan_with_tick(snap, ids, store_.mem_, ++tick_);
+      if (plan.actions.empty()) return;
+      spill(t, plan.actions.front().tensor_id, room);
+    }
+  }
+
+  void spill(tape::Tape& t, const std::string& key, std::uint64_t room) {
+    const std::size_t op = std::stoul(key.substr(key.find("_op") + 3));
+    Entry& e = live_.at(op);
+    // Where it goes: the placement policy, with RAM as this share of the budget.
+    hybrid::GlobalHardwareSnapshot hw;
+    hw.ram.total_bytes = share_;
+    hw.ram.free_bytes = resident_ + room >= share_ ? 0 : share_ - resident_ - room;
+    hw.ssd.fs_free_bytes = store_.disk_free_;
+    const hybrid::CapacityDecision where = hybrid::decide_with_capacity({e.bytes / sizeof(float), sizeof(float), {}}, hw);
+    if (where.target != hybrid::PlacementTarget::ssd) {
+      throw tape::SpillError("spill", "no room for the step's saved state above the memory budget (" + where.reason + ")", {});
+    }
+    const auto t0 = Clock::now();
+    // Each piece goes to disk as it comes: the cache's own fields are the only full copy.
+    (void)t.take_context(op, store_.o_.piece_bytes, [&](std::span<const std::uint8_t> piece) {
+      const std::string blob = id(op, e.pieces);
+      if (common::Status s = store_.mem_.register_tensor_with_data(blob, hybrid::Bytes(piece.begin(), piece.end()), hybrid::MemoryTier::ssd);
+          !s.ok()) {
+        // A write that failed after its rename (the directory's fsync) left a blob the manager
+        // does not know of: remove it here, or it stays until the store closes.
+        (void)store_.mem_.ssd_cache().delete_blob(store_.mem_.ssd_cache().blob_path(blob));
+        fail("cannot write the step's saved state to " + store_.dir(), s.error());
+      }
+      ++e.pieces;
+      const auto* ssd = hybrid::as_ssd(store_.mem_.backing(blob));
+      const std::uint64_t on_disk = ssd != nullptr ? file_size(ssd->path) : 0;
+      store_.cost_.stored_bytes += on_disk;
+      if (store_.disk_free_) *store_.disk_free_ -= std::min(*store_.disk_free_, on_disk);
+    });
+    e.out = true;
+    store_.mem_.register_tensor(key, e.bytes, hybrid::MemoryTier::ssd);  // out: no longer a candidate
+    store_.cost_.write_s += since(t0);
+    store_.cost_.spilled_bytes += e.bytes;
+    resident_ -= e.bytes;
+    store_.resident_ -= e.bytes;
+  }
+
+  SpillStore& store_;
+  std::uint64_t hook_;
+  std::uint64_t share_ = 0, resident_ = 0, tick_ = 0;
+  std::map<std::size_t, Entry> live_;
+  std::optional<std::size_t> pinned_;
+  hybrid::SmartOffloadEngine engine_;
+};
+
+std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency) {
+  return largest_context * std::max<std::size_t>(concurrency, 1);
+}
+
+common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& run_dir, const SpillOptions& o, common::FileSystem& fs) {
+  const std::uint64_t need = budget_needed(o.largest_context, o.concurrency);
+  if (o.budget_bytes < need || o.budget_bytes == 0) {
+    return common::Error::invalid_argument(
+        std::to_string(o.budget_bytes) + " bytes cannot hold one step's working set: a level's saved state takes " +
+        std::to_string(o.largest_context) + " bytes" +
+        (o.concurrency > 1 ? " and " + std::to_string(o.concurrency) + " sequences run at once" : std::string()) +
+        "; at least " + std::to_string(need) + " bytes are needed");
+  }
+  const std::string shown = run_dir + "/" + kSpillDirName;
+  auto root = hybrid::open_dir_path(run_dir);
+  if (!root.ok()) return root.error();
+  if (!root->valid()) return common::Error::io(run_dir + ": no such directory");
+  // A link at RUN/spill is refused, not removed: someone put it there, and it says so.
+  if (auto sub = hybrid::open_subdir(root->get(), kSpillDirName, shown); !sub.ok()) return sub.error();
+  if (common::Status s = hybrid::remove_tree_at(root->get(), kSpillDirName, shown); !s.ok()) return s.error();
+  if (auto made = hybrid::open_or_make_subdir(root->get(), kSpillDirName, shown); !made.ok()) return made.error();
+  std::optional<std::uint64_t> disk_free;
+  if (auto caps = hybrid::probe_ssd(common::real_file_system(), shown, {.measure = false}); caps.ok()) disk_free = caps->fs_free_bytes;
+  return std::unique_ptr<SpillStore>(new SpillStore(run_dir, o, fs, disk_free));
+}
+
+SpillStore::SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free)
+    : run_dir_(std::move(run_dir)), o_(o), mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), fs), disk_free_(disk_free) {
+  if (o_.piece_bytes == 0) o_.piece_bytes = std::clamp<std::uint64_t>(o_.largest_context / 8, std::uint64_t{1} << 20, std::uint64_t{16} << 20);
+  hybrid::CompressionPolicy codec;
+  codec.default_kind = o.codec;
+  mem_.set_compression_policy(codec);
+}
+
+SpillStore::~SpillStore() {
+  if (auto root = hybrid::open_dir_path(run_dir_); root.ok() && root->valid()) {
+    (void)hybrid::remove_tree_at(root->get(), kSpillDirName, dir());
+  }
+}
+
+std::unique_ptr<tape::ContextSpill> SpillStore::for_sequence(std::size_t) {
+  const std::lock_guard lock(mu_);
+  return std::make_unique<SequenceSpill>(*this, next_hook_++);
+}
+
+SpillCost SpillStore::take_cost() {
+  const std::lock_guard lock(mu_);
+  SpillCost c = cost_;
+  cost_ = SpillCost{};
+  cost_.peak_resident_bytes = resident_;
+  return c;
+}
+
+}  // namespace nl_store

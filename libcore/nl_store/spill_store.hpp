@@ -1,0 +1,106 @@
+#pragma once
+// nltrain train --memory-budget: the rules' saved state (each level's cache, (s+1) d^2 floats per
+// chunk) kept under a RAM budget by moving caches to RUN/spill/ between the forward that makes
+// them and the backward that reads them (nl/step_spill.hpp, tape/context_spill.hpp).
+//
+// How it decides, per sequence computed at once (each gets budget / concurrency):
+// - resident: the bytes of the caches in RAM. After a level records its cache there must be room
+//   for the next one (the largest, nl/context_footprint.hpp) and before a level's backward for
+//   its own; above that mark hybrid's SmartOffloadEngine (plan_with_tick: the high mark, then
+//   size descending, id ascending) picks the victim. Ids are the record's index, so among equal
+//   sizes the first recorded goes first: backward reads it last.
+// - where to: hybrid's placement policy (decide_with_capacity) with RAM as the budget and the
+//   disk's free space as statvfs saw it at open (less what this store wrote since): SSD, or a
+//   refusal (a SpillError naming the numbers) when the disk lacks room.
+// - how: hybrid's HybridMemoryManager on RUN/spill, a cache cut into blobs (1..16 MiB) as the tape
+//   hands it over (so no second copy of a whole cache is ever made), each written atomically,
+//   encoded with the shuffle+zstd codec (or raw), read back verified (CRC-32C, length), deleted.
+// The bits: a cache comes back byte for byte, so a budgeted run trains to the same losses,
+// gradients and checkpoint as an unbudgeted one.
+// Failures: a write or read that fails throws tape::SpillError from inside the step's tape, so the
+// step fails (nl::StepFailure::io) before the parameters are updated; the run directory's
+// checkpoint is never touched by this store. A killed process leaves blobs in RUN/spill that the
+// next open wipes; RUN/spill is refused when it is a symbolic link (nothing is written through a
+// link leaving the run directory).
+// Overhead beyond the budget: while a cache is written or read, one piece (SpillOptions) and the codec's
+// buffers for it, per sequence computed at once; the rest of the process (parameters, optimizer
+// moments, tape activations, gradients, the allocator's own slack) is not counted in the budget.
+//
+// Measured (tests/bench/nltrain_memory_budget.sh, release build, this project's shared 2-core VM
+// and virtual disk; d=256 s=512 K=2 delta, 20 steps): caches 260.5 MiB a step; the least budget
+// is one level's cache, 130.3 MiB (a quarter of the caches is refused: spilling inside one
+// level's cache is not done). At that budget the losses and checkpoint equal the unbudgeted
+// run's bit for bit; peak RSS 213 MiB raw / 237 MiB zstd against 319 MiB unbudgeted (budget +
+// 83 / 107 MiB, of which 59 MiB is what the unbudgeted run holds outside its caches); 3.0 GiB
+// out and 3.0 GiB back: raw 257-311 MiB/s against dd's 273-509 MiB/s write(fsync)+read in the
+// same run (0.5-1.1, the disk's load decides), zstd 124 MiB/s (CPU-bound here; 0.82 of the bytes).
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "common/file_system.hpp"
+#include "common/result.hpp"
+#include "hybrid/codec/compression_types.hpp"
+#include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "nl/step_spill.hpp"
+
+namespace nl_store {
+
+inline constexpr const char* kSpillDirName = "spill";
+
+struct SpillOptions {
+  std::uint64_t budget_bytes = 0;
+  std::size_t concurrency = 1;        // sequences computed at once (threads of a batch)
+  std::uint64_t largest_context = 0;  // nl::largest_context_bytes for the run's model
+  hybrid::CompressionKind codec = hybrid::CompressionKind::shuffle_zstd;
+  // A cache goes out in blobs of at most this many bytes: RAM beyond the budget while one is
+  // written or read is one piece and the codec's buffers for it, not a copy of the whole cache.
+  // 0: an eighth of the largest cache, within 1..16 MiB (each blob costs two fsyncs: pieces much
+  // smaller than that spend the disk's time syncing; larger ones, RAM).
+  std::size_t piece_bytes = 0;
+};
+
+// What moved, since the last take_cost: deterministic counts, then the wall clock.
+struct SpillCost {
+  std::uint64_t spilled_bytes = 0;   // caches moved out (their floats' bytes)
+  std::uint64_t restored_bytes = 0;  // caches moved back
+  std::uint64_t stored_bytes = 0;    // what the spilled caches took on disk, after the codec
+  std::uint64_t peak_resident_bytes = 0;  // the most cache bytes in RAM at once
+  double write_s = 0, read_s = 0;
+};
+
+// The smallest budget that can work: every sequence computed at once needs one whole cache.
+[[nodiscard]] std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency);
+
+class SpillStore final : public nl::StepSpill {
+ public:
+  // Refuses a budget below budget_needed (invalid_argument naming both numbers), and RUN/spill
+  // when it is a link or not a directory (io); wipes what a killed run left there. `run_dir`
+  // exists and its caller holds the run's lock. `fs`: the blobs' writes (tests inject faults).
+  [[nodiscard]] static common::Result<std::unique_ptr<SpillStore>> open(const std::string& run_dir, const SpillOptions& o,
+                                                                        common::FileSystem& fs = common::real_file_system());
+  ~SpillStore() override;  // removes RUN/spill (best effort: the next open wipes it anyway)
+  SpillStore(const SpillStore&) = delete;
+  SpillStore& operator=(const SpillStore&) = delete;
+
+  [[nodiscard]] std::unique_ptr<tape::ContextSpill> for_sequence(std::size_t b) override;
+  // The cost since the last call.
+  [[nodiscard]] SpillCost take_cost();
+  [[nodiscard]] const SpillOptions& options() const { return o_; }
+  [[nodiscard]] std::string dir() const { return run_dir_ + "/" + kSpillDirName; }
+
+ private:
+  friend class SequenceSpill;
+  SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free);
+
+  std::string run_dir_;
+  SpillOptions o_;
+  std::mutex mu_;  // the sequences of a batch share the manager, the counters and the disk
+  hybrid::HybridMemoryManager mem_;
+  std::optional<std::uint64_t> disk_free_;  // statvfs at open, less what is on disk since
+  std::uint64_t next_hook_ = 0, resident_ = 0;
+  SpillCost cost_;
+};
+
+}  // namespace nl_store

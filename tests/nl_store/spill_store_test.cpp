@@ -1,0 +1,203 @@
+// nl_store/spill_store: a memory budget moves the rules' caches to RUN/spill and back. Budgeted
+// steps give the same bits as unbudgeted ones (one sequence, and a batch on two threads); a budget
+// below one cache is refused with the number needed; a failure at any write of a spill fails the
+// step as io before anything is updated; a link at RUN/spill is refused; leftovers are wiped.
+#include "nl_store/spill_store.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "common/worker_pool.hpp"
+#include "nl/checkpoint.hpp"
+#include "nl/context_footprint.hpp"
+#include "nl/mag_check.hpp"
+#include "nl/trainer.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nl::Trainer fresh(nl::RuleKind rule, std::size_t k, std::size_t batch = 1) {
+  const nl::MagConfig cfg = nltest::mag_config(rule, k);
+  nl::AdamWConfig o;
+  o.warmup = 2, o.total_steps = 30;
+  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), o, batch);
+}
+
+// Step n's chunk for stream b.
+struct Chunk {
+  std::vector<std::size_t> ids, targets;
+};
+Chunk chunk(const nl::MagConfig& cfg, std::size_t n, std::size_t b) {
+  Chunk c{std::vector<std::size_t>(cfg.seq_len), std::vector<std::size_t>(cfg.seq_len)};
+  for (std::size_t i = 0; i < cfg.seq_len; ++i) {
+    c.ids[i] = (3 * n + 5 * i + 7 * b + 1) % cfg.vocab, c.targets[i] = (3 * n + 5 * i + 7 * b + 6) % cfg.vocab;
+  }
+  return c;
+}
+
+common::Expected<nl::StepReport, nl::StepError> step(nl::Trainer& t, std::size_t n, nl::StepSpill* spill,
+                                                     common::WorkerPool* pool = nullptr) {
+  std::vector<Chunk> chunks;
+  std::vector<nl::Sequence> seqs;
+  for (std::size_t b = 0; b < t.batch(); ++b) chunks.push_back(chunk(t.config(), n, b));
+  for (const Chunk& c : chunks) seqs.push_back({c.ids, c.targets});
+  return t.build_batch_step(nltest::registry(), seqs, nl::GradientPath::tape, pool, nullptr, nullptr, nullptr, spill);
+}
+
+std::string state_bytes(const nl::Trainer& t) { return nl::encode_checkpoint({t.state(), "{}"}); }
+
+nl_store::SpillOptions options(const nl::Trainer& t, std::uint64_t budget, std::size_t concurrency = 1) {
+  nl_store::SpillOptions o;
+  o.budget_bytes = budget;
+  o.concurrency = concurrency;
+  o.largest_context = nl::largest_context_bytes(t.config(), t.params(), t.context(0));
+  return o;
+}
+
+std::size_t files_in(const std::string& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("spill_store: a budget of one cache trains the same bits as no budget, moving caches out and back (whole or in pieces)") {
+  for (const hybrid::CompressionKind codec : {hybrid::CompressionKind::shuffle_zstd, hybrid::CompressionKind::none}) {
+    for (const nl::RuleKind rule : {nl::RuleKind::titans, nl::RuleKind::delta}) {
+      CAPTURE(static_cast<int>(rule));
+      testsupport::TempDir dir;
+      nl::Trainer plain = fresh(rule, 4), budgeted = fresh(rule, 4);
+      nl_store::SpillOptions o = options(budgeted, 0);
+      o.budget_bytes = o.largest_context;  // the least that works: every other cache goes out
+      o.codec = codec;
+      // Raw: pieces of 1000 bytes, so a field (and a float) spans several blobs.
+      if (codec == hybrid::CompressionKind::none) o.piece_bytes = 1000;
+      auto store = nl_store::SpillStore::open(dir.path(), o);
+      REQUIRE(store.ok());
+      std::uint64_t spilled = 0;
+      for (std::size_t n = 0; n < 9; ++n) {  // K = 4: levels freeze and thaw on the way (frozen caches too)
+        auto a = step(plain, n, nullptr);
+        auto b = step(budgeted, n, store->get());
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        CHECK(a->loss == b->loss);
+        const nl_store::SpillCost c = (*store)->take_cost();
+        CHECK(c.restored_bytes == c.spilled_bytes);
+        CHECK(c.peak_resident_bytes <= o.budget_bytes);
+        spilled += c.spilled_bytes;
+        CHECK(files_in((*store)->dir()) == 0);  // every blob read back and deleted
+      }
+      CHECK(spilled > 0);
+      CHECK(state_bytes(plain) == state_bytes(budgeted));
+    }
+  }
+}
+
+TEST_CASE("spill_store: a batch on two threads, each in its half of the budget, trains the same bits") {
+  testsupport::TempDir dir;
+  nl::Trainer plain = fresh(nl::RuleKind::titans, 4, 3), budgeted = fresh(nl::RuleKind::titans, 4, 3);
+  nl_store::SpillOptions o = options(budgeted, 0, 2);
+  o.budget_bytes = nl_store::budget_needed(o.largest_context, 2);
+  auto store = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE(store.ok());
+  common::WorkerPool pool(2);
+  std::uint64_t spilled = 0;
+  for (std::size_t n = 0; n < 5; ++n) {
+    REQUIRE(step(plain, n, nullptr).ok());
+    REQUIRE(step(budgeted, n, store->get(), &pool).ok());
+    spilled += (*store)->take_cost().spilled_bytes;
+  }
+  CHECK(spilled > 0);
+  CHECK(state_bytes(plain) == state_bytes(budgeted));
+}
+
+TEST_CASE("spill_store: a budget below one step's working set is refused with the bytes needed") {
+  testsupport::TempDir dir;
+  nl::Trainer t = fresh(nl::RuleKind::titans, 2);
+  const nl_store::SpillOptions one = options(t, 0);
+  REQUIRE(one.largest_context > 0);
+  nl_store::SpillOptions o = one;
+  o.budget_bytes = one.largest_context - 1;
+  auto r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  CHECK(r.error().message() == std::to_string(o.budget_bytes) + " bytes cannot hold one step's working set: a level's saved state takes " +
+                                   std::to_string(one.largest_context) + " bytes; at least " + std::to_string(one.largest_context) +
+                                   " bytes are needed");
+  o.concurrency = 3, o.budget_bytes = 3 * one.largest_context - 1;
+  r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message().find("at least " + std::to_string(3 * one.largest_context) + " bytes") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.file("spill")));  // refused before anything was made
+  o.budget_bytes = 3 * one.largest_context;
+  CHECK(nl_store::SpillStore::open(dir.path(), o).ok());
+}
+
+TEST_CASE("spill_store: a failure at any write of a spill fails the step as io, before anything is updated") {
+  // As SQLite's do_ioerr_test: fail the 1st, 2nd, ... mutating operation until a step gets through.
+  std::size_t failed = 0;
+  for (std::uint64_t nth = 1; nth < 200; ++nth) {
+    CAPTURE(nth);
+    testsupport::TempDir dir;
+    nl::Trainer t = fresh(nl::RuleKind::titans, 4), plain = fresh(nl::RuleKind::titans, 4);
+    REQUIRE(step(t, 0, nullptr).ok());
+    REQUIRE(step(plain, 0, nullptr).ok());
+    const std::string before = state_bytes(t);
+    common::FaultInjectingFileSystem faulty(common::real_file_system());
+    nl_store::SpillOptions o = options(t, 0);
+    o.budget_bytes = o.largest_context;
+    auto store = nl_store::SpillStore::open(dir.path(), o, faulty);
+    REQUIRE(store.ok());
+    faulty.fail_at(nth);
+    auto r = step(t, 1, store->get());
+    if (!faulty.fired()) {
+      REQUIRE(r.ok());
+      REQUIRE(step(plain, 1, nullptr).ok());
+      CHECK(state_bytes(t) == state_bytes(plain));
+      break;
+    }
+    ++failed;
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind() == nl::StepFailure::io);
+    CHECK(r.error().code() == common::ErrorCode::io);
+    CHECK(r.error().message().find("spill") != std::string::npos);
+    CHECK(state_bytes(t) == before);  // nothing updated: the run can go on from here
+    CHECK(files_in((*store)->dir()) == 0);  // the failed step's blobs are gone with its tape
+    // The same trainer then steps on, with a disk that works, to the unbudgeted bits.
+    faulty.fail_at(0);
+    REQUIRE(step(t, 1, store->get()).ok());
+    REQUIRE(step(plain, 1, nullptr).ok());
+    CHECK(state_bytes(t) == state_bytes(plain));
+  }
+  CHECK(failed > 3);
+}
+
+TEST_CASE("spill_store: a link at RUN/spill is refused and nothing is written through it; leftovers are wiped") {
+  testsupport::TempDir dir, outside;
+  nl::Trainer t = fresh(nl::RuleKind::titans, 2);
+  nl_store::SpillOptions o = options(t, 0);
+  o.budget_bytes = o.largest_context;
+  fs::create_directory_symlink(outside.path(), dir.file("spill"));
+  auto r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code() == common::ErrorCode::io);
+  CHECK(r.error().message().find(dir.file("spill") + " is not a directory") != std::string::npos);
+  CHECK(fs::is_symlink(dir.file("spill")));
+  CHECK(fs::is_empty(outside.path()));
+
+  fs::remove(dir.file("spill"));
+  fs::create_directories(dir.file("spill/deeper"));
+  std::ofstream(dir.file("spill/tensor_h00000000_op00000007.bin")) << "left by a killed run";
+  {
+    auto store = nl_store::SpillStore::open(dir.path(), o);
+    REQUIRE(store.ok());
+    CHECK(fs::is_empty(dir.file("spill")));
+  }
+  CHECK_FALSE(fs::exists(dir.file("spill")));  // closed: the run directory holds no spill
+}
