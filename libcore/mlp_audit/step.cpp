@@ -28,7 +28,7 @@ T32 sigmoid(const T32& z) { return T32(1) / (T32(1) + exp(-z)); }
 T32 activate(const Layer& l, const T32& z) {
   switch (l.activation) {
     case Activation::identity: return z;
-    case Activation::relu: return max(z, T32(0));
+    case Activation::relu: return z.v + z.e < 0 ? T32(0) : max(z, T32(0));  // surely negative: 0 in both
     case Activation::leaky_relu: {
       const T32 low = z * T32(l.negative_slope);
       if (z.e > 0 && std::abs(z.v) <= z.e) return either(z, low);  // fp32 may take either side
@@ -45,11 +45,11 @@ T32 derive(const Layer& l, const T32& z, const T32& a, const T32& g, std::uint64
   switch (l.activation) {
     case Activation::identity: return g;
     case Activation::relu:  // threshold_backward(g, output, 0): g where output > 0
-      if (a.e > 0 && a.v <= a.e) {
+      if (z.e > 0 && std::abs(z.v) <= z.e) {
         ++kinks;
         return either(g, T32(0));
       }
-      return a.v > 0 ? g : T32(0);
+      return z.v > 0 ? g : T32(0);
     case Activation::leaky_relu: {  // z > 0 ? g : g * slope
       const T32 low = g * T32(l.negative_slope);
       if (std::abs(z.v) <= z.e && z.e > 0) {
@@ -102,16 +102,18 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
   std::vector<T32> grad(batch * c);
   const T32 grad_out(1);
   if (m.loss == LossKind::cross_entropy) {
-    std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch);
+    std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch);
     for (std::size_t i = 0; i < batch; ++i) {
       T32 mx = y[i * c];
       for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
+      row_max[i] = mx;
       for (std::size_t j = 0; j < c; ++j) shifted[i * c + j] = y[i * c + j] - mx, e[i * c + j] = exp(shifted[i * c + j]);
     }
     const std::vector<T32> sums = row_sums(e, batch, c);
     for (std::size_t i = 0; i < batch; ++i) {
-      const T32 ls = log(sums[i]);
-      for (std::size_t j = 0; j < c; ++j) out[i * c + j] = shifted[i * c + j] - ls;
+      // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
+      const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
+      for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
       picked[i] = -out[i * c + static_cast<std::size_t>(target[i])];
     }
     const T32 denom = m.reduction == Reduction::mean ? T32(static_cast<double>(batch)) : T32(1);
@@ -184,8 +186,10 @@ Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const
       T32 g = g0[i];
       if (o.kind == OptimizerKind::adamw) out[i] = out[i] * T32(1 - lr * o.weight_decay);
       else if (o.weight_decay != 0) g = g + T32(o.weight_decay) * out[i];
-      // lerp(exp_avg, g, w): ATen's two formulas, by the side of 1/2 the weight lies on
-      m1[i] = 1 - o.beta1 < 0.5 ? m1[i] + w1 * (g - m1[i]) : g - (g - m1[i]) * T32(o.beta1);
+      // torch >= 2.0: exp_avg.lerp_(g, 1 - beta1) (ATen's formula by the side of 1/2 the weight
+      // lies on); torch 1.x: exp_avg.mul_(beta1).add_(g, alpha=1 - beta1). Either is covered.
+      const T32 lerp = 1 - o.beta1 < 0.5 ? m1[i] + w1 * (g - m1[i]) : g - (g - m1[i]) * T32(o.beta1);
+      m1[i] = either(lerp, m1[i] * T32(o.beta1) + w1 * g);
       m2[i] = m2[i] * b2 + one_b2 * g * g;
       T32 second = m2[i];
       if (o.amsgrad) second = mx[i] = max(mx[i], m2[i]);
