@@ -194,6 +194,9 @@ class _Step:
         if self.grads is None or w._loss_value is None:
             raise RuntimeError("MlpReceiptWriter: the step ran no loss_fn call or no optimizer.step()")
         w.opt_step += 1
+        st = w.optimizer.state.get(w.params[0], {})
+        if "step" in st:  # Adam(W) counts its own steps: record torch's count, not ours
+            w.opt_step = int(st["step"].item() if torch.is_tensor(st["step"]) else st["step"])
         target = self.y.to(torch.float32) if w.model_json["loss"]["kind"] == "cross_entropy" else self.y
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
