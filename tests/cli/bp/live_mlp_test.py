@@ -150,19 +150,23 @@ for label, fn, where in [
     check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
 
 # The writer refuses what bp cannot recompute, before training, saying what it supports.
-for label, build in [
-    ("GELU", lambda: MlpReceiptWriter(nn.Sequential(nn.Linear(2, 2), nn.GELU()), torch.optim.SGD(nn.Linear(1, 1).parameters(), lr=1),
-                                      nn.MSELoss(), out=os.path.join(WORK, "x.jsonl"))),
-    ("RMSprop", lambda: (lambda m: MlpReceiptWriter(m, torch.optim.RMSprop(m.parameters()), nn.MSELoss(),
-                                                    out=os.path.join(WORK, "x.jsonl")))(nn.Sequential(nn.Linear(2, 2)))),
-    ("label smoothing", lambda: (lambda m: MlpReceiptWriter(m, torch.optim.SGD(m.parameters(), lr=1), nn.CrossEntropyLoss(label_smoothing=0.1),
-                                                            out=os.path.join(WORK, "x.jsonl")))(nn.Sequential(nn.Linear(2, 2)))),
+def writer_for(model, make_opt, loss_fn):
+    return lambda: MlpReceiptWriter(model, make_opt(model.parameters()), loss_fn, out=os.path.join(WORK, "x.jsonl"))
+
+
+for label, build, needle in [
+    ("GELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.GELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "GELU"),
+    ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
+    ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                   nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
+    ("BCEWithLogitsLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.BCEWithLogitsLoss()),
+     "BCEWithLogitsLoss"),
 ]:
     try:
         build()
         check(False, f"writer refuses {label}")
     except ValueError as e:
-        check("Supported:" in str(e), f"writer refuses {label} listing what it supports: {e}")
+        check(needle in str(e) and "Supported:" in str(e), f"writer refuses {label}, naming it and listing what it supports: {e}")
 
 # The README's MNIST-sized loop, shorter: 784-256-10, batch 64, Adam, generated data, split across
 # two files that chain by digest and verify as one stream.
