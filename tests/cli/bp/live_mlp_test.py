@@ -185,4 +185,24 @@ print(f"784-256-10 batch 64 Adam: 3 steps written in {t1 - t0:.2f} s, verified i
 rep = verify(part2, "second file alone")
 check(rep.get("first_index") == 2, f"second file alone: starts at receipt 2: {rep.get('first_index')}")
 
+# The receipts and reports against schemas/ (Debian's jsonschema).
+import jsonschema  # noqa: E402
+
+SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas")
+for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
+                          ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
+                                                                   verify(swapped, "report of a failure", want=1)])]:
+    with open(os.path.join(SCHEMAS, schema_name)) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for doc in docs:
+        errs = list(validator.iter_errors(doc))
+        check(not errs, f"{schema_name} accepts what bp writes/reads: {errs[0].json_path + ': ' + errs[0].message if errs else ''}")
+bad = json.loads(lines[0])
+bad["model"]["layers"][0]["activation"] = "gelu"
+check(list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCHEMAS, "tensor-step.v0.2.0.json"))))
+           .iter_errors(bad)), "tensor-step.v0.2.0.json rejects an unsupported activation")
+
 finish("live_mlp_test")
