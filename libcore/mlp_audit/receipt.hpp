@@ -9,14 +9,16 @@
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}},
 //    "receipt":{"index":i,"previous_sha256":H|null},
-//    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x},
+//    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
 //    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out]]},
 //    "before":{"tensors":[params..., optimizer state...]},
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}
 //
 // Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out]; optimizer state
-// <state>.layers.<l>.weight (state_names order, then parameter order). Tensors are nl_audit's
+// <state>.layers.<l>.weight (state_names order, then parameter order). With "clip", the step ran
+// torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update:
+// "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned. Tensors are nl_audit's
 // TensorEntry: f32, little-endian base64 bytes and their SHA-256. previous_sha256 is the SHA-256
 // of the previous line (without its newline): runs split across files chain through it.
 #include <cstdint>
@@ -44,6 +46,11 @@ struct Receipt {
   std::uint64_t n = 0, optimizer_step = 0, batch = 0;
   double lr = 0;
   float loss = 0;
+  struct Clip {
+    double max_norm = 0;
+    float total_norm = 0;
+  };
+  std::optional<Clip> clip;
   nl_audit::TensorEntry input, target;
   std::vector<nl_audit::TensorEntry> before, gradients, after;
 };

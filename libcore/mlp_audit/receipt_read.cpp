@@ -223,7 +223,7 @@ class Reader {
     auto st = f.object("step");
     if (!st.ok()) return st.error();
     JsonFields sf = fields(**st, "/step");
-    if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "loss"}); !s.ok()) return s.error();
+    if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "loss", "clip"}); !s.ok()) return s.error();
     for (auto [key, field] : {std::pair{"n", &r.n}, std::pair{"optimizer_step", &r.optimizer_step}, std::pair{"batch", &r.batch}}) {
       auto v = sf.unsigned_int(key);
       if (!v.ok()) return v.error();
@@ -238,6 +238,19 @@ class Reader {
     if (!loss.ok()) return loss.error();
     r.loss = static_cast<float>(*loss);
     if (!std::isfinite(r.loss)) return sf.error("loss", "is beyond the fp32 range");
+    if (!sf.has("clip")) return sf.error("clip", "missing (null when the step ran no clip_grad_norm_)");
+    if (!(*st)->at("clip").is_null()) {
+      auto c = sf.object("clip");
+      if (!c.ok()) return c.error();
+      JsonFields cf = fields(**c, "/step/clip");
+      if (auto s = cf.only({"max_norm", "total_norm"}); !s.ok()) return s.error();
+      auto max_norm = finite(cf, "max_norm", 0, 1e30);
+      if (!max_norm.ok()) return max_norm.error();
+      if (!(*max_norm > 0)) return cf.error("max_norm", "must be positive");
+      auto norm = finite(cf, "total_norm", 0, 3.4e38);
+      if (!norm.ok()) return norm.error();
+      r.clip = Receipt::Clip{*max_norm, static_cast<float>(*norm)};
+    }
 
     const Model& m = r.model;
     const std::vector<std::size_t> target_shape =

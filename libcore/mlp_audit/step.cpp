@@ -152,8 +152,33 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
   return r;
 }
 
-Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params, const Params& gradients,
-                        const std::vector<Params>& state) {
+std::vector<std::vector<T32>> exact_all(const Params& values) {
+  std::vector<std::vector<T32>> out;
+  for (const std::vector<float>& v : values) out.push_back(exact(v));
+  return out;
+}
+
+// Each tensor's 2-norm (a dot product, any order), then the 2-norm of those norms.
+Clip clip_grad_norm(const Params& gradients, double max_norm) {
+  Clip c;
+  c.gradients = exact_all(gradients);
+  std::vector<T32> squares;
+  for (const std::vector<T32>& g : c.gradients) {
+    T32 dot;
+    tape::tracked_gemm(false, false, 1, 1, g.size(), g.data(), g.data(), false, &dot);
+    const T32 norm = sqrt(dot);
+    squares.push_back(norm * norm);
+  }
+  c.total_norm = sqrt(total(squares));
+  const T32 coef = T32(max_norm) / (c.total_norm + T32(1e-6));
+  const T32 clamped = coef.v - coef.e > 1 ? T32(1) : min(coef, T32(1));  // surely above 1: exactly 1 in fp32 too
+  for (std::vector<T32>& g : c.gradients)
+    for (T32& x : g) x = x * clamped;
+  return c;
+}
+
+Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params,
+                        const std::vector<std::vector<T32>>& gradients, const std::vector<Params>& state) {
   Update u;
   u.params.resize(params.size());
   u.state.assign(state.size(), std::vector<std::vector<T32>>(params.size()));
@@ -161,7 +186,7 @@ Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const
     const std::size_t n = params[p].size();
     std::vector<T32>& out = u.params[p];
     out = exact(params[p]);
-    const std::vector<T32> g0 = exact(gradients[p]);
+    const std::vector<T32>& g0 = gradients[p];
     if (o.kind == OptimizerKind::sgd) {
       std::vector<T32> buf;
       if (o.momentum != 0) buf = exact(state[0][p]);

@@ -39,6 +39,15 @@ struct Update {
 // state["step"]: 1 on the first step). state[s][p]: state tensor s of parameter p before the step
 // (zeros before the first).
 [[nodiscard]] Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params,
-                                      const Params& gradients, const std::vector<Params>& state);
+                                      const std::vector<std::vector<T32>>& gradients, const std::vector<Params>& state);
+
+// torch.nn.utils.clip_grad_norm_(params, max_norm) on these gradients (norm type 2): the total
+// norm it returns, and the gradients it leaves (each multiplied by min(1, max_norm / (norm + 1e-6))).
+struct Clip {
+  T32 total_norm;
+  std::vector<std::vector<T32>> gradients;
+};
+[[nodiscard]] Clip clip_grad_norm(const Params& gradients, double max_norm);
+[[nodiscard]] std::vector<std::vector<T32>> exact_all(const Params& values);
 
 }  // namespace mlp_audit

@@ -107,7 +107,15 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   const std::vector<std::string> names = state_names(m.optimizer);
   std::vector<Params> state;
   for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(r.before, np + s * np, np));
-  const Update u = optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, values(r.gradients, 0, np), state);
+  // 7 clip: the norm clip_grad_norm_ returned; the update starts from the gradients it left
+  std::vector<std::vector<T32>> used = exact_all(values(r.gradients, 0, np));
+  if (r.clip) {
+    Clip c = clip_grad_norm(values(r.gradients, 0, np), r.clip->max_norm);
+    const float norm[1] = {r.clip->total_norm};
+    compare(7, "total_norm", norm, {c.total_norm});
+    used = std::move(c.gradients);
+  }
+  const Update u = optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
   for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, values(r.after[p]), u.params[p]);
   for (std::size_t s = 0; s < names.size(); ++s)
     for (std::size_t p = 0; p < np; ++p) {

@@ -9,6 +9,8 @@
 //   5 update      every parameter and optimizer-state entry after the step, recomputed from the
 //                 state before and the stored gradients, within its bound
 //   6 lr          the step's learning rate is the optimizer's (no scheduler is audited yet)
+//   7 clip        where the step ran clip_grad_norm_, the total norm it returned; the update then
+//                 starts from the clipped gradients (carried with their bounds)
 // A per-entry tolerance is the Tracked bound e * (1 + 2^-30) + 2^-149. Where a bound overflowed,
 // the entry is held to the stated norm-wise tolerance 2^-10 (|ref| + max |ref| of its tensor),
 // and counted (normwise_entries).
@@ -27,7 +29,8 @@ struct RuleInfo {
   unsigned number;
   std::string_view name;
 };
-inline constexpr std::array<RuleInfo, 6> kRules{{{1, "chain"}, {2, "continuity"}, {3, "loss"}, {4, "gradient"}, {5, "update"}, {6, "lr"}}};
+inline constexpr std::array<RuleInfo, 7> kRules{
+    {{1, "chain"}, {2, "continuity"}, {3, "loss"}, {4, "gradient"}, {5, "update"}, {6, "lr"}, {7, "clip"}}};
 
 struct Failure {
   unsigned rule = 0;
@@ -58,7 +61,7 @@ class StreamVerifier {
   [[nodiscard]] std::uint64_t normwise_entries() const { return normwise_; }
   [[nodiscard]] std::uint64_t failure_count() const { return failure_count_; }
   [[nodiscard]] const std::vector<Failure>& failures() const { return failures_; }
-  [[nodiscard]] const std::array<RuleTally, 7>& tally() const { return tally_; }
+  [[nodiscard]] const std::array<RuleTally, 8>& tally() const { return tally_; }
 
  private:
   void fail(Failure f);
@@ -66,7 +69,7 @@ class StreamVerifier {
   std::string file_;
   std::uint64_t receipts_ = 0, first_index_ = 0, kinks_ = 0, normwise_ = 0, failure_count_ = 0;
   std::vector<Failure> failures_;
-  std::array<RuleTally, 7> tally_{};
+  std::array<RuleTally, 8> tally_{};
   // The previous receipt: what the next one must continue.
   std::optional<std::string> prev_sha256_;
   std::uint64_t prev_index_ = 0, prev_n_ = 0, prev_opt_step_ = 0;

@@ -68,6 +68,13 @@ SchemaDocument receipt() {
                   .field("batch", integer().min(1))
                   .field("lr", number().min(0))
                   .field("loss", number().describe("fp32"))
+                  .field("clip", either({object()
+                                             .field("max_norm", number().min(0))
+                                             .field("total_norm", number().min(0).describe("what clip_grad_norm_ returned"))
+                                             .closed()
+                                             .ordered(),
+                                         constant(nullptr)})
+                                     .describe("null when the step ran no clip_grad_norm_; else gradients are before it"))
                   .closed()
                   .ordered();
   Node root = object()
@@ -98,14 +105,14 @@ SchemaDocument receipt() {
 // bp verify tensor --json (apps/bp/verify_tensor.cpp).
 SchemaDocument verify_report() {
   Node rule = object()
-                  .field("number", integer().min(1).max(6))
-                  .field("name", one_of_values({"chain", "continuity", "loss", "gradient", "update", "lr"}))
+                  .field("number", integer().min(1).max(7))
+                  .field("name", one_of_values({"chain", "continuity", "loss", "gradient", "update", "lr", "clip"}))
                   .field("checked", count())
                   .field("failed", count())
                   .closed()
                   .ordered();
   Node failure = object()
-                     .field("rule", integer().min(1).max(6))
+                     .field("rule", integer().min(1).max(7))
                      .field("name", string())
                      .field("line", count())
                      .field("step", count())
@@ -125,7 +132,7 @@ SchemaDocument verify_report() {
                   .field("failure_count", count())
                   .field("kinks", count().describe("ReLU/LeakyReLU inputs within their bound of 0: both slopes allowed"))
                   .field("normwise_entries", count().describe("entries whose bound overflowed, held to the norm-wise tolerance"))
-                  .field("rules", array(rule).min_items(6).max_items(6))
+                  .field("rules", array(rule).min_items(7).max_items(7))
                   .field("failures", array(failure).max_items(50).describe("the first 50"))
                   .closed()
                   .ordered();

@@ -8,6 +8,7 @@
                 optimizer.zero_grad()
                 loss = loss_fn(model(x), y)
                 loss.backward()
+                writer.clip_grad_norm_(1.0)   # optional: torch.nn.utils.clip_grad_norm_, recorded
                 optimizer.step()
 
     bp verify tensor run.jsonl
@@ -26,7 +27,11 @@ What it accepts (anything else is refused when the writer is created, before tra
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
              no maximize, foreach, fused, capturable or differentiable; a constant learning rate
-Not yet: gradient clipping, LayerNorm, Dropout, GELU, BCEWithLogitsLoss, class weights, label
+  clipping  writer.clip_grad_norm_(max_norm) (torch.nn.utils.clip_grad_norm_, norm type 2, on the
+             model's parameters), called between backward() and step(): the receipt keeps the
+             gradients before it and the norm it returned (calling torch's directly would leave
+             bp the clipped gradients without saying so: the gradient rule fails)
+Not yet: LayerNorm, Dropout, GELU, BCEWithLogitsLoss, class weights, label
 smoothing, learning-rate schedulers.
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
@@ -156,7 +161,17 @@ class MlpReceiptWriter:
         return tensors
 
     def step(self, x, y):
-        return _Step(self, x, y)
+        self._current = _Step(self, x, y)
+        return self._current
+
+    def clip_grad_norm_(self, max_norm):
+        step = getattr(self, "_current", None)
+        if step is None or step.done:
+            raise RuntimeError("MlpReceiptWriter.clip_grad_norm_: call it inside `with writer.step(x, y):`")
+        step.grads = [_tensor(n, p.grad) for n, p in zip(self.names, self.params)]
+        norm = torch.nn.utils.clip_grad_norm_(self.params, max_norm)
+        step.clip = {"max_norm": float(max_norm), "total_norm": float(norm.item())}
+        return norm
 
     def close(self):
         self.out.close()
@@ -172,6 +187,7 @@ class MlpReceiptWriter:
 class _Step:
     def __init__(self, writer, x, y):
         self.w, self.x, self.y = writer, x, y
+        self.clip, self.done = None, False
 
     def __enter__(self):
         w = self.w
@@ -179,8 +195,9 @@ class _Step:
         self.grads = None
         self.original_step = w.optimizer.step
 
-        def step(*args, **kwargs):  # the gradients optimizer.step() sees
-            self.grads = [_tensor(n, p.grad) for n, p in zip(w.names, w.params)]
+        def step(*args, **kwargs):  # the gradients optimizer.step() sees (before clipping, if it ran)
+            if self.clip is None:
+                self.grads = [_tensor(n, p.grad) for n, p in zip(w.names, w.params)]
             self.lr = float(w.optimizer.param_groups[0]["lr"])
             return self.original_step(*args, **kwargs)
         w.optimizer.step = step
@@ -189,6 +206,7 @@ class _Step:
     def __exit__(self, exc_type, exc, tb):
         w = self.w
         w.optimizer.step = self.original_step
+        self.done = True
         if exc_type is not None:
             return False
         if self.grads is None or w._loss_value is None:
@@ -201,7 +219,7 @@ class _Step:
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
                "step": {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr,
-                        "loss": w._loss_value},
+                        "loss": w._loss_value, "clip": self.clip},
                "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)]},
                "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
                "after": {"tensors": w._state()}}

@@ -26,7 +26,7 @@ from pytorch_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
 torch.set_num_threads(1)
 
 
-def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None):
+def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None):
     torch.manual_seed(seed)
     if model is None:
         mods = []
@@ -46,6 +46,8 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
                 opt.zero_grad()
                 loss = loss_fn(model(x), y)
                 loss.backward()
+                if clip is not None:
+                    w.clip_grad_norm_(clip)
                 opt.step()
     return model, opt
 
@@ -89,9 +91,12 @@ runs = {
     "adamw_amsgrad": ([6, 12, 3], [nn.Sigmoid(), None], nn.MSELoss(),
                       lambda p: torch.optim.AdamW(p, lr=1e-2, amsgrad=True)),
 }
-for name, (widths, acts, loss_fn, make_opt) in runs.items():
+runs["clip_acts"] = ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), adam, 0.05)  # clips every step
+runs["clip_idle"] = ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(),
+                     lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), 1e6)  # never clips
+for name, (widths, acts, loss_fn, make_opt, *clip) in runs.items():
     path = os.path.join(WORK, f"{name}.jsonl")
-    train(path, widths, acts, loss_fn, make_opt)
+    train(path, widths, acts, loss_fn, make_opt, clip=clip[0] if clip else None)
     rep = verify(path, name)
     check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep}")
 
@@ -136,6 +141,17 @@ check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: ru
 rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
 check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first: {first_failure(rep)}")
 swapped = b"\n".join([lines[0], lines[2], lines[1]]) + b"\n"
+with open(os.path.join(WORK, "clip_acts.jsonl"), "rb") as f:
+    clip_lines = f.read().splitlines()
+check(json.loads(clip_lines[0])["step"]["clip"]["total_norm"] > 0.05, "clip_acts: the norm exceeds max_norm (the clip acts)")
+clip_moved = [json.loads(l) for l in clip_lines]
+clip_moved[1]["step"]["clip"]["total_norm"] *= 1.001
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in clip_moved), "clip norm changed", want=1)
+check(first_failure(rep).get("rule") == 7, f"clip norm changed: rule 7 first: {first_failure(rep)}")
+clip_dropped = [json.loads(l) for l in clip_lines]
+clip_dropped[1]["step"]["clip"] = None
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in clip_dropped), "clip unrecorded", want=1)
+check(first_failure(rep).get("rule") == 5, f"clip unrecorded: the update fails: {first_failure(rep)}")
 rep = verify(swapped, "two steps swapped", want=1)
 check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {first_failure(rep)}")
 
