@@ -12,26 +12,11 @@
 #include "command_support.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
+#include "verify_stream_error.hpp"
 #include "verify/tensor.hpp"
 
 namespace bp::cli {
 namespace {
-
-CliError error(int exit_code, std::string code, std::string message) {
-  CliError e;
-  e.exit_code = exit_code, e.code = std::move(code), e.message = std::move(message);
-  return e;
-}
-
-CliError stream_error(const verify::StreamError& e) {
-  switch (e.failure()) {
-    case verify::StreamFailure::unreadable: return error(kExitMalformedOrIo, "IO_ERROR", e.message());
-    case verify::StreamFailure::line_too_long: return error(kExitMalformedOrIo, "INPUT_TOO_LARGE", e.message());
-    case verify::StreamFailure::no_records: return error(kExitMalformedOrIo, "BP_JSONL_EMPTY", e.message());
-    default: break;
-  }
-  return error(kExitMalformedOrIo, "BP_TENSOR_STEP_MALFORMED", e.message());
-}
 
 std::string rule_name(unsigned rule) { return std::string(mlp_audit::kRules[rule - 1].name); }
 
@@ -111,12 +96,12 @@ int verify_tensor_file(const Invocation& inv, const std::string& file) {
   } else {
     if (auto e = check_input_path(file)) return fail(inv, *e);
     fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
+    if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
   }
   const std::string name = file == "-" ? "<stdin>" : file;
   auto verified = verify::verify_tensor(fd, name);
   if (fd != STDIN_FILENO) ::close(fd);
-  if (!verified) return fail(inv, stream_error(verified.error()));
+  if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));
   const mlp_audit::StreamVerifier& v = *verified;
   const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;
   if (inv.json) {
