@@ -1,4 +1,4 @@
-// bp examples pytorch|jax [--print]: where the live framework helpers are, or their text.
+// bp examples pytorch|pytorch_mlp|jax [--print]: where the live framework helpers are, or their text.
 #include "command_support.hpp"
 #include "command_table.hpp"
 #include "share_locator.hpp"
@@ -11,13 +11,15 @@ namespace bp::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "Usage: bp examples pytorch|jax [--print]\n"
+    "Usage: bp examples pytorch|pytorch_mlp|jax [--print]\n"
     "\n"
     "  Prints the absolute path of a live framework helper shipped with bp, or with --print its\n"
     "  text (copy it into your project: bp examples pytorch --print > pytorch_trace_helper.py).\n"
     "\n"
     "    bp examples pytorch            path of pytorch.py (TraceDumper for a PyTorch loop)\n"
     "    bp examples pytorch --print    its text on standard output\n"
+    "    bp examples pytorch_mlp        path of pytorch_mlp.py (MlpReceiptWriter: tensor receipts of\n"
+    "                                   an nn.Sequential MLP's steps, for bp verify tensor)\n"
     "    bp examples jax                path of jax.py (TraceDumper for a JAX loop)\n"
     "    bp examples jax --print        its text on standard output\n"
     "\n"
@@ -40,9 +42,9 @@ int run_examples(const Invocation& inv) {
     return kExitMalformedOrIo;
   }
   if (is_help_word(inv, 1)) return print_help(kUsage);
-  if (*noun != "pytorch" && *noun != "jax") {
+  if (*noun != "pytorch" && *noun != "pytorch_mlp" && *noun != "jax") {
     return usage_error(inv, "unknown subcommand 'examples " + *noun +
-                                "'. Ships 'examples pytorch' and 'examples jax'. Run 'bp examples --help' for usage.");
+                                "'. Ships 'examples pytorch', 'examples pytorch_mlp' and 'examples jax'. Run 'bp examples --help' for usage.");
   }
   if (is_help_word(inv, 2)) return print_help(kUsage);
   bool print = false;

@@ -16,6 +16,7 @@
 #include "verify_batch.hpp"
 #include "verify_multi.hpp"
 #include "verify_nltrain.hpp"
+#include "verify_tensor.hpp"
 #include "verify_options.hpp"
 #include "verify_output.hpp"
 #include "verify_usage.hpp"
@@ -87,6 +88,21 @@ int run_nltrain(const Invocation& inv) {
   return verify_nltrain_file(inv, std::get<std::string>(file));
 }
 
+int run_tensor(const Invocation& inv) {
+  const std::string usage = verify_tensor_usage();
+  if (is_help_word(inv, 2)) return print_help(usage);
+  auto file = file_argument(inv, 2, {"verify tensor", "<file.jsonl>", usage, false, kExitInvalidArgument});
+  if (auto* code = std::get_if<int>(&file)) return *code;
+  if (inv.words.size() > 3) {
+    return usage_error(inv, "verify tensor takes one stream of receipts; unexpected '" + inv.words[3] +
+                                "' (concatenate the files: cat a.jsonl b.jsonl | bp verify tensor -).");
+  }
+  if (inv.data || inv.cross_machine || inv.threads) {
+    return usage_error(inv, "verify tensor takes no --data, --cross-machine or --threads (they are verify nltrain's).");
+  }
+  return verify_tensor_file(inv, std::get<std::string>(file));
+}
+
 }  // namespace
 
 int run_verify(const Invocation& inv) {
@@ -100,16 +116,18 @@ int run_verify(const Invocation& inv) {
   if (*noun == "general") return run_general(inv);
   if (*noun == "multi") return run_multi(inv);
   if (*noun == "nltrain") return run_nltrain(inv);
+  if (*noun == "tensor") return run_tensor(inv);
   const auto suggestion = suggest_subnoun(*noun, {{"mazur", "bp verify mazur"},
                                                   {"general", "bp verify general <file>"},
                                                   {"multi", "bp verify multi <file.jsonl>"},
-                                                  {"nltrain", "bp verify nltrain <file.jsonl>"}});
+                                                  {"nltrain", "bp verify nltrain <file.jsonl>"},
+                                                  {"tensor", "bp verify tensor <file.jsonl>"}});
   if (suggestion) {
     return usage_error(inv, "unknown subcommand 'verify " + *noun + "'. Did you mean '" + std::string(*suggestion) +
                                 "'? Run 'bp --help' for usage.");
   }
   return usage_error(inv, "unknown subcommand 'verify " + *noun +
-                              "'. Expected 'mazur', 'general', 'multi', or 'nltrain'. Run 'bp --help' for usage.");
+                              "'. Expected 'mazur', 'general', 'multi', 'nltrain', or 'tensor'. Run 'bp --help' for usage.");
 }
 
 }  // namespace bp::cli

@@ -14,31 +14,11 @@
 #include "common/file_system.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
+#include "verify_stream_error.hpp"
 #include "verify/nltrain.hpp"
 
 namespace bp::cli {
 namespace {
-
-CliError error(int exit_code, std::string code, std::string message) {
-  CliError e;
-  e.exit_code = exit_code, e.code = std::move(code), e.message = std::move(message);
-  return e;
-}
-
-// Why the library stopped reading: exit 3 when --data does not fit the receipts, else 2.
-CliError stream_error(const verify::StreamError& e) {
-  switch (e.failure()) {
-    case verify::StreamFailure::unreadable: return error(kExitMalformedOrIo, "IO_ERROR", e.message());
-    case verify::StreamFailure::line_too_long: return error(kExitMalformedOrIo, "INPUT_TOO_LARGE", e.message());
-    case verify::StreamFailure::no_records: return error(kExitMalformedOrIo, "BP_JSONL_EMPTY", e.message());
-    case verify::StreamFailure::rejected:
-    case verify::StreamFailure::not_json:
-    case verify::StreamFailure::observer_failed: break;
-  }
-  const bool arg = e.code() == common::ErrorCode::invalid_argument;
-  return error(arg ? kExitInvalidArgument : kExitMalformedOrIo, arg ? "INVALID_ARGUMENT" : "BP_TENSOR_STEP_MALFORMED",
-               e.message());
-}
 
 std::string where(const nl_audit::Failure& f) {
   std::string s = "line " + std::to_string(f.line) + " step " + std::to_string(f.step);
@@ -129,14 +109,14 @@ int verify_nltrain_file(const Invocation& inv, const std::string& file) {
   opt.threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
   if (inv.threads) {
     if (*inv.threads != "1" && *inv.threads != "2") {
-      return fail(inv, error(kExitInvalidArgument, "INVALID_THREADS",
+      return fail(inv, cli_error(kExitInvalidArgument, "INVALID_THREADS",
                              "--threads: '" + *inv.threads + "': bp verify nltrain runs on 1 or 2 threads"));
     }
     opt.threads = *inv.threads == "1" ? 1 : 2;
   }
   if (inv.data) {
     auto text = common::read_text(common::real_file_system(), *inv.data, std::size_t{1} << 32);
-    if (!text.ok()) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "--data: " + text.error().to_string()));
+    if (!text.ok()) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "--data: " + text.error().to_string()));
     opt.data = std::move(*text);
   }
   int fd = STDIN_FILENO;
@@ -145,12 +125,12 @@ int verify_nltrain_file(const Invocation& inv, const std::string& file) {
   } else {
     if (auto e = check_input_path(file)) return fail(inv, *e);
     fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(inv, error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
+    if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
   }
   const std::string name = file == "-" ? "<stdin>" : file;
   auto verified = verify::verify_nltrain(fd, name, std::move(opt));
   if (fd != STDIN_FILENO) ::close(fd);
-  if (!verified) return fail(inv, stream_error(verified.error()));
+  if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));
   const nl_audit::StreamVerifier& v = *verified;
   const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;
   if (inv.json) {

@@ -78,7 +78,7 @@ std::string verify_multi_usage() {
 }
 
 std::string verify_usage() {
-  return "Usage: bp verify mazur|general|multi|nltrain ...\n"
+  return "Usage: bp verify mazur|general|multi|nltrain|tensor ...\n"
          "\n"
          "    bp verify mazur [<file>]        the full gate for the Mazur v0.1.0 receipt\n"
          "    bp verify general <file>...     schema, rules, engine re-run; many files or a directory\n"
@@ -86,6 +86,8 @@ std::string verify_usage() {
          "                                    cross-record rules\n"
          "    bp verify nltrain <file.jsonl>  nltrain's step receipts (nltrain train --receipts), every\n"
          "                                    number re-derived under nine rules\n"
+         "    bp verify tensor <file.jsonl>   a PyTorch MLP's step receipts (bp examples pytorch_mlp),\n"
+         "                                    every value within its fp64 error bound\n"
          "\n"
          "  bp verify <kind> --help for one of them.\n";
 }

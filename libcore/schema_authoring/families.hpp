@@ -12,6 +12,7 @@ namespace schema_authoring {
 [[nodiscard]] std::vector<SchemaDocument> nltrain_state_schemas();    // nltrain-state(-result).v0.1.0
 [[nodiscard]] std::vector<SchemaDocument> nltrain_metrics_schemas();  // nltrain-metrics.v0.1.0 (train --metrics lines)
 [[nodiscard]] std::vector<SchemaDocument> tensor_step_schemas();      // tensor-step, bp-verify-nltrain-report.v0.1.0
+[[nodiscard]] std::vector<SchemaDocument> tensor_step_mlp_schemas();  // tensor-step.v0.2.0 (MLP), bp-verify-tensor-report.v0.1.0
 [[nodiscard]] std::vector<SchemaDocument> nltrain_output_schemas();   // nltrain-*-result.v0.1.0 (train, eval, generate, gradcheck --json)
 [[nodiscard]] std::vector<SchemaDocument> atenia_schemas();           // atenia-*.v0.1.0 (inputs and --json outputs)
 [[nodiscard]] std::vector<SchemaDocument> bp_output_schemas();        // bp-*.v0.1.0 (--json results and the error envelope)

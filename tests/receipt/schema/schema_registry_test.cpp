@@ -22,16 +22,17 @@ TEST_CASE("schema_registry: every wire format version is embedded") {
   CHECK(schema_registry::find_schema("nltrain-state.v0.1.0") != nullptr);
   CHECK(schema_registry::find_schema("nltrain-state-result.v0.1.0") != nullptr);
   CHECK(schema_registry::find_schema("nltrain-metrics.v0.1.0") != nullptr);
+  CHECK(schema_registry::find_schema("tensor-step.v0.2.0") != nullptr);
   CHECK(schema_registry::find_schema("atenia-scenario.v0.1.0") != nullptr);
   CHECK(schema_registry::find_schema("atenia-place-result.v0.1.0") != nullptr);
   for (const char* n : {"nltrain-train-result", "nltrain-eval-result", "nltrain-generate-result", "nltrain-gradcheck-result",
                         "bp-error", "bp-verify-report", "bp-verify-multi-report", "bp-verify-batch-record",
                         "bp-reconcile-result", "bp-validate-result", "bp-import-report", "bp-generate-result",
-                        "bp-scaffold-result", "tensor-step", "bp-verify-nltrain-report"}) {
+                        "bp-scaffold-result", "tensor-step", "bp-verify-nltrain-report", "bp-verify-tensor-report"}) {
     CAPTURE(n);
     CHECK(schema_registry::find_schema(std::string(n) + ".v0.1.0") != nullptr);
   }
-  CHECK(names.size() == 47);
+  CHECK(names.size() == 49);
   CHECK(schema_registry::receipt_versions().size() == 8);
 }
 

@@ -1,0 +1,231 @@
+"""bp live helper for PyTorch MLPs: one tensor receipt per training step, for `bp verify tensor`.
+
+    from pytorch_mlp_receipts import MlpReceiptWriter
+
+    with MlpReceiptWriter(model, optimizer, loss_fn, out="run.jsonl") as writer:
+        for x, y in loader:
+            with writer.step(x, y):
+                optimizer.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                writer.clip_grad_norm_(1.0)   # optional: torch.nn.utils.clip_grad_norm_, recorded
+                optimizer.step()
+
+    bp verify tensor run.jsonl
+
+Each line is a `tensor-step` receipt, version 0.2.0, model kind "mlp" (man bp, "verify tensor"):
+the model, the batch, every parameter and optimizer-state tensor before and after the step and
+the gradients optimizer.step() saw, each as little-endian fp32 bytes (base64) with its SHA-256.
+bp recomputes the step in fp64 and requires every value within its error bound.
+
+This file is an OBSERVER: it copies numbers out of PyTorch and never judges them.
+
+What it accepts (anything else is refused when the writer is created, before training):
+  model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
+             ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, Identity; fp32 parameters
+  loss       CrossEntropyLoss (no class weights, no label smoothing; mean or sum), MSELoss (mean or sum)
+  optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
+             weight_decay); one parameter group holding the model's parameters in order;
+             no maximize, foreach, fused, capturable or differentiable; a constant learning rate
+  clipping  writer.clip_grad_norm_(max_norm) (torch.nn.utils.clip_grad_norm_, norm type 2, on the
+             model's parameters), called between backward() and step(): the receipt keeps the
+             gradients before it and the norm it returned (calling torch's directly would leave
+             bp the clipped gradients without saying so: the gradient rule fails)
+Not yet: LayerNorm, Dropout, GELU, BCEWithLogitsLoss, class weights, label
+smoothing, learning-rate schedulers.
+
+Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
+resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
+"""
+import base64
+import hashlib
+import json
+
+import torch
+from torch import nn
+
+SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
+             "Sigmoid, Tanh, SiLU, Identity; loss: CrossEntropyLoss (no weight, no label_smoothing), MSELoss; "
+             "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
+
+_ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
+                nn.SiLU: "silu", nn.Identity: "identity"}
+
+
+def _refuse(what):
+    raise ValueError(f"MlpReceiptWriter: {what}. Supported: {SUPPORTED}")
+
+
+def _layers(model):
+    if not isinstance(model, nn.Sequential):
+        _refuse(f"the model is a {type(model).__name__}, not nn.Sequential")
+    layers, modules = [], list(model)
+    i = 0
+    while i < len(modules):
+        m = modules[i]
+        if type(m) is not nn.Linear:
+            _refuse(f"module {i} is a {type(m).__name__} where a Linear layer was expected")
+        if m.bias is None:
+            _refuse(f"module {i}: Linear without bias")
+        if m.weight.dtype != torch.float32:
+            _refuse(f"module {i}: parameters are {m.weight.dtype}, not torch.float32")
+        layer = {"in": m.in_features, "out": m.out_features, "activation": "identity"}
+        if i + 1 < len(modules) and type(modules[i + 1]) is not nn.Linear:
+            act = modules[i + 1]
+            name = _ACTIVATIONS.get(type(act))
+            if name is None:
+                _refuse(f"module {i + 1} is a {type(act).__name__}")
+            layer["activation"] = name
+            if name == "leaky_relu":
+                layer["negative_slope"] = float(act.negative_slope)
+            i += 1
+        layers.append((m, layer))
+        i += 1
+    if not layers:
+        _refuse("the model has no layers")
+    return layers
+
+
+def _loss(loss_fn):
+    if type(loss_fn) is nn.CrossEntropyLoss:
+        if loss_fn.weight is not None:
+            _refuse("CrossEntropyLoss with class weights")
+        if getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
+            _refuse("CrossEntropyLoss with label_smoothing")
+        kind = "cross_entropy"
+    elif type(loss_fn) is nn.MSELoss:
+        kind = "mse"
+    else:
+        _refuse(f"the loss is a {type(loss_fn).__name__}")
+    if loss_fn.reduction not in ("mean", "sum"):
+        _refuse(f"reduction '{loss_fn.reduction}'")
+    return {"kind": kind, "reduction": loss_fn.reduction}
+
+
+def _optimizer(opt, params):
+    if len(opt.param_groups) != 1:
+        _refuse("the optimizer has more than one parameter group")
+    g = opt.param_groups[0]
+    if [id(p) for p in g["params"]] != [id(p) for p in params]:
+        _refuse("the optimizer's parameters are not the model's, in the model's order")
+    for flag in ("maximize", "foreach", "fused", "capturable", "differentiable"):
+        if g.get(flag):
+            _refuse(f"optimizer option {flag}=True")
+    if type(opt) is torch.optim.SGD:
+        return {"kind": "sgd", "lr": float(g["lr"]), "weight_decay": float(g["weight_decay"]),
+                "momentum": float(g["momentum"]), "dampening": float(g["dampening"]), "nesterov": bool(g["nesterov"])}
+    if type(opt) in (torch.optim.Adam, torch.optim.AdamW):
+        return {"kind": "adam" if type(opt) is torch.optim.Adam else "adamw", "lr": float(g["lr"]),
+                "weight_decay": float(g["weight_decay"]), "beta1": float(g["betas"][0]), "beta2": float(g["betas"][1]),
+                "eps": float(g["eps"]), "amsgrad": bool(g["amsgrad"])}
+    _refuse(f"the optimizer is a {type(opt).__name__}")
+
+
+def _tensor(name, t):
+    data = t.detach().to(torch.float32).contiguous().cpu().numpy().astype("<f4").tobytes()
+    return {"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest(),
+            "data": base64.b64encode(data).decode("ascii")}
+
+
+class MlpReceiptWriter:
+    def __init__(self, model, optimizer, loss_fn, out, resume_from=None):
+        self.layers = _layers(model)
+        self.params = [p for m, _ in self.layers for p in (m.weight, m.bias)]
+        self.names = [f"layers.{l}.{k}" for l in range(len(self.layers)) for k in ("weight", "bias")]
+        self.model_json = {"kind": "mlp", "layers": [layer for _, layer in self.layers], "loss": _loss(loss_fn),
+                           "optimizer": _optimizer(optimizer, self.params)}
+        o = self.model_json["optimizer"]
+        self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
+            ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if o["amsgrad"] else []))
+        self.model, self.optimizer, self.loss_fn = model, optimizer, loss_fn
+        self.index, self.previous, self.n, self.opt_step = 0, None, 0, 0
+        if resume_from is not None:
+            with open(resume_from, "rb") as f:
+                last = f.read().splitlines()[-1]
+            rec = json.loads(last)
+            self.index, self.previous = rec["receipt"]["index"] + 1, hashlib.sha256(last).hexdigest()
+            self.n, self.opt_step = rec["step"]["n"] + 1, rec["step"]["optimizer_step"]
+        self.out = open(out, "wb")
+        self._loss_value = None
+        loss_fn.register_forward_hook(self._on_loss)
+
+    def _on_loss(self, module, inputs, output):
+        self._loss_value = float(output.detach().item())
+
+    def _state(self):
+        tensors = [_tensor(n, p) for n, p in zip(self.names, self.params)]
+        for s in self.state_names:
+            for n, p in zip(self.names, self.params):
+                st = self.optimizer.state.get(p, {})
+                tensors.append(_tensor(f"{s}.{n}", st[s] if s in st and st[s] is not None else torch.zeros_like(p)))
+        return tensors
+
+    def step(self, x, y):
+        self._current = _Step(self, x, y)
+        return self._current
+
+    def clip_grad_norm_(self, max_norm):
+        step = getattr(self, "_current", None)
+        if step is None or step.done:
+            raise RuntimeError("MlpReceiptWriter.clip_grad_norm_: call it inside `with writer.step(x, y):`")
+        step.grads = [_tensor(n, p.grad) for n, p in zip(self.names, self.params)]
+        norm = torch.nn.utils.clip_grad_norm_(self.params, max_norm)
+        step.clip = {"max_norm": float(max_norm), "total_norm": float(norm.item())}
+        return norm
+
+    def close(self):
+        self.out.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class _Step:
+    def __init__(self, writer, x, y):
+        self.w, self.x, self.y = writer, x, y
+        self.clip, self.done = None, False
+
+    def __enter__(self):
+        w = self.w
+        self.before = w._state()
+        self.grads = None
+        self.original_step = w.optimizer.step
+
+        def step(*args, **kwargs):  # the gradients optimizer.step() sees (before clipping, if it ran)
+            if self.clip is None:
+                self.grads = [_tensor(n, p.grad) for n, p in zip(w.names, w.params)]
+            self.lr = float(w.optimizer.param_groups[0]["lr"])
+            return self.original_step(*args, **kwargs)
+        w.optimizer.step = step
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        w = self.w
+        w.optimizer.step = self.original_step
+        self.done = True
+        if exc_type is not None:
+            return False
+        if self.grads is None or w._loss_value is None:
+            raise RuntimeError("MlpReceiptWriter: the step ran no loss_fn call or no optimizer.step()")
+        w.opt_step += 1
+        st = w.optimizer.state.get(w.params[0], {})
+        if "step" in st:  # Adam(W) counts its own steps: record torch's count, not ours
+            w.opt_step = int(st["step"].item() if torch.is_tensor(st["step"]) else st["step"])
+        target = self.y.to(torch.float32) if w.model_json["loss"]["kind"] == "cross_entropy" else self.y
+        rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
+               "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
+               "step": {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr,
+                        "loss": w._loss_value, "clip": self.clip},
+               "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)]},
+               "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
+               "after": {"tensors": w._state()}}
+        line = json.dumps(rec, separators=(",", ":")).encode()
+        w.out.write(line + b"\n")
+        w.out.flush()
+        w.previous, w.index, w.n = hashlib.sha256(line).hexdigest(), w.index + 1, w.n + 1
+        w._loss_value = None
+        return False

@@ -1,0 +1,115 @@
+#include "verify_tensor.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "command_support.hpp"
+#include "input_source.hpp"
+#include "output_sink.hpp"
+#include "verify_stream_error.hpp"
+#include "verify/tensor.hpp"
+
+namespace bp::cli {
+namespace {
+
+std::string rule_name(unsigned rule) { return std::string(mlp_audit::kRules[rule - 1].name); }
+
+std::string text_report(const mlp_audit::StreamVerifier& v) {
+  const bool ok = v.failure_count() == 0;
+  std::string s = std::string("bp verify tensor: ") + (ok ? "PASS" : "FAIL") + ", " + std::to_string(v.receipts()) + " receipt(s)";
+  if (v.first_index() > 0) s += " from receipt " + std::to_string(v.first_index()) + " (the run's earlier receipts were not given)";
+  s += "\n";
+  if (v.kinks() > 0) {
+    s += "  note: " + std::to_string(v.kinks()) +
+         " ReLU/LeakyReLU input(s) within their bound of the kink: both slopes allowed there (wider bounds)\n";
+  }
+  if (v.normwise_entries() > 0) {
+    s += "  note: " + std::to_string(v.normwise_entries()) + " entr(ies) held to the norm-wise tolerance: their bound overflowed\n";
+  }
+  for (const mlp_audit::RuleInfo& r : mlp_audit::kRules) {
+    const mlp_audit::RuleTally& t = v.tally()[r.number];
+    s += "  " + std::to_string(r.number) + " " + std::string(r.name) + std::string(11 - r.name.size(), ' ') +
+         (t.failed > 0 ? "FAIL " : (t.checked > 0 ? "pass " : "off  ")) + std::to_string(t.checked) + " checked, " +
+         std::to_string(t.failed) + " failed\n";
+  }
+  for (const mlp_audit::Failure& f : v.failures()) {
+    s += "  rule " + std::to_string(f.rule) + " " + rule_name(f.rule) + ": line " + std::to_string(f.line) + " step " +
+         std::to_string(f.step);
+    if (!f.tensor.empty()) s += " " + f.tensor + (f.index ? "[" + std::to_string(*f.index) + "]" : "");
+    s += ": " + f.message;
+    if (!f.stored.empty()) s += " (stored " + f.stored + ", recomputed " + f.recomputed + ", bound " + f.bound + ")";
+    s += "\n";
+  }
+  if (v.failure_count() > v.failures().size()) {
+    s += "  ... and " + std::to_string(v.failure_count() - v.failures().size()) + " more failure(s)\n";
+  }
+  return s;
+}
+
+std::string json_report(const mlp_audit::StreamVerifier& v) {
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  for (const mlp_audit::RuleInfo& r : mlp_audit::kRules) {
+    const mlp_audit::RuleTally& t = v.tally()[r.number];
+    rules.push_back({{"number", r.number}, {"name", r.name}, {"checked", t.checked}, {"failed", t.failed}});
+  }
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+  for (const mlp_audit::Failure& f : v.failures()) {
+    failures.push_back({{"rule", f.rule}, {"name", rule_name(f.rule)}, {"line", f.line}, {"step", f.step}, {"tensor", f.tensor},
+                        {"index", f.index ? nlohmann::ordered_json(*f.index) : nullptr}, {"stored", f.stored},
+                        {"recomputed", f.recomputed}, {"bound", f.bound}, {"message", f.message}});
+  }
+  nlohmann::ordered_json doc{{"ok", v.failure_count() == 0}, {"mode", "tensor"}, {"receipts", v.receipts()},
+                             {"first_index", v.first_index()}, {"failure_count", v.failure_count()}, {"kinks", v.kinks()},
+                             {"normwise_entries", v.normwise_entries()}, {"rules", rules}, {"failures", failures}};
+  return doc.dump() + "\n";
+}
+
+}  // namespace
+
+std::string verify_tensor_usage() {
+  return "Usage: bp verify tensor <file.jsonl> [--json]\n"
+         "\n"
+         "  Verify a PyTorch MLP's step receipts (tensor-step 0.2.0, model kind mlp, written by\n"
+         "  `bp examples pytorch_mlp --print`'s MlpReceiptWriter; '-' reads stdin), streamed: memory\n"
+         "  holds one receipt whatever the number of steps; files of one run chain by digest\n"
+         "  (cat a.jsonl b.jsonl | bp verify tensor -). Each step's forward, loss, backward and\n"
+         "  optimizer update are recomputed in fp64; every stored fp32 value must lie within the\n"
+         "  error bound carried for it. Seven rules: 1 chain, 2 continuity, 3 loss, 4 gradient,\n"
+         "  5 update, 6 lr, 7 clip. Report on stderr.\n"
+         "\n"
+         "  --json  the report as one JSON object on stdout\n"
+         "\n"
+         "  Exit status: 0 every rule holds, 1 a rule failed, 2 usage, I/O or malformed receipt,\n"
+         "  3 invalid option.\n";
+}
+
+int verify_tensor_file(const Invocation& inv, const std::string& file) {
+  int fd = STDIN_FILENO;
+  if (file == "-") {
+    if (auto e = check_stdin_piped()) return fail(inv, *e);
+  } else {
+    if (auto e = check_input_path(file)) return fail(inv, *e);
+    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
+  }
+  const std::string name = file == "-" ? "<stdin>" : file;
+  auto verified = verify::verify_tensor(fd, name);
+  if (fd != STDIN_FILENO) ::close(fd);
+  if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));
+  const mlp_audit::StreamVerifier& v = *verified;
+  const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;
+  if (inv.json) {
+    if (auto e = write_to_stdout(json_report(v))) return fail(inv, *e);
+    return code;
+  }
+  std::cerr << text_report(v);
+  return code;
+}
+
+}  // namespace bp::cli

@@ -1,0 +1,46 @@
+#pragma once
+// What an `mlp` receipt says the network is: a torch.nn.Sequential of Linear layers, each
+// followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
+// CPU implementations, whose formulas step.cpp follows operation for operation).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mlp_audit {
+
+enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu };
+enum class LossKind : unsigned char { cross_entropy, mse };
+enum class Reduction : unsigned char { mean, sum };
+enum class OptimizerKind : unsigned char { sgd, adam, adamw };
+
+struct Layer {
+  std::size_t in = 0, out = 0;
+  Activation activation = Activation::identity;
+  double negative_slope = 0.01;  // leaky_relu only
+};
+
+struct Optimizer {
+  OptimizerKind kind = OptimizerKind::sgd;
+  double lr = 0, weight_decay = 0;
+  double momentum = 0, dampening = 0;  // sgd
+  bool nesterov = false;               // sgd
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
+  bool amsgrad = false;                           // adam, adamw
+};
+
+struct Model {
+  std::vector<Layer> layers;
+  LossKind loss = LossKind::cross_entropy;
+  Reduction reduction = Reduction::mean;
+  Optimizer optimizer;
+};
+
+// The largest width and depth a receipt may declare (a per-record bound, with kMaxRecordBytes).
+inline constexpr std::size_t kMaxWidth = std::size_t{1} << 16;
+inline constexpr std::size_t kMaxLayers = 64;
+
+[[nodiscard]] std::string activation_name(Activation a);
+// The names of the optimizer's state tensors per parameter, in receipt order ("exp_avg", ...).
+[[nodiscard]] std::vector<std::string> state_names(const Optimizer& o);
+
+}  // namespace mlp_audit

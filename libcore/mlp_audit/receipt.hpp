@@ -1,0 +1,70 @@
+#pragma once
+// A PyTorch MLP's step receipt: the `tensor-step` format, version 0.2.0, model kind "mlp"
+// (nltrain's receipts stay 0.1.0, nltrain-mag). One JSON line per training step:
+//
+//   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch","version":V},
+//    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
+//             "loss":{"kind":"cross_entropy"|"mse","reduction":"mean"|"sum"},
+//             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
+//                          sgd: "momentum":x,"dampening":x,"nesterov":b
+//                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}},
+//    "receipt":{"index":i,"previous_sha256":H|null},
+//    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
+//    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out]]},
+//    "before":{"tensors":[params..., optimizer state...]},
+//    "gradients":{"tensors":[params' gradients...]},
+//    "after":{"tensors":[params..., optimizer state...]}}
+//
+// Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out]; optimizer state
+// <state>.layers.<l>.weight (state_names order, then parameter order). With "clip", the step ran
+// torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update:
+// "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned. Tensors are nl_audit's
+// TensorEntry: f32, little-endian base64 bytes and their SHA-256. previous_sha256 is the SHA-256
+// of the previous line (without its newline): runs split across files chain through it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+#include "mlp_audit/model.hpp"
+#include "nl_audit/tensor_entry.hpp"
+
+namespace mlp_audit {
+
+inline constexpr std::string_view kVersion = "0.2.0";
+// One receipt line at most: a 784-256-10 Adam step with batch 64 is about 7.9 MB.
+inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024 * 1024;
+
+struct Receipt {
+  std::string trainer_version;
+  Model model;
+  std::string model_text;  // the model object as read (compact JSON): constant through a run
+  std::uint64_t index = 0;
+  std::optional<std::string> previous_sha256;
+  std::uint64_t n = 0, optimizer_step = 0, batch = 0;
+  double lr = 0;
+  float loss = 0;
+  struct Clip {
+    double max_norm = 0;
+    float total_norm = 0;
+  };
+  std::optional<Clip> clip;
+  nl_audit::TensorEntry input, target;
+  std::vector<nl_audit::TensorEntry> before, gradients, after;
+};
+
+// The names and shapes of the parameters, then of the optimizer state.
+struct Slot {
+  std::string name;
+  std::vector<std::size_t> shape;
+};
+[[nodiscard]] std::vector<Slot> parameter_slots(const Model& m);
+[[nodiscard]] std::vector<Slot> state_slots(const Model& m);
+
+// Strict: unknown keys, wrong types, shapes, digests and bounds are malformed errors naming
+// `file`:`line` and the JSON path.
+[[nodiscard]] common::Result<Receipt> read_receipt(std::string_view line, const std::string& file, std::int64_t line_no);
+
+}  // namespace mlp_audit

@@ -1,0 +1,317 @@
+// read_receipt (receipt.hpp): the strict reader of `mlp` step receipts.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "common/base64.hpp"
+#include "common/json_input.hpp"
+#include "common/json_reader.hpp"
+#include "mlp_audit/receipt.hpp"
+
+namespace mlp_audit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using common::JsonFields;
+using nl_audit::TensorEntry;
+
+template <class V>
+common::Result<V> pick(const JsonFields& f, const char* key, std::initializer_list<std::pair<const char*, V>> names) {
+  auto s = f.string(key);
+  if (!s.ok()) return s.error();
+  std::string expected;
+  for (const auto& [name, value] : names) {
+    if (*s == name) return value;
+    expected += std::string(expected.empty() ? "" : ", ") + "\"" + name + "\"";
+  }
+  return f.error(key, "is \"" + common::excerpt(*s) + "\"; supported: " + expected);
+}
+
+class Reader {
+ public:
+  Reader(std::string file, std::int64_t line) : file_(std::move(file)), line_(line) {}
+  JsonFields fields(const Json& obj, const std::string& path) const { return JsonFields(obj, file_, line_, path); }
+
+  common::Result<double> finite(const JsonFields& f, const char* key, double lo, double hi) const {
+    auto v = f.number(key);
+    if (!v.ok()) return v.error();
+    if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return *v;
+  }
+
+  common::Result<Layer> layer(const Json& obj, const std::string& path) const {
+    JsonFields f = fields(obj, path);
+    if (auto s = f.only({"in", "out", "activation", "negative_slope"}); !s.ok()) return s.error();
+    Layer l;
+    for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
+      auto v = f.unsigned_int(key);
+      if (!v.ok()) return v.error();
+      if (*v == 0 || *v > kMaxWidth) return f.error(key, "must be in [1, " + std::to_string(kMaxWidth) + "]");
+      *field = *v;
+    }
+    auto a = pick<Activation>(f, "activation", {{"identity", Activation::identity}, {"relu", Activation::relu},
+                                               {"leaky_relu", Activation::leaky_relu}, {"sigmoid", Activation::sigmoid},
+                                               {"tanh", Activation::tanh}, {"silu", Activation::silu}});
+    if (!a.ok()) return a.error();
+    l.activation = *a;
+    if ((l.activation == Activation::leaky_relu) != f.has("negative_slope")) {
+      return f.error("negative_slope", "is present exactly when the activation is leaky_relu");
+    }
+    if (f.has("negative_slope")) {
+      auto s = finite(f, "negative_slope", 0, 1);
+      if (!s.ok()) return s.error();
+      l.negative_slope = *s;
+    }
+    return l;
+  }
+
+  common::Status optimizer(const Json& obj, Optimizer& o) const {
+    JsonFields f = fields(obj, "/model/optimizer");
+    auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw}});
+    if (!kind.ok()) return kind.error();
+    o.kind = *kind;
+    const bool sgd = o.kind == OptimizerKind::sgd;
+    auto s = sgd ? f.only({"kind", "lr", "weight_decay", "momentum", "dampening", "nesterov"})
+                 : f.only({"kind", "lr", "weight_decay", "beta1", "beta2", "eps", "amsgrad"});
+    if (!s.ok()) return s.error();
+    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}, {"weight_decay", &o.weight_decay}};
+    if (sgd) nums.insert(nums.end(), {{"momentum", &o.momentum}, {"dampening", &o.dampening}});
+    else nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
+    for (auto [key, field] : nums) {
+      auto v = finite(f, key, 0, key == std::string("lr") || key == std::string("eps") || key == std::string("weight_decay") ? 1e6 : 1);
+      if (!v.ok()) return v.error();
+      *field = *v;
+    }
+    auto flag = f.boolean(sgd ? "nesterov" : "amsgrad");
+    if (!flag.ok()) return flag.error();
+    (sgd ? o.nesterov : o.amsgrad) = *flag;
+    if (!sgd && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
+    return {};
+  }
+
+  common::Status model(const Json& obj, Model& m) const {
+    JsonFields f = fields(obj, "/model");
+    if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
+    auto kind = f.string("kind");
+    if (!kind.ok()) return kind.error();
+    if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
+    auto layers = f.array("layers");
+    if (!layers.ok()) return layers.error();
+    if ((*layers)->empty() || (*layers)->size() > kMaxLayers) return f.error("layers", "must hold 1 to " + std::to_string(kMaxLayers) + " layers");
+    for (std::size_t i = 0; i < (*layers)->size(); ++i) {
+      auto l = layer((**layers)[i], common::json_child_path("/model/layers", i));
+      if (!l.ok()) return l.error();
+      if (i > 0 && l->in != m.layers.back().out) {
+        return fields((**layers)[i], common::json_child_path("/model/layers", i)).error("in", "differs from the previous layer's out");
+      }
+      m.layers.push_back(*l);
+    }
+    auto loss = f.object("loss");
+    if (!loss.ok()) return loss.error();
+    JsonFields lf = fields(**loss, "/model/loss");
+    if (auto s = lf.only({"kind", "reduction"}); !s.ok()) return s.error();
+    auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse}});
+    if (!lk.ok()) return lk.error();
+    m.loss = *lk;
+    auto red = pick<Reduction>(lf, "reduction", {{"mean", Reduction::mean}, {"sum", Reduction::sum}});
+    if (!red.ok()) return red.error();
+    m.reduction = *red;
+    auto opt = f.object("optimizer");
+    if (!opt.ok()) return opt.error();
+    return optimizer(**opt, m.optimizer);
+  }
+
+  common::Result<TensorEntry> tensor(const Json& obj, const std::string& path, const Slot& slot) const {
+    JsonFields f = fields(obj, path);
+    if (auto s = f.only({"name", "dtype", "shape", "sha256", "data"}); !s.ok()) return s.error();
+    TensorEntry e;
+    auto name = f.string("name");
+    if (!name.ok()) return name.error();
+    if (*name != slot.name) return f.error("name", "is \"" + common::excerpt(*name) + "\"; expected \"" + slot.name + "\"");
+    e.name = *name;
+    auto dtype = f.string("dtype");
+    if (!dtype.ok()) return dtype.error();
+    if (*dtype != "f32") return f.error("dtype", "expected \"f32\"");
+    auto shape = f.array("shape");
+    if (!shape.ok()) return shape.error();
+    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
+    for (std::size_t k = 0; k < (*shape)->size(); ++k) {
+      auto v = r.unsigned_integer((**shape)[k], common::json_child_path(f.pointer("shape"), k));
+      if (!v.ok()) return v.error();
+      e.shape.push_back(*v);
+    }
+    if (e.shape != slot.shape) return f.error("shape", "does not match the model's shape for " + slot.name);
+    auto sha = f.string("sha256");
+    if (!sha.ok()) return sha.error();
+    e.sha256 = *sha;
+    auto text = f.string("data");
+    if (!text.ok()) return text.error();
+    auto bytes = common::decode_base64(*text);
+    if (!bytes) return f.error("data", "is not canonical base64");
+    if (bytes->size() != e.count() * sizeof(float)) {
+      return f.error("data", "holds " + std::to_string(bytes->size()) + " bytes; shape needs " + std::to_string(e.count() * sizeof(float)));
+    }
+    e.bytes = std::move(*bytes);
+    const std::span<const float> vals(reinterpret_cast<const float*>(e.bytes->data()), e.count());
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      if (!std::isfinite(vals[i])) return f.error("data", "entry " + std::to_string(i) + " is not finite");
+    }
+    if (nl_audit::f32_digest(vals) != e.sha256) return f.error("sha256", "does not match the tensor's data");
+    return e;
+  }
+
+  common::Result<std::vector<TensorEntry>> section(const JsonFields& parent, const char* key, const std::vector<Slot>& slots) const {
+    auto obj = parent.object(key);
+    if (!obj.ok()) return obj.error();
+    JsonFields f = fields(**obj, parent.pointer(key));
+    if (auto s = f.only({"tensors"}); !s.ok()) return s.error();
+    auto arr = f.array("tensors");
+    if (!arr.ok()) return arr.error();
+    if ((*arr)->size() != slots.size()) {
+      return f.error("tensors", "holds " + std::to_string((*arr)->size()) + " tensors; expected " + std::to_string(slots.size()));
+    }
+    std::vector<TensorEntry> out;
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      auto t = tensor((**arr)[i], common::json_child_path(f.pointer("tensors"), i), slots[i]);
+      if (!t.ok()) return t.error();
+      out.push_back(std::move(*t));
+    }
+    return out;
+  }
+
+  common::Result<Receipt> receipt(const Json& doc) const {
+    JsonFields f = fields(doc, "");
+    if (auto s = f.only({"format", "version", "trainer", "model", "receipt", "step", "batch", "before", "gradients", "after"}); !s.ok()) {
+      return s.error();
+    }
+    auto format = f.string("format");
+    if (!format.ok()) return format.error();
+    if (*format != "tensor-step") return f.error("format", "expected \"tensor-step\"");
+    auto version = f.string("version");
+    if (!version.ok()) return version.error();
+    if (*version != kVersion) return f.error("version", "expected \"0.2.0\" (MLP receipts)");
+    Receipt r;
+    auto trainer = f.object("trainer");
+    if (!trainer.ok()) return trainer.error();
+    JsonFields tf = fields(**trainer, "/trainer");
+    if (auto s = tf.only({"name", "version"}); !s.ok()) return s.error();
+    auto tname = tf.string("name");
+    if (!tname.ok()) return tname.error();
+    if (*tname != "pytorch") return tf.error("name", "expected \"pytorch\"");
+    auto tver = tf.string("version");
+    if (!tver.ok()) return tver.error();
+    r.trainer_version = *tver;
+    auto model_obj = f.object("model");
+    if (!model_obj.ok()) return model_obj.error();
+    if (auto s = model(**model_obj, r.model); !s.ok()) return s.error();
+    r.model_text = (*model_obj)->dump();
+
+    auto rec = f.object("receipt");
+    if (!rec.ok()) return rec.error();
+    JsonFields rf = fields(**rec, "/receipt");
+    if (auto s = rf.only({"index", "previous_sha256"}); !s.ok()) return s.error();
+    auto index = rf.unsigned_int("index");
+    if (!index.ok()) return index.error();
+    r.index = *index;
+    if (!rf.has("previous_sha256")) return rf.error("previous_sha256", "missing (null on the first receipt)");
+    if (!(*rec)->at("previous_sha256").is_null()) {
+      auto p = rf.string("previous_sha256");
+      if (!p.ok()) return p.error();
+      r.previous_sha256 = *p;
+    }
+    if ((r.index == 0) != !r.previous_sha256) return rf.error("previous_sha256", "is null exactly on the first receipt (index 0)");
+
+    auto st = f.object("step");
+    if (!st.ok()) return st.error();
+    JsonFields sf = fields(**st, "/step");
+    if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "loss", "clip"}); !s.ok()) return s.error();
+    for (auto [key, field] : {std::pair{"n", &r.n}, std::pair{"optimizer_step", &r.optimizer_step}, std::pair{"batch", &r.batch}}) {
+      auto v = sf.unsigned_int(key);
+      if (!v.ok()) return v.error();
+      *field = *v;
+    }
+    if (r.optimizer_step == 0) return sf.error("optimizer_step", "must be at least 1 (torch's step count after the update)");
+    if (r.batch == 0 || r.batch > kMaxWidth) return sf.error("batch", "must be in [1, " + std::to_string(kMaxWidth) + "]");
+    auto lr = finite(sf, "lr", 0, 1e6);
+    if (!lr.ok()) return lr.error();
+    r.lr = *lr;
+    auto loss = sf.number("loss");
+    if (!loss.ok()) return loss.error();
+    r.loss = static_cast<float>(*loss);
+    if (!std::isfinite(r.loss)) return sf.error("loss", "is beyond the fp32 range");
+    if (!sf.has("clip")) return sf.error("clip", "missing (null when the step ran no clip_grad_norm_)");
+    if (!(*st)->at("clip").is_null()) {
+      auto c = sf.object("clip");
+      if (!c.ok()) return c.error();
+      JsonFields cf = fields(**c, "/step/clip");
+      if (auto s = cf.only({"max_norm", "total_norm"}); !s.ok()) return s.error();
+      auto max_norm = finite(cf, "max_norm", 0, 1e30);
+      if (!max_norm.ok()) return max_norm.error();
+      if (!(*max_norm > 0)) return cf.error("max_norm", "must be positive");
+      auto norm = finite(cf, "total_norm", 0, 3.4e38);
+      if (!norm.ok()) return norm.error();
+      r.clip = Receipt::Clip{*max_norm, static_cast<float>(*norm)};
+    }
+
+    const Model& m = r.model;
+    const std::vector<std::size_t> target_shape =
+        m.loss == LossKind::cross_entropy ? std::vector<std::size_t>{r.batch} : std::vector<std::size_t>{r.batch, m.layers.back().out};
+    auto batch = section(f, "batch", {{"input", {r.batch, m.layers.front().in}}, {"target", target_shape}});
+    if (!batch.ok()) return batch.error();
+    r.input = std::move((*batch)[0]), r.target = std::move((*batch)[1]);
+    if (m.loss == LossKind::cross_entropy) {
+      auto t = nl_audit::f32_values(r.target);
+      for (std::size_t i = 0; i < t->size(); ++i) {
+        const float c = (*t)[i];
+        if (!(c >= 0 && c < static_cast<float>(m.layers.back().out) && c == std::floor(c))) {
+          return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer",
+                                          {file_, line_, "/batch/tensors/1/data"});
+        }
+      }
+    }
+    std::vector<Slot> state = parameter_slots(m);
+    const std::vector<Slot> extra = state_slots(m);
+    state.insert(state.end(), extra.begin(), extra.end());
+    auto before = section(f, "before", state);
+    if (!before.ok()) return before.error();
+    r.before = std::move(*before);
+    auto grads = section(f, "gradients", parameter_slots(m));
+    if (!grads.ok()) return grads.error();
+    r.gradients = std::move(*grads);
+    auto after = section(f, "after", state);
+    if (!after.ok()) return after.error();
+    r.after = std::move(*after);
+    return r;
+  }
+
+ private:
+  std::string file_;
+  std::int64_t line_;
+};
+
+}  // namespace
+
+std::vector<Slot> parameter_slots(const Model& m) {
+  std::vector<Slot> out;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const std::string p = "layers." + std::to_string(l) + ".";
+    out.push_back({p + "weight", {m.layers[l].out, m.layers[l].in}});
+    out.push_back({p + "bias", {m.layers[l].out}});
+  }
+  return out;
+}
+
+std::vector<Slot> state_slots(const Model& m) {
+  std::vector<Slot> out;
+  const std::vector<Slot> params = parameter_slots(m);
+  for (const std::string& s : state_names(m.optimizer))
+    for (const Slot& p : params) out.push_back({s + "." + p.name, p.shape});
+  return out;
+}
+
+common::Result<Receipt> read_receipt(std::string_view line, const std::string& file, std::int64_t line_no) {
+  auto doc = common::parse_json_text(line, {.file = file, .max_bytes = kMaxRecordBytes, .first_line = line_no});
+  if (!doc.ok()) return doc.error();
+  return Reader(file, line_no).receipt(*doc);
+}
+
+}  // namespace mlp_audit

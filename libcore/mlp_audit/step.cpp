@@ -1,0 +1,230 @@
+// The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
+// covers their fp32 rounding: addmm with the bias as C, log_softmax as (x - max) - log(sum exp),
+// log_softmax_backward as g - exp(out) * sum(g), threshold_backward on the ReLU output,
+// sigmoid as 1 / (1 + exp(-x)), the single-tensor SGD and Adam(W) loops of torch.optim.
+#include "mlp_audit/step.hpp"
+
+#include <cmath>
+
+#include "tape/tracked_gemm.hpp"
+
+namespace mlp_audit {
+namespace {
+
+std::vector<T32> exact(std::span<const float> v) {
+  std::vector<T32> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = T32(v[i]);
+  return out;
+}
+
+// An fp32 result that is either `a` or `b` (a kink torch may have taken either side of): the
+// midpoint, with half their distance added to the bound.
+T32 either(const T32& a, const T32& b) {
+  return T32::exact((a.v + b.v) / 2, std::abs(a.v - b.v) / 2 + std::max(a.e, b.e));
+}
+
+T32 sigmoid(const T32& z) { return T32(1) / (T32(1) + exp(-z)); }
+
+T32 activate(const Layer& l, const T32& z) {
+  switch (l.activation) {
+    case Activation::identity: return z;
+    case Activation::relu: return z.v + z.e < 0 ? T32(0) : max(z, T32(0));  // surely negative: 0 in both
+    case Activation::leaky_relu: {
+      const T32 low = z * T32(l.negative_slope);
+      if (z.e > 0 && std::abs(z.v) <= z.e) return either(z, low);  // fp32 may take either side
+      return z.v > 0 ? z : low;
+    }
+    case Activation::sigmoid: return sigmoid(z);
+    case Activation::tanh: return tanh(z);
+    case Activation::silu: return z / (T32(1) + exp(-z));
+  }
+  return z;
+}
+
+T32 derive(const Layer& l, const T32& z, const T32& a, const T32& g, std::uint64_t& kinks) {
+  switch (l.activation) {
+    case Activation::identity: return g;
+    case Activation::relu:  // threshold_backward(g, output, 0): g where output > 0
+      if (z.e > 0 && std::abs(z.v) <= z.e) {
+        ++kinks;
+        return either(g, T32(0));
+      }
+      return z.v > 0 ? g : T32(0);
+    case Activation::leaky_relu: {  // z > 0 ? g : g * slope
+      const T32 low = g * T32(l.negative_slope);
+      if (std::abs(z.v) <= z.e && z.e > 0) {
+        ++kinks;
+        return either(g, low);
+      }
+      return z.v > 0 ? g : low;
+    }
+    case Activation::sigmoid: return g * (T32(1) - a) * a;
+    case Activation::tanh: return g * (T32(1) - a * a);
+    case Activation::silu: {
+      const T32 s = sigmoid(z);
+      return g * s * (T32(1) + z * (T32(1) - s));
+    }
+  }
+  return g;
+}
+
+// Row sums of an r x c matrix (any summation order: a product with a ones vector).
+std::vector<T32> row_sums(const std::vector<T32>& m, std::size_t r, std::size_t c) {
+  const std::vector<T32> ones(c, T32(1));
+  std::vector<T32> out(r);
+  tape::tracked_gemm(false, false, r, 1, c, m.data(), ones.data(), false, out.data());
+  return out;
+}
+
+T32 total(const std::vector<T32>& v) { return row_sums(v, 1, v.size()).front(); }
+
+}  // namespace
+
+Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
+                          std::size_t batch) {
+  const std::size_t depth = m.layers.size();
+  std::vector<std::vector<T32>> in(depth + 1), pre(depth);  // in[l]: layer l's input; pre: Z
+  in[0] = exact(x);
+  std::vector<std::vector<T32>> w(depth), b(depth);
+  for (std::size_t l = 0; l < depth; ++l) {
+    const Layer& L = m.layers[l];
+    w[l] = exact(params[2 * l]), b[l] = exact(params[2 * l + 1]);
+    pre[l].resize(batch * L.out);
+    for (std::size_t i = 0; i < batch; ++i)
+      for (std::size_t j = 0; j < L.out; ++j) pre[l][i * L.out + j] = b[l][j];
+    tape::tracked_gemm(false, true, batch, L.out, L.in, in[l].data(), w[l].data(), true, pre[l].data());
+    in[l + 1].resize(pre[l].size());
+    for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, pre[l][i]);
+  }
+  Backprop r;
+  const std::size_t c = m.layers.back().out;
+  const std::vector<T32>& y = in[depth];
+  std::vector<T32> grad(batch * c);
+  const T32 grad_out(1);
+  if (m.loss == LossKind::cross_entropy) {
+    std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch);
+    for (std::size_t i = 0; i < batch; ++i) {
+      T32 mx = y[i * c];
+      for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
+      row_max[i] = mx;
+      for (std::size_t j = 0; j < c; ++j) shifted[i * c + j] = y[i * c + j] - mx, e[i * c + j] = exp(shifted[i * c + j]);
+    }
+    const std::vector<T32> sums = row_sums(e, batch, c);
+    for (std::size_t i = 0; i < batch; ++i) {
+      // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
+      const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
+      for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
+      picked[i] = -out[i * c + static_cast<std::size_t>(target[i])];
+    }
+    const T32 denom = m.reduction == Reduction::mean ? T32(static_cast<double>(batch)) : T32(1);
+    r.loss = total(picked) / denom;
+    const T32 g = -grad_out / denom;  // nll_loss_backward at the target, zero elsewhere
+    for (std::size_t i = 0; i < batch; ++i)
+      for (std::size_t j = 0; j < c; ++j) {
+        const T32 gj = j == static_cast<std::size_t>(target[i]) ? g : T32(0);
+        grad[i * c + j] = gj - exp(out[i * c + j]) * g;
+      }
+  } else {
+    std::vector<T32> diff(batch * c), sq(batch * c);
+    for (std::size_t i = 0; i < diff.size(); ++i) diff[i] = y[i] - T32(target[i]), sq[i] = diff[i] * diff[i];
+    const double n = m.reduction == Reduction::mean ? static_cast<double>(diff.size()) : 1.0;
+    r.loss = total(sq) / T32(n);
+    const T32 norm(2.0 / n);  // mse_loss_backward: norm * (input - target) * grad_output
+    for (std::size_t i = 0; i < diff.size(); ++i) grad[i] = norm * diff[i] * grad_out;
+  }
+  r.gradients.resize(2 * depth);
+  for (std::size_t l = depth; l-- > 0;) {
+    const Layer& L = m.layers[l];
+    std::vector<T32> dz(grad.size());
+    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, pre[l][i], in[l + 1][i], grad[i], r.kinks);
+    std::vector<T32>& dw = r.gradients[2 * l];
+    dw.resize(L.out * L.in);
+    tape::tracked_gemm(true, false, L.out, L.in, batch, dz.data(), in[l].data(), false, dw.data());
+    std::vector<T32> dzt(dz.size());  // db: the batch sum of dz, as a row sum of its transpose
+    for (std::size_t i = 0; i < batch; ++i)
+      for (std::size_t j = 0; j < L.out; ++j) dzt[j * batch + i] = dz[i * L.out + j];
+    r.gradients[2 * l + 1] = row_sums(dzt, L.out, batch);
+    if (l > 0) {
+      grad.assign(batch * L.in, T32(0));
+      tape::tracked_gemm(false, false, batch, L.in, L.out, dz.data(), w[l].data(), false, grad.data());
+    }
+  }
+  return r;
+}
+
+std::vector<std::vector<T32>> exact_all(const Params& values) {
+  std::vector<std::vector<T32>> out;
+  for (const std::vector<float>& v : values) out.push_back(exact(v));
+  return out;
+}
+
+// Each tensor's 2-norm (a dot product, any order), then the 2-norm of those norms.
+Clip clip_grad_norm(const Params& gradients, double max_norm) {
+  Clip c;
+  c.gradients = exact_all(gradients);
+  std::vector<T32> squares;
+  for (const std::vector<T32>& g : c.gradients) {
+    T32 dot;
+    tape::tracked_gemm(false, false, 1, 1, g.size(), g.data(), g.data(), false, &dot);
+    const T32 norm = sqrt(dot);
+    squares.push_back(norm * norm);
+  }
+  c.total_norm = sqrt(total(squares));
+  const T32 coef = T32(max_norm) / (c.total_norm + T32(1e-6));
+  const T32 clamped = coef.v - coef.e > 1 ? T32(1) : min(coef, T32(1));  // surely above 1: exactly 1 in fp32 too
+  for (std::vector<T32>& g : c.gradients)
+    for (T32& x : g) x = x * clamped;
+  return c;
+}
+
+Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params,
+                        const std::vector<std::vector<T32>>& gradients, const std::vector<Params>& state) {
+  Update u;
+  u.params.resize(params.size());
+  u.state.assign(state.size(), std::vector<std::vector<T32>>(params.size()));
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    const std::size_t n = params[p].size();
+    std::vector<T32>& out = u.params[p];
+    out = exact(params[p]);
+    const std::vector<T32>& g0 = gradients[p];
+    if (o.kind == OptimizerKind::sgd) {
+      std::vector<T32> buf;
+      if (o.momentum != 0) buf = exact(state[0][p]);
+      for (std::size_t i = 0; i < n; ++i) {
+        T32 d = g0[i];
+        if (o.weight_decay != 0) d = d + T32(o.weight_decay) * out[i];
+        if (o.momentum != 0) {
+          buf[i] = step == 1 ? d : buf[i] * T32(o.momentum) + T32(1 - o.dampening) * d;
+          d = o.nesterov ? d + T32(o.momentum) * buf[i] : buf[i];
+        }
+        out[i] = out[i] + T32(-lr) * d;
+      }
+      if (o.momentum != 0) u.state[0][p] = std::move(buf);
+      continue;
+    }
+    std::vector<T32> m1 = exact(state[0][p]), m2 = exact(state[1][p]), mx;
+    if (o.amsgrad) mx = exact(state[2][p]);
+    const double s = static_cast<double>(step);
+    const double bc1 = 1 - std::pow(o.beta1, s), bc2_sqrt = std::sqrt(1 - std::pow(o.beta2, s));
+    const T32 step_size(-(lr / bc1)), b2(o.beta2), one_b2(1 - o.beta2), w1(1 - o.beta1), eps(o.eps), root(bc2_sqrt);
+    for (std::size_t i = 0; i < n; ++i) {
+      T32 g = g0[i];
+      if (o.kind == OptimizerKind::adamw) out[i] = out[i] * T32(1 - lr * o.weight_decay);
+      else if (o.weight_decay != 0) g = g + T32(o.weight_decay) * out[i];
+      // torch >= 2.0: exp_avg.lerp_(g, 1 - beta1) (ATen's formula by the side of 1/2 the weight
+      // lies on); torch 1.x: exp_avg.mul_(beta1).add_(g, alpha=1 - beta1). Either is covered.
+      const T32 lerp = 1 - o.beta1 < 0.5 ? m1[i] + w1 * (g - m1[i]) : g - (g - m1[i]) * T32(o.beta1);
+      m1[i] = either(lerp, m1[i] * T32(o.beta1) + w1 * g);
+      m2[i] = m2[i] * b2 + one_b2 * g * g;
+      T32 second = m2[i];
+      if (o.amsgrad) second = mx[i] = max(mx[i], m2[i]);
+      const T32 denom = sqrt(second) / root + eps;
+      out[i] = out[i] + step_size * (m1[i] / denom);
+    }
+    u.state[0][p] = std::move(m1), u.state[1][p] = std::move(m2);
+    if (o.amsgrad) u.state[2][p] = std::move(mx);
+  }
+  return u;
+}
+
+}  // namespace mlp_audit

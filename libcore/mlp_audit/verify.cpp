@@ -1,0 +1,128 @@
+#include "mlp_audit/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/sha256.hpp"
+#include "mlp_audit/receipt.hpp"
+#include "mlp_audit/step.hpp"
+#include "nl_audit/tensor_compare.hpp"
+
+namespace mlp_audit {
+namespace {
+
+constexpr double kTiny = 0x1p-149;
+constexpr double kNormwise = 0x1p-10;
+
+std::vector<float> values(const nl_audit::TensorEntry& e) { return *nl_audit::f32_values(e); }  // the reader checked them
+
+Params values(const std::vector<nl_audit::TensorEntry>& es, std::size_t from, std::size_t count) {
+  Params out;
+  for (std::size_t i = from; i < from + count; ++i) out.push_back(values(es[i]));
+  return out;
+}
+
+}  // namespace
+
+void StreamVerifier::fail(Failure f) {
+  ++failure_count_;
+  ++tally_[f.rule].failed;
+  if (failures_.size() < kMaxFailuresKept) failures_.push_back(std::move(f));
+}
+
+common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) {
+  auto read = read_receipt(line, file_, line_no);
+  if (!read.ok()) return read.error();
+  const Receipt& r = *read;
+  const Model& m = r.model;
+  auto failure = [&](unsigned rule, std::string tensor, std::string message) {
+    Failure f;
+    f.rule = rule, f.line = line_no, f.step = r.n, f.tensor = std::move(tensor), f.message = std::move(message);
+    return f;
+  };
+  // Entry by entry against the recomputation: the first entry outside its bound fails `rule`.
+  auto compare = [&](unsigned rule, const std::string& name, std::span<const float> stored, const std::vector<T32>& ref) {
+    ++tally_[rule].checked;
+    double largest = 0;
+    for (const T32& t : ref) largest = std::max(largest, std::abs(t.v));
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+      double bound = ref[i].e * (1 + 0x1p-30) + kTiny;
+      if (!std::isfinite(bound)) ++normwise_, bound = kNormwise * (std::abs(ref[i].v) + largest);
+      if (std::abs(static_cast<double>(stored[i]) - ref[i].v) <= bound) continue;
+      Failure f = failure(rule, name, name + " is outside its fp64 bound");
+      f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
+      f.bound = nl_audit::exact_text(bound);
+      fail(std::move(f));
+      return;
+    }
+  };
+
+  // 1 chain, 2 continuity: against the previous line of the stream.
+  if (receipts_ == 0) {
+    first_index_ = r.index;
+  } else {
+    ++tally_[1].checked;
+    if (r.index != prev_index_ + 1 || r.previous_sha256 != prev_sha256_) {
+      fail(failure(1, "", "does not follow the previous receipt (index " + std::to_string(r.index) + " after " +
+                              std::to_string(prev_index_) + ", or previous_sha256 is not the previous line's SHA-256)"));
+    }
+    ++tally_[2].checked;
+    if (r.model_text != prev_model_) fail(failure(2, "", "the model differs from the previous receipt's"));
+    else if (r.n != prev_n_ + 1 || r.optimizer_step != prev_opt_step_ + 1) {
+      fail(failure(2, "", "step " + std::to_string(r.n) + " / optimizer_step " + std::to_string(r.optimizer_step) +
+                              " does not follow step " + std::to_string(prev_n_) + " / " + std::to_string(prev_opt_step_)));
+    } else {
+      for (std::size_t i = 0; i < r.before.size(); ++i) {
+        if (r.before[i].sha256 == prev_after_[i]) continue;
+        fail(failure(2, r.before[i].name, r.before[i].name + " before this step is not the previous step's after"));
+        break;
+      }
+    }
+  }
+  ++receipts_;
+  prev_sha256_ = common::sha256_hex(line);
+  prev_index_ = r.index, prev_n_ = r.n, prev_opt_step_ = r.optimizer_step, prev_model_ = r.model_text;
+  prev_after_.clear();
+  for (const nl_audit::TensorEntry& e : r.after) prev_after_.push_back(e.sha256);
+
+  // 6 lr
+  ++tally_[6].checked;
+  if (r.lr != m.optimizer.lr) {
+    Failure f = failure(6, "lr", "the step's learning rate is not the optimizer's");
+    f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(m.optimizer.lr), f.bound = "0";
+    fail(std::move(f));
+  }
+
+  // 3 loss, 4 gradient
+  const std::size_t np = 2 * m.layers.size();
+  const Params params = values(r.before, 0, np);
+  const std::vector<float> x = values(r.input), target = values(r.target);
+  const Backprop bp = forward_backward(m, params, x, target, r.batch);
+  kinks_ += bp.kinks;
+  const float loss[1] = {r.loss};
+  compare(3, "loss", loss, {bp.loss});
+  for (std::size_t p = 0; p < np; ++p) compare(4, "grad." + r.gradients[p].name, values(r.gradients[p]), bp.gradients[p]);
+
+  // 5 update, from the stored gradients
+  const std::vector<std::string> names = state_names(m.optimizer);
+  std::vector<Params> state;
+  for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(r.before, np + s * np, np));
+  // 7 clip: the norm clip_grad_norm_ returned; the update starts from the gradients it left
+  std::vector<std::vector<T32>> used = exact_all(values(r.gradients, 0, np));
+  if (r.clip) {
+    Clip c = clip_grad_norm(values(r.gradients, 0, np), r.clip->max_norm);
+    const float norm[1] = {r.clip->total_norm};
+    compare(7, "total_norm", norm, {c.total_norm});
+    used = std::move(c.gradients);
+  }
+  const Update u = optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
+  for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, values(r.after[p]), u.params[p]);
+  for (std::size_t s = 0; s < names.size(); ++s)
+    for (std::size_t p = 0; p < np; ++p) {
+      const nl_audit::TensorEntry& e = r.after[np + s * np + p];
+      compare(5, e.name, values(e), u.state[s][p]);
+    }
+  return {};
+}
+
+}  // namespace mlp_audit

@@ -1,0 +1,150 @@
+// tensor-step v0.2.0: a PyTorch MLP's step receipt, written by bp's MlpReceiptWriter
+// (apps/bp/extract/pytorch_mlp.py) and read by bp verify tensor (libcore/mlp_audit/receipt.hpp).
+// The schema says the shape; the reader also holds what a schema cannot: the tensor layout of
+// the receipt's layers, each tensor's SHA-256 against its bytes, finite values, class indices.
+#include "schema_authoring/families.hpp"
+
+namespace schema_authoring {
+namespace mlp_step {  // named: the unity build shares one anonymous namespace with tensor_step.cpp
+
+Node digest() { return string().pattern("^[0-9a-f]{64}$").describe("SHA-256, lowercase hex"); }
+Node count() { return integer().min(0); }
+
+Node tensor() {
+  return object()
+      .field("name", string().non_empty().describe("input, target, layers.<l>.weight|bias, or <state>.layers.<l>.weight|bias"))
+      .field("dtype", one_of_values({"f32"}))
+      .field("shape", array(count()).describe("row-major"))
+      .field("sha256", digest().describe("of the tensor's little-endian IEEE-754 bytes"))
+      // No "pattern": a data string runs to megabytes (see tensor_step.cpp); bp's reader checks it.
+      .field("data", string().describe("the bytes, base64 (RFC 4648, padded)"))
+      .closed()
+      .ordered();
+}
+
+Node section() { return object().field("tensors", array(tensor())).closed().ordered(); }
+
+SchemaDocument receipt() {
+  Node layer = object()
+                   .field("in", integer().min(1))
+                   .field("out", integer().min(1))
+                   .field("activation", one_of_values({"identity", "relu", "leaky_relu", "sigmoid", "tanh", "silu"}))
+                   .optional("negative_slope", number().min(0).max(1).describe("leaky_relu only"))
+                   .closed()
+                   .ordered();
+  Node sgd = object()
+                 .field("kind", constant("sgd"))
+                 .field("lr", number().min(0))
+                 .field("weight_decay", number().min(0))
+                 .field("momentum", number().min(0).max(1))
+                 .field("dampening", number().min(0).max(1))
+                 .field("nesterov", boolean())
+                 .closed()
+                 .ordered();
+  Node adam = object()
+                  .field("kind", one_of_values({"adam", "adamw"}))
+                  .field("lr", number().min(0))
+                  .field("weight_decay", number().min(0))
+                  .field("beta1", number().min(0).max(1))
+                  .field("beta2", number().min(0).max(1))
+                  .field("eps", number().min(0))
+                  .field("amsgrad", boolean())
+                  .closed()
+                  .ordered();
+  Node model = object()
+                   .field("kind", constant("mlp"))
+                   .field("layers", array(layer).min_items(1).max_items(64))
+                   .field("loss", object()
+                                      .field("kind", one_of_values({"cross_entropy", "mse"}))
+                                      .field("reduction", one_of_values({"mean", "sum"}))
+                                      .closed()
+                                      .ordered())
+                   .field("optimizer", either({sgd, adam}))
+                   .closed()
+                   .ordered();
+  Node step = object()
+                  .field("n", count().describe("the step of the run"))
+                  .field("optimizer_step", integer().min(1).describe("torch's step count after the update"))
+                  .field("batch", integer().min(1))
+                  .field("lr", number().min(0))
+                  .field("loss", number().describe("fp32"))
+                  .field("clip", either({object()
+                                             .field("max_norm", number().min(0))
+                                             .field("total_norm", number().min(0).describe("what clip_grad_norm_ returned"))
+                                             .closed()
+                                             .ordered(),
+                                         constant(nullptr)})
+                                     .describe("null when the step ran no clip_grad_norm_; else gradients are before it"))
+                  .closed()
+                  .ordered();
+  Node root = object()
+                  .field("format", constant("tensor-step"))
+                  .field("version", constant("0.2.0"))
+                  .field("trainer", object().field("name", constant("pytorch")).field("version", string()).closed().ordered())
+                  .field("model", model)
+                  .field("receipt", object()
+                                        .field("index", count())
+                                        .field("previous_sha256", either({digest(), constant(nullptr)}))
+                                        .closed()
+                                        .ordered())
+                  .field("step", step)
+                  .field("batch", section().describe("input [batch, in], target [batch] class indices or [batch, out]"))
+                  .field("before", section().describe("parameters, then optimizer state, before the step"))
+                  .field("gradients", section().describe("what optimizer.step() saw"))
+                  .field("after", section())
+                  .closed()
+                  .ordered();
+  SchemaDocument doc("tensor-step", "0.2.0", std::move(root));
+  doc.title("tensor-step receipt (MLP)")
+      .summary("One training step of a PyTorch nn.Sequential MLP (bp examples pytorch_mlp; bp verify tensor): the layers, "
+               "loss and optimizer, the chain to the previous receipt, the batch, and exact tensors (base64 bytes with a "
+               "SHA-256 each) before, during and after the update.");
+  return doc;
+}
+
+// bp verify tensor --json (apps/bp/verify_tensor.cpp).
+SchemaDocument verify_report() {
+  Node rule = object()
+                  .field("number", integer().min(1).max(7))
+                  .field("name", one_of_values({"chain", "continuity", "loss", "gradient", "update", "lr", "clip"}))
+                  .field("checked", count())
+                  .field("failed", count())
+                  .closed()
+                  .ordered();
+  Node failure = object()
+                     .field("rule", integer().min(1).max(7))
+                     .field("name", string())
+                     .field("line", count())
+                     .field("step", count())
+                     .field("tensor", string().describe("empty when the failure is about no one tensor"))
+                     .field("index", either({count(), constant(nullptr)}))
+                     .field("stored", string().describe("exact decimal, empty when not applicable"))
+                     .field("recomputed", string())
+                     .field("bound", string().describe("the entry's fp64 error bound"))
+                     .field("message", string().non_empty())
+                     .closed()
+                     .ordered();
+  Node root = object()
+                  .field("ok", boolean())
+                  .field("mode", constant("tensor"))
+                  .field("receipts", integer().min(1))
+                  .field("first_index", count().describe("the first receipt's index (0 unless earlier files were not given)"))
+                  .field("failure_count", count())
+                  .field("kinks", count().describe("ReLU/LeakyReLU inputs within their bound of 0: both slopes allowed"))
+                  .field("normwise_entries", count().describe("entries whose bound overflowed, held to the norm-wise tolerance"))
+                  .field("rules", array(rule).min_items(7).max_items(7))
+                  .field("failures", array(failure).max_items(50).describe("the first 50"))
+                  .closed()
+                  .ordered();
+  SchemaDocument doc("bp-verify-tensor-report", "0.1.0", std::move(root));
+  doc.title("bp verify tensor --json")
+      .summary("The verdict on a stream of MLP step receipts: per rule the checks and failures, and the first failures "
+               "(rule, line, step, tensor, entry, stored and recomputed values, bound).");
+  return doc;
+}
+
+}  // namespace mlp_step
+
+std::vector<SchemaDocument> tensor_step_mlp_schemas() { return {mlp_step::receipt(), mlp_step::verify_report()}; }
+
+}  // namespace schema_authoring

@@ -1,0 +1,224 @@
+"""bp verify tensor against real PyTorch runs written by the shipped MlpReceiptWriter
+(`bp examples pytorch_mlp --print`): a short run per activation, loss and optimizer verifies;
+a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
+steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
+writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
+verifies as one stream."""
+import base64
+import hashlib
+import json
+import os
+import struct
+import sys
+import time
+
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_common import bp, check, fetch_helper, finish  # noqa: E402
+
+BP, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+fetch_helper(BP, "pytorch_mlp", WORK)
+from pytorch_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None):
+    torch.manual_seed(seed)
+    if model is None:
+        mods = []
+        for i in range(len(widths) - 1):
+            mods.append(nn.Linear(widths[i], widths[i + 1]))
+            if acts[i] is not None:
+                mods.append(acts[i])
+        model = nn.Sequential(*mods)
+    if opt is None:
+        opt = make_opt(model.parameters())
+    with MlpReceiptWriter(model, opt, loss_fn, out=path, resume_from=resume_from) as w:
+        for _ in range(steps):
+            x = torch.randn(batch, widths[0])
+            y = (torch.randint(0, widths[-1], (batch,)) if type(loss_fn) is nn.CrossEntropyLoss
+                 else torch.randn(batch, widths[-1]))
+            with w.step(x, y):
+                opt.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                if clip is not None:
+                    w.clip_grad_norm_(clip)
+                opt.step()
+    return model, opt
+
+
+def verify(path_or_bytes, label, want=0):
+    if isinstance(path_or_bytes, bytes):
+        r = bp(BP, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
+    else:
+        r = bp(BP, "verify", "tensor", path_or_bytes, "--json")
+    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
+    try:
+        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
+    except ValueError:
+        return {"stderr": r.stderr.decode()}
+
+
+def adam(p):
+    return torch.optim.Adam(p, lr=1e-2)
+
+
+# A short run per activation, per loss and per optimizer.
+runs = {
+    "relu": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), adam),
+    "leaky_relu": ([6, 12, 3], [nn.LeakyReLU(0.1), None], nn.CrossEntropyLoss(), adam),
+    "sigmoid": ([6, 12, 3], [nn.Sigmoid(), None], nn.CrossEntropyLoss(), adam),
+    "tanh": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(), adam),
+    "silu": ([6, 12, 3], [nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
+    "identity": ([6, 12, 3], [nn.Identity(), None], nn.CrossEntropyLoss(), adam),
+    "deep": ([5, 9, 7, 11, 4], [nn.Tanh(), nn.ReLU(), nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
+    "ce_sum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(reduction="sum"), adam),
+    "mse_mean": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(), adam),
+    "mse_sum": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(reduction="sum"), adam),
+    "sgd_plain": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.SGD(p, lr=0.1)),
+    "sgd_momentum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(),
+                     lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, dampening=0.1, weight_decay=1e-3)),
+    "sgd_nesterov": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(),
+                     lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-3)),
+    "adam_wd_amsgrad": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(),
+                        lambda p: torch.optim.Adam(p, lr=1e-2, weight_decay=1e-2, amsgrad=True)),
+    "adamw": ([6, 12, 3], [nn.SiLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
+    "adamw_amsgrad": ([6, 12, 3], [nn.Sigmoid(), None], nn.MSELoss(),
+                      lambda p: torch.optim.AdamW(p, lr=1e-2, amsgrad=True)),
+}
+runs["clip_acts"] = ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), adam, 0.05)  # clips every step
+runs["clip_idle"] = ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(),
+                     lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), 1e6)  # never clips
+for name, (widths, acts, loss_fn, make_opt, *clip) in runs.items():
+    path = os.path.join(WORK, f"{name}.jsonl")
+    train(path, widths, acts, loss_fn, make_opt, clip=clip[0] if clip else None)
+    rep = verify(path, name)
+    check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep}")
+
+# Tampering, on the relu run: each is caught by its own rule, and the failure names the place.
+with open(os.path.join(WORK, "relu.jsonl"), "rb") as f:
+    lines = f.read().splitlines()
+
+
+def retensor(t, index, factor):
+    data = bytearray(base64.b64decode(t["data"]))
+    (v,) = struct.unpack_from("<f", data, 4 * index)
+    struct.pack_into("<f", data, 4 * index, v * factor)
+    t["data"] = base64.b64encode(bytes(data)).decode()
+    t["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
+
+
+def mutated(line_no, fn):
+    out = [json.loads(l) for l in lines]
+    fn(out[line_no])
+    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
+
+
+def first_failure(rep):
+    return rep.get("failures", [{}])[0] if rep.get("failures") else {}
+
+
+def largest_entry(t):
+    vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
+    return max(range(len(vals)), key=lambda i: abs(vals[i]))
+
+
+# A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
+g = json.loads(lines[1])["gradients"]["tensors"][2]
+at = largest_entry(g)
+rep = verify(mutated(1, lambda r: retensor(r["gradients"]["tensors"][2], at, 1 + 1e-4)), "gradient moved", want=1)
+f = first_failure(rep)
+check(f.get("rule") == 4 and f.get("tensor") == "grad.layers.1.weight" and f.get("index") == at and f.get("step") == 1,
+      f"gradient moved: rule 4 names step 1, grad.layers.1.weight[{at}]: {f}")
+check(all(f.get(k) for k in ("stored", "recomputed", "bound")), f"gradient moved: stored, recomputed, bound given: {f}")
+rep = verify(mutated(1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
+check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: rule 2 first: {first_failure(rep)}")
+rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
+check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first: {first_failure(rep)}")
+swapped = b"\n".join([lines[0], lines[2], lines[1]]) + b"\n"
+with open(os.path.join(WORK, "clip_acts.jsonl"), "rb") as f:
+    clip_lines = f.read().splitlines()
+check(json.loads(clip_lines[0])["step"]["clip"]["total_norm"] > 0.05, "clip_acts: the norm exceeds max_norm (the clip acts)")
+clip_moved = [json.loads(l) for l in clip_lines]
+clip_moved[1]["step"]["clip"]["total_norm"] *= 1.001
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in clip_moved), "clip norm changed", want=1)
+check(first_failure(rep).get("rule") == 7, f"clip norm changed: rule 7 first: {first_failure(rep)}")
+clip_dropped = [json.loads(l) for l in clip_lines]
+clip_dropped[1]["step"]["clip"] = None
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in clip_dropped), "clip unrecorded", want=1)
+check(first_failure(rep).get("rule") == 5, f"clip unrecorded: the update fails: {first_failure(rep)}")
+rep = verify(swapped, "two steps swapped", want=1)
+check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {first_failure(rep)}")
+
+# Malformed receipts: exit 2, the message names the JSON path.
+for label, fn, where in [
+    ("dtype", lambda r: r["batch"]["tensors"][0].__setitem__("dtype", "f16"), "/batch/tensors/0/dtype"),
+    ("activation", lambda r: r["model"]["layers"][0].__setitem__("activation", "gelu"), "/model/layers/0/activation"),
+    ("digest", lambda r: r["after"]["tensors"][1].__setitem__("sha256", "0" * 64), "/after/tensors/1/sha256"),
+    ("unknown key", lambda r: r["step"].__setitem__("clip", 1.0), "/step"),
+]:
+    r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
+    check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
+
+# The writer refuses what bp cannot recompute, before training, saying what it supports.
+def writer_for(model, make_opt, loss_fn):
+    return lambda: MlpReceiptWriter(model, make_opt(model.parameters()), loss_fn, out=os.path.join(WORK, "x.jsonl"))
+
+
+for label, build, needle in [
+    ("GELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.GELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "GELU"),
+    ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
+    ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                   nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
+    ("BCEWithLogitsLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.BCEWithLogitsLoss()),
+     "BCEWithLogitsLoss"),
+]:
+    try:
+        build()
+        check(False, f"writer refuses {label}")
+    except ValueError as e:
+        check(needle in str(e) and "Supported:" in str(e), f"writer refuses {label}, naming it and listing what it supports: {e}")
+
+# The README's MNIST-sized loop, shorter: 784-256-10, batch 64, Adam, generated data, split across
+# two files that chain by digest and verify as one stream.
+part1, part2 = os.path.join(WORK, "mnist1.jsonl"), os.path.join(WORK, "mnist2.jsonl")
+t0 = time.perf_counter()
+model, opt = train(part1, [784, 256, 10], [nn.ReLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.Adam(p, lr=1e-3), steps=2, batch=64)
+train(part2, [784, 256, 10], None, nn.CrossEntropyLoss(), lambda p: torch.optim.Adam(p, lr=1e-3), steps=1, batch=64,
+      resume_from=part1, model=model, opt=opt)
+with open(part1, "rb") as a, open(part2, "rb") as b:
+    stream = a.read() + b.read()
+t1 = time.perf_counter()
+rep = verify(stream, "784-256-10 in two files")
+t2 = time.perf_counter()
+check(rep.get("receipts") == 3 and rep.get("first_index") == 0, f"784-256-10: three receipts from index 0: {rep.get('receipts')}")
+print(f"784-256-10 batch 64 Adam: 3 steps written in {t1 - t0:.2f} s, verified in {t2 - t1:.2f} s")
+rep = verify(part2, "second file alone")
+check(rep.get("first_index") == 2, f"second file alone: starts at receipt 2: {rep.get('first_index')}")
+
+# The receipts and reports against schemas/ (Debian's jsonschema).
+import jsonschema  # noqa: E402
+
+SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas")
+for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
+                          ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
+                                                                   verify(swapped, "report of a failure", want=1)])]:
+    with open(os.path.join(SCHEMAS, schema_name)) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for doc in docs:
+        errs = list(validator.iter_errors(doc))
+        check(not errs, f"{schema_name} accepts what bp writes/reads: {errs[0].json_path + ': ' + errs[0].message if errs else ''}")
+bad = json.loads(lines[0])
+bad["model"]["layers"][0]["activation"] = "gelu"
+check(list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCHEMAS, "tensor-step.v0.2.0.json"))))
+           .iter_errors(bad)), "tensor-step.v0.2.0.json rejects an unsupported activation")
+
+finish("live_mlp_test")

@@ -1,0 +1,91 @@
+// fixtures/mlp/: a real PyTorch run (tests/support/mlp_fixtures.py) and its damaged copies, each
+// named for its mutation with a .meta.json naming the rule that must fail first. Needs no torch.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mlp_audit/verify.hpp"
+#include "support/suite_paths.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path dir() { return fs::path(suite_test::source_dir()) / "fixtures" / "mlp"; }
+
+std::vector<std::string> lines_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+mlp_audit::StreamVerifier run(const std::vector<std::string>& lines) {
+  mlp_audit::StreamVerifier v("fixture");
+  for (std::size_t i = 0; i < lines.size(); ++i) REQUIRE(v.add(lines[i], static_cast<std::int64_t>(i + 1)).ok());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("mlp_audit: the real run passes every rule") {
+  const mlp_audit::StreamVerifier v = run(lines_of(dir() / "relu-adam-clip.jsonl"));
+  CHECK(v.receipts() == 3);
+  CHECK(v.failure_count() == 0);
+  for (unsigned rule = 1; rule <= 7; ++rule) CHECK(v.tally()[rule].checked > 0);
+}
+
+TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
+  std::size_t seen = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir())) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".bad-") == std::string::npos || e.path().extension() != ".jsonl") continue;
+    CAPTURE(name);
+    std::ifstream meta(e.path().parent_path() / (e.path().stem().string() + ".meta.json"));
+    REQUIRE(meta);
+    const nlohmann::json m = nlohmann::json::parse(meta);
+    const mlp_audit::StreamVerifier v = run(lines_of(e.path()));
+    REQUIRE(v.failure_count() > 0);
+    CHECK(v.failures().front().rule == m.at("rule").get<unsigned>());
+    ++seen;
+  }
+  CHECK(seen == 6);
+}
+
+TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed and bound") {
+  const mlp_audit::StreamVerifier v = run(lines_of(dir() / "relu-adam-clip.bad-gradient.jsonl"));
+  REQUIRE(v.failure_count() > 0);
+  const mlp_audit::Failure& f = v.failures().front();
+  CHECK(f.step == 1);
+  CHECK(f.line == 2);
+  CHECK(f.tensor == "grad.layers.1.weight");
+  CHECK(f.index.has_value());
+  CHECK(!f.stored.empty());
+  CHECK(!f.recomputed.empty());
+  CHECK(!f.bound.empty());
+}
+
+TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON path") {
+  const std::vector<std::string> good = lines_of(dir() / "relu-adam-clip.jsonl");
+  auto error_for = [&](const std::string& from, const std::string& to) {
+    std::string line = good[0];
+    const std::size_t at = line.find(from);
+    REQUIRE(at != std::string::npos);
+    line.replace(at, from.size(), to);
+    mlp_audit::StreamVerifier v("r.jsonl");
+    const common::Status s = v.add(line, 1);
+    REQUIRE(!s.ok());
+    return s.error().to_string();
+  };
+  CHECK(error_for("\"dtype\":\"f32\"", "\"dtype\":\"f16\"").find("r.jsonl:1: /batch/tensors/0/dtype") != std::string::npos);
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"gelu\"").find("/model/layers/0/activation") != std::string::npos);
+  CHECK(error_for("\"kind\":\"adam\"", "\"kind\":\"rmsprop\"").find("/model/optimizer/kind") != std::string::npos);
+  CHECK(error_for("\"batch\":8", "\"batch\":7").find("/batch/tensors/0/shape") != std::string::npos);
+  CHECK(error_for("{\"n\":0,", "{\"n\":0,\"extra\":1,").find("/step") != std::string::npos);
+}

@@ -1,0 +1,93 @@
+"""Writes fixtures/mlp/: a short real PyTorch run (6-12-3, ReLU, cross entropy, Adam, clip_grad_norm_)
+through bp's MlpReceiptWriter, and one damaged copy per mutation, named for it, whose .meta.json
+says which rule must fail first. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
+tests/mlp_audit/fixtures_test.cpp reads the files without torch."""
+import base64
+import hashlib
+import json
+import os
+import struct
+import sys
+
+import torch
+from torch import nn
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "apps", "bp", "extract"))
+from pytorch_mlp import MlpReceiptWriter  # noqa: E402
+
+OUT = os.path.join(ROOT, "fixtures", "mlp")
+os.makedirs(OUT, exist_ok=True)
+torch.manual_seed(3)
+torch.set_num_threads(1)
+model = nn.Sequential(nn.Linear(6, 12), nn.ReLU(), nn.Linear(12, 3))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+loss_fn = nn.CrossEntropyLoss()
+good = os.path.join(OUT, "relu-adam-clip.jsonl")
+with MlpReceiptWriter(model, opt, loss_fn, out=good) as w:
+    for _ in range(3):
+        x, y = torch.randn(8, 6), torch.randint(0, 3, (8,))
+        with w.step(x, y):
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            w.clip_grad_norm_(0.5)
+            opt.step()
+lines = open(good, "rb").read().splitlines()
+
+
+def retensor(t, index, factor):
+    data = bytearray(base64.b64decode(t["data"]))
+    (v,) = struct.unpack_from("<f", data, 4 * index)
+    struct.pack_into("<f", data, 4 * index, v * factor)
+    t["data"] = base64.b64encode(bytes(data)).decode()
+    t["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
+
+
+def largest(t):
+    vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
+    return max(range(len(vals)), key=lambda i: abs(vals[i]))
+
+
+def bad(mutation, rule, fn, what):
+    recs = [json.loads(l) for l in lines]
+    out = fn(recs)
+    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.jsonl"), "wb") as f:
+        f.write(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out))
+    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.meta.json"), "w") as f:
+        json.dump({"mutation": what, "rule": rule}, f, indent=1)
+        f.write("\n")
+
+
+def grad(recs):
+    t = recs[1]["gradients"]["tensors"][2]
+    retensor(t, largest(t), 1 + 1e-4)
+    return recs
+
+
+def param(recs):
+    retensor(recs[1]["before"]["tensors"][0], 0, 1.5)
+    return recs
+
+
+def lr(recs):
+    recs[2]["step"]["lr"] = 0.02
+    return recs
+
+
+def update(recs):
+    retensor(recs[2]["after"]["tensors"][3], 0, 1 + 1e-4)
+    return recs
+
+
+def norm(recs):
+    recs[1]["step"]["clip"]["total_norm"] *= 1.001
+    return recs
+
+
+bad("gradient", 4, grad, "the largest entry of step 1's grad.layers.1.weight times 1 + 1e-4")
+bad("parameter-between-steps", 2, param, "step 1's layers.0.weight[0] before the step times 1.5")
+bad("lr", 6, lr, "step 2's lr 0.02 where the optimizer's is 0.01")
+bad("update", 5, update, "step 2's layers.1.bias[0] after the step times 1 + 1e-4")
+bad("clip-norm", 7, norm, "step 1's clip total_norm times 1.001")
+bad("swapped-steps", 1, lambda r: [r[0], r[2], r[1]], "steps 1 and 2 swapped")
