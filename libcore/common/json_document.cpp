@@ -4,12 +4,12 @@
 
 namespace common {
 
-std::uint32_t JsonDocument::append(const Node& n) {
-  if ((count_ & kBlockMask) == 0 && (count_ >> kBlockBits) == blocks_.size()) {
-    blocks_.push_back(std::make_unique_for_overwrite<Node[]>(std::size_t{1} << kBlockBits));
-  }
-  node(count_) = n;
-  return count_++;
+void JsonDocument::grow() {
+  const auto k = static_cast<std::uint32_t>(blocks_.size());
+  const std::uint32_t nodes = k < kDoublingBlocks ? 1u << (kFirstBlockBits + k) : 1u << kBigBlockBits;
+  blocks_.push_back(std::make_unique_for_overwrite<Node[]>(nodes));
+  next_ = blocks_.back().get();
+  block_end_ = next_ + nodes;
 }
 
 std::optional<JsonView> JsonView::find(std::string_view key) const {

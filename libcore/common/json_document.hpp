@@ -12,12 +12,15 @@
 // Views are cheap to copy (a pointer and an index) and valid while their document lives. Types
 // are nlohmann's: an integer written without fraction or exponent is number_unsigned when
 // positive, number_integer when negative, and a number_float when outside 64 bits.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -90,9 +93,10 @@ class JsonDocument {
   // One value: 4 bits of type and 28 of length (string bytes, number text bytes), the offset of
   // that text, then the number, or a container's member count and the index past its subtree.
   // An object's subtree is key, value, key, value...
+  // Trivial (no member initializers), so that a block is allocated without writing it.
   struct Node {
-    std::uint32_t head = 0;
-    std::uint32_t offset = 0;
+    std::uint32_t head;
+    std::uint32_t offset;
     union {
       double d;
       std::int64_t i;
@@ -101,9 +105,9 @@ class JsonDocument {
         std::uint32_t count;
         std::uint32_t end;
       } c;
-    } payload{};
+    } payload;
   };
-  static_assert(sizeof(Node) == 16);
+  static_assert(sizeof(Node) == 16 && std::is_trivial_v<Node>);
   // Storage tags in `head` (the JsonType, plus where a string's bytes are).
   enum Tag : std::uint32_t {
     kNull = 0, kFalse, kTrue, kInteger, kUnsigned, kFloat, kStringInText, kStringDecoded, kArray, kObject
@@ -113,27 +117,68 @@ class JsonDocument {
   static constexpr std::size_t kMaxTextBytes = std::size_t{1} << 28;
 
   JsonDocument() = default;
-  JsonDocument(JsonDocument&&) noexcept = default;
-  JsonDocument& operator=(JsonDocument&&) noexcept = default;
+  // Views of a document do not follow it when it moves (they point at the document).
+  JsonDocument(JsonDocument&& o) noexcept { *this = std::move(o); }
+  JsonDocument& operator=(JsonDocument&& o) noexcept {
+    if (this != &o) {
+      blocks_ = std::move(o.blocks_);
+      count_ = std::exchange(o.count_, 0);
+      next_ = std::exchange(o.next_, nullptr);
+      block_end_ = std::exchange(o.block_end_, nullptr);
+      text_ = std::move(o.text_);
+      decoded_ = std::move(o.decoded_);
+    }
+    return *this;
+  }
 
   [[nodiscard]] JsonView root() const { return {this, 0}; }
   [[nodiscard]] std::size_t node_count() const { return count_; }
-  [[nodiscard]] const Node& node(std::uint32_t i) const { return blocks_[i >> kBlockBits][i & kBlockMask]; }
+  [[nodiscard]] const Node& node(std::uint32_t i) const {
+    const auto [block, at] = locate(i);
+    return blocks_[block][at];
+  }
 
   // For the reader (json_document_reader.cpp): nodes are appended in document order.
-  std::uint32_t append(const Node& n);
-  Node& node(std::uint32_t i) { return blocks_[i >> kBlockBits][i & kBlockMask]; }
+  std::uint32_t append(const Node& n) {
+    if (next_ == block_end_) grow();
+    *next_++ = n;
+    return count_++;
+  }
+  Node& node(std::uint32_t i) {
+    const auto [block, at] = locate(i);
+    return blocks_[block][at];
+  }
   std::string& text() { return text_; }
   std::string& decoded() { return decoded_; }
   [[nodiscard]] std::string_view text_view() const { return text_; }
   [[nodiscard]] std::string_view decoded_view() const { return decoded_; }
 
  private:
-  // Fixed blocks, not one vector: growing never copies, and the peak is the nodes themselves.
-  static constexpr std::uint32_t kBlockBits = 16;
-  static constexpr std::uint32_t kBlockMask = (1u << kBlockBits) - 1;
+  // Blocks, not one vector: growing never copies, and the peak is the nodes themselves. The first
+  // kDoublingBlocks double from kFirstBlockNodes (a 7 KB record fits the first two, 24 KB, from
+  // the ordinary heap); after them every block holds kBigBlockNodes (1 MB).
+  static constexpr std::uint32_t kFirstBlockBits = 9;
+  static constexpr std::uint32_t kDoublingBlocks = 8;
+  static constexpr std::uint32_t kBigBlockBits = kFirstBlockBits + kDoublingBlocks - 1;
+  static constexpr std::uint32_t kDoublingNodes = ((1u << kDoublingBlocks) - 1) << kFirstBlockBits;
+
+  struct Place {
+    std::uint32_t block, at;
+  };
+  static Place locate(std::uint32_t i) {
+    if (i < kDoublingNodes) {
+      const std::uint32_t k = static_cast<std::uint32_t>(std::bit_width((i >> kFirstBlockBits) + 1)) - 1;
+      return {k, i - (((1u << k) - 1) << kFirstBlockBits)};
+    }
+    const std::uint32_t j = i - kDoublingNodes;
+    return {kDoublingBlocks + (j >> kBigBlockBits), j & ((1u << kBigBlockBits) - 1)};
+  }
+  void grow();
+
   std::vector<std::unique_ptr<Node[]>> blocks_;
   std::uint32_t count_ = 0;
+  Node* next_ = nullptr;  // where append writes, in the last block
+  Node* block_end_ = nullptr;
   std::string text_;     // the input; strings without escapes and number texts point into it
   std::string decoded_;  // strings that had escapes, decoded
 };

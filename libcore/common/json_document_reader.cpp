@@ -65,7 +65,7 @@ class Tokenizer {
   }
 
   void scalar(std::uint32_t tag) {
-    Node n;
+    Node n{};
     n.head = tag;
     doc_.append(n);
   }
@@ -140,7 +140,7 @@ class Tokenizer {
     // A number text must fit the node's 28-bit length (only a 256 MiB number could not).
     if (static_cast<std::size_t>(q - start) >= (std::size_t{1} << 28)) return false;
     p_ = q;
-    Node n;
+    Node n{};
     if (integer && digits <= 19) {
       if (!negative) {
         n.payload.u = m;
@@ -314,7 +314,7 @@ class Tokenizer {
       if (c < 0x20) return false;
       if (!utf8_sequence()) return false;
     }
-    Node n;
+    Node n{};
     if (decoded == nullptr) {
       n.head = JsonDocument::kStringInText | (static_cast<std::uint32_t>(p_ - first) << 4);
       n.offset = static_cast<std::uint32_t>(first - base_);
@@ -361,7 +361,7 @@ class Tokenizer {
 
   // A container's node, its count and end filled in when it closes.
   std::uint32_t open(std::uint32_t tag) {
-    Node n;
+    Node n{};
     n.head = tag;
     return doc_.append(n);
   }
