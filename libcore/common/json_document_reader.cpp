@@ -1,16 +1,12 @@
 #include "common/json_document_reader.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <charconv>
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <utility>
 #include <vector>
 
+#include "common/json_lexer.hpp"
 #include "common/json_release.hpp"
 
 namespace common {
@@ -33,9 +29,9 @@ constexpr std::size_t kHashFrom = 16;
 // Scratch capacity (keys) kept between documents, per nesting level.
 constexpr std::size_t kKeptCapacity = 4096;
 
-// RFC 8259 with the checked reader's rules (json_fast_reader.cpp holds the same grammar for the
-// ordered_json tree; see there for why each number and string case is read as it is). Any
-// refusal, and any duplicate key, answers false: parse_json_document then asks the checked reader.
+// RFC 8259 with the checked reader's rules (the lexical pieces are json_lexer.hpp's, shared with
+// json_fast_reader.cpp). Any refusal, and any duplicate key, answers false: parse_json_document
+// then asks the checked reader.
 class Tokenizer {
  public:
   Tokenizer(JsonDocument& doc, std::size_t start, std::size_t max_depth, std::vector<Level>& levels)
@@ -92,8 +88,6 @@ class Tokenizer {
     }
   }
 
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
-
   void number_node(std::uint32_t tag, const char* start, Node n) {
     n.head = tag | (static_cast<std::uint32_t>(p_ - start) << 4);
     n.offset = static_cast<std::uint32_t>(start - base_);
@@ -102,190 +96,28 @@ class Tokenizer {
 
   bool number() {
     const char* start = p_;
-    const char* q = p_;
-    const bool negative = q != end_ && *q == '-';
-    if (negative) ++q;
-    if (q == end_) return false;
-    std::uint64_t m = 0;
-    int digits = 0;
-    long exp10 = 0;
-    const auto take = [&](char ch) {
-      if (m == 0 && ch == '0') return;
-      if (++digits <= 19) m = m * 10 + static_cast<std::uint64_t>(ch - '0');
-    };
-    if (*q == '0') {
-      ++q;
-    } else if (*q >= '1' && *q <= '9') {
-      for (; q != end_ && digit(*q); ++q) take(*q);
-    } else {
-      return false;
-    }
-    bool integer = true;
-    if (q != end_ && *q == '.') {
-      integer = false;
-      ++q;
-      if (q == end_ || !digit(*q)) return false;
-      for (; q != end_ && digit(*q); ++q, --exp10) take(*q);
-    }
-    if (q != end_ && (*q == 'e' || *q == 'E')) {
-      integer = false;
-      ++q;
-      const bool minus = q != end_ && *q == '-';
-      if (q != end_ && (*q == '+' || *q == '-')) ++q;
-      if (q == end_ || !digit(*q)) return false;
-      long e = 0;
-      for (; q != end_ && digit(*q); ++q) e = std::min(e * 10 + (*q - '0'), 100000L);
-      exp10 += minus ? -e : e;
-    }
+    json_lexer::Cursor c{p_, end_};
+    json_lexer::Number v;
+    if (!json_lexer::number(c, v, /*read_underflow=*/true)) return false;
     // A number text must fit the node's 28-bit length (only a 256 MiB number could not).
-    if (static_cast<std::size_t>(q - start) >= (std::size_t{1} << 28)) return false;
-    p_ = q;
+    if (static_cast<std::size_t>(c.p - start) >= (std::size_t{1} << 28)) return false;
+    p_ = c.p;
     Node n{};
-    if (integer && digits <= 19) {
-      if (!negative) {
-        n.payload.u = m;
+    switch (v.kind) {
+      case json_lexer::NumberKind::unsigned_integer:
+        n.payload.u = v.u;
         number_node(JsonDocument::kUnsigned, start, n);
-        return true;
-      }
-      if (m <= std::uint64_t{1} << 63) {
-        n.payload.i = static_cast<std::int64_t>(0 - m);
+        break;
+      case json_lexer::NumberKind::integer:
+        n.payload.i = v.i;
         number_node(JsonDocument::kInteger, start, n);
-        return true;
-      }
-    } else if (integer) {
-      if (negative) {
-        std::int64_t v = 0;
-        const auto r = std::from_chars(start, q, v);
-        if (r.ec == std::errc() && r.ptr == q) {
-          n.payload.i = v;
-          number_node(JsonDocument::kInteger, start, n);
-          return true;
-        }
-      } else {
-        std::uint64_t v = 0;
-        const auto r = std::from_chars(start, q, v);
-        if (r.ec == std::errc() && r.ptr == q) {
-          n.payload.u = v;
-          number_node(JsonDocument::kUnsigned, start, n);
-          return true;
-        }
-      }
-    }
-    if (!integer && digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
-      static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-      const double d = exp10 < 0 ? static_cast<double>(m) / kPow10[-exp10] : static_cast<double>(m) * kPow10[exp10];
-      n.payload.d = negative ? -d : d;
-      number_node(JsonDocument::kFloat, start, n);
-      return true;
-    }
-    double d = 0;
-    const auto r = std::from_chars(start, q, d);
-    if (r.ec == std::errc::result_out_of_range && r.ptr == q) {
-      // Underflow is read as the checked reader reads it (strtod's nearest: 0 or a subnormal);
-      // overflow, infinite, stays its refusal.
-      d = std::strtod(std::string(start, q).c_str(), nullptr);
-    } else if (r.ec != std::errc() || r.ptr != q) {
-      return false;
-    }
-    if (!std::isfinite(d)) return false;
-    n.payload.d = d;
-    number_node(JsonDocument::kFloat, start, n);
-    return true;
-  }
-
-  static int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool hex4(std::uint32_t& cp) {
-    if (end_ - p_ < 4) return false;
-    cp = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int h = hex(p_[i]);
-      if (h < 0) return false;
-      cp = (cp << 4) | static_cast<std::uint32_t>(h);
-    }
-    p_ += 4;
-    return true;
-  }
-
-  static void append_utf8(std::string& s, std::uint32_t cp) {
-    if (cp < 0x80) {
-      s.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      s.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      s.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      s.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
-
-  // One well-formed UTF-8 sequence of 2-4 bytes at p_ (Unicode table 3-7).
-  bool utf8_sequence() {
-    const auto b = [&](std::ptrdiff_t i) { return static_cast<unsigned char>(p_[i]); };
-    const auto cont = [&](std::ptrdiff_t i, unsigned lo, unsigned hi) {
-      return p_ + i < end_ && b(i) >= lo && b(i) <= hi;
-    };
-    const unsigned c = b(0);
-    if (c >= 0xC2 && c <= 0xDF) {
-      if (!cont(1, 0x80, 0xBF)) return false;
-      p_ += 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80;
-      const unsigned hi = c == 0xED ? 0x9F : 0xBF;
-      if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF)) return false;
-      p_ += 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      const unsigned lo = c == 0xF0 ? 0x90 : 0x80;
-      const unsigned hi = c == 0xF4 ? 0x8F : 0xBF;
-      if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF) || !cont(3, 0x80, 0xBF)) return false;
-      p_ += 4;
-    } else {
-      return false;
+        break;
+      case json_lexer::NumberKind::floating:
+        n.payload.d = v.d;
+        number_node(JsonDocument::kFloat, start, n);
+        break;
     }
     return true;
-  }
-
-  static std::uint64_t special_bits(std::uint64_t w) {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    const auto zero_byte = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
-    const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
-    return zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\')) | below_space | (w & highs);
-  }
-
-  static bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
-
-  // Plain ASCII skipped, eight bytes at a time, to the first byte that needs a look.
-  void skip_plain() {
-    for (;;) {
-      if (end_ - p_ >= 8) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, p_, sizeof w);
-        if (const std::uint64_t bits = special_bits(w); bits != 0) {
-          if constexpr (std::endian::native == std::endian::little) {
-            p_ += std::countr_zero(bits) >> 3;
-          } else {
-            while (plain(static_cast<unsigned char>(*p_))) ++p_;
-          }
-          return;
-        }
-        p_ += 8;
-      } else {
-        while (p_ != end_ && plain(static_cast<unsigned char>(*p_))) ++p_;
-        return;
-      }
-    }
   }
 
   // A string token at p_ (the opening quote) as a node: a view into the text when it has no
@@ -297,7 +129,9 @@ class Tokenizer {
     std::size_t decoded_start = 0;
     const char* run = p_;
     for (;;) {
-      skip_plain();
+      json_lexer::Cursor rest{p_, end_};
+      json_lexer::skip_plain(rest);
+      p_ = rest.p;
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') break;
@@ -307,12 +141,16 @@ class Tokenizer {
           decoded_start = decoded->size();
         }
         decoded->append(run, p_);
-        if (!escape(*decoded)) return false;
+        json_lexer::Cursor at{p_, end_};
+        if (!json_lexer::escape(at, *decoded)) return false;
+        p_ = at.p;
         run = p_;
         continue;
       }
       if (c < 0x20) return false;
-      if (!utf8_sequence()) return false;
+      json_lexer::Cursor at{p_, end_};
+      if (!json_lexer::utf8_sequence(at)) return false;
+      p_ = at.p;
     }
     Node n{};
     if (decoded == nullptr) {
@@ -326,37 +164,6 @@ class Tokenizer {
     ++p_;
     doc_.append(n);
     return true;
-  }
-
-  bool escape(std::string& s) {
-    ++p_;
-    if (p_ == end_) return false;
-    const char e = *p_++;
-    switch (e) {
-      case '"': s.push_back('"'); return true;
-      case '\\': s.push_back('\\'); return true;
-      case '/': s.push_back('/'); return true;
-      case 'b': s.push_back('\b'); return true;
-      case 'f': s.push_back('\f'); return true;
-      case 'n': s.push_back('\n'); return true;
-      case 'r': s.push_back('\r'); return true;
-      case 't': s.push_back('\t'); return true;
-      case 'u': {
-        std::uint32_t cp = 0;
-        if (!hex4(cp)) return false;
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          std::uint32_t low = 0;
-          if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
-          p_ += 2;
-          if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        }
-        append_utf8(s, cp);
-        return true;
-      }
-      default: return false;
-    }
   }
 
   // A container's node, its count and end filled in when it closes.
