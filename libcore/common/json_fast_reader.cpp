@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_lexer.hpp"
+
 namespace common {
 namespace {
 
@@ -82,196 +84,28 @@ class Reader {
     }
   }
 
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
-
-  // RFC 8259 number grammar; integers as nlohmann's lexer reads them (unsigned when positive,
-  // signed when negative, a double when outside 64 bits), fractions correctly rounded. The
-  // significant digits are gathered while the grammar is checked: integers of up to 19 digits
-  // need nothing more, and so do decimals whose digits (at most 2^53 as an integer) and power of
-  // ten (|e| <= 22) are exact doubles, where one correctly rounded multiplication or division is
-  // the correctly rounded value (Clinger's fast path; receipts' 9-digit decimals take it).
-  // std::from_chars reads the rest.
+  // The lexical rules are json_lexer.hpp's; an underflowing number is left to the checked reader.
   bool number(ojson& out) {
-    const char* start = p_;
-    const char* q = p_;
-    const bool negative = q != end_ && *q == '-';
-    if (negative) ++q;
-    if (q == end_) return false;
-    std::uint64_t m = 0;
-    int digits = 0;  // significant digits in m; above 19, m is not the value's digits
-    long exp10 = 0;
-    const auto take = [&](char ch) {
-      if (m == 0 && ch == '0') return;  // a leading zero adds no significant digit
-      if (++digits <= 19) m = m * 10 + static_cast<std::uint64_t>(ch - '0');
-    };
-    if (*q == '0') {
-      ++q;
-    } else if (*q >= '1' && *q <= '9') {
-      for (; q != end_ && digit(*q); ++q) take(*q);
-    } else {
-      return false;
-    }
-    bool integer = true;
-    if (q != end_ && *q == '.') {
-      integer = false;
-      ++q;
-      if (q == end_ || !digit(*q)) return false;
-      for (; q != end_ && digit(*q); ++q, --exp10) take(*q);
-    }
-    if (q != end_ && (*q == 'e' || *q == 'E')) {
-      integer = false;
-      ++q;
-      const bool minus = q != end_ && *q == '-';
-      if (q != end_ && (*q == '+' || *q == '-')) ++q;
-      if (q == end_ || !digit(*q)) return false;
-      long e = 0;
-      for (; q != end_ && digit(*q); ++q) e = std::min(e * 10 + (*q - '0'), 100000L);
-      exp10 += minus ? -e : e;
-    }
-    p_ = q;
-    if (integer && digits <= 19) {
-      if (!negative) {
-        out = static_cast<ojson::number_unsigned_t>(m);
-        return true;
-      }
-      if (m <= std::uint64_t{1} << 63) {
-        out = static_cast<ojson::number_integer_t>(0 - m);  // modular: -2^63 included
-        return true;
-      }
-      // Below -2^63: nlohmann's lexer reads it as a double; so do we, below.
-    } else if (integer) {  // 20 digits or more: 64 bits may still hold it
-      if (negative) {
-        std::int64_t v = 0;
-        const auto r = std::from_chars(start, q, v);
-        if (r.ec == std::errc() && r.ptr == q) {
-          out = static_cast<ojson::number_integer_t>(v);
-          return true;
-        }
-      } else {
-        std::uint64_t v = 0;
-        const auto r = std::from_chars(start, q, v);
-        if (r.ec == std::errc() && r.ptr == q) {
-          out = static_cast<ojson::number_unsigned_t>(v);
-          return true;
-        }
-      }
-      // Outside 64 bits: nlohmann's lexer reads it as a double; so do we, below.
-    }
-    if (!integer && digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
-      static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-      const double d = exp10 < 0 ? static_cast<double>(m) / kPow10[-exp10] : static_cast<double>(m) * kPow10[exp10];
-      out = negative ? -d : d;
-      return true;
-    }
-    double d = 0;
-    const auto r = std::from_chars(start, q, d);
-    // Overflow (an error of the checked reader) and underflow (which it rounds the strtod way)
-    // are both left to the checked reader.
-    if (r.ec != std::errc() || r.ptr != q || !std::isfinite(d)) return false;
-    out = d;
-    return true;
-  }
-
-  static int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool hex4(std::uint32_t& cp) {
-    if (end_ - p_ < 4) return false;
-    cp = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int h = hex(p_[i]);
-      if (h < 0) return false;
-      cp = (cp << 4) | static_cast<std::uint32_t>(h);
-    }
-    p_ += 4;
-    return true;
-  }
-
-  static void append_utf8(std::string& s, std::uint32_t cp) {
-    if (cp < 0x80) {
-      s.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      s.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      s.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      s.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
-
-  // One well-formed UTF-8 sequence of 2-4 bytes at p_ (Unicode table 3-7: no overlong forms,
-  // no surrogates, nothing above U+10FFFF); advances past it.
-  bool utf8_sequence() {
-    const auto b = [&](std::ptrdiff_t i) { return static_cast<unsigned char>(p_[i]); };
-    const auto cont = [&](std::ptrdiff_t i, unsigned lo, unsigned hi) {
-      return p_ + i < end_ && b(i) >= lo && b(i) <= hi;
-    };
-    const unsigned c = b(0);
-    if (c >= 0xC2 && c <= 0xDF) {
-      if (!cont(1, 0x80, 0xBF)) return false;
-      p_ += 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80;
-      const unsigned hi = c == 0xED ? 0x9F : 0xBF;
-      if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF)) return false;
-      p_ += 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      const unsigned lo = c == 0xF0 ? 0x90 : 0x80;
-      const unsigned hi = c == 0xF4 ? 0x8F : 0xBF;
-      if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF) || !cont(3, 0x80, 0xBF)) return false;
-      p_ += 4;
-    } else {
-      return false;
+    json_lexer::Cursor c{p_, end_};
+    json_lexer::Number v;
+    if (!json_lexer::number(c, v, /*read_underflow=*/false)) return false;
+    p_ = c.p;
+    switch (v.kind) {
+      case json_lexer::NumberKind::unsigned_integer: out = static_cast<ojson::number_unsigned_t>(v.u); break;
+      case json_lexer::NumberKind::integer: out = static_cast<ojson::number_integer_t>(v.i); break;
+      case json_lexer::NumberKind::floating: out = v.d; break;
     }
     return true;
   }
-
-  // The bytes among the 8 of `w` that need a look (a quote, a backslash, a control byte < 0x20,
-  // a byte of a multi-byte UTF-8 sequence >= 0x80), as high bits; the lowest set bit is exact.
-  static std::uint64_t special_bits(std::uint64_t w) {
-    constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    const auto zero_byte = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
-    const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
-    return zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\')) | below_space | (w & highs);
-  }
-
-  static bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
 
   // A string token at p_ (the opening quote), decoded into `s`.
   bool string(std::string& s) {
     ++p_;
     const char* run = p_;  // start of the bytes not yet copied into s
     for (;;) {
-      // Skip plain ASCII, eight bytes at a time, to the first byte that needs a look.
-      for (;;) {
-        if (end_ - p_ >= 8) {
-          std::uint64_t w = 0;
-          std::memcpy(&w, p_, sizeof w);
-          if (const std::uint64_t bits = special_bits(w); bits != 0) {
-            if constexpr (std::endian::native == std::endian::little) {
-              p_ += std::countr_zero(bits) >> 3;
-            } else {
-              while (plain(static_cast<unsigned char>(*p_))) ++p_;
-            }
-            break;
-          }
-          p_ += 8;
-        } else {
-          while (p_ != end_ && plain(static_cast<unsigned char>(*p_))) ++p_;
-          break;
-        }
-      }
+      json_lexer::Cursor rest{p_, end_};
+      json_lexer::skip_plain(rest);
+      p_ = rest.p;
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {
@@ -281,61 +115,16 @@ class Reader {
       }
       if (c == '\\') {
         s.append(run, p_);
-        if (!escape(s)) return false;
+        json_lexer::Cursor at{p_, end_};
+        if (!json_lexer::escape(at, s)) return false;
+        p_ = at.p;
         run = p_;
         continue;
       }
       if (c < 0x20) return false;
-      if (!utf8_sequence()) return false;
-    }
-  }
-
-  // An escape at p_ (the backslash), appended decoded.
-  bool escape(std::string& s) {
-    ++p_;
-    if (p_ == end_) return false;
-    const char e = *p_++;
-    switch (e) {
-      case '"':
-        s.push_back('"');
-        return true;
-      case '\\':
-        s.push_back('\\');
-        return true;
-      case '/':
-        s.push_back('/');
-        return true;
-      case 'b':
-        s.push_back('\b');
-        return true;
-      case 'f':
-        s.push_back('\f');
-        return true;
-      case 'n':
-        s.push_back('\n');
-        return true;
-      case 'r':
-        s.push_back('\r');
-        return true;
-      case 't':
-        s.push_back('\t');
-        return true;
-      case 'u': {
-        std::uint32_t cp = 0;
-        if (!hex4(cp)) return false;
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return false;  // a low surrogate alone
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          std::uint32_t low = 0;
-          if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
-          p_ += 2;
-          if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        }
-        append_utf8(s, cp);
-        return true;
-      }
-      default:
-        return false;
+      json_lexer::Cursor at{p_, end_};
+      if (!json_lexer::utf8_sequence(at)) return false;
+      p_ = at.p;
     }
   }
 

@@ -15,11 +15,16 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/json_document.hpp"
 
 namespace schema_registry {
 
 [[nodiscard]] std::vector<common::Error> validate(const nlohmann::ordered_json& schema,
                                                   const nlohmann::ordered_json& instance, std::size_t max_errors = 1);
+
+// The same, on a JsonDocument's value (common/json_document.hpp): the same errors.
+[[nodiscard]] std::vector<common::Error> validate(const nlohmann::ordered_json& schema, common::JsonView instance,
+                                                  std::size_t max_errors = 1);
 
 [[nodiscard]] inline bool is_valid(const nlohmann::ordered_json& schema, const nlohmann::ordered_json& instance) {
   return validate(schema, instance, 1).empty();

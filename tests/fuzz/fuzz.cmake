@@ -1,6 +1,6 @@
 # Fuzzing. Always: fuzz_smoke, a deterministic mutation driver over the same targets, run by ctest
 # (under ASan+UBSan in the README's test command). With SUITE_BUILD_FUZZ=ON and Clang: one
-# libFuzzer binary per target (fuzz_json, fuzz_topology, fuzz_receipts, fuzz_reconcile, fuzz_import,
+# libFuzzer binary per target (fuzz_json, fuzz_json_document, fuzz_topology, fuzz_receipts, fuzz_reconcile, fuzz_import,
 # fuzz_capture) for open-ended runs:
 #   build/tests/fuzz_topology -max_total_time=600 fixtures/configs
 add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp
@@ -14,6 +14,7 @@ file(GLOB _fuzz_configs ${PROJECT_SOURCE_DIR}/fixtures/configs/*.json)
 file(GLOB _fuzz_receipts ${PROJECT_SOURCE_DIR}/fixtures/*.jsonl)
 set(_fuzz_iterations 3000)
 add_test(NAME fuzz_smoke_json COMMAND fuzz_smoke json ${_fuzz_iterations} ${_fuzz_configs} ${_fuzz_receipts})
+add_test(NAME fuzz_smoke_json_document COMMAND fuzz_smoke json_document ${_fuzz_iterations} ${_fuzz_configs} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_topology COMMAND fuzz_smoke topology ${_fuzz_iterations} ${_fuzz_configs})
 add_test(NAME fuzz_smoke_receipts COMMAND fuzz_smoke receipts ${_fuzz_iterations} ${_fuzz_receipts})
 add_test(NAME fuzz_smoke_reconcile COMMAND fuzz_smoke reconcile ${_fuzz_iterations} ${_fuzz_receipts})
@@ -22,7 +23,7 @@ add_test(NAME fuzz_smoke_capture COMMAND fuzz_smoke capture ${_fuzz_iterations} 
 # Seeds: three receipts of a d = 8 nltrain run (full), and the same run's compact receipts.
 file(GLOB _fuzz_tensor_steps ${PROJECT_SOURCE_DIR}/fixtures/nltrain/receipts-*.jsonl)
 add_test(NAME fuzz_smoke_tensor_step COMMAND fuzz_smoke tensor_step 300 ${_fuzz_tensor_steps})
-set_tests_properties(fuzz_smoke_json fuzz_smoke_topology fuzz_smoke_receipts fuzz_smoke_reconcile fuzz_smoke_import
+set_tests_properties(fuzz_smoke_json fuzz_smoke_json_document fuzz_smoke_topology fuzz_smoke_receipts fuzz_smoke_reconcile fuzz_smoke_import
                      fuzz_smoke_capture fuzz_smoke_tensor_step PROPERTIES LABELS "fuzz"
                      TIMEOUT 600)
 
@@ -32,7 +33,7 @@ target_compile_definitions(fuzz_entry_compiles PRIVATE FUZZ_TARGET_NAME="topolog
 target_link_libraries(fuzz_entry_compiles PRIVATE fuzz_targets)
 
 if(SUITE_BUILD_FUZZ)  # top-level option; instruments the libraries with -fsanitize=fuzzer-no-link
-  foreach(_t json topology receipts reconcile import capture tensor_step)
+  foreach(_t json json_document topology receipts reconcile import capture tensor_step)
     add_executable(fuzz_${_t} ${CMAKE_CURRENT_LIST_DIR}/libfuzzer_entry.cpp)
     target_compile_definitions(fuzz_${_t} PRIVATE FUZZ_TARGET_NAME="${_t}")
     target_compile_options(fuzz_${_t} PRIVATE -fsanitize=fuzzer)

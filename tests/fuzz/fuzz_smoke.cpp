@@ -15,7 +15,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: fuzz_smoke json|topology|receipts ITERATIONS SEED_FILE...\n");
+    std::fprintf(stderr, "usage: fuzz_smoke TARGET ITERATIONS SEED_FILE...\n");
     return 2;
   }
   const fuzz::Target target = fuzz::find_target(argv[1]);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/json_document_reader.hpp"
 #include "common/json_fast_reader.hpp"
 #include "common/json_input.hpp"
 #include "receipt/emit/emit_receipt.hpp"
@@ -85,6 +86,32 @@ Depth json_target(std::string_view data) {
     expect(*reparsed == *doc, "accepted JSON re-parses to the same value", again.substr(0, 200));
   }
   return Depth::accepted;
+}
+
+Depth json_document_target(std::string_view data) {
+  // The arena reader (json_document_reader.hpp) against the tree reader, under both BOM policies:
+  // the same verdict, the same error line, and the same value (number kinds included, dumped).
+  Depth depth = Depth::parse_refused;
+  for (const auto bom : {common::BomPolicy::reject, common::BomPolicy::strip}) {
+    common::JsonInputOptions o = options();
+    o.bom = bom;
+    const auto tree = common::parse_json_text(data, o);
+    const auto doc = common::parse_json_document(std::string(data), o);
+    if (doc.ok() != tree.ok()) {
+      broken("the document reader accepts what the tree reader accepts",
+             tree.ok() ? doc.error().to_string() : tree.error().to_string());
+    }
+    if (!tree) {
+      check_error(tree.error());
+      expect(doc.error().to_string() == tree.error().to_string(), "both readers refuse with the same line",
+             doc.error().to_string() + " | " + tree.error().to_string());
+      continue;
+    }
+    expect(common::to_ordered_json(doc->root()).dump() == tree->dump(), "both readers read the same value",
+           tree->dump().substr(0, 200));
+    depth = Depth::accepted;
+  }
+  return depth;
 }
 
 Depth topology_target(std::string_view data) {
@@ -206,6 +233,7 @@ Depth reconcile_target(std::string_view data) {
 Target find_target(std::string_view name) {
   if (name == "reconcile") return reconcile_target;
   if (name == "json") return json_target;
+  if (name == "json_document") return json_document_target;
   if (name == "topology") return topology_target;
   if (name == "receipts") return receipts_target;
   if (name == "import") return import_target;

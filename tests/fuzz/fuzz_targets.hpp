@@ -5,6 +5,8 @@
 //
 //   json        common::parse_json_text / parse_jsonl_text: accepted text re-parses to the same
 //               value; errors are one line.
+//   json_document  common::parse_json_document against parse_json_text: the same verdict, the same
+//               error line, the same value, under both BOM policies.
 //   topology    topology-input -> engine -> receipt: the typed writer and the document emitter
 //               agree byte for byte, the receipt is valid against our schema, and reproducing it
 //               from its own bytes reaches a fixed point.
@@ -29,6 +31,7 @@ namespace fuzz {
 enum class Depth { parse_refused = 0, later_refused = 1, accepted = 2 };
 
 Depth json_target(std::string_view data);
+Depth json_document_target(std::string_view data);
 Depth topology_target(std::string_view data);
 Depth receipts_target(std::string_view data);
 Depth reconcile_target(std::string_view data);
@@ -36,7 +39,7 @@ Depth import_target(std::string_view data);
 Depth capture_target(std::string_view data);
 Depth tensor_step_target(std::string_view data);
 
-// "json" | "topology" | "receipts" | "reconcile" | "import" | "capture" | "tensor_step" -> the target, or nullptr.
+// "json" | "json_document" | "topology" | "receipts" | "reconcile" | "import" | "capture" | "tensor_step" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
 

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_document.hpp"
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
 #include "common/schema/pattern_matcher.hpp"
@@ -27,29 +28,128 @@ namespace common::schema {
 namespace compiled_nodes {
 
 using ojson = nlohmann::ordered_json;
+using common::JsonType;
 using detail::PatternMatcher;
+
+// ---- one way to read an instance: an ordered_json tree or a JsonDocument ----
+
+// A value of an ordered_json tree read through JsonView's interface, so that one validator runs
+// on both. An object's key, a std::string in the tree, is a string value of its own here (as a
+// key is a string node in a JsonDocument): "propertyNames" checks it.
+class TreeView {
+ public:
+  explicit TreeView(const ojson& v) : node_(&v) {}
+  explicit TreeView(const std::string& key) : key_(&key) {}
+
+  JsonType type() const {
+    if (key_ != nullptr) return JsonType::string;
+    switch (node_->type()) {
+      case ojson::value_t::null: return JsonType::null;
+      case ojson::value_t::boolean: return JsonType::boolean;
+      case ojson::value_t::number_integer: return JsonType::number_integer;
+      case ojson::value_t::number_unsigned: return JsonType::number_unsigned;
+      case ojson::value_t::number_float: return JsonType::number_float;
+      case ojson::value_t::string: return JsonType::string;
+      case ojson::value_t::array: return JsonType::array;
+      case ojson::value_t::object: return JsonType::object;
+      default: return kOther;
+    }
+  }
+  // binary / discarded: never in a parsed document, and of no JSON type.
+  static constexpr auto kOther = static_cast<JsonType>(255);
+
+  bool boolean() const { return node_->get<bool>(); }
+  double number() const { return node_->get<double>(); }
+  std::string_view string() const { return key_ != nullptr ? *key_ : node_->get_ref<const std::string&>(); }
+  std::size_t size() const { return key_ != nullptr ? 0 : node_->size(); }
+
+  class ElementIterator {
+   public:
+    explicit ElementIterator(ojson::const_iterator it) : it_(it) {}
+    TreeView operator*() const { return TreeView(*it_); }
+    ElementIterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    bool operator!=(const ElementIterator& o) const { return it_ != o.it_; }
+
+   private:
+    ojson::const_iterator it_;
+  };
+  class MemberIterator {
+   public:
+    explicit MemberIterator(ojson::object_t::const_iterator it) : it_(it) {}
+    TreeView operator*() const { return TreeView(it_->second); }
+    TreeView key() const { return TreeView(it_->first); }
+    MemberIterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    bool operator!=(const MemberIterator& o) const { return it_ != o.it_; }
+
+   private:
+    ojson::object_t::const_iterator it_;
+  };
+  template <class It>
+  struct Range {
+    It b, e;
+    It begin() const { return b; }
+    It end() const { return e; }
+  };
+  Range<ElementIterator> elements() const { return {ElementIterator(node_->cbegin()), ElementIterator(node_->cend())}; }
+  Range<MemberIterator> members() const {
+    const auto& m = node_->get_ref<const ojson::object_t&>();
+    return {MemberIterator(m.cbegin()), MemberIterator(m.cend())};
+  }
+  std::optional<TreeView> find(std::string_view key) const {
+    for (const auto& [k, v] : node_->get_ref<const ojson::object_t&>()) {
+      if (k == key) return TreeView(v);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const ojson* node_ = nullptr;
+  const std::string* key_ = nullptr;  // set: this is an object's key
+};
+
+bool is_number_type(JsonType t) {
+  return t == JsonType::number_integer || t == JsonType::number_unsigned || t == JsonType::number_float;
+}
 
 // ---- JavaScript-flavoured value helpers (the walking validator's definitions) ----
 
 // JavaScript-style deep equality: numbers by value, objects regardless of key order.
-bool json_equal(const ojson& a, const ojson& b) {
-  if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();
-  if (a.type() != b.type()) return false;
-  if (a.is_object()) {
-    if (a.size() != b.size()) return false;
-    for (const auto& [k, v] : a.items()) {
-      const auto it = b.find(k);
-      if (it == b.end() || !json_equal(v, *it)) return false;
+template <class A, class B>
+bool json_equal(const A& a, const B& b) {
+  const JsonType ta = a.type(), tb = b.type();
+  if (is_number_type(ta) && is_number_type(tb)) return a.number() == b.number();
+  if (ta != tb) return false;
+  switch (ta) {
+    case JsonType::object: {
+      if (a.size() != b.size()) return false;
+      const auto members = a.members();
+      for (auto it = members.begin(); it != members.end(); ++it) {
+        const auto other = b.find(it.key().string());
+        if (!other || !json_equal(*it, *other)) return false;
+      }
+      return true;
     }
-    return true;
+    case JsonType::array: {
+      if (a.size() != b.size()) return false;
+      const auto eb = b.elements();
+      auto j = eb.begin();
+      for (const auto x : a.elements()) {
+        if (!json_equal(x, *j)) return false;
+        ++j;
+      }
+      return true;
+    }
+    case JsonType::null: return true;
+    case JsonType::boolean: return a.boolean() == b.boolean();
+    case JsonType::string: return a.string() == b.string();
+    default: return false;
   }
-  if (a.is_array()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (!json_equal(a[i], b[i])) return false;
-    return true;
-  }
-  return a == b;
 }
 
 bool is_integer(const ojson& v) {
@@ -59,7 +159,16 @@ bool is_integer(const ojson& v) {
   return std::isfinite(d) && std::trunc(d) == d;
 }
 
-std::size_t code_points(const std::string& s) {
+template <class V>
+bool view_is_integer(const V& v) {
+  const JsonType t = v.type();
+  if (t == JsonType::number_integer || t == JsonType::number_unsigned) return true;
+  if (t != JsonType::number_float) return false;
+  const double d = v.number();
+  return std::isfinite(d) && std::trunc(d) == d;
+}
+
+std::size_t code_points(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
   return n;
@@ -95,16 +204,17 @@ std::uint8_t type_bit(std::string_view name) {
 }
 
 // The type names a value answers to, as bits ("integer" includes 2.0).
-std::uint8_t instance_types(const ojson& v) {
+template <class V>
+std::uint8_t instance_types(const V& v) {
   switch (v.type()) {
-    case ojson::value_t::null: return kNull;
-    case ojson::value_t::boolean: return kBoolean;
-    case ojson::value_t::object: return kObject;
-    case ojson::value_t::array: return kArray;
-    case ojson::value_t::string: return kString;
-    case ojson::value_t::number_integer:
-    case ojson::value_t::number_unsigned: return kNumber | kInteger;
-    case ojson::value_t::number_float: return is_integer(v) ? kNumber | kInteger : kNumber;
+    case JsonType::null: return kNull;
+    case JsonType::boolean: return kBoolean;
+    case JsonType::object: return kObject;
+    case JsonType::array: return kArray;
+    case JsonType::string: return kString;
+    case JsonType::number_integer:
+    case JsonType::number_unsigned: return kNumber | kInteger;
+    case JsonType::number_float: return view_is_integer(v) ? kNumber | kInteger : kNumber;
     default: return 0;
   }
 }
@@ -146,28 +256,32 @@ inline std::uint64_t name_hash(std::string_view s) {
   return mix(head ^ mix(tail + n));
 }
 
-std::uint64_t js_hash(const ojson& v) {
+template <class V>
+std::uint64_t js_hash(const V& v) {
   switch (v.type()) {
-    case ojson::value_t::null: return 0x6e756c6cULL;
-    case ojson::value_t::boolean: return mix(v.get<bool>() ? 3 : 2);
-    case ojson::value_t::number_integer:
-    case ojson::value_t::number_unsigned:
-    case ojson::value_t::number_float: {
-      double d = v.get<double>();
+    case JsonType::null: return 0x6e756c6cULL;
+    case JsonType::boolean: return mix(v.boolean() ? 3 : 2);
+    case JsonType::number_integer:
+    case JsonType::number_unsigned:
+    case JsonType::number_float: {
+      double d = v.number();
       if (d == 0) d = 0;  // -0 == 0
       std::uint64_t bits = 0;
       std::memcpy(&bits, &d, sizeof bits);
       return mix(bits ^ 0x51ed270b27a1f9c3ULL);
     }
-    case ojson::value_t::string: return mix(hash_text(v.get_ref<const std::string&>()) ^ 0x737472ULL);
-    case ojson::value_t::array: {
+    case JsonType::string: return mix(hash_text(v.string()) ^ 0x737472ULL);
+    case JsonType::array: {
       std::uint64_t h = 0xa77a7ULL + v.size();
-      for (const auto& e : v) h = mix(h + js_hash(e));
+      for (const auto e : v.elements()) h = mix(h + js_hash(e));
       return h;
     }
-    case ojson::value_t::object: {  // key order does not matter: a sum of the members' hashes
+    case JsonType::object: {  // key order does not matter: a sum of the members' hashes
       std::uint64_t sum = 0;
-      for (const auto& [k, e] : v.items()) sum += mix(hash_text(k) * 31 + js_hash(e));
+      const auto members = v.members();
+      for (auto it = members.begin(); it != members.end(); ++it) {
+        sum += mix(hash_text(it.key().string()) * 31 + js_hash(*it));
+      }
       return mix(sum ^ (0x0b1ec7ULL + v.size()));
     }
     default: return 7;
@@ -188,7 +302,8 @@ class IndexTable {
     std::uint64_t hash = 0;
     std::size_t index = 0;  // element index + 1; 0 = free
   };
-  Slot& find(const ojson& a, std::size_t i, std::uint64_t h) {
+  template <class V>
+  Slot& find(const std::vector<V>& a, std::size_t i, std::uint64_t h) {
     for (std::size_t at = h & mask_;; at = (at + 1) & mask_) {
       Slot& s = slots_[at];
       if (s.index == 0) return s;
@@ -266,7 +381,11 @@ struct Node {
   std::optional<ojson> const_value;
   std::string const_message;
   bool has_enum = false;
-  std::unordered_set<std::string> enum_strings;
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view t) const { return std::hash<std::string_view>{}(t); }
+  };
+  std::unordered_set<std::string, TextHash, std::equal_to<>> enum_strings;
   std::vector<ojson> enum_others;
   std::string enum_allowed;  // the allowed values as the schema lists them, for the error's detail
   // numbers
@@ -619,13 +738,15 @@ class Compiler {
 
 // ---- running ----
 
+// One validation of one instance; V is how the instance is read (TreeView or common::JsonView).
+template <class V>
 class Run {
  public:
   explicit Run(std::size_t max_errors) : max_(max_errors) { frames_.reserve(32); }
 
   // True when `v` is valid against `n`; records errors unless probing. Once an error is
   // recorded and the list is full (or, when probing, at the first failure) it returns.
-  bool check(const Node& n, const ojson& v) {
+  bool check(const Node& n, const V& v) {
     if (n.kind != Node::Kind::schema) {
       if (n.kind == Node::Kind::accept) return true;
       return fail("boolean schema is false");
@@ -637,7 +758,7 @@ class Run {
       if (!ok && full()) return false;
     }
     if (n.has_type && (n.types & instance_types(v)) == 0) return fail(n.type_message);
-    if (n.const_value && !json_equal(*n.const_value, v)) {
+    if (n.const_value && !json_equal(TreeView(*n.const_value), v)) {
       ok = fail(n.const_message);
       if (full()) return false;
     }
@@ -646,18 +767,18 @@ class Run {
       if (full()) return false;
     }
     switch (v.type()) {
-      case ojson::value_t::number_integer:
-      case ojson::value_t::number_unsigned:
-      case ojson::value_t::number_float:
+      case JsonType::number_integer:
+      case JsonType::number_unsigned:
+      case JsonType::number_float:
         if (n.has_number) ok = number(n, v) && ok;
         break;
-      case ojson::value_t::string:
-        if (n.has_string) ok = text(n, v.get_ref<const std::string&>()) && ok;
+      case JsonType::string:
+        if (n.has_string) ok = text(n, v.string()) && ok;
         break;
-      case ojson::value_t::array:
+      case JsonType::array:
         if (n.has_array) ok = array(n, v) && ok;
         break;
-      case ojson::value_t::object:
+      case JsonType::object:
         if (n.has_object) ok = object(n, v) && ok;
         break;
       default: break;
@@ -671,9 +792,10 @@ class Run {
 
  private:
   struct Frame {
-    const std::string* key;  // nullptr: an array index
-    std::size_t index;
+    std::string_view key;
+    std::size_t index;  // kKeyFrame: a member, else an array index
   };
+  static constexpr std::size_t kKeyFrame = SIZE_MAX;
 
   // When probing, the first failure decides: nothing is recorded.
   bool full() const { return quiet_ > 0 || errors_.size() >= max_; }
@@ -683,8 +805,8 @@ class Run {
     std::string p;
     for (const auto& f : frames_) {
       p += '/';
-      if (f.key != nullptr) {
-        p += common::json_pointer_token(*f.key);
+      if (f.index == kKeyFrame) {
+        p += common::json_pointer_token(f.key);
       } else {
         p += std::to_string(f.index);
       }
@@ -699,35 +821,35 @@ class Run {
     return false;
   }
 
-  bool probe(const Node& n, const ojson& v) {
+  bool probe(const Node& n, const V& v) {
     ++quiet_;
     const bool ok = check(n, v);
     --quiet_;
     return ok;
   }
 
-  bool child(const Node& n, const ojson& v, std::size_t index) {
-    frames_.push_back({nullptr, index});
+  bool child(const Node& n, const V& v, std::size_t index) {
+    frames_.push_back({{}, index});
     const bool ok = check(n, v);
     frames_.pop_back();
     return ok;
   }
-  bool child(const Node& n, const ojson& v, const std::string& key) {
-    frames_.push_back({&key, 0});
+  bool child(const Node& n, const V& v, std::string_view key) {
+    frames_.push_back({key, kKeyFrame});
     const bool ok = check(n, v);
     frames_.pop_back();
     return ok;
   }
 
-  static bool in_enum(const Node& n, const ojson& v) {
-    if (v.is_string()) return n.enum_strings.contains(v.get_ref<const std::string&>());
+  static bool in_enum(const Node& n, const V& v) {
+    if (v.type() == JsonType::string) return n.enum_strings.contains(v.string());
     for (const auto& option : n.enum_others)
-      if (json_equal(option, v)) return true;
+      if (json_equal(TreeView(option), v)) return true;
     return false;
   }
 
-  bool number(const Node& n, const ojson& v) {
-    const double x = v.get<double>();
+  bool number(const Node& n, const V& v) {
+    const double x = v.number();
     if (n.minimum && !(x >= n.minimum->value)) return fail(n.minimum->message);
     if (n.maximum && !(x <= n.maximum->value)) return fail(n.maximum->message);
     if (n.exclusive_minimum && !(x > n.exclusive_minimum->value)) return fail(n.exclusive_minimum->message);
@@ -739,7 +861,7 @@ class Run {
     return true;
   }
 
-  bool text(const Node& n, const std::string& str) {
+  bool text(const Node& n, std::string_view str) {
     if (n.min_length || n.max_length) {
       const std::size_t length = code_points(str);
       if (n.min_length && length < n.min_length->value) return fail(n.min_length->message);
@@ -752,7 +874,10 @@ class Run {
   // The pair Ajv reports for uniqueItems, in its (j, i) message order. Ajv scans from the end:
   // when the items schema declares only scalar types it keeps the nearest later index of each
   // value (skipping items of other types), otherwise it compares each item with every earlier one.
-  static std::optional<std::pair<std::size_t, std::size_t>> first_duplicate(const Node& n, const ojson& v) {
+  static std::optional<std::pair<std::size_t, std::size_t>> first_duplicate(const Node& n, const V& array) {
+    std::vector<V> v;  // the elements, indexed
+    v.reserve(array.size());
+    for (const auto e : array.elements()) v.push_back(e);
     const std::size_t size = v.size();
     const std::uint8_t scalar = n.unique_scalar_types;
     if (size < 2) return std::nullopt;
@@ -795,7 +920,7 @@ class Run {
     return found;
   }
 
-  bool array(const Node& n, const ojson& v) {
+  bool array(const Node& n, const V& v) {
     bool ok = true;
     const std::size_t size = v.size();
     if (n.min_items && size < n.min_items->value) return fail(n.min_items->message);
@@ -807,31 +932,39 @@ class Run {
                     std::to_string(dup->second) + " are identical)");
       }
     }
-    std::size_t first = 0;
-    if (n.has_prefix_items) {
-      for (; first < n.prefix_items.size() && first < size; ++first) {
-        ok = child(*n.prefix_items[first], v[first], first) && ok;
+    // Elements in order: prefixItems' schemas first, then "items" for the rest (a JsonDocument's
+    // elements are reached by walking, not by index).
+    const bool items = n.items != nullptr && !(n.items->kind == Node::Kind::accept);
+    if (n.has_prefix_items || items) {
+      std::size_t i = 0;
+      for (const auto e : v.elements()) {
+        if (n.has_prefix_items && i < n.prefix_items.size()) {
+          ok = child(*n.prefix_items[i], e, i) && ok;
+        } else if (items) {
+          ok = child(*n.items, e, i) && ok;
+        } else {
+          break;
+        }
         if (!ok && full()) return false;
-      }
-    }
-    if (n.items != nullptr && !(n.items->kind == Node::Kind::accept)) {
-      const Node& items = *n.items;
-      for (std::size_t i = first; i < size; ++i) {
-        ok = child(items, v[i], i) && ok;
-        if (!ok && full()) return false;
+        ++i;
       }
     }
     if (n.contains != nullptr) {
       bool any = false;
-      for (std::size_t i = 0; i < size && !any; ++i) any = probe(*n.contains, v[i]);
+      for (const auto e : v.elements()) {
+        if (probe(*n.contains, e)) {
+          any = true;
+          break;
+        }
+      }
       if (!any) return fail("must contain at least 1 valid item(s)");
     }
     return ok;
   }
 
-  bool object(const Node& n, const ojson& v) {
-    const auto& members = v.get_ref<const ojson::object_t&>();
-    const std::size_t size = members.size();
+  bool object(const Node& n, const V& v) {
+    const auto members = v.members();
+    const std::size_t size = v.size();
     // Each member's slot in the schema's name table, and which slots are present.
     const std::size_t base = slots_.size();
     const std::size_t mark_base = present_.size();
@@ -847,8 +980,8 @@ class Run {
       slots_.resize(base + size);
       present_.resize(mark_base + n.names.size(), 0);
       std::size_t i = 0;
-      for (const auto& member : members) {
-        const std::uint32_t slot = n.names.find(member.first);
+      for (auto it = members.begin(); it != members.end(); ++it) {
+        const std::uint32_t slot = n.names.find(it.key().string());
         slots_[base + i++] = slot;
         if (slot != kNoSlot) present_[mark_base + slot] = 1;
       }
@@ -874,12 +1007,15 @@ class Run {
     if (!n.walks_members) return true;
     bool ok = true;
     std::size_t i = 0;
-    for (const auto& [key, value] : members) {
+    for (auto it = members.begin(); it != members.end(); ++it) {
+      const V name = it.key();
+      const std::string_view key = name.string();
+      const V value = *it;
       const std::uint32_t slot = n.needs_slots ? slots_[base + i] : kNoSlot;
       ++i;
-      if (n.property_names != nullptr && !probe(*n.property_names, ojson(key))) {
+      if (n.property_names != nullptr && !probe(*n.property_names, name)) {
         if (!recording()) return false;
-        return fail("property name '" + key + "' is invalid");
+        return fail("property name '" + std::string(key) + "' is invalid");
       }
       bool matched = false;
       if (slot != kNoSlot && n.slot_schema[slot] != nullptr) {
@@ -896,7 +1032,7 @@ class Run {
       }
       if (!matched) {
         if (n.additional == Node::Additional::forbid) {
-          if (recording()) fail("must NOT have additional properties ('" + key + "')");
+          if (recording()) fail("must NOT have additional properties ('" + std::string(key) + "')");
           ok = false;
           if (full()) return false;
         } else if (n.additional == Node::Additional::schema) {
@@ -908,7 +1044,7 @@ class Run {
     return ok;
   }
 
-  bool combinators(const Node& n, const ojson& v) {
+  bool combinators(const Node& n, const V& v) {
     bool ok = true;
     for (const Node* sub : n.all_of) {
       ok = check(*sub, v) && ok;
@@ -971,7 +1107,13 @@ CompiledSchema::CompiledSchema(const ojson& schema) : impl_(std::make_unique<Imp
 CompiledSchema::~CompiledSchema() = default;
 
 std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::size_t max_errors) const {
-  Run run(max_errors == 0 ? 1 : max_errors);
+  Run<TreeView> run(max_errors == 0 ? 1 : max_errors);
+  run.check(*impl_->root, TreeView(instance));
+  return run.take();
+}
+
+std::vector<common::Error> CompiledSchema::validate(common::JsonView instance, std::size_t max_errors) const {
+  Run<common::JsonView> run(max_errors == 0 ? 1 : max_errors);
   run.check(*impl_->root, instance);
   return run.take();
 }

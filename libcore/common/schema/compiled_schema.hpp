@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/json_document.hpp"
 
 namespace common::schema {
 
@@ -43,6 +44,9 @@ class CompiledSchema {
   // Errors in the order found, at most max(max_errors, 1); empty when valid.
   [[nodiscard]] std::vector<common::Error> validate(const nlohmann::ordered_json& instance,
                                                     std::size_t max_errors = 1) const;
+  // The same validation of a JsonDocument's value (json_document.hpp): the same errors, paths
+  // and order as for the ordered_json tree of the same text.
+  [[nodiscard]] std::vector<common::Error> validate(common::JsonView instance, std::size_t max_errors = 1) const;
   [[nodiscard]] bool is_valid(const nlohmann::ordered_json& instance) const;
 
   struct Impl;

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "legacy_validator.hpp"
 #include "schema_registry/compiled_schema.hpp"
 #include "schema_registry/schema_registry.hpp"
@@ -50,6 +51,7 @@ std::string render(const std::vector<common::Error>& errors) {
 
 struct Tally {
   std::size_t cases = 0, invalid = 0, mismatches = 0;
+  std::size_t document_cases = 0;  // of the cases, those also run on a JsonDocument
   std::map<std::string, std::size_t> first_messages;  // what kinds of errors were exercised
 };
 
@@ -70,6 +72,18 @@ void compare(const ojson& schema, const schema_registry::CompiledSchema* compile
     if (want != have && ++tally.mismatches <= 10) {
       FAIL_CHECK(label << " (max_errors " << max << ")\nlegacy:\n" << want << "compiled:\n" << have << "document: "
                        << doc.dump().substr(0, 2000));
+    }
+    // The same document read as a JsonDocument (common/json_document.hpp), where its text holds
+    // the same value (not so for a NaN a mutation made, or a string that is not UTF-8).
+    const std::string text = doc.dump(-1, ' ', false, ojson::error_handler_t::replace);
+    const auto arena = common::parse_json_document(text);
+    if (!arena || common::to_ordered_json(arena->root()) != doc) continue;
+    const auto on_arena = compiled != nullptr ? compiled->validate(arena->root(), max)
+                                              : schema_registry::validate(schema, arena->root(), max);
+    ++tally.document_cases;
+    if (const std::string arena_have = render(on_arena); want != arena_have && ++tally.mismatches <= 10) {
+      FAIL_CHECK(label << " (max_errors " << max << ", JsonDocument)\nlegacy:\n" << want << "compiled:\n"
+                       << arena_have << "document: " << text.substr(0, 2000));
     }
   }
 }
@@ -493,10 +507,12 @@ TEST_CASE("compiled validator: same errors as the walking validator on every sch
               label + " [" + name + "]", tally);
   MESSAGE(docs.size() << " fixture documents, " << documents << " documents with mutations, " << tally.cases
                       << " comparisons (" << tally.invalid << " invalid), " << tally.first_messages.size()
-                      << " kinds of first error, " << tally.mismatches << " mismatches");
+                      << " kinds of first error, " << tally.mismatches << " mismatches, "
+                      << tally.document_cases << " also on a JsonDocument");
   for (const auto& [kind, n] : tally.first_messages) MESSAGE("  " << n << "  " << kind);
   CHECK(tally.mismatches == 0);
   CHECK(tally.first_messages.size() >= 10);
+  CHECK(tally.document_cases * 10 >= tally.cases * 9);
 }
 
 TEST_CASE("compiled validator: same errors as the walking validator on random schemas and documents") {
@@ -513,10 +529,12 @@ TEST_CASE("compiled validator: same errors as the walking validator on random sc
     }
   }
   MESSAGE(schemas << " random schemas, " << tally.cases << " comparisons (" << tally.invalid << " invalid), "
-                  << tally.first_messages.size() << " kinds of first error, " << tally.mismatches << " mismatches");
+                  << tally.first_messages.size() << " kinds of first error, " << tally.mismatches << " mismatches, "
+                  << tally.document_cases << " also on a JsonDocument");
   for (const auto& [kind, n] : tally.first_messages) MESSAGE("  " << n << "  " << kind);
   CHECK(tally.mismatches == 0);
   CHECK(tally.first_messages.size() >= 20);
+  CHECK(tally.document_cases * 10 >= tally.cases * 9);
 }
 
 TEST_CASE("compiled validator: registry schemas compile once and are shared") {

@@ -1,0 +1,182 @@
+#include "common/json_document_reader.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/suite_paths.hpp"
+
+namespace json_document_reader_test {
+
+using ojson = nlohmann::ordered_json;
+
+// Equal including the kind of every number, the bits of every double and the order of keys.
+bool same(const ojson& a, const ojson& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case ojson::value_t::object: {
+      if (a.size() != b.size()) return false;
+      auto i = a.begin();
+      auto j = b.begin();
+      for (; i != a.end(); ++i, ++j) {
+        if (i.key() != j.key() || !same(*i, *j)) return false;
+      }
+      return true;
+    }
+    case ojson::value_t::array:
+      if (a.size() != b.size()) return false;
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        if (!same(a[k], b[k])) return false;
+      }
+      return true;
+    case ojson::value_t::number_float: {
+      const double x = a.get<double>(), y = b.get<double>();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    default:
+      return a == b;
+  }
+}
+
+// Both readers on `text` under `options`: the same verdict, the same error line, the same value.
+void check_same_as_tree_reader(const std::string& text, const common::JsonInputOptions& options) {
+  CAPTURE(text);
+  const auto tree = common::parse_json_text(text, options);
+  const auto doc = common::parse_json_document(text, options);
+  REQUIRE(doc.ok() == tree.ok());
+  if (!tree) {
+    CHECK(doc.error().to_string() == tree.error().to_string());
+    CHECK(doc.error().code() == tree.error().code());
+    return;
+  }
+  CHECK(same(common::to_ordered_json(doc->root()), *tree));
+}
+
+void check_both_bom_policies(const std::string& text) {
+  common::JsonInputOptions options;
+  options.file = "in.json";
+  options.first_line = 7;
+  check_same_as_tree_reader(text, options);
+  options.bom = common::BomPolicy::strip;
+  check_same_as_tree_reader(text, options);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Every JSON file and JSONL record among the fixtures.
+std::vector<std::string> fixture_texts() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(suite_test::source_dir() + "/fixtures")) {
+    const auto ext = entry.path().extension();
+    if (ext == ".json") out.push_back(read_file(entry.path()));
+    if (ext == ".jsonl") {
+      std::istringstream lines(read_file(entry.path()));
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.empty()) out.push_back(line);
+      }
+    }
+  }
+  return out;
+}
+
+
+TEST_CASE("json_document_reader: refusals are the tree reader's, line for line") {
+  for (const char* text :
+       {"", " ", "01", "1.", ".5", "-", "+1", "1e", "1e+", "1e400", "-1e400", "NaN", "tru", "nul", "[1,]",
+        "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "[1 2]", "\"\\x\"", "\"\\u12\"", "\"\\uD800\"", "\"\\uDC00\"",
+        "\"\\uD800\\u0041\"", "\"\x01\"", "\"\xC0\xAF\"", "\"\xED\xA0\x80\"", "\"\xF4\x90\x80\x80\"", "\"\xE2\x82\"",
+        "\"abc", "[", "{", "1 2", "{\"a\":1}x", "\v1", "[1]\f", "{\"a\":\n\n[1,\n2,]}", "[1]\r\n[2]"}) {
+    check_both_bom_policies(text);
+  }
+  check_both_bom_policies(std::string("{\"a\":1}\0{", 9));        // a NUL byte
+  check_both_bom_policies("\xEF\xBB\xBF{\"a\":[1,2]}");            // a BOM: refused, or stripped
+  check_both_bom_policies("\xEF\xBB\xBF\xEF\xBB\xBF{}");           // a second one is not JSON
+  check_both_bom_policies(std::string(129, '[') + std::string(129, ']'));  // one level too deep
+  check_both_bom_policies("[" + std::string(300, '9') + "e99999]");        // a huge number
+  common::JsonInputOptions small;
+  small.file = "in.json";
+  small.max_bytes = 4;
+  check_same_as_tree_reader("[1,2]", small);  // over the size limit
+}
+
+TEST_CASE("json_document_reader: values, escapes, numbers and duplicates read as the tree reader reads them") {
+  for (const char* text :
+       {"\"\\u0000\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\uD83D\\uDE00 \\u00e9 \xF0\x9F\x98\x80\"",
+        "\"\xE0\xA0\x80\xEF\xBF\xBF\xF4\x8F\xBF\xBF\x7F\"", "{\"a\":1,\"b\":2,\"a\":3}", "{\"a\":{\"x\":1},\"a\":[2]}",
+        " \t\r\n[ true , false , null ] \n", "{}", "[]", "[[[]]]", "[0,-0,-0.0,1.5e300,18446744073709551615,"
+        "18446744073709551616,-9223372036854775808,-9223372036854775809,1e-400,4.9e-324,2.2250738585072011e-308]",
+        "{\"k\\u0065y\":\"v\\n\",\"key2\":{\"\":[{}]}}", "{\"a\":{\"a\":{\"a\":1}}}"}) {
+    check_both_bom_policies(text);
+  }
+  std::string big = "{";
+  for (int i = 0; i < 100; ++i) big += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  big += "\"k5\":\"again\",\"k77\":null}";
+  check_both_bom_policies(big);
+  check_both_bom_policies(std::string(128, '[') + std::string(128, ']'));  // exactly the limit
+  // Past the growing blocks (130,560 nodes) into the fixed ones: every node where it was put.
+  std::string many = "[";
+  for (int i = 0; i < 200000; ++i) many += (i % 3 == 0 ? "{\"k\":" : "[") + std::to_string(i) + (i % 3 == 0 ? "}," : "],");
+  many.back() = ']';
+  check_both_bom_policies(many);
+}
+
+TEST_CASE("json_document_reader: every fixture, and seeded mutations of them, read as the tree reader reads them") {
+  const auto seeds = fixture_texts();
+  REQUIRE(seeds.size() > 10);
+  std::mt19937_64 rng(30);
+  const std::string alphabet = "{}[]\",:0123456789.eE+-\\u tfnrl\x80\xC3\xA9\xED\xF4\x01\n\r";
+  std::size_t accepted = 0, total = 0;
+  for (const auto& seed : seeds) {
+    check_both_bom_policies(seed);
+    if (seed.size() > 20000) continue;  // the mutations: on records, not on the long files
+    for (int k = 0; k < 60; ++k) {
+      std::string text = seed;
+      const int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        const std::size_t at = rng() % text.size();
+        switch (rng() % 5) {
+          case 0: text[at] = alphabet[rng() % alphabet.size()]; break;
+          case 1: text.erase(at, 1 + rng() % 4); break;
+          case 2: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+          case 3: text.insert(at, text.substr(at, rng() % 40)); break;  // a duplicated span: duplicate keys
+          default: text.resize(at); break;
+        }
+      }
+      ++total;
+      if (common::parse_json_text(text)) ++accepted;
+      check_both_bom_policies(text);
+    }
+  }
+  MESSAGE("mutations: " << total << ", accepted: " << accepted);
+  CHECK(accepted > 0);
+}
+
+TEST_CASE("json_document_reader: the document owns its text, and refuses a size limit it cannot hold") {
+  std::string text = "{\"name\":\"x\",\"n\":1.50}";
+  auto doc = common::parse_json_document(std::move(text));
+  REQUIRE(doc.ok());
+  const auto name = doc->root().find("name");
+  REQUIRE(name.has_value());
+  CHECK(name->string() == "x");
+  CHECK(doc->root().find("n")->number_text() == "1.50");
+  CHECK(doc->root().find("n")->number() == 1.5);
+  CHECK_FALSE(doc->root().find("absent").has_value());
+  common::JsonInputOptions huge;
+  huge.max_bytes = common::JsonDocument::kMaxTextBytes + 1;
+  const auto refused = common::parse_json_document("{}", huge);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code() == common::ErrorCode::invalid_argument);
+}
+
+}  // namespace json_document_reader_test
