@@ -87,7 +87,7 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
   // Before any output is opened: a refused budget leaves every file as it was.
-  auto budget = open_budget(o, out, *trainer, share.has_value());
+  auto budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
   if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
   ReceiptStream receipts;

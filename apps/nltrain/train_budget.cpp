@@ -10,7 +10,8 @@
 namespace nltrain::cli {
 
 common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOptions& opts, const std::string& out,
-                                                                 const nl::Trainer& trainer, bool shared_batch) {
+                                                                 const nl::Trainer& trainer, bool shared_batch,
+                                                                 nl::StepObserver* observer) {
   const std::optional<std::uint64_t> budget = opts.memory_budget;
   if (!budget) return std::unique_ptr<nl_store::SpillStore>();
   if (*budget == 0) return common::Error::invalid_argument("--memory-budget: must be at least 1 byte");
@@ -20,6 +21,7 @@ common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOpt
   }
   nl_store::SpillOptions o;
   o.budget_bytes = *budget;
+  o.observer = observer;
   // As cmd_train sizes its pool: a batch runs min(threads, B) sequences at once, one runs alone.
   const std::size_t batch = trainer.batch();
   o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), batch)) : 1;

@@ -95,6 +95,7 @@ class SequenceSpill final : public tape::ContextSpill {
     store_.mem_.register_tensor(id(r.op_index), e.bytes, hybrid::MemoryTier::ram);  // in RAM again: a candidate
     store_.cost_.read_s += since(t0);
     store_.cost_.restored_bytes += e.bytes;
+    tell(id(r.op_index), e.bytes, nl::TierDirection::restore, t0);
     e.out = false;
     e.pieces = 0;
     add_resident(e.bytes);
@@ -133,6 +134,10 @@ class SequenceSpill final : public tape::ContextSpill {
   [[nodiscard]] std::uint64_t file_size(const std::string& path) const {
     auto n = store_.mem_.ssd_cache().file_system().file_size(path);
     return n.ok() ? *n : 0;
+  }
+
+  void tell(const std::string& key, std::uint64_t bytes, nl::TierDirection d, Clock::time_point begin) const {
+    if (store_.o_.observer != nullptr) store_.o_.observer->tier_move({"tape cache " + key, bytes, d, begin, Clock::now()});
   }
 
   void add_resident(std::uint64_t bytes) {
@@ -191,6 +196,7 @@ class SequenceSpill final : public tape::ContextSpill {
     store_.mem_.register_tensor(key, e.bytes, hybrid::MemoryTier::ssd);  // out: no longer a candidate
     store_.cost_.write_s += since(t0);
     store_.cost_.spilled_bytes += e.bytes;
+    tell(key, e.bytes, nl::TierDirection::spill, t0);
     resident_ -= e.bytes;
     store_.resident_ -= e.bytes;
   }

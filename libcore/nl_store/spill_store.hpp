@@ -43,6 +43,7 @@
 #include "common/result.hpp"
 #include "hybrid/codec/compression_types.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
+#include "nl/step_phases.hpp"
 #include "nl/step_spill.hpp"
 
 namespace nl_store {
@@ -59,6 +60,9 @@ struct SpillOptions {
   // 0: an eighth of the largest cache, within 1..16 MiB (each blob costs two fsyncs: pieces much
   // smaller than that spend the disk's time syncing; larger ones, RAM).
   std::size_t piece_bytes = 0;
+  // Told each cache's move out and back (nltrain train --trace-out draws them on its tier-move
+  // track); null: nobody. It must take calls from several threads at once.
+  nl::StepObserver* observer = nullptr;
 };
 
 // What moved, since the last take_cost: deterministic counts, then the wall clock.

@@ -185,6 +185,25 @@ with tempfile.TemporaryDirectory() as w:
     check_steps("s.json", load_trace(os.path.join(w, "s.json")), range(done), 2, set())
     no_temporaries(w)
 
+# Under --memory-budget at its least accepted value (the number a budget of 1 byte is refused
+# with), the caches' moves out and back are drawn on the devices' "tier moves" track.
+with tempfile.TemporaryDirectory() as w:
+    one = train(w, *SMALL, "--steps", "2", "--out", "b1", "--memory-budget", "1")
+    need = [int(t) for t in one.stderr.replace(",", " ").split() if t.isdigit() and int(t) > 1]
+    if one.returncode != 3 or not need:
+        fail("--memory-budget 1: exit %d, stderr %r; expected a refusal naming the bytes needed" % (one.returncode, one.stderr))
+    else:
+        r = train(w, *SMALL, "--steps", "2", "--out", "b2", "--memory-budget", str(max(need)), "--trace-out", "b.json")
+        events = load_trace(os.path.join(w, "b.json")) if r.returncode == 0 else []
+        if r.returncode != 0:
+            fail("budgeted traced run: exit %d, stderr %r" % (r.returncode, r.stderr))
+        tier = [k for k, name in tracks(events).items() if name == "tier moves"]
+        moves = slices(events, tier[0][0], tier[0][1]) if tier else []
+        if not any("ram->ssd" in e["name"] for e in moves) or not any("ssd->ram" in e["name"] for e in moves):
+            fail("budgeted traced run: tier moves %s, expected caches moved out and back" % [e["name"] for e in moves][:6])
+        if any(not e["name"].startswith("tape cache ") or int(e.get("args", {}).get("bytes", "0")) <= 0 for e in moves):
+            fail("budgeted traced run: tier moves not named for their caches: %s" % moves[:3])
+
 for f in failures:
     print("FAIL:", f, file=sys.stderr)
 if failures:
