@@ -46,6 +46,9 @@ Registration add_train_command(CLI::App& app) {
                   "How --memory-budget's blobs are written: zstd (shuffled, level 1; the default) or none (raw: "
                   "for a CPU slower than the disk)")
       ->check(CLI::IsMember({"zstd", "none"}));
+  cmd->add_flag("--fp64", o->fp64,
+                "Train in binary64: parameters, AdamW moments, error buffers and contexts, the gradient by the hand-written "
+                "backward (no MPI, no --memory-budget); --resume must restate it");
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");

@@ -22,6 +22,7 @@ struct TrainOptions {
   std::string spill_codec = "zstd";               // zstd or none (--memory-budget's blobs)
   ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
+  bool fp64 = false;  // the whole run in binary64 (hand-written backward; one process, no --memory-budget)
 };
 
 [[nodiscard]] int run_train(const TrainOptions& o);
