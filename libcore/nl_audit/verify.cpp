@@ -365,7 +365,14 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   remember_first(r);
   prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
   if constexpr (fp64) {
-    // An fp64 run's receipt has no way (b): way (a) at double is the check (man bp).
+    // An fp64 run's receipt: way (b) holds the stages' formulas (clip, rate, AdamW, error
+    // buffers) on the caller's thread; its loss, gradients and context are way (a)'s alone.
+    if (opt.fp64) {
+      (void)check_fp64(BasicFp64Case<double>{r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
+        f.line = line;
+        fail(std::move(f));
+      });
+    }
     carried = std::move(stored_after);
     return {};
   } else {

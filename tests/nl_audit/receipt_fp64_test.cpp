@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/sha256.hpp"
+#include "nl_audit/fp64_checks.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/verify.hpp"
 
@@ -185,4 +186,35 @@ TEST_CASE("nl_audit fp64: a receipt whose tensors are f32 under the fp64 precisi
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().to_string().find("dtype") != std::string::npos);
   CHECK(r.error().to_string().find("fp64") != std::string::npos);
+}
+
+TEST_CASE("nl_audit fp64: way (b) holds the stages' formulas at binary64: an honest step passes, a 12th-digit m entry fails rule 8") {
+  using namespace fp64_receipts;
+  for (bool forge : {false, true}) {
+    CAPTURE(forge);
+    Forgery f;
+    if (forge) {
+      f.at = 5;
+      f.result = [](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& a) { nudge(a.adam.m.e, 40); };
+    }
+    const std::vector<std::string> lines = train(12, nl::RuleKind::delta, 2, nl::FrequencySchedule::fixed, f);
+    const nl_audit::Receipt r = nl_audit::read_receipt(lines[5], "x", 6).value();
+    const nl_audit::Receipt prev = nl_audit::read_receipt(lines[4], "x", 5).value();
+    const nl::TrainerState64 before = nl_audit::decode_state<double>(prev.after, r.cfg, r.opt).value();  // every = 1
+    const nl::StepTrace64 stored = nl_audit::decode_gradients<double>(r.gradients, r.cfg, nl::Pulse{r.pulse}).value();
+    const nl::TrainerState64 after = nl_audit::decode_state<double>(r.after, r.cfg, r.opt).value();
+    std::vector<nl_audit::Failure> failures;
+    (void)nl_audit::check_fp64(nl_audit::BasicFp64Case<double>{r, before, r.tokens->ids, r.tokens->targets, stored, after},
+                               [&](nl_audit::Failure x) { failures.push_back(std::move(x)); });
+    if (!forge) {
+      CHECK(failures.empty());
+    } else {
+      // The moment, and the parameter its update (from the stored moment) then moves: both rule 8's.
+      REQUIRE(failures.size() == 2);
+      CHECK(failures[0].rule == 8);
+      CHECK(failures[1].rule == 8);
+      CHECK(failures[0].tensor == "adam_m/E");
+      CHECK(failures[1].tensor == "params/E");
+    }
+  }
 }
