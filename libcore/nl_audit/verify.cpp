@@ -248,7 +248,8 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   constexpr bool fp64 = std::is_same_v<T, double>;
   if (fp64 && opt.cross_machine) {
     return common::Error::invalid_argument(
-        "--cross-machine: an fp64 run's receipts are checked bit for bit only (there is no fp64 bound of way (b) for them yet)");
+        "--cross-machine: an fp64 run's receipts are checked bit for bit (way (b) has no binary64 bound of their loss and "
+        "gradients yet)");
   }
   if (!r.tokens && opt.cross_machine) {
     return common::Error::invalid_argument("--cross-machine needs full receipts: a compact one's numbers exist only as the digests of their bits");

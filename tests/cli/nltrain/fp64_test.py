@@ -93,6 +93,8 @@ with tempfile.TemporaryDirectory(prefix="fp64-") as w:
     if b"7 schedule  FAIL" not in p.stderr:
         failures.append("a forged fp64 rate: rule 7 did not fail: %s" % p.stderr.decode()[:500])
 
+    one_line_error(run([bp, "verify", "nltrain", "-", "--cross-machine"], 3, whole, "--cross-machine on fp64 receipts"),
+                   "--cross-machine on fp64 receipts", "--cross-machine")
     # Refusals: one line, exit 3, nothing trained.
     stopped = os.path.join(w, "stopped32")
     run([nltrain, "train", "--data", data, "--steps", "6", "--stop-at", "3", "--out", stopped, *SMALL], what="an fp32 run")
