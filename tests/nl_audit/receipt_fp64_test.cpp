@@ -49,14 +49,14 @@ void redo_update(const nl::TrainerState64& before, nl::StepTrace64& trace, const
 // `steps` fp64 steps of a K-level model (periods 1, 4: level 1 frozen at steps 1-3, 5-7, ...),
 // every one recorded.
 std::vector<std::string> train(std::size_t steps, nl::RuleKind rule, std::size_t levels, nl::FrequencySchedule schedule,
-                               const Forgery& forge = {}) {
+                               const Forgery& forge = {}, double clip = 1.0) {
   nl::MagConfig cfg;
   cfg.vocab = 256, cfg.d = 8, cfg.heads = 2, cfg.seq_len = 8, cfg.window = 8, cfg.rule = rule, cfg.seed = 7;
   cfg.rule_cfg.d = 8, cfg.rule_cfg.d_h = 4, cfg.rule_cfg.m = 4, cfg.rule_cfg.d_c = 8;
   cfg.periods = levels == 1 ? std::vector<std::size_t>{1} : std::vector<std::size_t>{1, 4};
   cfg.schedule = schedule;
   nl::AdamWConfig o;
-  o.lr = 1e-2, o.warmup = 3, o.total_steps = 40, o.clip = 1.0;
+  o.lr = 1e-2, o.warmup = 3, o.total_steps = 40, o.clip = clip;
   const std::string data = corpus();
   nl::Trainer64 t(cfg, nl::MagParams<double>::init(cfg), o);
   nl_audit::ReceiptRecorder rec({false, 1, "test", common::sha256_hex(data), data.size(), "hand_written"}, {});
@@ -131,6 +131,13 @@ TEST_CASE("nl_audit fp64: receipts carry f64 tensors and the precision, and veri
     CHECK(failing(lines).empty());
     CHECK(train(10, s.rule, s.levels, s.schedule) == lines);  // same run, same bytes
   }
+}
+
+TEST_CASE("nl_audit fp64: honest steps that are all clipped pass way (b), whose clip factor bound holds the norm's own error") {
+  using namespace fp64_receipts;
+  const std::vector<std::string> lines = train(12, nl::RuleKind::titans, 2, nl::FrequencySchedule::fixed, {}, 1e-3);
+  for (const std::string& l : lines) REQUIRE(nl_audit::read_receipt(l, "x", 1).value().clip_scale.has_value());
+  CHECK(failing(lines).empty());
 }
 
 TEST_CASE("nl_audit fp64: every tampering is caught by the rule that owns it, and passes when that rule is disabled") {
