@@ -10,6 +10,8 @@ std::string activation_name(Activation a) {
     case Activation::sigmoid: return "sigmoid";
     case Activation::tanh: return "tanh";
     case Activation::silu: return "silu";
+    case Activation::gelu: return "gelu";
+    case Activation::gelu_tanh: return "gelu_tanh";
   }
   return "identity";
 }

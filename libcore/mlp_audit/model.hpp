@@ -8,7 +8,8 @@
 
 namespace mlp_audit {
 
-enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu };
+// gelu: nn.GELU() (erf); gelu_tanh: nn.GELU(approximate="tanh").
+enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu, gelu, gelu_tanh };
 enum class LossKind : unsigned char { cross_entropy, mse };
 enum class Reduction : unsigned char { mean, sum };
 enum class OptimizerKind : unsigned char { sgd, adam, adamw };

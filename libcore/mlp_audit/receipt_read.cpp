@@ -50,7 +50,8 @@ class Reader {
     }
     auto a = pick<Activation>(f, "activation", {{"identity", Activation::identity}, {"relu", Activation::relu},
                                                {"leaky_relu", Activation::leaky_relu}, {"sigmoid", Activation::sigmoid},
-                                               {"tanh", Activation::tanh}, {"silu", Activation::silu}});
+                                               {"tanh", Activation::tanh}, {"silu", Activation::silu},
+                                               {"gelu", Activation::gelu}, {"gelu_tanh", Activation::gelu_tanh}});
     if (!a.ok()) return a.error();
     l.activation = *a;
     if ((l.activation == Activation::leaky_relu) != f.has("negative_slope")) {

@@ -1,11 +1,12 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
 // covers their fp32 rounding: addmm with the bias as C, log_softmax as (x - max) - log(sum exp),
-// log_softmax_backward as g - exp(out) * sum(g), threshold_backward on the ReLU output,
-// sigmoid as 1 / (1 + exp(-x)), the single-tensor SGD and Adam(W) loops of torch.optim.
+// log_softmax_backward as g - exp(out) * sum(g), the activations of activation.cpp, the
+// single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
 
+#include "mlp_audit/activation.hpp"
 #include "tape/tracked_gemm.hpp"
 
 namespace mlp_audit {
@@ -15,57 +16,6 @@ std::vector<T32> exact(std::span<const float> v) {
   std::vector<T32> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = T32(v[i]);
   return out;
-}
-
-// An fp32 result that is either `a` or `b` (a kink torch may have taken either side of): the
-// midpoint, with half their distance added to the bound.
-T32 either(const T32& a, const T32& b) {
-  return T32::exact((a.v + b.v) / 2, std::abs(a.v - b.v) / 2 + std::max(a.e, b.e));
-}
-
-T32 sigmoid(const T32& z) { return T32(1) / (T32(1) + exp(-z)); }
-
-T32 activate(const Layer& l, const T32& z) {
-  switch (l.activation) {
-    case Activation::identity: return z;
-    case Activation::relu: return z.v + z.e < 0 ? T32(0) : max(z, T32(0));  // surely negative: 0 in both
-    case Activation::leaky_relu: {
-      const T32 low = z * T32(l.negative_slope);
-      if (z.e > 0 && std::abs(z.v) <= z.e) return either(z, low);  // fp32 may take either side
-      return z.v > 0 ? z : low;
-    }
-    case Activation::sigmoid: return sigmoid(z);
-    case Activation::tanh: return tanh(z);
-    case Activation::silu: return z / (T32(1) + exp(-z));
-  }
-  return z;
-}
-
-T32 derive(const Layer& l, const T32& z, const T32& a, const T32& g, std::uint64_t& kinks) {
-  switch (l.activation) {
-    case Activation::identity: return g;
-    case Activation::relu:  // threshold_backward(g, output, 0): g where output > 0
-      if (z.e > 0 && std::abs(z.v) <= z.e) {
-        ++kinks;
-        return either(g, T32(0));
-      }
-      return z.v > 0 ? g : T32(0);
-    case Activation::leaky_relu: {  // z > 0 ? g : g * slope
-      const T32 low = g * T32(l.negative_slope);
-      if (std::abs(z.v) <= z.e && z.e > 0) {
-        ++kinks;
-        return either(g, low);
-      }
-      return z.v > 0 ? g : low;
-    }
-    case Activation::sigmoid: return g * (T32(1) - a) * a;
-    case Activation::tanh: return g * (T32(1) - a * a);
-    case Activation::silu: {
-      const T32 s = sigmoid(z);
-      return g * s * (T32(1) + z * (T32(1) - s));
-    }
-  }
-  return g;
 }
 
 // Row sums of an r x c matrix (any summation order: a product with a ones vector).

@@ -28,7 +28,8 @@ SchemaDocument receipt() {
   Node layer = object()
                    .field("in", integer().min(1))
                    .field("out", integer().min(1))
-                   .field("activation", one_of_values({"identity", "relu", "leaky_relu", "sigmoid", "tanh", "silu"}))
+                   .field("activation", one_of_values({"identity", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh"})
+                                     .describe("gelu: nn.GELU(); gelu_tanh: nn.GELU(approximate=\"tanh\")"))
                    .optional("negative_slope", number().min(0).max(1).describe("leaky_relu only"))
                    .closed()
                    .ordered();

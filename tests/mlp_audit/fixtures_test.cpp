@@ -84,7 +84,7 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
     return s.error().to_string();
   };
   CHECK(error_for("\"dtype\":\"f32\"", "\"dtype\":\"f16\"").find("r.jsonl:1: /batch/tensors/0/dtype") != std::string::npos);
-  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"gelu\"").find("/model/layers/0/activation") != std::string::npos);
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"elu\"").find("/model/layers/0/activation") != std::string::npos);
   CHECK(error_for("\"kind\":\"adam\"", "\"kind\":\"rmsprop\"").find("/model/optimizer/kind") != std::string::npos);
   CHECK(error_for("\"batch\":8", "\"batch\":7").find("/batch/tensors/0/shape") != std::string::npos);
   CHECK(error_for("{\"n\":0,", "{\"n\":0,\"extra\":1,").find("/step") != std::string::npos);

@@ -22,7 +22,8 @@ This file is an OBSERVER: it copies numbers out of PyTorch and never judges them
 
 What it accepts (anything else is refused when the writer is created, before training):
   model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
-             ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, Identity; fp32 parameters
+             ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or "tanh"), Identity;
+             fp32 parameters
   loss       CrossEntropyLoss (no class weights, no label smoothing; mean or sum), MSELoss (mean or sum)
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
@@ -31,7 +32,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: LayerNorm, Dropout, GELU, BCEWithLogitsLoss, class weights, label
+Not yet: LayerNorm, Dropout, BCEWithLogitsLoss, class weights, label
 smoothing, learning-rate schedulers.
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
@@ -45,11 +46,11 @@ import torch
 from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
-             "Sigmoid, Tanh, SiLU, Identity; loss: CrossEntropyLoss (no weight, no label_smoothing), MSELoss; "
+             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (no weight, no label_smoothing), MSELoss; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
 
 _ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
-                nn.SiLU: "silu", nn.Identity: "identity"}
+                nn.SiLU: "silu", nn.GELU: "gelu", nn.Identity: "identity"}
 
 
 def _refuse(what):
@@ -78,6 +79,10 @@ def _layers(model):
             layer["activation"] = name
             if name == "leaky_relu":
                 layer["negative_slope"] = float(act.negative_slope)
+            if name == "gelu":
+                if act.approximate not in ("none", "tanh"):
+                    _refuse(f"module {i + 1}: GELU approximate='{act.approximate}'")
+                layer["activation"] = "gelu" if act.approximate == "none" else "gelu_tanh"
             i += 1
         layers.append((m, layer))
         i += 1

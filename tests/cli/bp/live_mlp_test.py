@@ -5,8 +5,10 @@ steps swapped are each caught by their rule; malformed receipts exit 2 naming th
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
 verifies as one stream."""
 import base64
+import copy
 import hashlib
 import json
+import math
 import os
 import struct
 import sys
@@ -76,6 +78,8 @@ runs = {
     "tanh": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(), adam),
     "silu": ([6, 12, 3], [nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
     "identity": ([6, 12, 3], [nn.Identity(), None], nn.CrossEntropyLoss(), adam),
+    "gelu": ([6, 12, 3], [nn.GELU(), None], nn.CrossEntropyLoss(), adam),
+    "gelu_tanh": ([6, 12, 3], [nn.GELU(approximate="tanh"), None], nn.CrossEntropyLoss(), adam),
     "deep": ([5, 9, 7, 11, 4], [nn.Tanh(), nn.ReLU(), nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
     "ce_sum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(reduction="sum"), adam),
     "mse_mean": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(), adam),
@@ -128,6 +132,33 @@ def largest_entry(t):
     return max(range(len(vals)), key=lambda i: abs(vals[i]))
 
 
+def seventh_digit_caught(name, tensor=2, steps=(1,)):
+    """The largest entry of a gradient (default: the last layer's weight, the best conditioned)
+    moved by 5 units of its 7th significant digit, on each given step, is caught at that entry:
+    by rule 4 where the backward's bound is that tight, else by rule 5, whose update starts from
+    the stored gradient (the optimizer state after the step is torch's, from the true one)."""
+    with open(os.path.join(WORK, f"{name}.jsonl"), "rb") as f:
+        recs = [json.loads(l) for l in f.read().splitlines()]
+    for step in steps:
+        moved = copy.deepcopy(recs)
+        t = moved[step]["gradients"]["tensors"][tensor]
+        at = largest_entry(t)
+        data = bytearray(base64.b64decode(t["data"]))
+        (v,) = struct.unpack_from("<f", data, 4 * at)
+        w = v + math.copysign(5 * 10.0 ** (math.floor(math.log10(abs(v))) - 6), v)
+        struct.pack_into("<f", data, 4 * at, w)
+        t["data"], t["sha256"] = base64.b64encode(bytes(data)).decode(), hashlib.sha256(bytes(data)).hexdigest()
+        rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in moved), f"{name}: 7th digit moved", want=1)
+        f = first_failure(rep)
+        check(f.get("rule") in (4, 5) and f.get("tensor", "").endswith(t["name"]) and f.get("index") == at and f.get("step") == step,
+              f"{name}: {t['name']}[{at}] {v!r} -> {struct.unpack('<f', struct.pack('<f', w))[0]!r} (7th digit) caught: {f}")
+        print(f"{name}: step {step} {t['name']}[{at}] moved in its 7th digit: rule {f.get('rule')} on {f.get('tensor')}, "
+              f"bound {f.get('bound')}")
+
+
+for name in ("relu", "gelu", "gelu_tanh"):
+    seventh_digit_caught(name)
+
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
 at = largest_entry(g)
@@ -158,7 +189,7 @@ check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {f
 # Malformed receipts: exit 2, the message names the JSON path.
 for label, fn, where in [
     ("dtype", lambda r: r["batch"]["tensors"][0].__setitem__("dtype", "f16"), "/batch/tensors/0/dtype"),
-    ("activation", lambda r: r["model"]["layers"][0].__setitem__("activation", "gelu"), "/model/layers/0/activation"),
+    ("activation", lambda r: r["model"]["layers"][0].__setitem__("activation", "elu"), "/model/layers/0/activation"),
     ("digest", lambda r: r["after"]["tensors"][1].__setitem__("sha256", "0" * 64), "/after/tensors/1/sha256"),
     ("unknown key", lambda r: r["step"].__setitem__("clip", 1.0), "/step"),
 ]:
@@ -171,7 +202,7 @@ def writer_for(model, make_opt, loss_fn):
 
 
 for label, build, needle in [
-    ("GELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.GELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "GELU"),
+    ("ELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ELU"),
     ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
     ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                    nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
@@ -206,6 +237,7 @@ import jsonschema  # noqa: E402
 
 SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas")
 for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
                                                                    verify(swapped, "report of a failure", want=1)])]:
@@ -217,7 +249,7 @@ for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in li
         errs = list(validator.iter_errors(doc))
         check(not errs, f"{schema_name} accepts what bp writes/reads: {errs[0].json_path + ': ' + errs[0].message if errs else ''}")
 bad = json.loads(lines[0])
-bad["model"]["layers"][0]["activation"] = "gelu"
+bad["model"]["layers"][0]["activation"] = "elu"
 check(list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCHEMAS, "tensor-step.v0.2.0.json"))))
            .iter_errors(bad)), "tensor-step.v0.2.0.json rejects an unsupported activation")
 
