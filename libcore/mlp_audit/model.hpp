@@ -10,7 +10,8 @@ namespace mlp_audit {
 
 // gelu: nn.GELU() (erf); gelu_tanh: nn.GELU(approximate="tanh").
 enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu, gelu, gelu_tanh };
-enum class LossKind : unsigned char { cross_entropy, mse };
+// half_squared_error: bp's HalfSquaredError module, 0.5 * mse_loss (loss.cpp gives the formulas).
+enum class LossKind : unsigned char { cross_entropy, mse, half_squared_error, bce_with_logits };
 enum class Reduction : unsigned char { mean, sum };
 enum class OptimizerKind : unsigned char { sgd, adam, adamw };
 

@@ -4,13 +4,15 @@
 //
 //   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch","version":V},
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
-//             "loss":{"kind":"cross_entropy"|"mse","reduction":"mean"|"sum"},
+//             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
+//                     "reduction":"mean"|"sum"},
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}},
 //    "receipt":{"index":i,"previous_sha256":H|null},
 //    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
-//    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out]]},
+//    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out] (in [0,1] for
+//             bce_with_logits)]},
 //    "before":{"tensors":[params..., optimizer state...]},
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}

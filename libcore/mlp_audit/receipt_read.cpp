@@ -110,7 +110,9 @@ class Reader {
     if (!loss.ok()) return loss.error();
     JsonFields lf = fields(**loss, "/model/loss");
     if (auto s = lf.only({"kind", "reduction"}); !s.ok()) return s.error();
-    auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse}});
+    auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
+                                          {"half_squared_error", LossKind::half_squared_error},
+                                          {"bce_with_logits", LossKind::bce_with_logits}});
     if (!lk.ok()) return lk.error();
     m.loss = *lk;
     auto red = pick<Reduction>(lf, "reduction", {{"mean", Reduction::mean}, {"sum", Reduction::sum}});
@@ -265,6 +267,15 @@ class Reader {
         const float c = (*t)[i];
         if (!(c >= 0 && c < static_cast<float>(m.layers.back().out) && c == std::floor(c))) {
           return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer",
+                                          {file_, line_, "/batch/tensors/1/data"});
+        }
+      }
+    }
+    if (m.loss == LossKind::bce_with_logits) {  // BCEWithLogitsLoss's targets are probabilities
+      auto t = nl_audit::f32_values(r.target);
+      for (std::size_t i = 0; i < t->size(); ++i) {
+        if (!((*t)[i] >= 0 && (*t)[i] <= 1)) {
+          return common::Error::malformed("target " + std::to_string(i) + " is outside [0, 1] (bce_with_logits)",
                                           {file_, line_, "/batch/tensors/1/data"});
         }
       }

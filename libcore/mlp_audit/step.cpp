@@ -1,12 +1,13 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
-// covers their fp32 rounding: addmm with the bias as C, log_softmax as (x - max) - log(sum exp),
-// log_softmax_backward as g - exp(out) * sum(g), the activations of activation.cpp, the
-// single-tensor SGD and Adam(W) loops of torch.optim.
+// covers their fp32 rounding: addmm with the bias as C, the activations of activation.cpp, the
+// losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
 
 #include "mlp_audit/activation.hpp"
+#include "mlp_audit/loss.hpp"
+#include "mlp_audit/sums.hpp"
 #include "tape/tracked_gemm.hpp"
 
 namespace mlp_audit {
@@ -17,16 +18,6 @@ std::vector<T32> exact(std::span<const float> v) {
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = T32(v[i]);
   return out;
 }
-
-// Row sums of an r x c matrix (any summation order: a product with a ones vector).
-std::vector<T32> row_sums(const std::vector<T32>& m, std::size_t r, std::size_t c) {
-  const std::vector<T32> ones(c, T32(1));
-  std::vector<T32> out(r);
-  tape::tracked_gemm(false, false, r, 1, c, m.data(), ones.data(), false, out.data());
-  return out;
-}
-
-T32 total(const std::vector<T32>& v) { return row_sums(v, 1, v.size()).front(); }
 
 }  // namespace
 
@@ -47,41 +38,9 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
     for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, pre[l][i]);
   }
   Backprop r;
-  const std::size_t c = m.layers.back().out;
-  const std::vector<T32>& y = in[depth];
-  std::vector<T32> grad(batch * c);
-  const T32 grad_out(1);
-  if (m.loss == LossKind::cross_entropy) {
-    std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch);
-    for (std::size_t i = 0; i < batch; ++i) {
-      T32 mx = y[i * c];
-      for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
-      row_max[i] = mx;
-      for (std::size_t j = 0; j < c; ++j) shifted[i * c + j] = y[i * c + j] - mx, e[i * c + j] = exp(shifted[i * c + j]);
-    }
-    const std::vector<T32> sums = row_sums(e, batch, c);
-    for (std::size_t i = 0; i < batch; ++i) {
-      // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
-      const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
-      for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
-      picked[i] = -out[i * c + static_cast<std::size_t>(target[i])];
-    }
-    const T32 denom = m.reduction == Reduction::mean ? T32(static_cast<double>(batch)) : T32(1);
-    r.loss = total(picked) / denom;
-    const T32 g = -grad_out / denom;  // nll_loss_backward at the target, zero elsewhere
-    for (std::size_t i = 0; i < batch; ++i)
-      for (std::size_t j = 0; j < c; ++j) {
-        const T32 gj = j == static_cast<std::size_t>(target[i]) ? g : T32(0);
-        grad[i * c + j] = gj - exp(out[i * c + j]) * g;
-      }
-  } else {
-    std::vector<T32> diff(batch * c), sq(batch * c);
-    for (std::size_t i = 0; i < diff.size(); ++i) diff[i] = y[i] - T32(target[i]), sq[i] = diff[i] * diff[i];
-    const double n = m.reduction == Reduction::mean ? static_cast<double>(diff.size()) : 1.0;
-    r.loss = total(sq) / T32(n);
-    const T32 norm(2.0 / n);  // mse_loss_backward: norm * (input - target) * grad_output
-    for (std::size_t i = 0; i < diff.size(); ++i) grad[i] = norm * diff[i] * grad_out;
-  }
+  LossGradient lg = loss_gradient(m, in[depth], target, batch);
+  r.loss = lg.loss;
+  std::vector<T32> grad = std::move(lg.grad);
   r.gradients.resize(2 * depth);
   for (std::size_t l = depth; l-- > 0;) {
     const Layer& L = m.layers[l];

@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-namespace {
+namespace activation_test {  // named: the unity build joins the test files
 
 using namespace mlp_audit;
 
-bool inside(float stored, const T32& ref) { return std::abs(static_cast<double>(stored) - ref.v) <= ref.e * (1 + 0x1p-30) + 0x1p-149; }
+bool inside_act_bound(float stored, const T32& ref) { return std::abs(static_cast<double>(stored) - ref.v) <= ref.e * (1 + 0x1p-30) + 0x1p-149; }
 
 // ATen's Vectorized<float>::erf, lane by lane.
 float vector_erf(float x) {
@@ -35,7 +35,9 @@ float gelu_tanh_grad32(float x, float dy) {
   return dy * (0.5f * (1.f + t) + right);
 }
 
-}  // namespace
+}  // namespace activation_test
+
+using namespace activation_test;
 
 TEST_CASE("activation: fp32 GELU (vectorized and libm erf) and GELU tanh lie within their bounds, and the two differ") {
   Layer exact_gelu{1, 1, Activation::gelu}, tanh_gelu{1, 1, Activation::gelu_tanh};
@@ -46,14 +48,14 @@ TEST_CASE("activation: fp32 GELU (vectorized and libm erf) and GELU tanh lie wit
     CAPTURE(x);
     const T32 z(x), dy(0.75f);
     const T32 a = activate(exact_gelu, z), at = activate(tanh_gelu, z);
-    CHECK(inside(gelu32(x, vector_erf), a));
-    CHECK(inside(gelu32(x, [](float v) { return std::erf(v); }), a));
-    CHECK(inside(gelu_tanh32(x), at));
+    CHECK(inside_act_bound(gelu32(x, vector_erf), a));
+    CHECK(inside_act_bound(gelu32(x, [](float v) { return std::erf(v); }), a));
+    CHECK(inside_act_bound(gelu_tanh32(x), at));
     const T32 d = derive(exact_gelu, z, a, dy, kinks), dt = derive(tanh_gelu, z, at, dy, kinks);
-    CHECK(inside(gelu_grad32(x, 0.75f, vector_erf), d));
-    CHECK(inside(gelu_grad32(x, 0.75f, [](float v) { return std::erf(v); }), d));
-    CHECK(inside(gelu_tanh_grad32(x, 0.75f), dt));
-    if (!inside(gelu_tanh32(x), a)) ++apart;
+    CHECK(inside_act_bound(gelu_grad32(x, 0.75f, vector_erf), d));
+    CHECK(inside_act_bound(gelu_grad32(x, 0.75f, [](float v) { return std::erf(v); }), d));
+    CHECK(inside_act_bound(gelu_tanh_grad32(x, 0.75f), dt));
+    if (!inside_act_bound(gelu_tanh32(x), a)) ++apart;
   }
   CHECK(kinks == 0);
   // The tanh approximation is off by up to about 3e-4 (near |x| = 2): most of the grid tells them apart.
@@ -65,7 +67,7 @@ TEST_CASE("activation: a GELU output changed in its 7th significant digit leaves
   for (float x : {0.5f, 1.25f, 2.f, 3.f}) {
     CAPTURE(x);
     const T32 a = activate(gelu, T32(x)), at = activate(gelu_t, T32(x));
-    CHECK_FALSE(inside(static_cast<float>(a.v * (1 + 5e-6)), a));
-    CHECK_FALSE(inside(static_cast<float>(at.v * (1 + 5e-6)), at));
+    CHECK_FALSE(inside_act_bound(static_cast<float>(a.v * (1 + 5e-6)), a));
+    CHECK_FALSE(inside_act_bound(static_cast<float>(at.v * (1 + 5e-6)), at));
   }
 }

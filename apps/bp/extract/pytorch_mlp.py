@@ -24,7 +24,8 @@ What it accepts (anything else is refused when the writer is created, before tra
   model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
              ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or "tanh"), Identity;
              fp32 parameters
-  loss       CrossEntropyLoss (no class weights, no label smoothing; mean or sum), MSELoss (mean or sum)
+  loss       CrossEntropyLoss (no class weights, no label smoothing), MSELoss, BCEWithLogitsLoss
+             (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
              no maximize, foreach, fused, capturable or differentiable; a constant learning rate
@@ -32,8 +33,11 @@ What it accepts (anything else is refused when the writer is created, before tra
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: LayerNorm, Dropout, BCEWithLogitsLoss, class weights, label
-smoothing, learning-rate schedulers.
+Not yet: LayerNorm, Dropout, class weights, label smoothing, learning-rate schedulers.
+
+HalfSquaredError(reduction) is the half squared error of bp's own engine as a torch loss:
+0.5 * torch.nn.functional.mse_loss(y, t, reduction), i.e. 1/2 sum (y - t)^2 with "sum" and
+1/2 sum (y - t)^2 / (batch * outputs) with "mean".
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
@@ -46,11 +50,24 @@ import torch
 from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
-             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (no weight, no label_smoothing), MSELoss; "
+             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (no weight, "
+             "no label_smoothing), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
 
 _ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
                 nn.SiLU: "silu", nn.GELU: "gelu", nn.Identity: "identity"}
+
+
+class HalfSquaredError(nn.Module):
+    """The half squared error: 0.5 * mse_loss(input, target, reduction) (sum: 1/2 sum (y - t)^2;
+    mean: that over batch * outputs). torch has no module for it; bp audits this one."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return 0.5 * nn.functional.mse_loss(input, target, reduction=self.reduction)
 
 
 def _refuse(what):
@@ -100,6 +117,14 @@ def _loss(loss_fn):
         kind = "cross_entropy"
     elif type(loss_fn) is nn.MSELoss:
         kind = "mse"
+    elif type(loss_fn) is HalfSquaredError:
+        kind = "half_squared_error"
+    elif type(loss_fn) is nn.BCEWithLogitsLoss:
+        if loss_fn.weight is not None:
+            _refuse("BCEWithLogitsLoss with weight")
+        if loss_fn.pos_weight is not None:
+            _refuse("BCEWithLogitsLoss with pos_weight")
+        kind = "bce_with_logits"
     else:
         _refuse(f"the loss is a {type(loss_fn).__name__}")
     if loss_fn.reduction not in ("mean", "sum"):
@@ -220,7 +245,7 @@ class _Step:
         st = w.optimizer.state.get(w.params[0], {})
         if "step" in st:  # Adam(W) counts its own steps: record torch's count, not ours
             w.opt_step = int(st["step"].item() if torch.is_tensor(st["step"]) else st["step"])
-        target = self.y.to(torch.float32) if w.model_json["loss"]["kind"] == "cross_entropy" else self.y
+        target = self.y.to(torch.float32)
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
                "step": {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr,

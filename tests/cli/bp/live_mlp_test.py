@@ -23,7 +23,7 @@ from live_common import bp, check, fetch_helper, finish  # noqa: E402
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
 fetch_helper(BP, "pytorch_mlp", WORK)
-from pytorch_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
+from pytorch_mlp_trace_helper import HalfSquaredError, MlpReceiptWriter  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -43,6 +43,7 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         for _ in range(steps):
             x = torch.randn(batch, widths[0])
             y = (torch.randint(0, widths[-1], (batch,)) if type(loss_fn) is nn.CrossEntropyLoss
+                 else torch.rand(batch, widths[-1]) if type(loss_fn) is nn.BCEWithLogitsLoss
                  else torch.randn(batch, widths[-1]))
             with w.step(x, y):
                 opt.zero_grad()
@@ -84,6 +85,11 @@ runs = {
     "ce_sum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(reduction="sum"), adam),
     "mse_mean": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(), adam),
     "mse_sum": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(reduction="sum"), adam),
+    "half_mean": ([6, 12, 3], [nn.Tanh(), None], HalfSquaredError(), adam),
+    "half_sum": ([6, 12, 3], [nn.GELU(), None], HalfSquaredError(reduction="sum"), adam),
+    "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
+    "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
+                lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
     "sgd_plain": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.SGD(p, lr=0.1)),
     "sgd_momentum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(),
                      lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, dampening=0.1, weight_decay=1e-3)),
@@ -156,7 +162,7 @@ def seventh_digit_caught(name, tensor=2, steps=(1,)):
               f"bound {f.get('bound')}")
 
 
-for name in ("relu", "gelu", "gelu_tanh"):
+for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean"):
     seventh_digit_caught(name)
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
@@ -206,8 +212,9 @@ for label, build, needle in [
     ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
     ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                    nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
-    ("BCEWithLogitsLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.BCEWithLogitsLoss()),
-     "BCEWithLogitsLoss"),
+    ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                                nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))), "pos_weight"),
+    ("HuberLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.HuberLoss()), "HuberLoss"),
 ]:
     try:
         build()
@@ -238,6 +245,8 @@ import jsonschema  # noqa: E402
 SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas")
 for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
                            [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "bce_sum.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "half_mean.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
                                                                    verify(swapped, "report of a failure", want=1)])]:
