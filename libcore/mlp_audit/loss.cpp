@@ -1,7 +1,8 @@
 // ATen's loss kernels, operation for operation (torch 1.13 and 2.x; where they spell a formula
 // differently both are covered by `either`):
 //   cross_entropy      log_softmax as (x - max) - log(sum exp) or x - (max + log(sum exp)), then
-//                      nll_loss; backward log_softmax_backward g - exp(out) * sum(g)
+//                      nll_loss, with class weights and label smoothing (below); backward
+//                      log_softmax_backward g - exp(out) * sum(g)
 //   mse                (y - t)^2 summed, / numel for mean; backward (2 / n) (y - t) g
 //   half_squared_error bp's own nn.Module (pytorch_mlp.py): 0.5 * mse_loss(y, t, reduction), i.e.
 //                      sum: 1/2 sum (y - t)^2; mean: 1/2 sum (y - t)^2 / (batch * classes)
@@ -16,12 +17,19 @@
 namespace mlp_audit {
 namespace loss_detail {  // named: the unity build shares one anonymous namespace
 
+// With class weights w and label smoothing e over C classes (torch's cross_entropy for class
+// indices, checked against torch): L = (1 - e) nll + (e / C) S with nll = sum_i w[t_i] (-out[i, t_i])
+// and S = sum_i sum_j w_j (-out[i, j]), both divided for mean by W = sum_i w[t_i] (the batch size
+// without weights). The gradient of out is the sum of both parts; log_softmax_backward follows.
 LossGradient cross_entropy(const Model& m, const std::vector<T32>& y, std::span<const float> target, std::size_t batch) {
   const std::size_t c = m.layers.back().out;
+  const bool weighted = !m.class_weight.empty(), smoothing = m.label_smoothing != 0;
+  std::vector<T32> w(c, T32(1));
+  if (weighted)
+    for (std::size_t j = 0; j < c; ++j) w[j] = T32(m.class_weight[j]);
   LossGradient r;
   r.grad.resize(batch * c);
-  const T32 grad_out(1);
-  std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch);
+  std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch), wt(batch);
   for (std::size_t i = 0; i < batch; ++i) {
     T32 mx = y[i * c];
     for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
@@ -33,16 +41,33 @@ LossGradient cross_entropy(const Model& m, const std::vector<T32>& y, std::span<
     // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
     const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
     for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
-    picked[i] = -out[i * c + static_cast<std::size_t>(target[i])];
+    const auto t = static_cast<std::size_t>(target[i]);
+    wt[i] = w[t];
+    picked[i] = weighted ? -(w[t] * out[i * c + t]) : -out[i * c + t];
   }
-  const T32 denom = m.reduction == Reduction::mean ? T32(static_cast<double>(batch)) : T32(1);
-  r.loss = total(picked) / denom;
-  const T32 g = -grad_out / denom;  // nll_loss_backward at the target, zero elsewhere
+  const bool mean = m.reduction == Reduction::mean;
+  const T32 denom = !mean ? T32(1) : weighted ? total(wt) : T32(static_cast<double>(batch));
+  const T32 nll = total(picked) / denom;
+  const T32 keep(1 - m.label_smoothing), spread(m.label_smoothing / static_cast<double>(c));
+  std::vector<T32> g(batch * c, T32(0));
+  const T32 nll_grad = (smoothing ? keep : T32(1)) / denom;  // nll_loss_backward: -w[t] * grad / total_weight
+  for (std::size_t i = 0; i < batch; ++i) {
+    const auto t = static_cast<std::size_t>(target[i]);
+    g[i * c + t] = weighted ? -(w[t] * nll_grad) : -nll_grad;
+  }
+  r.loss = nll;
+  if (smoothing) {
+    std::vector<T32> weighted_out(batch * c);
+    for (std::size_t k = 0; k < weighted_out.size(); ++k) weighted_out[k] = weighted ? out[k] * w[k % c] : out[k];
+    std::vector<T32> smooth = row_sums(weighted_out, batch, c);
+    for (T32& s : smooth) s = -s;
+    r.loss = keep * nll + (total(smooth) / denom) * spread;
+    const T32 smooth_grad = spread / denom;
+    for (std::size_t k = 0; k < g.size(); ++k) g[k] = g[k] + -(weighted ? smooth_grad * w[k % c] : smooth_grad);
+  }
+  const std::vector<T32> gsum = row_sums(g, batch, c);  // log_softmax_backward: g - exp(out) * sum(g)
   for (std::size_t i = 0; i < batch; ++i)
-    for (std::size_t j = 0; j < c; ++j) {
-      const T32 gj = j == static_cast<std::size_t>(target[i]) ? g : T32(0);
-      r.grad[i * c + j] = gj - exp(out[i * c + j]) * g;
-    }
+    for (std::size_t j = 0; j < c; ++j) r.grad[i * c + j] = g[i * c + j] - exp(out[i * c + j]) * gsum[i];
   return r;
 }
 

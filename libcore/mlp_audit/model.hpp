@@ -34,6 +34,9 @@ struct Model {
   std::vector<Layer> layers;
   LossKind loss = LossKind::cross_entropy;
   Reduction reduction = Reduction::mean;
+  // cross_entropy only: CrossEntropyLoss(label_smoothing=, weight=) (empty: no class weights).
+  double label_smoothing = 0;
+  std::vector<float> class_weight;
   Optimizer optimizer;
 };
 

@@ -5,7 +5,8 @@
 //   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch","version":V},
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
 //             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
-//                     "reduction":"mean"|"sum"},
+//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
+//             (label_smoothing and weight: cross_entropy only, present when set)
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}},

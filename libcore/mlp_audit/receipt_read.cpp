@@ -89,6 +89,31 @@ class Reader {
     return {};
   }
 
+  // CrossEntropyLoss's label_smoothing and class weights (fp32 values, written exactly).
+  common::Status loss_options(const JsonFields& lf, Model& m) const {
+    for (const char* key : {"label_smoothing", "weight"}) {
+      if (lf.has(key) && m.loss != LossKind::cross_entropy) return lf.error(key, "is for cross_entropy only");
+    }
+    if (lf.has("label_smoothing")) {
+      auto e = finite(lf, "label_smoothing", 0, 1);
+      if (!e.ok()) return e.error();
+      m.label_smoothing = *e;
+    }
+    if (!lf.has("weight")) return {};
+    auto w = lf.array("weight");
+    if (!w.ok()) return w.error();
+    if ((*w)->size() != m.layers.back().out) return lf.error("weight", "must hold one weight per class of the last layer");
+    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
+    for (std::size_t j = 0; j < (*w)->size(); ++j) {
+      const std::string path = common::json_child_path(lf.pointer("weight"), j);
+      auto v = r.finite_number((**w)[j], path);
+      if (!v.ok()) return v.error();
+      if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
+      m.class_weight.push_back(static_cast<float>(*v));
+    }
+    return {};
+  }
+
   common::Status model(const Json& obj, Model& m) const {
     JsonFields f = fields(obj, "/model");
     if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
@@ -109,7 +134,7 @@ class Reader {
     auto loss = f.object("loss");
     if (!loss.ok()) return loss.error();
     JsonFields lf = fields(**loss, "/model/loss");
-    if (auto s = lf.only({"kind", "reduction"}); !s.ok()) return s.error();
+    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight"}); !s.ok()) return s.error();
     auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
                                           {"half_squared_error", LossKind::half_squared_error},
                                           {"bce_with_logits", LossKind::bce_with_logits}});
@@ -118,6 +143,7 @@ class Reader {
     auto red = pick<Reduction>(lf, "reduction", {{"mean", Reduction::mean}, {"sum", Reduction::sum}});
     if (!red.ok()) return red.error();
     m.reduction = *red;
+    if (auto s = loss_options(lf, m); !s.ok()) return s.error();
     auto opt = f.object("optimizer");
     if (!opt.ok()) return opt.error();
     return optimizer(**opt, m.optimizer);

@@ -59,6 +59,8 @@ SchemaDocument receipt() {
                                       .field("kind", one_of_values({"cross_entropy", "mse", "half_squared_error", "bce_with_logits"})
                                                          .describe("half_squared_error: 0.5 * mse_loss (bp's HalfSquaredError)"))
                                       .field("reduction", one_of_values({"mean", "sum"}))
+                                      .optional("label_smoothing", number().min(0).max(1).describe("cross_entropy only"))
+                                      .optional("weight", array(number()).min_items(1).describe("cross_entropy's class weights (fp32 values)"))
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam}))

@@ -88,4 +88,11 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   CHECK(error_for("\"kind\":\"adam\"", "\"kind\":\"rmsprop\"").find("/model/optimizer/kind") != std::string::npos);
   CHECK(error_for("\"batch\":8", "\"batch\":7").find("/batch/tensors/0/shape") != std::string::npos);
   CHECK(error_for("{\"n\":0,", "{\"n\":0,\"extra\":1,").find("/step") != std::string::npos);
+  // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
+  const std::string ce = "\"reduction\":\"mean\"";
+  CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);
+  CHECK(error_for(ce, ce + ",\"weight\":[1,2]").find("/model/loss/weight") != std::string::npos);
+  CHECK(error_for(ce, ce + ",\"label_smoothing\":1.5").find("/model/loss/label_smoothing") != std::string::npos);
+  CHECK(error_for("\"kind\":\"cross_entropy\",\"reduction\":\"mean\"", "\"kind\":\"mse\",\"reduction\":\"mean\",\"label_smoothing\":0.1")
+            .find("/model/loss/label_smoothing: is for cross_entropy only") != std::string::npos);
 }

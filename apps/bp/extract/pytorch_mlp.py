@@ -24,7 +24,7 @@ What it accepts (anything else is refused when the writer is created, before tra
   model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
              ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or "tanh"), Identity;
              fp32 parameters
-  loss       CrossEntropyLoss (no class weights, no label smoothing), MSELoss, BCEWithLogitsLoss
+  loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
              (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
@@ -33,7 +33,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: LayerNorm, Dropout, class weights, label smoothing, learning-rate schedulers.
+Not yet: LayerNorm, Dropout, learning-rate schedulers.
 
 HalfSquaredError(reduction) is the half squared error of bp's own engine as a torch loss:
 0.5 * torch.nn.functional.mse_loss(y, t, reduction), i.e. 1/2 sum (y - t)^2 with "sum" and
@@ -50,8 +50,8 @@ import torch
 from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
-             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (no weight, "
-             "no label_smoothing), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
+             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (weight, "
+             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
 
 _ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
@@ -109,11 +109,16 @@ def _layers(model):
 
 
 def _loss(loss_fn):
+    extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
-        if loss_fn.weight is not None:
-            _refuse("CrossEntropyLoss with class weights")
+        if loss_fn.ignore_index >= 0:
+            _refuse(f"CrossEntropyLoss with ignore_index={loss_fn.ignore_index}")
         if getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
-            _refuse("CrossEntropyLoss with label_smoothing")
+            extra["label_smoothing"] = float(loss_fn.label_smoothing)
+        if loss_fn.weight is not None:
+            if loss_fn.weight.dtype != torch.float32 or loss_fn.weight.dim() != 1:
+                _refuse("CrossEntropyLoss weight that is not a 1-d torch.float32 tensor")
+            extra["weight"] = [float(v) for v in loss_fn.weight.detach().cpu().tolist()]  # fp32 values, exact
         kind = "cross_entropy"
     elif type(loss_fn) is nn.MSELoss:
         kind = "mse"
@@ -129,7 +134,7 @@ def _loss(loss_fn):
         _refuse(f"the loss is a {type(loss_fn).__name__}")
     if loss_fn.reduction not in ("mean", "sum"):
         _refuse(f"reduction '{loss_fn.reduction}'")
-    return {"kind": kind, "reduction": loss_fn.reduction}
+    return {"kind": kind, "reduction": loss_fn.reduction, **extra}
 
 
 def _optimizer(opt, params):

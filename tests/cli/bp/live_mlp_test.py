@@ -87,6 +87,13 @@ runs = {
     "mse_sum": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(reduction="sum"), adam),
     "half_mean": ([6, 12, 3], [nn.Tanh(), None], HalfSquaredError(), adam),
     "half_sum": ([6, 12, 3], [nn.GELU(), None], HalfSquaredError(reduction="sum"), adam),
+    "ce_smooth": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(label_smoothing=0.1), adam),
+    "ce_weight": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(weight=torch.tensor([0.2, 1.0, 3.5])), adam),
+    "ce_weight_smooth": ([6, 12, 3], [nn.GELU(), None],
+                         nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.2), adam),
+    "ce_weight_smooth_sum": ([6, 12, 3], [nn.SiLU(), None],
+                             nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.05, reduction="sum"),
+                             lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
     "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
     "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
                 lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
@@ -162,7 +169,7 @@ def seventh_digit_caught(name, tensor=2, steps=(1,)):
               f"bound {f.get('bound')}")
 
 
-for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean"):
+for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "ce_smooth", "ce_weight", "ce_weight_smooth"):
     seventh_digit_caught(name)
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
@@ -210,8 +217,8 @@ def writer_for(model, make_opt, loss_fn):
 for label, build, needle in [
     ("ELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ELU"),
     ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
-    ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
-                                   nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
+    ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
     ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                                 nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))), "pos_weight"),
     ("HuberLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.HuberLoss()), "HuberLoss"),
@@ -246,6 +253,7 @@ SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
                            [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "bce_sum.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "ce_weight_smooth.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "half_mean.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
