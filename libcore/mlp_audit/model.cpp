@@ -16,6 +16,12 @@ std::string activation_name(Activation a) {
   return "identity";
 }
 
+std::size_t parameter_count(const Model& m) {
+  std::size_t n = 0;
+  for (const Layer& l : m.layers) n += l.norm && l.norm->affine ? 4 : 2;
+  return n;
+}
+
 std::vector<std::string> state_names(const Optimizer& o) {
   switch (o.kind) {
     case OptimizerKind::jax_sgd: return {};

@@ -1,9 +1,10 @@
 #pragma once
 // What an `mlp` receipt says the network is: a torch.nn.Sequential of Linear layers, each
-// followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
+// optionally normalized (LayerNorm) and followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
 // CPU implementations, whose formulas step.cpp follows operation for operation, or
 // jax.example_libraries.optimizers' sgd, momentum, nesterov and adam: jax_update.cpp).
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,17 @@ enum class OptimizerKind : unsigned char { sgd, adam, adamw, jax_sgd, jax_moment
 // The jax.example_libraries.optimizers kinds (a receipt of trainer "jax").
 [[nodiscard]] constexpr bool is_jax(OptimizerKind k) { return k >= OptimizerKind::jax_sgd; }
 
+// nn.LayerNorm(out, eps, elementwise_affine) between a layer's Linear and its activation.
+struct LayerNorm {
+  double eps = 1e-5;
+  bool affine = true;  // elementwise_affine: parameters layers.<l>.norm.weight and .bias [out]
+};
+
 struct Layer {
   std::size_t in = 0, out = 0;
   Activation activation = Activation::identity;
   double negative_slope = 0.01;  // leaky_relu only
+  std::optional<LayerNorm> norm;
 };
 
 struct Optimizer {
@@ -50,6 +58,9 @@ inline constexpr std::size_t kMaxWidth = std::size_t{1} << 16;
 inline constexpr std::size_t kMaxLayers = 64;
 
 [[nodiscard]] std::string activation_name(Activation a);
+// How many parameter tensors the model has: per layer weight and bias, then its LayerNorm's
+// weight and bias where it has an affine one.
+[[nodiscard]] std::size_t parameter_count(const Model& m);
 // The names of the optimizer's state tensors per parameter, in receipt order ("exp_avg", ...).
 [[nodiscard]] std::vector<std::string> state_names(const Optimizer& o);
 

@@ -3,7 +3,8 @@
 // (nltrain's receipts stay 0.1.0, nltrain-mag). One JSON line per training step:
 //
 //   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch"|"jax","version":V},
-//    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
+//    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]
+//                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}]},...],
 //             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
 //                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
 //             (label_smoothing and weight: cross_entropy only, present when set)
@@ -21,7 +22,9 @@
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}
 //
-// Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out]; optimizer state
+// Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out], then, with an affine
+// layer_norm (applied to the Linear's output, before the activation), layers.<l>.norm.weight and
+// layers.<l>.norm.bias [out]; optimizer state
 // <state>.layers.<l>.weight (state_names order, then parameter order). With "clip", the step ran
 // torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update:
 // "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned. Tensors are nl_audit's

@@ -40,7 +40,7 @@ class Reader {
 
   common::Result<Layer> layer(const Json& obj, const std::string& path) const {
     JsonFields f = fields(obj, path);
-    if (auto s = f.only({"in", "out", "activation", "negative_slope"}); !s.ok()) return s.error();
+    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope"}); !s.ok()) return s.error();
     Layer l;
     for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
       auto v = f.unsigned_int(key);
@@ -61,6 +61,17 @@ class Reader {
       auto s = finite(f, "negative_slope", 0, 1);
       if (!s.ok()) return s.error();
       l.negative_slope = *s;
+    }
+    if (f.has("layer_norm")) {
+      auto n = f.object("layer_norm");
+      if (!n.ok()) return n.error();
+      JsonFields nf = fields(**n, f.pointer("layer_norm"));
+      if (auto s = nf.only({"eps", "elementwise_affine"}); !s.ok()) return s.error();
+      auto eps = finite(nf, "eps", 0, 1);
+      if (!eps.ok()) return eps.error();
+      auto affine = nf.boolean("elementwise_affine");
+      if (!affine.ok()) return affine.error();
+      l.norm = LayerNorm{*eps, *affine};
     }
     return l;
   }
@@ -113,14 +124,14 @@ class Reader {
     return {};
   }
 
-  // What bp recomputes in torch's formulas only (GELU, BCEWithLogitsLoss, the half squared error,
-  // CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
+  // What bp recomputes in torch's formulas only (GELU, LayerNorm, BCEWithLogitsLoss, the half
+  // squared error, CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
       const Activation a = m.layers[i].activation;
-      if (a == Activation::gelu || a == Activation::gelu_tanh) {
-        return fields(obj["layers"][i], common::json_child_path("/model/layers", i)).error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
-      }
+      const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
+      if (a == Activation::gelu || a == Activation::gelu_tanh) return lf.error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
+      if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
     }
     const JsonFields lf = fields(obj["loss"], "/model/loss");
     if (m.loss != LossKind::cross_entropy && m.loss != LossKind::mse) return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy or mse");
@@ -388,6 +399,10 @@ std::vector<Slot> parameter_slots(const Model& m) {
     const std::string p = "layers." + std::to_string(l) + ".";
     out.push_back({p + "weight", {m.layers[l].out, m.layers[l].in}});
     out.push_back({p + "bias", {m.layers[l].out}});
+    if (m.layers[l].norm && m.layers[l].norm->affine) {
+      out.push_back({p + "norm.weight", {m.layers[l].out}});
+      out.push_back({p + "norm.bias", {m.layers[l].out}});
+    }
   }
   return out;
 }

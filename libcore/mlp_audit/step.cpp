@@ -1,11 +1,12 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
-// covers their fp32 rounding: addmm with the bias as C, the activations of activation.cpp, the
-// losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
+// covers their fp32 rounding: addmm with the bias as C, LayerNorm (layer_norm.cpp), the
+// activations of activation.cpp, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
 
 #include "mlp_audit/activation.hpp"
+#include "mlp_audit/layer_norm.hpp"
 #include "mlp_audit/loss.hpp"
 #include "mlp_audit/sums.hpp"
 #include "tape/tracked_gemm.hpp"
@@ -24,35 +25,52 @@ std::vector<T32> exact(std::span<const float> v) {
 Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
                           std::size_t batch) {
   const std::size_t depth = m.layers.size();
-  std::vector<std::vector<T32>> in(depth + 1), pre(depth);  // in[l]: layer l's input; pre: Z
+  // in[l]: layer l's input; pre: the Linear's output Z; act: the activation's input (Z, or its
+  // LayerNorm); out: the activation's output
+  std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth);
+  std::vector<NormForward> norm(depth);
   in[0] = exact(x);
-  std::vector<std::vector<T32>> w(depth), b(depth);
-  for (std::size_t l = 0; l < depth; ++l) {
+  std::vector<std::vector<T32>> w(depth), b(depth), gamma(depth), beta(depth);
+  std::vector<std::size_t> first(depth);  // layer l's first parameter (its weight)
+  for (std::size_t l = 0, p = 0; l < depth; ++l) {
     const Layer& L = m.layers[l];
-    w[l] = exact(params[2 * l]), b[l] = exact(params[2 * l + 1]);
+    first[l] = p;
+    w[l] = exact(params[p++]), b[l] = exact(params[p++]);
+    if (L.norm && L.norm->affine) gamma[l] = exact(params[p++]), beta[l] = exact(params[p++]);
     pre[l].resize(batch * L.out);
     for (std::size_t i = 0; i < batch; ++i)
       for (std::size_t j = 0; j < L.out; ++j) pre[l][i * L.out + j] = b[l][j];
     tape::tracked_gemm(false, true, batch, L.out, L.in, in[l].data(), w[l].data(), true, pre[l].data());
+    if (L.norm) {
+      norm[l] = layer_norm(pre[l], batch, L.out, L.norm->eps, gamma[l], beta[l]);
+      act[l] = norm[l].y;
+    } else {
+      act[l] = pre[l];
+    }
     in[l + 1].resize(pre[l].size());
-    for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, pre[l][i]);
+    for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, act[l][i]);
   }
   Backprop r;
   LossGradient lg = loss_gradient(m, in[depth], target, batch);
   r.loss = lg.loss;
   std::vector<T32> grad = std::move(lg.grad);
-  r.gradients.resize(2 * depth);
+  r.gradients.resize(parameter_count(m));
   for (std::size_t l = depth; l-- > 0;) {
     const Layer& L = m.layers[l];
     std::vector<T32> dz(grad.size());
-    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, pre[l][i], in[l + 1][i], grad[i], r.kinks);
-    std::vector<T32>& dw = r.gradients[2 * l];
+    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, act[l][i], in[l + 1][i], grad[i], r.kinks);
+    if (L.norm) {
+      NormBackward nb = layer_norm_backward(dz, pre[l], norm[l], batch, L.out, gamma[l]);
+      if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);
+      dz = std::move(nb.dx);
+    }
+    std::vector<T32>& dw = r.gradients[first[l]];
     dw.resize(L.out * L.in);
     tape::tracked_gemm(true, false, L.out, L.in, batch, dz.data(), in[l].data(), false, dw.data());
     std::vector<T32> dzt(dz.size());  // db: the batch sum of dz, as a row sum of its transpose
     for (std::size_t i = 0; i < batch; ++i)
       for (std::size_t j = 0; j < L.out; ++j) dzt[j * batch + i] = dz[i * L.out + j];
-    r.gradients[2 * l + 1] = row_sums(dzt, L.out, batch);
+    r.gradients[first[l] + 1] = row_sums(dzt, L.out, batch);
     if (l > 0) {
       grad.assign(batch * L.in, T32(0));
       tape::tracked_gemm(false, false, batch, L.in, L.out, dz.data(), w[l].data(), false, grad.data());

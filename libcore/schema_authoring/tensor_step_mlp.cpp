@@ -31,6 +31,12 @@ SchemaDocument receipt() {
                    .field("activation", one_of_values({"identity", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "gelu", "gelu_tanh"})
                                      .describe("gelu: nn.GELU(); gelu_tanh: nn.GELU(approximate=\"tanh\")"))
                    .optional("negative_slope", number().min(0).max(1).describe("leaky_relu only"))
+                   .optional("layer_norm", object()
+                                               .field("eps", number().min(0).max(1))
+                                               .field("elementwise_affine", boolean())
+                                               .closed()
+                                               .ordered()
+                                               .describe("nn.LayerNorm(out) between the Linear and the activation"))
                    .closed()
                    .ordered();
   Node sgd = object()

@@ -88,6 +88,11 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   CHECK(error_for("\"kind\":\"adam\"", "\"kind\":\"rmsprop\"").find("/model/optimizer/kind") != std::string::npos);
   CHECK(error_for("\"batch\":8", "\"batch\":7").find("/batch/tensors/0/shape") != std::string::npos);
   CHECK(error_for("{\"n\":0,", "{\"n\":0,\"extra\":1,").find("/step") != std::string::npos);
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5}")
+            .find("/model/layers/0/layer_norm") != std::string::npos);
+  // An affine LayerNorm adds layers.0.norm.weight and .bias after layers.0.bias: 12 tensors before the step become 18.
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5,\"elementwise_affine\":true}")
+            .find("/before/tensors: holds 12 tensors; expected 18") != std::string::npos);
   // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
   const std::string ce = "\"reduction\":\"mean\"";
   CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);

@@ -21,9 +21,10 @@ bp recomputes the step in fp64 and requires every value within its error bound.
 This file is an OBSERVER: it copies numbers out of PyTorch and never judges them.
 
 What it accepts (anything else is refused when the writer is created, before training):
-  model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
-             ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or "tanh"), Identity;
-             fp32 parameters
+  model      torch.nn.Sequential of Linear layers (with bias), each followed by, in this order,
+             optionally a LayerNorm over its outputs (eps, elementwise_affine on or off), and at
+             most one of ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or
+             "tanh"), Identity; fp32 parameters
   loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
              (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
@@ -33,7 +34,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: LayerNorm, Dropout, learning-rate schedulers.
+Not yet: Dropout, learning-rate schedulers.
 
 HalfSquaredError(reduction) is the half squared error of bp's own engine as a torch loss:
 0.5 * torch.nn.functional.mse_loss(y, t, reduction), i.e. 1/2 sum (y - t)^2 with "sum" and
@@ -49,7 +50,7 @@ import json
 import torch
 from torch import nn
 
-SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
+SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out) and at most one of ReLU, LeakyReLU, "
              "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity; loss: CrossEntropyLoss (weight, "
              "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
@@ -75,6 +76,8 @@ def _refuse(what):
 
 
 def _layers(model):
+    """Each layer: a Linear, then optionally a LayerNorm over its outputs, then at most one
+    activation. Returns (linear, layer json, parameters in torch's order, their receipt names)."""
     if not isinstance(model, nn.Sequential):
         _refuse(f"the model is a {type(model).__name__}, not nn.Sequential")
     layers, modules = [], list(model)
@@ -88,21 +91,36 @@ def _layers(model):
         if m.weight.dtype != torch.float32:
             _refuse(f"module {i}: parameters are {m.weight.dtype}, not torch.float32")
         layer = {"in": m.in_features, "out": m.out_features, "activation": "identity"}
-        if i + 1 < len(modules) and type(modules[i + 1]) is not nn.Linear:
-            act = modules[i + 1]
-            name = _ACTIVATIONS.get(type(act))
-            if name is None:
-                _refuse(f"module {i + 1} is a {type(act).__name__}")
+        l = len(layers)
+        params, names = [m.weight, m.bias], [f"layers.{l}.weight", f"layers.{l}.bias"]
+        i += 1
+        if i < len(modules) and type(modules[i]) is nn.LayerNorm:
+            norm = modules[i]
+            if tuple(norm.normalized_shape) != (m.out_features,):
+                _refuse(f"module {i}: LayerNorm over {tuple(norm.normalized_shape)}, not the Linear's ({m.out_features},)")
+            if norm.elementwise_affine and getattr(norm, "bias", True) is None:
+                _refuse(f"module {i}: LayerNorm without bias")
+            layer["layer_norm"] = {"eps": float(norm.eps), "elementwise_affine": bool(norm.elementwise_affine)}
+            if norm.elementwise_affine:
+                params += [norm.weight, norm.bias]
+                names += [f"layers.{l}.norm.weight", f"layers.{l}.norm.bias"]
+            i += 1
+        if i < len(modules) and type(modules[i]) in _ACTIVATIONS:
+            act = modules[i]
+            name = _ACTIVATIONS[type(act)]
             layer["activation"] = name
             if name == "leaky_relu":
                 layer["negative_slope"] = float(act.negative_slope)
             if name == "gelu":
                 if act.approximate not in ("none", "tanh"):
-                    _refuse(f"module {i + 1}: GELU approximate='{act.approximate}'")
+                    _refuse(f"module {i}: GELU approximate='{act.approximate}'")
                 layer["activation"] = "gelu" if act.approximate == "none" else "gelu_tanh"
             i += 1
-        layers.append((m, layer))
-        i += 1
+        if i < len(modules) and type(modules[i]) is not nn.Linear:
+            _refuse(f"module {i} is a {type(modules[i]).__name__} where a Linear layer was expected")
+        if "layer_norm" in layer:  # the schema's key order: layer_norm after the activation's keys
+            layer["layer_norm"] = layer.pop("layer_norm")
+        layers.append((m, layer, params, names))
     if not layers:
         _refuse("the model has no layers")
     return layers
@@ -165,9 +183,9 @@ def _tensor(name, t):
 class MlpReceiptWriter:
     def __init__(self, model, optimizer, loss_fn, out, resume_from=None):
         self.layers = _layers(model)
-        self.params = [p for m, _ in self.layers for p in (m.weight, m.bias)]
-        self.names = [f"layers.{l}.{k}" for l in range(len(self.layers)) for k in ("weight", "bias")]
-        self.model_json = {"kind": "mlp", "layers": [layer for _, layer in self.layers], "loss": _loss(loss_fn),
+        self.params = [p for _, _, params, _ in self.layers for p in params]
+        self.names = [n for _, _, _, names in self.layers for n in names]
+        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _ in self.layers], "loss": _loss(loss_fn),
                            "optimizer": _optimizer(optimizer, self.params)}
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (

@@ -34,8 +34,8 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         mods = []
         for i in range(len(widths) - 1):
             mods.append(nn.Linear(widths[i], widths[i + 1]))
-            if acts[i] is not None:
-                mods.append(acts[i])
+            if acts[i] is not None:  # a module, or a list of them (LayerNorm, activation)
+                mods.extend(acts[i] if isinstance(acts[i], list) else [acts[i]])
         model = nn.Sequential(*mods)
     if opt is None:
         opt = make_opt(model.parameters())
@@ -94,6 +94,11 @@ runs = {
     "ce_weight_smooth_sum": ([6, 12, 3], [nn.SiLU(), None],
                              nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.05, reduction="sum"),
                              lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+    "layer_norm": ([6, 12, 3], [[nn.LayerNorm(12), nn.ReLU()], None], nn.CrossEntropyLoss(), adam),
+    "layer_norm_plain": ([6, 12, 3], [[nn.LayerNorm(12, eps=1e-3, elementwise_affine=False), nn.Tanh()], None], nn.MSELoss(),
+                         lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
+    "layer_norm_deep": ([5, 16, 9, 4], [[nn.LayerNorm(16), nn.GELU()], [nn.LayerNorm(9)], None], nn.CrossEntropyLoss(),
+                        lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
     "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
     "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
                 lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
@@ -171,6 +176,9 @@ def seventh_digit_caught(name, tensor=2, steps=(1,)):
 
 for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "ce_smooth", "ce_weight", "ce_weight_smooth"):
     seventh_digit_caught(name)
+seventh_digit_caught("layer_norm", tensor=4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
+seventh_digit_caught("layer_norm", tensor=2)  # layers.0.norm.weight
+seventh_digit_caught("layer_norm_plain")
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
@@ -217,6 +225,10 @@ def writer_for(model, make_opt, loss_fn):
 for label, build, needle in [
     ("ELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ELU"),
     ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
+    ("LayerNorm after the activation", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.LayerNorm(2)),
+                                                  lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "LayerNorm"),
+    ("LayerNorm over two dims", writer_for(nn.Sequential(nn.Linear(2, 4), nn.LayerNorm([2, 2])), lambda p: torch.optim.SGD(p, lr=1),
+                                           nn.MSELoss()), "LayerNorm"),
     ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                 nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
     ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
@@ -254,6 +266,8 @@ for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in li
                            [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "bce_sum.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "ce_weight_smooth.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_deep.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_plain.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "half_mean.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
