@@ -1,6 +1,7 @@
 #pragma once
 // What an `mlp` receipt says the network is: a torch.nn.Sequential of Linear layers, each
-// optionally normalized (LayerNorm) and followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
+// optionally normalized (LayerNorm), followed by one activation (Identity for none) and
+// optionally by Dropout, a loss and an optimizer (torch's single-tensor
 // CPU implementations, whose formulas step.cpp follows operation for operation, or
 // jax.example_libraries.optimizers' sgd, momentum, nesterov and adam: jax_update.cpp).
 #include <cstddef>
@@ -31,6 +32,9 @@ struct Layer {
   Activation activation = Activation::identity;
   double negative_slope = 0.01;  // leaky_relu only
   std::optional<LayerNorm> norm;
+  // nn.Dropout(p) after the activation, 0 for none: the receipt's batch records the mask torch drew
+  // (mask.layers.<l>, [batch, out], 1 kept / 0 dropped) and kept entries are scaled by 1 / (1 - p).
+  double dropout = 0;
 };
 
 struct Optimizer {

@@ -4,7 +4,7 @@
 //
 //   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch"|"jax","version":V},
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]
-//                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}]},...],
+//                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}][,"dropout":p]},...],
 //             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
 //                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
 //             (label_smoothing and weight: cross_entropy only, present when set)
@@ -17,7 +17,7 @@
 //    "receipt":{"index":i,"previous_sha256":H|null},
 //    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
 //    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out] (in [0,1] for
-//             bce_with_logits)]},
+//             bce_with_logits), then mask.layers.<l> [B,out] per layer with dropout: 1 kept, 0 dropped]},
 //    "before":{"tensors":[params..., optimizer state...]},
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}
@@ -61,6 +61,7 @@ struct Receipt {
   };
   std::optional<Clip> clip;
   nl_audit::TensorEntry input, target;
+  std::vector<nl_audit::TensorEntry> masks;  // mask.layers.<l>, one per layer with dropout
   std::vector<nl_audit::TensorEntry> before, gradients, after;
 };
 

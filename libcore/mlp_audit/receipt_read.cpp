@@ -40,7 +40,7 @@ class Reader {
 
   common::Result<Layer> layer(const Json& obj, const std::string& path) const {
     JsonFields f = fields(obj, path);
-    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope"}); !s.ok()) return s.error();
+    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope", "dropout"}); !s.ok()) return s.error();
     Layer l;
     for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
       auto v = f.unsigned_int(key);
@@ -72,6 +72,12 @@ class Reader {
       auto affine = nf.boolean("elementwise_affine");
       if (!affine.ok()) return affine.error();
       l.norm = LayerNorm{*eps, *affine};
+    }
+    if (f.has("dropout")) {
+      auto p = finite(f, "dropout", 0, 1);
+      if (!p.ok()) return p.error();
+      if (!(*p > 0 && *p < 1)) return f.error("dropout", "must be in (0, 1) (absent for no dropout)");
+      l.dropout = *p;
     }
     return l;
   }
@@ -124,7 +130,7 @@ class Reader {
     return {};
   }
 
-  // What bp recomputes in torch's formulas only (GELU, LayerNorm, BCEWithLogitsLoss, the half
+  // What bp recomputes in torch's formulas only (GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half
   // squared error, CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
@@ -132,6 +138,7 @@ class Reader {
       const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
       if (a == Activation::gelu || a == Activation::gelu_tanh) return lf.error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
       if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
+      if (m.layers[i].dropout != 0) return lf.error("dropout", "is PyTorch-only (nn.Dropout); not in a jax receipt");
     }
     const JsonFields lf = fields(obj["loss"], "/model/loss");
     if (m.loss != LossKind::cross_entropy && m.loss != LossKind::mse) return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy or mse");
@@ -349,9 +356,23 @@ class Reader {
     const Model& m = r.model;
     const std::vector<std::size_t> target_shape =
         m.loss == LossKind::cross_entropy ? std::vector<std::size_t>{r.batch} : std::vector<std::size_t>{r.batch, m.layers.back().out};
-    auto batch = section(f, "batch", {{"input", {r.batch, m.layers.front().in}}, {"target", target_shape}});
+    std::vector<Slot> batch_slots{{"input", {r.batch, m.layers.front().in}}, {"target", target_shape}};
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+      if (m.layers[l].dropout != 0) batch_slots.push_back({"mask.layers." + std::to_string(l), {r.batch, m.layers[l].out}});
+    }
+    auto batch = section(f, "batch", batch_slots);
     if (!batch.ok()) return batch.error();
     r.input = std::move((*batch)[0]), r.target = std::move((*batch)[1]);
+    for (std::size_t k = 2; k < batch->size(); ++k) {  // Dropout's masks: exactly 0 or 1
+      auto v = nl_audit::f32_values((*batch)[k]);
+      for (std::size_t i = 0; i < v->size(); ++i) {
+        if ((*v)[i] != 0 && (*v)[i] != 1) {
+          return common::Error::malformed("entry " + std::to_string(i) + " of " + (*batch)[k].name + " is neither 0 nor 1",
+                                          {file_, line_, "/batch/tensors/" + std::to_string(k) + "/data"});
+        }
+      }
+      r.masks.push_back(std::move((*batch)[k]));
+    }
     if (m.loss == LossKind::cross_entropy) {
       auto t = nl_audit::f32_values(r.target);
       for (std::size_t i = 0; i < t->size(); ++i) {

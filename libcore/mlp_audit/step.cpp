@@ -1,6 +1,6 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
 // covers their fp32 rounding: addmm with the bias as C, LayerNorm (layer_norm.cpp), the
-// activations of activation.cpp, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
+// activations of activation.cpp, Dropout from its recorded mask, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
@@ -23,15 +23,16 @@ std::vector<T32> exact(std::span<const float> v) {
 }  // namespace
 
 Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
-                          std::size_t batch) {
+                          std::size_t batch, const std::vector<std::vector<float>>& masks) {
   const std::size_t depth = m.layers.size();
   // in[l]: layer l's input; pre: the Linear's output Z; act: the activation's input (Z, or its
-  // LayerNorm); out: the activation's output
-  std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth);
+  // LayerNorm); out: the activation's output; noise: Dropout's mask / (1 - p) (empty: no dropout)
+  std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth), out(depth), noise(depth);
   std::vector<NormForward> norm(depth);
   in[0] = exact(x);
   std::vector<std::vector<T32>> w(depth), b(depth), gamma(depth), beta(depth);
   std::vector<std::size_t> first(depth);  // layer l's first parameter (its weight)
+  std::size_t dropped = 0;
   for (std::size_t l = 0, p = 0; l < depth; ++l) {
     const Layer& L = m.layers[l];
     first[l] = p;
@@ -47,8 +48,16 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
     } else {
       act[l] = pre[l];
     }
-    in[l + 1].resize(pre[l].size());
-    for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, act[l][i]);
+    out[l].resize(pre[l].size());
+    for (std::size_t i = 0; i < pre[l].size(); ++i) out[l][i] = activate(L, act[l][i]);
+    in[l + 1] = out[l];
+    if (L.dropout != 0) {  // ATen's _dropout: noise = bernoulli(1 - p) / (1 - p); input * noise
+      const std::vector<float>& mask = masks[dropped++];
+      const T32 scale = T32(1) / T32(1 - L.dropout);
+      noise[l].resize(mask.size());
+      for (std::size_t i = 0; i < mask.size(); ++i) noise[l][i] = mask[i] != 0 ? scale : T32(0);
+      for (std::size_t i = 0; i < mask.size(); ++i) in[l + 1][i] = out[l][i] * noise[l][i];
+    }
   }
   Backprop r;
   LossGradient lg = loss_gradient(m, in[depth], target, batch);
@@ -57,8 +66,10 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
   r.gradients.resize(parameter_count(m));
   for (std::size_t l = depth; l-- > 0;) {
     const Layer& L = m.layers[l];
+    if (L.dropout != 0)  // mul's backward: grad * noise
+      for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = grad[i] * noise[l][i];
     std::vector<T32> dz(grad.size());
-    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, act[l][i], in[l + 1][i], grad[i], r.kinks);
+    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, act[l][i], out[l][i], grad[i], r.kinks);
     if (L.norm) {
       NormBackward nb = layer_norm_backward(dz, pre[l], norm[l], batch, L.out, gamma[l]);
       if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);

@@ -37,6 +37,8 @@ SchemaDocument receipt() {
                                                .closed()
                                                .ordered()
                                                .describe("nn.LayerNorm(out) between the Linear and the activation"))
+                   .optional("dropout", number().min(0).max(1).describe("nn.Dropout(p) after the activation, 0 < p < 1; "
+                                                                         "its mask is the batch's mask.layers.<l>"))
                    .closed()
                    .ordered();
   Node sgd = object()
@@ -114,7 +116,8 @@ SchemaDocument receipt() {
                                         .closed()
                                         .ordered())
                   .field("step", step)
-                  .field("batch", section().describe("input [batch, in], target [batch] class indices or [batch, out]"))
+                  .field("batch", section().describe("input [batch, in], target [batch] class indices or [batch, out], then "
+                                                     "mask.layers.<l> [batch, out] (1 kept, 0 dropped) per layer with dropout"))
                   .field("before", section().describe("parameters, then optimizer state, before the step"))
                   .field("gradients", section().describe("what optimizer.step() saw"))
                   .field("after", section())

@@ -99,6 +99,10 @@ runs = {
                          lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
     "layer_norm_deep": ([5, 16, 9, 4], [[nn.LayerNorm(16), nn.GELU()], [nn.LayerNorm(9)], None], nn.CrossEntropyLoss(),
                         lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
+    "dropout": ([6, 12, 3], [[nn.GELU(), nn.Dropout(0.3)], None], nn.CrossEntropyLoss(), adam),
+    "dropout_ln": ([6, 16, 8, 3], [[nn.LayerNorm(16), nn.ReLU(), nn.Dropout(0.5)], [nn.Tanh(), nn.Dropout(0.2)], None],
+                   nn.CrossEntropyLoss(label_smoothing=0.1), lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
+    "dropout_last": ([6, 12, 3], [nn.Tanh(), nn.Dropout(0.25)], nn.MSELoss(), adam),
     "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
     "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
                 lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
@@ -179,6 +183,31 @@ for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "ce_smooth", 
 seventh_digit_caught("layer_norm", tensor=4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
 seventh_digit_caught("layer_norm", tensor=2)  # layers.0.norm.weight
 seventh_digit_caught("layer_norm_plain")
+seventh_digit_caught("dropout")
+seventh_digit_caught("dropout_ln", tensor=4)
+
+# Dropout's mask: recorded, used by the recomputed forward; one kept entry marked dropped is
+# caught by the loss (rule 3, the first the changed forward reaches), and a mask entry that is
+# neither 0 nor 1 is malformed.
+with open(os.path.join(WORK, "dropout.jsonl"), "rb") as f:
+    drop_lines = f.read().splitlines()
+mask0 = json.loads(drop_lines[1])["batch"]["tensors"][2]
+check(mask0["name"] == "mask.layers.0" and mask0["shape"] == [8, 12], f"dropout: the mask is recorded: {mask0['name']} {mask0['shape']}")
+mask_vals = struct.unpack("<96f", base64.b64decode(mask0["data"]))
+check(set(mask_vals) == {0.0, 1.0} and 0 < mask_vals.count(0.0) < 96, f"dropout: the mask holds 0s and 1s: {mask_vals.count(0.0)} dropped")
+kept = mask_vals.index(1.0)
+flipped = [json.loads(l) for l in drop_lines]
+retensor(flipped[1]["batch"]["tensors"][2], kept, 0.0)
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in flipped), "dropout mask entry flipped", want=1)
+f = first_failure(rep)
+check(f.get("rule") == 3 and f.get("step") == 1, f"dropout mask entry {kept} flipped: rule 3 (loss) at step 1: {f}")
+print(f"dropout: mask entry {kept} of step 1 flipped: rule {f.get('rule')} {f.get('tensor')}, stored {f.get('stored')}, "
+      f"recomputed {f.get('recomputed')}, bound {f.get('bound')}")
+halved = [json.loads(l) for l in drop_lines]
+retensor(halved[1]["batch"]["tensors"][2], kept, 0.5)
+r = bp(BP, "verify", "tensor", "-", stdin=b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in halved))
+check(r.returncode == 2 and b"/batch/tensors/2/data" in r.stderr and b"neither 0 nor 1" in r.stderr,
+      f"dropout mask entry 0.5: malformed, exit 2: {r.returncode} {r.stderr.decode()[-300:]}")
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
@@ -229,6 +258,10 @@ for label, build, needle in [
                                                   lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "LayerNorm"),
     ("LayerNorm over two dims", writer_for(nn.Sequential(nn.Linear(2, 4), nn.LayerNorm([2, 2])), lambda p: torch.optim.SGD(p, lr=1),
                                            nn.MSELoss()), "LayerNorm"),
+    ("Dropout inplace", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Dropout(0.5, inplace=True)),
+                                   lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "inplace"),
+    ("Dropout before the activation", writer_for(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5), nn.ReLU()),
+                                                 lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ReLU"),
     ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                 nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
     ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
@@ -268,6 +301,7 @@ for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in li
                            [json.loads(l) for l in open(os.path.join(WORK, "ce_weight_smooth.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_deep.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_plain.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "dropout_ln.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "half_mean.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
