@@ -41,6 +41,16 @@ TEST_CASE("mlp_audit: the real run passes every rule") {
   for (unsigned rule = 1; rule <= 7; ++rule) CHECK(v.tally()[rule].checked > 0);
 }
 
+TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout and the later losses pass every rule they reach") {
+  for (const char* name : {"norm-gelu-dropout-sgd.jsonl", "gelu-tanh-bce-adam.jsonl", "plain-norm-half-adamw.jsonl"}) {
+    CAPTURE(name);
+    const mlp_audit::StreamVerifier v = run(lines_of(dir() / name));
+    CHECK(v.receipts() == 3);
+    CHECK(v.failure_count() == 0);
+    for (unsigned rule = 1; rule <= 6; ++rule) CHECK(v.tally()[rule].checked > 0);
+  }
+}
+
 TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
   std::size_t seen = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(dir())) {
@@ -55,7 +65,7 @@ TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
     CHECK(v.failures().front().rule == m.at("rule").get<unsigned>());
     ++seen;
   }
-  CHECK(seen == 6);
+  CHECK(seen == 8);
 }
 
 TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed and bound") {
@@ -93,6 +103,23 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   // An affine LayerNorm adds layers.0.norm.weight and .bias after layers.0.bias: 12 tensors before the step become 18.
   CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5,\"elementwise_affine\":true}")
             .find("/before/tensors: holds 12 tensors; expected 18") != std::string::npos);
+  // What bp recomputes in torch's formulas only is refused in a jax receipt.
+  auto jax_error = [&](const std::string& file, const std::string& from, const std::string& to) {
+    std::string line = lines_of(dir() / file)[0];
+    for (auto [a, b] : {std::pair<std::string, std::string>{"\"name\":\"pytorch\"", "\"name\":\"jax\""}, {from, to}}) {
+      const std::size_t at = line.find(a);
+      REQUIRE(at != std::string::npos);
+      line.replace(at, a.size(), b);
+    }
+    mlp_audit::StreamVerifier v("j.jsonl");
+    const common::Status s = v.add(line, 1);
+    REQUIRE(!s.ok());
+    return s.error().to_string();
+  };
+  const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
+  const std::string jax_momentum = "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}";
+  CHECK(jax_error("norm-gelu-dropout-sgd.jsonl", sgd, jax_momentum).find("/model/layers/0/activation: is PyTorch-only") != std::string::npos);
+  CHECK(jax_error("norm-gelu-dropout-sgd.jsonl", sgd + "}", jax_momentum + "}").find("PyTorch-only") != std::string::npos);
   // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
   const std::string ce = "\"reduction\":\"mean\"";
   CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);
