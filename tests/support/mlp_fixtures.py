@@ -35,7 +35,6 @@ with MlpReceiptWriter(model, opt, loss_fn, out=good) as w:
             loss.backward()
             w.clip_grad_norm_(0.5)
             opt.step()
-lines = open(good, "rb").read().splitlines()
 
 
 def retensor(t, index, factor):
@@ -51,12 +50,12 @@ def largest(t):
     return max(range(len(vals)), key=lambda i: abs(vals[i]))
 
 
-def bad(mutation, rule, fn, what):
-    recs = [json.loads(l) for l in lines]
+def bad(mutation, rule, fn, what, run="relu-adam-clip"):
+    recs = [json.loads(l) for l in open(os.path.join(OUT, run + ".jsonl"), "rb").read().splitlines()]
     out = fn(recs)
-    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.jsonl"), "wb") as f:
+    with open(os.path.join(OUT, f"{run}.bad-{mutation}.jsonl"), "wb") as f:
         f.write(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out))
-    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.meta.json"), "w") as f:
+    with open(os.path.join(OUT, f"{run}.bad-{mutation}.meta.json"), "w") as f:
         json.dump({"mutation": what, "rule": rule}, f, indent=1)
         f.write("\n")
 
@@ -113,7 +112,7 @@ def run(name, model, opt, loss_fn, target, seed):
 
 torch.manual_seed(4)
 model = nn.Sequential(nn.Linear(6, 12), nn.LayerNorm(12), nn.GELU(), nn.Dropout(0.25), nn.Linear(12, 3))
-layers = run("norm-gelu-dropout-sgd", model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+run("norm-gelu-dropout-sgd", model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
              nn.CrossEntropyLoss(weight=torch.tensor([0.5, 1.0, 2.0]), label_smoothing=0.1), lambda: torch.randint(0, 3, (8,)), 5)
 torch.manual_seed(6)
 model = nn.Sequential(nn.Linear(6, 8), nn.GELU(approximate="tanh"), nn.Linear(8, 3))
@@ -123,24 +122,11 @@ model = nn.Sequential(nn.Linear(6, 8), nn.LayerNorm(8, elementwise_affine=False)
 run("plain-norm-half-adamw", model, torch.optim.AdamW(model.parameters(), lr=1e-2), HalfSquaredError(reduction="sum"),
     lambda: torch.randn(8, 2), 9)
 
-lines = open(layers, "rb").read().splitlines()
-
-
 def mask(recs):
     t = recs[1]["batch"]["tensors"][2]
     vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
     retensor(t, vals.index(1.0), 0.0)
     return recs
-
-
-def bad_layers(mutation, rule, fn, what):
-    recs = [json.loads(l) for l in lines]
-    out = fn(recs)
-    with open(os.path.join(OUT, f"norm-gelu-dropout-sgd.bad-{mutation}.jsonl"), "wb") as f:
-        f.write(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out))
-    with open(os.path.join(OUT, f"norm-gelu-dropout-sgd.bad-{mutation}.meta.json"), "w") as f:
-        json.dump({"mutation": what, "rule": rule}, f, indent=1)
-        f.write("\n")
 
 
 def norm_grad(recs):  # LayerNorm's bounds are wider (Welford's worst case): 1e-3 here, not 1e-4
@@ -149,5 +135,6 @@ def norm_grad(recs):  # LayerNorm's bounds are wider (Welford's worst case): 1e-
     return recs
 
 
-bad_layers("mask", 3, mask, "step 1's first kept entry of mask.layers.0 marked dropped")
-bad_layers("norm-gradient", 4, norm_grad, "the largest entry of step 1's grad.layers.0.norm.weight times 1 + 1e-3")
+bad("mask", 3, mask, "step 1's first kept entry of mask.layers.0 marked dropped", run="norm-gelu-dropout-sgd")
+bad("norm-gradient", 4, norm_grad, "the largest entry of step 1's grad.layers.0.norm.weight times 1 + 1e-3",
+    run="norm-gelu-dropout-sgd")
