@@ -1,5 +1,8 @@
 """bp verify tensor against real PyTorch runs written by the shipped MlpReceiptWriter
-(`bp examples pytorch_mlp --print`): a short run per activation, loss and optimizer verifies;
+(`bp examples pytorch_mlp --print`): a short run per activation (GELU exact and tanh included),
+loss (BCEWithLogitsLoss, the half squared error, weighted and label-smoothed cross entropy),
+LayerNorm and Dropout placement, and optimizer verifies; a gradient entry moved in its 7th
+significant digit is caught on each new kind; a flipped Dropout mask entry fails the loss;
 a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
 steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
