@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_common import bp, check, fetch_helper, finish  # noqa: E402
+from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, retensor, verify_tensor  # noqa: E402
 
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
@@ -59,15 +59,7 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
 
 
 def verify(path_or_bytes, label, want=0):
-    if isinstance(path_or_bytes, bytes):
-        r = bp(BP, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
-    else:
-        r = bp(BP, "verify", "tensor", path_or_bytes, "--json")
-    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
-    try:
-        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
-    except ValueError:
-        return {"stderr": r.stderr.decode()}
+    return verify_tensor(BP, path_or_bytes, label, want)
 
 
 def adam(p):
@@ -134,27 +126,10 @@ with open(os.path.join(WORK, "relu.jsonl"), "rb") as f:
     lines = f.read().splitlines()
 
 
-def retensor(t, index, factor):
-    data = bytearray(base64.b64decode(t["data"]))
-    (v,) = struct.unpack_from("<f", data, 4 * index)
-    struct.pack_into("<f", data, 4 * index, v * factor)
-    t["data"] = base64.b64encode(bytes(data)).decode()
-    t["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
-
-
 def mutated(line_no, fn):
     out = [json.loads(l) for l in lines]
     fn(out[line_no])
     return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
-
-
-def first_failure(rep):
-    return rep.get("failures", [{}])[0] if rep.get("failures") else {}
-
-
-def largest_entry(t):
-    vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
-    return max(range(len(vals)), key=lambda i: abs(vals[i]))
 
 
 def seventh_digit_caught(name, tensor=2, steps=(1,)):
