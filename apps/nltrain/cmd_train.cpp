@@ -22,6 +22,7 @@
 #include "run_dir.hpp"
 #include "train_batch.hpp"
 #include "train_budget.hpp"
+#include "train_episodes.hpp"
 #include "train_plan.hpp"
 #include "train_options.hpp"
 #include "train_refusals.hpp"
@@ -232,6 +233,7 @@ int run_train(const TrainOptions& o) {
                                     ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
   }
   if (!writer) return kExitOk;
+  if (common::Status s = append_episode(o.episodes, *budget, out); !s.ok()) return report(s.error());  // train_episodes.hpp
   outside_s += seconds(TrainClock::now() - s0);
   const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;
