@@ -12,8 +12,9 @@
 // - where to: hybrid's placement policy (decide_with_capacity) with RAM as the budget and the
 //   disk's free space as statvfs saw it at open (less what this store wrote since): SSD, or a
 //   refusal (a SpillError naming the numbers) when the disk lacks room.
-// - how: hybrid's HybridMemoryManager on RUN/spill, a cache cut into blobs (1..16 MiB) as the tape
-//   hands it over (so no second copy of a whole cache is ever made), each written atomically,
+// - how: hybrid's HybridMemoryManager on RUN/spill (or a named tier's directory: SpillOptions::tier),
+//   a cache cut into blobs (1..16 MiB) as the tape hands it over (so no second copy of a whole
+//   cache is ever made), each written atomically,
 //   encoded with the shuffle+zstd codec (or raw), read back verified (CRC-32C, length), deleted.
 // The bits: a cache comes back byte for byte, so a budgeted run trains to the same losses,
 // gradients and checkpoint as an unbudgeted one.
