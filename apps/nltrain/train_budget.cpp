@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/atomic_file.hpp"
 #include "common/worker_pool.hpp"
 
 #include "hybrid/learning/context_bucket.hpp"
@@ -36,6 +37,10 @@ common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::s
   if (shared_batch) {
     return common::Error::invalid_argument("--memory-budget: a batch split across processes (mpirun) is not budgeted yet; "
                                            "run one process, or drop --memory-budget");
+  }
+  // The episode is appended after the run: a directory that is not there is said now, not then.
+  if (const std::string dir = common::parent_dir(opts.episodes); !opts.episodes.empty() && !common::real_file_system().is_dir(dir)) {
+    return common::Error::io("--episodes: " + dir + " is not a directory");
   }
   auto tiers = parse_spill_tiers(opts.spill_tiers);
   if (!tiers.ok()) return tiers.error();

@@ -44,6 +44,8 @@ run "$NLTRAIN" train "${M[@]}" --out x --memory-budget "$NEED" --placement-table
 expect_rc 2
 expect_err_one_line
 expect_err_has "--placement-table: missing.table"
+run "$NLTRAIN" train "${M[@]}" --out x --memory-budget "$NEED" --episodes nowhere/e.jsonl
+expect_error 2 "--episodes: nowhere is not a directory"
 [ ! -e e.jsonl ] && [ ! -e x/checkpoint ] || fail "a refused run wrote something"
 NLTRAIN_TEST_SLOW_TIER=slow run "$NLTRAIN" train "${M[@]}" --out x --memory-budget "$NEED" --spill-tier slow=t
 expect_error 3 "NLTRAIN_TEST_SLOW_TIER: expected LABEL:MILLISECONDS_PER_MIB (at most 60000), got \"slow\""
