@@ -23,6 +23,7 @@
 #include "run_dir.hpp"
 #include "train_batch.hpp"
 #include "train_budget.hpp"
+#include "train_episodes.hpp"
 #include "train_plan.hpp"
 #include "train_options.hpp"
 #include "train_refusals.hpp"
@@ -78,7 +79,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
   // Before any output is opened: a refused budget leaves every file as it was.
-  common::Result<std::unique_ptr<nl_store::SpillStore>> budget = std::unique_ptr<nl_store::SpillStore>();
+  common::Result<BudgetedSpill> budget = BudgetedSpill{};  // none for --fp64 (refused with --memory-budget)
   if constexpr (!fp64) budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
   if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
@@ -222,6 +223,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
                                     ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
   }
   if (!writer) return kExitOk;
+  if (common::Status s = append_episode(o.episodes, *budget, out); !s.ok()) return report(s.error());  // train_episodes.hpp
   outside_s += seconds(TrainClock::now() - s0);
   const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;

@@ -8,6 +8,10 @@ endforeach()
 add_test(NAME nltrain_cli_export
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/export_test.sh $<TARGET_FILE:nltrain> "${SUITE_PYTHON_VENV}")
 set_tests_properties(nltrain_cli_export PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;cli")
+# Episodes of spill placement learnt by atenia and used by the next run (two tiers of known speed).
+add_test(NAME nltrain_cli_episodes
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/episodes_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>)
+set_tests_properties(nltrain_cli_episodes PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;atenia;cli")
 # The run directory as an atenia checkpoint root: atenia inspect / restore on it, old-format runs.
 add_test(NAME nltrain_cli_checkpoint_root
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/checkpoint_root_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>
