@@ -148,3 +148,10 @@ def verify_tensor(binary, path_or_bytes, label, want=0):
 def first_failure(report):
     """The first failure record of a bp verify --json report ({} when none)."""
     return report.get("failures", [{}])[0] if report.get("failures") else {}
+
+
+def mutate_line(lines, line_no, fn):
+    """The JSONL of `lines` (bytes, one record each) with fn applied to record line_no."""
+    out = [json.loads(line) for line in lines]
+    fn(out[line_no])
+    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)

@@ -17,7 +17,7 @@ import numpy as np
 from jax.example_libraries import stax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, retensor, verify_tensor  # noqa: E402
+from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, mutate_line, retensor, verify_tensor  # noqa: E402
 
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
@@ -94,9 +94,7 @@ with open(os.path.join(WORK, "relu.jsonl"), "rb") as f:
 
 
 def mutated(line_no, fn):
-    out = [json.loads(line) for line in lines]
-    fn(out[line_no])
-    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
+    return mutate_line(lines, line_no, fn)
 
 
 g = json.loads(lines[1])["gradients"]["tensors"][2]
