@@ -1,4 +1,4 @@
-// bp examples pytorch|pytorch_mlp|jax [--print]: where the live framework helpers are, or their text.
+// bp examples pytorch|pytorch_mlp|jax|jax_mlp [--print]: where the live framework helpers are, or their text.
 #include "command_support.hpp"
 #include "command_table.hpp"
 #include "share_locator.hpp"
@@ -11,7 +11,7 @@ namespace bp::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "Usage: bp examples pytorch|pytorch_mlp|jax [--print]\n"
+    "Usage: bp examples pytorch|pytorch_mlp|jax|jax_mlp [--print]\n"
     "\n"
     "  Prints the absolute path of a live framework helper shipped with bp, or with --print its\n"
     "  text (copy it into your project: bp examples pytorch --print > pytorch_trace_helper.py).\n"
@@ -22,6 +22,8 @@ constexpr std::string_view kUsage =
     "                                   an nn.Sequential MLP's steps, for bp verify tensor)\n"
     "    bp examples jax                path of jax.py (TraceDumper for a JAX loop)\n"
     "    bp examples jax --print        its text on standard output\n"
+    "    bp examples jax_mlp            path of jax_mlp.py (MlpReceiptWriter: tensor receipts of a\n"
+    "                                   stax MLP's steps, for bp verify tensor)\n"
     "\n"
     "  A helper only records what the framework computed, as framework-trace sidecars; it never\n"
     "  judges them. bp import <framework> recomputes every step with bp's engine and is the\n"
@@ -42,9 +44,9 @@ int run_examples(const Invocation& inv) {
     return kExitMalformedOrIo;
   }
   if (is_help_word(inv, 1)) return print_help(kUsage);
-  if (*noun != "pytorch" && *noun != "pytorch_mlp" && *noun != "jax") {
+  if (*noun != "pytorch" && *noun != "pytorch_mlp" && *noun != "jax" && *noun != "jax_mlp") {
     return usage_error(inv, "unknown subcommand 'examples " + *noun +
-                                "'. Ships 'examples pytorch', 'examples pytorch_mlp' and 'examples jax'. Run 'bp examples --help' for usage.");
+                                "'. Ships 'examples pytorch', 'examples pytorch_mlp', 'examples jax' and 'examples jax_mlp'. Run 'bp examples --help' for usage.");
   }
   if (is_help_word(inv, 2)) return print_help(kUsage);
   bool print = false;

@@ -30,7 +30,7 @@ std::string top_usage() {
          "  Check steps recorded by a framework:\n"
          "    bp import pytorch|jax|tensorflow [multi] <sidecar.jsonl> [--out <file>]\n"
          "                                    re-run a recorded step, emit receipts\n"
-         "    bp examples pytorch|pytorch_mlp|jax [--print]\n"
+         "    bp examples pytorch|pytorch_mlp|jax|jax_mlp [--print]\n"
          "                                    the recording helpers for your training loop\n"
          "\n"
          "  bp --version | -v                 print the version\n"

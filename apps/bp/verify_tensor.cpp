@@ -75,8 +75,9 @@ std::string json_report(const mlp_audit::StreamVerifier& v) {
 std::string verify_tensor_usage() {
   return "Usage: bp verify tensor <file.jsonl> [--json]\n"
          "\n"
-         "  Verify a PyTorch MLP's step receipts (tensor-step 0.2.0, model kind mlp, written by\n"
-         "  `bp examples pytorch_mlp --print`'s MlpReceiptWriter; '-' reads stdin), streamed: memory\n"
+         "  Verify an MLP's step receipts (tensor-step 0.2.0, model kind mlp, written by the\n"
+         "  MlpReceiptWriter of `bp examples pytorch_mlp --print` for PyTorch or of `bp examples\n"
+         "  jax_mlp --print` for JAX's stax; '-' reads stdin), streamed: memory\n"
          "  holds one receipt whatever the number of steps; files of one run chain by digest\n"
          "  (cat a.jsonl b.jsonl | bp verify tensor -). Each step's forward, loss, backward and\n"
          "  optimizer update are recomputed in fp64; every stored fp32 value must lie within the\n"

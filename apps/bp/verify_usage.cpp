@@ -86,7 +86,8 @@ std::string verify_usage() {
          "                                    cross-record rules\n"
          "    bp verify nltrain <file.jsonl>  nltrain's step receipts (nltrain train --receipts), every\n"
          "                                    number re-derived under nine rules\n"
-         "    bp verify tensor <file.jsonl>   a PyTorch MLP's step receipts (bp examples pytorch_mlp),\n"
+         "    bp verify tensor <file.jsonl>   a PyTorch or JAX MLP's step receipts (bp examples\n"
+         "                                    pytorch_mlp, jax_mlp),\n"
          "                                    every value within its fp64 error bound\n"
          "\n"
          "  bp verify <kind> --help for one of them.\n";

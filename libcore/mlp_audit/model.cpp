@@ -15,6 +15,13 @@ std::string activation_name(Activation a) {
 }
 
 std::vector<std::string> state_names(const Optimizer& o) {
+  switch (o.kind) {
+    case OptimizerKind::jax_sgd: return {};
+    case OptimizerKind::jax_momentum:
+    case OptimizerKind::jax_nesterov: return {"velocity"};
+    case OptimizerKind::jax_adam: return {"m", "v"};
+    default: break;
+  }
   if (o.kind == OptimizerKind::sgd) return o.momentum != 0 ? std::vector<std::string>{"momentum_buffer"} : std::vector<std::string>{};
   std::vector<std::string> s{"exp_avg", "exp_avg_sq"};
   if (o.amsgrad) s.emplace_back("max_exp_avg_sq");

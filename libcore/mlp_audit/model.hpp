@@ -1,7 +1,8 @@
 #pragma once
 // What an `mlp` receipt says the network is: a torch.nn.Sequential of Linear layers, each
 // followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
-// CPU implementations, whose formulas step.cpp follows operation for operation).
+// CPU implementations, whose formulas step.cpp follows operation for operation, or
+// jax.example_libraries.optimizers' sgd, momentum, nesterov and adam: jax_update.cpp).
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -11,7 +12,10 @@ namespace mlp_audit {
 enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu };
 enum class LossKind : unsigned char { cross_entropy, mse };
 enum class Reduction : unsigned char { mean, sum };
-enum class OptimizerKind : unsigned char { sgd, adam, adamw };
+enum class OptimizerKind : unsigned char { sgd, adam, adamw, jax_sgd, jax_momentum, jax_nesterov, jax_adam };
+
+// The jax.example_libraries.optimizers kinds (a receipt of trainer "jax").
+[[nodiscard]] constexpr bool is_jax(OptimizerKind k) { return k >= OptimizerKind::jax_sgd; }
 
 struct Layer {
   std::size_t in = 0, out = 0;
@@ -24,8 +28,9 @@ struct Optimizer {
   double lr = 0, weight_decay = 0;
   double momentum = 0, dampening = 0;  // sgd
   bool nesterov = false;               // sgd
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw, jax_adam (its b1, b2, eps)
   bool amsgrad = false;                           // adam, adamw
+  double mass = 0;                                // jax_momentum, jax_nesterov
 };
 
 struct Model {

@@ -1,13 +1,16 @@
 #pragma once
-// A PyTorch MLP's step receipt: the `tensor-step` format, version 0.2.0, model kind "mlp"
+// An MLP's step receipt (PyTorch nn.Sequential or JAX stax): the `tensor-step` format, version 0.2.0, model kind "mlp"
 // (nltrain's receipts stay 0.1.0, nltrain-mag). One JSON line per training step:
 //
-//   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch","version":V},
+//   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch"|"jax","version":V},
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
 //             "loss":{"kind":"cross_entropy"|"mse","reduction":"mean"|"sum"},
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
-//                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}},
+//                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}
+//                 | trainer "jax" (jax.example_libraries.optimizers): {"kind":"jax_sgd","lr":x}
+//                   | {"kind":"jax_momentum"|"jax_nesterov","lr":x,"mass":x}
+//                   | {"kind":"jax_adam","lr":x,"beta1":x,"beta2":x,"eps":x}},
 //    "receipt":{"index":i,"previous_sha256":H|null},
 //    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
 //    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out]]},

@@ -66,9 +66,12 @@ class Reader {
 
   common::Status optimizer(const Json& obj, Optimizer& o) const {
     JsonFields f = fields(obj, "/model/optimizer");
-    auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw}});
+    auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw},
+                                               {"jax_sgd", OptimizerKind::jax_sgd}, {"jax_momentum", OptimizerKind::jax_momentum},
+                                               {"jax_nesterov", OptimizerKind::jax_nesterov}, {"jax_adam", OptimizerKind::jax_adam}});
     if (!kind.ok()) return kind.error();
     o.kind = *kind;
+    if (is_jax(o.kind)) return jax_optimizer(f, o);
     const bool sgd = o.kind == OptimizerKind::sgd;
     auto s = sgd ? f.only({"kind", "lr", "weight_decay", "momentum", "dampening", "nesterov"})
                  : f.only({"kind", "lr", "weight_decay", "beta1", "beta2", "eps", "amsgrad"});
@@ -76,15 +79,41 @@ class Reader {
     std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}, {"weight_decay", &o.weight_decay}};
     if (sgd) nums.insert(nums.end(), {{"momentum", &o.momentum}, {"dampening", &o.dampening}});
     else nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
-    for (auto [key, field] : nums) {
-      auto v = finite(f, key, 0, key == std::string("lr") || key == std::string("eps") || key == std::string("weight_decay") ? 1e6 : 1);
-      if (!v.ok()) return v.error();
-      *field = *v;
-    }
+    if (auto n = numbers(f, nums); !n.ok()) return n.error();
     auto flag = f.boolean(sgd ? "nesterov" : "amsgrad");
     if (!flag.ok()) return flag.error();
     (sgd ? o.nesterov : o.amsgrad) = *flag;
     if (!sgd && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
+    return {};
+  }
+
+  // jax.example_libraries.optimizers: sgd(lr), momentum|nesterov(lr, mass), adam(lr, b1, b2, eps).
+  common::Status jax_optimizer(const JsonFields& f, Optimizer& o) const {
+    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}};
+    common::Status s;
+    if (o.kind == OptimizerKind::jax_sgd) {
+      s = f.only({"kind", "lr"});
+    } else if (o.kind == OptimizerKind::jax_adam) {
+      s = f.only({"kind", "lr", "beta1", "beta2", "eps"});
+      nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
+    } else {
+      s = f.only({"kind", "lr", "mass"});
+      nums.emplace_back("mass", &o.mass);
+    }
+    if (!s.ok()) return s.error();
+    if (auto n = numbers(f, nums); !n.ok()) return n.error();
+    if (o.kind == OptimizerKind::jax_adam && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
+    return {};
+  }
+
+  // Each key's finite number into its field: rates, eps and decay up to 1e6, the rest up to 1.
+  common::Status numbers(const JsonFields& f, const std::vector<std::pair<const char*, double*>>& nums) const {
+    for (auto [key, field] : nums) {
+      const std::string k = key;
+      auto v = finite(f, key, 0, k == "lr" || k == "eps" || k == "weight_decay" ? 1e6 : 1);
+      if (!v.ok()) return v.error();
+      *field = *v;
+    }
     return {};
   }
 
@@ -196,13 +225,17 @@ class Reader {
     if (auto s = tf.only({"name", "version"}); !s.ok()) return s.error();
     auto tname = tf.string("name");
     if (!tname.ok()) return tname.error();
-    if (*tname != "pytorch") return tf.error("name", "expected \"pytorch\"");
+    if (*tname != "pytorch" && *tname != "jax") return tf.error("name", "expected \"pytorch\" or \"jax\"");
     auto tver = tf.string("version");
     if (!tver.ok()) return tver.error();
     r.trainer_version = *tver;
     auto model_obj = f.object("model");
     if (!model_obj.ok()) return model_obj.error();
     if (auto s = model(**model_obj, r.model); !s.ok()) return s.error();
+    if (is_jax(r.model.optimizer.kind) != (*tname == "jax")) {
+      return fields(**model_obj, "/model/optimizer").error("kind", *tname == "jax" ? "must be one of jax's (jax_sgd, jax_momentum, jax_nesterov, jax_adam) in a receipt of trainer \"jax\""
+                                                                                   : "is one of jax's; the trainer is \"" + *tname + "\"");
+    }
     r.model_text = (*model_obj)->dump();
 
     auto rec = f.object("receipt");
@@ -240,6 +273,7 @@ class Reader {
     if (!std::isfinite(r.loss)) return sf.error("loss", "is beyond the fp32 range");
     if (!sf.has("clip")) return sf.error("clip", "missing (null when the step ran no clip_grad_norm_)");
     if (!(*st)->at("clip").is_null()) {
+      if (is_jax(r.model.optimizer.kind)) return sf.error("clip", "must be null in a jax receipt (bp recomputes torch's clip_grad_norm_ only)");
       auto c = sf.object("clip");
       if (!c.ok()) return c.error();
       JsonFields cf = fields(**c, "/step/clip");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/sha256.hpp"
+#include "mlp_audit/jax_update.hpp"
 #include "mlp_audit/receipt.hpp"
 #include "mlp_audit/step.hpp"
 #include "nl_audit/tensor_compare.hpp"
@@ -115,7 +116,8 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
     compare(7, "total_norm", norm, {c.total_norm});
     used = std::move(c.gradients);
   }
-  const Update u = optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
+  const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state)
+                                              : optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
   for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, values(r.after[p]), u.params[p]);
   for (std::size_t s = 0; s < names.size(); ++s)
     for (std::size_t p = 0; p < np; ++p) {

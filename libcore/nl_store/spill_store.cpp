@@ -236,7 +236,11 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
 }
 
 SpillStore::SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free)
-    : run_dir_(std::move(run_dir)), o_(o), mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), fs), disk_free_(disk_free) {
+    : run_dir_(std::move(run_dir)),
+      o_(o),
+      scratch_(fs),
+      mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), scratch_),
+      disk_free_(disk_free) {
   if (o_.piece_bytes == 0) o_.piece_bytes = std::clamp<std::uint64_t>(o_.largest_context / 8, std::uint64_t{1} << 20, std::uint64_t{16} << 20);
   hybrid::CompressionPolicy codec;
   codec.default_kind = o.codec;

@@ -41,6 +41,7 @@
 
 #include "common/file_system.hpp"
 #include "common/result.hpp"
+#include "common/scratch_file_system.hpp"
 #include "hybrid/codec/compression_types.hpp"
 #include "hybrid/memory/hybrid_memory_manager.hpp"
 #include "nl/step_phases.hpp"
@@ -57,8 +58,8 @@ struct SpillOptions {
   hybrid::CompressionKind codec = hybrid::CompressionKind::shuffle_zstd;
   // A cache goes out in blobs of at most this many bytes: RAM beyond the budget while one is
   // written or read is one piece and the codec's buffers for it, not a copy of the whole cache.
-  // 0: an eighth of the largest cache, within 1..16 MiB (each blob costs two fsyncs: pieces much
-  // smaller than that spend the disk's time syncing; larger ones, RAM).
+  // 0: an eighth of the largest cache, within 1..16 MiB (each blob costs a file, a rename and a
+  // metadata record: pieces much smaller than that spend the disk's time on those; larger ones, RAM).
   std::size_t piece_bytes = 0;
   // Told each cache's move out and back (nltrain train --trace-out draws them on its tier-move
   // track); null: nobody. It must take calls from several threads at once.
@@ -101,6 +102,7 @@ class SpillStore final : public nl::StepSpill {
   std::string run_dir_;
   SpillOptions o_;
   std::mutex mu_;  // the sequences of a batch share the manager, the counters and the disk
+  common::ScratchFileSystem scratch_;  // blobs need no fsync (common/scratch_file_system.hpp says why)
   hybrid::HybridMemoryManager mem_;
   std::optional<std::uint64_t> disk_free_;  // statvfs at open, less what is on disk since
   std::uint64_t next_hook_ = 0, resident_ = 0;

@@ -1,5 +1,5 @@
-// tensor-step v0.2.0: a PyTorch MLP's step receipt, written by bp's MlpReceiptWriter
-// (apps/bp/extract/pytorch_mlp.py) and read by bp verify tensor (libcore/mlp_audit/receipt.hpp).
+// tensor-step v0.2.0: an MLP's step receipt, written by bp's MlpReceiptWriters
+// (apps/bp/extract/pytorch_mlp.py, jax_mlp.py) and read by bp verify tensor (libcore/mlp_audit/receipt.hpp).
 // The schema says the shape; the reader also holds what a schema cannot: the tensor layout of
 // the receipt's layers, each tensor's SHA-256 against its bytes, finite values, class indices.
 #include "schema_authoring/families.hpp"
@@ -51,6 +51,22 @@ SchemaDocument receipt() {
                   .field("amsgrad", boolean())
                   .closed()
                   .ordered();
+  // jax.example_libraries.optimizers (trainer "jax"): sgd, momentum, nesterov, adam.
+  Node jax_sgd = object().field("kind", constant("jax_sgd")).field("lr", number().min(0)).closed().ordered();
+  Node jax_momentum = object()
+                          .field("kind", one_of_values({"jax_momentum", "jax_nesterov"}))
+                          .field("lr", number().min(0))
+                          .field("mass", number().min(0).max(1))
+                          .closed()
+                          .ordered();
+  Node jax_adam = object()
+                      .field("kind", constant("jax_adam"))
+                      .field("lr", number().min(0))
+                      .field("beta1", number().min(0).max(1))
+                      .field("beta2", number().min(0).max(1))
+                      .field("eps", number().min(0))
+                      .closed()
+                      .ordered();
   Node model = object()
                    .field("kind", constant("mlp"))
                    .field("layers", array(layer).min_items(1).max_items(64))
@@ -59,12 +75,12 @@ SchemaDocument receipt() {
                                       .field("reduction", one_of_values({"mean", "sum"}))
                                       .closed()
                                       .ordered())
-                   .field("optimizer", either({sgd, adam}))
+                   .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))
                    .closed()
                    .ordered();
   Node step = object()
                   .field("n", count().describe("the step of the run"))
-                  .field("optimizer_step", integer().min(1).describe("torch's step count after the update"))
+                  .field("optimizer_step", integer().min(1).describe("torch's step count after the update (jax: i + 1 for opt_update(i, ...))"))
                   .field("batch", integer().min(1))
                   .field("lr", number().min(0))
                   .field("loss", number().describe("fp32"))
@@ -80,7 +96,7 @@ SchemaDocument receipt() {
   Node root = object()
                   .field("format", constant("tensor-step"))
                   .field("version", constant("0.2.0"))
-                  .field("trainer", object().field("name", constant("pytorch")).field("version", string()).closed().ordered())
+                  .field("trainer", object().field("name", one_of_values({"pytorch", "jax"})).field("version", string()).closed().ordered())
                   .field("model", model)
                   .field("receipt", object()
                                         .field("index", count())
@@ -96,7 +112,8 @@ SchemaDocument receipt() {
                   .ordered();
   SchemaDocument doc("tensor-step", "0.2.0", std::move(root));
   doc.title("tensor-step receipt (MLP)")
-      .summary("One training step of a PyTorch nn.Sequential MLP (bp examples pytorch_mlp; bp verify tensor): the layers, "
+      .summary("One training step of an MLP, a PyTorch nn.Sequential or a JAX stax.serial (bp examples pytorch_mlp, "
+               "jax_mlp; bp verify tensor): the layers, "
                "loss and optimizer, the chain to the previous receipt, the batch, and exact tensors (base64 bytes with a "
                "SHA-256 each) before, during and after the update.");
   return doc;

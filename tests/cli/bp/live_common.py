@@ -1,7 +1,10 @@
 """Shared pieces of the live-helper tests: running bp, tampering with sidecars, checking verdicts."""
+import base64
 import copy
+import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -109,3 +112,20 @@ def expect_refusal(exc_type, fn, needle, label):
         check(False, f"{label}: raised {type(e).__name__}: {e} instead of a refusal")
         return
     check(False, f"{label}: not refused")
+
+
+def retensor(t, index, factor):
+    """Tensor receipt entry t with entry `index` multiplied by `factor`, its SHA-256 renewed (a
+    tamper the digest cannot catch)."""
+    data = bytearray(base64.b64decode(t["data"]))
+    (v,) = struct.unpack_from("<f", data, 4 * index)
+    struct.pack_into("<f", data, 4 * index, v * factor)
+    t["data"] = base64.b64encode(bytes(data)).decode()
+    t["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
+
+
+def largest_entry(t):
+    """The index of a tensor receipt entry's largest magnitude."""
+    raw = base64.b64decode(t["data"])
+    vals = struct.unpack(f"<{len(raw) // 4}f", raw)
+    return max(range(len(vals)), key=lambda i: abs(vals[i]))

@@ -45,6 +45,7 @@ check_tree() {
   run "bp generate iris --check" 0 env -u BP_FIXTURES_DIR -u BP_EXTRACT_DIR "$p/bin/bp" generate iris --check
   cmp -s "$p/share/bp/extract/pytorch.py" "$src/apps/bp/extract/pytorch.py" || fail "installed pytorch.py differs"
   cmp -s "$p/share/bp/extract/pytorch_mlp.py" "$src/apps/bp/extract/pytorch_mlp.py" || fail "installed pytorch_mlp.py differs"
+  cmp -s "$p/share/bp/extract/jax_mlp.py" "$src/apps/bp/extract/jax_mlp.py" || fail "installed jax_mlp.py differs"
   run "bp examples pytorch --print" 0 env -u BP_EXTRACT_DIR "$p/bin/bp" examples pytorch --print
   cmp -s "$WORK/run.out" "$p/share/bp/extract/pytorch.py" || fail "bp examples pytorch --print is not the installed helper"
   local helper

@@ -32,6 +32,7 @@ done
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/bp ./usr/bin/atenia ./usr/bin/nltrain ./usr/share/man/man1/bp.1 ./usr/share/man/man1/atenia.1 \
          ./usr/share/man/man1/nltrain.1 ./usr/share/bp/extract/pytorch.py ./usr/share/bp/extract/pytorch_mlp.py ./usr/share/bp/extract/jax.py \
+         ./usr/share/bp/extract/jax_mlp.py \
          ./usr/share/bp/fixtures/iris.golden.jsonl ./usr/share/nnaudit/schemas/receipt.v0.2.0.json; do
   echo "$contents" | grep -qxF "$f" || fail "package lacks $f"
 done

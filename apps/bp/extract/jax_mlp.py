@@ -1,0 +1,230 @@
+"""bp live helper for JAX MLPs (jax.example_libraries.stax and optimizers): one tensor receipt per
+training step, for `bp verify tensor`.
+
+    import jax
+    from jax.example_libraries import stax
+    from jax_mlp_receipts import MlpReceiptWriter
+
+    layers = [stax.Dense(256), stax.Relu, stax.Dense(10)]
+    init_fun, apply_fun = stax.serial(*layers)
+    _, params = init_fun(jax.random.PRNGKey(0), (-1, 784))
+    with MlpReceiptWriter(layers, apply_fun, loss="cross_entropy", optimizer=("adam", 1e-3),
+                          out="run.jsonl") as writer:
+        opt_init, opt_update, get_params = writer.optimizer   # built by jax.example_libraries
+        state = opt_init(params)
+        for i, (x, y) in enumerate(batches):
+            loss, grads = jax.value_and_grad(writer.loss_fn)(get_params(state), x, y)
+            new_state = opt_update(i, grads, state)
+            writer.record(i, x, y, state, loss, grads, new_state)
+            state = new_state
+
+    bp verify tensor run.jsonl
+
+Each line is a `tensor-step` receipt, version 0.2.0, model kind "mlp", trainer "jax" (man bp,
+"verify tensor"), the same format as PyTorch's MlpReceiptWriter writes: a Dense layer's W
+[in, out] is stored transposed as layers.<l>.weight [out, in] (a transpose moves bits, it changes
+none), its b as layers.<l>.bias; the optimizer's state as m./v. (adam) or velocity. (momentum,
+nesterov) of each parameter.
+
+This file is an OBSERVER: it copies numbers out of JAX and never judges them. The optimizer
+triple is jax.example_libraries.optimizers' own, made here only so that its settings are known;
+the loss is one of two formulas written here, in the operation order bp recomputes (torch's).
+
+What it accepts (anything else is refused when the writer is created, before training):
+  layers     the list given to stax.serial: stax.Dense(n) layers, each followed by at most one of
+             stax.Relu, stax.LeakyRelu (slope 0.01), stax.Sigmoid, stax.Tanh, stax.Identity
+  loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
+             ("cross_entropy" | "mse", "sum")
+  optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
+             ("adam", lr[, b1, b2, eps]): a constant learning rate
+Not yet: schedules, clip_grads, the other stax layers.
+
+Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
+resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
+"""
+import base64
+import hashlib
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.example_libraries import optimizers, stax
+
+SUPPORTED = ("layers: stax.Dense(n) each followed by at most one of stax.Relu, stax.LeakyRelu, stax.Sigmoid, "
+             "stax.Tanh, stax.Identity; loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
+             "nesterov, adam (jax.example_libraries.optimizers) with a constant learning rate")
+
+_ACTIVATIONS = ((stax.Relu, "relu"), (stax.LeakyRelu, "leaky_relu"), (stax.Sigmoid, "sigmoid"), (stax.Tanh, "tanh"),
+                (stax.Identity, "identity"))
+
+
+def _refuse(what):
+    raise ValueError(f"MlpReceiptWriter: {what}. Supported: {SUPPORTED}")
+
+
+def _is_dense(layer):
+    return isinstance(layer, tuple) and len(layer) == 2 and getattr(layer[1], "__qualname__", "").startswith("Dense.")
+
+
+def _activation(layer):
+    for known, name in _ACTIVATIONS:
+        if layer is known:
+            return name
+    return None
+
+
+def _plan(layers):
+    """[(position in the stax list, activation name)] for each Dense layer."""
+    plan, i = [], 0
+    layers = list(layers)
+    while i < len(layers):
+        if not _is_dense(layers[i]):
+            _refuse(f"layer {i} is not stax.Dense where a Dense layer was expected")
+        act = "identity"
+        if i + 1 < len(layers) and not _is_dense(layers[i + 1]):
+            act = _activation(layers[i + 1])
+            if act is None:
+                _refuse(f"layer {i + 1} is not one of the supported activations")
+            plan.append((i, act))
+            i += 2
+        else:
+            plan.append((i, act))
+            i += 1
+    if not plan:
+        _refuse("there are no layers")
+    return plan
+
+
+def _loss(loss):
+    kind, reduction = (loss, "mean") if isinstance(loss, str) else tuple(loss)
+    if kind not in ("cross_entropy", "mse"):
+        _refuse(f"the loss is {kind!r}")
+    if reduction not in ("mean", "sum"):
+        _refuse(f"reduction {reduction!r}")
+    return {"kind": kind, "reduction": reduction}
+
+
+def _optimizer(spec):
+    name, args = spec[0], [float(a) for a in spec[1:]]
+    if name == "sgd" and len(args) == 1:
+        return {"kind": "jax_sgd", "lr": args[0]}, optimizers.sgd(args[0])
+    if name in ("momentum", "nesterov") and len(args) == 2:
+        make = optimizers.momentum if name == "momentum" else optimizers.nesterov
+        return {"kind": "jax_" + name, "lr": args[0], "mass": args[1]}, make(args[0], args[1])
+    if name == "adam" and 1 <= len(args) <= 4:
+        lr, b1, b2, eps = (args + [0.9, 0.999, 1e-8][len(args) - 1:])[:4]
+        return {"kind": "jax_adam", "lr": lr, "beta1": b1, "beta2": b2, "eps": eps}, optimizers.adam(lr, b1, b2, eps)
+    _refuse(f"the optimizer {spec!r}")
+
+
+def _loss_fn(apply_fun, loss):
+    total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
+    if loss["kind"] == "cross_entropy":
+        def fn(params, x, y):
+            logp = jax.nn.log_softmax(apply_fun(params, x))
+            return -total(jnp.take_along_axis(logp, y[:, None], axis=1))
+    else:
+        def fn(params, x, y):
+            d = apply_fun(params, x) - y
+            return total(d * d)
+    return fn
+
+
+def _tensor(name, a):
+    data = np.ascontiguousarray(np.asarray(a, dtype=np.float32)).astype("<f4").tobytes()
+    return {"name": name, "dtype": "f32", "shape": list(np.shape(a)), "sha256": hashlib.sha256(data).hexdigest(),
+            "data": base64.b64encode(data).decode("ascii")}
+
+
+class MlpReceiptWriter:
+    def __init__(self, layers, apply_fun, loss, optimizer, out, resume_from=None):
+        self.plan, self.count = _plan(layers), len(list(layers))
+        self.loss = _loss(loss)
+        self.opt_json, self.optimizer = _optimizer(optimizer)
+        self.state_names = {"jax_sgd": [], "jax_momentum": ["velocity"], "jax_nesterov": ["velocity"],
+                            "jax_adam": ["m", "v"]}[self.opt_json["kind"]]
+        self.loss_fn = _loss_fn(apply_fun, self.loss)
+        self.layers_json = None  # widths come from the first step's parameters
+        self.index, self.previous, self.n = 0, None, 0
+        if resume_from is not None:
+            with open(resume_from, "rb") as f:
+                last = f.read().splitlines()[-1]
+            rec = json.loads(last)
+            self.index, self.previous = rec["receipt"]["index"] + 1, hashlib.sha256(last).hexdigest()
+            self.n = rec["step"]["n"] + 1
+        self.out = open(out, "wb")
+
+    def _dense(self, params):
+        """[(W, b)] of the Dense layers, refusing parameters that are not the layers'."""
+        if len(params) != self.count:
+            _refuse(f"the parameters hold {len(params)} layers; stax.serial was given {self.count}")
+        dense = []
+        for pos, _ in self.plan:
+            p = params[pos]
+            if not (isinstance(p, (tuple, list)) and len(p) == 2 and np.ndim(p[0]) == 2 and np.ndim(p[1]) == 1):
+                _refuse(f"parameters of layer {pos} are not a Dense layer's (W, b)")
+            if np.asarray(p[0]).dtype != np.float32:
+                _refuse(f"parameters of layer {pos} are {np.asarray(p[0]).dtype}, not float32")
+            dense.append(p)
+        return dense
+
+    def _layers_json(self, dense):
+        layers = []
+        for (w, _), (_, act) in zip(dense, self.plan):
+            layer = {"in": int(np.shape(w)[0]), "out": int(np.shape(w)[1]), "activation": act}
+            if act == "leaky_relu":
+                layer["negative_slope"] = 0.01
+            layers.append(layer)
+        return layers
+
+    def _section(self, prefix, tree):
+        out = []
+        for l, (w, b) in enumerate(self._dense(tree)):
+            out.append(_tensor(f"{prefix}layers.{l}.weight", np.asarray(w).T))
+            out.append(_tensor(f"{prefix}layers.{l}.bias", b))
+        return out
+
+    def _state(self, opt_state):
+        """Parameters, then each state tensor of every parameter (receipt order)."""
+        tree = optimizers.unpack_optimizer_state(opt_state)
+        # Each leaf is a JoinPoint over the leaf's state: x for sgd, (x, velocity), (x, m, v).
+        leaves = jax.tree_util.tree_leaves(tree, is_leaf=lambda t: isinstance(t, optimizers.JoinPoint))
+        parts = [jax.tree_util.tree_leaves(j.subtree) for j in leaves]
+        treedef = jax.tree_util.tree_structure(tree, is_leaf=lambda t: isinstance(t, optimizers.JoinPoint))
+        def part(k):
+            return jax.tree_util.tree_unflatten(treedef, [p[k] for p in parts])
+        tensors = self._section("", part(0))
+        for k, name in enumerate(self.state_names, start=1):
+            tensors += self._section(name + ".", part(k))
+        return tensors
+
+    def record(self, i, x, y, state_before, loss, grads, state_after):
+        """Step i: opt_update(i, grads, state_before) gave state_after; loss and grads were
+        computed by writer.loss_fn at get_params(state_before) on (x, y)."""
+        dense = self._dense(self.optimizer[2](state_before))
+        if self.layers_json is None:
+            self.layers_json = self._layers_json(dense)
+        model = {"kind": "mlp", "layers": self.layers_json, "loss": self.loss, "optimizer": self.opt_json}
+        target = np.asarray(y, dtype=np.float32)
+        rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "jax", "version": jax.__version__},
+               "model": model, "receipt": {"index": self.index, "previous_sha256": self.previous},
+               "step": {"n": self.n, "optimizer_step": int(i) + 1, "batch": int(np.shape(x)[0]),
+                        "lr": self.opt_json["lr"], "loss": float(loss), "clip": None},
+               "batch": {"tensors": [_tensor("input", x), _tensor("target", target)]},
+               "before": {"tensors": self._state(state_before)}, "gradients": {"tensors": self._section("", grads)},
+               "after": {"tensors": self._state(state_after)}}
+        line = json.dumps(rec, separators=(",", ":")).encode()
+        self.out.write(line + b"\n")
+        self.out.flush()
+        self.previous, self.index, self.n = hashlib.sha256(line).hexdigest(), self.index + 1, self.n + 1
+
+    def close(self):
+        self.out.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

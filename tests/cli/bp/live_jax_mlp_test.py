@@ -1,0 +1,184 @@
+"""bp verify tensor against real JAX runs (jax.example_libraries.stax and optimizers) written by
+the shipped MlpReceiptWriter (`bp examples jax_mlp --print`): a short run per activation, loss and
+optimizer verifies, eagerly and with the update and the gradient under jax.jit (a traced step
+index: b^k by lax.pow instead of repeated squaring); tampered gradients, optimizer state, learning
+rates, parameters between steps and step order are each caught by their rule; a torch optimizer in
+a jax receipt and a clip are refused as malformed; the writer refuses what bp cannot recompute; a
+784-256-10 batch-64 Adam run split across two files verifies as one stream."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.example_libraries import stax
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_common import bp, check, fetch_helper, finish, largest_entry, retensor  # noqa: E402
+
+BP, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+fetch_helper(BP, "jax_mlp", WORK)
+from jax_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
+
+
+def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=False, resume_from=None, start=None):
+    layers = []
+    for i in range(len(widths) - 1):
+        layers.append(stax.Dense(widths[i + 1]))
+        if acts[i] is not None:
+            layers.append(acts[i])
+    init_fun, apply_fun = stax.serial(*layers)
+    rng = np.random.default_rng(seed)
+    with MlpReceiptWriter(layers, apply_fun, loss=loss, optimizer=optimizer, out=path, resume_from=resume_from) as w:
+        opt_init, opt_update, get_params = w.optimizer
+        grad_fn = jax.value_and_grad(w.loss_fn)
+        if jit:
+            opt_update, grad_fn = jax.jit(opt_update), jax.jit(grad_fn)
+        if start is None:
+            _, params = init_fun(jax.random.PRNGKey(seed), (-1, widths[0]))
+            state, first = opt_init(params), 0
+        else:
+            state, first = start
+        for i in range(first, first + steps):
+            x = jnp.asarray(rng.standard_normal((batch, widths[0])), dtype=jnp.float32)
+            classes = (loss if isinstance(loss, str) else loss[0]) == "cross_entropy"
+            y = jnp.asarray(rng.integers(0, widths[-1], batch)) if classes else jnp.asarray(
+                rng.standard_normal((batch, widths[-1])), dtype=jnp.float32)
+            value, grads = grad_fn(get_params(state), x, y)
+            new_state = opt_update(i, grads, state)
+            w.record(i, x, y, state, value, grads, new_state)
+            state = new_state
+    return state, first + steps
+
+
+def verify(path_or_bytes, label, want=0):
+    if isinstance(path_or_bytes, bytes):
+        r = bp(BP, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
+    else:
+        r = bp(BP, "verify", "tensor", path_or_bytes, "--json")
+    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
+    try:
+        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
+    except ValueError:
+        return {"stderr": r.stderr.decode()}
+
+
+ADAM = ("adam", 1e-2)
+runs = {
+    "relu": ([6, 12, 3], [stax.Relu, None], "cross_entropy", ADAM),
+    "leaky_relu": ([6, 12, 3], [stax.LeakyRelu, None], "cross_entropy", ADAM),
+    "sigmoid": ([6, 12, 3], [stax.Sigmoid, None], "cross_entropy", ADAM),
+    "tanh": ([6, 12, 3], [stax.Tanh, None], "cross_entropy", ADAM),
+    "identity": ([6, 12, 3], [stax.Identity, None], "cross_entropy", ADAM),
+    "deep": ([5, 9, 7, 11, 4], [stax.Tanh, stax.Relu, stax.Sigmoid, None], "cross_entropy", ADAM),
+    "ce_sum": ([6, 12, 3], [stax.Relu, None], ("cross_entropy", "sum"), ADAM),
+    "mse_mean": ([6, 12, 3], [stax.Tanh, None], "mse", ADAM),
+    "mse_sum": ([6, 12, 3], [stax.Tanh, None], ("mse", "sum"), ADAM),
+    "sgd": ([6, 12, 3], [stax.Relu, None], "cross_entropy", ("sgd", 0.1)),
+    "momentum": ([6, 12, 3], [stax.Relu, None], "cross_entropy", ("momentum", 0.1, 0.9)),
+    "nesterov": ([6, 12, 3], [stax.Tanh, None], "cross_entropy", ("nesterov", 0.1, 0.9)),
+    "adam_settings": ([6, 12, 3], [stax.Relu, None], "mse", ("adam", 3e-3, 0.8, 0.99, 1e-6)),
+}
+for name, (widths, acts, loss, opt) in runs.items():
+    path = os.path.join(WORK, f"{name}.jsonl")
+    train(path, widths, acts, loss, opt)
+    rep = verify(path, name)
+    check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep.get('receipts')}")
+
+# Under jax.jit, and for long enough that Adam's bias correction b^k matters at many k.
+for name, opt in [("jit_adam", ADAM), ("jit_nesterov", ("nesterov", 0.05, 0.9))]:
+    path = os.path.join(WORK, f"{name}.jsonl")
+    train(path, [6, 12, 3], [stax.Tanh, None], "cross_entropy", opt, steps=40, jit=True)
+    rep = verify(path, name)
+    check(rep.get("receipts") == 40, f"{name}: forty receipts verified: {rep.get('receipts')}")
+
+# Tampering, on the relu run: each is caught by its own rule.
+with open(os.path.join(WORK, "relu.jsonl"), "rb") as f:
+    lines = f.read().splitlines()
+
+
+def mutated(line_no, fn):
+    out = [json.loads(line) for line in lines]
+    fn(out[line_no])
+    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
+
+
+def first_failure(rep):
+    return rep.get("failures", [{}])[0] if rep.get("failures") else {}
+
+
+g = json.loads(lines[1])["gradients"]["tensors"][2]
+at = largest_entry(g)
+rep = verify(mutated(1, lambda r: retensor(r["gradients"]["tensors"][2], at, 1 + 1e-4)), "gradient moved", want=1)
+f = first_failure(rep)
+check(f.get("rule") == 4 and f.get("tensor") == "grad.layers.1.weight" and f.get("index") == at and f.get("step") == 1,
+      f"gradient moved: rule 4 names step 1, grad.layers.1.weight[{at}]: {f}")
+m = json.loads(lines[2])["after"]["tensors"][4]  # m.layers.0.weight
+rep = verify(mutated(2, lambda r: retensor(r["after"]["tensors"][4], largest_entry(m), 1 + 1e-4)), "m moved", want=1)
+check(first_failure(rep).get("rule") == 5 and first_failure(rep).get("tensor") == "m.layers.0.weight",
+      f"m moved: rule 5 names m.layers.0.weight: {first_failure(rep)}")
+rep = verify(mutated(1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
+check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: rule 2 first: {first_failure(rep)}")
+rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
+check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first: {first_failure(rep)}")
+rep = verify(b"\n".join([lines[0], lines[2], lines[1]]) + b"\n", "two steps swapped", want=1)
+check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {first_failure(rep)}")
+
+# torch's formulas are not JAX's: a jax receipt relabelled as torch's Adam is refused as
+# malformed (the trainer says jax), and a clip (torch's clip_grad_norm_) has no place in it.
+for label, fn, where in [
+    ("torch optimizer", lambda r: r["model"].__setitem__("optimizer", {"kind": "adam", "lr": 0.01, "weight_decay": 0.0, "beta1": 0.9,
+                                                                       "beta2": 0.999, "eps": 1e-08, "amsgrad": False}), "/model/optimizer/kind"),
+    ("clip", lambda r: r["step"].__setitem__("clip", {"max_norm": 1.0, "total_norm": 0.5}), "/step/clip"),
+    ("mass", lambda r: r["model"]["optimizer"].__setitem__("mass", 0.9), "/model/optimizer"),
+]:
+    r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
+    check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
+
+# The writer refuses what bp cannot recompute, before training, saying what it supports.
+for label, args, needle in [
+    ("Gelu", ([stax.Dense(2), stax.Gelu], "mse", ("sgd", 1.0)), "layer 1"),
+    ("Softplus", ([stax.Dense(2), stax.Softplus], "mse", ("sgd", 1.0)), "layer 1"),
+    ("rmsprop", ([stax.Dense(2)], "mse", ("rmsprop", 1.0)), "rmsprop"),
+    ("bce", ([stax.Dense(2)], "bce", ("sgd", 1.0)), "bce"),
+    ("activation first", ([stax.Relu, stax.Dense(2)], "mse", ("sgd", 1.0)), "layer 0"),
+]:
+    layers, loss, opt = args
+    try:
+        MlpReceiptWriter(layers, stax.serial(*layers)[1], loss=loss, optimizer=opt, out=os.path.join(WORK, "x.jsonl"))
+        check(False, f"writer refuses {label}")
+    except ValueError as e:
+        check(needle in str(e) and "Supported:" in str(e), f"writer refuses {label}, naming it and listing what it supports: {e}")
+
+# MNIST-sized: 784-256-10, batch 64, Adam, generated data, split across two files that chain by
+# digest and verify as one stream.
+part1, part2 = os.path.join(WORK, "mnist1.jsonl"), os.path.join(WORK, "mnist2.jsonl")
+t0 = time.perf_counter()
+state = train(part1, [784, 256, 10], [stax.Relu, None], "cross_entropy", ("adam", 1e-3), steps=2, batch=64)
+train(part2, [784, 256, 10], [stax.Relu, None], "cross_entropy", ("adam", 1e-3), steps=1, batch=64, seed=1,
+      resume_from=part1, start=state)
+with open(part1, "rb") as a, open(part2, "rb") as b:
+    stream = a.read() + b.read()
+t1 = time.perf_counter()
+rep = verify(stream, "784-256-10 in two files")
+t2 = time.perf_counter()
+check(rep.get("receipts") == 3 and rep.get("first_index") == 0, f"784-256-10: three receipts from index 0: {rep.get('receipts')}")
+print(f"784-256-10 batch 64 Adam (JAX): 3 steps written in {t1 - t0:.2f} s, verified in {t2 - t1:.2f} s")
+# The receipts against schemas/tensor-step.v0.2.0.json with Debian's jsonschema (an independent
+# validator; this venv's Python has JAX but not jsonschema).
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "tensor-step.v0.2.0.json")
+files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum")]
+validate = subprocess.run(["/usr/bin/python3", "-c", """
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+bad = [f"{p}:{i}: {e.json_path}: {e.message}" for p in sys.argv[2:] for i, line in enumerate(open(p, "rb"))
+       for e in v.iter_errors(json.loads(line))]
+print("\\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+""", SCHEMA, *files], capture_output=True, timeout=300)
+check(validate.returncode == 0, f"tensor-step.v0.2.0.json accepts the jax receipts: {validate.stdout.decode()[:600]} {validate.stderr.decode()[-300:]}")
+finish("live_jax_mlp_test")
