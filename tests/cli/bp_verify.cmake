@@ -17,4 +17,4 @@ set_tests_properties(bp_cli_verify_multi_jobs PROPERTIES LABELS "cli;bp" TIMEOUT
 add_test(NAME bp_cli_verify_multi_stream
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_multi_stream_test.py $<TARGET_FILE:bp>
           $<TARGET_FILE:bundle_gen>)
-set_tests_properties(bp_cli_verify_multi_stream PROPERTIES LABELS "cli;bp" TIMEOUT 600)
+set_tests_properties(bp_cli_verify_multi_stream PROPERTIES LABELS "cli;bp" TIMEOUT 900)

@@ -22,7 +22,7 @@ from bp_cli import Failures, bp_from_argv
 LONG = 10000
 SHORT = 1000
 # A run that hangs is killed after this long and reported as a failure, not a ctest timeout.
-HANG_S = 240
+HANG_S = 420
 
 
 def communicate(p, wait=True):
