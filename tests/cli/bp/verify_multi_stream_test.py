@@ -28,7 +28,8 @@ HANG_S = 420
 def communicate(p, wait=True):
     """stdout and stderr of `p` once both are closed; with wait=False the caller reaps it."""
     out, err = [], []
-    readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read())) for s, b in ((p.stdout, out), (p.stderr, err))]
+    readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read()))
+               for s, b in ((p.stdout, out), (p.stderr, err))]
     for t in readers:
         t.start()
     for t in readers:
