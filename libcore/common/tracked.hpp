@@ -10,7 +10,7 @@
 // ey, then |fl32(x32 op y32) - fl64(x64 op y64)| <= P + (u32 + u64)(|x64 op y64| + P) + tiny,
 // where P is what the operands' errors can do to the exact result (|x|ey + |y|ex + ex ey for a
 // product). It is first-order sharp and never ignores a term: it is a bound, not an estimate.
-// Library functions (exp, log, tanh, pow, sqrt) are bounded by the function's change over the
+// Library functions (exp, log, tanh, erf, pow, sqrt) are bounded by the function's change over the
 // operands' intervals plus kLibmUlps units of the result for each precision's libm.
 //
 // A comparison whose operands' intervals overlap could go the other way in fp32; it is decided
@@ -141,6 +141,13 @@ template <class A>
 template <class A>
 [[nodiscard]] Tracked<A> tanh(const Tracked<A>& x) {
   return tracked_detail::monotone(x, x.v - x.e, x.v + x.e, [](double t) { return std::tanh(t); });
+}
+// erf is increasing everywhere: its change over the operand's interval plus the libm allowance
+// (glibc's erff and erf). An approximation with a larger error of its own (ATen's vectorized
+// erf) adds that as an absolute term at the call site.
+template <class A>
+[[nodiscard]] Tracked<A> erf(const Tracked<A>& x) {
+  return tracked_detail::monotone(x, x.v - x.e, x.v + x.e, [](double t) { return std::erf(t); });
 }
 template <class A>
 [[nodiscard]] Tracked<A> log1p(const Tracked<A>& x) {

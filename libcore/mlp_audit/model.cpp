@@ -10,8 +10,16 @@ std::string activation_name(Activation a) {
     case Activation::sigmoid: return "sigmoid";
     case Activation::tanh: return "tanh";
     case Activation::silu: return "silu";
+    case Activation::gelu: return "gelu";
+    case Activation::gelu_tanh: return "gelu_tanh";
   }
   return "identity";
+}
+
+std::size_t parameter_count(const Model& m) {
+  std::size_t n = 0;
+  for (const Layer& l : m.layers) n += l.norm && l.norm->affine ? 4 : 2;
+  return n;
 }
 
 std::vector<std::string> state_names(const Optimizer& o) {

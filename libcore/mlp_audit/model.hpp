@@ -1,26 +1,40 @@
 #pragma once
 // What an `mlp` receipt says the network is: a torch.nn.Sequential of Linear layers, each
-// followed by one activation (Identity for none), a loss and an optimizer (torch's single-tensor
+// optionally normalized (LayerNorm), followed by one activation (Identity for none) and
+// optionally by Dropout, a loss and an optimizer (torch's single-tensor
 // CPU implementations, whose formulas step.cpp follows operation for operation, or
 // jax.example_libraries.optimizers' sgd, momentum, nesterov and adam: jax_update.cpp).
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlp_audit {
 
-enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu };
-enum class LossKind : unsigned char { cross_entropy, mse };
+// gelu: nn.GELU() (erf); gelu_tanh: nn.GELU(approximate="tanh").
+enum class Activation : unsigned char { identity, relu, leaky_relu, sigmoid, tanh, silu, gelu, gelu_tanh };
+// half_squared_error: bp's HalfSquaredError module, 0.5 * mse_loss (loss.cpp gives the formulas).
+enum class LossKind : unsigned char { cross_entropy, mse, half_squared_error, bce_with_logits };
 enum class Reduction : unsigned char { mean, sum };
 enum class OptimizerKind : unsigned char { sgd, adam, adamw, jax_sgd, jax_momentum, jax_nesterov, jax_adam };
 
 // The jax.example_libraries.optimizers kinds (a receipt of trainer "jax").
 [[nodiscard]] constexpr bool is_jax(OptimizerKind k) { return k >= OptimizerKind::jax_sgd; }
 
+// nn.LayerNorm(out, eps, elementwise_affine) between a layer's Linear and its activation.
+struct LayerNorm {
+  double eps = 1e-5;
+  bool affine = true;  // elementwise_affine: parameters layers.<l>.norm.weight and .bias [out]
+};
+
 struct Layer {
   std::size_t in = 0, out = 0;
   Activation activation = Activation::identity;
   double negative_slope = 0.01;  // leaky_relu only
+  std::optional<LayerNorm> norm;
+  // nn.Dropout(p) after the activation, 0 for none: the receipt's batch records the mask torch drew
+  // (mask.layers.<l>, [batch, out], 1 kept / 0 dropped) and kept entries are scaled by 1 / (1 - p).
+  double dropout = 0;
 };
 
 struct Optimizer {
@@ -37,6 +51,9 @@ struct Model {
   std::vector<Layer> layers;
   LossKind loss = LossKind::cross_entropy;
   Reduction reduction = Reduction::mean;
+  // cross_entropy only: CrossEntropyLoss(label_smoothing=, weight=) (empty: no class weights).
+  double label_smoothing = 0;
+  std::vector<float> class_weight;
   Optimizer optimizer;
 };
 
@@ -45,6 +62,9 @@ inline constexpr std::size_t kMaxWidth = std::size_t{1} << 16;
 inline constexpr std::size_t kMaxLayers = 64;
 
 [[nodiscard]] std::string activation_name(Activation a);
+// How many parameter tensors the model has: per layer weight and bias, then its LayerNorm's
+// weight and bias where it has an affine one.
+[[nodiscard]] std::size_t parameter_count(const Model& m);
 // The names of the optimizer's state tensors per parameter, in receipt order ("exp_avg", ...).
 [[nodiscard]] std::vector<std::string> state_names(const Optimizer& o);
 

@@ -3,8 +3,11 @@
 // (nltrain's receipts stay 0.1.0, nltrain-mag). One JSON line per training step:
 //
 //   {"format":"tensor-step","version":"0.2.0","trainer":{"name":"pytorch"|"jax","version":V},
-//    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]},...],
-//             "loss":{"kind":"cross_entropy"|"mse","reduction":"mean"|"sum"},
+//    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]
+//                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}][,"dropout":p]},...],
+//             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
+//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
+//             (label_smoothing and weight: cross_entropy only, present when set)
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}
@@ -13,12 +16,15 @@
 //                   | {"kind":"jax_adam","lr":x,"beta1":x,"beta2":x,"eps":x}},
 //    "receipt":{"index":i,"previous_sha256":H|null},
 //    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
-//    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out]]},
+//    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out] (in [0,1] for
+//             bce_with_logits), then mask.layers.<l> [B,out] per layer with dropout: 1 kept, 0 dropped]},
 //    "before":{"tensors":[params..., optimizer state...]},
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}
 //
-// Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out]; optimizer state
+// Parameters are named layers.<l>.weight [out,in] and layers.<l>.bias [out], then, with an affine
+// layer_norm (applied to the Linear's output, before the activation), layers.<l>.norm.weight and
+// layers.<l>.norm.bias [out]; optimizer state
 // <state>.layers.<l>.weight (state_names order, then parameter order). With "clip", the step ran
 // torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update:
 // "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned. Tensors are nl_audit's
@@ -55,6 +61,7 @@ struct Receipt {
   };
   std::optional<Clip> clip;
   nl_audit::TensorEntry input, target;
+  std::vector<nl_audit::TensorEntry> masks;  // mask.layers.<l>, one per layer with dropout
   std::vector<nl_audit::TensorEntry> before, gradients, after;
 };
 

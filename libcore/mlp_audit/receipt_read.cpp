@@ -5,149 +5,18 @@
 #include "common/base64.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
+#include "mlp_audit/model_read.hpp"
 #include "mlp_audit/receipt.hpp"
 
 namespace mlp_audit {
 namespace {
 
-using Json = nlohmann::ordered_json;
 using common::JsonFields;
 using nl_audit::TensorEntry;
 
-template <class V>
-common::Result<V> pick(const JsonFields& f, const char* key, std::initializer_list<std::pair<const char*, V>> names) {
-  auto s = f.string(key);
-  if (!s.ok()) return s.error();
-  std::string expected;
-  for (const auto& [name, value] : names) {
-    if (*s == name) return value;
-    expected += std::string(expected.empty() ? "" : ", ") + "\"" + name + "\"";
-  }
-  return f.error(key, "is \"" + common::excerpt(*s) + "\"; supported: " + expected);
-}
-
-class Reader {
+class Reader : public FieldReader {
  public:
-  Reader(std::string file, std::int64_t line) : file_(std::move(file)), line_(line) {}
-  JsonFields fields(const Json& obj, const std::string& path) const { return JsonFields(obj, file_, line_, path); }
-
-  common::Result<double> finite(const JsonFields& f, const char* key, double lo, double hi) const {
-    auto v = f.number(key);
-    if (!v.ok()) return v.error();
-    if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return *v;
-  }
-
-  common::Result<Layer> layer(const Json& obj, const std::string& path) const {
-    JsonFields f = fields(obj, path);
-    if (auto s = f.only({"in", "out", "activation", "negative_slope"}); !s.ok()) return s.error();
-    Layer l;
-    for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
-      auto v = f.unsigned_int(key);
-      if (!v.ok()) return v.error();
-      if (*v == 0 || *v > kMaxWidth) return f.error(key, "must be in [1, " + std::to_string(kMaxWidth) + "]");
-      *field = *v;
-    }
-    auto a = pick<Activation>(f, "activation", {{"identity", Activation::identity}, {"relu", Activation::relu},
-                                               {"leaky_relu", Activation::leaky_relu}, {"sigmoid", Activation::sigmoid},
-                                               {"tanh", Activation::tanh}, {"silu", Activation::silu}});
-    if (!a.ok()) return a.error();
-    l.activation = *a;
-    if ((l.activation == Activation::leaky_relu) != f.has("negative_slope")) {
-      return f.error("negative_slope", "is present exactly when the activation is leaky_relu");
-    }
-    if (f.has("negative_slope")) {
-      auto s = finite(f, "negative_slope", 0, 1);
-      if (!s.ok()) return s.error();
-      l.negative_slope = *s;
-    }
-    return l;
-  }
-
-  common::Status optimizer(const Json& obj, Optimizer& o) const {
-    JsonFields f = fields(obj, "/model/optimizer");
-    auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw},
-                                               {"jax_sgd", OptimizerKind::jax_sgd}, {"jax_momentum", OptimizerKind::jax_momentum},
-                                               {"jax_nesterov", OptimizerKind::jax_nesterov}, {"jax_adam", OptimizerKind::jax_adam}});
-    if (!kind.ok()) return kind.error();
-    o.kind = *kind;
-    if (is_jax(o.kind)) return jax_optimizer(f, o);
-    const bool sgd = o.kind == OptimizerKind::sgd;
-    auto s = sgd ? f.only({"kind", "lr", "weight_decay", "momentum", "dampening", "nesterov"})
-                 : f.only({"kind", "lr", "weight_decay", "beta1", "beta2", "eps", "amsgrad"});
-    if (!s.ok()) return s.error();
-    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}, {"weight_decay", &o.weight_decay}};
-    if (sgd) nums.insert(nums.end(), {{"momentum", &o.momentum}, {"dampening", &o.dampening}});
-    else nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
-    if (auto n = numbers(f, nums); !n.ok()) return n.error();
-    auto flag = f.boolean(sgd ? "nesterov" : "amsgrad");
-    if (!flag.ok()) return flag.error();
-    (sgd ? o.nesterov : o.amsgrad) = *flag;
-    if (!sgd && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
-    return {};
-  }
-
-  // jax.example_libraries.optimizers: sgd(lr), momentum|nesterov(lr, mass), adam(lr, b1, b2, eps).
-  common::Status jax_optimizer(const JsonFields& f, Optimizer& o) const {
-    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}};
-    common::Status s;
-    if (o.kind == OptimizerKind::jax_sgd) {
-      s = f.only({"kind", "lr"});
-    } else if (o.kind == OptimizerKind::jax_adam) {
-      s = f.only({"kind", "lr", "beta1", "beta2", "eps"});
-      nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
-    } else {
-      s = f.only({"kind", "lr", "mass"});
-      nums.emplace_back("mass", &o.mass);
-    }
-    if (!s.ok()) return s.error();
-    if (auto n = numbers(f, nums); !n.ok()) return n.error();
-    if (o.kind == OptimizerKind::jax_adam && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
-    return {};
-  }
-
-  // Each key's finite number into its field: rates, eps and decay up to 1e6, the rest up to 1.
-  common::Status numbers(const JsonFields& f, const std::vector<std::pair<const char*, double*>>& nums) const {
-    for (auto [key, field] : nums) {
-      const std::string k = key;
-      auto v = finite(f, key, 0, k == "lr" || k == "eps" || k == "weight_decay" ? 1e6 : 1);
-      if (!v.ok()) return v.error();
-      *field = *v;
-    }
-    return {};
-  }
-
-  common::Status model(const Json& obj, Model& m) const {
-    JsonFields f = fields(obj, "/model");
-    if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
-    auto kind = f.string("kind");
-    if (!kind.ok()) return kind.error();
-    if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
-    auto layers = f.array("layers");
-    if (!layers.ok()) return layers.error();
-    if ((*layers)->empty() || (*layers)->size() > kMaxLayers) return f.error("layers", "must hold 1 to " + std::to_string(kMaxLayers) + " layers");
-    for (std::size_t i = 0; i < (*layers)->size(); ++i) {
-      auto l = layer((**layers)[i], common::json_child_path("/model/layers", i));
-      if (!l.ok()) return l.error();
-      if (i > 0 && l->in != m.layers.back().out) {
-        return fields((**layers)[i], common::json_child_path("/model/layers", i)).error("in", "differs from the previous layer's out");
-      }
-      m.layers.push_back(*l);
-    }
-    auto loss = f.object("loss");
-    if (!loss.ok()) return loss.error();
-    JsonFields lf = fields(**loss, "/model/loss");
-    if (auto s = lf.only({"kind", "reduction"}); !s.ok()) return s.error();
-    auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse}});
-    if (!lk.ok()) return lk.error();
-    m.loss = *lk;
-    auto red = pick<Reduction>(lf, "reduction", {{"mean", Reduction::mean}, {"sum", Reduction::sum}});
-    if (!red.ok()) return red.error();
-    m.reduction = *red;
-    auto opt = f.object("optimizer");
-    if (!opt.ok()) return opt.error();
-    return optimizer(**opt, m.optimizer);
-  }
+  using FieldReader::FieldReader;
 
   common::Result<TensorEntry> tensor(const Json& obj, const std::string& path, const Slot& slot) const {
     JsonFields f = fields(obj, path);
@@ -231,10 +100,13 @@ class Reader {
     r.trainer_version = *tver;
     auto model_obj = f.object("model");
     if (!model_obj.ok()) return model_obj.error();
-    if (auto s = model(**model_obj, r.model); !s.ok()) return s.error();
+    if (auto s = read_model(*this, **model_obj, r.model); !s.ok()) return s.error();
     if (is_jax(r.model.optimizer.kind) != (*tname == "jax")) {
       return fields(**model_obj, "/model/optimizer").error("kind", *tname == "jax" ? "must be one of jax's (jax_sgd, jax_momentum, jax_nesterov, jax_adam) in a receipt of trainer \"jax\""
                                                                                    : "is one of jax's; the trainer is \"" + *tname + "\"");
+    }
+    if (*tname == "jax") {
+      if (auto s = check_jax_model(*this, **model_obj, r.model); !s.ok()) return s.error();
     }
     r.model_text = (*model_obj)->dump();
 
@@ -289,15 +161,38 @@ class Reader {
     const Model& m = r.model;
     const std::vector<std::size_t> target_shape =
         m.loss == LossKind::cross_entropy ? std::vector<std::size_t>{r.batch} : std::vector<std::size_t>{r.batch, m.layers.back().out};
-    auto batch = section(f, "batch", {{"input", {r.batch, m.layers.front().in}}, {"target", target_shape}});
+    std::vector<Slot> batch_slots{{"input", {r.batch, m.layers.front().in}}, {"target", target_shape}};
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+      if (m.layers[l].dropout != 0) batch_slots.push_back({"mask.layers." + std::to_string(l), {r.batch, m.layers[l].out}});
+    }
+    auto batch = section(f, "batch", batch_slots);
     if (!batch.ok()) return batch.error();
     r.input = std::move((*batch)[0]), r.target = std::move((*batch)[1]);
+    for (std::size_t k = 2; k < batch->size(); ++k) {  // Dropout's masks: exactly 0 or 1
+      auto v = nl_audit::f32_values((*batch)[k]);
+      for (std::size_t i = 0; i < v->size(); ++i) {
+        if ((*v)[i] != 0 && (*v)[i] != 1) {
+          return common::Error::malformed("entry " + std::to_string(i) + " of " + (*batch)[k].name + " is neither 0 nor 1",
+                                          {file_, line_, "/batch/tensors/" + std::to_string(k) + "/data"});
+        }
+      }
+      r.masks.push_back(std::move((*batch)[k]));
+    }
     if (m.loss == LossKind::cross_entropy) {
       auto t = nl_audit::f32_values(r.target);
       for (std::size_t i = 0; i < t->size(); ++i) {
         const float c = (*t)[i];
         if (!(c >= 0 && c < static_cast<float>(m.layers.back().out) && c == std::floor(c))) {
           return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer",
+                                          {file_, line_, "/batch/tensors/1/data"});
+        }
+      }
+    }
+    if (m.loss == LossKind::bce_with_logits) {  // BCEWithLogitsLoss's targets are probabilities
+      auto t = nl_audit::f32_values(r.target);
+      for (std::size_t i = 0; i < t->size(); ++i) {
+        if (!((*t)[i] >= 0 && (*t)[i] <= 1)) {
+          return common::Error::malformed("target " + std::to_string(i) + " is outside [0, 1] (bce_with_logits)",
                                           {file_, line_, "/batch/tensors/1/data"});
         }
       }
@@ -317,9 +212,6 @@ class Reader {
     return r;
   }
 
- private:
-  std::string file_;
-  std::int64_t line_;
 };
 
 }  // namespace
@@ -330,6 +222,10 @@ std::vector<Slot> parameter_slots(const Model& m) {
     const std::string p = "layers." + std::to_string(l) + ".";
     out.push_back({p + "weight", {m.layers[l].out, m.layers[l].in}});
     out.push_back({p + "bias", {m.layers[l].out}});
+    if (m.layers[l].norm && m.layers[l].norm->affine) {
+      out.push_back({p + "norm.weight", {m.layers[l].out}});
+      out.push_back({p + "norm.bias", {m.layers[l].out}});
+    }
   }
   return out;
 }

@@ -1,11 +1,14 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
-// covers their fp32 rounding: addmm with the bias as C, log_softmax as (x - max) - log(sum exp),
-// log_softmax_backward as g - exp(out) * sum(g), threshold_backward on the ReLU output,
-// sigmoid as 1 / (1 + exp(-x)), the single-tensor SGD and Adam(W) loops of torch.optim.
+// covers their fp32 rounding: addmm with the bias as C, LayerNorm (layer_norm.cpp), the
+// activations of activation.cpp, Dropout from its recorded mask, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
 
+#include "mlp_audit/activation.hpp"
+#include "mlp_audit/layer_norm.hpp"
+#include "mlp_audit/loss.hpp"
+#include "mlp_audit/sums.hpp"
 #include "tape/tracked_gemm.hpp"
 
 namespace mlp_audit {
@@ -17,133 +20,68 @@ std::vector<T32> exact(std::span<const float> v) {
   return out;
 }
 
-// An fp32 result that is either `a` or `b` (a kink torch may have taken either side of): the
-// midpoint, with half their distance added to the bound.
-T32 either(const T32& a, const T32& b) {
-  return T32::exact((a.v + b.v) / 2, std::abs(a.v - b.v) / 2 + std::max(a.e, b.e));
-}
-
-T32 sigmoid(const T32& z) { return T32(1) / (T32(1) + exp(-z)); }
-
-T32 activate(const Layer& l, const T32& z) {
-  switch (l.activation) {
-    case Activation::identity: return z;
-    case Activation::relu: return z.v + z.e < 0 ? T32(0) : max(z, T32(0));  // surely negative: 0 in both
-    case Activation::leaky_relu: {
-      const T32 low = z * T32(l.negative_slope);
-      if (z.e > 0 && std::abs(z.v) <= z.e) return either(z, low);  // fp32 may take either side
-      return z.v > 0 ? z : low;
-    }
-    case Activation::sigmoid: return sigmoid(z);
-    case Activation::tanh: return tanh(z);
-    case Activation::silu: return z / (T32(1) + exp(-z));
-  }
-  return z;
-}
-
-T32 derive(const Layer& l, const T32& z, const T32& a, const T32& g, std::uint64_t& kinks) {
-  switch (l.activation) {
-    case Activation::identity: return g;
-    case Activation::relu:  // threshold_backward(g, output, 0): g where output > 0
-      if (z.e > 0 && std::abs(z.v) <= z.e) {
-        ++kinks;
-        return either(g, T32(0));
-      }
-      return z.v > 0 ? g : T32(0);
-    case Activation::leaky_relu: {  // z > 0 ? g : g * slope
-      const T32 low = g * T32(l.negative_slope);
-      if (std::abs(z.v) <= z.e && z.e > 0) {
-        ++kinks;
-        return either(g, low);
-      }
-      return z.v > 0 ? g : low;
-    }
-    case Activation::sigmoid: return g * (T32(1) - a) * a;
-    case Activation::tanh: return g * (T32(1) - a * a);
-    case Activation::silu: {
-      const T32 s = sigmoid(z);
-      return g * s * (T32(1) + z * (T32(1) - s));
-    }
-  }
-  return g;
-}
-
-// Row sums of an r x c matrix (any summation order: a product with a ones vector).
-std::vector<T32> row_sums(const std::vector<T32>& m, std::size_t r, std::size_t c) {
-  const std::vector<T32> ones(c, T32(1));
-  std::vector<T32> out(r);
-  tape::tracked_gemm(false, false, r, 1, c, m.data(), ones.data(), false, out.data());
-  return out;
-}
-
-T32 total(const std::vector<T32>& v) { return row_sums(v, 1, v.size()).front(); }
-
 }  // namespace
 
 Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
-                          std::size_t batch) {
+                          std::size_t batch, const std::vector<std::vector<float>>& masks) {
   const std::size_t depth = m.layers.size();
-  std::vector<std::vector<T32>> in(depth + 1), pre(depth);  // in[l]: layer l's input; pre: Z
+  // in[l]: layer l's input; pre: the Linear's output Z; act: the activation's input (Z, or its
+  // LayerNorm); out: the activation's output; noise: Dropout's mask / (1 - p) (empty: no dropout)
+  std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth), out(depth), noise(depth);
+  std::vector<NormForward> norm(depth);
   in[0] = exact(x);
-  std::vector<std::vector<T32>> w(depth), b(depth);
-  for (std::size_t l = 0; l < depth; ++l) {
+  std::vector<std::vector<T32>> w(depth), b(depth), gamma(depth), beta(depth);
+  std::vector<std::size_t> first(depth);  // layer l's first parameter (its weight)
+  std::size_t dropped = 0;
+  for (std::size_t l = 0, p = 0; l < depth; ++l) {
     const Layer& L = m.layers[l];
-    w[l] = exact(params[2 * l]), b[l] = exact(params[2 * l + 1]);
+    first[l] = p;
+    w[l] = exact(params[p++]), b[l] = exact(params[p++]);
+    if (L.norm && L.norm->affine) gamma[l] = exact(params[p++]), beta[l] = exact(params[p++]);
     pre[l].resize(batch * L.out);
     for (std::size_t i = 0; i < batch; ++i)
       for (std::size_t j = 0; j < L.out; ++j) pre[l][i * L.out + j] = b[l][j];
     tape::tracked_gemm(false, true, batch, L.out, L.in, in[l].data(), w[l].data(), true, pre[l].data());
-    in[l + 1].resize(pre[l].size());
-    for (std::size_t i = 0; i < pre[l].size(); ++i) in[l + 1][i] = activate(L, pre[l][i]);
+    if (L.norm) {
+      norm[l] = layer_norm(pre[l], batch, L.out, L.norm->eps, gamma[l], beta[l]);
+      act[l] = norm[l].y;
+    } else {
+      act[l] = pre[l];
+    }
+    out[l].resize(pre[l].size());
+    for (std::size_t i = 0; i < pre[l].size(); ++i) out[l][i] = activate(L, act[l][i]);
+    in[l + 1] = out[l];
+    if (L.dropout != 0) {  // ATen's _dropout: noise = bernoulli(1 - p) / (1 - p); input * noise
+      const std::vector<float>& mask = masks[dropped++];
+      const T32 scale = T32(1) / T32(1 - L.dropout);
+      noise[l].resize(mask.size());
+      for (std::size_t i = 0; i < mask.size(); ++i) noise[l][i] = mask[i] != 0 ? scale : T32(0);
+      for (std::size_t i = 0; i < mask.size(); ++i) in[l + 1][i] = out[l][i] * noise[l][i];
+    }
   }
   Backprop r;
-  const std::size_t c = m.layers.back().out;
-  const std::vector<T32>& y = in[depth];
-  std::vector<T32> grad(batch * c);
-  const T32 grad_out(1);
-  if (m.loss == LossKind::cross_entropy) {
-    std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch);
-    for (std::size_t i = 0; i < batch; ++i) {
-      T32 mx = y[i * c];
-      for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
-      row_max[i] = mx;
-      for (std::size_t j = 0; j < c; ++j) shifted[i * c + j] = y[i * c + j] - mx, e[i * c + j] = exp(shifted[i * c + j]);
-    }
-    const std::vector<T32> sums = row_sums(e, batch, c);
-    for (std::size_t i = 0; i < batch; ++i) {
-      // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
-      const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
-      for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
-      picked[i] = -out[i * c + static_cast<std::size_t>(target[i])];
-    }
-    const T32 denom = m.reduction == Reduction::mean ? T32(static_cast<double>(batch)) : T32(1);
-    r.loss = total(picked) / denom;
-    const T32 g = -grad_out / denom;  // nll_loss_backward at the target, zero elsewhere
-    for (std::size_t i = 0; i < batch; ++i)
-      for (std::size_t j = 0; j < c; ++j) {
-        const T32 gj = j == static_cast<std::size_t>(target[i]) ? g : T32(0);
-        grad[i * c + j] = gj - exp(out[i * c + j]) * g;
-      }
-  } else {
-    std::vector<T32> diff(batch * c), sq(batch * c);
-    for (std::size_t i = 0; i < diff.size(); ++i) diff[i] = y[i] - T32(target[i]), sq[i] = diff[i] * diff[i];
-    const double n = m.reduction == Reduction::mean ? static_cast<double>(diff.size()) : 1.0;
-    r.loss = total(sq) / T32(n);
-    const T32 norm(2.0 / n);  // mse_loss_backward: norm * (input - target) * grad_output
-    for (std::size_t i = 0; i < diff.size(); ++i) grad[i] = norm * diff[i] * grad_out;
-  }
-  r.gradients.resize(2 * depth);
+  LossGradient lg = loss_gradient(m, in[depth], target, batch);
+  r.loss = lg.loss;
+  std::vector<T32> grad = std::move(lg.grad);
+  r.gradients.resize(parameter_count(m));
   for (std::size_t l = depth; l-- > 0;) {
     const Layer& L = m.layers[l];
+    if (L.dropout != 0)  // mul's backward: grad * noise
+      for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = grad[i] * noise[l][i];
     std::vector<T32> dz(grad.size());
-    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, pre[l][i], in[l + 1][i], grad[i], r.kinks);
-    std::vector<T32>& dw = r.gradients[2 * l];
+    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, act[l][i], out[l][i], grad[i], r.kinks);
+    if (L.norm) {
+      NormBackward nb = layer_norm_backward(dz, pre[l], norm[l], batch, L.out, gamma[l]);
+      if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);
+      dz = std::move(nb.dx);
+    }
+    std::vector<T32>& dw = r.gradients[first[l]];
     dw.resize(L.out * L.in);
     tape::tracked_gemm(true, false, L.out, L.in, batch, dz.data(), in[l].data(), false, dw.data());
     std::vector<T32> dzt(dz.size());  // db: the batch sum of dz, as a row sum of its transpose
     for (std::size_t i = 0; i < batch; ++i)
       for (std::size_t j = 0; j < L.out; ++j) dzt[j * batch + i] = dz[i * L.out + j];
-    r.gradients[2 * l + 1] = row_sums(dzt, L.out, batch);
+    r.gradients[first[l] + 1] = row_sums(dzt, L.out, batch);
     if (l > 0) {
       grad.assign(batch * L.in, T32(0));
       tape::tracked_gemm(false, false, batch, L.in, L.out, dz.data(), w[l].data(), false, grad.data());

@@ -26,9 +26,11 @@ struct Backprop {
   std::uint64_t kinks = 0;
 };
 
-// x: [batch, in0]; target: class indices (cross_entropy, [batch]) or values ([batch, out_last]).
+// x: [batch, in0]; target: class indices (cross_entropy, [batch]) or values ([batch, out_last]);
+// masks: one [batch, out] mask of 0s and 1s per layer with dropout, in layer order.
 [[nodiscard]] Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x,
-                                        std::span<const float> target, std::size_t batch);
+                                        std::span<const float> target, std::size_t batch,
+                                        const std::vector<std::vector<float>>& masks = {});
 
 struct Update {
   std::vector<std::vector<T32>> params;  // in parameter order

@@ -95,10 +95,12 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   }
 
   // 3 loss, 4 gradient
-  const std::size_t np = 2 * m.layers.size();
+  const std::size_t np = parameter_count(m);
   const Params params = values(r.before, 0, np);
   const std::vector<float> x = values(r.input), target = values(r.target);
-  const Backprop bp = forward_backward(m, params, x, target, r.batch);
+  std::vector<std::vector<float>> masks;
+  for (const nl_audit::TensorEntry& e : r.masks) masks.push_back(values(e));
+  const Backprop bp = forward_backward(m, params, x, target, r.batch, masks);
   kinks_ += bp.kinks;
   const float loss[1] = {r.loss};
   compare(3, "loss", loss, {bp.loss});

@@ -89,3 +89,17 @@ TEST_CASE("tracked: a divisor or a log argument that its bound reaches gives an 
   CHECK(std::isinf(log(tiny).e));
   CHECK(std::isfinite(log(T32(2)).e));
 }
+
+TEST_CASE("tracked: erf of an fp32 expression stays inside its bound (glibc erff)") {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  for (int i = 0; i < 20000; ++i) {
+    const float a = u(rng), b = u(rng);
+    const float f = std::erf(a * b * 0.25f + b);
+    const T32 t = erf(T32(a) * T32(b) * T32(0.25f) + T32(b));
+    CAPTURE(a);
+    CAPTURE(b);
+    REQUIRE(inside(f, t));
+    CHECK(t.e <= 1e-5 * (std::abs(t.v) + 1));
+  }
+}

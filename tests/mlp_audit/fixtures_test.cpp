@@ -32,6 +32,20 @@ mlp_audit::StreamVerifier run(const std::vector<std::string>& lines) {
   return v;
 }
 
+// The reader's error for the first line of `file` after each edit (its first occurrence replaced).
+std::string error_after(const char* file, std::initializer_list<std::pair<std::string, std::string>> edits) {
+  std::string line = lines_of(dir() / file)[0];
+  for (const auto& [from, to] : edits) {
+    const std::size_t at = line.find(from);
+    REQUIRE(at != std::string::npos);
+    line.replace(at, from.size(), to);
+  }
+  mlp_audit::StreamVerifier v("r.jsonl");
+  const common::Status s = v.add(line, 1);
+  REQUIRE(!s.ok());
+  return s.error().to_string();
+}
+
 }  // namespace
 
 TEST_CASE("mlp_audit: the real run passes every rule") {
@@ -39,6 +53,16 @@ TEST_CASE("mlp_audit: the real run passes every rule") {
   CHECK(v.receipts() == 3);
   CHECK(v.failure_count() == 0);
   for (unsigned rule = 1; rule <= 7; ++rule) CHECK(v.tally()[rule].checked > 0);
+}
+
+TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout and the later losses pass every rule they reach") {
+  for (const char* name : {"norm-gelu-dropout-sgd.jsonl", "gelu-tanh-bce-adam.jsonl", "plain-norm-half-adamw.jsonl"}) {
+    CAPTURE(name);
+    const mlp_audit::StreamVerifier v = run(lines_of(dir() / name));
+    CHECK(v.receipts() == 3);
+    CHECK(v.failure_count() == 0);
+    for (unsigned rule = 1; rule <= 6; ++rule) CHECK(v.tally()[rule].checked > 0);
+  }
 }
 
 TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
@@ -55,7 +79,7 @@ TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
     CHECK(v.failures().front().rule == m.at("rule").get<unsigned>());
     ++seen;
   }
-  CHECK(seen == 6);
+  CHECK(seen == 8);
 }
 
 TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed and bound") {
@@ -72,20 +96,27 @@ TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed an
 }
 
 TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON path") {
-  const std::vector<std::string> good = lines_of(dir() / "relu-adam-clip.jsonl");
-  auto error_for = [&](const std::string& from, const std::string& to) {
-    std::string line = good[0];
-    const std::size_t at = line.find(from);
-    REQUIRE(at != std::string::npos);
-    line.replace(at, from.size(), to);
-    mlp_audit::StreamVerifier v("r.jsonl");
-    const common::Status s = v.add(line, 1);
-    REQUIRE(!s.ok());
-    return s.error().to_string();
-  };
+  auto error_for = [](const std::string& from, const std::string& to) { return error_after("relu-adam-clip.jsonl", {{from, to}}); };
   CHECK(error_for("\"dtype\":\"f32\"", "\"dtype\":\"f16\"").find("r.jsonl:1: /batch/tensors/0/dtype") != std::string::npos);
-  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"gelu\"").find("/model/layers/0/activation") != std::string::npos);
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"elu\"").find("/model/layers/0/activation") != std::string::npos);
   CHECK(error_for("\"kind\":\"adam\"", "\"kind\":\"rmsprop\"").find("/model/optimizer/kind") != std::string::npos);
   CHECK(error_for("\"batch\":8", "\"batch\":7").find("/batch/tensors/0/shape") != std::string::npos);
   CHECK(error_for("{\"n\":0,", "{\"n\":0,\"extra\":1,").find("/step") != std::string::npos);
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5}")
+            .find("/model/layers/0/layer_norm") != std::string::npos);
+  // An affine LayerNorm adds layers.0.norm.weight and .bias after layers.0.bias: 12 tensors before the step become 18.
+  CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5,\"elementwise_affine\":true}")
+            .find("/before/tensors: holds 12 tensors; expected 18") != std::string::npos);
+  // What bp recomputes in torch's formulas only is refused in a jax receipt.
+  const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
+  CHECK(error_after("norm-gelu-dropout-sgd.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""},
+                                                    {sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}})
+            .find("/model/layers/0/activation: is PyTorch-only") != std::string::npos);
+  // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
+  const std::string ce = "\"reduction\":\"mean\"";
+  CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);
+  CHECK(error_for(ce, ce + ",\"weight\":[1,2]").find("/model/loss/weight") != std::string::npos);
+  CHECK(error_for(ce, ce + ",\"label_smoothing\":1.5").find("/model/loss/label_smoothing") != std::string::npos);
+  CHECK(error_for("\"kind\":\"cross_entropy\",\"reduction\":\"mean\"", "\"kind\":\"mse\",\"reduction\":\"mean\",\"label_smoothing\":0.1")
+            .find("/model/loss/label_smoothing: is for cross_entropy only") != std::string::npos);
 }

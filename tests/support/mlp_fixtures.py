@@ -1,6 +1,8 @@
 """Writes fixtures/mlp/: a short real PyTorch run (6-12-3, ReLU, cross entropy, Adam, clip_grad_norm_)
 through bp's MlpReceiptWriter, and one damaged copy per mutation, named for it, whose .meta.json
-says which rule must fail first. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
+says which rule must fail first; and runs of the later layers and losses (LayerNorm, GELU, Dropout
+with its recorded mask, weighted and smoothed cross entropy; GELU tanh with BCEWithLogitsLoss;
+LayerNorm without affine, the half squared error), with a damaged Dropout mask. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
 tests/mlp_audit/fixtures_test.cpp reads the files without torch."""
 import base64
 import hashlib
@@ -14,7 +16,7 @@ from torch import nn
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "apps", "bp", "extract"))
-from pytorch_mlp import MlpReceiptWriter  # noqa: E402
+from pytorch_mlp import HalfSquaredError, MlpReceiptWriter  # noqa: E402
 
 OUT = os.path.join(ROOT, "fixtures", "mlp")
 os.makedirs(OUT, exist_ok=True)
@@ -33,7 +35,6 @@ with MlpReceiptWriter(model, opt, loss_fn, out=good) as w:
             loss.backward()
             w.clip_grad_norm_(0.5)
             opt.step()
-lines = open(good, "rb").read().splitlines()
 
 
 def retensor(t, index, factor):
@@ -49,12 +50,12 @@ def largest(t):
     return max(range(len(vals)), key=lambda i: abs(vals[i]))
 
 
-def bad(mutation, rule, fn, what):
-    recs = [json.loads(l) for l in lines]
+def bad(mutation, rule, fn, what, run="relu-adam-clip"):
+    recs = [json.loads(l) for l in open(os.path.join(OUT, run + ".jsonl"), "rb").read().splitlines()]
     out = fn(recs)
-    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.jsonl"), "wb") as f:
+    with open(os.path.join(OUT, f"{run}.bad-{mutation}.jsonl"), "wb") as f:
         f.write(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out))
-    with open(os.path.join(OUT, f"relu-adam-clip.bad-{mutation}.meta.json"), "w") as f:
+    with open(os.path.join(OUT, f"{run}.bad-{mutation}.meta.json"), "w") as f:
         json.dump({"mutation": what, "rule": rule}, f, indent=1)
         f.write("\n")
 
@@ -91,3 +92,49 @@ bad("lr", 6, lr, "step 2's lr 0.02 where the optimizer's is 0.01")
 bad("update", 5, update, "step 2's layers.1.bias[0] after the step times 1 + 1e-4")
 bad("clip-norm", 7, norm, "step 1's clip total_norm times 1.001")
 bad("swapped-steps", 1, lambda r: [r[0], r[2], r[1]], "steps 1 and 2 swapped")
+
+
+# The later layers and losses: real runs that must pass, for machines without torch.
+def run(name, model, opt, loss_fn, target, seed):
+    torch.manual_seed(seed)
+    path = os.path.join(OUT, name + ".jsonl")
+    with MlpReceiptWriter(model, opt, loss_fn, out=path) as w:
+        for _ in range(3):
+            x = torch.randn(8, model[0].in_features)
+            y = target()
+            with w.step(x, y):
+                opt.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                opt.step()
+    return path
+
+
+torch.manual_seed(4)
+model = nn.Sequential(nn.Linear(6, 12), nn.LayerNorm(12), nn.GELU(), nn.Dropout(0.25), nn.Linear(12, 3))
+run("norm-gelu-dropout-sgd", model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+             nn.CrossEntropyLoss(weight=torch.tensor([0.5, 1.0, 2.0]), label_smoothing=0.1), lambda: torch.randint(0, 3, (8,)), 5)
+torch.manual_seed(6)
+model = nn.Sequential(nn.Linear(6, 8), nn.GELU(approximate="tanh"), nn.Linear(8, 3))
+run("gelu-tanh-bce-adam", model, torch.optim.Adam(model.parameters(), lr=1e-2), nn.BCEWithLogitsLoss(), lambda: torch.rand(8, 3), 7)
+torch.manual_seed(8)
+model = nn.Sequential(nn.Linear(6, 8), nn.LayerNorm(8, elementwise_affine=False), nn.Tanh(), nn.Linear(8, 2))
+run("plain-norm-half-adamw", model, torch.optim.AdamW(model.parameters(), lr=1e-2), HalfSquaredError(reduction="sum"),
+    lambda: torch.randn(8, 2), 9)
+
+def mask(recs):
+    t = recs[1]["batch"]["tensors"][2]
+    vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
+    retensor(t, vals.index(1.0), 0.0)
+    return recs
+
+
+def norm_grad(recs):  # LayerNorm's bounds are wider (Welford's worst case): 1e-3 here, not 1e-4
+    t = recs[1]["gradients"]["tensors"][2]
+    retensor(t, largest(t), 1 + 1e-3)
+    return recs
+
+
+bad("mask", 3, mask, "step 1's first kept entry of mask.layers.0 marked dropped", run="norm-gelu-dropout-sgd")
+bad("norm-gradient", 4, norm_grad, "the largest entry of step 1's grad.layers.0.norm.weight times 1 + 1e-3",
+    run="norm-gelu-dropout-sgd")

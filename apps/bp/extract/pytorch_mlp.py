@@ -21,9 +21,14 @@ bp recomputes the step in fp64 and requires every value within its error bound.
 This file is an OBSERVER: it copies numbers out of PyTorch and never judges them.
 
 What it accepts (anything else is refused when the writer is created, before training):
-  model      torch.nn.Sequential of Linear layers (with bias), each followed by at most one of
-             ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, Identity; fp32 parameters
-  loss       CrossEntropyLoss (no class weights, no label smoothing; mean or sum), MSELoss (mean or sum)
+  model      torch.nn.Sequential of Linear layers (with bias), each followed by, in this order,
+             optionally a LayerNorm over its outputs (eps, elementwise_affine on or off), and at
+             most one of ReLU, LeakyReLU, Sigmoid, Tanh, SiLU, GELU (approximate "none" or
+             "tanh"), Identity, and optionally a Dropout (not inplace; its mask, read back from
+             torch's generator and checked against the module's output, is recorded per step);
+             fp32 parameters
+  loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
+             (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
              no maximize, foreach, fused, capturable or differentiable; a constant learning rate
@@ -31,8 +36,11 @@ What it accepts (anything else is refused when the writer is created, before tra
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: LayerNorm, Dropout, GELU, BCEWithLogitsLoss, class weights, label
-smoothing, learning-rate schedulers.
+Not yet: learning-rate schedulers.
+
+HalfSquaredError(reduction) is the half squared error of bp's own engine as a torch loss:
+0.5 * torch.nn.functional.mse_loss(y, t, reduction), i.e. 1/2 sum (y - t)^2 with "sum" and
+1/2 sum (y - t)^2 / (batch * outputs) with "mean".
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
@@ -44,12 +52,25 @@ import json
 import torch
 from torch import nn
 
-SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by at most one of ReLU, LeakyReLU, "
-             "Sigmoid, Tanh, SiLU, Identity; loss: CrossEntropyLoss (no weight, no label_smoothing), MSELoss; "
+SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out), at most one of ReLU, LeakyReLU, "
+             "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity, and an optional Dropout; loss: CrossEntropyLoss (weight, "
+             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
 
 _ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
-                nn.SiLU: "silu", nn.Identity: "identity"}
+                nn.SiLU: "silu", nn.GELU: "gelu", nn.Identity: "identity"}
+
+
+class HalfSquaredError(nn.Module):
+    """The half squared error: 0.5 * mse_loss(input, target, reduction) (sum: 1/2 sum (y - t)^2;
+    mean: that over batch * outputs). torch has no module for it; bp audits this one."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return 0.5 * nn.functional.mse_loss(input, target, reduction=self.reduction)
 
 
 def _refuse(what):
@@ -57,6 +78,9 @@ def _refuse(what):
 
 
 def _layers(model):
+    """Each layer: a Linear, then optionally a LayerNorm over its outputs, then at most one
+    activation, then optionally a Dropout. Returns (linear, layer json, parameters in torch's order,
+    their receipt names, the Dropout module or None)."""
     if not isinstance(model, nn.Sequential):
         _refuse(f"the model is a {type(model).__name__}, not nn.Sequential")
     layers, modules = [], list(model)
@@ -70,36 +94,80 @@ def _layers(model):
         if m.weight.dtype != torch.float32:
             _refuse(f"module {i}: parameters are {m.weight.dtype}, not torch.float32")
         layer = {"in": m.in_features, "out": m.out_features, "activation": "identity"}
-        if i + 1 < len(modules) and type(modules[i + 1]) is not nn.Linear:
-            act = modules[i + 1]
-            name = _ACTIVATIONS.get(type(act))
-            if name is None:
-                _refuse(f"module {i + 1} is a {type(act).__name__}")
+        l = len(layers)
+        params, names = [m.weight, m.bias], [f"layers.{l}.weight", f"layers.{l}.bias"]
+        i += 1
+        if i < len(modules) and type(modules[i]) is nn.LayerNorm:
+            norm = modules[i]
+            if tuple(norm.normalized_shape) != (m.out_features,):
+                _refuse(f"module {i}: LayerNorm over {tuple(norm.normalized_shape)}, not the Linear's ({m.out_features},)")
+            if norm.elementwise_affine and getattr(norm, "bias", True) is None:
+                _refuse(f"module {i}: LayerNorm without bias")
+            layer["layer_norm"] = {"eps": float(norm.eps), "elementwise_affine": bool(norm.elementwise_affine)}
+            if norm.elementwise_affine:
+                params += [norm.weight, norm.bias]
+                names += [f"layers.{l}.norm.weight", f"layers.{l}.norm.bias"]
+            i += 1
+        if i < len(modules) and type(modules[i]) in _ACTIVATIONS:
+            act = modules[i]
+            name = _ACTIVATIONS[type(act)]
             layer["activation"] = name
             if name == "leaky_relu":
                 layer["negative_slope"] = float(act.negative_slope)
+            if name == "gelu":
+                if act.approximate not in ("none", "tanh"):
+                    _refuse(f"module {i}: GELU approximate='{act.approximate}'")
+                layer["activation"] = "gelu" if act.approximate == "none" else "gelu_tanh"
             i += 1
-        layers.append((m, layer))
-        i += 1
+        if "layer_norm" in layer:  # the schema's key order: layer_norm after the activation's keys
+            layer["layer_norm"] = layer.pop("layer_norm")
+        dropout = None
+        if i < len(modules) and type(modules[i]) is nn.Dropout:
+            dropout = modules[i]
+            if dropout.inplace:
+                _refuse(f"module {i}: Dropout(inplace=True) (its input is gone when the mask is read)")
+            if not 0 <= dropout.p < 1:
+                _refuse(f"module {i}: Dropout(p={dropout.p})")
+            if dropout.p == 0:
+                dropout = None  # the identity: torch draws no mask
+            else:
+                layer["dropout"] = float(dropout.p)
+            i += 1
+        if i < len(modules) and type(modules[i]) is not nn.Linear:
+            _refuse(f"module {i} is a {type(modules[i]).__name__} where a Linear layer was expected")
+        layers.append((m, layer, params, names, dropout))
     if not layers:
         _refuse("the model has no layers")
     return layers
 
 
 def _loss(loss_fn):
+    extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
-        if loss_fn.weight is not None:
-            _refuse("CrossEntropyLoss with class weights")
+        if loss_fn.ignore_index >= 0:
+            _refuse(f"CrossEntropyLoss with ignore_index={loss_fn.ignore_index}")
         if getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
-            _refuse("CrossEntropyLoss with label_smoothing")
+            extra["label_smoothing"] = float(loss_fn.label_smoothing)
+        if loss_fn.weight is not None:
+            if loss_fn.weight.dtype != torch.float32 or loss_fn.weight.dim() != 1:
+                _refuse("CrossEntropyLoss weight that is not a 1-d torch.float32 tensor")
+            extra["weight"] = [float(v) for v in loss_fn.weight.detach().cpu().tolist()]  # fp32 values, exact
         kind = "cross_entropy"
     elif type(loss_fn) is nn.MSELoss:
         kind = "mse"
+    elif type(loss_fn) is HalfSquaredError:
+        kind = "half_squared_error"
+    elif type(loss_fn) is nn.BCEWithLogitsLoss:
+        if loss_fn.weight is not None:
+            _refuse("BCEWithLogitsLoss with weight")
+        if loss_fn.pos_weight is not None:
+            _refuse("BCEWithLogitsLoss with pos_weight")
+        kind = "bce_with_logits"
     else:
         _refuse(f"the loss is a {type(loss_fn).__name__}")
     if loss_fn.reduction not in ("mean", "sum"):
         _refuse(f"reduction '{loss_fn.reduction}'")
-    return {"kind": kind, "reduction": loss_fn.reduction}
+    return {"kind": kind, "reduction": loss_fn.reduction, **extra}
 
 
 def _optimizer(opt, params):
@@ -130,9 +198,9 @@ def _tensor(name, t):
 class MlpReceiptWriter:
     def __init__(self, model, optimizer, loss_fn, out, resume_from=None):
         self.layers = _layers(model)
-        self.params = [p for m, _ in self.layers for p in (m.weight, m.bias)]
-        self.names = [f"layers.{l}.{k}" for l in range(len(self.layers)) for k in ("weight", "bias")]
-        self.model_json = {"kind": "mlp", "layers": [layer for _, layer in self.layers], "loss": _loss(loss_fn),
+        self.params = [p for _, _, params, _, _ in self.layers for p in params]
+        self.names = [n for _, _, _, names, _ in self.layers for n in names]
+        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _, _ in self.layers], "loss": _loss(loss_fn),
                            "optimizer": _optimizer(optimizer, self.params)}
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
@@ -148,6 +216,31 @@ class MlpReceiptWriter:
         self.out = open(out, "wb")
         self._loss_value = None
         loss_fn.register_forward_hook(self._on_loss)
+        self.masks = {}  # layer -> the mask its Dropout drew in this step's forward
+        for l, (_, _, _, _, dropout) in enumerate(self.layers):
+            if dropout is not None:
+                dropout.register_forward_pre_hook(self._before_dropout)
+                dropout.register_forward_hook(lambda mod, inputs, output, l=l: self._after_dropout(l, mod, inputs, output))
+
+    def _before_dropout(self, module, inputs):
+        self._rng = torch.get_rng_state()
+
+    def _after_dropout(self, l, module, inputs, output):
+        """The mask torch drew: ATen's CPU dropout is input * bernoulli_(1 - p) / (1 - p) from the
+        default generator, so the same draw from the state before it is the same mask. Checked
+        bit for bit against the module's output; the generator is left where torch left it."""
+        if not module.training:
+            raise RuntimeError("MlpReceiptWriter: a Dropout ran in eval mode inside a recorded step")
+        after = torch.get_rng_state()
+        torch.set_rng_state(self._rng)
+        with torch.no_grad():
+            noise = torch.empty_like(inputs[0]).bernoulli_(1 - module.p)
+        torch.set_rng_state(after)
+        with torch.no_grad():
+            same = torch.equal(inputs[0] * noise.div(1 - module.p), output)
+        if not same:
+            raise RuntimeError(f"MlpReceiptWriter: layer {l}'s Dropout mask could not be reconstructed (torch {torch.__version__})")
+        self.masks[l] = (noise != 0).to(torch.float32)
 
     def _on_loss(self, module, inputs, output):
         self._loss_value = float(output.detach().item())
@@ -192,6 +285,7 @@ class _Step:
     def __enter__(self):
         w = self.w
         self.before = w._state()
+        w.masks = {}
         self.grads = None
         self.original_step = w.optimizer.step
 
@@ -215,12 +309,19 @@ class _Step:
         st = w.optimizer.state.get(w.params[0], {})
         if "step" in st:  # Adam(W) counts its own steps: record torch's count, not ours
             w.opt_step = int(st["step"].item() if torch.is_tensor(st["step"]) else st["step"])
-        target = self.y.to(torch.float32) if w.model_json["loss"]["kind"] == "cross_entropy" else self.y
+        target = self.y.to(torch.float32)
+        masks = []
+        for l, (_, layer, _, _, _) in enumerate(w.layers):
+            if "dropout" in layer:
+                if l not in w.masks:
+                    raise RuntimeError(f"MlpReceiptWriter: layer {l}'s Dropout did not run in the step")
+                masks.append(_tensor(f"mask.layers.{l}", w.masks[l]))
+        w.masks = {}
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
                "step": {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr,
                         "loss": w._loss_value, "clip": self.clip},
-               "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)]},
+               "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)] + masks},
                "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
                "after": {"tensors": w._state()}}
         line = json.dumps(rec, separators=(",", ":")).encode()

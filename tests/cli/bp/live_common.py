@@ -129,3 +129,22 @@ def largest_entry(t):
     raw = base64.b64decode(t["data"])
     vals = struct.unpack(f"<{len(raw) // 4}f", raw)
     return max(range(len(vals)), key=lambda i: abs(vals[i]))
+
+
+def verify_tensor(binary, path_or_bytes, label, want=0):
+    """`bp verify tensor F --json` (bytes: on stdin), its exit status checked against `want`; the
+    report, or {"stderr": ...} when there is none."""
+    if isinstance(path_or_bytes, bytes):
+        r = bp(binary, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
+    else:
+        r = bp(binary, "verify", "tensor", path_or_bytes, "--json")
+    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
+    try:
+        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
+    except ValueError:
+        return {"stderr": r.stderr.decode()}
+
+
+def first_failure(report):
+    """The first failure record of a bp verify --json report ({} when none)."""
+    return report.get("failures", [{}])[0] if report.get("failures") else {}

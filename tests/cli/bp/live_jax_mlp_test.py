@@ -17,7 +17,7 @@ import numpy as np
 from jax.example_libraries import stax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_common import bp, check, fetch_helper, finish, largest_entry, retensor  # noqa: E402
+from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, retensor, verify_tensor  # noqa: E402
 
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
@@ -56,15 +56,7 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
 
 
 def verify(path_or_bytes, label, want=0):
-    if isinstance(path_or_bytes, bytes):
-        r = bp(BP, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
-    else:
-        r = bp(BP, "verify", "tensor", path_or_bytes, "--json")
-    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
-    try:
-        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
-    except ValueError:
-        return {"stderr": r.stderr.decode()}
+    return verify_tensor(BP, path_or_bytes, label, want)
 
 
 ADAM = ("adam", 1e-2)
@@ -105,10 +97,6 @@ def mutated(line_no, fn):
     out = [json.loads(line) for line in lines]
     fn(out[line_no])
     return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
-
-
-def first_failure(rep):
-    return rep.get("failures", [{}])[0] if rep.get("failures") else {}
 
 
 g = json.loads(lines[1])["gradients"]["tensors"][2]

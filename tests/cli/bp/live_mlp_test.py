@@ -1,12 +1,17 @@
 """bp verify tensor against real PyTorch runs written by the shipped MlpReceiptWriter
-(`bp examples pytorch_mlp --print`): a short run per activation, loss and optimizer verifies;
+(`bp examples pytorch_mlp --print`): a short run per activation (GELU exact and tanh included),
+loss (BCEWithLogitsLoss, the half squared error, weighted and label-smoothed cross entropy),
+LayerNorm and Dropout placement, and optimizer verifies; a gradient entry moved in its 7th
+significant digit is caught on each new kind; a flipped Dropout mask entry fails the loss;
 a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
 steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
 verifies as one stream."""
 import base64
+import copy
 import hashlib
 import json
+import math
 import os
 import struct
 import sys
@@ -16,12 +21,12 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_common import bp, check, fetch_helper, finish  # noqa: E402
+from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, retensor, verify_tensor  # noqa: E402
 
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
 fetch_helper(BP, "pytorch_mlp", WORK)
-from pytorch_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
+from pytorch_mlp_trace_helper import HalfSquaredError, MlpReceiptWriter  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -32,8 +37,8 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         mods = []
         for i in range(len(widths) - 1):
             mods.append(nn.Linear(widths[i], widths[i + 1]))
-            if acts[i] is not None:
-                mods.append(acts[i])
+            if acts[i] is not None:  # a module, or a list of them (LayerNorm, activation)
+                mods.extend(acts[i] if isinstance(acts[i], list) else [acts[i]])
         model = nn.Sequential(*mods)
     if opt is None:
         opt = make_opt(model.parameters())
@@ -41,6 +46,7 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         for _ in range(steps):
             x = torch.randn(batch, widths[0])
             y = (torch.randint(0, widths[-1], (batch,)) if type(loss_fn) is nn.CrossEntropyLoss
+                 else torch.rand(batch, widths[-1]) if type(loss_fn) is nn.BCEWithLogitsLoss
                  else torch.randn(batch, widths[-1]))
             with w.step(x, y):
                 opt.zero_grad()
@@ -53,15 +59,7 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
 
 
 def verify(path_or_bytes, label, want=0):
-    if isinstance(path_or_bytes, bytes):
-        r = bp(BP, "verify", "tensor", "-", "--json", stdin=path_or_bytes)
-    else:
-        r = bp(BP, "verify", "tensor", path_or_bytes, "--json")
-    check(r.returncode == want, f"{label}: exit {r.returncode}, expected {want}: {r.stdout.decode()[-800:]} {r.stderr.decode()[-400:]}")
-    try:
-        return json.loads(r.stdout) if r.stdout else {"stderr": r.stderr.decode()}
-    except ValueError:
-        return {"stderr": r.stderr.decode()}
+    return verify_tensor(BP, path_or_bytes, label, want)
 
 
 def adam(p):
@@ -76,10 +74,33 @@ runs = {
     "tanh": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(), adam),
     "silu": ([6, 12, 3], [nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
     "identity": ([6, 12, 3], [nn.Identity(), None], nn.CrossEntropyLoss(), adam),
+    "gelu": ([6, 12, 3], [nn.GELU(), None], nn.CrossEntropyLoss(), adam),
+    "gelu_tanh": ([6, 12, 3], [nn.GELU(approximate="tanh"), None], nn.CrossEntropyLoss(), adam),
     "deep": ([5, 9, 7, 11, 4], [nn.Tanh(), nn.ReLU(), nn.SiLU(), None], nn.CrossEntropyLoss(), adam),
     "ce_sum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(reduction="sum"), adam),
     "mse_mean": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(), adam),
     "mse_sum": ([6, 12, 3], [nn.Tanh(), None], nn.MSELoss(reduction="sum"), adam),
+    "half_mean": ([6, 12, 3], [nn.Tanh(), None], HalfSquaredError(), adam),
+    "half_sum": ([6, 12, 3], [nn.GELU(), None], HalfSquaredError(reduction="sum"), adam),
+    "ce_smooth": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(label_smoothing=0.1), adam),
+    "ce_weight": ([6, 12, 3], [nn.Tanh(), None], nn.CrossEntropyLoss(weight=torch.tensor([0.2, 1.0, 3.5])), adam),
+    "ce_weight_smooth": ([6, 12, 3], [nn.GELU(), None],
+                         nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.2), adam),
+    "ce_weight_smooth_sum": ([6, 12, 3], [nn.SiLU(), None],
+                             nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.05, reduction="sum"),
+                             lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+    "layer_norm": ([6, 12, 3], [[nn.LayerNorm(12), nn.ReLU()], None], nn.CrossEntropyLoss(), adam),
+    "layer_norm_plain": ([6, 12, 3], [[nn.LayerNorm(12, eps=1e-3, elementwise_affine=False), nn.Tanh()], None], nn.MSELoss(),
+                         lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
+    "layer_norm_deep": ([5, 16, 9, 4], [[nn.LayerNorm(16), nn.GELU()], [nn.LayerNorm(9)], None], nn.CrossEntropyLoss(),
+                        lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
+    "dropout": ([6, 12, 3], [[nn.GELU(), nn.Dropout(0.3)], None], nn.CrossEntropyLoss(), adam),
+    "dropout_ln": ([6, 16, 8, 3], [[nn.LayerNorm(16), nn.ReLU(), nn.Dropout(0.5)], [nn.Tanh(), nn.Dropout(0.2)], None],
+                   nn.CrossEntropyLoss(label_smoothing=0.1), lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
+    "dropout_last": ([6, 12, 3], [nn.Tanh(), nn.Dropout(0.25)], nn.MSELoss(), adam),
+    "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
+    "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
+                lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
     "sgd_plain": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.SGD(p, lr=0.1)),
     "sgd_momentum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(),
                      lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, dampening=0.1, weight_decay=1e-3)),
@@ -105,28 +126,66 @@ with open(os.path.join(WORK, "relu.jsonl"), "rb") as f:
     lines = f.read().splitlines()
 
 
-def retensor(t, index, factor):
-    data = bytearray(base64.b64decode(t["data"]))
-    (v,) = struct.unpack_from("<f", data, 4 * index)
-    struct.pack_into("<f", data, 4 * index, v * factor)
-    t["data"] = base64.b64encode(bytes(data)).decode()
-    t["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
-
-
 def mutated(line_no, fn):
     out = [json.loads(l) for l in lines]
     fn(out[line_no])
     return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
 
 
-def first_failure(rep):
-    return rep.get("failures", [{}])[0] if rep.get("failures") else {}
+def seventh_digit_caught(name, tensor=2, steps=(1,)):
+    """The largest entry of a gradient (default: the last layer's weight, the best conditioned)
+    moved by 5 units of its 7th significant digit, on each given step, is caught at that entry:
+    by rule 4 where the backward's bound is that tight, else by rule 5, whose update starts from
+    the stored gradient (the optimizer state after the step is torch's, from the true one)."""
+    with open(os.path.join(WORK, f"{name}.jsonl"), "rb") as f:
+        recs = [json.loads(l) for l in f.read().splitlines()]
+    for step in steps:
+        moved = copy.deepcopy(recs)
+        t = moved[step]["gradients"]["tensors"][tensor]
+        at = largest_entry(t)
+        data = bytearray(base64.b64decode(t["data"]))
+        (v,) = struct.unpack_from("<f", data, 4 * at)
+        w = v + math.copysign(5 * 10.0 ** (math.floor(math.log10(abs(v))) - 6), v)
+        struct.pack_into("<f", data, 4 * at, w)
+        t["data"], t["sha256"] = base64.b64encode(bytes(data)).decode(), hashlib.sha256(bytes(data)).hexdigest()
+        rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in moved), f"{name}: 7th digit moved", want=1)
+        f = first_failure(rep)
+        check(f.get("rule") in (4, 5) and f.get("tensor", "").endswith(t["name"]) and f.get("index") == at and f.get("step") == step,
+              f"{name}: {t['name']}[{at}] {v!r} -> {struct.unpack('<f', struct.pack('<f', w))[0]!r} (7th digit) caught: {f}")
+        print(f"{name}: step {step} {t['name']}[{at}] moved in its 7th digit: rule {f.get('rule')} on {f.get('tensor')}, "
+              f"bound {f.get('bound')}")
 
 
-def largest_entry(t):
-    vals = struct.unpack(f"<{len(base64.b64decode(t['data'])) // 4}f", base64.b64decode(t["data"]))
-    return max(range(len(vals)), key=lambda i: abs(vals[i]))
+for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "ce_smooth", "ce_weight", "ce_weight_smooth"):
+    seventh_digit_caught(name)
+seventh_digit_caught("layer_norm", tensor=4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
+seventh_digit_caught("layer_norm", tensor=2)  # layers.0.norm.weight
+seventh_digit_caught("layer_norm_plain")
+seventh_digit_caught("dropout")
+seventh_digit_caught("dropout_ln", tensor=4)
 
+# Dropout's mask: recorded, used by the recomputed forward; one kept entry marked dropped is
+# caught by the loss (rule 3, the first the changed forward reaches), and a mask entry that is
+# neither 0 nor 1 is malformed.
+with open(os.path.join(WORK, "dropout.jsonl"), "rb") as f:
+    drop_lines = f.read().splitlines()
+mask0 = json.loads(drop_lines[1])["batch"]["tensors"][2]
+check(mask0["name"] == "mask.layers.0" and mask0["shape"] == [8, 12], f"dropout: the mask is recorded: {mask0['name']} {mask0['shape']}")
+mask_vals = struct.unpack("<96f", base64.b64decode(mask0["data"]))
+check(set(mask_vals) == {0.0, 1.0} and 0 < mask_vals.count(0.0) < 96, f"dropout: the mask holds 0s and 1s: {mask_vals.count(0.0)} dropped")
+kept = mask_vals.index(1.0)
+flipped = [json.loads(l) for l in drop_lines]
+retensor(flipped[1]["batch"]["tensors"][2], kept, 0.0)
+rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in flipped), "dropout mask entry flipped", want=1)
+f = first_failure(rep)
+check(f.get("rule") == 3 and f.get("step") == 1, f"dropout mask entry {kept} flipped: rule 3 (loss) at step 1: {f}")
+print(f"dropout: mask entry {kept} of step 1 flipped: rule {f.get('rule')} {f.get('tensor')}, stored {f.get('stored')}, "
+      f"recomputed {f.get('recomputed')}, bound {f.get('bound')}")
+halved = [json.loads(l) for l in drop_lines]
+retensor(halved[1]["batch"]["tensors"][2], kept, 0.5)
+r = bp(BP, "verify", "tensor", "-", stdin=b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in halved))
+check(r.returncode == 2 and b"/batch/tensors/2/data" in r.stderr and b"neither 0 nor 1" in r.stderr,
+      f"dropout mask entry 0.5: malformed, exit 2: {r.returncode} {r.stderr.decode()[-300:]}")
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
@@ -158,7 +217,7 @@ check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {f
 # Malformed receipts: exit 2, the message names the JSON path.
 for label, fn, where in [
     ("dtype", lambda r: r["batch"]["tensors"][0].__setitem__("dtype", "f16"), "/batch/tensors/0/dtype"),
-    ("activation", lambda r: r["model"]["layers"][0].__setitem__("activation", "gelu"), "/model/layers/0/activation"),
+    ("activation", lambda r: r["model"]["layers"][0].__setitem__("activation", "elu"), "/model/layers/0/activation"),
     ("digest", lambda r: r["after"]["tensors"][1].__setitem__("sha256", "0" * 64), "/after/tensors/1/sha256"),
     ("unknown key", lambda r: r["step"].__setitem__("clip", 1.0), "/step"),
 ]:
@@ -171,12 +230,21 @@ def writer_for(model, make_opt, loss_fn):
 
 
 for label, build, needle in [
-    ("GELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.GELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "GELU"),
+    ("ELU", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ELU()), lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ELU"),
     ("RMSprop", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.RMSprop(p), nn.MSELoss()), "RMSprop"),
-    ("label smoothing", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
-                                   nn.CrossEntropyLoss(label_smoothing=0.1)), "label_smoothing"),
-    ("BCEWithLogitsLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.BCEWithLogitsLoss()),
-     "BCEWithLogitsLoss"),
+    ("LayerNorm after the activation", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.LayerNorm(2)),
+                                                  lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "LayerNorm"),
+    ("LayerNorm over two dims", writer_for(nn.Sequential(nn.Linear(2, 4), nn.LayerNorm([2, 2])), lambda p: torch.optim.SGD(p, lr=1),
+                                           nn.MSELoss()), "LayerNorm"),
+    ("Dropout inplace", writer_for(nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Dropout(0.5, inplace=True)),
+                                   lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "inplace"),
+    ("Dropout before the activation", writer_for(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5), nn.ReLU()),
+                                                 lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ReLU"),
+    ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
+    ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                                nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))), "pos_weight"),
+    ("HuberLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.HuberLoss()), "HuberLoss"),
 ]:
     try:
         build()
@@ -206,6 +274,13 @@ import jsonschema  # noqa: E402
 
 SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas")
 for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "bce_sum.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "ce_weight_smooth.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_deep.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_plain.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "dropout_ln.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "half_mean.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "sgd_momentum.jsonl"), "rb").read().splitlines()]),
                           ("bp-verify-tensor-report.v0.1.0.json", [verify(os.path.join(WORK, "relu.jsonl"), "report"),
                                                                    verify(swapped, "report of a failure", want=1)])]:
@@ -217,7 +292,7 @@ for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in li
         errs = list(validator.iter_errors(doc))
         check(not errs, f"{schema_name} accepts what bp writes/reads: {errs[0].json_path + ': ' + errs[0].message if errs else ''}")
 bad = json.loads(lines[0])
-bad["model"]["layers"][0]["activation"] = "gelu"
+bad["model"]["layers"][0]["activation"] = "elu"
 check(list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCHEMAS, "tensor-step.v0.2.0.json"))))
            .iter_errors(bad)), "tensor-step.v0.2.0.json rejects an unsupported activation")
 

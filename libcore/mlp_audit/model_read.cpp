@@ -1,0 +1,201 @@
+// read_model, check_jax_model (model_read.hpp).
+#include "mlp_audit/model_read.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlp_audit {
+namespace model_read_detail {  // named: the unity build shares one anonymous namespace
+
+using common::JsonFields;
+
+class ModelReader : public FieldReader {
+ public:
+  explicit ModelReader(const FieldReader& at) : FieldReader(at) {}
+
+  common::Result<Layer> layer(const Json& obj, const std::string& path) const {
+    JsonFields f = fields(obj, path);
+    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope", "dropout"}); !s.ok()) return s.error();
+    Layer l;
+    for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
+      auto v = f.unsigned_int(key);
+      if (!v.ok()) return v.error();
+      if (*v == 0 || *v > kMaxWidth) return f.error(key, "must be in [1, " + std::to_string(kMaxWidth) + "]");
+      *field = *v;
+    }
+    auto a = pick<Activation>(f, "activation", {{"identity", Activation::identity}, {"relu", Activation::relu},
+                                               {"leaky_relu", Activation::leaky_relu}, {"sigmoid", Activation::sigmoid},
+                                               {"tanh", Activation::tanh}, {"silu", Activation::silu},
+                                               {"gelu", Activation::gelu}, {"gelu_tanh", Activation::gelu_tanh}});
+    if (!a.ok()) return a.error();
+    l.activation = *a;
+    if ((l.activation == Activation::leaky_relu) != f.has("negative_slope")) {
+      return f.error("negative_slope", "is present exactly when the activation is leaky_relu");
+    }
+    if (f.has("negative_slope")) {
+      auto s = finite(f, "negative_slope", 0, 1);
+      if (!s.ok()) return s.error();
+      l.negative_slope = *s;
+    }
+    if (f.has("layer_norm")) {
+      auto n = f.object("layer_norm");
+      if (!n.ok()) return n.error();
+      JsonFields nf = fields(**n, f.pointer("layer_norm"));
+      if (auto s = nf.only({"eps", "elementwise_affine"}); !s.ok()) return s.error();
+      auto eps = finite(nf, "eps", 0, 1);
+      if (!eps.ok()) return eps.error();
+      auto affine = nf.boolean("elementwise_affine");
+      if (!affine.ok()) return affine.error();
+      l.norm = LayerNorm{*eps, *affine};
+    }
+    if (f.has("dropout")) {
+      auto p = finite(f, "dropout", 0, 1);
+      if (!p.ok()) return p.error();
+      if (!(*p > 0 && *p < 1)) return f.error("dropout", "must be in (0, 1) (absent for no dropout)");
+      l.dropout = *p;
+    }
+    return l;
+  }
+
+  common::Status optimizer(const Json& obj, Optimizer& o) const {
+    JsonFields f = fields(obj, "/model/optimizer");
+    auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw},
+                                               {"jax_sgd", OptimizerKind::jax_sgd}, {"jax_momentum", OptimizerKind::jax_momentum},
+                                               {"jax_nesterov", OptimizerKind::jax_nesterov}, {"jax_adam", OptimizerKind::jax_adam}});
+    if (!kind.ok()) return kind.error();
+    o.kind = *kind;
+    if (is_jax(o.kind)) return jax_optimizer(f, o);
+    const bool sgd = o.kind == OptimizerKind::sgd;
+    auto s = sgd ? f.only({"kind", "lr", "weight_decay", "momentum", "dampening", "nesterov"})
+                 : f.only({"kind", "lr", "weight_decay", "beta1", "beta2", "eps", "amsgrad"});
+    if (!s.ok()) return s.error();
+    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}, {"weight_decay", &o.weight_decay}};
+    if (sgd) nums.insert(nums.end(), {{"momentum", &o.momentum}, {"dampening", &o.dampening}});
+    else nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
+    if (auto n = numbers(f, nums); !n.ok()) return n.error();
+    auto flag = f.boolean(sgd ? "nesterov" : "amsgrad");
+    if (!flag.ok()) return flag.error();
+    (sgd ? o.nesterov : o.amsgrad) = *flag;
+    if (!sgd && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
+    return {};
+  }
+
+  // CrossEntropyLoss's label_smoothing and class weights (fp32 values, written exactly).
+  common::Status loss_options(const JsonFields& lf, Model& m) const {
+    for (const char* key : {"label_smoothing", "weight"}) {
+      if (lf.has(key) && m.loss != LossKind::cross_entropy) return lf.error(key, "is for cross_entropy only");
+    }
+    if (lf.has("label_smoothing")) {
+      auto e = finite(lf, "label_smoothing", 0, 1);
+      if (!e.ok()) return e.error();
+      m.label_smoothing = *e;
+    }
+    if (!lf.has("weight")) return {};
+    auto w = lf.array("weight");
+    if (!w.ok()) return w.error();
+    if ((*w)->size() != m.layers.back().out) return lf.error("weight", "must hold one weight per class of the last layer");
+    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
+    for (std::size_t j = 0; j < (*w)->size(); ++j) {
+      const std::string path = common::json_child_path(lf.pointer("weight"), j);
+      auto v = r.finite_number((**w)[j], path);
+      if (!v.ok()) return v.error();
+      if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
+      m.class_weight.push_back(static_cast<float>(*v));
+    }
+    return {};
+  }
+
+  // What bp recomputes in torch's formulas only (GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half
+  // squared error, CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
+  common::Status jax_model(const Json& obj, const Model& m) const {
+    for (std::size_t i = 0; i < m.layers.size(); ++i) {
+      const Activation a = m.layers[i].activation;
+      const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
+      if (a == Activation::gelu || a == Activation::gelu_tanh) return lf.error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
+      if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
+      if (m.layers[i].dropout != 0) return lf.error("dropout", "is PyTorch-only (nn.Dropout); not in a jax receipt");
+    }
+    const JsonFields lf = fields(obj["loss"], "/model/loss");
+    if (m.loss != LossKind::cross_entropy && m.loss != LossKind::mse) return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy or mse");
+    for (const char* key : {"label_smoothing", "weight"}) {
+      if (lf.has(key)) return lf.error(key, "is PyTorch-only; not in a jax receipt");
+    }
+    return {};
+  }
+
+  // jax.example_libraries.optimizers: sgd(lr), momentum|nesterov(lr, mass), adam(lr, b1, b2, eps).
+  common::Status jax_optimizer(const JsonFields& f, Optimizer& o) const {
+    std::vector<std::pair<const char*, double*>> nums{{"lr", &o.lr}};
+    common::Status s;
+    if (o.kind == OptimizerKind::jax_sgd) {
+      s = f.only({"kind", "lr"});
+    } else if (o.kind == OptimizerKind::jax_adam) {
+      s = f.only({"kind", "lr", "beta1", "beta2", "eps"});
+      nums.insert(nums.end(), {{"beta1", &o.beta1}, {"beta2", &o.beta2}, {"eps", &o.eps}});
+    } else {
+      s = f.only({"kind", "lr", "mass"});
+      nums.emplace_back("mass", &o.mass);
+    }
+    if (!s.ok()) return s.error();
+    if (auto n = numbers(f, nums); !n.ok()) return n.error();
+    if (o.kind == OptimizerKind::jax_adam && (o.beta1 >= 1 || o.beta2 >= 1)) return f.error(o.beta1 >= 1 ? "beta1" : "beta2", "must be below 1");
+    return {};
+  }
+
+  // Each key's finite number into its field: rates, eps and decay up to 1e6, the rest up to 1.
+  common::Status numbers(const JsonFields& f, const std::vector<std::pair<const char*, double*>>& nums) const {
+    for (auto [key, field] : nums) {
+      const std::string k = key;
+      auto v = finite(f, key, 0, k == "lr" || k == "eps" || k == "weight_decay" ? 1e6 : 1);
+      if (!v.ok()) return v.error();
+      *field = *v;
+    }
+    return {};
+  }
+
+  common::Status model(const Json& obj, Model& m) const {
+    JsonFields f = fields(obj, "/model");
+    if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
+    auto kind = f.string("kind");
+    if (!kind.ok()) return kind.error();
+    if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
+    auto layers = f.array("layers");
+    if (!layers.ok()) return layers.error();
+    if ((*layers)->empty() || (*layers)->size() > kMaxLayers) return f.error("layers", "must hold 1 to " + std::to_string(kMaxLayers) + " layers");
+    for (std::size_t i = 0; i < (*layers)->size(); ++i) {
+      auto l = layer((**layers)[i], common::json_child_path("/model/layers", i));
+      if (!l.ok()) return l.error();
+      if (i > 0 && l->in != m.layers.back().out) {
+        return fields((**layers)[i], common::json_child_path("/model/layers", i)).error("in", "differs from the previous layer's out");
+      }
+      m.layers.push_back(*l);
+    }
+    auto loss = f.object("loss");
+    if (!loss.ok()) return loss.error();
+    JsonFields lf = fields(**loss, "/model/loss");
+    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight"}); !s.ok()) return s.error();
+    auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
+                                          {"half_squared_error", LossKind::half_squared_error},
+                                          {"bce_with_logits", LossKind::bce_with_logits}});
+    if (!lk.ok()) return lk.error();
+    m.loss = *lk;
+    auto red = pick<Reduction>(lf, "reduction", {{"mean", Reduction::mean}, {"sum", Reduction::sum}});
+    if (!red.ok()) return red.error();
+    m.reduction = *red;
+    if (auto s = loss_options(lf, m); !s.ok()) return s.error();
+    auto opt = f.object("optimizer");
+    if (!opt.ok()) return opt.error();
+    return optimizer(**opt, m.optimizer);
+  }
+};
+
+}  // namespace model_read_detail
+
+common::Status read_model(const FieldReader& at, const Json& obj, Model& m) { return model_read_detail::ModelReader(at).model(obj, m); }
+
+common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m) {
+  return model_read_detail::ModelReader(at).jax_model(obj, m);
+}
+
+}  // namespace mlp_audit

@@ -1,0 +1,15 @@
+#pragma once
+// The "model" object of an `mlp` receipt (receipt.hpp), read strictly: layers (LayerNorm,
+// activation, Dropout), loss and its options, optimizer; and what a jax receipt may not name.
+#include "common/result.hpp"
+#include "mlp_audit/model.hpp"
+#include "mlp_audit/read_fields.hpp"
+
+namespace mlp_audit {
+
+[[nodiscard]] common::Status read_model(const FieldReader& at, const Json& obj, Model& m);
+// GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half squared error and CrossEntropyLoss's
+// options are recomputed in torch's formulas only: a receipt of trainer "jax" may not name them.
+[[nodiscard]] common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m);
+
+}  // namespace mlp_audit

@@ -1,0 +1,52 @@
+#pragma once
+// The field readers both halves of the strict receipt reader share (receipt_read.cpp,
+// model_read.cpp): typed fields at a JSON path of one line of one file, finite numbers in a
+// range, one of a list of names. Internal to mlp_audit.
+#include <cstdint>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+#include "common/json_input.hpp"
+#include "common/json_reader.hpp"
+#include "common/result.hpp"
+
+namespace mlp_audit {
+
+using Json = nlohmann::ordered_json;
+
+// The value named by the string at `key`, or an error listing the supported names.
+template <class V>
+common::Result<V> pick(const common::JsonFields& f, const char* key, std::initializer_list<std::pair<const char*, V>> names) {
+  auto s = f.string(key);
+  if (!s.ok()) return s.error();
+  std::string expected;
+  for (const auto& [name, value] : names) {
+    if (*s == name) return value;
+    expected += std::string(expected.empty() ? "" : ", ") + "\"" + name + "\"";
+  }
+  return f.error(key, "is \"" + common::excerpt(*s) + "\"; supported: " + expected);
+}
+
+class FieldReader {
+ public:
+  FieldReader(std::string file, std::int64_t line) : file_(std::move(file)), line_(line) {}
+  [[nodiscard]] common::JsonFields fields(const Json& obj, const std::string& path) const {
+    return common::JsonFields(obj, file_, line_, path);
+  }
+  [[nodiscard]] common::Result<double> finite(const common::JsonFields& f, const char* key, double lo, double hi) const {
+    auto v = f.number(key);
+    if (!v.ok()) return v.error();
+    if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return *v;
+  }
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] std::int64_t line() const { return line_; }
+
+ protected:
+  std::string file_;
+  std::int64_t line_;
+};
+
+}  // namespace mlp_audit

@@ -1,0 +1,65 @@
+// Dropout in the recomputed step: the recorded mask scales kept entries by 1 / (1 - p) in the
+// forward and the backward (ATen's input * noise), an fp32 evaluation lies within the bounds,
+// and one kept entry marked dropped moves the loss outside its bound.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "mlp_audit/step.hpp"
+
+namespace dropout_test {  // named: the unity build joins the test files
+
+using namespace mlp_audit;
+
+bool inside_drop_bound(float stored, const T32& ref) {
+  return std::abs(static_cast<double>(stored) - ref.v) <= ref.e * (1 + 0x1p-30) + 0x1p-149;
+}
+
+// Linear(3, 4) -> tanh -> Dropout(p) -> Linear(4, 1), MSE (sum), in plain fp32, batch 2.
+struct DropFp32 {
+  float loss = 0;
+  std::vector<float> dw2;
+};
+DropFp32 drop_fp32_step(const Params& p, const std::vector<float>& x, const std::vector<float>& t, const std::vector<float>& mask, float keep) {
+  DropFp32 r;
+  r.dw2.assign(4, 0);
+  const float scale = 1.f / keep;
+  for (std::size_t i = 0; i < 2; ++i) {
+    float h[4], y = p[3][0];
+    for (std::size_t j = 0; j < 4; ++j) {
+      float s = p[1][j];
+      for (std::size_t k = 0; k < 3; ++k) s += x[i * 3 + k] * p[0][j * 3 + k];
+      h[j] = std::tanh(s) * (mask[i * 4 + j] * scale);
+      y += h[j] * p[2][j];
+    }
+    const float d = y - t[i];
+    r.loss += d * d;
+    for (std::size_t j = 0; j < 4; ++j) r.dw2[j] += 2 * d * h[j];
+  }
+  return r;
+}
+
+}  // namespace dropout_test
+
+using namespace dropout_test;
+
+TEST_CASE("dropout: the recorded mask drives forward and backward; a flipped entry leaves the loss's bound") {
+  Model m;
+  m.layers = {{3, 4, Activation::tanh}, {4, 1, Activation::identity}};
+  m.layers[0].dropout = 0.3;
+  m.loss = LossKind::mse, m.reduction = Reduction::sum;
+  const Params p{{0.5f, -0.2f, 0.1f, 0.3f, 0.8f, -0.6f, -0.4f, 0.2f, 0.9f, 0.7f, -0.1f, 0.25f},
+                 {0.1f, -0.1f, 0.05f, 0.2f},
+                 {0.6f, -0.9f, 0.4f, 1.1f},
+                 {0.05f}};
+  const std::vector<float> x{1.f, -0.5f, 0.25f, -1.5f, 0.75f, 2.f}, t{0.3f, -0.2f};
+  std::vector<float> mask{1, 0, 1, 1, 1, 0, 1, 0};
+  const Backprop ref = forward_backward(m, p, x, t, 2, {mask});
+  const DropFp32 f = drop_fp32_step(p, x, t, mask, 0.7f);
+  CHECK(inside_drop_bound(f.loss, ref.loss));
+  for (std::size_t j = 0; j < 4; ++j) CHECK(inside_drop_bound(f.dw2[j], ref.gradients[2][j]));
+  CHECK(ref.gradients[2][1].v == 0);  // dropped in both rows: no gradient reaches it
+  mask[0] = 0;
+  const Backprop flipped = forward_backward(m, p, x, t, 2, {mask});
+  CHECK_FALSE(inside_drop_bound(f.loss, flipped.loss));
+}
