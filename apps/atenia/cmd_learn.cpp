@@ -2,6 +2,10 @@
 // Each JSONL record is one episode (APX 13.10.0):
 //   {"id":"run7/step3","gpu_available":true,"vram_pressure":0.2,"ram_pressure":0.6,
 //    "backend":"gpu","success":true,"score":9,"had_drift":false}
+// or, from atenia-episode v0.2.0 on, a spill placement and what it measured (nltrain train
+// --episodes; spill_episode_json.hpp):
+//   {"decision":"spill","ram_pressure":0.1,"tier":"fast","codec":"zstd","spilled_bytes":1048576,
+//    "restored_bytes":1048576,"stored_bytes":900000,"write_s":0.01,"read_s":0.01,"score":102400}
 // Idempotent per episode: each episode has a key (SHA-256 of its "id" when given, else of
 // the record's content and how many identical records came before it in the input), the
 // table lists the keys it has taken in, and an episode already listed is not counted again;
@@ -12,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <variant>
 
 #include "commands.hpp"
 #include "common/atomic_file.hpp"
@@ -21,6 +26,7 @@
 #include "common/json_input.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "hybrid/learning/trainer_table.hpp"
+#include "spill_episode_json.hpp"
 
 namespace atenia::cli {
 
@@ -32,8 +38,18 @@ struct LearnOptions {
   bool json = false;
 };
 
-common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord& rec, const std::string& file) {
+using AnyEpisode = std::variant<hybrid::TrainingEpisode, hybrid::SpillEpisode>;
+
+common::Result<AnyEpisode> parse_episode(const common::JsonlRecord& rec, const std::string& file) {
   Fields f(rec.value, file, rec.line, "");
+  if (f.has("decision")) {  // v0.2.0's second kind; v0.1.0 records have no "decision"
+    auto d = f.string("decision");
+    if (!d) return d.error();
+    if (*d != "spill") return f.error("decision", "expected \"spill\", got \"" + common::excerpt(*d) + "\"");
+    auto spill = parse_spill_episode(rec, file);
+    if (!spill) return spill.error();
+    return AnyEpisode(std::move(spill.value()));
+  }
   if (auto s = f.only({"id", "gpu_available", "vram_pressure", "ram_pressure", "backend", "success", "score", "had_drift"}); !s) {
     return s.error();
   }
@@ -57,7 +73,7 @@ common::Result<hybrid::TrainingEpisode> parse_episode(const common::JsonlRecord&
   ep.ctx = hybrid::context_from_pressures(*gpu, *vram, *ram);
   ep.decision.backend = *backend == "gpu" ? hybrid::BackendChoice::gpu : hybrid::BackendChoice::cpu;
   ep.outcome = {*success, static_cast<std::int32_t>(*score), *drift};
-  return ep;
+  return AnyEpisode(ep);
 }
 
 // The episode's key: from its "id" when it has one, else from its content and occurrence.
@@ -82,7 +98,7 @@ int run_learn(const LearnOptions& o) {
   auto records = read_jsonl_input(o.episodes);
   if (!records) return report(records.error());
   const std::string file = input_name(o.episodes);
-  std::vector<std::pair<std::string, hybrid::TrainingEpisode>> episodes;
+  std::vector<std::pair<std::string, AnyEpisode>> episodes;
   std::map<std::string, std::uint64_t> seen;
   std::set<std::string> keys_in_input;
   for (const auto& rec : *records) {
@@ -113,7 +129,8 @@ int run_learn(const LearnOptions& o) {
   std::size_t added = 0;
   for (const auto& [key, ep] : episodes) {
     if (table.episodes.contains(key)) continue;
-    if (!table.trainer.record_episode(ep)) {
+    const auto* spill = std::get_if<hybrid::SpillEpisode>(&ep);
+    if (spill ? !table.spill.record_episode(*spill) : !table.trainer.record_episode(std::get<hybrid::TrainingEpisode>(ep))) {
       return report(common::Error::invalid_argument(
           o.table + ": a row already holds 4294967295 episodes, the most a row can count; nothing was written"));
     }
@@ -121,7 +138,7 @@ int run_learn(const LearnOptions& o) {
     ++added;
   }
   if (auto s = hybrid::write_trainer_table(fs, table, target); !s) return report(s.error());
-  const auto rows = table.trainer.all_stats().size();
+  const auto rows = table.trainer.all_stats().size() + table.spill.all_stats().size();
   const std::size_t known = episodes.size() - added;
   if (o.json) {
     nlohmann::ordered_json out{{"episodes", episodes.size()}, {"new", added}, {"already_learned", known},

@@ -35,6 +35,10 @@ inline constexpr const char* kOneStdin = "--config and --data cannot both be '-'
 inline int report(const common::Error& e) { return cli_common::report("nltrain", e); }
 
 using common::float_json;  // the shortest decimal that reads back as the same float
+// A step's loss in its trainer's precision: an fp64 run's (--fp64) as the shortest decimal of
+// the double itself.
+[[nodiscard]] inline nlohmann::ordered_json loss_json(float v) { return float_json(v); }
+[[nodiscard]] inline nlohmann::ordered_json loss_json(double v) { return v; }
 
 // Short names (delta titans hebbian moneta yaad memora lattice trellis atlas) or the full ones
 // (DeltaRule, TitansLMM, ...), case-insensitive.

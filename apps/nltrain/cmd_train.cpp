@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -22,6 +23,7 @@
 #include "run_dir.hpp"
 #include "train_batch.hpp"
 #include "train_budget.hpp"
+#include "train_episodes.hpp"
 #include "train_plan.hpp"
 #include "train_options.hpp"
 #include "train_refusals.hpp"
@@ -34,37 +36,27 @@ namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
 
-}  // namespace
-
-int run_train(const TrainOptions& o) {
+// The planned run with its trainer in T: float, or double for --fp64 (one process, no memory
+// budget, the hand-written backward: each refused before this where it would not hold).
+template <typename T>
+int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::BasicTrainer<T>>& trainer) {
+  constexpr bool fp64 = std::is_same_v<T, double>;
   const bool resuming = !o.resume.empty();
-  if (common::Status s = refuse_flags(o); !s.ok()) return report(s.error());
-  auto plan = resuming ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
-                       : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from);
-  if (!plan.ok()) return report(plan.error());
-  RunRecord& run = plan->run;
-  std::optional<nl::Trainer>& trainer = plan->trainer;
+  RunRecord& run = plan.run;
   const std::size_t batch = trainer->batch();
   if (common::Status s = refuse_batch(o, batch); !s.ok()) return report(s.error());
-  const nl::AdamWConfig& opt = plan->opt;
-  const Corpus& corpus = plan->corpus;
-  const std::string& out = plan->out;
+  const nl::AdamWConfig& opt = plan.opt;
+  const Corpus& corpus = plan.corpus;
+  const std::string& out = plan.out;
   // Under mpirun with R > 1: this rank's share of the batch; rank 0 alone writes (and says why
   // a start was refused: one line, not one per rank).
   std::optional<RankShare> share;
-  const std::string identity = rank_identity(encode_run(run), *trainer, o.stop_at.value_or(0));
-  if (common::Status s = join_ranks(batch, identity, share); !s.ok()) {
+  const std::string identity = rank_identity(encode_run(run), trainer->config(), trainer->step(), batch, o.stop_at.value_or(0));
+  if (common::Status s = fp64 ? refuse_ranks("--fp64") : join_ranks(batch, identity, share); !s.ok()) {
     return speaks_for_the_run() ? report(s.error()) : exit_code_for(s.error().code());
   }
   const bool writer = !share || share->rank() == 0;
-  if (o.stop_at && *o.stop_at > run.steps) {
-    return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " +
-                                                  std::to_string(run.steps)));
-  }
-  if (o.stop_at && *o.stop_at <= trainer->step()) {
-    return report(common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
-                                                  std::to_string(trainer->step())));
-  }
+  if (common::Status s = refuse_stop_at(o, run.steps, trainer->step()); !s.ok()) return report(s.error());
   // --trace-out, refused or opened (a temporary beside it) before the run directory is touched.
   std::unique_ptr<TrainTrace> trace;
   if (writer && !o.trace_out.empty()) {
@@ -87,7 +79,8 @@ int run_train(const TrainOptions& o) {
     return report(common::Error::io("--out: " + out + " already holds a checkpoint; use --force to replace it"));
   }
   // Before any output is opened: a refused budget leaves every file as it was.
-  auto budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
+  common::Result<BudgetedSpill> budget = BudgetedSpill{};  // none for --fp64 (refused with --memory-budget)
+  if constexpr (!fp64) budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
   if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
   ReceiptStream receipts;
@@ -104,7 +97,7 @@ int run_train(const TrainOptions& o) {
   };
   if (writer) {
     if (common::Status s = metrics.open("--metrics", "an nltrain metrics file", o.metrics, resume_step, metrics_step); !s.ok()) return report(s.error());
-    if (common::Status s = receipts.open(o.receipts, run, resume_step); !s.ok()) return report(s.error());
+    if (common::Status s = receipts.open(o.receipts, run, resume_step, fp64); !s.ok()) return report(s.error());
   }
   std::ostream& say = metrics.on_stdout() || receipts.on_stdout() ? std::cerr : std::cout;
   const nl::MagConfig cfg = trainer->config();
@@ -112,13 +105,15 @@ int run_train(const TrainOptions& o) {
   const std::uint64_t first = trainer->step();
   // Every rank takes part (rank 0 collects the streams' context memories); rank 0 writes.
   auto checkpoint = [&]() -> common::Status {
-    if (share) {
-      if (common::Status s = share->collect_contexts(*trainer); !s.ok()) return s;
+    if constexpr (!fp64) {
+      if (share) {
+        if (common::Status s = share->collect_contexts(*trainer); !s.ok()) return s;
+      }
     }
     if (!writer) return {};
     const nl::TimedPhase save(trace.get(), nl::StepPhase::checkpoint);
     run.receipts = receipts.position();
-    return save_checkpoint(out, nl::Checkpoint{trainer->state(), encode_run(run)});
+    return save_checkpoint(out, nl::BasicCheckpoint<T>{trainer->state(), encode_run(run)});
   };
   // A rank that cannot go on while the others wait in an exchange ends them all.
   auto fatal = [&](const common::Error& e) {
@@ -160,7 +155,7 @@ int run_train(const TrainOptions& o) {
     if (stop) break;
     const auto a = TrainClock::now();
     const std::uint64_t n = trainer->step();
-    nl::StepTrace* audit = receipts.before(*trainer);
+    nl::BasicStepTrace<T>* audit = receipts.before(*trainer);
     nl::TimedPhase reading(trace.get(), nl::StepPhase::read_data);
     data.read(n);
     for (std::size_t s = 0; s < batch; ++s) {
@@ -170,28 +165,24 @@ int run_train(const TrainOptions& o) {
     const double lr = nl::learning_rate(opt, n);
     const auto b = TrainClock::now();
     const std::span<const nl::Sequence> mine = std::span(data.sequences()).subspan(share ? share->first() : 0, local);
-    auto r = trainer->build_batch_step(opaque_registry(), mine, nl::GradientPath::tape, pool ? &*pool : nullptr, audit,
+    auto r = trainer->build_batch_step(opaque_registry(), mine, fp64 ? nl::GradientPath::hand_written : nl::GradientPath::tape,
+                                       pool ? &*pool : nullptr, audit,
                                        share ? &*share : nullptr, trace.get(), budget->get());
     const auto e = TrainClock::now();
     model_s += seconds(e - b);
     if (!r.ok()) {  // every rank has the same failure (nl::BatchShare::first_failure); rank 0 says it
       if (!writer) return kExitFailure;
       progress.break_line();
-      const std::string why = r.error().message();
-      const std::string kept = last_saved > 0 || had_checkpoint
-                                   ? "the last good checkpoint (after " + std::to_string(last_saved) + " steps) in " + out + " is kept"
-                                   : "no checkpoint was written";
-      std::cerr << "nltrain: step " << n << ": " << (r.error().non_finite() ? "NaN or Inf in the loss or gradients (" : "step failed (")
-                << common::excerpt(why) << "); training stopped; " << kept << "\n";
+      std::cerr << step_failed_line(n, r.error(), last_saved > 0 || had_checkpoint ? std::optional(last_saved) : std::nullopt, out);
       return r.error().kind() == nl::StepFailure::io ? kExitMalformedOrIo : kExitFailure;  // a spill's disk, or the math
     }
-    if (std::isnan(first_loss)) first_loss = r->loss;
-    last_loss = r->loss;
+    if (std::isnan(first_loss)) first_loss = static_cast<float>(r->loss);
+    last_loss = static_cast<float>(r->loss);
     const double elapsed = seconds(TrainClock::now() - t0);
     const double tok_s = static_cast<double>((n + 1 - first) * tokens_per_step) / std::max(elapsed, 1e-9);
     // schemas/nltrain-metrics.v0.1.0.json: what the run computed, then (only when asked) the
     // wall clock, apart, so a seeded run's metrics are the same bytes every time.
-    nlohmann::ordered_json m{{"step", n}, {"loss", float_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
+    nlohmann::ordered_json m{{"step", n}, {"loss", loss_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
     add_spill_cost(m, budget->get(), o.metrics_timing);
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
@@ -210,7 +201,7 @@ int run_train(const TrainOptions& o) {
       return report(common::Error::io(s.error().message() + "; training stopped after step " + std::to_string(trainer->step()) +
                                       ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
     }
-    progress.update(n + 1, r->loss, tok_s, false);
+    progress.update(n + 1, static_cast<float>(r->loss), tok_s, false);
     if (trainer->step() % run.checkpoint_every == 0 && trainer->step() < last) {
       if (common::Status s = checkpoint(); !s.ok()) {
         progress.break_line();
@@ -232,6 +223,7 @@ int run_train(const TrainOptions& o) {
                                     ", checkpoint saved in " + out + " (continue with: nltrain train --resume " + out + ")"));
   }
   if (!writer) return kExitOk;
+  if (common::Status s = append_episode(o.episodes, *budget, out); !s.ok()) return report(s.error());  // train_episodes.hpp
   outside_s += seconds(TrainClock::now() - s0);
   const double elapsed = seconds(TrainClock::now() - t0);
   const std::uint64_t done = trainer->step() - first;
@@ -242,6 +234,17 @@ int run_train(const TrainOptions& o) {
                              checkpoint_path(out), out};
   say << (o.json ? summary_json(summary) : summary_text(summary, cfg));
   return kExitOk;
+}
+
+}  // namespace
+
+int run_train(const TrainOptions& o) {
+  if (common::Status s = refuse_flags(o); !s.ok()) return report(s.error());
+  auto plan = !o.resume.empty() ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
+                                : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from, o.fp64);
+  if (!plan.ok()) return report(plan.error());
+  if (common::Status s = refuse_precision(o, plan->trainer64.has_value()); !s.ok()) return report(s.error());
+  return plan->trainer64 ? train_planned(o, *plan, plan->trainer64) : train_planned(o, *plan, plan->trainer);
 }
 
 }  // namespace nltrain::cli

@@ -16,10 +16,19 @@ std::size_t stream_begin(std::size_t batch, int rank, int ranks) {
 
 }  // namespace
 
-std::string rank_identity(const std::string& run_record, const nl::Trainer& trainer, std::uint64_t stop_at) {
+std::string rank_identity(const std::string& run_record, const nl::MagConfig& cfg, std::uint64_t step, std::size_t batch,
+                          std::uint64_t stop_at) {
   return "nltrain " + std::string(build_info::version()) + "|" + run_record + "|config " +
-         common::sha256_hex(nl::config_to_json(trainer.config()).dump()) + "|step " + std::to_string(trainer.step()) +
-         "|batch " + std::to_string(trainer.batch()) + "|stop-at " + std::to_string(stop_at);
+         common::sha256_hex(nl::config_to_json(cfg).dump()) + "|step " + std::to_string(step) +
+         "|batch " + std::to_string(batch) + "|stop-at " + std::to_string(stop_at);
+}
+
+common::Status refuse_ranks(const std::string& what) {
+  auto world = dist::world();
+  if (!world.ok()) return world.error();
+  if ((*world)->size() == 1) return {};
+  return common::Error::invalid_argument(what + " trains in one process; it does not run across " + std::to_string((*world)->size()) +
+                                         " MPI ranks");
 }
 
 bool speaks_for_the_run() {

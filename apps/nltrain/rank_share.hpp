@@ -52,7 +52,8 @@ class RankShare final : public nl::BatchShare {
 
 // What every rank of one run must agree on: this binary's version, the run record (data digest,
 // plan), the configuration's digest, the trainer's step and batch, and --stop-at.
-[[nodiscard]] std::string rank_identity(const std::string& run_record, const nl::Trainer& trainer, std::uint64_t stop_at);
+[[nodiscard]] std::string rank_identity(const std::string& run_record, const nl::MagConfig& cfg, std::uint64_t step,
+                                       std::size_t batch, std::uint64_t stop_at);
 
 // The run's ranks (dist::world): one process leaves `share` empty; under a launcher with R > 1
 // it holds this rank's share once every rank's `identity` (binary version, run record,
@@ -61,5 +62,8 @@ class RankShare final : public nl::BatchShare {
 // True on rank 0, and in a run of one process.
 [[nodiscard]] bool speaks_for_the_run();
 [[nodiscard]] common::Status join_ranks(std::size_t batch, const std::string& identity, std::optional<RankShare>& share);
+// For a run that trains in one process only (`what`: the option that makes it so): an error
+// under a launcher with R > 1, the same on every rank.
+[[nodiscard]] common::Status refuse_ranks(const std::string& what);
 
 }  // namespace nltrain::cli

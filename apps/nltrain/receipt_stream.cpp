@@ -5,7 +5,7 @@
 
 namespace nltrain::cli {
 
-common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, std::optional<std::uint64_t> resume_step) {
+common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, std::optional<std::uint64_t> resume_step, bool fp64) {
   if (f.path.empty()) {
     if (f.every || f.compact) return common::Error::invalid_argument("--receipt-every and --compact-receipts need --receipts F|-");
     return {};
@@ -31,23 +31,32 @@ common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, 
                                     std::to_string(at.next_index) + " of the run); write the resumed receipts to a new file");
   }
   recorder_.emplace(nl_audit::RecorderOptions{f.compact, f.every.value_or(1), std::string(build_info::version()), run.data_sha256,
-                                              run.data_bytes, "tape", run.data_format},
+                                              run.data_bytes, fp64 ? "hand_written" : "tape", run.data_format},
                     at);
   return {};
 }
 
-nl::StepTrace* ReceiptStream::before(const nl::Trainer& t) {
-  before_.reset();
+template <typename T>
+nl::BasicStepTrace<T>* ReceiptStream::before(const nl::BasicTrainer<T>& t) {
+  auto [state, trace] = held<T>();
+  state->reset();
   if (!recorder_ || !recorder_->wants(t.step())) return nullptr;
-  before_ = t.state();
-  return &trace_;
+  *state = t.state();
+  return trace;
 }
 
-common::Status ReceiptStream::after(const nl::Trainer& t, const nl_audit::StepData& d, const nl::StepReport& r) {
-  if (!before_) return {};
-  const std::string line = recorder_->record(*before_, d, r, trace_, t.state());
-  before_.reset();
+template <typename T>
+common::Status ReceiptStream::after(const nl::BasicTrainer<T>& t, const nl_audit::StepData& d, const nl::BasicStepReport<T>& r) {
+  auto [state, trace] = held<T>();
+  if (!*state) return {};
+  const std::string line = recorder_->record(**state, d, r, *trace, t.state());
+  state->reset();
   return sink_.write(line);
 }
+
+template nl::StepTrace* ReceiptStream::before(const nl::Trainer&);
+template nl::StepTrace64* ReceiptStream::before(const nl::Trainer64&);
+template common::Status ReceiptStream::after(const nl::Trainer&, const nl_audit::StepData&, const nl::StepReport&);
+template common::Status ReceiptStream::after(const nl::Trainer64&, const nl_audit::StepData&, const nl::StepReport64&);
 
 }  // namespace nltrain::cli

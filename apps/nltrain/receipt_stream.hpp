@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <type_traits>
 
 #include "common/result.hpp"
 #include "jsonl_sink.hpp"
@@ -24,21 +26,37 @@ class ReceiptStream {
  public:
   // On resume, the same file keeps the receipts of steps before `resume_step` and must end with
   // the receipt the checkpoint's chain continues from.
-  [[nodiscard]] common::Status open(const ReceiptFlags& f, const RunRecord& run, std::optional<std::uint64_t> resume_step);
+  // `fp64`: the run trains in binary64 by the hand-written backward (kernels.gradient_path).
+  [[nodiscard]] common::Status open(const ReceiptFlags& f, const RunRecord& run, std::optional<std::uint64_t> resume_step,
+                                    bool fp64 = false);
   [[nodiscard]] bool enabled() const { return recorder_.has_value(); }
   [[nodiscard]] bool on_stdout() const { return sink_.on_stdout(); }
 
   // Around Trainer::build_step: before() keeps the state when the step is audited and returns
   // the trace to pass to build_step (nullptr when it is not); after() writes the receipt.
-  [[nodiscard]] nl::StepTrace* before(const nl::Trainer& t);
-  [[nodiscard]] common::Status after(const nl::Trainer& t, const nl_audit::StepData& d, const nl::StepReport& r);
+  // T: float, or double for an --fp64 run (its receipts carry f64 tensors).
+  template <typename T>
+  [[nodiscard]] nl::BasicStepTrace<T>* before(const nl::BasicTrainer<T>& t);
+  template <typename T>
+  [[nodiscard]] common::Status after(const nl::BasicTrainer<T>& t, const nl_audit::StepData& d, const nl::BasicStepReport<T>& r);
   [[nodiscard]] nl_audit::ChainPosition position() const { return recorder_ ? recorder_->position() : nl_audit::ChainPosition{}; }
 
  private:
   JsonlSink sink_;
   std::optional<nl_audit::ReceiptRecorder> recorder_;
+  // The state before the audited step and its trace, in the run's precision.
   std::optional<nl::TrainerState> before_;
   nl::StepTrace trace_;
+  std::optional<nl::TrainerState64> before64_;
+  nl::StepTrace64 trace64_;
+  template <typename T>
+  std::pair<std::optional<nl::BasicTrainerState<T>>*, nl::BasicStepTrace<T>*> held() {
+    if constexpr (std::is_same_v<T, double>) {
+      return {&before64_, &trace64_};
+    } else {
+      return {&before_, &trace_};
+    }
+  }
 };
 
 }  // namespace nltrain::cli

@@ -79,9 +79,11 @@ common::Result<common::DirLock> lock_run_dir(const std::string& dir) {
 }
 
 common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c) { return nl_store::save_run(dir, c); }
+common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint64& c) { return nl_store::save_run(dir, c); }
 
 bool has_checkpoint(const std::string& dir) { return nl_store::has_run_checkpoint(dir); }
 
 common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir) { return nl_store::load_run(dir); }
+common::Result<nl_store::AnyCheckpoint> load_any_checkpoint(const std::string& dir) { return nl_store::load_any_run(dir); }
 
 }  // namespace nltrain::cli

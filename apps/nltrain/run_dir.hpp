@@ -10,6 +10,7 @@
 #include "nl/checkpoint.hpp"
 #include "nl/token_data.hpp"
 #include "nl_audit/recorder.hpp"
+#include "nl_store/state_file.hpp"
 
 namespace nltrain::cli {
 
@@ -39,8 +40,11 @@ struct RunRecord {
 
 // Saves into DIR (locked) all or nothing: a failure leaves the previous checkpoint as it was.
 [[nodiscard]] common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c);
-// Reads and verifies DIR's checkpoint (DIR may also name an old checkpoint file itself).
+[[nodiscard]] common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint64& c);  // an --fp64 run's
+// Reads and verifies DIR's fp32 checkpoint (DIR may also name an old checkpoint file itself).
 [[nodiscard]] common::Result<nl::Checkpoint> load_checkpoint(const std::string& dir);
+// Either precision (nltrain train --resume).
+[[nodiscard]] common::Result<nl_store::AnyCheckpoint> load_any_checkpoint(const std::string& dir);
 [[nodiscard]] bool has_checkpoint(const std::string& dir);
 
 }  // namespace nltrain::cli

@@ -3,36 +3,72 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/atomic_file.hpp"
 #include "common/worker_pool.hpp"
 
+#include "hybrid/learning/context_bucket.hpp"
+#include "hybrid/profiler/probe_ram.hpp"
 #include "nl/context_footprint.hpp"
+#include "spill_tiers.hpp"
 
 namespace nltrain::cli {
 
-common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOptions& opts, const std::string& out,
-                                                                 const nl::Trainer& trainer, bool shared_batch,
-                                                                 nl::StepObserver* observer) {
+namespace {
+
+// The machine's RAM pressure now (0 where /proc/meminfo cannot be read: band 0).
+float machine_ram_pressure() {
+  auto ram = hybrid::probe_ram(common::real_file_system());
+  return ram.ok() ? hybrid::ram_pressure(*ram).value_or(0.0F) : 0.0F;
+}
+
+}  // namespace
+
+common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::string& out, const nl::Trainer& trainer,
+                                          bool shared_batch, nl::StepObserver* observer) {
   const std::optional<std::uint64_t> budget = opts.memory_budget;
-  if (!budget) return std::unique_ptr<nl_store::SpillStore>();
+  if (!budget) {
+    for (const auto& [name, used] : {std::pair{"--spill-tier", !opts.spill_tiers.empty()}, std::pair{"--placement-table", !opts.placement_table.empty()},
+                                     std::pair{"--episodes", !opts.episodes.empty()}}) {
+      if (used) return common::Error::invalid_argument(std::string(name) + ": only with --memory-budget (nothing is spilled without it)");
+    }
+    return BudgetedSpill{};
+  }
   if (*budget == 0) return common::Error::invalid_argument("--memory-budget: must be at least 1 byte");
   if (shared_batch) {
     return common::Error::invalid_argument("--memory-budget: a batch split across processes (mpirun) is not budgeted yet; "
                                            "run one process, or drop --memory-budget");
   }
+  // The episode is appended after the run: a directory that is not there is said now, not then.
+  if (const std::string dir = common::parent_dir(opts.episodes); !opts.episodes.empty() && !common::real_file_system().is_dir(dir)) {
+    return common::Error::io("--episodes: " + dir + " is not a directory");
+  }
+  auto tiers = parse_spill_tiers(opts.spill_tiers);
+  if (!tiers.ok()) return tiers.error();
+  BudgetedSpill spill;
+  spill.ram_pressure = machine_ram_pressure();
+  auto choice = choose_spill_tier(*tiers, opts.spill_codec, opts.spill_codec_given, opts.placement_table,
+                                  hybrid::band_for_pressure(spill.ram_pressure));
+  if (!choice.ok()) return choice.error();
+  auto slow = slow_tier_hook(choice->tier.label);
+  if (!slow.ok()) return slow.error();
+  spill.slow_fs = std::move(*slow);
   nl_store::SpillOptions o;
+  o.tier = choice->tier.label;
+  o.tier_dir = choice->tier.dir;
   o.budget_bytes = *budget;
   o.observer = observer;
   // As cmd_train sizes its pool: a batch runs min(threads, B) sequences at once, one runs alone.
   const std::size_t batch = trainer.batch();
   o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), batch)) : 1;
-  o.codec = opts.spill_codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
+  o.codec = choice->codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
   o.largest_context = nl::largest_context_bytes(trainer.config(), trainer.params(), trainer.context(0));
-  auto store = nl_store::SpillStore::open(out, o);
+  auto store = nl_store::SpillStore::open(out, o, spill.slow_fs ? *spill.slow_fs : common::real_file_system());
   if (!store.ok()) {
     const common::Error& e = store.error();
     return common::Error(e.code(), (e.code() == common::ErrorCode::invalid_argument ? "--memory-budget: " : "") + e.message());
   }
-  return std::move(*store);
+  spill.store = std::move(*store);
+  return spill;
 }
 
 void add_spill_cost(nlohmann::ordered_json& line, nl_store::SpillStore* store, bool timing) {

@@ -17,14 +17,25 @@
 
 namespace nltrain::cli {
 
-// Null without --memory-budget. Refuses (invalid_argument, "--memory-budget: ...") a budget of 0,
-// one below the step's working set (naming the bytes needed), and a run split across processes;
-// RUN/spill as a link (io). A batch's sequences run min(--threads, B) at once, each in its own
-// share of the budget. Call with the run directory locked. `observer` (may be null) is told each
-// cache's move out and back.
-[[nodiscard]] common::Result<std::unique_ptr<nl_store::SpillStore>> open_budget(const TrainOptions& o, const std::string& out,
-                                                                               const nl::Trainer& trainer, bool shared_batch,
-                                                                               nl::StepObserver* observer = nullptr);
+// The run's spill store with what it needs beside it: the test hook's slow file system (when it
+// names the chosen tier; it outlives the store) and the machine's RAM pressure at open (the
+// context of the run's episode and of --placement-table's choice).
+struct BudgetedSpill {
+  std::unique_ptr<common::FileSystem> slow_fs;
+  std::unique_ptr<nl_store::SpillStore> store;
+  float ram_pressure = 0.0F;
+  [[nodiscard]] nl_store::SpillStore* get() const { return store.get(); }
+};
+
+// No store without --memory-budget (and then --spill-tier, --placement-table and --episodes are
+// refused: invalid_argument naming the option). Refuses (invalid_argument, "--memory-budget: ...")
+// a budget of 0, one below the step's working set (naming the bytes needed), and a run split
+// across processes; RUN/spill or a tier's directory as a link (io). The tier and codec:
+// spill_tiers.hpp. A batch's sequences run min(--threads, B) at once, each in its own share of the
+// budget. Call with the run directory locked. `observer` (may be null) is told each cache's move
+// out and back.
+[[nodiscard]] common::Result<BudgetedSpill> open_budget(const TrainOptions& o, const std::string& out, const nl::Trainer& trainer,
+                                                        bool shared_batch, nl::StepObserver* observer = nullptr);
 
 // Adds the step's "memory" object (schemas/nltrain-metrics.v0.1.0.json) when there is a store:
 // budget, bytes moved out and back, stored on disk, peak resident; with `timing`, the seconds.

@@ -42,15 +42,30 @@ Registration add_train_command(CLI::App& app) {
   cli_common::add_byte_count_option(cmd, "--memory-budget", o->memory_budget,
                                     "RAM for the rules' saved state between forward and backward (bytes; K, M, G, T: 2^10..2^40); "
                                     "above it caches go to RUN/spill and back, with the same results");
-  cmd->add_option("--spill-codec", o->spill_codec,
-                  "How --memory-budget's blobs are written: zstd (shuffled, level 1; the default) or none (raw: "
-                  "for a CPU slower than the disk)")
-      ->check(CLI::IsMember({"zstd", "none"}));
+  CLI::Option* codec = cmd->add_option("--spill-codec", o->spill_codec,
+                                       "How --memory-budget's blobs are written: zstd (shuffled, level 1; the default) or none (raw: "
+                                       "for a CPU slower than the disk)")
+                            ->check(CLI::IsMember({"zstd", "none"}));
+  cmd->add_option("--spill-tier", o->spill_tiers,
+                  "LABEL=DIR: a storage tier --memory-budget may spill to (repeatable; the first is the default; "
+                  "none: one tier \"ssd\", RUN/spill)");
+  cmd->add_option("--placement-table", o->placement_table,
+                  "A table learnt by atenia learn from --episodes: spill to the tier and codec it found fastest on this "
+                  "machine's RAM band, among the tiers named (no learned choice: the default)");
+  cmd->add_option("--episodes", o->episodes,
+                  "Append the run's spill placement and its measured throughput to this JSONL file, one atenia episode "
+                  "per run (schemas/atenia-episode.v0.2.0.json; for atenia learn)");
+  cmd->add_flag("--fp64", o->fp64,
+                "Train in binary64: parameters, AdamW moments, error buffers and contexts, the gradient by the hand-written "
+                "backward (no MPI, no --memory-budget); --resume must restate it");
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");
   cmd->add_flag("--json", o->json, "Summary as JSON");
-  return {cmd, [o] { return run_train(*o); }};
+  return {cmd, [o, codec] {
+            o->spill_codec_given = codec->count() > 0;
+            return run_train(*o);
+          }};
 }
 
 }  // namespace nltrain::cli

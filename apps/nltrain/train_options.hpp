@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli_support.hpp"
 #include "receipt_stream.hpp"
@@ -20,8 +21,12 @@ struct TrainOptions {
   std::optional<std::uint64_t> threads;           // default: the cores available
   std::optional<std::uint64_t> memory_budget;     // bytes; none: the caches stay in RAM
   std::string spill_codec = "zstd";               // zstd or none (--memory-budget's blobs)
+  bool spill_codec_given = false;                 // said on the command line (--placement-table keeps it)
+  std::vector<std::string> spill_tiers;           // LABEL=DIR each (spill_tiers.hpp)
+  std::string placement_table, episodes;          // a learned table to place by; episodes appended
   ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
+  bool fp64 = false;  // the whole run in binary64 (hand-written backward; one process, no --memory-budget)
 };
 
 [[nodiscard]] int run_train(const TrainOptions& o);

@@ -1,6 +1,8 @@
 #include "train_plan.hpp"
 
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "nl/checkpoint.hpp"
 #include "nl/mag_params.hpp"
@@ -9,7 +11,7 @@ namespace nltrain::cli {
 
 common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
                                        std::uint64_t batch, const DataFlags& data, const std::string& out,
-                                       const std::string& from) {
+                                       const std::string& from, bool fp64) {
   nl::TokenFormat format = nl::TokenFormat::bytes;
   if (data.format) {
     auto f = parse_data_format(*data.format);
@@ -53,19 +55,26 @@ common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<s
   p.run.batch = batch;
   p.out = out.empty() ? "nltrain-run" : out;
   p.opt = rc->opt;
-  p.trainer.emplace(rc->model, start ? std::move(start->params) : nl::MagParams<float>::init(rc->model), rc->opt, batch);
+  nl::MagParams<float> params = start ? std::move(start->params) : nl::MagParams<float>::init(rc->model);
+  if (fp64) {
+    p.trainer64.emplace(rc->model, params.cast<double>(), rc->opt, batch);
+  } else {
+    p.trainer.emplace(rc->model, std::move(params), rc->opt, batch);
+  }
   return p;
 }
 
-common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const DataFlags& data, std::optional<std::size_t> vocab,
-                                           const std::string& out) {
-  auto ck = load_checkpoint(resume);
-  if (!ck.ok()) return ck.error();
-  auto rec = decode_run(ck->run, checkpoint_path(resume));
+namespace {
+
+// The rest of plan_resumed_run once the checkpoint is read, in its precision T.
+template <typename T>
+common::Result<TrainPlan> resume_from(const std::string& resume, const DataFlags& data, std::optional<std::size_t> vocab,
+                                      const std::string& out, nl::BasicCheckpoint<T>& ck) {
+  auto rec = decode_run(ck.run, checkpoint_path(resume));
   if (!rec.ok()) return rec.error();
   TrainPlan p;
   p.run = *rec;
-  const nl::MagConfig& cfg = ck->state.cfg;
+  const nl::MagConfig& cfg = ck.state.cfg;
   // Both may be repeated (a script that always passes them), never changed: the parameters'
   // shapes follow the vocab, and the data's digest was taken of tokens in this format.
   if (vocab && *vocab != cfg.vocab) {
@@ -87,17 +96,30 @@ common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const Data
     return common::Error::malformed("--resume: the data (" + p.corpus.name +
                                     ") is not the data this run was trained on (its SHA-256 differs)");
   }
-  p.opt = ck->state.opt;
-  if (p.run.batch != 1 + ck->state.more_contexts.size()) {
+  p.opt = ck.state.opt;
+  if (p.run.batch != 1 + ck.state.more_contexts.size()) {
     return common::Error::malformed(checkpoint_path(resume) + ": the run record's batch (" + std::to_string(p.run.batch) +
-                                    ") does not match the checkpoint's " + std::to_string(1 + ck->state.more_contexts.size()) +
+                                    ") does not match the checkpoint's " + std::to_string(1 + ck.state.more_contexts.size()) +
                                     " streams");
   }
-  auto t = nl::Trainer::from_state(std::move(ck->state));
+  auto t = nl::BasicTrainer<T>::from_state(std::move(ck.state));
   if (!t.ok()) return t.error();
-  p.trainer.emplace(std::move(*t));
+  if constexpr (std::is_same_v<T, double>) {
+    p.trainer64.emplace(std::move(*t));
+  } else {
+    p.trainer.emplace(std::move(*t));
+  }
   p.out = out.empty() ? resume : out;
   return p;
+}
+
+}  // namespace
+
+common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const DataFlags& data, std::optional<std::size_t> vocab,
+                                           const std::string& out) {
+  auto any = load_any_checkpoint(resume);
+  if (!any.ok()) return any.error();
+  return std::visit([&](auto& ck) -> common::Result<TrainPlan> { return resume_from(resume, data, vocab, out, ck); }, *any);
 }
 
 }  // namespace nltrain::cli

@@ -16,7 +16,10 @@ namespace nltrain::cli {
 
 struct TrainPlan {
   RunRecord run;
-  std::optional<nl::Trainer> trainer;  // always set in a returned plan (Trainer has no empty state)
+  // Exactly one is set in a returned plan (a trainer has no empty state): the fp32 trainer, or
+  // an --fp64 run's.
+  std::optional<nl::Trainer> trainer;
+  std::optional<nl::Trainer64> trainer64;
   nl::AdamWConfig opt;
   Corpus corpus;
   std::string out;  // the run directory written to
@@ -41,11 +44,11 @@ struct DataFlags {
 // From the flags (and `from` when not empty: starting_point_from); `out` empty: nltrain-run.
 // `batch` sequences per step (train_batch.hpp): at least 1, at most the corpus's chunks, 1 under
 // a learned schedule (invalid_argument otherwise). Every token id of the data must be below the
-// model's vocab.
+// model's vocab. `fp64`: the trainer is binary64 (its initial parameters the fp32 ones, widened).
 [[nodiscard]] common::Result<TrainPlan> plan_new_run(const ConfigFlags& flags, std::optional<std::uint64_t> checkpoint_every,
                                                      std::uint64_t batch, const DataFlags& data, const std::string& out,
-                                                     const std::string& from = {});
-// From the checkpoint in `resume` (its batch with it); `data.path` empty: the run's own; `out`
+                                                     const std::string& from = {}, bool fp64 = false);
+// From the checkpoint in `resume` (its batch and precision with it); `data.path` empty: the run's own; `out`
 // empty: `resume`. `vocab` and `data.format`, when set, must be the run's (invalid_argument).
 [[nodiscard]] common::Result<TrainPlan> plan_resumed_run(const std::string& resume, const DataFlags& data,
                                                          std::optional<std::size_t> vocab, const std::string& out);

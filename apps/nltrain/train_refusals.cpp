@@ -20,6 +20,9 @@ common::Status refuse_flags(const TrainOptions& o) {
   }
   if (o.trace_out == "-") return common::Error::invalid_argument("--trace-out: a trace is a file (renamed into place when complete), not '-'");
   if (o.threads && *o.threads == 0) return common::Error::invalid_argument("--threads: must be at least 1");
+  if (o.fp64 && o.memory_budget) {
+    return common::Error::invalid_argument("--memory-budget spills the tape's caches, and an --fp64 run has no tape (hand-written backward)");
+  }
   return {};
 }
 
@@ -33,6 +36,23 @@ common::Status refuse_batch(const TrainOptions& o, std::size_t batch) {
                                            std::to_string(batch) + " writes no step receipts");
   }
   return {};
+}
+
+common::Status refuse_stop_at(const TrainOptions& o, std::uint64_t steps, std::uint64_t step) {
+  if (o.stop_at && *o.stop_at > steps) {
+    return common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is beyond --steps " + std::to_string(steps));
+  }
+  if (o.stop_at && *o.stop_at <= step) {
+    return common::Error::invalid_argument("--stop-at: " + std::to_string(*o.stop_at) + " is not after the checkpoint's step " +
+                                           std::to_string(step));
+  }
+  return {};
+}
+
+common::Status refuse_precision(const TrainOptions& o, bool fp64) {
+  if (o.resume.empty() || o.fp64 == fp64) return {};
+  return common::Error::invalid_argument(fp64 ? "--resume: the run in " + o.resume + " trains in fp64; continue it with --fp64"
+                                              : "--fp64: the run in " + o.resume + " trains in fp32; --resume cannot change its precision");
 }
 
 }  // namespace nltrain::cli

@@ -50,4 +50,11 @@ std::string summary_text(const TrainSummary& s, const nl::MagConfig& cfg) {
                      cfg.d, vocab, s.first_loss, s.last_loss, s.tokens_per_s, 100 * outside_share(s), s.checkpoint);
 }
 
+std::string step_failed_line(std::uint64_t n, const nl::StepError& e, std::optional<std::uint64_t> saved, const std::string& out) {
+  const std::string kept = saved ? "the last good checkpoint (after " + std::to_string(*saved) + " steps) in " + out + " is kept"
+                                 : "no checkpoint was written";
+  return "nltrain: step " + std::to_string(n) + ": " + (e.non_finite() ? "NaN or Inf in the loss or gradients (" : "step failed (") +
+         common::excerpt(e.message()) + "); training stopped; " + kept + "\n";
+}
+
 }  // namespace nltrain::cli

@@ -3,9 +3,11 @@
 // (schemas/nltrain-train-result.v0.1.0.json) whose top level depends only on the run, with the
 // wall clock apart under "timing", so a seeded run's summary is a golden like its metrics.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "nl/mag_config.hpp"
+#include "nl/step_error.hpp"
 
 namespace nltrain::cli {
 
@@ -20,5 +22,10 @@ struct TrainSummary {
 
 [[nodiscard]] std::string summary_json(const TrainSummary& s);
 [[nodiscard]] std::string summary_text(const TrainSummary& s, const nl::MagConfig& cfg);
+
+// The line (with its newline) a failed step n ends the run with; `saved`: the step of the last
+// good checkpoint in `out`, none when no checkpoint was written.
+[[nodiscard]] std::string step_failed_line(std::uint64_t n, const nl::StepError& e, std::optional<std::uint64_t> saved,
+                                           const std::string& out);
 
 }  // namespace nltrain::cli

@@ -10,48 +10,53 @@ namespace {
 
 // One tensor's update, as views (a level's scalar biases are tensors of one value), with the
 // step count of its group.
+template <typename T>
 struct TensorUpdate {
-  std::span<float> theta;
-  std::span<const float> g;
-  std::span<float> m, v;
+  std::span<T> theta;
+  std::span<const T> g;
+  std::span<T> m, v;
   std::uint64_t tau = 0;
 };
 
 // Elements [begin, end) of u. Each element's update reads only that element, so how a tensor is
 // split (and over how many threads) cannot change a bit.
-void update_range(const TensorUpdate& u, std::size_t begin, std::size_t end, const AdamWConfig& o, double lr) {
+template <typename T>
+void update_range(const TensorUpdate<T>& u, std::size_t begin, std::size_t end, const AdamWConfig& o, double lr) {
   const double c1 = 1.0 - std::pow(o.beta1, static_cast<double>(u.tau));
   const double c2 = 1.0 - std::pow(o.beta2, static_cast<double>(u.tau));
   // §10's coefficients are β and 1 − β of the configured (double) betas. Taking 1 − β from a
   // float-rounded β gave 1 − 0.999f = 0.00099998713, so v ran 1.3e-5 low against v̂'s double
-  // bias correction. The moments are fp32 tensors: each update is done in double, stored once.
+  // bias correction. The moments are fp32 tensors: each update is done in double, stored once
+  // (an fp64 run's are double: the same expressions, no rounding at the store).
   const double b1 = o.beta1, b2 = o.beta2, a1 = 1.0 - o.beta1, a2 = 1.0 - o.beta2;
-  std::span<float> theta = u.theta, m = u.m, v = u.v;
+  std::span<T> theta = u.theta, m = u.m, v = u.v;
   for (std::size_t i = begin; i < end; ++i) {
     const double gi = u.g[i];
-    m[i] = static_cast<float>(b1 * m[i] + a1 * gi);
-    v[i] = static_cast<float>(b2 * v[i] + a2 * gi * gi);
+    m[i] = static_cast<T>(b1 * m[i] + a1 * gi);
+    v[i] = static_cast<T>(b2 * v[i] + a2 * gi * gi);
     const double m_hat = m[i] / c1, v_hat = v[i] / c2;
     const double upd = m_hat / (std::sqrt(v_hat) + o.eps) + o.weight_decay * theta[i];  // wd on pre-update theta
-    theta[i] = static_cast<float>(theta[i] - lr * upd);
+    theta[i] = static_cast<T>(theta[i] - lr * upd);
   }
 }
 
-void add_tensor(std::vector<TensorUpdate>& out, std::vector<float>& p, const std::vector<float>& g, std::vector<float>& m,
-                std::vector<float>& v, std::uint64_t tau) {
+template <typename T>
+void add_tensor(std::vector<TensorUpdate<T>>& out, std::vector<T>& p, const std::vector<T>& g, std::vector<T>& m,
+                std::vector<T>& v, std::uint64_t tau) {
   out.push_back({p, g, m, v, tau});
 }
 
 // A level's tensors, field by field: the same element-wise updates as over its flat vector.
-void add_level(std::vector<TensorUpdate>& out, LevelParams<float>& p, const LevelParams<float>& g, LevelParams<float>& m,
-               LevelParams<float>& v, std::uint64_t tau) {
-  using F = std::vector<float> LevelParams<float>::*;
-  for (F f : {&LevelParams<float>::w_k, &LevelParams<float>::w_v, &LevelParams<float>::w_q, &LevelParams<float>::w_alpha,
-              &LevelParams<float>::w_theta, &LevelParams<float>::w_eta, &LevelParams<float>::w_omega}) {
+template <typename T>
+void add_level(std::vector<TensorUpdate<T>>& out, LevelParams<T>& p, const LevelParams<T>& g, LevelParams<T>& m,
+               LevelParams<T>& v, std::uint64_t tau) {
+  using F = std::vector<T> LevelParams<T>::*;
+  for (F f : {&LevelParams<T>::w_k, &LevelParams<T>::w_v, &LevelParams<T>::w_q, &LevelParams<T>::w_alpha,
+              &LevelParams<T>::w_theta, &LevelParams<T>::w_eta, &LevelParams<T>::w_omega}) {
     add_tensor(out, p.*f, g.*f, m.*f, v.*f, tau);
   }
-  using S = float LevelParams<float>::*;
-  for (S f : {&LevelParams<float>::b_alpha, &LevelParams<float>::b_theta, &LevelParams<float>::b_eta}) {
+  using S = T LevelParams<T>::*;
+  for (S f : {&LevelParams<T>::b_alpha, &LevelParams<T>::b_theta, &LevelParams<T>::b_eta}) {
     out.push_back({std::span(&(p.*f), 1), std::span(&(g.*f), 1), std::span(&(m.*f), 1), std::span(&(v.*f), 1), tau});
   }
 }
@@ -68,31 +73,34 @@ double learning_rate(const AdamWConfig& o, std::uint64_t n) {
   return std::max(0.0, o.lr * 0.5 * (1.0 + std::cos(std::numbers::pi * progress)));
 }
 
-double clip_global_norm(MagParams<float>& g, double clip) {
+template <typename T>
+double clip_global_norm(MagParams<T>& g, double clip) {
   double sq = 0;
-  const std::vector<float> flat = g.to_flat();
-  for (float x : flat) sq += static_cast<double>(x) * x;
+  const std::vector<T> flat = g.to_flat();
+  for (T x : flat) sq += static_cast<double>(x) * x;
   const double norm = std::sqrt(sq);
   if (norm > clip) {
-    const float s = clip_scale(clip, norm);
-    for (std::vector<float>* t : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb, &g.w_freq, &g.b_freq})
-      for (float& x : *t) x *= s;
-    for (LevelParams<float>& l : g.levels) {
-      for (std::vector<float>* t : {&l.w_k, &l.w_v, &l.w_q, &l.w_alpha, &l.w_theta, &l.w_eta, &l.w_omega})
-        for (float& x : *t) x *= s;
+    const T s = clip_scale<T>(clip, norm);
+    for (std::vector<T>* t : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb, &g.w_freq, &g.b_freq})
+      for (T& x : *t) x *= s;
+    for (LevelParams<T>& l : g.levels) {
+      for (std::vector<T>* t : {&l.w_k, &l.w_v, &l.w_q, &l.w_alpha, &l.w_theta, &l.w_eta, &l.w_omega})
+        for (T& x : *t) x *= s;
       l.b_alpha *= s, l.b_theta *= s, l.b_eta *= s;
     }
   }
   return norm;
 }
 
-FrequencyAwareAdamW::FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt)
-    : opt_(opt), m_(MagParams<float>::zeros(cfg)), v_(MagParams<float>::zeros(cfg)), tau_level_(cfg.levels(), 0) {}
+template <typename T>
+BasicFrequencyAwareAdamW<T>::BasicFrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt)
+    : opt_(opt), m_(MagParams<T>::zeros(cfg)), v_(MagParams<T>::zeros(cfg)), tau_level_(cfg.levels(), 0) {}
 
-void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, const Pulse& pulse, double lr,
-                               common::WorkerPool* pool) {
+template <typename T>
+void BasicFrequencyAwareAdamW<T>::step(MagParams<T>& p, const MagParams<T>& g, const Pulse& pulse, double lr,
+                                       common::WorkerPool* pool) {
   ++tau_;
-  std::vector<TensorUpdate> updates;
+  std::vector<TensorUpdate<T>> updates;
   add_tensor(updates, p.e, g.e, m_.e, v_.e, tau_);
   add_tensor(updates, p.w_q, g.w_q, m_.w_q, v_.w_q, tau_);
   add_tensor(updates, p.w_k, g.w_k, m_.w_k, v_.w_k, tau_);
@@ -108,7 +116,7 @@ void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, c
     add_level(updates, p.levels[l], g.levels[l], m_.levels[l], v_.levels[l], tau_level_[l]);
   }
   if (pool == nullptr || pool->threads() == 1) {
-    for (const TensorUpdate& u : updates) update_range(u, 0, u.theta.size(), opt_, lr);
+    for (const TensorUpdate<T>& u : updates) update_range(u, 0, u.theta.size(), opt_, lr);
     return;
   }
   struct Block {
@@ -122,5 +130,10 @@ void FrequencyAwareAdamW::step(MagParams<float>& p, const MagParams<float>& g, c
   }
   pool->run(blocks.size(), [&](std::size_t j) { update_range(updates[blocks[j].update], blocks[j].begin, blocks[j].end, opt_, lr); });
 }
+
+template double clip_global_norm<float>(MagParams<float>&, double);
+template double clip_global_norm<double>(MagParams<double>&, double);
+template class BasicFrequencyAwareAdamW<float>;
+template class BasicFrequencyAwareAdamW<double>;
 
 }  // namespace nl

@@ -3,6 +3,9 @@
 // all gradients (after error buffers are merged), decoupled weight decay on every tensor, the
 // attention group stepping every step and each level's group only when the level is active,
 // with its own bias-correction count.
+// Templates on the element type T of parameters, gradients and moments: float (nltrain train)
+// and double (train --fp64), explicitly instantiated in adamw.cpp; the float names below are
+// what they always were.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -26,42 +29,53 @@ struct AdamWConfig {
 
 // Scales every gradient by clip / N when N = ||all gradients||_2 (accumulated in fp64) > clip;
 // returns N.
-[[nodiscard]] double clip_global_norm(MagParams<float>& grads, double clip);
-// The factor clip_global_norm multiplies every gradient by when norm > clip.
-[[nodiscard]] inline float clip_scale(double clip, double norm) { return static_cast<float>(clip / norm); }
+template <typename T>
+[[nodiscard]] double clip_global_norm(MagParams<T>& grads, double clip);
+// The factor clip_global_norm multiplies every gradient by when norm > clip, in T.
+template <typename T = float>
+[[nodiscard]] inline T clip_scale(double clip, double norm) { return static_cast<T>(clip / norm); }
 
 // The optimizer's whole state (moments and step counts), for checkpoints.
-struct AdamWState {
-  MagParams<float> m, v;
+template <typename T>
+struct BasicAdamWState {
+  MagParams<T> m, v;
   std::uint64_t tau = 0;
   std::vector<std::uint64_t> tau_level;
 };
+using AdamWState = BasicAdamWState<float>;
 
-class FrequencyAwareAdamW {
+template <typename T>
+class BasicFrequencyAwareAdamW {
  public:
-  FrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt);
+  BasicFrequencyAwareAdamW(const MagConfig& cfg, AdamWConfig opt);
 
   // One update with already clipped gradients: the attention group always, level l when active.
   // pool: the element-wise update split over its threads (each element's arithmetic, and so every
   // bit, is the same either way); null: on the calling thread.
-  void step(MagParams<float>& params, const MagParams<float>& grads, const Pulse& pulse, double lr,
+  void step(MagParams<T>& params, const MagParams<T>& grads, const Pulse& pulse, double lr,
             common::WorkerPool* pool = nullptr);
 
   [[nodiscard]] std::uint64_t attention_steps() const { return tau_; }
   [[nodiscard]] std::uint64_t level_steps(std::size_t l) const { return tau_level_[l]; }
   [[nodiscard]] const AdamWConfig& config() const { return opt_; }
-  [[nodiscard]] AdamWState state() const { return {m_, v_, tau_, tau_level_}; }
-  [[nodiscard]] AdamWState take_state() && { return {std::move(m_), std::move(v_), tau_, std::move(tau_level_)}; }
+  [[nodiscard]] BasicAdamWState<T> state() const { return {m_, v_, tau_, tau_level_}; }
+  [[nodiscard]] BasicAdamWState<T> take_state() && { return {std::move(m_), std::move(v_), tau_, std::move(tau_level_)}; }
   // `s` must be shaped for the configuration this optimizer was built for (checked by the caller).
-  void restore(AdamWState s) {
+  void restore(BasicAdamWState<T> s) {
     m_ = std::move(s.m), v_ = std::move(s.v), tau_ = s.tau, tau_level_ = std::move(s.tau_level);
   }
 
  private:
   AdamWConfig opt_;
-  MagParams<float> m_, v_;
+  MagParams<T> m_, v_;
   std::uint64_t tau_ = 0;
   std::vector<std::uint64_t> tau_level_;
 };
+using FrequencyAwareAdamW = BasicFrequencyAwareAdamW<float>;
+
+extern template double clip_global_norm<float>(MagParams<float>&, double);
+extern template double clip_global_norm<double>(MagParams<double>&, double);
+extern template class BasicFrequencyAwareAdamW<float>;
+extern template class BasicFrequencyAwareAdamW<double>;
 
 }  // namespace nl

@@ -9,6 +9,9 @@
 // gradient come back untouched: a batch of one is the single-sequence step, bit for bit.
 // All sequences share the conductor's pulse; a learned frequency schedule picks its own pulse
 // per chunk, so it takes one sequence per step (B > 1 is refused as invalid).
+// T is float, or double for an fp64 run (nltrain train --fp64): the tape is fp32-only, so at
+// double only the hand-written path runs, on one process (no BatchShare, no spill; each refused
+// as invalid).
 #include <functional>
 #include <span>
 #include <string>
@@ -53,12 +56,14 @@ class BatchShare {
   [[nodiscard]] virtual common::Result<std::string> first_failure(const std::string& mine) = 0;
 };
 
-struct BatchGradients {
-  float loss = 0;                                    // mean over the sequences
-  MagGradients<float> grads;                         // mean over the sequences
-  std::vector<ContextMemory<float>> contexts_after;  // sequence b's context after its chunk
-  Pulse pulse;                                       // the levels that ran active
+template <typename T>
+struct BasicBatchGradients {
+  T loss = 0;                                    // mean over the sequences
+  MagGradients<T> grads;                         // mean over the sequences
+  std::vector<ContextMemory<T>> contexts_after;  // sequence b's context after its chunk
+  Pulse pulse;                                   // the levels that ran active
 };
+using BatchGradients = BasicBatchGradients<float>;
 
 // contexts[b] is sequence b's context (as many as sequences, at least one). pool null: on the
 // calling thread. share (null: the whole batch is here): `batch` and `contexts` are this
@@ -68,10 +73,18 @@ struct BatchGradients {
 // stream, from the worker thread that ran it) and the reduction to the means. spill (null:
 // none; the tape path only): each sequence's tape gets spill->for_sequence(b), and a failure to
 // move its state out or back fails the step as StepFailure::io, before anything is updated.
-[[nodiscard]] common::Expected<BatchGradients, StepError> batch_gradients(
-    const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
-    std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse,
+template <typename T>
+[[nodiscard]] common::Expected<BasicBatchGradients<T>, StepError> batch_gradients(
+    const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<T>& params,
+    std::span<const Sequence> batch, std::span<const ContextMemory<T>> contexts, const Pulse& pulse,
     GradientPath path, common::WorkerPool* pool = nullptr, BatchShare* share = nullptr, StepObserver* observer = nullptr,
     StepSpill* spill = nullptr);
+// The same at float, for callers that pass containers (no template deduction through spans).
+[[nodiscard]] inline common::Expected<BatchGradients, StepError> batch_gradients(
+    const tape::opaque::OpaqueRegistry& registry, const MagConfig& cfg, const MagParams<float>& params,
+    std::span<const Sequence> batch, std::span<const ContextMemory<float>> contexts, const Pulse& pulse, GradientPath path,
+    common::WorkerPool* pool = nullptr, BatchShare* share = nullptr, StepObserver* observer = nullptr, StepSpill* spill = nullptr) {
+  return batch_gradients<float>(registry, cfg, params, batch, contexts, pulse, path, pool, share, observer, spill);
+}
 
 }  // namespace nl

@@ -40,10 +40,15 @@ inline constexpr std::uint64_t kMaxCheckpointStreams = 1024;
 // scale; the bound keeps a corrupt length from asking for absurd memory).
 inline constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 30;
 
-struct Checkpoint {
-  TrainerState state;
+template <typename T>
+struct BasicCheckpoint {
+  BasicTrainerState<T> state;
   std::string run;  // the tool's own record (nltrain keeps JSON here); opaque to the library
 };
+// This file format is fp32-only; an fp64 run's state (Checkpoint64) lives only in the run
+// directory's safetensors state (nl_store/state_file.hpp).
+using Checkpoint = BasicCheckpoint<float>;
+using Checkpoint64 = BasicCheckpoint<double>;
 
 [[nodiscard]] std::string encode_checkpoint(const Checkpoint& c);
 // `what` names the file in errors. Errors: malformed (foreign, newer, truncated, corrupt, a

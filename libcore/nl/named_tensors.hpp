@@ -13,15 +13,25 @@
 
 namespace nl {
 
-struct NamedTensor {
+// T: float, or double for an fp64 trainer's state (nltrain train --fp64).
+template <typename T>
+struct BasicNamedTensor {
   std::string name;
   std::vector<std::size_t> shape;  // empty for a scalar
-  std::span<float> data;
+  std::span<T> data;
 };
+using NamedTensor = BasicNamedTensor<float>;
 
 // Views into `p`, which must be shaped for cfg (MagParams::zeros / init); valid while p lives.
-[[nodiscard]] std::vector<NamedTensor> named_tensors(const MagConfig& cfg, MagParams<float>& p);
-[[nodiscard]] std::vector<NamedTensor> named_level_tensors(const MagConfig& cfg, std::size_t level,
-                                                           LevelParams<float>& p);
+template <typename T>
+[[nodiscard]] std::vector<BasicNamedTensor<T>> named_tensors(const MagConfig& cfg, MagParams<T>& p);
+template <typename T>
+[[nodiscard]] std::vector<BasicNamedTensor<T>> named_level_tensors(const MagConfig& cfg, std::size_t level,
+                                                                   LevelParams<T>& p);
+
+extern template std::vector<BasicNamedTensor<float>> named_tensors(const MagConfig&, MagParams<float>&);
+extern template std::vector<BasicNamedTensor<double>> named_tensors(const MagConfig&, MagParams<double>&);
+extern template std::vector<BasicNamedTensor<float>> named_level_tensors(const MagConfig&, std::size_t, LevelParams<float>&);
+extern template std::vector<BasicNamedTensor<double>> named_level_tensors(const MagConfig&, std::size_t, LevelParams<double>&);
 
 }  // namespace nl

@@ -9,6 +9,10 @@
 // (batch_gradients.hpp) goes through the same error buffers, clipping and AdamW as one
 // sequence's does. A trainer of batch 1 is the single-sequence trainer, bit for bit.
 // All state is a value: copying a Trainer is a checkpoint.
+// Every type here is a template on the element type T: float (Trainer, TrainerState, ...: the
+// names nltrain always used) and double (an fp64 run, nltrain train --fp64: parameters, AdamW
+// moments, error buffers and contexts in binary64, the gradient by the hand-written backward
+// only, since the tape is fp32-only). Both are instantiated in trainer.cpp.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -30,51 +34,59 @@
 
 namespace nl {
 
-struct StepReport {
-  float loss = 0;
+template <typename T>
+struct BasicStepReport {
+  T loss = 0;
   double grad_norm = 0;  // before clipping
   Pulse pulse;
 };
+using StepReport = BasicStepReport<float>;
 
 // What a build step computed between its inputs and its update, for step receipts (nl_audit):
 // the gradient after the error buffers of active levels were summed in and before clipping,
 // each frozen level's error-buffer contribution (zero for active levels), the norm, the clip
 // factor applied (nullopt: not clipped) and the learning rate of the schedule.
-struct StepTrace {
-  MagParams<float> gradients;
-  std::vector<LevelParams<float>> error;
+template <typename T>
+struct BasicStepTrace {
+  MagParams<T> gradients;
+  std::vector<LevelParams<T>> error;
   double grad_norm = 0;
-  std::optional<float> clip_scale;
+  std::optional<T> clip_scale;
   double lr = 0;
 };
+using StepTrace = BasicStepTrace<float>;
 
 // Everything a Trainer holds, as plain data: what a checkpoint stores (checkpoint.hpp).
-struct TrainerState {
+template <typename T>
+struct BasicTrainerState {
   MagConfig cfg;
   AdamWConfig opt;
-  MagParams<float> params;
-  AdamWState adam;
+  MagParams<T> params;
+  BasicAdamWState<T> adam;
   std::uint64_t step = 0;  // the conductor's position
-  ContextMemory<float> context;
-  std::vector<LevelParams<float>> buffer_sums;
+  ContextMemory<T> context;
+  std::vector<LevelParams<T>> buffer_sums;
   std::vector<std::size_t> buffer_counts;
   // Streams 1..B-1 of a batched trainer (empty for B = 1); `context` is stream 0's. Last, so a
   // state written without it (B = 1) reads as before.
-  std::vector<ContextMemory<float>> more_contexts{};
+  std::vector<ContextMemory<T>> more_contexts{};
 };
+using TrainerState = BasicTrainerState<float>;
 
-class Trainer {
+template <typename T>
+class BasicTrainer {
  public:
+  using Value = T;
   // cfg must be valid (validate(cfg)); params from MagParams::init or a checkpoint; batch >= 1
   // (0 is taken as 1).
-  Trainer(MagConfig cfg, MagParams<float> params, AdamWConfig opt, std::size_t batch = 1);
+  BasicTrainer(MagConfig cfg, MagParams<T> params, AdamWConfig opt, std::size_t batch = 1);
 
   // A failure says whether the step went non-finite (nothing was updated then) or was a wrong call.
   // One sequence: a trainer of batch 1 only.
-  [[nodiscard]] common::Expected<StepReport, StepError> build_step(const tape::opaque::OpaqueRegistry& registry,
+  [[nodiscard]] common::Expected<BasicStepReport<T>, StepError> build_step(const tape::opaque::OpaqueRegistry& registry,
                                                       std::span<const std::size_t> ids,
                                                       std::span<const std::size_t> targets, GradientPath path,
-                                                      StepTrace* trace = nullptr);
+                                                      BasicStepTrace<T>* trace = nullptr);
   // batch() sequences, sequence b read from and carried into context b; the report's loss and the
   // trace's gradients are the batch means. pool null: on the calling thread. share: the batch is
   // split across processes and `batch` holds this one's part, streams [share->first(), ...);
@@ -82,42 +94,50 @@ class Trainer {
   // be null): told the step's phases (step_phases.hpp); it cannot change a bit of the step.
   // spill: a memory budget's hook (step_spill.hpp); a failure of it is StepFailure::io, and
   // nothing is updated.
-  [[nodiscard]] common::Expected<StepReport, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
+  [[nodiscard]] common::Expected<BasicStepReport<T>, StepError> build_batch_step(const tape::opaque::OpaqueRegistry& registry,
                                                             std::span<const Sequence> batch, GradientPath path,
-                                                            common::WorkerPool* pool = nullptr, StepTrace* trace = nullptr,
+                                                            common::WorkerPool* pool = nullptr, BasicStepTrace<T>* trace = nullptr,
                                                             BatchShare* share = nullptr, StepObserver* observer = nullptr,
                                                             StepSpill* spill = nullptr);
   // Forward only (Test / Stream phases).
-  [[nodiscard]] common::Result<float> forward_step(std::span<const std::size_t> ids,
+  [[nodiscard]] common::Result<T> forward_step(std::span<const std::size_t> ids,
                                                    std::span<const std::size_t> targets);
 
-  [[nodiscard]] const MagParams<float>& params() const { return params_; }
-  [[nodiscard]] const ContextMemory<float>& context(std::size_t stream = 0) const { return contexts_[stream]; }
+  [[nodiscard]] const MagParams<T>& params() const { return params_; }
+  [[nodiscard]] const ContextMemory<T>& context(std::size_t stream = 0) const { return contexts_[stream]; }
   [[nodiscard]] std::size_t batch() const { return contexts_.size(); }
-  [[nodiscard]] const ErrorBuffer<float>& error_buffer(std::size_t l) const { return buffers_[l]; }
+  [[nodiscard]] const ErrorBuffer<T>& error_buffer(std::size_t l) const { return buffers_[l]; }
   [[nodiscard]] std::uint64_t step() const { return conductor_.step(); }
   // Document boundary (every stream, or one); the step count stays.
   void reset_context() {
-    for (ContextMemory<float>& c : contexts_) c.reset(cfg_);
+    for (ContextMemory<T>& c : contexts_) c.reset(cfg_);
   }
   void reset_context(std::size_t stream) { contexts_[stream].reset(cfg_); }
   // Stream `stream`'s context from another process of a shared batch; fails when it does not fit.
-  [[nodiscard]] common::Status set_context(std::size_t stream, ContextMemory<float> c);
+  [[nodiscard]] common::Status set_context(std::size_t stream, ContextMemory<T> c);
 
   [[nodiscard]] const MagConfig& config() const { return cfg_; }
-  [[nodiscard]] TrainerState state() const;
+  [[nodiscard]] BasicTrainerState<T> state() const;
   // The same state, moved out of a trainer that is not used again (no copy of the tensors).
-  [[nodiscard]] TrainerState take_state() &&;
+  [[nodiscard]] BasicTrainerState<T> take_state() &&;
   // Rebuilds a trainer from state(); fails naming the field when a part does not fit s.cfg.
-  [[nodiscard]] static common::Result<Trainer> from_state(TrainerState s);
+  [[nodiscard]] static common::Result<BasicTrainer> from_state(BasicTrainerState<T> s);
 
  private:
   MagConfig cfg_;
-  MagParams<float> params_;
-  FrequencyAwareAdamW optimizer_;
+  MagParams<T> params_;
+  BasicFrequencyAwareAdamW<T> optimizer_;
   Conductor conductor_;
-  std::vector<ContextMemory<float>> contexts_;  // one per stream; forward_step reads stream 0
-  std::vector<ErrorBuffer<float>> buffers_;
+  std::vector<ContextMemory<T>> contexts_;  // one per stream; forward_step reads stream 0
+  std::vector<ErrorBuffer<T>> buffers_;
 };
+using Trainer = BasicTrainer<float>;
+using Trainer64 = BasicTrainer<double>;
+using TrainerState64 = BasicTrainerState<double>;
+using StepTrace64 = BasicStepTrace<double>;
+using StepReport64 = BasicStepReport<double>;
+
+extern template class BasicTrainer<float>;
+extern template class BasicTrainer<double>;
 
 }  // namespace nl

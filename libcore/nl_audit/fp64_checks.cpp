@@ -5,6 +5,7 @@
 #include <numbers>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 
 #include "nl/cms_backward.hpp"
 #include "nl/cms_forward.hpp"
@@ -19,6 +20,12 @@ constexpr double kU64 = 0x1p-53;
 // Below 2^-126 fp32 is subnormal and its rounding error stops being relative: at most half the
 // smallest step, 2^-150. Every fp32 rounding's bound carries it (one step, for margin).
 constexpr double kTiny32 = 0x1p-149;
+// The same for the stored values' type T: an fp64 run's receipts (binary64 roundings, and
+// binary64's smallest subnormal step).
+template <typename T>
+constexpr double kUnitOf = std::is_same_v<T, double> ? kU64 : kU32;
+template <typename T>
+constexpr double kTinyOf = std::is_same_v<T, double> ? 0x1p-1074 : kTiny32;
 
 // Where each named parameter sits in MagParams::to_flat() (the named_tensors order), and the
 // CMS level whose optimizer group it belongs to (nullopt: the attention group, every step).
@@ -49,7 +56,7 @@ double largest(const std::vector<double>& v) {
 
 class Bounds {
  public:
-  Bounds(const Fp64Case& c, const std::function<void(Failure)>& fail) : c_(c), fail_(fail) {}
+  Bounds(std::uint64_t step, const std::function<void(Failure)>& fail) : step_(step), fail_(fail) {}
 
   // The first of n entries outside its tolerance fails `rule`; `at(i)` gives entry i's stored
   // value, fp64 reference and tolerance (a std::tuple<float, double, double>), one at a time.
@@ -59,35 +66,35 @@ class Bounds {
       const auto [stored, ref, t] = at(i);
       if (std::abs(static_cast<double>(stored) - ref) <= t) continue;
       Failure f;
-      f.rule = rule, f.step = c_.r.step, f.tensor = name, f.index = i;
+      f.rule = rule, f.step = step_, f.tensor = name, f.index = i;
       f.stored = exact_text(stored), f.recomputed = exact_text(ref), f.tolerance = exact_text(t);
       f.message = name + " is outside the fp64 bound";
       fail_(std::move(f));
       return;
     }
   }
-  template <class Tol>
-  void entries(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref, Tol tol) const {
-    each(rule, name, stored.size(), [&](std::size_t i) { return std::tuple<float, double, double>{stored[i], ref[i], tol(i)}; });
+  template <class S, class Tol>
+  void entries(unsigned rule, const std::string& name, std::span<const S> stored, std::span<const double> ref, Tol tol) const {
+    each(rule, name, stored.size(), [&](std::size_t i) { return std::tuple<S, double, double>{stored[i], ref[i], tol(i)}; });
   }
   // A forward/backward quantity: kForwardSlack roundoffs of the entry and of `scale`, the largest
   // magnitude of its kind (every gradient, every context): an entry that cancels to nearly
   // nothing keeps the error of the terms it summed, which are bounded by that scale.
   void forward(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref,
                double scale) const {
-    entries(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + kTiny32; });
+    entries<float>(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + kTiny32; });
   }
   void scalar(unsigned rule, const std::string& name, double stored, double ref, double tol) const {
     if (std::abs(stored - ref) <= tol) return;
     Failure f;
-    f.rule = rule, f.step = c_.r.step, f.tensor = name;
+    f.rule = rule, f.step = step_, f.tensor = name;
     f.stored = exact_text(stored), f.recomputed = exact_text(ref), f.tolerance = exact_text(tol);
     f.message = name + " is outside the fp64 bound";
     fail_(std::move(f));
   }
 
  private:
-  const Fp64Case& c_;
+  std::uint64_t step_;
   const std::function<void(Failure)>& fail_;
 };
 
@@ -180,21 +187,22 @@ void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment
   for (const Segment& s : segs) {
     const std::vector<T> part(grad.begin() + static_cast<std::ptrdiff_t>(s.offset),
                               grad.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size));
-    b.entries(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), values(part), own(part));
+    b.entries<float>(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), values(part), own(part));
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (pulse.is_active(l)) continue;
-    b.entries(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), own(error[l]));
+    b.entries<float>(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), own(error[l]));
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     const std::vector<T>& after = f->context_after.levels[l];
-    b.entries(9, "context/" + std::to_string(l), c.after.context.levels[l], values(after), own(after));
+    b.entries<float>(9, "context/" + std::to_string(l), c.after.context.levels[l], values(after), own(after));
   }
 }
 
-void check_clip(const Fp64Case& c, const Bounds& b, const std::vector<float>& g) {
+template <typename T>
+void check_clip(const BasicFp64Case<T>& c, const Bounds& b, const std::vector<T>& g) {
   long double sq = 0;
-  for (float x : g) sq += static_cast<long double>(x) * x;
+  for (T x : g) sq += static_cast<long double>(x) * x;
   const double norm = static_cast<double>(std::sqrt(sq));
   // The trainer sums the squares in double: at most n roundings of the running sum.
   const double tol = static_cast<double>(g.size() + 2) * kU64 * norm;
@@ -206,22 +214,27 @@ void check_clip(const Fp64Case& c, const Bounds& b, const std::vector<float>& g)
       b.scalar(6, "clip_scale", 1.0, clip / norm, 0);
       return;
     }
-    b.scalar(6, "clip_scale", *c.r.clip_scale, clip / norm, 2 * kU32 * (clip / norm));
+    // One rounding of clip / N, and what N's own error (tol) does to the quotient: negligible
+    // beside an fp32 rounding, the larger term for an fp64 run's factor.
+    const double from_norm = std::is_same_v<T, double> ? tol / (norm - tol) : 0.0;
+    b.scalar(6, "clip_scale", *c.r.clip_scale, clip / norm, (2 * kUnitOf<T> + from_norm) * (clip / norm));
   } else if (c.r.clip_scale) {
     b.scalar(6, "clip_scale", *c.r.clip_scale, 1.0, 0);
   }
 }
 
-void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& g) {
+template <typename T>
+void check_adamw(const BasicFp64Case<T>& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<T>& g) {
+  constexpr double u = kUnitOf<T>, tiny = kTinyOf<T>;
   const nl::AdamWConfig& o = c.r.opt;
-  const nl::TrainerState& in = c.before;
-  const nl::TrainerState& out = c.after;
+  const nl::BasicTrainerState<T>& in = c.before;
+  const nl::BasicTrainerState<T>& out = c.after;
   const double lr = c.r.lr;  // rule 7 checks it against the schedule
   const double scale = c.r.clip_scale ? static_cast<double>(*c.r.clip_scale) : 1.0;
-  const std::vector<float> th0 = in.params.to_flat(), m0 = in.adam.m.to_flat(), v0 = in.adam.v.to_flat();
-  const std::vector<float> th1 = out.params.to_flat(), m1 = out.adam.m.to_flat(), v1 = out.adam.v.to_flat();
+  const std::vector<T> th0 = in.params.to_flat(), m0 = in.adam.m.to_flat(), v0 = in.adam.v.to_flat();
+  const std::vector<T> th1 = out.params.to_flat(), m1 = out.adam.m.to_flat(), v1 = out.adam.v.to_flat();
   const double b1 = o.beta1, b2 = o.beta2;
-  using Entry = std::tuple<float, double, double>;  // stored, fp64 reference, tolerance
+  using Entry = std::tuple<T, double, double>;  // stored, fp64 reference, tolerance
   for (const Segment& s : segs) {
     const std::size_t at = s.offset;
     if (s.level && !c.r.pulse[*s.level]) {  // a frozen level's group does not move
@@ -236,44 +249,45 @@ void check_adamw(const Fp64Case& c, const Bounds& b, const std::vector<Segment>&
     b.each(8, "adam_m/" + s.name, s.size, [&](std::size_t k) {
       const double gi = static_cast<double>(g[at + k]) * scale;
       const double m = b1 * m0[at + k] + (1 - b1) * gi;
-      return Entry{m1[at + k], m, 3 * kU32 * (std::abs(b1 * m0[at + k]) + std::abs((1 - b1) * gi)) + 2 * kTiny32};
+      return Entry{m1[at + k], m, 3 * u * (std::abs(b1 * m0[at + k]) + std::abs((1 - b1) * gi)) + 2 * tiny};
     });
     b.each(8, "adam_v/" + s.name, s.size, [&](std::size_t k) {
       const double gi = static_cast<double>(g[at + k]) * scale;
       const double v = b2 * v0[at + k] + (1 - b2) * gi * gi;
-      return Entry{v1[at + k], v, 3 * kU32 * (std::abs(b2 * v0[at + k]) + std::abs((1 - b2) * gi * gi)) + 2 * kTiny32};
+      return Entry{v1[at + k], v, 3 * u * (std::abs(b2 * v0[at + k]) + std::abs((1 - b2) * gi * gi)) + 2 * tiny};
     });
     // The update from the stored moments (each checked above), then one fp32 rounding.
     b.each(8, "params/" + s.name, s.size, [&](std::size_t k) {
       const std::size_t i = at + k;
       const double step = (m1[i] / c1) / (std::sqrt(v1[i] / c2) + o.eps) + o.weight_decay * th0[i];
       const double th = th0[i] - lr * step;
-      return Entry{th1[i], th, kU32 * std::abs(th) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step)) + kTiny32};
+      return Entry{th1[i], th, u * std::abs(th) + 16 * kU64 * (std::abs(th0[i]) + lr * std::abs(step)) + tiny};
     });
   }
 }
 
-void check_buffers(const Fp64Case& c, const Bounds& b) {
+template <typename T>
+void check_buffers(const BasicFp64Case<T>& c, const Bounds& b) {
   const nl::MagConfig& cfg = c.r.cfg;
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    const std::vector<float> before = c.before.buffer_sums[l].to_flat(), after = c.after.buffer_sums[l].to_flat();
-    const std::vector<float> add = c.stored.error[l].to_flat();
+    const std::vector<T> before = c.before.buffer_sums[l].to_flat(), after = c.after.buffer_sums[l].to_flat();
+    const std::vector<T> add = c.stored.error[l].to_flat();
     std::vector<double> want(before.size());
     std::vector<double> tol(before.size());
     for (std::size_t i = 0; i < before.size(); ++i) {
       // An active level's buffer was summed into its gradient and emptied; a frozen one adds the
       // step's contribution (one fp32 rounding).
       want[i] = c.r.pulse[l] ? 0.0 : static_cast<double>(before[i]) + add[i];
-      tol[i] = c.r.pulse[l] ? 0.0 : kU32 * std::abs(want[i]) + kTiny32;
+      tol[i] = c.r.pulse[l] ? 0.0 : kUnitOf<T> * std::abs(want[i]) + kTinyOf<T>;
     }
-    b.entries(9, "error_buffer/levels/" + std::to_string(l), after, want, [&](std::size_t i) { return tol[i]; });
+    b.entries<T>(9, "error_buffer/levels/" + std::to_string(l), after, want, [&](std::size_t i) { return tol[i]; });
   }
 }
 
 }  // namespace
 
 bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
-  const Bounds b(c, fail);
+  const Bounds b(c.r.step, fail);
   const std::vector<Segment> segs = segments(c.r.cfg);
   const double lr = schedule(c.r.opt, c.r.step);
   b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
@@ -284,6 +298,17 @@ bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
   check_adamw(c, b, segs, g);
   check_buffers(c, b);
   return unproven == 0;
+}
+
+bool check_fp64(const BasicFp64Case<double>& c, const std::function<void(Failure)>& fail) {
+  const Bounds b(c.r.step, fail);
+  const double lr = schedule(c.r.opt, c.r.step);
+  b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
+  const std::vector<double> g = c.stored.gradients.to_flat();
+  check_clip(c, b, g);
+  check_adamw(c, b, segments(c.r.cfg), g);
+  check_buffers(c, b);
+  return true;  // no forward at a bound-carrying scalar yet: nothing judged norm-wise
 }
 
 }  // namespace nl_audit

@@ -1,5 +1,5 @@
 #pragma once
-// Rules 4-9, way (b): every number of a step re-derived in fp64 from the state the step started
+// Rules 4-9, way (b): every number of an fp32 step re-derived in fp64 from the state the step started
 // from, each stored fp32 entry within a tolerance from an error bound of its fp32 computation.
 //   - clip, schedule, AdamW, error buffers: formulas written here from nltrain-math §10 (not the
 //     trainer's code); one or two fp32 roundings each, so the bound is a few units in the last
@@ -24,16 +24,22 @@ namespace nl_audit {
 inline constexpr double kForwardSlack = 4096;  // calibrated on honest receipts (man bp)
 inline constexpr double kBoundSlack = 0x1p-30;   // relative, for the bound's own binary64 arithmetic
 
-struct Fp64Case {
+template <typename T>
+struct BasicFp64Case {
   const Receipt& r;
-  const nl::TrainerState& before;  // as the step read it (context reset applied)
+  const nl::BasicTrainerState<T>& before;  // as the step read it (context reset applied)
   std::span<const std::size_t> ids, targets;
-  const nl::StepTrace& stored;     // the receipt's gradients and frozen error contributions
-  const nl::TrainerState& after;   // the receipt's state after
+  const nl::BasicStepTrace<T>& stored;     // the receipt's gradients and frozen error contributions
+  const nl::BasicTrainerState<T>& after;   // the receipt's state after
 };
+using Fp64Case = BasicFp64Case<float>;
 
 // False when a branch inside its operands' bounds left the per-entry bounds unproven and the
 // forward quantities were judged norm-wise instead.
 [[nodiscard]] bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail);
+// An fp64 run's receipt: rules 6-9's formulas and rule 7's rate as above, each entry within a
+// few binary64 roundings of its own value. Not yet the loss, gradients and context (that needs
+// the forward and backward at common::Tracked<double>): way (a) alone holds those.
+[[nodiscard]] bool check_fp64(const BasicFp64Case<double>& c, const std::function<void(Failure)>& fail);
 
 }  // namespace nl_audit

@@ -4,7 +4,7 @@
 //
 //   {"format":"tensor-step","version":"0.1.0",
 //    "trainer":{"name":"nltrain","version":V},
-//    "model":{"kind":"nltrain-mag","config":{...},"optimizer":{...},"sha256":H},
+//    "model":{"kind":"nltrain-mag","config":{...},"optimizer":{...}[,"precision":"fp64"],"sha256":H},
 //    "data":{"sha256":H,"bytes":N[,"format":"u16"|"u32"]},
 //    "kernels":{"gradient_path":"tape"|"hand_written","blas":S},
 //    "receipt":{"index":i,"every":k,"previous_sha256":H|null},
@@ -23,6 +23,9 @@
 // is where the step's first token starts in the file, in bytes (chunk x seq_len x token size).
 // A compact receipt omits `tokens` (they are the data's tokens at `offset`) and the bytes of
 // gradients and `after` (their SHA-256 stays). Canonical: the writer's bytes are the only accepted spelling.
+// An fp64 run's receipts (nltrain train --fp64) say "precision":"fp64" in the model (absent:
+// fp32, so an fp32 receipt's bytes and model digest are what they were), carry f64 tensors, and
+// spell the loss and the clip factor as the shortest decimal of the binary64 value itself.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,6 +54,7 @@ struct Receipt {
   std::string trainer_version;
   nl::MagConfig cfg;
   nl::AdamWConfig opt;
+  bool fp64 = false;  // the run trained in binary64: tensors are f64
   std::string model_sha256;
   std::string data_sha256;
   std::uint64_t data_bytes = 0;
@@ -65,16 +69,16 @@ struct Receipt {
   std::optional<Tokens> tokens;
   std::vector<bool> pulse;
   double lr = 0;
-  float loss = 0;
+  double loss = 0;  // an fp32 run's: a float's value, exactly
   double grad_norm = 0;
-  std::optional<float> clip_scale;
+  std::optional<double> clip_scale;  // likewise
   std::optional<StateSection> before;
   std::vector<TensorEntry> gradients;
   StateSection after;
 };
 
 // The SHA-256 of the model object (config and optimizer) receipts of this run carry.
-[[nodiscard]] std::string model_digest(const nl::MagConfig& cfg, const nl::AdamWConfig& opt);
+[[nodiscard]] std::string model_digest(const nl::MagConfig& cfg, const nl::AdamWConfig& opt, bool fp64 = false);
 
 // The canonical line, without a newline.
 [[nodiscard]] std::string write_receipt(const Receipt& r);

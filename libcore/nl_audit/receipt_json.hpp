@@ -9,7 +9,8 @@
 namespace nl_audit {
 
 [[nodiscard]] nlohmann::ordered_json optimizer_json(const nl::AdamWConfig& o);
-[[nodiscard]] nlohmann::ordered_json model_json(const nl::MagConfig& cfg, const nl::AdamWConfig& opt);  // without sha256
+// Without sha256; "precision":"fp64" only for an fp64 run's.
+[[nodiscard]] nlohmann::ordered_json model_json(const nl::MagConfig& cfg, const nl::AdamWConfig& opt, bool fp64 = false);
 
 // write_receipt without encoding the tensors' data: where each data string's text would start
 // is appended to `data_at` and the string is left empty. The reader compares a line with this

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base64.hpp"
+#include "common/sha256.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "nl/conductor.hpp"
@@ -74,7 +75,11 @@ class Reader {
       e.name = *name;
       auto dtype = f.string("dtype");
       if (!dtype.ok()) return dtype.error();
-      if (*dtype != "f32") return f.error("dtype", "expected \"f32\" (nltrain's tensors are fp32)");
+      // The model's precision decides the dtype: f32, or f64 for an fp64 run's receipt.
+      if (*dtype != (fp64_ ? "f64" : "f32")) {
+        return f.error("dtype", fp64_ ? "expected \"f64\" (the model's precision is fp64)" : "expected \"f32\" (nltrain's tensors are fp32)");
+      }
+      e.dtype = fp64_ ? Dtype::f64 : Dtype::f32;
       auto shape = f.array("shape");
       if (!shape.ok()) return shape.error();
       const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
@@ -97,11 +102,13 @@ class Reader {
         auto bytes = common::decode_base64(*text);
         if (!bytes) return f.error("data", "is not canonical base64");
         e.bytes = std::move(*bytes);
-        if (e.bytes->size() != e.count() * sizeof(float)) {
-          return f.error("data", "holds " + std::to_string(e.bytes->size()) + " bytes; shape needs " + std::to_string(e.count() * sizeof(float)));
+        const std::size_t width = fp64_ ? sizeof(double) : sizeof(float);
+        if (e.bytes->size() != e.count() * width) {
+          return f.error("data", "holds " + std::to_string(e.bytes->size()) + " bytes; shape needs " + std::to_string(e.count() * width));
         }
-        const std::span<const float> vals(reinterpret_cast<const float*>(e.bytes->data()), e.count());
-        if (f32_digest(vals) != e.sha256) return f.error("sha256", "does not match the tensor's data");
+        if (common::sha256_hex(std::string_view(reinterpret_cast<const char*>(e.bytes->data()), e.bytes->size())) != e.sha256) {
+          return f.error("sha256", "does not match the tensor's data");
+        }
       }
       out.push_back(std::move(e));
     }
@@ -148,9 +155,12 @@ class Reader {
     return out;
   }
 
-  common::Result<float> float_at(const JsonFields& f, const char* key) const {
+  // fp32: the float a shortest decimal names; fp64: the double itself (the canonical check
+  // refuses any other spelling of either).
+  common::Result<double> float_at(const JsonFields& f, const char* key) const {
     auto d = f.number(key);
     if (!d.ok()) return d.error();
+    if (fp64_) return *d;
     // The writer spells an fp32 value as its shortest decimal; the canonical check refuses any
     // other spelling, so the float this rounds to is the one that was written.
     const float v = static_cast<float>(*d);
@@ -236,7 +246,14 @@ class Reader {
     auto model = f.object("model");
     if (!model.ok()) return model.error();
     JsonFields mf = fields(**model, "/model");
-    if (auto s = mf.only({"kind", "config", "optimizer", "sha256"}); !s.ok()) return s.error();
+    if (auto s = mf.only({"kind", "config", "optimizer", "precision", "sha256"}); !s.ok()) return s.error();
+    if (mf.has("precision")) {
+      auto p = mf.string("precision");
+      if (!p.ok()) return p.error();
+      // fp32 is spelled by the key's absence (one spelling per receipt)
+      if (*p != "fp64") return mf.error("precision", "expected \"fp64\" (absent: fp32)");
+      r.fp64 = fp64_ = true;
+    }
     auto kind = mf.string("kind");
     if (!kind.ok()) return kind.error();
     if (*kind != kModelKind) return mf.error("kind", "expected \"nltrain-mag\"");
@@ -263,7 +280,7 @@ class Reader {
     auto msha = digest(mf, "sha256");
     if (!msha.ok()) return msha.error();
     r.model_sha256 = *msha;
-    if (r.model_sha256 != model_digest(r.cfg, r.opt)) return mf.error("sha256", "does not match the model's configuration");
+    if (r.model_sha256 != model_digest(r.cfg, r.opt, r.fp64)) return mf.error("sha256", "does not match the model's configuration");
 
     auto data = f.object("data");
     if (!data.ok()) return data.error();
@@ -352,6 +369,7 @@ class Reader {
  private:
   std::string file_;
   std::int64_t line_;
+  mutable bool fp64_ = false;  // the receipt's precision, once its model is read
 };
 
 }  // namespace

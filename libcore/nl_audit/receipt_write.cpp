@@ -17,12 +17,14 @@ Json optimizer_json(const nl::AdamWConfig& o) {
               {"clip", o.clip}, {"warmup", o.warmup}, {"total_steps", o.total_steps}};
 }
 
-Json model_json(const nl::MagConfig& cfg, const nl::AdamWConfig& opt) {
-  return Json{{"kind", kModelKind}, {"config", nl::config_to_json(cfg)}, {"optimizer", optimizer_json(opt)}};
+Json model_json(const nl::MagConfig& cfg, const nl::AdamWConfig& opt, bool fp64) {
+  Json m{{"kind", kModelKind}, {"config", nl::config_to_json(cfg)}, {"optimizer", optimizer_json(opt)}};
+  if (fp64) m["precision"] = "fp64";  // absent for fp32: those receipts and digests stay as they were
+  return m;
 }
 
-std::string model_digest(const nl::MagConfig& cfg, const nl::AdamWConfig& opt) {
-  return common::sha256_hex(model_json(cfg, opt).dump());
+std::string model_digest(const nl::MagConfig& cfg, const nl::AdamWConfig& opt, bool fp64) {
+  return common::sha256_hex(model_json(cfg, opt, fp64).dump());
 }
 
 namespace {
@@ -68,15 +70,17 @@ void append_section(std::string& out, const StateSection& s, std::vector<std::si
 }
 
 std::string write(const Receipt& r, std::vector<std::size_t>* data_at) {
-  Json model = model_json(r.cfg, r.opt);
+  Json model = model_json(r.cfg, r.opt, r.fp64);
   model["sha256"] = r.model_sha256;
   Json step{{"n", r.step}, {"chunk", r.chunk}, {"offset", r.offset}, {"context_reset", r.context_reset}};
   if (r.tokens) step["tokens"] = Json{{"ids", r.tokens->ids}, {"targets", r.tokens->targets}};
   step["pulse"] = r.pulse;
   step["lr"] = r.lr;
-  step["loss"] = common::float_json(r.loss);
+  // fp32: the shortest decimal of the float; fp64: of the double (both read back exactly).
+  auto value = [&](double v) { return r.fp64 ? Json(v) : common::float_json(static_cast<float>(v)); };
+  step["loss"] = value(r.loss);
   step["grad_norm"] = r.grad_norm;
-  step["clip_scale"] = r.clip_scale ? common::float_json(*r.clip_scale) : Json(nullptr);
+  step["clip_scale"] = r.clip_scale ? value(*r.clip_scale) : Json(nullptr);
   Json data{{"sha256", r.data_sha256}, {"bytes", r.data_bytes}};
   // absent for bytes: a byte-level run's receipts stay as they were
   if (r.data_format != nl::TokenFormat::bytes) data["format"] = nl::token_format_name(r.data_format);

@@ -1,5 +1,7 @@
 #include "nl_audit/recorder.hpp"
 
+#include <type_traits>
+
 #include "common/sha256.hpp"
 #include "nl_audit/kernel_identity.hpp"
 
@@ -10,14 +12,16 @@ ReceiptRecorder::ReceiptRecorder(RecorderOptions o, ChainPosition at)
   if (options_.every == 0) options_.every = 1;
 }
 
-std::string ReceiptRecorder::record(const nl::TrainerState& before, const StepData& d, const nl::StepReport& report,
-                                    const nl::StepTrace& trace, const nl::TrainerState& after) {
+template <typename T>
+std::string ReceiptRecorder::record(const nl::BasicTrainerState<T>& before, const StepData& d, const nl::BasicStepReport<T>& report,
+                                    const nl::BasicStepTrace<T>& trace, const nl::BasicTrainerState<T>& after) {
   const bool with_bytes = !options_.compact;
   Receipt r;
   r.trainer_version = options_.trainer_version;
   r.cfg = before.cfg;
   r.opt = before.opt;
-  r.model_sha256 = model_digest(r.cfg, r.opt);
+  r.fp64 = std::is_same_v<T, double>;
+  r.model_sha256 = model_digest(r.cfg, r.opt, r.fp64);
   r.data_sha256 = options_.data_sha256;
   r.data_bytes = options_.data_bytes;
   r.data_format = options_.data_format;
@@ -46,5 +50,10 @@ std::string ReceiptRecorder::record(const nl::TrainerState& before, const StepDa
   at_ = {at_.next_index + 1, common::sha256_hex(line), before.step};
   return line;
 }
+
+template std::string ReceiptRecorder::record<float>(const nl::TrainerState&, const StepData&, const nl::StepReport&,
+                                                    const nl::StepTrace&, const nl::TrainerState&);
+template std::string ReceiptRecorder::record<double>(const nl::TrainerState64&, const StepData&, const nl::StepReport64&,
+                                                     const nl::StepTrace64&, const nl::TrainerState64&);
 
 }  // namespace nl_audit

@@ -40,8 +40,10 @@ class ReceiptRecorder {
 
   [[nodiscard]] bool wants(std::uint64_t step) const { return step % options_.every == 0; }
   // `before`: the trainer's state before the step (before a context reset); `after` after it.
-  [[nodiscard]] std::string record(const nl::TrainerState& before, const StepData& d, const nl::StepReport& report,
-                                   const nl::StepTrace& trace, const nl::TrainerState& after);
+  // T = double: an fp64 run's receipt (f64 tensors, "precision":"fp64").
+  template <typename T>
+  [[nodiscard]] std::string record(const nl::BasicTrainerState<T>& before, const StepData& d, const nl::BasicStepReport<T>& report,
+                                   const nl::BasicStepTrace<T>& trace, const nl::BasicTrainerState<T>& after);
   [[nodiscard]] const ChainPosition& position() const { return at_; }
 
  private:

@@ -4,23 +4,24 @@
 
 namespace nl_audit {
 
-StageResult run_stages(const nl::TrainerState& before, const nl::StepTrace& stored, const nl::Pulse& pulse,
-                       const nl::ContextMemory<float>& context_after) {
+template <typename T>
+BasicStageResult<T> run_stages(const nl::BasicTrainerState<T>& before, const nl::BasicStepTrace<T>& stored, const nl::Pulse& pulse,
+                               const nl::ContextMemory<T>& context_after) {
   const nl::MagConfig& cfg = before.cfg;
-  StageResult out;
-  nl::MagParams<float> g = stored.gradients;
+  BasicStageResult<T> out;
+  nl::MagParams<T> g = stored.gradients;
   out.grad_norm = nl::clip_global_norm(g, before.opt.clip);
-  if (out.grad_norm > before.opt.clip) out.clip_scale = nl::clip_scale(before.opt.clip, out.grad_norm);
+  if (out.grad_norm > before.opt.clip) out.clip_scale = nl::clip_scale<T>(before.opt.clip, out.grad_norm);
   out.after = before;
-  nl::FrequencyAwareAdamW adam(cfg, before.opt);
+  nl::BasicFrequencyAwareAdamW<T> adam(cfg, before.opt);
   adam.restore(before.adam);
   adam.step(out.after.params, g, pulse, stored.lr);
   out.after.adam = adam.state();
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    nl::ErrorBuffer<float> b(cfg.d, nl::has_omega(cfg.rule));
+    nl::ErrorBuffer<T> b(cfg.d, nl::has_omega(cfg.rule));
     b.restore(before.buffer_sums[l], before.buffer_counts[l]);
     if (pulse.is_active(l)) {
-      nl::LevelParams<float> sink = nl::LevelParams<float>::zeros(cfg.d, nl::has_omega(cfg.rule));
+      nl::LevelParams<T> sink = nl::LevelParams<T>::zeros(cfg.d, nl::has_omega(cfg.rule));
       b.apply_to(sink);  // summed into the gradient, which the receipt already holds: the buffer empties
     } else {
       b.accumulate(stored.error[l]);
@@ -32,5 +33,10 @@ StageResult run_stages(const nl::TrainerState& before, const nl::StepTrace& stor
   out.after.step = before.step + 1;
   return out;
 }
+
+template BasicStageResult<float> run_stages(const nl::TrainerState&, const nl::StepTrace&, const nl::Pulse&,
+                                            const nl::ContextMemory<float>&);
+template BasicStageResult<double> run_stages(const nl::TrainerState64&, const nl::StepTrace64&, const nl::Pulse&,
+                                             const nl::ContextMemory<double>&);
 
 }  // namespace nl_audit

@@ -9,13 +9,17 @@
 
 namespace nl_audit {
 
-struct StageResult {
+// T: float, or double for an fp64 run's receipts (the fp64 trainer's own code alike).
+template <typename T>
+struct BasicStageResult {
   double grad_norm = 0;
-  std::optional<float> clip_scale;
-  nl::TrainerState after;
+  std::optional<T> clip_scale;
+  nl::BasicTrainerState<T> after;
 };
+using StageResult = BasicStageResult<float>;
 
-[[nodiscard]] StageResult run_stages(const nl::TrainerState& before, const nl::StepTrace& stored, const nl::Pulse& pulse,
-                                     const nl::ContextMemory<float>& context_after);
+template <typename T>
+[[nodiscard]] BasicStageResult<T> run_stages(const nl::BasicTrainerState<T>& before, const nl::BasicStepTrace<T>& stored,
+                                             const nl::Pulse& pulse, const nl::ContextMemory<T>& context_after);
 
 }  // namespace nl_audit

@@ -37,17 +37,22 @@ struct TensorSlot {
 [[nodiscard]] std::vector<TensorSlot> state_layout(const nl::MagConfig& cfg);
 [[nodiscard]] std::vector<TensorSlot> gradient_layout(const nl::MagConfig& cfg, const nl::Pulse& pulse);
 
-[[nodiscard]] StateSection encode_state(const nl::TrainerState& s, bool with_bytes);
-[[nodiscard]] std::vector<TensorEntry> encode_gradients(const nl::MagConfig& cfg, const nl::StepTrace& t,
+// T = float: f32 entries; double: f64 (an fp64 run's receipts). Instantiated for both.
+template <typename T>
+[[nodiscard]] StateSection encode_state(const nl::BasicTrainerState<T>& s, bool with_bytes);
+template <typename T>
+[[nodiscard]] std::vector<TensorEntry> encode_gradients(const nl::MagConfig& cfg, const nl::BasicStepTrace<T>& t,
                                                         const nl::Pulse& pulse, bool with_bytes);
 
-// Back to a state (every tensor must carry its bytes); `cfg`/`opt` complete it. Errors name the
-// tensor.
-[[nodiscard]] common::Result<nl::TrainerState> decode_state(const StateSection& s, const nl::MagConfig& cfg,
-                                                            const nl::AdamWConfig& opt);
+// Back to a state (every tensor must carry its bytes, of T's dtype); `cfg`/`opt` complete it.
+// Errors name the tensor.
+template <typename T = float>
+[[nodiscard]] common::Result<nl::BasicTrainerState<T>> decode_state(const StateSection& s, const nl::MagConfig& cfg,
+                                                                    const nl::AdamWConfig& opt);
 
 // The gradients and frozen error contributions back (grad_norm, clip_scale and lr stay unset).
-[[nodiscard]] common::Result<nl::StepTrace> decode_gradients(const std::vector<TensorEntry>& entries, const nl::MagConfig& cfg,
-                                                             const nl::Pulse& pulse);
+template <typename T = float>
+[[nodiscard]] common::Result<nl::BasicStepTrace<T>> decode_gradients(const std::vector<TensorEntry>& entries, const nl::MagConfig& cfg,
+                                                                     const nl::Pulse& pulse);
 
 }  // namespace nl_audit

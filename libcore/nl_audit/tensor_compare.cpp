@@ -26,7 +26,7 @@ void TensorCompare::differ(unsigned rule, const char* name, std::string stored, 
   Failure f;
   f.rule = rule, f.line = line, f.step = step, f.tensor = name;
   f.stored = std::move(stored), f.recomputed = std::move(recomputed), f.tolerance = "bitwise";
-  f.message = std::string(name) + " differs from the fp32 recomputation";
+  f.message = std::string(name) + " differs from the recomputation";
   fail(std::move(f));
 }
 
@@ -45,7 +45,7 @@ void TensorCompare::scalar(unsigned rule, const char* name, float stored, float 
 void TensorCompare::tensors(const std::vector<TensorEntry>& stored, const std::vector<TensorEntry>& recomputed,
                             const std::function<unsigned(const std::string&)>& rule_of,
                             const std::function<bool(unsigned)>& enabled,
-                            const std::function<std::vector<float>(std::size_t)>& values_of) const {
+                            const std::function<std::vector<double>(std::size_t)>& values_of) const {
   for (std::size_t i = 0; i < stored.size() && i < recomputed.size(); ++i) {
     const TensorEntry& s = stored[i];
     const TensorEntry& c = recomputed[i];
@@ -57,13 +57,16 @@ void TensorCompare::tensors(const std::vector<TensorEntry>& stored, const std::v
     }
     Failure f;
     f.rule = rule, f.line = line, f.step = step, f.tensor = s.name, f.tolerance = "bitwise";
-    f.message = s.name + " differs from the fp32 recomputation";
-    auto sv = f32_values(s);
-    if (sv.ok()) {
-      const std::vector<float> cv = values_of(i);
-      for (std::size_t k = 0; k < sv->size(); ++k) {
-        if (k < cv.size() && std::bit_cast<std::uint32_t>((*sv)[k]) != std::bit_cast<std::uint32_t>(cv[k])) {
-          f.index = k, f.stored = exact_text((*sv)[k]), f.recomputed = exact_text(cv[k]);
+    const bool f64 = s.dtype == Dtype::f64;
+    f.message = s.name + (f64 ? " differs from the fp64 recomputation" : " differs from the fp32 recomputation");
+    const std::vector<double> sv = widened_values(s);
+    if (!sv.empty()) {
+      const std::vector<double> cv = values_of(i);
+      // f32 values widen exactly, so their doubles differ exactly where their floats do.
+      auto text = [f64](double v) { return f64 ? exact_text(v) : exact_text(static_cast<float>(v)); };
+      for (std::size_t k = 0; k < sv.size(); ++k) {
+        if (k < cv.size() && std::bit_cast<std::uint64_t>(sv[k]) != std::bit_cast<std::uint64_t>(cv[k])) {
+          f.index = k, f.stored = text(sv[k]), f.recomputed = text(cv[k]);
           break;
         }
       }
@@ -72,6 +75,15 @@ void TensorCompare::tensors(const std::vector<TensorEntry>& stored, const std::v
     }
     fail(std::move(f));
   }
+}
+
+std::vector<double> widened_values(const TensorEntry& e) {
+  if (e.dtype == Dtype::f64) {
+    auto v = tensor_values<double>(e);
+    return v.ok() ? std::move(*v) : std::vector<double>{};
+  }
+  auto v = tensor_values<float>(e);
+  return v.ok() ? std::vector<double>(v->begin(), v->end()) : std::vector<double>{};
 }
 
 bool same_digests(const std::vector<TensorEntry>& a, const std::vector<TensorEntry>& b) {

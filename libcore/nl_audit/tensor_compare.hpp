@@ -1,5 +1,6 @@
 #pragma once
-// Way (a) of rules 4-9: a receipt's numbers against the fp32 recomputation, bit for bit. A
+// Way (a) of rules 4-9: a receipt's numbers against the recomputation in the receipt's precision
+// (fp32, or fp64 for an fp64 run's), bit for bit. A
 // difference is a failure naming the tensor, the first entry that differs and both values;
 // when bits are not expected (another machine's receipt) it is only counted, and way (b)
 // judges the entry.
@@ -32,8 +33,11 @@ struct TensorCompare {
   // tensor i's values, asked only to name the first entry that differs.
   void tensors(const std::vector<TensorEntry>& stored, const std::vector<TensorEntry>& recomputed,
                const std::function<unsigned(const std::string&)>& rule_of, const std::function<bool(unsigned)>& enabled,
-               const std::function<std::vector<float>(std::size_t)>& values_of) const;
+               const std::function<std::vector<double>(std::size_t)>& values_of) const;
 };
+
+// An entry's values (f32 widened exactly, or f64), empty when it carries no bytes of its dtype.
+[[nodiscard]] std::vector<double> widened_values(const TensorEntry& e);
 
 // Whether every tensor of `a` has the digest of the same tensor of `b`.
 [[nodiscard]] bool same_digests(const std::vector<TensorEntry>& a, const std::vector<TensorEntry>& b);

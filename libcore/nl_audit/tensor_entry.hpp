@@ -24,11 +24,21 @@ struct TensorEntry {
   [[nodiscard]] std::size_t count() const;  // product of shape (1 for a scalar)
 };
 
-[[nodiscard]] TensorEntry f32_entry(std::string name, std::vector<std::size_t> shape, std::span<const float> values,
-                                    bool with_bytes);
-// The values of an f32 entry that carries its bytes; an error names the entry otherwise.
-[[nodiscard]] common::Result<std::vector<float>> f32_values(const TensorEntry& e);
-// The SHA-256 hex an f32 tensor with these values has.
-[[nodiscard]] std::string f32_digest(std::span<const float> values);
+// T = float: an f32 entry; T = double: f64 (an fp64 run's, nltrain train --fp64).
+template <typename T>
+[[nodiscard]] TensorEntry tensor_entry(std::string name, std::vector<std::size_t> shape, std::span<const T> values, bool with_bytes);
+// The values of an entry of T's dtype that carries its bytes; an error names the entry otherwise.
+template <typename T>
+[[nodiscard]] common::Result<std::vector<T>> tensor_values(const TensorEntry& e);
+// The SHA-256 hex a tensor with these values has.
+template <typename T>
+[[nodiscard]] std::string tensor_digest(std::span<const T> values);
+
+[[nodiscard]] inline TensorEntry f32_entry(std::string name, std::vector<std::size_t> shape, std::span<const float> values,
+                                           bool with_bytes) {
+  return tensor_entry<float>(std::move(name), std::move(shape), values, with_bytes);
+}
+[[nodiscard]] inline common::Result<std::vector<float>> f32_values(const TensorEntry& e) { return tensor_values<float>(e); }
+[[nodiscard]] inline std::string f32_digest(std::span<const float> values) { return tensor_digest<float>(values); }
 
 }  // namespace nl_audit

@@ -2,6 +2,7 @@
 
 #include <future>
 #include <memory>
+#include <type_traits>
 
 #include "tape/opaque/opaque_registry.hpp"
 #include "common/sha256.hpp"
@@ -52,6 +53,15 @@ struct StreamVerifier::Impl {
   std::string prev_sha256;
   std::vector<std::string> prev_after_digests;
   std::optional<nl::TrainerState> carried;  // the state after the previous step
+  std::optional<nl::TrainerState64> carried64;  // likewise, of an fp64 run's receipts
+  template <typename T>
+  std::optional<nl::BasicTrainerState<T>>& carried_as() {
+    if constexpr (std::is_same_v<T, double>) {
+      return carried64;
+    } else {
+      return carried;
+    }
+  }
   // The previous step's way (b) when it runs on its own thread, and this step's failures held
   // back meanwhile: they are reported after it, as a single thread would have.
   std::future<Fp64Result> pending;
@@ -87,6 +97,9 @@ struct StreamVerifier::Impl {
   }
   common::Status check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids, std::vector<std::size_t>& targets);
   common::Status step(std::string_view text, const std::string& file, std::int64_t line, std::optional<Fp64Job>& job);
+  // Rules 2-9 on a read receipt, in its precision T (float, or double for an fp64 run's).
+  template <typename T>
+  common::Status step_as(Receipt& r, std::string_view text, const std::string& file, std::int64_t line, std::optional<Fp64Job>& job);
   // Reports the previous step's way (b), then what was held back.
   void drain() {
     holding = false;
@@ -225,7 +238,19 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
                                           std::optional<Fp64Job>& job) {
   auto parsed = read_receipt(text, file, line);
   if (!parsed.ok()) return parsed.error();
-  Receipt& r = *parsed;
+  if (parsed->fp64) return step_as<double>(*parsed, text, file, line, job);
+  return step_as<float>(*parsed, text, file, line, job);
+}
+
+template <typename T>
+common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, const std::string& file, std::int64_t line,
+                                             std::optional<Fp64Job>& job) {
+  constexpr bool fp64 = std::is_same_v<T, double>;
+  if (fp64 && opt.cross_machine) {
+    return common::Error::invalid_argument(
+        "--cross-machine: an fp64 run's receipts are checked bit for bit (way (b) has no binary64 bound of their loss and "
+        "gradients yet)");
+  }
   if (!r.tokens && opt.cross_machine) {
     return common::Error::invalid_argument("--cross-machine needs full receipts: a compact one's numbers exist only as the digests of their bits");
   }
@@ -236,9 +261,10 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
   if (common::Status s = check_data(r, line, ids, targets); !s.ok()) return s;
 
   // The state the step started from: the receipt's, or the one the previous receipt left.
-  nl::TrainerState before;
+  nl::BasicTrainerState<T> before;
+  std::optional<nl::BasicTrainerState<T>>& carried = carried_as<T>();
   if (r.before) {
-    auto b = decode_state(*r.before, r.cfg, r.opt);
+    auto b = decode_state<T>(*r.before, r.cfg, r.opt);
     if (!b.ok()) return b.error().at_file(file);
     before = std::move(*b);
   } else if (carried) {
@@ -248,12 +274,12 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
     return common::Error::malformed("receipt " + std::to_string(r.index) + " carries no state before and follows no receipt",
                                     {file, line, "/before"});
   }
-  if (r.context_reset) before.context = nl::ContextMemory<float>::initial(r.cfg);
-  const nl::TrainerState& seen = before;  // as the step read it
+  if (r.context_reset) before.context = nl::ContextMemory<T>::initial(r.cfg);
+  const nl::BasicTrainerState<T>& seen = before;  // as the step read it
 
-  auto trainer = nl::Trainer::from_state(before);
+  auto trainer = nl::BasicTrainer<T>::from_state(before);
   if (!trainer.ok()) return trainer.error().at_file(file);
-  nl::StepTrace trace;
+  nl::BasicStepTrace<T> trace;
   auto report = trainer->build_step(registry, ids, targets, nl::GradientPath::hand_written, &trace);
   if (!report.ok()) {
     if (on(4)) fail(failure(4, line, r.step, "the step cannot be recomputed: " + report.error().message()));
@@ -262,12 +288,12 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
     carried.reset();
     return {};
   }
-  nl::TrainerState recomputed = std::move(*trainer).take_state();
+  nl::BasicTrainerState<T> recomputed = std::move(*trainer).take_state();
   const bool full = r.tokens.has_value();
   TensorCompare cmp{line, r.step, !opt.cross_machine, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
 
   // Rules 4 and 5 (and 9's context): the step's forward and backward, from the state before.
-  if (on(4)) cmp.scalar(4, "loss", r.loss, report->loss);
+  if (on(4)) cmp.scalar(4, "loss", static_cast<T>(r.loss), report->loss);  // an fp32 receipt's loss is a float's value
   // Tensors are compared by digest; their values are decoded only where a digest differs.
   const std::vector<TensorEntry> rec_grads = encode_gradients(r.cfg, trace, report->pulse, false);
   const bool grads_same = same_digests(r.gradients, rec_grads);
@@ -275,26 +301,26 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
     cmp.tensors(r.gradients, rec_grads, [](const std::string&) { return 5u; }, [](unsigned) { return true; },
                 [&, full_grads = std::optional<std::vector<TensorEntry>>()](std::size_t i) mutable {
                   if (!full_grads) full_grads = encode_gradients(r.cfg, trace, report->pulse, true);  // once, on a mismatch
-                  return f32_values((*full_grads)[i]).value();
+                  return widened_values((*full_grads)[i]);
                 });
   }
   // Rules 6-9 check each later stage from the receipt's own inputs to it (its gradients, rate
   // and pulse), so a forged number fails the rule that owns it, not every stage after it. A
   // compact receipt's gradients exist only as digests: its inputs are the recomputed ones.
-  std::optional<nl::StepTrace> decoded;
+  std::optional<nl::BasicStepTrace<T>> decoded;
   if (full && !grads_same) {
-    auto g = decode_gradients(r.gradients, r.cfg, nl::Pulse{r.pulse});
+    auto g = decode_gradients<T>(r.gradients, r.cfg, nl::Pulse{r.pulse});
     if (!g.ok()) return g.error().at_file(file);
     decoded = std::move(*g);
   }
-  StageResult stage;
+  BasicStageResult<T> stage;
   if (!decoded && r.lr == trace.lr && report->pulse.active == r.pulse) {
     // The stages' inputs are the recomputed step's, bit for bit, and the stages are the
     // trainer's own code: their result is the recomputed state (test "stages from the trainer's
     // own inputs"), so it is taken rather than computed a second time.
     stage.grad_norm = trace.grad_norm, stage.clip_scale = trace.clip_scale, stage.after = std::move(recomputed);
   } else {
-    nl::StepTrace& in = decoded ? *decoded : trace;
+    nl::BasicStepTrace<T>& in = decoded ? *decoded : trace;
     in.lr = r.lr;
     stage = run_stages(seen, in, nl::Pulse{r.pulse}, recomputed.context);
   }
@@ -307,7 +333,7 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
     if (r.clip_scale.has_value() != stage.clip_scale.has_value()) {
       fail(failure(6, line, r.step, r.clip_scale ? "clipped, but the norm is within the clip" : "not clipped, but the norm exceeds the clip"));
     } else if (r.clip_scale) {
-      cmp.scalar(6, "clip_scale", *r.clip_scale, *stage.clip_scale);
+      cmp.scalar(6, "clip_scale", static_cast<T>(*r.clip_scale), *stage.clip_scale);
     }
   }
   const bool adamw_on = on(8), memory_on = on(9);
@@ -325,13 +351,13 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
   cmp.tensors(r.after.tensors, rec_after, state_rule, [&](unsigned rule) { return rule == 8 ? adamw_on : memory_on; },
               [&, full_after = std::optional<StateSection>()](std::size_t i) mutable {
                 if (!full_after) full_after = encode_state(stage.after, true);  // once, on a mismatch
-                return f32_values(full_after->tensors[i]).value();
+                return widened_values(full_after->tensors[i]);
               });
 
   // Way (b), from the receipt's own numbers where it carries them (equal digests: equal values).
-  nl::TrainerState stored_after;
+  nl::BasicTrainerState<T> stored_after;
   if (full && !same_digests(r.after.tensors, rec_after)) {
-    auto a = decode_state(r.after, r.cfg, r.opt);
+    auto a = decode_state<T>(r.after, r.cfg, r.opt);
     if (!a.ok()) return a.error().at_file(file);
     stored_after = std::move(*a);
   } else {
@@ -339,6 +365,18 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
   }
   remember_first(r);
   prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
+  if constexpr (fp64) {
+    // An fp64 run's receipt: way (b) holds the stages' formulas (clip, rate, AdamW, error
+    // buffers) on the caller's thread; its loss, gradients and context are way (a)'s alone.
+    if (opt.fp64) {
+      (void)check_fp64(BasicFp64Case<double>{r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
+        f.line = line;
+        fail(std::move(f));
+      });
+    }
+    carried = std::move(stored_after);
+    return {};
+  } else {
   if (opt.fp64 && opt.threads > 1) {
     carried = stored_after;  // the job, on its own thread, keeps a copy
     job = Fp64Job{std::move(r), std::move(before), std::move(ids), std::move(targets),
@@ -354,6 +392,7 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
   }
   carried = std::move(stored_after);
   return {};
+  }
 }
 
 StreamVerifier::StreamVerifier(VerifyOptions o) : impl_(std::make_unique<Impl>(std::move(o))) {}

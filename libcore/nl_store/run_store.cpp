@@ -28,7 +28,8 @@ common::Result<nl::Checkpoint> load_legacy(const std::string& path) {
   return nl::decode_checkpoint(*text, path);
 }
 
-common::Result<nl::Checkpoint> load_root(const std::string& dir) {
+// The run directory's state file, assembled from its blobs.
+common::Result<std::vector<std::uint8_t>> load_root_bytes(const std::string& dir) {
   // Blobs are read through paths under DIR: a link planted there would carry the read outside.
   if (auto s = hybrid::refuse_links_below(dir); !s) return s.error();
   const hybrid::CacheRoot root = hybrid::committed_root(dir);
@@ -43,18 +44,27 @@ common::Result<nl::Checkpoint> load_root(const std::string& dir) {
   const hybrid::PersistentHybridCache cache(root.blobs());
   auto whole = hybrid::assemble_saved_file(cache, (*files)[0]);
   if (!whole) return whole.error();
-  return decode_state_file(whole->bytes, dir + "/" + kStateFileName);
+  return std::move(whole->bytes);
 }
 
-}  // namespace
-
-std::string run_manifest_path(const std::string& dir) { return hybrid::manifest_path(hybrid::CacheRoot{dir}.checkpoint()); }
-
-bool has_run_checkpoint(const std::string& dir) {
-  return has_manifest(hybrid::committed_root(dir)) || common::real_file_system().exists(legacy_path(dir));
+// The checkpoint in DIR by `decode` (one precision, or either): the new layout, else the legacy
+// file (fp32 only: `legacy` converts or refuses it).
+template <class Out, class Decode, class Legacy>
+common::Result<Out> load_with(const std::string& dir, Decode decode, Legacy legacy) {
+  common::FileSystem& fs = common::real_file_system();
+  if (fs.node_kind(dir) == common::NodeKind::regular) return legacy(dir);
+  if (fs.exists(dir) && !fs.is_dir(dir)) return common::Error::io(dir + ": not a run directory");
+  if (has_manifest(hybrid::committed_root(dir))) {
+    auto bytes = load_root_bytes(dir);
+    if (!bytes) return bytes.error();
+    return decode(*bytes, dir + "/" + kStateFileName);
+  }
+  if (fs.exists(legacy_path(dir))) return legacy(legacy_path(dir));
+  return common::Error::io(dir + ": no checkpoint here (" + run_manifest_path(dir) + " is missing)");
 }
 
-common::Status save_run(const std::string& dir, const nl::Checkpoint& c, common::FileSystem& fs) {
+template <class C>
+common::Status save(const std::string& dir, const C& c, common::FileSystem& fs) {
   auto fail = [&](const common::Error& e) {
     return common::Error::io("cannot write checkpoint " + run_manifest_path(dir) + " (" + e.message() +
                              "); the previous checkpoint is unchanged");
@@ -79,13 +89,30 @@ common::Status save_run(const std::string& dir, const nl::Checkpoint& c, common:
   return {};
 }
 
+}  // namespace
+
+std::string run_manifest_path(const std::string& dir) { return hybrid::manifest_path(hybrid::CacheRoot{dir}.checkpoint()); }
+
+bool has_run_checkpoint(const std::string& dir) {
+  return has_manifest(hybrid::committed_root(dir)) || common::real_file_system().exists(legacy_path(dir));
+}
+
+common::Status save_run(const std::string& dir, const nl::Checkpoint& c, common::FileSystem& fs) { return save(dir, c, fs); }
+common::Status save_run(const std::string& dir, const nl::Checkpoint64& c, common::FileSystem& fs) { return save(dir, c, fs); }
+
 common::Result<nl::Checkpoint> load_run(const std::string& dir) {
-  common::FileSystem& fs = common::real_file_system();
-  if (fs.node_kind(dir) == common::NodeKind::regular) return load_legacy(dir);
-  if (fs.exists(dir) && !fs.is_dir(dir)) return common::Error::io(dir + ": not a run directory");
-  if (has_manifest(hybrid::committed_root(dir))) return load_root(dir);
-  if (fs.exists(legacy_path(dir))) return load_legacy(legacy_path(dir));
-  return common::Error::io(dir + ": no checkpoint here (" + run_manifest_path(dir) + " is missing)");
+  return load_with<nl::Checkpoint>(
+      dir, [](std::span<const std::uint8_t> b, const std::string& what) { return decode_state_file(b, what); }, load_legacy);
+}
+
+common::Result<AnyCheckpoint> load_any_run(const std::string& dir) {
+  auto legacy = [](const std::string& path) -> common::Result<AnyCheckpoint> {
+    auto c = load_legacy(path);
+    if (!c) return c.error();
+    return AnyCheckpoint(std::move(*c));
+  };
+  return load_with<AnyCheckpoint>(
+      dir, [](std::span<const std::uint8_t> b, const std::string& what) { return decode_any_state_file(b, what); }, legacy);
 }
 
 }  // namespace nl_store

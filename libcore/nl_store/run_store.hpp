@@ -30,6 +30,7 @@
 #include "common/file_system.hpp"
 #include "common/result.hpp"
 #include "nl/checkpoint.hpp"
+#include "nl_store/state_file.hpp"
 
 namespace nl_store {
 
@@ -45,11 +46,17 @@ inline constexpr const char* kLegacyCheckpointFile = "checkpoint.nltrain";
 // Writes the checkpoint into DIR (which exists; the caller holds DirLock on it for the whole
 // run). A failure at any write leaves the previous checkpoint as it was. A symbolic link
 // anywhere under DIR is refused before anything is written.
+// An fp64 run's state is saved with F64 tensors (state_file.hpp).
 [[nodiscard]] common::Status save_run(const std::string& dir, const nl::Checkpoint& c,
+                                      common::FileSystem& fs = common::real_file_system());
+[[nodiscard]] common::Status save_run(const std::string& dir, const nl::Checkpoint64& c,
                                       common::FileSystem& fs = common::real_file_system());
 
 // Reads and verifies DIR's checkpoint: the new layout (the committed one while a save is pending),
 // else DIR/checkpoint.nltrain; DIR may also name an old checkpoint file itself. Only reads.
+// An fp32 run's: an fp64 run's state is refused (invalid_argument, naming both precisions).
 [[nodiscard]] common::Result<nl::Checkpoint> load_run(const std::string& dir);
+// Whichever precision DIR holds (an old checkpoint file is always fp32).
+[[nodiscard]] common::Result<AnyCheckpoint> load_any_run(const std::string& dir);
 
 }  // namespace nl_store

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/sha256.hpp"
+#include "common/atomic_file.hpp"
 #include "hybrid/checkpoint_root/dir_fd.hpp"
 #include "hybrid/memory/vram_adapter.hpp"
 #include "hybrid/offload/smart_offload_engine.hpp"
@@ -222,21 +224,41 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
         (o.concurrency > 1 ? " and " + std::to_string(o.concurrency) + " sequences run at once" : std::string()) +
         "; at least " + std::to_string(need) + " bytes are needed");
   }
-  const std::string shown = run_dir + "/" + kSpillDirName;
+  // Where the blobs go: RUN/spill, or this run's own directory inside the tier's.
+  std::string base = run_dir, sub = kSpillDirName;
   auto root = hybrid::open_dir_path(run_dir);
   if (!root.ok()) return root.error();
   if (!root->valid()) return common::Error::io(run_dir + ": no such directory");
+  if (!o.tier_dir.empty()) {
+    auto real_run = common::real_file_system().resolve_symlinks(run_dir);
+    if (!real_run.ok()) return real_run.error();
+    base = o.tier_dir;
+    sub = "nltrain-spill-" + common::sha256_hex(*real_run).substr(0, 16);
+    const std::string parent = common::parent_dir(o.tier_dir);
+    const std::string name = o.tier_dir.substr(o.tier_dir.find_last_of('/') + 1);  // npos + 1: all of it
+    auto up = hybrid::open_dir_path(parent);
+    if (!up.ok()) return up.error();
+    if (!up->valid() || name.empty() || name == "." || name == "..") {
+      return common::Error::io(o.tier_dir + ": cannot make the tier's directory (its parent must exist)");
+    }
+    auto tier = hybrid::open_or_make_subdir(up->get(), name, o.tier_dir);  // a link there is refused, not followed
+    if (!tier.ok()) return tier.error();
+    root = std::move(tier);
+  }
+  const std::string shown = base + "/" + sub;
   // A link at RUN/spill is refused, not removed: someone put it there, and it says so.
-  if (auto sub = hybrid::open_subdir(root->get(), kSpillDirName, shown); !sub.ok()) return sub.error();
-  if (common::Status s = hybrid::remove_tree_at(root->get(), kSpillDirName, shown); !s.ok()) return s.error();
-  if (auto made = hybrid::open_or_make_subdir(root->get(), kSpillDirName, shown); !made.ok()) return made.error();
+  if (auto s = hybrid::open_subdir(root->get(), sub, shown); !s.ok()) return s.error();
+  if (common::Status s = hybrid::remove_tree_at(root->get(), sub, shown); !s.ok()) return s.error();
+  if (auto made = hybrid::open_or_make_subdir(root->get(), sub, shown); !made.ok()) return made.error();
   std::optional<std::uint64_t> disk_free;
   if (auto caps = hybrid::probe_ssd(common::real_file_system(), shown, {.measure = false}); caps.ok()) disk_free = caps->fs_free_bytes;
-  return std::unique_ptr<SpillStore>(new SpillStore(run_dir, o, fs, disk_free));
+  return std::unique_ptr<SpillStore>(new SpillStore(base, sub, o, fs, disk_free));
 }
 
-SpillStore::SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free)
-    : run_dir_(std::move(run_dir)),
+SpillStore::SpillStore(std::string base_dir, std::string sub_name, const SpillOptions& o, common::FileSystem& fs,
+                       std::optional<std::uint64_t> disk_free)
+    : base_dir_(std::move(base_dir)),
+      sub_name_(std::move(sub_name)),
       o_(o),
       scratch_(fs),
       mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), scratch_),
@@ -248,8 +270,8 @@ SpillStore::SpillStore(std::string run_dir, const SpillOptions& o, common::FileS
 }
 
 SpillStore::~SpillStore() {
-  if (auto root = hybrid::open_dir_path(run_dir_); root.ok() && root->valid()) {
-    (void)hybrid::remove_tree_at(root->get(), kSpillDirName, dir());
+  if (auto root = hybrid::open_dir_path(base_dir_); root.ok() && root->valid()) {
+    (void)hybrid::remove_tree_at(root->get(), sub_name_, dir());
   }
 }
 
@@ -261,9 +283,20 @@ std::unique_ptr<tape::ContextSpill> SpillStore::for_sequence(std::size_t) {
 SpillCost SpillStore::take_cost() {
   const std::lock_guard lock(mu_);
   SpillCost c = cost_;
+  taken_ = taken_ + c;
   cost_ = SpillCost{};
   cost_.peak_resident_bytes = resident_;
   return c;
+}
+
+SpillCost SpillStore::total_cost() {
+  const std::lock_guard lock(mu_);
+  return taken_ + cost_;
+}
+
+SpillCost operator+(const SpillCost& a, const SpillCost& b) {
+  return {a.spilled_bytes + b.spilled_bytes, a.restored_bytes + b.restored_bytes, a.stored_bytes + b.stored_bytes,
+          std::max(a.peak_resident_bytes, b.peak_resident_bytes), a.write_s + b.write_s, a.read_s + b.read_s};
 }
 
 }  // namespace nl_store

@@ -12,16 +12,17 @@
 // - where to: hybrid's placement policy (decide_with_capacity) with RAM as the budget and the
 //   disk's free space as statvfs saw it at open (less what this store wrote since): SSD, or a
 //   refusal (a SpillError naming the numbers) when the disk lacks room.
-// - how: hybrid's HybridMemoryManager on RUN/spill, a cache cut into blobs (1..16 MiB) as the tape
-//   hands it over (so no second copy of a whole cache is ever made), each written atomically,
+// - how: hybrid's HybridMemoryManager on RUN/spill (or a named tier's directory: SpillOptions::tier),
+//   a cache cut into blobs (1..16 MiB) as the tape hands it over (so no second copy of a whole
+//   cache is ever made), each written atomically,
 //   encoded with the shuffle+zstd codec (or raw), read back verified (CRC-32C, length), deleted.
 // The bits: a cache comes back byte for byte, so a budgeted run trains to the same losses,
 // gradients and checkpoint as an unbudgeted one.
 // Failures: a write or read that fails throws tape::SpillError from inside the step's tape, so the
 // step fails (nl::StepFailure::io) before the parameters are updated; the run directory's
-// checkpoint is never touched by this store. A killed process leaves blobs in RUN/spill that the
-// next open wipes; RUN/spill is refused when it is a symbolic link (nothing is written through a
-// link leaving the run directory).
+// checkpoint is never touched by this store. A killed process leaves blobs in RUN/spill (or its
+// directory in a named tier) that the next open wipes; RUN/spill and a tier's directory are
+// refused when they are symbolic links (nothing is written through a link leaving them).
 // Overhead beyond the budget: while a cache is written or read, one piece (SpillOptions) and the codec's
 // buffers for it, per sequence computed at once; the rest of the process (parameters, optimizer
 // moments, tape activations, gradients, the allocator's own slack) is not counted in the budget.
@@ -64,6 +65,14 @@ struct SpillOptions {
   // Told each cache's move out and back (nltrain train --trace-out draws them on its tier-move
   // track); null: nobody. It must take calls from several threads at once.
   nl::StepObserver* observer = nullptr;
+  // The storage tier the blobs go to (nltrain train --spill-tier LABEL=DIR): a label for the
+  // episodes and explanations, and a directory. Empty tier_dir: RUN/spill, as before tiers had
+  // names. Otherwise the blobs go to TIER_DIR/nltrain-spill-<16 hex digits naming the run
+  // directory>, so runs sharing a tier never touch each other's blobs and a run wipes only its
+  // own leftovers there; TIER_DIR is made when missing (its parent must exist) and refused when
+  // it is a link or not a directory.
+  std::string tier = "ssd";
+  std::string tier_dir;
 };
 
 // What moved, since the last take_cost: deterministic counts, then the wall clock.
@@ -74,6 +83,9 @@ struct SpillCost {
   std::uint64_t peak_resident_bytes = 0;  // the most cache bytes in RAM at once
   double write_s = 0, read_s = 0;
 };
+
+// The sum of two costs: bytes and seconds add up, the peak is the larger.
+[[nodiscard]] SpillCost operator+(const SpillCost& a, const SpillCost& b);
 
 // The smallest budget that can work: every sequence computed at once needs one whole cache.
 [[nodiscard]] std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency);
@@ -92,21 +104,24 @@ class SpillStore final : public nl::StepSpill {
   [[nodiscard]] std::unique_ptr<tape::ContextSpill> for_sequence(std::size_t b) override;
   // The cost since the last call.
   [[nodiscard]] SpillCost take_cost();
+  // The cost since open (what take_cost handed out plus what it has not yet).
+  [[nodiscard]] SpillCost total_cost();
   [[nodiscard]] const SpillOptions& options() const { return o_; }
-  [[nodiscard]] std::string dir() const { return run_dir_ + "/" + kSpillDirName; }
+  [[nodiscard]] std::string dir() const { return base_dir_ + "/" + sub_name_; }
 
  private:
   friend class SequenceSpill;
-  SpillStore(std::string run_dir, const SpillOptions& o, common::FileSystem& fs, std::optional<std::uint64_t> disk_free);
+  SpillStore(std::string base_dir, std::string sub_name, const SpillOptions& o, common::FileSystem& fs,
+             std::optional<std::uint64_t> disk_free);
 
-  std::string run_dir_;
+  std::string base_dir_, sub_name_;  // the blobs' directory: base_dir_/sub_name_
   SpillOptions o_;
   std::mutex mu_;  // the sequences of a batch share the manager, the counters and the disk
   common::ScratchFileSystem scratch_;  // blobs need no fsync (common/scratch_file_system.hpp says why)
   hybrid::HybridMemoryManager mem_;
   std::optional<std::uint64_t> disk_free_;  // statvfs at open, less what is on disk since
   std::uint64_t next_hook_ = 0, resident_ = 0;
-  SpillCost cost_;
+  SpillCost cost_, taken_;
 };
 
 }  // namespace nl_store

@@ -119,6 +119,33 @@ SchemaDocument episode() {
   return make("atenia-episode", std::move(root), "atenia learning episode", "One line of the JSONL file `atenia learn` reads.");
 }
 
+// v0.2.0: a record is either v0.1.0's backend episode or a spill placement with what it measured
+// (nltrain train --episodes); the first has no "decision", the second requires it.
+SchemaDocument episode_v2(const SchemaDocument& v1) {
+  SchemaDocument doc = v1.next("0.2.0", "Adds the spill placement episode (\"decision\": \"spill\"); v0.1.0 records are unchanged.");
+  Node bytes = count();
+  Node seconds = number().min(0);
+  Node spill = object()
+                   .optional("id", string().non_empty().describe("makes learning idempotent across files"))
+                   .field("decision", constant("spill"))
+                   .field("ram_pressure", unit().describe("the machine's RAM pressure when the run started"))
+                   .field("tier", string().non_empty().describe("the tier's label: 1..32 of a-z 0-9 _ - (checked by atenia)"))
+                   .field("codec", one_of_values({"zstd", "none"}))
+                   .field("spilled_bytes", bytes.describe("moved out to the tier, all steps"))
+                   .field("restored_bytes", count().describe("moved back"))
+                   .field("stored_bytes", count().describe("what the tier held after the codec"))
+                   .field("write_s", seconds.describe("seconds writing"))
+                   .field("read_s", number().min(0).describe("seconds reading back"))
+                   .field("score", integer().min(0).max(2147483647).describe(
+                                       "KiB/s: (spilled_bytes + restored_bytes) / 2^10 / (write_s + read_s), rounded"))
+                   .closed()
+                   .ordered();
+  Node backend = doc.root();  // v0.1.0's record, as it was
+  doc.root() = anything().one_of({std::move(backend), std::move(spill)});
+  doc.summary("One line of the JSONL file `atenia learn` reads: a CPU/GPU episode or a spill placement episode.");
+  return doc;
+}
+
 SchemaDocument tensors() {
   Node t = object()
                .field("id", string().non_empty().describe("at most 150 bytes, no '/', '\\' or control characters (checked by atenia)"))
@@ -299,6 +326,43 @@ SchemaDocument explain_result() {
               "The learned backend choice for one context, its confidence and the account of it.");
 }
 
+// v0.2.0: adds the answers of `atenia explain --spill` (both with "decision": "spill").
+SchemaDocument explain_result_v2(const SchemaDocument& v1) {
+  SchemaDocument doc = v1.next("0.2.0", "Adds the spill placement answers of `atenia explain --spill` (\"decision\": \"spill\").");
+  Node context = object().field("ram_band", integer().min(0).max(3)).closed().ordered();
+  Node none = object()
+                  .field("context", context)
+                  .field("decision", constant("spill"))
+                  .field("learned", constant(false))
+                  .field("message", string())
+                  .closed()
+                  .ordered();
+  Node evidence = object()
+                      .field("tier", string().non_empty())
+                      .field("codec", one_of_values({"zstd", "none"}))
+                      .field("runs", count().min(1))
+                      .field("kib_per_s", integer().describe("the runs' mean KiB/s (integer division)"))
+                      .field("moved_bytes", count())
+                      .closed()
+                      .ordered();
+  Node learned = object()
+                     .field("context", context)
+                     .field("decision", constant("spill"))
+                     .field("learned", constant(true))
+                     .field("recommended_tier", string().non_empty())
+                     .field("recommended_codec", one_of_values({"zstd", "none"}))
+                     .field("kib_per_s", integer())
+                     .field("runs", count().min(1))
+                     .field("evidence", array(evidence).describe("every learned choice of the band, fastest first"))
+                     .field("explanation", string())
+                     .closed()
+                     .ordered();
+  Node backend = doc.root();  // v0.1.0's two answers, as they were
+  doc.root() = anything().one_of({std::move(backend), std::move(none), std::move(learned)});
+  doc.summary("The learned backend choice for one context, or the learned spill tier and codec for a RAM band, with the account of it.");
+  return doc;
+}
+
 Node manifest_entry() {
   return object()
       .field("id", string())
@@ -342,8 +406,10 @@ SchemaDocument restore_result() {
 }  // namespace
 
 std::vector<SchemaDocument> atenia_schemas() {
-  return {scenario(),     snapshot(),       episode(),      tensors(),      place_result(),  learn_result(),
-          simulate_record(), inspect_result(), stats_result(), explain_result(), save_result(), restore_result()};
+  const SchemaDocument episode_v1 = episode(), explain_v1 = explain_result();
+  return {scenario(),        snapshot(),       episode_v1,     episode_v2(episode_v1), tensors(),
+          place_result(),    learn_result(),   simulate_record(), inspect_result(),    stats_result(),
+          explain_v1,        explain_result_v2(explain_v1), save_result(), restore_result()};
 }
 
 }  // namespace schema_authoring

@@ -13,7 +13,7 @@ Node count() { return integer().min(0); }
 Node tensor() {
   return object()
       .field("name", string().non_empty().describe("params/<p>, adam_m/<p>, adam_v/<p>, context/<l>, error_buffer/<p>, grad/<p> or error/<p>"))
-      .field("dtype", one_of_values({"f32"}))
+      .field("dtype", one_of_values({"f32", "f64"}).describe("f32; f64 in an fp64 run's receipts (model.precision)"))
       .field("shape", array(count()).describe("row-major; [] for a scalar"))
       .field("sha256", digest().describe("of the tensor's little-endian IEEE-754 bytes"))
       // No "pattern" here: a data string runs to megabytes, too long for a backtracking regex
@@ -49,6 +49,8 @@ SchemaDocument receipt() {
                                            .field("total_steps", count())
                                            .closed()
                                            .ordered())
+                   .optional("precision", constant("fp64").describe("nltrain train --fp64: f64 tensors, binary64 loss and clip "
+                                                                    "factor; absent: fp32"))
                    .field("sha256", digest().describe("of the model object's canonical text without this key"))
                    .closed()
                    .ordered();
@@ -65,9 +67,10 @@ SchemaDocument receipt() {
                                           .describe("absent in compact receipts (the data's tokens at offset)"))
                   .field("pulse", array(boolean()).min_items(1).describe("active CMS levels"))
                   .field("lr", number().min(0))
-                  .field("loss", number().describe("fp32, shortest decimal"))
+                  .field("loss", number().describe("fp32 (fp64 with model.precision), shortest decimal"))
                   .field("grad_norm", number().min(0).describe("before clipping, accumulated in fp64"))
-                  .field("clip_scale", either({number(), constant(nullptr)}).describe("fp32 factor; null when not clipped"))
+                  .field("clip_scale", either({number(), constant(nullptr)})
+                                           .describe("fp32 factor (fp64 with model.precision); null when not clipped"))
                   .closed()
                   .ordered();
   Node root = object()

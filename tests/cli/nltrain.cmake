@@ -8,6 +8,10 @@ endforeach()
 add_test(NAME nltrain_cli_export
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/export_test.sh $<TARGET_FILE:nltrain> "${SUITE_PYTHON_VENV}")
 set_tests_properties(nltrain_cli_export PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;cli")
+# Episodes of spill placement learnt by atenia and used by the next run (two tiers of known speed).
+add_test(NAME nltrain_cli_episodes
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/episodes_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>)
+set_tests_properties(nltrain_cli_episodes PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;atenia;cli")
 # The run directory as an atenia checkpoint root: atenia inspect / restore on it, old-format runs.
 add_test(NAME nltrain_cli_checkpoint_root
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/checkpoint_root_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>
@@ -54,6 +58,12 @@ add_test(NAME nltrain_cli_receipts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/receipts_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
                  ${PROJECT_SOURCE_DIR}/schemas)
 set_tests_properties(nltrain_cli_receipts PROPERTIES LABELS "nltrain;bp;cli")
+# nltrain train --fp64: receipts verify (DeltaRule, Titans; K = 1, 2 fixed, 2 learned), same bytes,
+# stop/resume bit-exact, a forged rate fails, precision changes on --resume refused.
+add_test(NAME nltrain_cli_fp64
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/fp64_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
+                 ${PROJECT_SOURCE_DIR}/schemas)
+set_tests_properties(nltrain_cli_fp64 PROPERTIES LABELS "nltrain;bp;cli")
 # --vocab and --data-format: a u16 token run trains, resumes bit for bit and verifies (bp verify
 # nltrain, full and compact receipts); eval and export carry the vocab; every refusal is one line.
 add_test(NAME nltrain_cli_vocab

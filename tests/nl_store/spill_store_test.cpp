@@ -10,6 +10,7 @@
 #include <fstream>
 #include <vector>
 
+#include "common/throttled_file_system.hpp"
 #include "common/worker_pool.hpp"
 #include "nl/checkpoint.hpp"
 #include "nl/context_footprint.hpp"
@@ -200,4 +201,60 @@ TEST_CASE("spill_store: a link at RUN/spill is refused and nothing is written th
     CHECK(fs::is_empty(dir.file("spill")));
   }
   CHECK_FALSE(fs::exists(dir.file("spill")));  // closed: the run directory holds no spill
+}
+
+TEST_CASE("spill_store: a named tier holds the run's blobs in its own directory inside it, made when missing, as a link refused") {
+  testsupport::TempDir dir, tiers, outside;
+  nl::Trainer t = fresh(nl::RuleKind::titans, 2);
+  nl::Trainer u = fresh(nl::RuleKind::titans, 2);
+  nl_store::SpillOptions o = options(t, 0);
+  o.budget_bytes = o.largest_context;
+  o.tier = "fast";
+  o.tier_dir = tiers.file("fast");  // missing: made
+  std::ofstream(tiers.file("someone_else")) << "kept";
+  {
+    // Through a slow file system (another tier's speed): the same bits, and the cost adds up.
+    common::ThrottledFileSystem slow(common::real_file_system(), std::chrono::microseconds(10));
+    auto store = nl_store::SpillStore::open(dir.path(), o, slow);
+    REQUIRE(store.ok());
+    CHECK_FALSE(fs::exists(dir.file("spill")));
+    const std::string own = (*store)->dir();
+    CHECK(own.starts_with(tiers.file("fast") + "/nltrain-spill-"));
+    CHECK(own.size() == tiers.file("fast").size() + 14 + 1 + 16);
+    nl_store::SpillCost taken;
+    for (std::size_t n = 0; n < 3; ++n) {
+      REQUIRE(step(t, n, store->get()).ok());
+      REQUIRE(step(u, n, nullptr).ok());
+      taken = taken + (*store)->take_cost();
+    }
+    CHECK(state_bytes(t) == state_bytes(u));
+    CHECK(taken.spilled_bytes > 0);
+    const nl_store::SpillCost total = (*store)->total_cost();
+    CHECK(total.spilled_bytes == taken.spilled_bytes);
+    CHECK(total.restored_bytes == taken.restored_bytes);
+    CHECK(total.stored_bytes == taken.stored_bytes);
+    // A second run directory sharing the tier gets a directory of its own: the first's is kept.
+    testsupport::TempDir other;
+    std::ofstream(own + "/blob_of_the_first_run") << "x";
+    {
+      auto second = nl_store::SpillStore::open(other.path(), o);
+      REQUIRE(second.ok());
+      CHECK((*second)->dir() != own);
+    }
+    CHECK(fs::exists(own + "/blob_of_the_first_run"));
+  }
+  CHECK(fs::is_empty(tiers.file("fast")));  // closed: this run's directory is gone
+  CHECK(fs::exists(tiers.file("someone_else")));
+  // A link as the tier is refused, nothing written through it; a tier whose parent is missing too.
+  o.tier_dir = tiers.file("link");
+  fs::create_directory_symlink(outside.path(), tiers.file("link"));
+  auto r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code() == common::ErrorCode::io);
+  CHECK(r.error().message().find(tiers.file("link") + " is not a directory") != std::string::npos);
+  CHECK(fs::is_empty(outside.path()));
+  o.tier_dir = tiers.file("nowhere/fast");
+  r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message() == tiers.file("nowhere/fast") + ": cannot make the tier's directory (its parent must exist)");
 }

@@ -33,9 +33,10 @@ TEST_CASE("authored_schemas: the embedded schemas/*.json are exactly what our de
   const auto authored = schema_authoring::authored_schemas();
   const auto embedded = schema_registry::embedded_schemas();
   // receipt x8, framework-trace x8, topology-input, nltrain-state(-result), nltrain-metrics,
-  // tensor-step v0.1.0 and v0.2.0 with bp verify nltrain/tensor reports, nltrain --json results x4, atenia x12, bp --json
+  // tensor-step v0.1.0 and v0.2.0 with bp verify nltrain/tensor reports, nltrain --json results x4, atenia x14 (episode and
+  // explain-result v0.1.0 and v0.2.0), bp --json
   // results x9
-  CHECK(authored.size() == 49);
+  CHECK(authored.size() == 51);
   CHECK(embedded.size() == authored.size());
   for (const auto& e : embedded) {
     CAPTURE(std::string(e.name));

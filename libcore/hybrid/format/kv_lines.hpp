@@ -4,6 +4,7 @@
 // byte offset where each starts (the trailer covers the bytes before its own line), and a
 // line split at its first '='. Each format keeps its own rules on keys; this keeps the
 // splitting, numbering and offsets in one place.
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -38,5 +39,16 @@ struct KeyValue {
 
 // `line` split at its first '=' (the value may hold more); nullopt when it has none.
 [[nodiscard]] std::optional<KeyValue> split_key_value(std::string_view line);
+
+// A value that is all decimal digits of a T (a leading '-' for signed T), nothing else; nullopt
+// when empty, out of range or followed by anything.
+template <typename T>
+[[nodiscard]] std::optional<T> parse_decimal(std::string_view s) {
+  T v{};
+  if (s.empty()) return std::nullopt;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
 
 }  // namespace hybrid

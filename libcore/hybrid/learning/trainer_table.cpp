@@ -7,6 +7,7 @@
 #include "common/atomic_file.hpp"
 #include "hybrid/format/kv_lines.hpp"
 #include "hybrid/format/text_trailer.hpp"
+#include "hybrid/learning/spill_table_rows.hpp"
 
 namespace hybrid {
 
@@ -19,14 +20,6 @@ bool is_episode_key(std::string_view k) {
   return k.size() == 32 && k.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
-template <typename T>
-std::optional<T> parse_int(std::string_view s) {
-  T v{};
-  if (s.empty()) return std::nullopt;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -63,7 +56,7 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
       if (val == "0" || val == "1") gpu = val == "1";
       else return "gpu_avail must be 0 or 1, got '" + std::string(val) + "'";
     } else if (key == "vram_band" || key == "ram_band") {
-      auto b = parse_int<std::uint8_t>(val);
+      auto b = parse_decimal<std::uint8_t>(val);
       if (!b || *b > kMaxBand) return std::string(key) + " must be 0..3, got '" + std::string(val) + "'";
       (key == "vram_band" ? vram : ram) = *b;
     } else if (key == "backend") {
@@ -71,11 +64,11 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
       else if (val == "gpu") backend = BackendChoice::gpu;
       else return "backend must be cpu or gpu, got '" + std::string(val) + "'";
     } else if (key == "count" || key == "success" || key == "drift") {
-      auto n = parse_int<std::uint32_t>(val);
+      auto n = parse_decimal<std::uint32_t>(val);
       if (!n) return std::string(key) + " must be an unsigned 32-bit integer, got '" + std::string(val) + "'";
       (key == "count" ? count : key == "success" ? success : drift) = *n;
     } else if (key == "score_sum") {
-      score_sum = parse_int<std::int64_t>(val);
+      score_sum = parse_decimal<std::int64_t>(val);
       if (!score_sum) return "score_sum must be a signed 64-bit integer, got '" + std::string(val) + "'";
     } else {
       known = false;  // unknown keys are for forward compatibility
@@ -91,11 +84,11 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
 
 }  // namespace
 
-std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}}); }
+std::string format_trainer_table(const SelfTrainer& trainer) { return format_trainer_table(TrainerTable{trainer, {}, {}}); }
 
 std::string format_trainer_table(const TrainerTable& table) {
   const SelfTrainer& trainer = table.trainer;
-  std::string body = std::string(kTrainerTableHeader) + "\n";
+  std::string body = std::string(table.spill.empty() ? kTrainerTableHeader : kTrainerTableHeaderV3) + "\n";
   for (const StatsEntry& e : trainer.all_stats()) {  // already in the documented order
     body += "gpu_avail=" + std::string(e.bucket.gpu_available ? "1" : "0") +
             ";vram_band=" + std::to_string(e.bucket.vram_band) + ";ram_band=" + std::to_string(e.bucket.ram_band) +
@@ -103,6 +96,7 @@ std::string format_trainer_table(const TrainerTable& table) {
             ";success=" + std::to_string(e.stats.success_count) + ";score_sum=" + std::to_string(e.stats.score_sum) +
             ";drift=" + std::to_string(e.stats.drift_count) + "\n";
   }
+  for (const SpillStatsEntry& e : table.spill.all_stats()) body += format_spill_row(e) + "\n";
   for (const std::string& key : table.episodes) body += std::string(kEpisodeTag) + key + "\n";
   return body + std::string(kTrailerTag) + ";len=" + std::to_string(body.size()) +
          ";" + std::string(format_sum_name(FormatSum::crc32c)) + "=" +
@@ -113,7 +107,8 @@ ParsedTable parse_trainer_table(std::string_view text) {
   ParsedTable out;
   std::set<std::pair<ContextBucket, BackendChoice>> rows_seen;
   bool trailer_seen = false;
-  bool v1 = false;
+  bool v1 = false, v3 = false;
+  std::set<std::pair<std::uint8_t, SpillDecision>> spill_seen;
   LineReader lines(text, LineReader::Cr::strip);
   while (auto next = lines.next()) {
     const std::size_t line_start = next->offset;
@@ -121,7 +116,8 @@ ParsedTable parse_trainer_table(std::string_view text) {
     const std::string_view line = next->text;
     if (line_no == 1) {
       v1 = line == kTrainerTableHeaderV1;
-      out.header_ok = v1 || line == kTrainerTableHeader;
+      v3 = line == kTrainerTableHeaderV3;
+      out.header_ok = v1 || v3 || line == kTrainerTableHeader;
       if (!out.header_ok) return out;
       continue;
     }
@@ -137,8 +133,8 @@ ParsedTable parse_trainer_table(std::string_view text) {
       const FormatSum algo = v1 ? FormatSum::fnv1a : FormatSum::crc32c;
       const std::string sum_key = std::string(format_sum_name(algo)) + "=";
       for (std::string_view seg : split(line, ';')) {
-        if (seg.starts_with("len=")) len = parse_int<std::uint64_t>(seg.substr(4));
-        if (seg.starts_with(sum_key)) sum = parse_int<std::uint32_t>(seg.substr(sum_key.size()));
+        if (seg.starts_with("len=")) len = parse_decimal<std::uint64_t>(seg.substr(4));
+        if (seg.starts_with(sum_key)) sum = parse_decimal<std::uint32_t>(seg.substr(sum_key.size()));
       }
       const std::string_view body = text.substr(0, line_start);
       if (!len || !sum) {
@@ -156,6 +152,21 @@ ParsedTable parse_trainer_table(std::string_view text) {
         out.skipped.push_back({line_no, "episode key must be 32 lowercase hex digits"});
       } else if (!out.episodes.emplace(key).second) {
         out.skipped.push_back({line_no, "episode key appears twice"});
+      }
+      continue;
+    }
+    if (line.starts_with(kSpillRowTag)) {
+      auto spill = parse_spill_row(line);
+      if (!v3) {
+        out.skipped.push_back({line_no, "a spill row needs the header " + std::string(kTrainerTableHeaderV3)});
+      } else if (auto* why = std::get_if<std::string>(&spill)) {
+        out.skipped.push_back({line_no, *why});
+      } else {
+        const SpillStatsEntry& e = std::get<SpillStatsEntry>(spill);
+        if (!spill_seen.insert({e.ram_band, e.decision}).second) {
+          out.skipped.push_back({line_no, "duplicate spill row for this band, tier and codec (the later row wins)"});
+        }
+        out.spill.set_stats_entry(e.ram_band, e.decision, e.stats);
       }
       continue;
     }
@@ -222,7 +233,7 @@ common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, con
   if (text->empty()) return at(1, "empty file; expected header " + std::string(kTrainerTableHeader));
   if (!parsed.header_ok) {
     return at(1, "not a self-training table; expected header " + std::string(kTrainerTableHeader) + " (or " +
-                     std::string(kTrainerTableHeaderV1) + ")");
+                     std::string(kTrainerTableHeaderV3) + ", " + std::string(kTrainerTableHeaderV1) + ")");
   }
   if (parsed.integrity) return at(parsed.integrity->line, parsed.integrity->message);
   if (!parsed.skipped.empty()) return at(parsed.skipped.front().line, parsed.skipped.front().message);
@@ -231,7 +242,7 @@ common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, con
     for (char c : *text) lines += c == '\n' ? 1 : 0;
     return at(lines + 1, "no table_end trailer: the table is cut short or was not written by atenia");
   }
-  return TrainerTable{std::move(parsed.trainer), std::move(parsed.episodes)};
+  return TrainerTable{std::move(parsed.trainer), std::move(parsed.episodes), std::move(parsed.spill)};
 }
 
 }  // namespace hybrid

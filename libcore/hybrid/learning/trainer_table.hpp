@@ -6,8 +6,10 @@
 //   episode=<32 hex digits>          (one per episode `atenia learn` took in; optional)
 //   table_end;len=<bytes above this line>;crc32c=<CRC-32C of those bytes>
 //
-// V2 (written) checks the body with CRC-32C; V1 (still read) had the same rows and a
-// "checksum32=<FNV-1a>" trailer. The episode lines make `learn` idempotent: an episode whose
+// V2 checks the body with CRC-32C; V1 (still read) had the same rows and a
+// "checksum32=<FNV-1a>" trailer. V3 is V2 with spill rows ("spill;ram_band=...", after the
+// CPU/GPU rows: spill_table_rows.hpp); a table is written as V3 only when it has spill rows,
+// so a table without them stays a V2 file that older readers take as it is. The episode lines make `learn` idempotent: an episode whose
 // key is listed is not counted again; the seed's loader skips them (no row keys).
 // Rows are ordered by (gpu_avail, vram_band, ram_band, backend). The trailer is ours: the
 // seed's loader skips it as a row without required keys; the strict reader of the tools
@@ -24,9 +26,11 @@
 #include "common/file_system.hpp"
 #include "common/result.hpp"
 #include "hybrid/learning/self_trainer.hpp"
+#include "hybrid/learning/spill_trainer.hpp"
 
 namespace hybrid {
 
+inline constexpr std::string_view kTrainerTableHeaderV3 = "ATENIA_SELFTRAINER_V3";
 inline constexpr std::string_view kTrainerTableHeader = "ATENIA_SELFTRAINER_V2";
 inline constexpr std::string_view kTrainerTableHeaderV1 = "ATENIA_SELFTRAINER_V1";
 inline constexpr std::size_t kMaxTrainerTableBytes = std::size_t{64} << 20;
@@ -42,12 +46,14 @@ struct TableIssue {
 struct TrainerTable {
   SelfTrainer trainer;
   std::set<std::string> episodes;  // 32 lowercase hex digits each
+  SpillTrainer spill;
 };
 
 [[nodiscard]] std::string format_trainer_table(const TrainerTable& table);
 
 struct ParsedTable {
   SelfTrainer trainer;
+  SpillTrainer spill;
   std::set<std::string> episodes;
   bool header_ok = false;                // false: the trainer is empty
   bool verified = false;                 // a trailer was present and matched

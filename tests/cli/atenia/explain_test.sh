@@ -41,7 +41,7 @@ run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$
 expect_rc 2; expect_out_empty
 printf 'NOT_A_TABLE\n' > "$WORK/bad.table"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/bad.table"
-expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V1)"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V3, ATENIA_SELFTRAINER_V1)"
 # The narrative follows from the numbers. One GPU success (21% confidence) is not "strong";
 # two CPU failures of two (0%) do not make the CPU "more reliable"; the factor list is a list.
 learn_rows() { printf '%s\n' "$@" > "$WORK/rows.jsonl"; rm -f "$WORK/rows.table"; run "$ATENIA" learn "$WORK/rows.jsonl" --table "$WORK/rows.table"; expect_rc 0; }
@@ -69,4 +69,47 @@ run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$
 expect_rc 0
 expect_out_has "Historical data indicates CPU is reliable under the current memory pressure: 40 of 40 CPU observations in this context succeeded."
 expect_out_has "The decision is based on a strong historical CPU success rate under similar memory conditions (40 of 40 executions succeeded)."
+# --spill: the learned spill tier and codec of a RAM band, with the evidence (nltrain's episodes).
+SPILL_USAGE='   or: atenia explain --spill --ram-band=<0..3>'
+for bad in "--spill --ram-band=4" "--spill --ram-band=0 --vram-band=0" "--spill --ram-band=0 --gpu-available=true"; do
+  # shellcheck disable=SC2086
+  run "$ATENIA" explain $bad
+  expect_rc 1; expect_err_eq "$SPILL_USAGE"; expect_out_empty
+done
+run "$ATENIA" explain --spill
+expect_rc 1; expect_err_eq "$USAGE"
+run "$ATENIA" explain --spill --ram-band=0 --table "$WORK/t.table"
+expect_rc 0; expect_out_eq "No learned spill placement for the given context."
+cat > "$WORK/spill.jsonl" <<'JSONL'
+{"decision":"spill","ram_pressure":0.2,"tier":"hdd","codec":"zstd","spilled_bytes":1048576,"restored_bytes":1048576,"stored_bytes":900000,"write_s":1,"read_s":1,"score":1024}
+{"decision":"spill","ram_pressure":0.3,"tier":"nvme","codec":"none","spilled_bytes":1048576,"restored_bytes":1048576,"stored_bytes":1048576,"write_s":0.001,"read_s":0.001,"score":1024000}
+{"decision":"spill","ram_pressure":0.8,"tier":"hdd","codec":"none","spilled_bytes":1024,"restored_bytes":0,"stored_bytes":1024,"write_s":1,"read_s":0,"score":1}
+JSONL
+run "$ATENIA" learn "$WORK/spill.jsonl" --table "$WORK/t.table"
+expect_rc 0; expect_out_eq "learned 3 new episodes of 3 (0 already in the table); $WORK/t.table has 5 rows"
+head -1 "$WORK/t.table" | grep -qx ATENIA_SELFTRAINER_V3 || fail "a table with spill rows is not V3: $(head -1 "$WORK/t.table")"
+run "$ATENIA" explain --spill --ram-band=0 --table "$WORK/t.table"
+expect_rc 0
+expect_out_eq "In RAM band 0, spilled data goes to tier nvme with codec none at 1024000 KiB/s (1 run): the fastest of 2 measured choices; next: tier hdd with codec zstd at 1024 KiB/s (1 run).
+Evidence (mean KiB/s moved out and back, per choice):
+  nvme none: 1024000 KiB/s over 1 run, 2097152 bytes moved
+  hdd zstd: 1024 KiB/s over 1 run, 2097152 bytes moved"
+run "$ATENIA" explain --spill --ram-band=2 --table "$WORK/t.table" --json
+expect_rc 0
+expect_out_eq '{"context":{"ram_band":2},"decision":"spill","learned":true,"recommended_tier":"hdd","recommended_codec":"none","kib_per_s":1,"runs":1,"evidence":[{"tier":"hdd","codec":"none","runs":1,"kib_per_s":1,"moved_bytes":1024}],"explanation":"In RAM band 2, spilled data goes to tier hdd with codec none at 1 KiB/s (1 run): the only choice with measured runs."}'
+# The CPU/GPU answer of the same table is as before the spill rows.
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table"
+expect_rc 0; expect_out_has "Atenia selected GPU execution with a confidence of 34%."
+# A spill episode whose score is not its bytes over its seconds, a bad tier, a bad decision: malformed, nothing learned.
+cp "$WORK/t.table" "$WORK/t.before"
+printf '%s\n' '{"decision":"spill","ram_pressure":0.2,"tier":"hdd","codec":"zstd","spilled_bytes":1048576,"restored_bytes":1048576,"stored_bytes":1,"write_s":1,"read_s":1,"score":99999}' > "$WORK/bad.jsonl"
+run "$ATENIA" learn "$WORK/bad.jsonl" --table "$WORK/t.table"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.jsonl:1: /score: expected 1024 (KiB/s: the bytes moved over write_s + read_s), got 99999"
+printf '%s\n' '{"decision":"spill","ram_pressure":0.2,"tier":"HDD","codec":"zstd","spilled_bytes":0,"restored_bytes":0,"stored_bytes":0,"write_s":0,"read_s":0,"score":0}' > "$WORK/bad.jsonl"
+run "$ATENIA" learn "$WORK/bad.jsonl" --table "$WORK/t.table"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.jsonl:1: /tier: expected 1..32 of a-z 0-9 _ - (not starting with _ or -), got \"HDD\""
+printf '%s\n' '{"decision":"gpu","ram_pressure":0.2}' > "$WORK/bad.jsonl"
+run "$ATENIA" learn "$WORK/bad.jsonl" --table "$WORK/t.table"
+expect_rc 2; expect_err_eq "atenia: $WORK/bad.jsonl:1: /decision: expected \"spill\", got \"gpu\""
+cmp -s "$WORK/t.table" "$WORK/t.before" || fail "a refused episode changed the table"
 finish

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""atenia's inputs and --json outputs against schemas/atenia-*.v0.1.0.json, with Python's
+"""atenia's inputs and --json outputs against schemas/atenia-*.v0.1.0.json (and the v0.2.0 of
+the episode and of explain's result: spill placement), with Python's
 jsonschema (Debian's): the fixtures and hand-made inputs, and the real outputs of place,
 learn, simulate (every line) and checkpoint inspect. A schema that rejects a real output,
 or accepts a malformed one, fails the test.
@@ -18,21 +19,21 @@ atenia, fixtures, schemas = sys.argv[1:4]
 failures = []
 
 
-def schema(name):
-    with open(os.path.join(schemas, name + ".v0.1.0.json")) as f:
+def schema(name, version="0.1.0"):
+    with open(os.path.join(schemas, name + ".v" + version + ".json")) as f:
         s = json.load(f)
     jsonschema.Draft202012Validator.check_schema(s)
     return jsonschema.Draft202012Validator(s)
 
 
-def valid(name, doc, what):
-    errors = list(schema(name).iter_errors(doc))
+def valid(name, doc, what, version="0.1.0"):
+    errors = list(schema(name, version).iter_errors(doc))
     if errors:
         failures.append("%s does not match %s: %s" % (what, name, errors[0].message))
 
 
-def invalid(name, doc, what):
-    if not list(schema(name).iter_errors(doc)):
+def invalid(name, doc, what, version="0.1.0"):
+    if not list(schema(name, version).iter_errors(doc)):
         failures.append("%s should not match %s" % (what, name))
 
 
@@ -66,6 +67,15 @@ with tempfile.TemporaryDirectory() as w:
           "success": True, "score": 9, "had_drift": False}
     valid("atenia-episode", ep, "episode")
     invalid("atenia-episode", dict(ep, vram_pressure=1.5), "episode with pressure 1.5")
+    # v0.2.0: v0.1.0's records unchanged, and the spill placement episode (nltrain train --episodes).
+    valid("atenia-episode", ep, "v0.1.0 episode", "0.2.0")
+    spill_ep = {"decision": "spill", "ram_pressure": 0.1, "tier": "fast", "codec": "zstd", "spilled_bytes": 1048576,
+                "restored_bytes": 1048576, "stored_bytes": 900000, "write_s": 0.01, "read_s": 0.01, "score": 102400}
+    valid("atenia-episode", spill_ep, "spill episode", "0.2.0")
+    invalid("atenia-episode", spill_ep, "spill episode in v0.1.0")
+    invalid("atenia-episode", dict(spill_ep, backend="cpu"), "spill episode with a backend", "0.2.0")
+    invalid("atenia-episode", dict(spill_ep, codec="lz4"), "spill episode with codec lz4", "0.2.0")
+    invalid("atenia-episode", dict(spill_ep, write_s=-1), "spill episode with negative seconds", "0.2.0")
     tensors = {"tensors": [{"id": "w1", "bytes": 4096, "tier": "ram"}, {"id": "g", "bytes": 64, "tier": "ssd", "grad": True}]}
     valid("atenia-tensors", tensors, "tensor list")
     invalid("atenia-tensors", {"tensors": [{"id": "a", "bytes": 67108865, "tier": "ram"}]}, "a tensor over 64 MiB")
@@ -106,9 +116,22 @@ with tempfile.TemporaryDirectory() as w:
     for band in ("0", "1"):  # the episodes are in RAM band 1: one learned answer, one without data
         out = json.loads(run("explain", "--gpu-available=true", "--vram-band=0", "--ram-band=" + band, "--table", table, "--json"))
         valid("atenia-explain-result", out, "explain --json ram band " + band)
+        valid("atenia-explain-result", out, "explain --json ram band %s (v0.2.0)" % band, "0.2.0")
         seen.add(out["learned"])
     if seen != {True, False}:
         failures.append("explain did not give both a learned and an unlearned answer")
+    spill_epf = os.path.join(w, "spill.jsonl")
+    open(spill_epf, "w").write(json.dumps(spill_ep) + "\n" + json.dumps(dict(spill_ep, tier="slow", write_s=1.0, read_s=1.0, score=1024)) + "\n")
+    spill_table = os.path.join(w, "spill.table")
+    valid("atenia-learn-result", json.loads(run("learn", spill_epf, "--table", spill_table, "--json")), "learn --json (spill)")
+    seen = set()
+    for band in ("0", "1"):  # the spill episodes are in RAM band 0
+        out = json.loads(run("explain", "--spill", "--ram-band=" + band, "--table", spill_table, "--json"))
+        valid("atenia-explain-result", out, "explain --spill --json ram band " + band, "0.2.0")
+        invalid("atenia-explain-result", out, "explain --spill --json ram band %s (v0.1.0)" % band)
+        seen.add(out["learned"])
+    if seen != {True, False}:
+        failures.append("explain --spill did not give both a learned and an unlearned answer")
 
 if failures:
     print("\n".join(failures))

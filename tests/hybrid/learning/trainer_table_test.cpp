@@ -8,6 +8,7 @@
 
 #include "common/file_system.hpp"
 #include "hybrid/codec/fnv1a32.hpp"
+#include "hybrid/format/format_sum.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 #include "support/temp_dir.hpp"
@@ -94,14 +95,14 @@ TEST_CASE("trainer_table: missing_file_returns_empty_trainer") {
 
 TEST_CASE("trainer_table: unknown header loads empty; strict read names it") {
   testsupport::TempDir dir;
-  write(dir.file("t.txt"), "ATENIA_SELFTRAINER_V3\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=1;drift=0\n");
+  write(dir.file("t.txt"), "ATENIA_SELFTRAINER_V9\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=1;drift=0\n");
   auto back = load_trainer_from_path(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
   CHECK(back->empty());
   auto strict = read_trainer_table_strict(fs(), dir.file("t.txt"));
   REQUIRE_FALSE(strict.ok());
   CHECK(strict.error().to_string() ==
-        dir.file("t.txt") + ":1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or "
+        dir.file("t.txt") + ":1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V3, "
                             "ATENIA_SELFTRAINER_V1)");
 }
 
@@ -209,4 +210,69 @@ TEST_CASE("trainer_table: a table over the size the readers accept is refused be
   CHECK(slurp(path) == before);
   REQUIRE(write_trainer_table(fs(), table, path, size).ok());
   CHECK(slurp(path).size() == size);
+}
+
+TEST_CASE("trainer_table: spill rows make a V3 table that reads back; without them the table stays V2") {
+  TrainerTable table{trained(), {"0123456789abcdef0123456789abcdef"}, {}};
+  const std::string v2 = format_trainer_table(table);
+  CHECK(v2.starts_with("ATENIA_SELFTRAINER_V2\n"));
+  SpillEpisode e;
+  e.decision = {"fast", "zstd"};
+  e.outcome = {1000, 1000, 900, 0.001, 0.001, 977};
+  REQUIRE(table.spill.record_episode(e));
+  e.ram_pressure = 0.95F;
+  e.decision = {"slow", "none"};
+  REQUIRE(table.spill.record_episode(e));
+  const std::string v3 = format_trainer_table(table);
+  CHECK(v3.starts_with("ATENIA_SELFTRAINER_V3\n"));
+  CHECK(v3.find("\nspill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=977;moved_bytes=2000\n"
+                "spill;ram_band=3;tier=slow;codec=none;count=1;score_sum=977;moved_bytes=2000\nepisode=") != std::string::npos);
+  // The CPU/GPU rows of both versions are the same lines.
+  CHECK(v3.substr(22, v3.find("spill;") - 22) == v2.substr(22, v2.find("episode=") - 22));
+  testsupport::TempDir dir;
+  REQUIRE(write_trainer_table(fs(), table, dir.file("t.txt")).ok());
+  auto back = read_trainer_table_full(fs(), dir.file("t.txt"));
+  REQUIRE(back.ok());
+  CHECK(back->spill.all_stats().size() == 2);
+  CHECK(back->spill.recommend(3)->decision == SpillDecision{"slow", "none"});
+  CHECK(back->trainer.all_stats().size() == table.trainer.all_stats().size());
+  CHECK(format_trainer_table(*back) == v3);
+  // The seed's loader takes the CPU/GPU rows of a V3 table.
+  auto seed = load_trainer_from_path(fs(), dir.file("t.txt"));
+  REQUIRE(seed.ok());
+  CHECK(seed->all_stats().size() == table.trainer.all_stats().size());
+}
+
+TEST_CASE("trainer_table: a bad spill row, or one in a V2 table, is refused by the strict reader with its line") {
+  testsupport::TempDir dir;
+  auto with_trailer = [](std::string body) {
+    return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
+           std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
+  };
+  const std::string row = "spill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9\n";
+  struct Case {
+    std::string text, message;
+  } cases[] = {
+      {"ATENIA_SELFTRAINER_V2\n" + row, ":2: a spill row needs the header ATENIA_SELFTRAINER_V3"},
+      {"ATENIA_SELFTRAINER_V3\nspill;ram_band=4;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9\n",
+       ":2: spill row: ram_band must be 0..3, got '4'"},
+      {"ATENIA_SELFTRAINER_V3\nspill;ram_band=0;tier=Fast;codec=zstd;count=1;score_sum=5;moved_bytes=9\n",
+       ":2: spill row: tier must be 1..32 of a-z 0-9 _ -, got 'Fast'"},
+      {"ATENIA_SELFTRAINER_V3\nspill;ram_band=0;tier=fast;codec=lz4;count=1;score_sum=5;moved_bytes=9\n",
+       ":2: spill row: codec must be zstd or none, got 'lz4'"},
+      {"ATENIA_SELFTRAINER_V3\nspill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5\n",
+       ":2: spill row: missing required key 'moved_bytes'"},
+      {"ATENIA_SELFTRAINER_V3\n" + row + row, ":3: duplicate spill row for this band, tier and codec (the later row wins)"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    write(dir.file("t.txt"), with_trailer(c.text));
+    auto r = read_trainer_table_full(fs(), dir.file("t.txt"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().to_string() == dir.file("t.txt") + c.message);
+  }
+  write(dir.file("t.txt"), with_trailer("ATENIA_SELFTRAINER_V3\n" + row));
+  auto ok = read_trainer_table_full(fs(), dir.file("t.txt"));
+  REQUIRE(ok.ok());
+  CHECK(ok->spill.all_stats().front().stats == SpillStats{1, 5, 9});
 }
