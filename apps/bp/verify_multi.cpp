@@ -8,9 +8,9 @@
 #include <charconv>
 #include <cstring>
 #include <optional>
-#include <thread>
 
 #include "command_support.hpp"
+#include "common/worker_pool.hpp"
 #include "input_source.hpp"
 #include "verify/multi.hpp"
 #include "verify_multi_report.hpp"
@@ -77,9 +77,11 @@ std::string input_name(const std::string& file) { return file == "-" ? "<stdin>"
 constexpr std::size_t kMaxDefaultJobs = 8;
 constexpr std::size_t kMaxJobs = 256;
 
-// --jobs N (1 <= N <= 256), by default the cores available, at most kMaxDefaultJobs.
+// --jobs N (1 <= N <= 256), by default the cores available, at most kMaxDefaultJobs. Available:
+// the process's CPU affinity (taskset, a container's cpuset), not the cores the machine has
+// online, which is what std::thread::hardware_concurrency counts.
 std::variant<std::size_t, CliError> jobs_option(const Invocation& inv) {
-  if (!inv.jobs) return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxDefaultJobs);
+  if (!inv.jobs) return std::min(common::available_cores(), kMaxDefaultJobs);
   const std::string& text = *inv.jobs;
   std::size_t n = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);

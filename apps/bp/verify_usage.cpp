@@ -67,10 +67,10 @@ std::string verify_multi_usage() {
                      "  cross-record rules 9, 10, 17, 25, 26. Records are streamed: at most 4 per job are in\n"
                      "  memory at once, so memory does not grow with the bundle.\n"
                      "\n"
-                     "  --jobs N         N threads parse and check records (default: the cores available, at\n"
-                     "                   most 8; 1 to 256); the cross-record rules take them in input order,\n"
-                     "                   so the report, the exit status and the first error are the same\n"
-                     "                   for every N\n") +
+                     "  --jobs N         N threads parse and check records (default: the cores available, as\n"
+                     "                   nproc counts them, at most 8; 1 to 256); the cross-record rules take\n"
+                     "                   them in input order, so the report, the exit status and the first\n"
+                     "                   error are the same for every N\n") +
          kVerdictOptions +
          "\n"
          "  Exit status: 0 pass, 1 verification failed, 2 usage, I/O or JSON error (a line that is\n"

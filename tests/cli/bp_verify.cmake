@@ -13,3 +13,8 @@ add_test(NAME bp_cli_verify_multi_jobs
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_multi_jobs_test.py $<TARGET_FILE:bp>
           $<TARGET_FILE:bundle_gen>)
 set_tests_properties(bp_cli_verify_multi_jobs PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+# verify multi --jobs on a stream: 10,000 records on stdin, a slow producer, a closed stdout.
+add_test(NAME bp_cli_verify_multi_stream
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_multi_stream_test.py $<TARGET_FILE:bp>
+          $<TARGET_FILE:bundle_gen>)
+set_tests_properties(bp_cli_verify_multi_stream PROPERTIES LABELS "cli;bp" TIMEOUT 900)

@@ -3,7 +3,8 @@
 positions, two bad lines, a schema failure, a tampered number, a step out of order, no trace_id),
 stdin and file input, an empty stream and a line too long, --jobs 2, 3, 8 and the default give the
 stdout, stderr and exit status of --jobs 1, byte for byte, with and without --json; bad --jobs
-values are exit 3 with one line.
+values are exit 3 with one line; the default runs as many jobs as the process has cores (its CPU
+affinity), counted by its threads.
 
 usage: verify_multi_jobs_test.py <bp> <bundle_gen>"""
 import json
@@ -11,11 +12,29 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from bp_cli import Failures, bp_from_argv, run
 
 RECORDS = 30
 JOBS = (["--jobs", "2"], ["--jobs", "3"], ["--jobs=8"], [])
+
+
+def threads_while_reading(bp, line, cpus, jobs):
+    """The threads of `bp verify multi - [--jobs N]` run on the CPUs `cpus` (sched_setaffinity, as
+    taskset does), counted while it waits for its second record on stdin; the most of a few looks."""
+    p = subprocess.Popen([bp, "verify", "multi", "-", "--json"] + jobs, stdin=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+    p.stdin.write(line + b"\n")
+    p.stdin.flush()
+    most = 0
+    for _ in range(10):
+        time.sleep(0.1)
+        most = max(most, len(os.listdir("/proc/%d/task" % p.pid)))
+    p.stdin.close()
+    p.wait()
+    return most
 
 
 def main():
@@ -123,6 +142,16 @@ def main():
             rc, out, err = run(bp, ["verify", "multi", ok, "--json"] + bad)
             f.check(what + " --json: exit", rc, 3)
             f.truth(what + " --json: the error names --jobs", "--jobs" in json.loads(out)["error"]["message"], repr(out))
+        # The default is the cores this process may run on (its affinity, as nproc counts them), at
+        # most 8: on one core, the threads of --jobs 1; on two, those of --jobs 2.
+        cpus = sorted(os.sched_getaffinity(0))
+        f.check("default on one core: the threads of --jobs 1",
+                threads_while_reading(bp, lines[0].encode(), cpus[:1], []),
+                threads_while_reading(bp, lines[0].encode(), cpus[:1], ["--jobs", "1"]))
+        if len(cpus) >= 2:
+            f.check("default on two cores: the threads of --jobs 2",
+                    threads_while_reading(bp, lines[0].encode(), cpus[:2], []),
+                    threads_while_reading(bp, lines[0].encode(), cpus[:2], ["--jobs", "2"]))
         f.check("nothing written beside the input", sorted(os.listdir(work)), ["ok.jsonl"])
     return f.finish()
 
