@@ -61,7 +61,8 @@ common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::s
   const std::size_t batch = trainer.batch();
   o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), batch)) : 1;
   o.codec = choice->codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
-  o.largest_context = nl::largest_context_bytes(trainer.config(), trainer.params(), trainer.context(0));
+  const nl::ContextFootprint f = nl::context_footprint(trainer.config(), trainer.params(), trainer.context(0));
+  o.largest_context = f.bytes, o.unpaged_bytes = f.unpaged_bytes, o.state_bytes = f.state_bytes, o.trajectories = f.trajectories;
   auto store = nl_store::SpillStore::open(out, o, spill.slow_fs ? *spill.slow_fs : common::real_file_system());
   if (!store.ok()) {
     const common::Error& e = store.error();

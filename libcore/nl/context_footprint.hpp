@@ -17,4 +17,17 @@ namespace nl {
 [[nodiscard]] std::size_t largest_context_bytes(const MagConfig& cfg, const MagParams<float>& params,
                                                 const ContextMemory<float>& context);
 
+// What a pager (tape/state_pager.hpp) can cut of that cache: its state trajectories
+// (nl/segmented_states.hpp), `trajectories` of them, each of one state of `state_bytes` per step;
+// the rest (`unpaged_bytes`, the larger of the active and frozen caches' rest) stays whole. A
+// rule that keeps no SegmentedStates has trajectories 0 and unpaged_bytes == bytes.
+struct ContextFootprint {
+  std::size_t bytes = 0;          // largest_context_bytes
+  std::size_t unpaged_bytes = 0;  // what cannot be cut into segments
+  std::size_t state_bytes = 0;    // one state of one trajectory
+  std::size_t trajectories = 0;   // per cache
+};
+[[nodiscard]] ContextFootprint context_footprint(const MagConfig& cfg, const MagParams<float>& params,
+                                                 const ContextMemory<float>& context);
+
 }  // namespace nl

@@ -109,13 +109,12 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> delta_forward_bod
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.m.begin());
+  c.m.start(s + 1, state0);
   c.e.resize(s * d);
   out.y.resize(s * d);
   for (std::size_t t = 0; t < s; ++t) {
-    const T* m = &c.m[t * dd];
-    T* mn = &c.m[(t + 1) * dd];
+    const T* m = c.m.state(t);
+    T* mn = c.m.fill(t + 1);
     const T* k = &c.front.k[t * d];
     const T* v = &c.front.v[t * d];
     const T* q = &c.front.q[t * d];
@@ -126,7 +125,8 @@ NL_VECTOR_CLONES ChunkForward<T, typename DeltaRule<T>::Cache> delta_forward_bod
     // y_i = (M_{t+1} q)_i: one walk over d^2 per token.
     for (std::size_t i = 0; i < d; ++i) forward_row<T>(d, m + i * d, mn + i * d, k, q, v[i], retain, th, e[i], y[i]);
   }
-  out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
+  out.final_state.assign(c.m.state(s), c.m.state(s) + dd);
+  c.m.finish();
   return out;
 }
 
@@ -201,8 +201,8 @@ NL_VECTOR_CLONES ChunkGrads<T> delta_backward_body(const RuleConfig& cfg, std::s
   T keep_next = 0;
   for (std::size_t t = s; t-- > 0;) {
     const bool next = t + 1 < s;
-    const T* m = &c.m[t * dd];
-    const T* mn = &c.m[(t + 1) * dd];
+    const T* m = c.m.state(t);
+    const T* mn = c.m.state(t + 1);
     const T* k = &c.front.k[t * d];
     const T* q = &c.front.q[t * d];
     const T* e = &c.e[t * d];
@@ -238,7 +238,8 @@ NL_VECTOR_CLONES ChunkGrads<T> delta_backward_body(const RuleConfig& cfg, std::s
   // Pass 2 of the first token: only gk (the gradient of the initial state is not needed).
   if (s > 0) {
     T* gk = &g.k[0];
-    for (std::size_t i = 0; i < d; ++i) dense::axpy(gk, ge_next[i], &c.m[i * d], d);
+    const T* m0 = c.m.state(0);
+    for (std::size_t i = 0; i < d; ++i) dense::axpy(gk, ge_next[i], m0 + i * d, d);
   }
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;

@@ -7,6 +7,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -17,11 +18,11 @@ struct DeltaRule : FrozenReadOf<T, RuleKind::delta> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> m;  // M_0 .. M_s, (s+1) x d x d
+    SegmentedStates<T> m;  // M_0 .. M_s, (s+1) x d x d
     std::vector<T> e;  // s x d: M_t k_t - v_t
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(m), f(e);
+      front.visit(f), m.visit(f), f(e);
     }
   };
 

@@ -1,5 +1,7 @@
 #include "nl/traced_cms_forward.hpp"
 
+#include "tape/state_pager.hpp"
+
 #include "nl/cms_forward.hpp"
 #include "nl/record_block.hpp"
 #include "tape/ops/activation.hpp"
@@ -96,6 +98,8 @@ common::Expected<TapeGradients, tape::TapeFailure> tape_gradients(const tape::op
   }
   return tape::try_with_tape([&](tape::Tape& t) {
     t.set_context_spill(spill);
+    // A hook that pages state trajectories: the rules' forwards below find it on this thread.
+    const tape::StatePagerScope pager(spill != nullptr ? spill->state_pager() : nullptr);
     const TapeParams tp = register_params(t, cfg, params);
     TracedChunk chunk = traced_cms_forward(t, registry, cfg, tp, ids, targets, pulse, context);
     forward.end();

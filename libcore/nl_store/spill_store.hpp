@@ -56,6 +56,11 @@ struct SpillOptions {
   std::uint64_t budget_bytes = 0;
   std::size_t concurrency = 1;        // sequences computed at once (threads of a batch)
   std::uint64_t largest_context = 0;  // nl::largest_context_bytes for the run's model
+  // Of that cache, what nl::context_footprint says a pager can cut: `trajectories` state
+  // trajectories of `state_bytes` a step, the rest (`unpaged_bytes`) whole. state_bytes 0: none
+  // (a rule without SegmentedStates), so every sequence needs one whole cache, as before paging.
+  std::uint64_t unpaged_bytes = 0, state_bytes = 0;
+  std::size_t trajectories = 0;
   hybrid::CompressionKind codec = hybrid::CompressionKind::shuffle_zstd;
   // A cache goes out in blobs of at most this many bytes: RAM beyond the budget while one is
   // written or read is one piece and the codec's buffers for it, not a copy of the whole cache.
@@ -89,6 +94,11 @@ struct SpillCost {
 
 // The smallest budget that can work: every sequence computed at once needs one whole cache.
 [[nodiscard]] std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency);
+// With paging (o.state_bytes > 0): every sequence needs the cache's unpaged rest and two steps
+// of each trajectory, concurrency x (unpaged + 2 x trajectories x state_bytes), or one whole cache
+// when that is less. A budget below one whole cache per sequence pages: the trajectories go out
+// and back in segments of S = (share - unpaged) / (2 x trajectories x state_bytes) steps.
+[[nodiscard]] std::uint64_t budget_needed(const SpillOptions& o);
 
 class SpillStore final : public nl::StepSpill {
  public:
@@ -120,7 +130,7 @@ class SpillStore final : public nl::StepSpill {
   common::ScratchFileSystem scratch_;  // blobs need no fsync (common/scratch_file_system.hpp says why)
   hybrid::HybridMemoryManager mem_;
   std::optional<std::uint64_t> disk_free_;  // statvfs at open, less what is on disk since
-  std::uint64_t next_hook_ = 0, resident_ = 0;
+  std::uint64_t next_hook_ = 0, resident_ = 0, next_segment_ = 0;
   SpillCost cost_, taken_;
 };
 

@@ -14,6 +14,8 @@
 #include <functional>
 #include <vector>
 
+#include "tape/state_pager.hpp"
+
 namespace tape {
 
 class Tape;
@@ -39,6 +41,9 @@ class ContextSpill {
   virtual void needed(Tape& t, ContextRef r) = 0;
   // r's VJP ran and its context is freed: nothing will ask for it again.
   virtual void released(Tape& t, ContextRef r) = 0;
+  // The same hook's pager for state trajectories (state_pager.hpp), when it pages them (null: it
+  // moves whole contexts only). The step's forward installs it on its thread.
+  [[nodiscard]] virtual StatePager* state_pager() { return nullptr; }
 };
 
 }  // namespace tape

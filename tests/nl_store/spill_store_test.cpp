@@ -100,6 +100,106 @@ TEST_CASE("spill_store: a budget of one cache trains the same bits as no budget,
   }
 }
 
+// Delta, K = 2, s = 32, d = 8: a trajectory of 33 states of 256 bytes beside ~5 KB of the rest.
+nl::Trainer paged_trainer(std::size_t batch = 1) {
+  nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+  cfg.seq_len = 32;
+  nl::AdamWConfig o;
+  o.warmup = 2, o.total_steps = 30;
+  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), o, batch);
+}
+
+nl_store::SpillOptions paged_options(const nl::Trainer& t, std::uint64_t budget, std::size_t concurrency = 1) {
+  nl_store::SpillOptions o = options(t, budget, concurrency);
+  const nl::ContextFootprint f = nl::context_footprint(t.config(), t.params(), t.context(0));
+  o.unpaged_bytes = f.unpaged_bytes, o.state_bytes = f.state_bytes, o.trajectories = f.trajectories;
+  return o;
+}
+
+TEST_CASE("spill_store: a quarter of the caches pages the trajectories in segments and trains the same bits") {
+  for (const hybrid::CompressionKind codec : {hybrid::CompressionKind::shuffle_zstd, hybrid::CompressionKind::none}) {
+    testsupport::TempDir dir;
+    nl::Trainer plain = paged_trainer(), budgeted = paged_trainer();
+    nl_store::SpillOptions o = paged_options(budgeted, 0);
+    REQUIRE(o.trajectories == 1);
+    REQUIRE(o.state_bytes == 8 * 8 * sizeof(float));
+    REQUIRE(o.unpaged_bytes + 33 * o.state_bytes == o.largest_context);
+    o.budget_bytes = 2 * o.largest_context / 4;  // a quarter of two levels' caches: half of one
+    REQUIRE(o.budget_bytes >= nl_store::budget_needed(o));
+    o.codec = codec;
+    if (codec == hybrid::CompressionKind::none) o.piece_bytes = 1000;  // a segment spans blobs
+    auto store = nl_store::SpillStore::open(dir.path(), o);
+    REQUIRE(store.ok());
+    std::uint64_t spilled = 0;
+    for (std::size_t n = 0; n < 9; ++n) {  // level 2 thaws at step 8 (periods 1, 8): both levels active
+      auto a = step(plain, n, nullptr);
+      auto b = step(budgeted, n, store->get());
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(a->loss == b->loss);
+      const nl_store::SpillCost c = (*store)->take_cost();
+      CHECK(c.restored_bytes <= c.spilled_bytes);  // a segment never read again is dropped on disk
+      CHECK(c.peak_resident_bytes <= o.budget_bytes);
+      spilled += c.spilled_bytes;
+      CHECK(files_in((*store)->dir()) == 0);
+    }
+    CHECK(spilled > 0);
+    CHECK(state_bytes(plain) == state_bytes(budgeted));
+  }
+}
+
+TEST_CASE("spill_store: the least paged budget trains the same bits; one byte less is refused with the formula") {
+  testsupport::TempDir dir;
+  nl::Trainer plain = paged_trainer(), budgeted = paged_trainer();
+  nl_store::SpillOptions o = paged_options(budgeted, 0);
+  const std::uint64_t need = nl_store::budget_needed(o);
+  CHECK(need == o.unpaged_bytes + 2 * o.state_bytes);
+  o.budget_bytes = need - 1;
+  auto r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code() == common::ErrorCode::invalid_argument);
+  const std::string u = std::to_string(o.unpaged_bytes), st = std::to_string(o.state_bytes);
+  CHECK(r.error().message() == std::to_string(need - 1) + " bytes cannot hold one step's working set: a level's saved state takes " +
+                                   std::to_string(o.largest_context) + " bytes, of which " + u + " stay whole and 1 state trajectories need two steps of " +
+                                   st + " bytes each (" + u + " + 2 x 1 x " + st + "); at least " + std::to_string(need) + " bytes are needed");
+  o.concurrency = 2, o.budget_bytes = 2 * need - 1;
+  r = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message().find("at least " + std::to_string(2 * need) + " bytes") != std::string::npos);
+  o.concurrency = 1, o.budget_bytes = need;  // segments of one step: every other goes out
+  auto store = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE(store.ok());
+  for (std::size_t n = 0; n < 9; ++n) {
+    REQUIRE(step(plain, n, nullptr).ok());
+    REQUIRE(step(budgeted, n, store->get()).ok());
+    const nl_store::SpillCost c = (*store)->take_cost();
+    CHECK(c.peak_resident_bytes <= need);
+    CHECK(c.spilled_bytes > 0);
+  }
+  CHECK(state_bytes(plain) == state_bytes(budgeted));
+}
+
+TEST_CASE("spill_store: a batch on two threads, each pages in its half of a quarter of the caches, trains the same bits") {
+  testsupport::TempDir dir;
+  nl::Trainer plain = paged_trainer(3), budgeted = paged_trainer(3);
+  nl_store::SpillOptions o = paged_options(budgeted, 0, 2);
+  o.budget_bytes = 2 * (2 * o.largest_context / 4);
+  REQUIRE(o.budget_bytes >= nl_store::budget_needed(o));
+  auto store = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE(store.ok());
+  common::WorkerPool pool(2);
+  std::uint64_t spilled = 0;
+  for (std::size_t n = 0; n < 5; ++n) {
+    REQUIRE(step(plain, n, nullptr).ok());
+    REQUIRE(step(budgeted, n, store->get(), &pool).ok());
+    const nl_store::SpillCost c = (*store)->take_cost();
+    CHECK(c.peak_resident_bytes <= o.budget_bytes);
+    spilled += c.spilled_bytes;
+  }
+  CHECK(spilled > 0);
+  CHECK(state_bytes(plain) == state_bytes(budgeted));
+}
+
 TEST_CASE("spill_store: a batch on two threads, each in its half of the budget, trains the same bits") {
   testsupport::TempDir dir;
   nl::Trainer plain = fresh(nl::RuleKind::titans, 4, 3), budgeted = fresh(nl::RuleKind::titans, 4, 3);
