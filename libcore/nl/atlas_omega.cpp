@@ -28,7 +28,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename AtlasOmega<T>::Cache> atlas_forward_bo
   momentum::forward<T>(s, d, c.front, state0, c.traj, out.y, [&](std::size_t t, const T*, T* omega) {
     dense::matvec(p.w_omega.data(), d, 2 * d, &c.u[t * 2 * d], omega);
   });
-  out.final_state.assign(c.traj.m.end() - static_cast<std::ptrdiff_t>(d * d), c.traj.m.end());
+  momentum::finish<T>(s, d, c.traj, out.final_state);
   return out;
 }
 

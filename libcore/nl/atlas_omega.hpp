@@ -22,7 +22,7 @@ struct AtlasOmega : FrozenReadOf<T, RuleKind::atlas> {
     std::vector<T> u;              // s x 2d: silu([k_t; v_t])
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(traj.m), f(traj.s), f(traj.a), f(u);
+      front.visit(f), traj.m.visit(f), traj.s.visit(f), f(traj.a), f(u);
     }
   };
 

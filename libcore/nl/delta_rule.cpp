@@ -197,6 +197,7 @@ NL_VECTOR_CLONES ChunkGrads<T> delta_backward_body(const RuleConfig& cfg, std::s
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.m.shape(s + 1, dd);
   std::vector<T> gm(dd, T(0)), ge(d), ge_next(d), gm_k(d), gm_t_e(d);
   T keep_next = 0;
   for (std::size_t t = s; t-- > 0;) {

@@ -21,18 +21,18 @@ NL_VECTOR_CLONES ChunkForward<T, typename HebbianRule<T>::Cache> hebbian_forward
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.m = tape::take_cache_buffer<T>((s + 1) * dd);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.m.begin());
+  c.m.start(s + 1, state0);
   out.y.resize(s * d);
   for (std::size_t t = 0; t < s; ++t) {
-    const T* m = &c.m[t * dd];
-    T* mn = &c.m[(t + 1) * dd];
+    const T* m = c.m.state(t);
+    T* mn = c.m.fill(t + 1);
     const T retain = T(1) - c.front.alpha[t];
     for (std::size_t i = 0; i < dd; ++i) mn[i] = retain * m[i];
     dense::add_outer(mn, d, d, T(1), &c.front.v[t * d], &c.front.k[t * d]);
     dense::matvec(mn, d, d, &c.front.q[t * d], &out.y[t * d]);
   }
-  out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
+  out.final_state.assign(c.m.state(s), c.m.state(s) + dd);
+  c.m.finish();
   return out;
 }
 
@@ -53,12 +53,13 @@ NL_VECTOR_CLONES ChunkGrads<T> hebbian_backward_body(const RuleConfig& cfg, std:
   const std::size_t d = cfg.d, dd = d * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.m.shape(s + 1, dd);
   std::vector<T> gm(dd, T(0));
   for (std::size_t t = s; t-- > 0;) {
     const T* gyt = &gy[t * d];
     dense::add_outer(gm.data(), d, d, T(1), gyt, &c.front.q[t * d]);
-    dense::matvec_t_add(&c.m[(t + 1) * dd], d, d, gyt, &g.q[t * d]);
-    g.alpha[t] = -dense::dot(gm.data(), &c.m[t * dd], dd);
+    dense::matvec_t_add(c.m.state(t + 1), d, d, gyt, &g.q[t * d]);
+    g.alpha[t] = -dense::dot(gm.data(), c.m.state(t), dd);
     dense::matvec(gm.data(), d, d, &c.front.k[t * d], &g.v[t * d]);          // gv = gM k (g.v starts 0)
     dense::matvec_t_add(gm.data(), d, d, &c.front.v[t * d], &g.k[t * d]);  // gk += gM^T v
     const T retain = T(1) - c.front.alpha[t];

@@ -7,6 +7,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -17,10 +18,10 @@ struct HebbianRule : FrozenReadOf<T, RuleKind::hebbian> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> m;  // M_0 .. M_s
+    SegmentedStates<T> m;  // M_0 .. M_s
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(m);
+      front.visit(f), m.visit(f);
     }
   };
 

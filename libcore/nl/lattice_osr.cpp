@@ -42,14 +42,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> lattice_forward_
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.slots = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.slots.begin());
+  c.slots.start(s + 1, state0);
   c.w.resize(s * m), c.gamma.resize(s * m), c.norm.resize(s * m);
   out.y.resize(s * d);
   std::vector<T> u(d), un(d);
   for (std::size_t t = 0; t < s; ++t) {
-    const T* st = &c.slots[t * n];
-    T* sn = &c.slots[(t + 1) * n];
+    const T* st = c.slots.state(t);
+    T* sn = c.slots.fill(t + 1);
     const T* k = &c.front.k[t * d];
     const T* v = &c.front.v[t * d];
     lattice::read(st, m, d, &c.front.q[t * d], &c.w[t * m], &out.y[t * d]);
@@ -71,7 +70,8 @@ NL_VECTOR_CLONES ChunkForward<T, typename LatticeOsr<T>::Cache> lattice_forward_
       }
     }
   }
-  out.final_state.assign(c.slots.end() - static_cast<std::ptrdiff_t>(n), c.slots.end());
+  out.final_state.assign(c.slots.state(s), c.slots.state(s) + n);
+  c.slots.finish();
   return out;
 }
 
@@ -92,10 +92,11 @@ NL_VECTOR_CLONES ChunkGrads<T> lattice_backward_body(const RuleConfig& cfg, std:
   const std::size_t d = cfg.d, m = cfg.m, n = m * d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.slots.shape(s + 1, n);
   std::vector<T> gs(n, T(0)), gs_prev(n), u(d), gu_bar(d), gdelta(d), gu(d);
   for (std::size_t t = s; t-- > 0;) {
-    const T* st = &c.slots[t * n];
-    const T* sn = &c.slots[(t + 1) * n];
+    const T* st = c.slots.state(t);
+    const T* sn = c.slots.state(t + 1);
     const T* k = &c.front.k[t * d];
     const T* v = &c.front.v[t * d];
     T* gk = &g.k[t * d];

@@ -10,6 +10,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -20,12 +21,12 @@ struct LatticeOsr : FrozenReadOf<T, RuleKind::lattice> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> slots;        // S_0 .. S_s, (s+1) x m x d
+    SegmentedStates<T> slots;    // S_0 .. S_s, (s+1) x m x d
     std::vector<T> w;            // s x m: read weights
     std::vector<T> gamma, norm;  // s x m: write gates and un-normalized slot norms
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(slots), f(w), f(gamma), f(norm);
+      front.visit(f), slots.visit(f), f(w), f(gamma), f(norm);
     }
   };
 

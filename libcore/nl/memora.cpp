@@ -43,14 +43,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> memora_forward_body(
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.w = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.w.begin());
+  c.w.start(s + 1, state0);
   c.a.resize(s * dh), c.h.resize(s * dh), c.e.resize(s * d), c.aq.resize(s * dh);
   out.y.resize(s * d);
   std::vector<T> grad(n);
   for (std::size_t t = 0; t < s; ++t) {
-    const T* w = &c.w[t * n];
-    T* wn = &c.w[(t + 1) * n];
+    const T* w = c.w.state(t);
+    T* wn = c.w.fill(t + 1);
     const T* kt = &c.front.k[t * d];
     T *a = &c.a[t * dh], *h = &c.h[t * dh], *e = &c.e[t * d];
     mlp::read(dims, w, w + n1, &c.front.q[t * d], &c.aq[t * dh], &out.y[t * d]);
@@ -68,7 +67,8 @@ NL_VECTOR_CLONES ChunkForward<T, typename Memora<T>::Cache> memora_forward_body(
       for (std::size_t j = 0; j < len; ++j) wn[off + j] /= sum;
     });
   }
-  out.final_state.assign(c.w.end() - static_cast<std::ptrdiff_t>(n), c.w.end());
+  out.final_state.assign(c.w.state(s), c.w.state(s) + n);
+  c.w.finish();
   return out;
 }
 
@@ -91,10 +91,11 @@ NL_VECTOR_CLONES ChunkGrads<T> memora_backward_body(const RuleConfig& cfg, std::
   const auto bias = AttentionalBias<T>::for_rule(kKind, cfg);
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.w.shape(s + 1, n);
   std::vector<T> gw(n, T(0)), gw_prev(n), gz(n), grad(n), gg(n);
   for (std::size_t t = s; t-- > 0;) {
-    const T* w = &c.w[t * n];
-    const T* wn = &c.w[(t + 1) * n];
+    const T* w = c.w.state(t);
+    const T* wn = c.w.state(t + 1);
     const T* kt = &c.front.k[t * d];
     const T *a = &c.a[t * dh], *h = &c.h[t * dh], *e = &c.e[t * d];
     for_each_row(d, dh, [&](std::size_t off, std::size_t len) {

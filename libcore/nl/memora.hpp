@@ -9,6 +9,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -19,12 +20,12 @@ struct Memora : FrozenReadOf<T, RuleKind::memora> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> w;        // W_0 .. W_s
+    SegmentedStates<T> w;    // W_0 .. W_s
     std::vector<T> a, h, e;  // inner step forward per token
     std::vector<T> aq;       // s x d_h: W1_t q_t
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(w), f(a), f(h), f(e), f(aq);
+      front.visit(f), w.visit(f), f(a), f(h), f(e), f(aq);
     }
   };
 

@@ -39,26 +39,27 @@ NL_VECTOR_CLONES ChunkForward<T, typename MlpL2Rule<T, K>::Cache> mlp_forward_bo
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.w = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.w.begin());
+  c.w.start(s + 1, state0);
+  const T* w0 = c.w.first();
   c.a.resize(s * dh), c.h.resize(s * dh), c.e.resize(s * d), c.aq.resize(s * dh);
   out.y.resize(s * d);
   std::vector<T> grad(n);  // G1 then G2
   for (std::size_t t = 0; t < s; ++t) {
-    const T* w = &c.w[t * n];
-    T* wn = &c.w[(t + 1) * n];
+    const T* w = c.w.state(t);
+    T* wn = c.w.fill(t + 1);
     const T* kt = &c.front.k[t * d];
     T *a = &c.a[t * dh], *h = &c.h[t * dh], *e = &c.e[t * d];
     mlp::inner_forward(dims, w, w + n1, kt, &c.front.v[t * d], a, h, e);
     mlp::inner_gradient(dims, w + n1, kt, a, h, e, bias, grad.data(), grad.data() + n1);
     const T alpha = c.front.alpha[t], th = c.front.theta[t];
     for (std::size_t i = 0; i < n; ++i) {
-      const T r = k.lambda_loc2 * (w[i] - c.w[i]) + k.lambda_22 * w[i];
+      const T r = k.lambda_loc2 * (w[i] - w0[i]) + k.lambda_22 * w[i];
       wn[i] = alpha * w[i] - th * (grad[i] + r);
     }
     mlp::read(dims, wn, wn + n1, &c.front.q[t * d], &c.aq[t * dh], &out.y[t * d]);
   }
-  out.final_state.assign(c.w.end() - static_cast<std::ptrdiff_t>(n), c.w.end());
+  out.final_state.assign(c.w.state(s), c.w.state(s) + n);
+  c.w.finish();
   return out;
 }
 
@@ -82,10 +83,12 @@ NL_VECTOR_CLONES ChunkGrads<T> mlp_backward_body(const RuleConfig& cfg, std::siz
   const Constants<T> k = constants<T, K>(cfg);
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.w.shape(s + 1, n);
   std::vector<T> gw(n, T(0)), gw_prev(n), grad(n), gg(n);
+  const T* w0 = c.w.first();
   for (std::size_t t = s; t-- > 0;) {
-    const T* w = &c.w[t * n];
-    const T* wn = &c.w[(t + 1) * n];
+    const T* w = c.w.state(t);
+    const T* wn = c.w.state(t + 1);
     const T* kt = &c.front.k[t * d];
     const T *a = &c.a[t * dh], *h = &c.h[t * dh], *e = &c.e[t * d];
     mlp::read_backward(dims, wn, wn + n1, &c.front.q[t * d], &c.aq[t * dh], &gy[t * d], gw.data(), gw.data() + n1,
@@ -95,7 +98,7 @@ NL_VECTOR_CLONES ChunkGrads<T> mlp_backward_body(const RuleConfig& cfg, std::siz
     const T rho = alpha - th * (k.lambda_loc2 + k.lambda_22);
     T g_alpha = 0, g_theta = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const T r = k.lambda_loc2 * (w[i] - c.w[i]) + k.lambda_22 * w[i];
+      const T r = k.lambda_loc2 * (w[i] - w0[i]) + k.lambda_22 * w[i];
       g_alpha += gw[i] * w[i];
       g_theta -= gw[i] * (grad[i] + r);
       gw_prev[i] = rho * gw[i];

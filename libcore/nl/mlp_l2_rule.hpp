@@ -10,6 +10,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -21,12 +22,12 @@ struct MlpL2Rule : FrozenReadOf<T, K> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> w;        // W_0 .. W_s, (s+1) x state size
+    SegmentedStates<T> w;    // W_0 .. W_s, (s+1) x state size
     std::vector<T> a, h, e;  // s x d_h, s x d_h, s x d: the inner step's forward
     std::vector<T> aq;       // s x d_h: W1_{t+1} q_t
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(w), f(a), f(h), f(e), f(aq);
+      front.visit(f), w.visit(f), f(a), f(h), f(e), f(aq);
     }
   };
 

@@ -10,13 +10,13 @@
 
 #include "nl/dense.hpp"
 #include "nl/front_end.hpp"
-#include "tape/float_pool.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl::momentum {
 
 template <typename T>
 struct Trajectory {
-  std::vector<T> m, s;  // M_0..M_s and S_0..S_s, (len+1) x d x d each
+  SegmentedStates<T> m, s;  // M_0..M_s and S_0..S_s, (len+1) x d x d each
   std::vector<T> a;     // len x d: the drives
 };
 
@@ -25,18 +25,15 @@ template <typename T, typename Drive>
 void forward(std::size_t len, std::size_t d, const FrontCache<T>& f, std::span<const T> state0, Trajectory<T>& tr,
              std::vector<T>& y, Drive&& drive) {
   const std::size_t dd = d * d;
-  // From the pool (float_pool.hpp): every block after the first is written below.
-  tr.m = tape::take_cache_buffer<T>((len + 1) * dd);
-  tr.s = tape::take_cache_buffer<T>((len + 1) * dd);
-  std::fill(tr.s.begin(), tr.s.begin() + static_cast<std::ptrdiff_t>(dd), T(0));  // S_0 = 0
+  tr.m.start(len + 1, state0);
+  tr.s.start(len + 1, std::vector<T>(dd, T(0)));  // S_0 = 0
   tr.a.assign(len * d, T(0));
   y.assign(len * d, T(0));
-  std::copy(state0.begin(), state0.end(), tr.m.begin());
   for (std::size_t t = 0; t < len; ++t) {
-    const T* m = &tr.m[t * dd];
-    const T* sm = &tr.s[t * dd];
-    T* mn = &tr.m[(t + 1) * dd];
-    T* sn = &tr.s[(t + 1) * dd];
+    const T* m = tr.m.state(t);
+    const T* sm = tr.s.state(t);
+    T* mn = tr.m.fill(t + 1);
+    T* sn = tr.s.fill(t + 1);
     T* a = &tr.a[t * d];
     drive(t, m, a);
     const T eta = f.eta[t], retain = T(1) - f.alpha[t];
@@ -47,17 +44,25 @@ void forward(std::size_t len, std::size_t d, const FrontCache<T>& f, std::span<c
   }
 }
 
+// The forward's last state M_len, then both trajectories sealed (segmented_states.hpp).
+template <typename T>
+void finish(std::size_t len, std::size_t d, Trajectory<T>& tr, std::vector<T>& final_state) {
+  final_state.assign(tr.m.state(len), tr.m.state(len) + d * d);
+  tr.m.finish(), tr.s.finish();
+}
+
 // drive_backward(t, ga_t, gM_prev) propagates the adjoint of a_t (into g and gM_prev, the
 // adjoint of M_t being assembled).
 template <typename T, typename DriveBackward>
 void backward(std::size_t len, std::size_t d, const FrontCache<T>& f, const Trajectory<T>& tr, std::span<const T> gy,
               FrontGrads<T>& g, DriveBackward&& drive_backward) {
   const std::size_t dd = d * d;
+  tr.m.shape(len + 1, dd), tr.s.shape(len + 1, dd);
   std::vector<T> gm(dd, T(0)), gs(dd, T(0)), gm_prev(dd), gs_k(d), ga(d), tmp(d);
   for (std::size_t t = len; t-- > 0;) {
-    const T* m = &tr.m[t * dd];
-    const T* sm = &tr.s[t * dd];
-    const T* mn = &tr.m[(t + 1) * dd];
+    const T* m = tr.m.state(t);
+    const T* sm = tr.s.state(t);
+    const T* mn = tr.m.state(t + 1);
     const T* k = &f.k[t * d];
     const T* a = &tr.a[t * d];
     const T* gyt = &gy[t * d];

@@ -27,7 +27,7 @@ class SegmentedStates {
  public:
   SegmentedStates() = default;
   // A paged trajectory is owned by its pager's bookkeeping: it moves, never copies.
-  SegmentedStates(const SegmentedStates& o) : whole_(o.whole_), count_(o.count_), n_(o.n_) {
+  SegmentedStates(const SegmentedStates& o) : whole_(o.whole_), first_(o.first_), count_(o.count_), n_(o.n_) {
     if (o.pager_ != nullptr) throw tape::TapeError("SegmentedStates", "a paged state trajectory cannot be copied", {});
   }
   SegmentedStates& operator=(const SegmentedStates& o) {
@@ -55,6 +55,7 @@ class SegmentedStates {
         pager_ = p, steps_ = steps;
         const std::size_t n_segs = (count + steps - 1) / steps;
         segs_.resize(n_segs), ids_.resize(n_segs), phase_.assign(n_segs, Phase::unopened);
+        first_.assign(first.begin(), first.end());  // state 0 for all the walk (first()), beside segment 0
         open(0);
         std::copy(first.begin(), first.end(), segs_[0].begin());
         return;
@@ -89,19 +90,34 @@ class SegmentedStates {
     return segs_[k].data() + (t % steps_) * n_;
   }
 
+  // The backward's first call: `count` states of `n` values. A trajectory rebuilt from its fields
+  // (the seed-signature VJP's unpack_fields: a vector, no shape) learns its shape here.
+  void shape(std::size_t count, std::size_t n) const {
+    if (pager_ != nullptr) return;
+    if (whole_.size() != count * n) {
+      throw tape::TapeError("SegmentedStates", "a trajectory of " + std::to_string(whole_.size()) + " values is not " +
+                                                   std::to_string(count) + " states of " + std::to_string(n), {});
+    }
+    count_ = count, n_ = n;
+  }
+
+  // State 0 at any step (a rule whose every step reads the initial state, e.g. a decay toward
+  // it): paged, a copy of it kept whole, so that reading it never holds segment 0.
+  [[nodiscard]] const T* first() const { return pager_ == nullptr ? whole_.data() : first_.data(); }
+
   [[nodiscard]] std::size_t count() const { return count_; }
-  // The one field a cache's visit reaches: the whole trajectory, or (paged) an empty vector, the
-  // segments being the pager's to move.
+  // The fields a cache's visit reaches: the whole trajectory, or (paged) an empty vector, the
+  // segments being the pager's to move; then (paged) the copy of state 0, else empty.
   template <typename F>
   void visit(F&& f) {
-    f(whole_);
+    f(whole_), f(first_);
   }
 
  private:
   enum class Phase : std::uint8_t { unopened, forward, held, released };
 
   void swap(SegmentedStates& o) noexcept {
-    std::swap(whole_, o.whole_), std::swap(count_, o.count_), std::swap(n_, o.n_), std::swap(pager_, o.pager_);
+    std::swap(whole_, o.whole_), std::swap(first_, o.first_), std::swap(count_, o.count_), std::swap(n_, o.n_), std::swap(pager_, o.pager_);
     std::swap(steps_, o.steps_), std::swap(sealed_, o.sealed_), std::swap(segs_, o.segs_), std::swap(ids_, o.ids_);
     std::swap(phase_, o.phase_);
   }
@@ -137,8 +153,8 @@ class SegmentedStates {
     }
   }
 
-  std::vector<T> whole_;
-  std::size_t count_ = 0, n_ = 0;
+  std::vector<T> whole_, first_;
+  mutable std::size_t count_ = 0, n_ = 0;  // mutable: shape() on a rebuilt one
   tape::StatePager* pager_ = nullptr;
   std::size_t steps_ = 0, sealed_ = 0;
   std::vector<std::vector<T>> segs_;

@@ -22,7 +22,7 @@ NL_VECTOR_CLONES ChunkForward<T, typename TitansLMM<T>::Cache> titans_forward_bo
     dense::matvec(m, d, d, &c.front.k[t * d], e);
     for (std::size_t i = 0; i < d; ++i) e[i] -= c.front.v[t * d + i];  // psi(e) = e
   });
-  out.final_state.assign(c.traj.m.end() - static_cast<std::ptrdiff_t>(d * d), c.traj.m.end());
+  momentum::finish<T>(s, d, c.traj, out.final_state);
   return out;
 }
 
@@ -40,14 +40,14 @@ template <typename T>
 NL_VECTOR_CLONES ChunkGrads<T> titans_backward_body(const RuleConfig& cfg, std::size_t s, std::span<const T> x,
     const LevelParams<T>& p, const typename TitansLMM<T>::Cache& c, std::span<const T> gy) {
   [[maybe_unused]] constexpr RuleKind kKind = TitansLMM<T>::kKind;
-  const std::size_t d = cfg.d, dd = d * d;
+  const std::size_t d = cfg.d;
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
   momentum::backward<T>(s, d, c.front, c.traj, gy, g, [&](std::size_t t, const T* ge, T* gm_prev) {
     const T* k = &c.front.k[t * d];
     for (std::size_t i = 0; i < d; ++i) g.v[t * d + i] -= ge[i];
     dense::add_outer(gm_prev, d, d, T(1), ge, k);
-    dense::matvec_t_add(&c.traj.m[t * dd], d, d, ge, &g.k[t * d]);
+    dense::matvec_t_add(c.traj.m.state(t), d, d, ge, &g.k[t * d]);
   });
   out.x = front_backward<T>(kKind, s, x, p, c.front, g, out.params);
   return out;

@@ -21,7 +21,7 @@ struct TitansLMM : FrozenReadOf<T, RuleKind::titans> {
     momentum::Trajectory<T> traj;  // a = e_t = M_t k_t - v_t
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(traj.m), f(traj.s), f(traj.a);
+      front.visit(f), traj.m.visit(f), traj.s.visit(f), f(traj.a);
     }
   };
 

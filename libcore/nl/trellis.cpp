@@ -23,14 +23,13 @@ NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> trellis_forward_bod
   ChunkForward<T, Cache> out;
   Cache& c = out.cache;
   c.front = front_forward<T>(kKind, s, x, p);
-  c.st = tape::take_cache_buffer<T>((s + 1) * n);  // every element is written below
-  std::copy(state0.begin(), state0.end(), c.st.begin());
+  c.st.start(s + 1, state0);
   c.read.resize(s * nr), c.key.resize(s * nr), c.ek.resize(s * dc), c.ev.resize(s * d);
   out.y.resize(s * d);
   for (std::size_t t = 0; t < s; ++t) {
-    const T* sk = &c.st[t * n];
+    const T* sk = c.st.state(t);
     const T* sv = sk + nk;
-    T* skn = &c.st[(t + 1) * n];
+    T* skn = c.st.fill(t + 1);
     T* svn = skn + nk;
     const T* xt = &x[t * d];
     const T alpha = c.front.alpha[t], th = c.front.theta[t];
@@ -50,7 +49,8 @@ NL_VECTOR_CLONES ChunkForward<T, typename Trellis<T>::Cache> trellis_forward_bod
     for (std::size_t i = 0; i < nk; ++i) svn[i] = (T(1) - alpha) * sv[i] - th * lv * sv[i];
     dense::add_outer(svn, d, dc, -th, ev, ck);
   }
-  out.final_state.assign(c.st.end() - static_cast<std::ptrdiff_t>(n), c.st.end());
+  out.final_state.assign(c.st.state(s), c.st.state(s) + n);
+  c.st.finish();
   return out;
 }
 
@@ -72,11 +72,12 @@ NL_VECTOR_CLONES ChunkGrads<T> trellis_backward_body(const RuleConfig& cfg, std:
   const T lk = static_cast<T>(cfg.lambda_k), lv = static_cast<T>(cfg.lambda_v);
   FrontGrads<T> g(s, d);
   ChunkGrads<T> out{{}, LevelParams<T>::zeros(d, false)};
+  c.st.shape(s + 1, n);
   std::vector<T> gst(n, T(0)), gprev(n), gev(d), gck(dc), grho(dc), gek(dc), tmp(d);
   for (std::size_t t = s; t-- > 0;) {
-    const T* sk = &c.st[t * n];
+    const T* sk = c.st.state(t);
     const T* sv = sk + nk;
-    const T* skn = &c.st[(t + 1) * n];
+    const T* skn = c.st.state(t + 1);
     const T* xt = &x[t * d];
     const T* key = &c.key[t * nr];
     const T* ck = key + dc;

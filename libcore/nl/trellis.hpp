@@ -12,6 +12,7 @@
 #include "nl/front_end.hpp"
 #include "nl/frozen_read.hpp"
 #include "nl/memory_rule.hpp"
+#include "nl/segmented_states.hpp"
 
 namespace nl {
 
@@ -22,13 +23,13 @@ struct Trellis : FrozenReadOf<T, RuleKind::trellis> {
 
   struct Cache {
     FrontCache<T> front;
-    std::vector<T> st;      // (S_K, S_V)_0 .. _s
+    SegmentedStates<T> st;  // (S_K, S_V)_0 .. _s
     std::vector<T> read;    // s x (2 d_c + 1): rho_q, c_q, ||silu(rho_q)||
     std::vector<T> key;     // s x (2 d_c + 1): rho_k, c_k, ||silu(rho_k)||
     std::vector<T> ek, ev;  // s x d_c, s x d
     template <typename F>
     void visit(F&& f) {
-      front.visit(f), f(st), f(read), f(key), f(ek), f(ev);
+      front.visit(f), st.visit(f), f(read), f(key), f(ek), f(ev);
     }
   };
 

@@ -52,7 +52,7 @@ class SequenceSpill final : public tape::ContextSpill, public tape::StatePager {
     // Paging: only when one whole cache does not fit the share (otherwise the bits and the moves
     // are those of whole caches, as before paging existed).
     paging_ = store.o_.state_bytes > 0 && store.o_.trajectories > 0 && share_ < store.o_.largest_context;
-    reserve_ = paging_ ? store.o_.unpaged_bytes : 0;
+    reserve_ = paging_ ? paged_rest(store.o_) : 0;
   }
   ~SequenceSpill() override {
     const std::lock_guard lock(store_.mu_);
@@ -74,7 +74,7 @@ class SequenceSpill final : public tape::ContextSpill, public tape::StatePager {
     add_resident(r.bytes);
     // The next level's forward makes one more: a whole cache, or (paging) its rest, its segments
     // asking for their own room as they come.
-    make_room(t, paging_ ? store_.o_.unpaged_bytes : store_.o_.largest_context);
+    make_room(t, paging_ ? paged_rest(store_.o_) : store_.o_.largest_context);
   }
 
   void needed(tape::Tape& t, tape::ContextRef r) override {
@@ -116,8 +116,9 @@ class SequenceSpill final : public tape::ContextSpill, public tape::StatePager {
   std::size_t segment_steps(std::size_t count, std::size_t state_floats) override {
     const std::lock_guard lock(store_.mu_);
     const std::uint64_t state = state_floats * sizeof(float), ways = 2 * store_.o_.trajectories;
-    if (!paging_ || state == 0 || share_ <= store_.o_.unpaged_bytes) return 0;
-    const std::uint64_t steps = (share_ - store_.o_.unpaged_bytes) / (ways * state);
+    const std::uint64_t rest = paged_rest(store_.o_);
+    if (!paging_ || state == 0 || share_ <= rest) return 0;
+    const std::uint64_t steps = (share_ - rest) / (ways * state);
     return steps >= count ? 0 : static_cast<std::size_t>(std::max<std::uint64_t>(steps, 1));
   }
 
@@ -180,30 +181,20 @@ class SequenceSpill final : public tape::ContextSpill, public tape::StatePager {
     std::size_t pieces = 0;
   };
 
-  // Letters, digits, '_' only (SsdCache keeps such names as they are); the record's index
-  // zero-padded, so that id order is recording order. With `piece`: one blob of a cache out.
-  [[nodiscard]] std::string id(std::size_t op, std::optional<std::size_t> piece = std::nullopt) const {
-    char buf[64];
-    const auto hook = static_cast<unsigned long long>(hook_);
-    if (piece) {
-      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu_p%06zu", hook, op, *piece);
-    } else {
-      std::snprintf(buf, sizeof buf, "h%08llu_op%08zu", hook, op);
-    }
+  // Letters, digits, '_' only (SsdCache keeps such names as they are), zero-padded so that id
+  // order is creation order: a record's index ("op"), or a segment's number in the order the
+  // forwards opened them ("sg", the store's counter shared by sequences), so that among equal
+  // sizes the engine moves out first what the backward reads last. With `piece`: one blob of it.
+  [[nodiscard]] std::string key(const char* kind, int width, std::uint64_t n, std::optional<std::size_t> piece) const {
+    char buf[80];
+    const int len = std::snprintf(buf, sizeof buf, "h%08llu_%s%0*llu", static_cast<unsigned long long>(hook_), kind, width,
+                                  static_cast<unsigned long long>(n));
+    if (piece) std::snprintf(buf + len, sizeof buf - static_cast<std::size_t>(len), "_p%06zu", *piece);
     return buf;
   }
-  // A segment's: ids in the order the forwards opened them (so the engine, among equal sizes,
-  // moves out first the one the backward reads last). The store's counter, shared by sequences.
+  [[nodiscard]] std::string id(std::size_t op, std::optional<std::size_t> piece = std::nullopt) const { return key("op", 8, op, piece); }
   [[nodiscard]] std::string seg_id(std::uint64_t sg, std::optional<std::size_t> piece = std::nullopt) const {
-    char buf[64];
-    const auto hook = static_cast<unsigned long long>(hook_);
-    const auto n = static_cast<unsigned long long>(sg);
-    if (piece) {
-      std::snprintf(buf, sizeof buf, "h%08llu_sg%012llu_p%06zu", hook, n, *piece);
-    } else {
-      std::snprintf(buf, sizeof buf, "h%08llu_sg%012llu", hook, n);
-    }
-    return buf;
+    return key("sg", 12, sg, piece);
   }
 
   [[nodiscard]] std::uint64_t file_size(const std::string& path) const {
@@ -365,10 +356,12 @@ std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurren
   return largest_context * std::max<std::size_t>(concurrency, 1);
 }
 
+std::uint64_t paged_rest(const SpillOptions& o) { return o.unpaged_bytes + o.trajectories * o.state_bytes; }
+
 std::uint64_t budget_needed(const SpillOptions& o) {
   const std::uint64_t whole = o.largest_context;
   if (o.state_bytes == 0 || o.trajectories == 0) return budget_needed(whole, o.concurrency);
-  const std::uint64_t paged = o.unpaged_bytes + 2 * o.trajectories * o.state_bytes;
+  const std::uint64_t paged = paged_rest(o) + 2 * o.trajectories * o.state_bytes;
   return budget_needed(std::min(whole, paged), o.concurrency);
 }
 
@@ -380,8 +373,8 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
         std::to_string(o.budget_bytes) + " bytes cannot hold one step's working set: a level's saved state takes " +
         std::to_string(o.largest_context) + " bytes" +
         (paged ? ", of which " + std::to_string(o.unpaged_bytes) + " stay whole and " + std::to_string(o.trajectories) +
-                     " state trajectories need two steps of " + std::to_string(o.state_bytes) + " bytes each (" +
-                     std::to_string(o.unpaged_bytes) + " + 2 x " + std::to_string(o.trajectories) + " x " +
+                     " state trajectories need their first state and two steps of " + std::to_string(o.state_bytes) +
+                     " bytes each (" + std::to_string(o.unpaged_bytes) + " + 3 x " + std::to_string(o.trajectories) + " x " +
                      std::to_string(o.state_bytes) + ")"
                : std::string()) +
         (o.concurrency > 1 ? " and " + std::to_string(o.concurrency) + " sequences run at once" : std::string()) +

@@ -16,6 +16,13 @@
 //   a cache cut into blobs (1..16 MiB) as the tape hands it over (so no second copy of a whole
 //   cache is ever made), each written atomically,
 //   encoded with the shuffle+zstd codec (or raw), read back verified (CRC-32C, length), deleted.
+// - below one whole cache per share (paging): each rule's state trajectories (nl/segmented_states.hpp)
+//   are cut into segments of S steps, S = (share - rest) / (2 x trajectories x state bytes) with
+//   rest = unpaged + one state per trajectory (budget_needed); the forward opens segments (room
+//   made for each, and for its cache's rest) and seals them once it reads past them; a sealed
+//   segment is a victim like a cache (ids "h.._sg..", in the order they were opened: the engine
+//   moves out the one the backward reads last first); the backward reads a segment back when it
+//   reaches it and drops it (RAM and blobs) once below it. The rest of a cache moves whole.
 // The bits: a cache comes back byte for byte, so a budgeted run trains to the same losses,
 // gradients and checkpoint as an unbudgeted one.
 // Failures: a write or read that fails throws tape::SpillError from inside the step's tape, so the
@@ -94,11 +101,15 @@ struct SpillCost {
 
 // The smallest budget that can work: every sequence computed at once needs one whole cache.
 [[nodiscard]] std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency);
-// With paging (o.state_bytes > 0): every sequence needs the cache's unpaged rest and two steps
-// of each trajectory, concurrency x (unpaged + 2 x trajectories x state_bytes), or one whole cache
-// when that is less. A budget below one whole cache per sequence pages: the trajectories go out
-// and back in segments of S = (share - unpaged) / (2 x trajectories x state_bytes) steps.
+// With paging (o.state_bytes > 0): every sequence needs the cache's rest, unpaged plus each
+// trajectory's first state (nl/segmented_states.hpp keeps it whole), and two steps of each
+// trajectory: concurrency x (unpaged + 3 x trajectories x state_bytes), or one whole cache when
+// that is less. A budget whose share (budget / concurrency) is below one whole cache pages: the
+// trajectories go out and back in segments of S = (share - rest) / (2 x trajectories x
+// state_bytes) steps, rest = unpaged + trajectories x state_bytes.
 [[nodiscard]] std::uint64_t budget_needed(const SpillOptions& o);
+// unpaged + trajectories x state_bytes: what a paged cache keeps whole.
+[[nodiscard]] std::uint64_t paged_rest(const SpillOptions& o);
 
 class SpillStore final : public nl::StepSpill {
  public:

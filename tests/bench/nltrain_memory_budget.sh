@@ -3,12 +3,13 @@
 # minutes and asserts on no time). Three runs of one configuration in WORK:
 #   U  unbudgeted                    (/usr/bin/time -v: peak RSS)
 #   A  --memory-budget 1T            (nothing moves; its metrics give the caches' size per step)
-#   B  --memory-budget BUDGET        (default: the least accepted, from the refusal of 1 byte)
+#   B  --memory-budget BUDGET        (default: the least accepted, from the refusal of 1 byte;
+#                                     "1/N": run A's caches per step over N, e.g. 1/4 for a quarter)
 # and, in the same directory and the same run, the disk's raw rate: dd of 512 MiB with
 # conv=fsync, then read back. Prints: the losses of U and B compared bit for bit, the checkpoints
 # compared, peak RSS of each, B's spill traffic and its rate against dd's write+read rate.
 # usage: nltrain_memory_budget.sh NLTRAIN WORK [D S K STEPS BUDGET CODEC]
-#   (defaults 256 512 2 20, the least budget, zstd; BUDGET may be "" for the least)
+#   (defaults 256 512 2 20, the least budget, zstd; BUDGET may be "" for the least, 1/N as above)
 # Use a build without sanitizers (ASan's quarantine holds freed memory: RSS means nothing there).
 set -eu
 NLTRAIN=$(realpath "$1")
@@ -25,6 +26,9 @@ W_S=$(dd_s dd_write.txt) R_S=$(dd_s dd_read.txt)
 
 /usr/bin/time -v "$NLTRAIN" train "${ARGS[@]}" --out U --metrics U.jsonl 2>U.time
 /usr/bin/time -v "$NLTRAIN" train "${ARGS[@]}" --out A --metrics A.jsonl --memory-budget 1T 2>A.time
+case "$BUDGET" in
+  1/*) BUDGET=$(( $(sed -nE 's/.*"peak_resident_bytes":([0-9]+).*/\1/p' A.jsonl | sort -n | tail -1) / ${BUDGET#1/} )) ;;
+esac
 if [ -z "$BUDGET" ]; then
   "$NLTRAIN" train "${ARGS[@]}" --out B --memory-budget 1 2>refusal.txt || true
   BUDGET=$(sed -nE 's/.*at least ([0-9]+) bytes are needed.*/\1/p' refusal.txt)

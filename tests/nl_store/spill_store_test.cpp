@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -100,9 +101,9 @@ TEST_CASE("spill_store: a budget of one cache trains the same bits as no budget,
   }
 }
 
-// Delta, K = 2, s = 32, d = 8: a trajectory of 33 states of 256 bytes beside ~5 KB of the rest.
-nl::Trainer paged_trainer(std::size_t batch = 1) {
-  nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
+// K = 2, s = 32, d = 8 (delta: a trajectory of 33 states of 256 bytes beside ~5 KB of the rest).
+nl::Trainer paged_trainer(std::size_t batch = 1, nl::RuleKind rule = nl::RuleKind::delta) {
+  nl::MagConfig cfg = nltest::mag_config(rule, 2);
   cfg.seq_len = 32;
   nl::AdamWConfig o;
   o.warmup = 2, o.total_steps = 30;
@@ -116,9 +117,31 @@ nl_store::SpillOptions paged_options(const nl::Trainer& t, std::uint64_t budget,
   return o;
 }
 
+// Trains `plain` and `budgeted` 9 steps side by side (level 2 thaws at step 8, periods 1 and 8:
+// both levels active), the second under `o`: the same losses each step, never more than the budget
+// resident, every blob gone after its step, the same checkpoint bytes. Returns the bytes spilled.
+std::uint64_t train_paged(nl::Trainer& plain, nl::Trainer& budgeted, const nl_store::SpillOptions& o) {
+  testsupport::TempDir dir;
+  auto store = nl_store::SpillStore::open(dir.path(), o);
+  REQUIRE(store.ok());
+  std::uint64_t spilled = 0;
+  for (std::size_t n = 0; n < 9; ++n) {
+    auto a = step(plain, n, nullptr);
+    auto b = step(budgeted, n, store->get());
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(a->loss == b->loss);
+    const nl_store::SpillCost c = (*store)->take_cost();
+    CHECK(c.peak_resident_bytes <= o.budget_bytes);
+    spilled += c.spilled_bytes;
+    CHECK(files_in((*store)->dir()) == 0);
+  }
+  CHECK(state_bytes(plain) == state_bytes(budgeted));
+  return spilled;
+}
+
 TEST_CASE("spill_store: a quarter of the caches pages the trajectories in segments and trains the same bits") {
   for (const hybrid::CompressionKind codec : {hybrid::CompressionKind::shuffle_zstd, hybrid::CompressionKind::none}) {
-    testsupport::TempDir dir;
     nl::Trainer plain = paged_trainer(), budgeted = paged_trainer();
     nl_store::SpillOptions o = paged_options(budgeted, 0);
     REQUIRE(o.trajectories == 1);
@@ -128,23 +151,21 @@ TEST_CASE("spill_store: a quarter of the caches pages the trajectories in segmen
     REQUIRE(o.budget_bytes >= nl_store::budget_needed(o));
     o.codec = codec;
     if (codec == hybrid::CompressionKind::none) o.piece_bytes = 1000;  // a segment spans blobs
-    auto store = nl_store::SpillStore::open(dir.path(), o);
-    REQUIRE(store.ok());
-    std::uint64_t spilled = 0;
-    for (std::size_t n = 0; n < 9; ++n) {  // level 2 thaws at step 8 (periods 1, 8): both levels active
-      auto a = step(plain, n, nullptr);
-      auto b = step(budgeted, n, store->get());
-      REQUIRE(a.ok());
-      REQUIRE(b.ok());
-      CHECK(a->loss == b->loss);
-      const nl_store::SpillCost c = (*store)->take_cost();
-      CHECK(c.restored_bytes <= c.spilled_bytes);  // a segment never read again is dropped on disk
-      CHECK(c.peak_resident_bytes <= o.budget_bytes);
-      spilled += c.spilled_bytes;
-      CHECK(files_in((*store)->dir()) == 0);
-    }
-    CHECK(spilled > 0);
-    CHECK(state_bytes(plain) == state_bytes(budgeted));
+    CHECK(train_paged(plain, budgeted, o) > 0);
+  }
+}
+
+TEST_CASE("spill_store: every rule pages its trajectories (two for titans and atlas) at a quarter of the caches, same bits") {
+  for (const nl::RuleKind rule : nl::kAllRuleKinds) {
+    CAPTURE(static_cast<int>(rule));
+    nl::Trainer plain = paged_trainer(1, rule), budgeted = paged_trainer(1, rule);
+    nl_store::SpillOptions o = paged_options(budgeted, 0);
+    const bool momentum = rule == nl::RuleKind::titans || rule == nl::RuleKind::atlas;
+    CHECK(o.trajectories == (momentum ? 2U : 1U));
+    // A quarter of two levels' caches, or the least paged budget where the rest is larger.
+    o.budget_bytes = std::max<std::uint64_t>(2 * o.largest_context / 4, nl_store::budget_needed(o));
+    REQUIRE(o.budget_bytes < o.largest_context);  // below one whole cache: paged
+    CHECK(train_paged(plain, budgeted, o) > 0);
   }
 }
 
@@ -153,30 +174,22 @@ TEST_CASE("spill_store: the least paged budget trains the same bits; one byte le
   nl::Trainer plain = paged_trainer(), budgeted = paged_trainer();
   nl_store::SpillOptions o = paged_options(budgeted, 0);
   const std::uint64_t need = nl_store::budget_needed(o);
-  CHECK(need == o.unpaged_bytes + 2 * o.state_bytes);
+  CHECK(need == o.unpaged_bytes + 3 * o.state_bytes);
   o.budget_bytes = need - 1;
   auto r = nl_store::SpillStore::open(dir.path(), o);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code() == common::ErrorCode::invalid_argument);
   const std::string u = std::to_string(o.unpaged_bytes), st = std::to_string(o.state_bytes);
   CHECK(r.error().message() == std::to_string(need - 1) + " bytes cannot hold one step's working set: a level's saved state takes " +
-                                   std::to_string(o.largest_context) + " bytes, of which " + u + " stay whole and 1 state trajectories need two steps of " +
-                                   st + " bytes each (" + u + " + 2 x 1 x " + st + "); at least " + std::to_string(need) + " bytes are needed");
+                                   std::to_string(o.largest_context) + " bytes, of which " + u + " stay whole and 1 state trajectories need their first state and two steps of " +
+                                   st + " bytes each (" + u + " + 3 x 1 x " + st + "); at least " + std::to_string(need) + " bytes are needed");
   o.concurrency = 2, o.budget_bytes = 2 * need - 1;
   r = nl_store::SpillStore::open(dir.path(), o);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message().find("at least " + std::to_string(2 * need) + " bytes") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.file("spill")));  // refused before anything was made
   o.concurrency = 1, o.budget_bytes = need;  // segments of one step: every other goes out
-  auto store = nl_store::SpillStore::open(dir.path(), o);
-  REQUIRE(store.ok());
-  for (std::size_t n = 0; n < 9; ++n) {
-    REQUIRE(step(plain, n, nullptr).ok());
-    REQUIRE(step(budgeted, n, store->get()).ok());
-    const nl_store::SpillCost c = (*store)->take_cost();
-    CHECK(c.peak_resident_bytes <= need);
-    CHECK(c.spilled_bytes > 0);
-  }
-  CHECK(state_bytes(plain) == state_bytes(budgeted));
+  CHECK(train_paged(plain, budgeted, o) > 0);
 }
 
 TEST_CASE("spill_store: a batch on two threads, each pages in its half of a quarter of the caches, trains the same bits") {
