@@ -85,23 +85,23 @@ expect_error 2 "l/spill is not a directory"
 [ -z "$(ls elsewhere)" ] || fail "written through the link: $(ls elsewhere)"
 [ ! -e l/checkpoint ] || fail "a checkpoint was written beside the refused link"
 
-# kill -9 while budgeted steps spill (a checkpoint every step), as crash_test.sh does; 64K is below
+# kill -9 while budgeted steps spill (a checkpoint every step), as crash_test.sh does; 128K is below
 # one level's cache (~150K), so the trajectories are paged.
 K=(--d 32 --heads 2 --seq-len 32 --levels 3 --checkpoint-every 1)
-run "$NLTRAIN" train "${K[@]}" --steps 1000000 --out R --quiet --stop-at 1 --memory-budget 64K
+run "$NLTRAIN" train "${K[@]}" --steps 1000000 --out R --quiet --stop-at 1 --memory-budget 128K
 expect_rc 0
 # A second trainer on the same directory stays refused, and leaves the first one's spill alone.
-"$NLTRAIN" train --resume R --quiet --memory-budget 64K >/dev/null 2>"$WORK/first.err" &
+"$NLTRAIN" train --resume R --quiet --memory-budget 128K >/dev/null 2>"$WORK/first.err" &
 first=$!
 for _ in $(seq 1 100); do [ -d R/spill ] && break; sleep 0.05; done
-run "$NLTRAIN" train --resume R --quiet --memory-budget 64K
+run "$NLTRAIN" train --resume R --quiet --memory-budget 128K
 expect_error 2 "R: another nltrain is training into this directory (its lock is held)"
 kill -0 "$first" 2>/dev/null || fail "the first trainer did not survive the second's start: $(cat "$WORK/first.err")"
 kill -9 "$first" 2>/dev/null
 wait "$first" 2>/dev/null
 RANDOM=11
 for i in $(seq 1 "$ROUNDS"); do
-  "$NLTRAIN" train --resume R --quiet --memory-budget 64K >/dev/null 2>"$WORK/train.err" &
+  "$NLTRAIN" train --resume R --quiet --memory-budget 128K >/dev/null 2>"$WORK/train.err" &
   pid=$!
   sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"  # 0 .. 1.99 s: start-up, steps, spills, saves
   kill -9 "$pid" 2>/dev/null
@@ -112,7 +112,7 @@ for i in $(seq 1 "$ROUNDS"); do
 done
 step=$(sed -nE 's/.*"checkpoint_step":([0-9]+).*/\1/p' "$WORK/out")
 [ -n "$step" ] && [ "$step" -gt 1 ] || fail "no progress across $ROUNDS kills (checkpoint after ${step:-?} steps)"
-run "$NLTRAIN" train --resume R --stop-at $((step + 2)) --quiet --memory-budget 64K
+run "$NLTRAIN" train --resume R --stop-at $((step + 2)) --quiet --memory-budget 128K
 expect_rc 0
 [ ! -e R/spill ] || fail "R/spill left after the resumed run"
 run "$NLTRAIN" train "${K[@]}" --steps 1000000 --out R0 --quiet --stop-at $((step + 2))
