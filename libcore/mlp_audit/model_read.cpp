@@ -121,6 +121,7 @@ class ModelReader : public FieldReader {
     for (const char* key : {"label_smoothing", "weight"}) {
       if (lf.has(key)) return lf.error(key, "is PyTorch-only; not in a jax receipt");
     }
+    if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
     return {};
   }
 
@@ -156,7 +157,7 @@ class ModelReader : public FieldReader {
 
   common::Status model(const Json& obj, Model& m) const {
     JsonFields f = fields(obj, "/model");
-    if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
+    if (auto s = f.only({"kind", "layers", "loss", "optimizer", "scheduler"}); !s.ok()) return s.error();
     auto kind = f.string("kind");
     if (!kind.ok()) return kind.error();
     if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
@@ -186,7 +187,12 @@ class ModelReader : public FieldReader {
     if (auto s = loss_options(lf, m); !s.ok()) return s.error();
     auto opt = f.object("optimizer");
     if (!opt.ok()) return opt.error();
-    return optimizer(**opt, m.optimizer);
+    if (auto s = optimizer(**opt, m.optimizer); !s.ok()) return s.error();
+    if (!f.has("scheduler")) return {};
+    auto sched = f.object("scheduler");
+    if (!sched.ok()) return sched.error();
+    m.scheduler.emplace();
+    return read_scheduler(*this, **sched, *m.scheduler);
   }
 };
 
