@@ -81,27 +81,37 @@ class ModelReader : public FieldReader {
     return {};
   }
 
-  // CrossEntropyLoss's label_smoothing and class weights (fp32 values, written exactly).
+  // CrossEntropyLoss's label_smoothing and class weights, BCEWithLogitsLoss's pos_weight (fp32
+  // values, written exactly).
   common::Status loss_options(const JsonFields& lf, Model& m) const {
     for (const char* key : {"label_smoothing", "weight"}) {
       if (lf.has(key) && m.loss != LossKind::cross_entropy) return lf.error(key, "is for cross_entropy only");
     }
+    if (lf.has("pos_weight") && m.loss != LossKind::bce_with_logits) return lf.error("pos_weight", "is for bce_with_logits only");
     if (lf.has("label_smoothing")) {
       auto e = finite(lf, "label_smoothing", 0, 1);
       if (!e.ok()) return e.error();
       m.label_smoothing = *e;
     }
-    if (!lf.has("weight")) return {};
-    auto w = lf.array("weight");
+    if (lf.has("weight")) {
+      if (auto s = fp32_list(lf, "weight", m.layers.back().out, m.class_weight); !s.ok()) return s.error();
+    }
+    if (lf.has("pos_weight")) return fp32_list(lf, "pos_weight", m.layers.back().out, m.pos_weight);
+    return {};
+  }
+
+  // One fp32 value per output of the last layer.
+  common::Status fp32_list(const JsonFields& lf, const char* key, std::size_t n, std::vector<float>& out) const {
+    auto w = lf.array(key);
     if (!w.ok()) return w.error();
-    if ((*w)->size() != m.layers.back().out) return lf.error("weight", "must hold one weight per class of the last layer");
+    if ((*w)->size() != n) return lf.error(key, "must hold one value per output of the last layer");
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
     for (std::size_t j = 0; j < (*w)->size(); ++j) {
-      const std::string path = common::json_child_path(lf.pointer("weight"), j);
+      const std::string path = common::json_child_path(lf.pointer(key), j);
       auto v = r.finite_number((**w)[j], path);
       if (!v.ok()) return v.error();
       if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
-      m.class_weight.push_back(static_cast<float>(*v));
+      out.push_back(static_cast<float>(*v));
     }
     return {};
   }
@@ -175,7 +185,7 @@ class ModelReader : public FieldReader {
     auto loss = f.object("loss");
     if (!loss.ok()) return loss.error();
     JsonFields lf = fields(**loss, "/model/loss");
-    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight"}); !s.ok()) return s.error();
+    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight", "pos_weight"}); !s.ok()) return s.error();
     auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
                                           {"half_squared_error", LossKind::half_squared_error},
                                           {"bce_with_logits", LossKind::bce_with_logits}});

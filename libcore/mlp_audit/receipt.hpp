@@ -6,8 +6,8 @@
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]
 //                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}][,"dropout":p]},...],
 //             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
-//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
-//             (label_smoothing and weight: cross_entropy only, present when set)
+//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]][,"pos_weight":[C fp32 values]]},
+//             (label_smoothing and weight: cross_entropy only, pos_weight: bce_with_logits only, present when set)
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}

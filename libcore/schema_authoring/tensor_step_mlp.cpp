@@ -115,6 +115,8 @@ SchemaDocument receipt() {
                                       .field("reduction", one_of_values({"mean", "sum"}))
                                       .optional("label_smoothing", number().min(0).max(1).describe("cross_entropy only"))
                                       .optional("weight", array(number()).min_items(1).describe("cross_entropy's class weights (fp32 values)"))
+                                      .optional("pos_weight", array(number()).min_items(1).describe(
+                                                                  "bce_with_logits' positive weight per output (fp32 values)"))
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))

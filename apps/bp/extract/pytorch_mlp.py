@@ -31,7 +31,8 @@ What it accepts (anything else is refused when the writer is created, before tra
              torch's generator and checked against the module's output, is recorded per step);
              fp32 parameters
   loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
-             (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
+             (pos_weight: a 1-d float32 tensor, one weight per output; no weight; targets in [0, 1]),
+             HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
              no maximize, foreach, fused, capturable or differentiable
@@ -66,7 +67,7 @@ from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out), at most one of ReLU, LeakyReLU, "
              "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity, and an optional Dropout; loss: CrossEntropyLoss (weight, "
-             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
+             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group; scheduler: none, StepLR, MultiStepLR, "
              "ExponentialLR, CosineAnnealingLR, LinearLR")
 
@@ -154,7 +155,7 @@ def _layers(model):
     return layers
 
 
-def _loss(loss_fn):
+def _loss(loss_fn, outputs):
     extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
         if loss_fn.ignore_index >= 0:
@@ -174,7 +175,11 @@ def _loss(loss_fn):
         if loss_fn.weight is not None:
             _refuse("BCEWithLogitsLoss with weight")
         if loss_fn.pos_weight is not None:
-            _refuse("BCEWithLogitsLoss with pos_weight")
+            pw = loss_fn.pos_weight
+            if pw.dtype != torch.float32 or tuple(pw.shape) != (outputs,):
+                _refuse(f"BCEWithLogitsLoss pos_weight of {pw.dtype} {tuple(pw.shape)}, not a float32 tensor of one weight "
+                        f"per output ({outputs},)")
+            extra["pos_weight"] = [float(v) for v in pw.detach().cpu().tolist()]  # fp32 values, exact
         kind = "bce_with_logits"
     else:
         _refuse(f"the loss is a {type(loss_fn).__name__}")
@@ -240,7 +245,8 @@ class MlpReceiptWriter:
         self.layers = _layers(model)
         self.params = [p for _, _, params, _, _ in self.layers for p in params]
         self.names = [n for _, _, _, names, _ in self.layers for n in names]
-        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _, _ in self.layers], "loss": _loss(loss_fn),
+        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _, _ in self.layers],
+                           "loss": _loss(loss_fn, self.layers[-1][1]["out"]),
                            "optimizer": _optimizer(optimizer, self.params)}
         self.scheduler = scheduler
         if scheduler is not None:
