@@ -22,18 +22,21 @@ ScheduledLr cosine(const Scheduler& s, double base, ScheduledLr g, std::uint64_t
   if (floor_mod(static_cast<std::int64_t>(epoch) - 1 - t_max, 2 * t_max) == 0) {
     // group['lr'] + (base_lr - eta_min) * (1 - cos(pi / T_max)) / 2
     const double c = 1 - std::cos(pi / t);
-    const double lr = g.lr + (base - s.eta_min) * c / 2;
-    // cos within 1 ulp (at most 2^-53 absolute on [-1, 1]), then three roundings that may differ.
-    return {lr, g.bound + std::abs(base - s.eta_min) * 0x1p-53 + std::abs(lr) * 2 * kUlp};
+    const double term = (base - s.eta_min) * c / 2, lr = g.lr + term;
+    // cos within 1 ulp (at most 2^-53 absolute on [-1, 1]); after a different cos, each rounding
+    // (the subtraction, the product, the sum; /2 is exact) may land one ulp apart.
+    const double d_c = 0x1p-53 + std::abs(c) * kUlp;
+    return {lr, g.bound + std::abs(base - s.eta_min) * d_c / 2 + std::abs(term) * kUlp + std::abs(lr) * kUlp};
   }
   // (1 + cos(pi * e / T_max)) / (1 + cos(pi * (e - 1) / T_max)) * (group['lr'] - eta_min) + eta_min
   const double a = 1 + std::cos(pi * e / t), b = 1 + std::cos(pi * (e - 1) / t);
   const double ratio = a / b;
-  const double lr = ratio * (g.lr - s.eta_min) + s.eta_min;
+  const double product = ratio * (g.lr - s.eta_min), lr = product + s.eta_min;
   // A 1-ulp cos moves a or b by at most 2^-52 (with the add's rounding): the ratio by
-  // (2^-52 + |ratio| 2^-52) / b, and it multiplies the previous value's own error.
+  // (2^-52 + |ratio| 2^-52) / b, plus its own rounding; then the product's and the sum's
+  // roundings may each land one ulp apart. The previous value's error scales by the ratio.
   const double d_ratio = (kUlp + std::abs(ratio) * kUlp) / b + std::abs(ratio) * kUlp;
-  return {lr, g.bound * std::abs(ratio) + d_ratio * std::abs(g.lr - s.eta_min) + std::abs(lr) * 2 * kUlp};
+  return {lr, g.bound * std::abs(ratio) + d_ratio * std::abs(g.lr - s.eta_min) + std::abs(product) * kUlp + std::abs(lr) * kUlp};
 }
 
 }  // namespace lr_schedule_detail
@@ -60,8 +63,9 @@ ScheduledLr next_lr(const Scheduler& s, double base, ScheduledLr g, std::uint64_
       const auto times = hi - lo;
       if (times == 0) return g;
       if (times == 1) return {g.lr * s.gamma, g.bound * std::abs(s.gamma)};  // pow(x, 1) is x
+      // pow within 1 ulp; the product's rounding may then land one ulp apart.
       const double f = std::pow(s.gamma, static_cast<double>(times));
-      return {g.lr * f, g.bound * std::abs(f) + std::abs(g.lr * f) * kUlp};
+      return {g.lr * f, g.bound * std::abs(f) + std::abs(g.lr * f) * 2 * kUlp};
     }
     case SchedulerKind::exponential:  // group['lr'] * gamma, but not at 0
       if (epoch == 0) return g;
