@@ -37,7 +37,8 @@ What it accepts (anything else is refused when the writer is created, before tra
              weight_decay); one parameter group holding the model's parameters in order;
              no maximize, foreach, fused, capturable or differentiable
   scheduler  none (a constant learning rate), or one of torch.optim.lr_scheduler's StepLR, MultiStepLR,
-             ExponentialLR, CosineAnnealingLR, LinearLR on that optimizer, built with last_epoch=-1 and
+             ExponentialLR, CosineAnnealingLR, LinearLR on that optimizer (step_size, milestones, T_max,
+             total_iters ints), built with last_epoch=-1 and
              given as MlpReceiptWriter(..., scheduler=s): the model records it (its settings; the
              optimizer's lr is its base lr), each receipt the scheduler's last_epoch when
              optimizer.step() ran. Step it with scheduler.step() (no epoch argument: deprecated, it
@@ -207,22 +208,28 @@ def _optimizer(opt, params):
     _refuse(f"the optimizer is a {type(opt).__name__}")
 
 
+def _count(sched, name, value):
+    """An epoch count torch uses in integer arithmetic (%, comparisons): a float would change it."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        _refuse(f"{type(sched).__name__} with {name}={value!r} (a non-negative int is supported)")
+    return value
+
+
 def _scheduler(sched, opt, fresh=True):
     """The scheduler's settings, as torch's chainable get_lr() uses them."""
     sch = torch.optim.lr_scheduler
     if type(sched) is sch.StepLR:
-        out = {"kind": "step", "step_size": int(sched.step_size), "gamma": float(sched.gamma)}
+        out = {"kind": "step", "step_size": _count(sched, "step_size", sched.step_size), "gamma": float(sched.gamma)}
     elif type(sched) is sch.MultiStepLR:
-        out = {"kind": "multi_step", "milestones": sorted(int(m) for m in sched.milestones.elements()), "gamma": float(sched.gamma)}
+        out = {"kind": "multi_step", "milestones": sorted(_count(sched, "milestones", m) for m in sched.milestones.elements()),
+               "gamma": float(sched.gamma)}
     elif type(sched) is sch.ExponentialLR:
         out = {"kind": "exponential", "gamma": float(sched.gamma)}
     elif type(sched) is sch.CosineAnnealingLR:
-        if int(sched.T_max) != sched.T_max:
-            _refuse(f"CosineAnnealingLR with T_max={sched.T_max!r} (an integer is supported)")
-        out = {"kind": "cosine_annealing", "t_max": int(sched.T_max), "eta_min": float(sched.eta_min)}
+        out = {"kind": "cosine_annealing", "t_max": _count(sched, "T_max", sched.T_max), "eta_min": float(sched.eta_min)}
     elif type(sched) is sch.LinearLR:
         out = {"kind": "linear", "start_factor": float(sched.start_factor), "end_factor": float(sched.end_factor),
-               "total_iters": int(sched.total_iters)}
+               "total_iters": _count(sched, "total_iters", sched.total_iters)}
     else:
         _refuse(f"the scheduler is a {type(sched).__name__}")
     if getattr(sched, "optimizer", None) is not opt:

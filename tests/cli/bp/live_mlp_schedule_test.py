@@ -166,6 +166,8 @@ for label, build, needle in [
     ("OneCycleLR", writer_with(lambda o: sch.OneCycleLR(o, max_lr=0.1, total_steps=10)), "OneCycleLR"),
     ("CyclicLR", writer_with(lambda o: sch.CyclicLR(o, base_lr=0.01, max_lr=0.1)), "CyclicLR"),
     ("a stepped StepLR", writer_with(lambda o: sch.StepLR(o, 2), stepped=True), "before training"),
+    ("a StepLR with a float step_size", writer_with(lambda o: sch.StepLR(o, 2.5)), "step_size=2.5"),
+    ("a CosineAnnealingLR with a float T_max", writer_with(lambda o: sch.CosineAnnealingLR(o, 4.0)), "T_max=4.0"),
     ("a StepLR on another optimizer", writer_with(lambda o: sch.StepLR(torch.optim.SGD(net().parameters(), lr=0.1), 2)),
      "not on the writer's optimizer"),
 ]:
