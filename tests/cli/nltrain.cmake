@@ -96,3 +96,7 @@ endif()
 # metrics and checkpoint bytes without it, refused paths, a SIGINT-stopped run's whole trace.
 add_test(NAME nltrain_cli_trace COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/trace_test.py $<TARGET_FILE:nltrain>)
 set_tests_properties(nltrain_cli_trace PROPERTIES LABELS "nltrain;cli")
+# A full disk (RLIMIT_FSIZE) during a budgeted step's spill: one line, the run kept, then resumed.
+add_test(NAME nltrain_cli_spill_full
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/spill_full_test.sh $<TARGET_FILE:nltrain>)
+set_tests_properties(nltrain_cli_spill_full PROPERTIES LABELS "nltrain;cli")
