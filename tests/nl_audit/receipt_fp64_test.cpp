@@ -232,10 +232,11 @@ TEST_CASE("nl_audit fp64: way (b) holds the stages' formulas at binary64: an hon
 namespace fp64_receipts {
 
 // The stream verified with --cross-machine (bits not held): way (b) is the only judge of values.
-nl_audit::StreamVerifier cross_verified(const std::vector<std::string>& lines, std::array<bool, 10> disabled = {}) {
+nl_audit::StreamVerifier cross_verified(const std::vector<std::string>& lines, std::array<bool, 10> disabled = {}, unsigned threads = 1) {
   nl_audit::VerifyOptions o;
   o.cross_machine = true;
   o.disabled = disabled;
+  o.threads = threads;
   nl_audit::StreamVerifier v(std::move(o));
   std::int64_t n = 0;
   for (const std::string& l : lines) {
@@ -315,6 +316,11 @@ TEST_CASE("nl_audit fp64: --cross-machine: way (b) alone catches a 12th-digit ch
     CHECK(f.step == 5);
     CHECK(f.tensor == c.tensor);
     CHECK(f.tolerance != "bitwise");
+    // Way (b) of a step on its own thread beside way (a) of the next: the same report.
+    const nl_audit::StreamVerifier two = cross_verified(lines, {}, 2);
+    CHECK(two.failure_count() == v.failure_count());
+    CHECK(two.failures().front().tensor == f.tensor);
+    CHECK(two.failures().front().recomputed == f.recomputed);
     std::array<bool, 10> off{};
     off[c.rule] = true;
     CHECK(cross_verified(lines, off).failure_count() == 0);
