@@ -35,6 +35,13 @@ struct Forgery {
   std::size_t at = ~std::size_t{0};
   std::function<void(const nl::TrainerState64& before, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& after)> result;
 };
+template <class F>
+Forgery forged_at(std::size_t step, F result) {
+  Forgery g;
+  g.at = step;
+  g.result = result;
+  return g;
+}
 
 // The clip and the AdamW update again from `trace`'s gradient and rate, as the trainer does them.
 void redo_update(const nl::TrainerState64& before, nl::StepTrace64& trace, const nl::Pulse& pulse, nl::TrainerState64& after) {
@@ -150,12 +157,7 @@ TEST_CASE("nl_audit fp64: every tampering is caught by the rule that owns it, an
     Forgery forge;
     unsigned rule;
   };
-  auto at5 = [](auto f) {
-    Forgery g;
-    g.at = 5;
-    g.result = f;
-    return g;
-  };
+  auto at5 = [](auto f) { return forged_at(5, f); };
   const std::vector<Case> cases = {
       {"a gradient entry in its 12th significant digit",
        at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
@@ -258,17 +260,14 @@ double& largest_entry(std::vector<double>& v) {
 // moves them so), the update redone from those gradients. (A frozen level's context is a copy,
 // the same bits everywhere: moving it is a forgery.)
 Forgery last_bits_at(std::size_t step) {
-  Forgery g;
-  g.at = step;
-  g.result = [](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
+  return forged_at(step, [](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
     auto ulp = [](double& x) { x = x == 0 ? 0.0 : std::nextafter(x, 2 * x); };
     nl::MagParams<double>& g = t.gradients;
     for (std::vector<double>* w : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb}) std::ranges::for_each(*w, ulp);
     std::ranges::for_each(a.context.levels[0], ulp);
     ulp(r.loss);
     redo_update(b, t, r.pulse, a);
-  };
-  return g;
+  });
 }
 
 }  // namespace fp64_receipts
@@ -281,12 +280,7 @@ TEST_CASE("nl_audit fp64: --cross-machine: way (b) alone catches a 12th-digit ch
     unsigned rule;
     std::string tensor;
   };
-  auto at5 = [](auto f) {
-    Forgery g;
-    g.at = 5;
-    g.result = f;
-    return g;
-  };
+  auto at5 = [](auto f) { return forged_at(5, f); };
   const std::vector<Case> cases = {
       {"a gradient entry",
        at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
