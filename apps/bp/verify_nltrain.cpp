@@ -45,7 +45,7 @@ std::string text_report(const nl_audit::StreamVerifier& v) {
   }
   if (!v.foreign_blas().empty()) {
     s += "  note: the receipts were made with " + v.foreign_blas() + "; this machine has " + v.local_blas() +
-         (v.failure_count() > 0 && v.not_bitwise() == 0 ? ": fp32 bits can differ between them (--cross-machine holds such values to the fp64 bound)\n" : "\n");
+         (v.failure_count() > 0 && v.not_bitwise() == 0 ? ": the bits can differ between them (--cross-machine holds such values to the fp64 bound)\n" : "\n");
   }
   for (const nl_audit::Failure& f : v.failures()) {
     s += "  rule " + std::to_string(f.rule) + " " + std::string(nl_audit::kRules[f.rule - 1].name) + ": " + where(f) + ": " + f.message;
@@ -92,8 +92,9 @@ std::string verify_nltrain_usage() {
          "\n"
          "  --data <file>    the training data: its tokens (bytes, or u16/u32 ids as the receipts'\n"
          "                   data.format says) must be the receipts' (compact receipts need it)\n"
-         "  --cross-machine  receipts made with another BLAS core type: values whose fp32 bits differ\n"
-         "                   here are held to the fp64 bound instead of failing\n"
+         "  --cross-machine  receipts made with another BLAS core type: values whose bits (fp32, or\n"
+         "                   fp64 for an --fp64 run's) differ here are held to the fp64 bound instead\n"
+         "                   of failing\n"
          "  --threads 1|2    2 (the default where there are two cores or more): the fp64 way of a\n"
          "                   step runs on a second thread beside the bit-exact way of the next;\n"
          "                   the report is the same\n"

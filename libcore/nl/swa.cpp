@@ -116,6 +116,7 @@ tape::Tensor record_swa(const tape::opaque::OpaqueRegistry& registry, const SwaS
 NL_SWA(float)
 NL_SWA(double)
 NL_SWA(Tracked32)
+NL_SWA(Tracked64)
 #undef NL_SWA
 
 }  // namespace nl

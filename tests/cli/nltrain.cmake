@@ -88,6 +88,9 @@ set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")
 if(SUITE_HAVE_MPI)
   add_test(NAME nltrain_cli_mpi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
   set_tests_properties(nltrain_cli_mpi PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 300)
+  # --fp64 across 2 ranks: refused (exit 3, one line); 1 rank trains.
+  add_test(NAME nltrain_cli_mpi_fp64 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_fp64_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(nltrain_cli_mpi_fp64 PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 60)
 endif()
 # train --trace-out: the Chrome trace parsed (phases per step, a track per stream), the same
 # metrics and checkpoint bytes without it, refused paths, a SIGINT-stopped run's whole trace.
