@@ -142,15 +142,18 @@ with tempfile.TemporaryDirectory() as w:
     if run([nltrain, "gradcheck", "--json", "--device", "cpu"]).stdout != plain:
         failures.append("gradcheck --device cpu: not the bytes of gradcheck without it")
 
-    # Receipts: a cpu-launcher run's verify, naming the kernels; cpu's carry no device.
+    # Receipts: a run started on cpu (receipts without a device) and resumed on cpu-launcher
+    # (receipts naming it) continues one chain, which bp verify nltrain accepts, saying why the
+    # kernels' values were held to the fp64 bound.
     rc = os.path.join(w, "receipts")
-    run([nltrain, "train", *SMALL, "--steps", "4", "--out", rc, "--receipts", rc + ".jsonl", "--device", "cpu-launcher"])
-    v = run([bp, "verify", "nltrain", rc + ".jsonl"], 0, "bp verify nltrain (cpu-launcher)")
-    if "kernels cpu-launcher" not in v.stderr.decode() or '"device":"cpu-launcher"' not in read(rc + ".jsonl").decode():
-        failures.append("cpu-launcher receipts: " + v.stderr.decode()[:300])
-    run([nltrain, "train", *SMALL, "--steps", "2", "--out", rc + "-cpu", "--receipts", rc + "-cpu.jsonl"])
-    if b'"device"' in read(rc + "-cpu.jsonl"):
-        failures.append("cpu receipts name a device")
+    run([nltrain, "train", *SMALL, "--steps", "4", "--stop-at", "2", "--out", rc, "--receipts", rc + ".jsonl"])
+    run([nltrain, "train", "--quiet", "--resume", rc, "--receipts", rc + ".jsonl", "--device", "cpu-launcher"])
+    lines = read(rc + ".jsonl").decode().splitlines()
+    if len(lines) != 4 or any('"device"' in l for l in lines[:2]) or not all('"device":"cpu-launcher"' in l for l in lines[2:]):
+        failures.append("receipts: %d lines, devices %s" % (len(lines), [('"device"' in l) for l in lines]))
+    v = run([bp, "verify", "nltrain", rc + ".jsonl"], 0, "bp verify nltrain (cpu, then cpu-launcher)")
+    if "kernels cpu-launcher: libgpu's kernels" not in v.stderr.decode():
+        failures.append("bp verify nltrain does not say why values were not bitwise: " + v.stderr.decode()[:300])
 
     # Refusals: one line naming the option, nothing written.
     refused = os.path.join(w, "refused")
@@ -170,6 +173,17 @@ with tempfile.TemporaryDirectory() as w:
     p = subprocess.run([nltrain, "train", *SMALL, "--steps", "2", "--out", refused, "--device", "cuda"], capture_output=True)
     if p.returncode != 0:
         one_line_error(p, 2, "--device: cuda:0 is not usable here: ", "--device cuda")
+        print("cuda: not run here: " + p.stderr.decode().strip())
+    else:
+        # A machine with a CUDA device: its kernels within TOL of cpu, and bitwise on any --threads.
+        cuda = train(w, "cuda-delta-2", "--rule", "delta", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
+                     "--device", "cuda")
+        within(metrics(os.path.join(w, "cpu-delta-2.jsonl")), metrics(cuda + ".jsonl"), "delta K=2 cuda vs cpu")
+        on_cuda = ["--rule", "titans", "--levels", "2", "--steps", "6", "--device", "cuda", "--batch", "2"]
+        c1 = train(w, "cuda-threads1", *on_cuda, "--threads", "1")
+        c2 = train(w, "cuda-threads2", *on_cuda, "--threads", "2")
+        if read(c1 + ".jsonl") != read(c2 + ".jsonl"):
+            failures.append("cuda --batch 2: --threads 1 and 2 gave other bytes")
     p = subprocess.run([nltrain, "gradcheck", "--device", "gpu"], capture_output=True)
     one_line_error(p, 3, "--device: 'gpu' is not a device", "gradcheck --device gpu")
 
