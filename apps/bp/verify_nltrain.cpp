@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <iostream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +13,7 @@
 #include "common/file_system.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
+#include "terminal.hpp"
 #include "verify_stream_error.hpp"
 #include "verify/nltrain.hpp"
 
@@ -142,8 +142,8 @@ int verify_nltrain_file(const Invocation& inv, const std::string& file) {
     if (auto e = write_to_stdout(json_report(v))) return fail(inv, *e);
     return code;
   }
-  std::cerr << text_report(v);
-  return code;
+  // A report stderr did not take (closed, full) is a lost verdict: exit 2, as for stdout.
+  return write_stderr(text_report(v)) ? code : kExitMalformedOrIo;
 }
 
 }  // namespace bp::cli

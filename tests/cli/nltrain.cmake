@@ -100,3 +100,7 @@ add_test(NAME nltrain_cli_device
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/device_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
                  ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/data)
 set_tests_properties(nltrain_cli_device PROPERTIES LABELS "nltrain;bp;cli")
+# A full disk (RLIMIT_FSIZE) during a budgeted step's spill: one line, the run kept, then resumed.
+add_test(NAME nltrain_cli_spill_full
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/spill_full_test.sh $<TARGET_FILE:nltrain>)
+set_tests_properties(nltrain_cli_spill_full PROPERTIES LABELS "nltrain;cli")
