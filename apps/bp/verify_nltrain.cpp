@@ -30,7 +30,12 @@ std::string text_report(const nl_audit::StreamVerifier& v) {
   const bool ok = v.failure_count() == 0;
   std::string s = std::string("bp verify nltrain: ") + (ok ? "PASS" : "FAIL") + ", " + std::to_string(v.receipts()) +
                   " receipt(s)";
-  if (v.not_bitwise() > 0) s += ", " + std::to_string(v.not_bitwise()) + " value(s) not bitwise (--cross-machine: held to the fp64 bound)";
+  if (v.not_bitwise() > 0) {
+    s += ", " + std::to_string(v.not_bitwise()) + " value(s) not bitwise (" +
+         (v.kernel_device().empty() ? std::string("--cross-machine")
+                                    : "kernels " + v.kernel_device() + ": libgpu's kernels, which the bit-exact way does not replay") +
+         ": held to the fp64 bound)";
+  }
   s += "\n";
   if (v.normwise_steps() > 0) {
     s += "  note: " + std::to_string(v.normwise_steps()) +

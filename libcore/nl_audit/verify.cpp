@@ -51,6 +51,7 @@ struct StreamVerifier::Impl {
   std::vector<Failure> failures;
   std::array<RuleTally, 10> tally{};
   std::string here_blas = blas_identity();
+  std::string kernel_device;  // the first receipt's kernels.device that names libgpu's kernels
   bool data_checked = false;
   // The previous receipt: what the next one must continue.
   std::optional<Receipt> first;  // identity fields only matter
@@ -289,7 +290,11 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   }
   nl::BasicTrainerState<T> recomputed = std::move(*trainer).take_state();
   const bool full = r.tokens.has_value();
-  TensorCompare cmp{line, r.step, !opt.cross_machine, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
+  // A step run by libgpu's kernels (kernels.device) is not nl's hand-written arithmetic, which is
+  // all (a) can replay: its bits are not expected, and (b) judges it, as under --cross-machine.
+  if (!r.device.empty() && kernel_device.empty()) kernel_device = r.device;
+  const bool bits_expected = !opt.cross_machine && (r.device.empty() || !opt.fp64);
+  TensorCompare cmp{line, r.step, bits_expected, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
 
   // Rules 4 and 5 (and 9's context): the step's forward and backward, from the state before.
   if (on(4)) cmp.scalar(4, "loss", static_cast<T>(r.loss), report->loss);  // an fp32 receipt's loss is a float's value
@@ -412,5 +417,6 @@ std::string StreamVerifier::foreign_blas() const {
   return impl_->first && impl_->first->blas != impl_->here_blas ? impl_->first->blas : std::string();
 }
 std::string StreamVerifier::local_blas() const { return impl_->here_blas; }
+std::string StreamVerifier::kernel_device() const { return impl_->kernel_device; }
 
 }  // namespace nl_audit

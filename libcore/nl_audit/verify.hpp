@@ -17,6 +17,9 @@
 // binary64, each entry within a tolerance from an error bound of its computation in the receipt's
 // precision (fp64_checks.hpp). A stored value that differs from (a) fails unless `cross_machine`
 // is set (receipts of another BLAS core type), and then must pass (b).
+// Receipts whose kernels.device names libgpu's kernels (nltrain --device cpu-launcher|cuda) are
+// held to (b) likewise: (a) replays nl's hand-written arithmetic, not those kernels' summation
+// order. The device may change between receipts (a run resumed on another device).
 // With `threads` > 1, way (b) of one step runs on a second thread while way (a) of the next one
 // runs on the caller's; failures are reported in the order a single thread gives them.
 #include <array>
@@ -93,6 +96,9 @@ class StreamVerifier {
   // their fp32 bits may then not be reproducible here.
   [[nodiscard]] std::string foreign_blas() const;
   [[nodiscard]] std::string local_blas() const;
+  // The first kernels.device among the receipts (libgpu's kernels ran those steps; their values
+  // whose bits differ from (a) were held to (b)), else empty.
+  [[nodiscard]] std::string kernel_device() const;
 
   static constexpr std::size_t kMaxFailures = 100;
 
