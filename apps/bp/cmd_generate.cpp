@@ -47,14 +47,23 @@ int run_builtin(const Invocation& inv, std::string_view name) {
 
 int run_from_config(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
-  auto input = read_json_argument(
+  // Read as a JsonDocument (16 bytes a value, the same refusals): a tree is built only of a
+  // document small enough to be a topology input at all.
+  auto input = read_document_argument(
       inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitInvalidArgument});
   if (auto* code = std::get_if<int>(&input)) return *code;
   if (auto* e = std::get_if<common::Error>(&input)) {
     return fail_library(inv, *e, "JSON_SYNTAX", "generate from-config: input rejected: ");
   }
-  const JsonArgument& in = std::get<JsonArgument>(input);
-  auto parsed = receipt::topology::parse_topology_input(in.doc, in.name);
+  const DocumentArgument& in = std::get<DocumentArgument>(input);
+  if (in.doc.node_count() > receipt::topology::kMaxTopologyInputValues) {
+    const common::Error too_many = common::Error::malformed(
+        "the document holds " + std::to_string(in.doc.node_count()) + " JSON values; a topology input within its limits holds at most " +
+            std::to_string(receipt::topology::kMaxTopologyInputValues),
+        {in.name, 0, ""});
+    return fail_library(inv, too_many, "SCHEMA_VIOLATION", "generate from-config: input rejected: ");
+  }
+  auto parsed = receipt::topology::parse_topology_input(common::to_ordered_json(in.doc.root()), in.name);
   if (!parsed) {
     return fail_library(inv, parsed.error().at_file(in.name), "SCHEMA_VIOLATION",
                         "generate from-config: input rejected: ");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 
 namespace bp::cli {
@@ -63,6 +64,21 @@ std::variant<nlohmann::ordered_json, CliError> read_one_receipt(const InputText&
     return invalid_json(doc.error());
   }
   return std::move(doc.value());
+}
+
+std::variant<common::JsonDocument, CliError> read_one_receipt_document(InputText& in, const std::string& path_or_dash) {
+  common::JsonInputOptions options;
+  options.file = in.name;
+  options.bom = common::BomPolicy::reject;
+  auto doc = common::parse_json_document_keeping(in.text, options);
+  if (doc) return std::move(*doc);
+  // Refused as one document: JSON Lines (one record: that record; several: BP_JSONL_MULTI_RECORD)
+  // or the syntax error, exactly as the tree reader words it.
+  auto tree = read_one_receipt(in, path_or_dash);
+  if (auto* e = std::get_if<CliError>(&tree)) return std::move(*e);
+  auto record = common::parse_json_document(std::get<nlohmann::ordered_json>(tree).dump(), options);
+  if (!record) return invalid_json(record.error());
+  return std::move(*record);
 }
 
 }  // namespace bp::cli

@@ -93,30 +93,26 @@ int write_json(MultiReportSpool& spool, const verify::MultiOutcome& o, bool ok) 
   }
   tail += "}}\n";
   written = written && write_stdout(tail);
-  if (!written) {
-    write_stderr("bp: could not write the report to stdout\n");
-    return kExitMalformedOrIo;
-  }
+  if (!written) return kExitMalformedOrIo;  // main reports the lost stdout, once, with its reason
   return ok ? kExitOk : kExitFailure;
 }
 
-void write_text(const Invocation& inv, MultiReportSpool& spool, const verify::MultiOutcome& o) {
+// False when stderr did not take the whole report (closed, full): the verdict was never shown.
+bool write_text(const Invocation& inv, MultiReportSpool& spool, const verify::MultiOutcome& o) {
   const bool color = spool.color();
   const std::string n = std::to_string(o.records);
   const std::string header = o.overall == "pass"   ? "verify multi passed (" + n + " record(s))"
                              : o.overall == "warn" ? "verify multi passed with warnings (" + n + " record(s))"
                                                    : "verify multi failed (" + n + " record(s))";
   auto to_stderr = [](std::string_view s) { return write_stderr(s); };
-  (void)write_stderr(paint_header(header, o.overall, color) + "\n\n");
-  (void)spool.per_record().replay(to_stderr);
+  bool written = write_stderr(paint_header(header, o.overall, color) + "\n\n") && spool.per_record().replay(to_stderr);
   std::string tail = "\ncross-record:\n";
   for (std::size_t i = 0; i < o.cross.size(); ++i) {
     if (i == 0 && o.rules_evidence_sent) {
       Check bare = o.cross[0];
       bare.evidence.reset();
       tail += render_check(bare, color) + "    [\n";
-      (void)write_stderr(tail);
-      (void)spool.cross_evidence().replay(to_stderr);
+      written = written && write_stderr(tail) && spool.cross_evidence().replay(to_stderr);
       tail = "\n    ]\n";
     } else {
       tail += render_check(o.cross[i], color);
@@ -125,7 +121,7 @@ void write_text(const Invocation& inv, MultiReportSpool& spool, const verify::Mu
   if (inv.verbose && o.has_coverage) {
     tail += "\n  " + coverage_line(o.bundle.rules_evaluated, o.bundle.gated_off) + "\n";
   }
-  (void)write_stderr(tail);
+  return written && write_stderr(tail);
 }
 
 }  // namespace
@@ -133,7 +129,7 @@ void write_text(const Invocation& inv, MultiReportSpool& spool, const verify::Mu
 int write_multi_report(const Invocation& inv, MultiReportSpool& spool, const verify::MultiOutcome& outcome) {
   const bool ok = outcome.overall != "fail";
   if (inv.json) return write_json(spool, outcome, ok);
-  write_text(inv, spool, outcome);
+  if (!write_text(inv, spool, outcome)) return kExitMalformedOrIo;  // the report was lost: no verdict reached anyone
   return ok ? kExitOk : kExitFailure;
 }
 

@@ -8,16 +8,16 @@
 
 namespace bp::cli {
 
-int stdout_write_failed() {
-  write_stderr("bp: could not write to stdout\n");
-  return kExitMalformedOrIo;
-}
+// The failed write is remembered (stdout_write_error): main prints the one line, with the
+// system's reason, for every command alike.
+int stdout_write_failed() { return kExitMalformedOrIo; }
 
 int emit_verify_report(const Invocation& inv, const verify::VerifyReport& report) {
   if (inv.json) {
     if (!write_stdout(report_envelope(report))) return stdout_write_failed();
   } else {
-    write_stderr(render_report(report, use_color(STDERR_FILENO, inv.color, false), inv.verbose));
+    // A report stderr did not take (closed, full) is a lost verdict: exit 2, as for stdout.
+    if (!write_stderr(render_report(report, use_color(STDERR_FILENO, inv.color, false), inv.verbose))) return kExitMalformedOrIo;
   }
   return report.failed() ? kExitFailure : kExitOk;
 }

@@ -8,7 +8,7 @@ namespace bp::cli {
 
 [[nodiscard]] int emit_verify_report(const Invocation& inv, const verify::VerifyReport& report);
 
-// Reports that stdout could not take the output (stderr, exit 2).
+// The exit status for stdout that could not take the output (2); main prints the one line.
 [[nodiscard]] int stdout_write_failed();
 
 }  // namespace bp::cli

@@ -5,13 +5,13 @@
 
 #include <cerrno>
 #include <cstring>
-#include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "command_support.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
+#include "terminal.hpp"
 #include "verify_stream_error.hpp"
 #include "verify/tensor.hpp"
 
@@ -109,8 +109,8 @@ int verify_tensor_file(const Invocation& inv, const std::string& file) {
     if (auto e = write_to_stdout(json_report(v))) return fail(inv, *e);
     return code;
   }
-  std::cerr << text_report(v);
-  return code;
+  // A report stderr did not take (closed, full) is a lost verdict: exit 2, as for stdout.
+  return write_stderr(text_report(v)) ? code : kExitMalformedOrIo;
 }
 
 }  // namespace bp::cli

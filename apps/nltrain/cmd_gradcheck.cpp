@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "device_option.hpp"
 #include "cli_common/count_option.hpp"
 #include "nl/gradcheck.hpp"
 
@@ -21,6 +22,7 @@ struct GradcheckOptions {
   bool stress = false, fp64 = false, json = false, all = false;
   std::string perturb;  // NAME[INDEX]+=AMOUNT, empty: none
   std::string schedule = "fixed";
+  std::string device = "cpu";  // the tape's memory rules and SWA through libgpu's kernels (device_option.hpp)
 };
 
 // --perturb-gradient NAME[INDEX]+=AMOUNT, e.g. "levels/0/W_Q[3]+=0.01". Whether NAME and INDEX
@@ -54,6 +56,9 @@ nlohmann::ordered_json optional_number(const std::optional<double>& v) { return 
 std::string optional_text(const std::optional<double>& v) { return v ? fmt::format("{:.3e}", *v) : "-"; }
 
 int run_gradcheck(const GradcheckOptions& o) {
+  // --fp64 here is the FD's precision, not the model's: the tape (kernels or not) stays fp32.
+  if (common::Status s = use_device(o.device, false); !s.ok()) return report(s.error());
+  const std::string device = receipt_device(o.device);  // empty for nl's own code
   std::vector<nl::RuleKind> rules;
   if (o.all) {
     rules.assign(std::begin(nl::kAllRuleKinds), std::end(nl::kAllRuleKinds));
@@ -90,7 +95,8 @@ int run_gradcheck(const GradcheckOptions& o) {
                                  (learned ? "; learned schedule: FD with the gate's mask held fixed, E without the "
                                             "straight-through term, W_freq/b_freq by FD in the mask"
                                           : "") +
-                                 (perturb ? "; negative control: hand-written gradient " + o.perturb : "");
+                                 (perturb ? "; negative control: hand-written gradient " + o.perturb : "") +
+                                 (device.empty() ? "" : "; tape: libgpu's kernel pairs and SWA on " + device);
     if (o.json) {
       nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"schedule", o.schedule}, {"stress", o.stress}, {"fp64", o.fp64},
                                {"protocol", protocol}, {"loss", rep->loss}, {"passed", rep->passed()}};
@@ -142,6 +148,7 @@ Registration add_gradcheck_command(CLI::App& app) {
   cmd->add_flag("--stress", o->stress, "Stress variant: gate biases 0, weights x3, random memory, frozen levels");
   cmd->add_flag("--fp64", o->fp64, "Finite differences in double precision on every entry");
   cmd->add_flag("--json", o->json, "Report as JSON");
+  cmd->add_option("--device", o->device, std::string(kDeviceHelp) + "; the tape column is then the kernels' gradient");
   cmd->add_option("--perturb-gradient", o->perturb,
                   "Negative control: add AMOUNT to one hand-written gradient entry, NAME[INDEX]+=AMOUNT "
                   "(e.g. W_O[3]+=0.01); the check must then report NAME as a mismatch (exit 1)");

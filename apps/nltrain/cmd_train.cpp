@@ -12,7 +12,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
-#include "cli_common/count_option.hpp"
+#include "device_option.hpp"
 #include "jsonl_sink.hpp"
 #include "common/worker_pool.hpp"
 #include "nl/blas_threads.hpp"
@@ -123,7 +123,6 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
   };
   std::uint64_t last_saved = first;
   const bool had_checkpoint = resuming || has_checkpoint(out);
-
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   // A closed metrics pipe is reported by write(2) as EPIPE and handled below, not a silent death.
@@ -240,6 +239,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
 
 int run_train(const TrainOptions& o) {
   if (common::Status s = refuse_flags(o); !s.ok()) return report(s.error());
+  if (common::Status s = use_device(o.device, o.fp64); !s.ok()) return report(s.error());  // device_option.hpp
   auto plan = !o.resume.empty() ? plan_resumed_run(o.resume, o.data, o.flags.vocab, o.out)
                                 : plan_new_run(o.flags, o.checkpoint_every, o.batch.value_or(1), o.data, o.out, o.from, o.fp64);
   if (!plan.ok()) return report(plan.error());

@@ -31,7 +31,7 @@ common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, 
                                     std::to_string(at.next_index) + " of the run); write the resumed receipts to a new file");
   }
   recorder_.emplace(nl_audit::RecorderOptions{f.compact, f.every.value_or(1), std::string(build_info::version()), run.data_sha256,
-                                              run.data_bytes, fp64 ? "hand_written" : "tape", run.data_format},
+                                              run.data_bytes, fp64 ? "hand_written" : "tape", run.data_format, f.device},
                     at);
   return {};
 }

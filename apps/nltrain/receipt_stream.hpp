@@ -20,6 +20,7 @@ struct ReceiptFlags {
   std::string path;  // empty: no receipts
   std::optional<std::uint64_t> every;
   bool compact = false;
+  std::string device;  // kernels.device: the canonical --device when libgpu's kernels run the steps; empty for cpu
 };
 
 class ReceiptStream {

@@ -1,6 +1,7 @@
 // nltrain train's command line (the options; cmd_train.cpp runs them).
 #include "cli_common/count_option.hpp"
 #include "commands.hpp"
+#include "device_option.hpp"
 #include "train_options.hpp"
 
 namespace nltrain::cli {
@@ -58,12 +59,14 @@ Registration add_train_command(CLI::App& app) {
   cmd->add_flag("--fp64", o->fp64,
                 "Train in binary64: parameters, AdamW moments, error buffers and contexts, the gradient by the hand-written "
                 "backward (no MPI, no --memory-budget); --resume must restate it");
+  cmd->add_option("--device", o->device, kDeviceHelp);
   cli_common::add_count_option(cmd, "--stop-at", o->stop_at, "Stop (with a checkpoint) at this step; the schedule still spans --steps");
   cmd->add_flag("--force", o->force, "Replace a checkpoint already in --out");
   cmd->add_flag("--quiet", o->quiet, "No progress output");
   cmd->add_flag("--json", o->json, "Summary as JSON");
   return {cmd, [o, codec] {
             o->spill_codec_given = codec->count() > 0;
+            o->receipts.device = receipt_device(o->device);
             return run_train(*o);
           }};
 }

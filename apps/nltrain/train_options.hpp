@@ -27,6 +27,7 @@ struct TrainOptions {
   ReceiptFlags receipts;
   bool force = false, quiet = false, json = false, metrics_timing = false;
   bool fp64 = false;  // the whole run in binary64 (hand-written backward; one process, no --memory-budget)
+  std::string device = "cpu";  // --device: cpu, cpu-launcher, cuda[:I] (device_option.hpp); a run may change it on --resume
 };
 
 [[nodiscard]] int run_train(const TrainOptions& o);

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "device_option.hpp"
+
 namespace nltrain::cli {
 
 common::Status refuse_flags(const TrainOptions& o) {
@@ -20,6 +22,12 @@ common::Status refuse_flags(const TrainOptions& o) {
   }
   if (o.trace_out == "-") return common::Error::invalid_argument("--trace-out: a trace is a file (renamed into place when complete), not '-'");
   if (o.threads && *o.threads == 0) return common::Error::invalid_argument("--threads: must be at least 1");
+  if (o.memory_budget && !receipt_device(o.device).empty()) {
+    // The budget spills the rules' own caches (the tape's context); a kernel pair keeps its packed
+    // cache among the block's saved values, which the budget does not see: it would not hold.
+    return common::Error::invalid_argument("--memory-budget spills nl's own caches; with --device " + o.device +
+                                           " libgpu's kernel pairs keep theirs in memory (train on --device cpu)");
+  }
   if (o.fp64 && o.memory_budget) {
     return common::Error::invalid_argument("--memory-budget spills the tape's caches, and an --fp64 run has no tape (hand-written backward)");
   }

@@ -316,6 +316,10 @@ using document_tokenizer::kBom;
 using document_tokenizer::tokenize;
 
 Result<JsonDocument> parse_json_document(std::string text, const JsonInputOptions& options) {
+  return parse_json_document_keeping(text, options);
+}
+
+Result<JsonDocument> parse_json_document_keeping(std::string& text, const JsonInputOptions& options) {
   if (options.max_bytes > JsonDocument::kMaxTextBytes) {
     return Error::invalid_argument("a JSON document holds at most " + std::to_string(JsonDocument::kMaxTextBytes) +
                                    " bytes; max_bytes is " + std::to_string(options.max_bytes));
@@ -324,7 +328,7 @@ Result<JsonDocument> parse_json_document(std::string text, const JsonInputOption
   // refuses all of them too, so only text it accepts can skip parse_json_text.
   if (text.size() <= options.max_bytes && (options.bom == BomPolicy::strip || !text.starts_with(kBom))) {
     const std::size_t start = text.starts_with(kBom) ? kBom.size() : 0;
-    if (auto doc = tokenize(std::move(text), start, options.max_depth)) return std::move(*doc);
+    if (auto doc = tokenize(std::move(text), start, options.max_depth)) return std::move(*doc);  // else given back
   }
   auto tree = parse_json_text(text, options);
   if (!tree) return tree.error();

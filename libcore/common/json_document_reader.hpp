@@ -22,6 +22,10 @@ namespace common {
 // The document owns `text`. options.max_bytes above JsonDocument::kMaxTextBytes is an
 // invalid_argument error.
 [[nodiscard]] Result<JsonDocument> parse_json_document(std::string text, const JsonInputOptions& options = {});
+// The same, moving `text` into the document only when it is accepted: refused, `text` is as it
+// was, for a caller that then reads it another way (bp validate: as JSON Lines, to say "several
+// records" rather than a syntax error on line 2).
+[[nodiscard]] Result<JsonDocument> parse_json_document_keeping(std::string& text, const JsonInputOptions& options = {});
 
 // Reads `path` through `fs` and parses it; options.file defaults to `path`.
 [[nodiscard]] Result<JsonDocument> read_json_document(FileSystem& fs, const std::string& path,

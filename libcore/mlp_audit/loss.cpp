@@ -8,7 +8,10 @@
 //                      sum: 1/2 sum (y - t)^2; mean: 1/2 sum (y - t)^2 / (batch * classes)
 //   bce_with_logits    (1 - t) x + m + log(exp(-m) + exp(-x - m)), m = max(-x, 0) (torch 1.x), or
 //                      (1 - t) x - log_sigmoid(x) with log_sigmoid = min(x, 0) - log1p(exp(-|x|))
-//                      (torch 2.x); backward (sigmoid(x) - t) g, / numel for mean
+//                      (torch 2.x); backward (sigmoid(x) - t) g, / numel for mean. With pos_weight p
+//                      (per output): the log term times w = 1 + (p - 1) t, i.e. torch's documented
+//                      -[p t log sigmoid(x) + (1 - t) log(1 - sigmoid(x))]; backward
+//                      ((p t + 1 - t) sigmoid(x) - p t) g
 // CPU mean is sum then division by the count (at::mean_out), so the bounds divide.
 #include "mlp_audit/loss.hpp"
 
@@ -90,13 +93,22 @@ LossGradient bce_with_logits(const Model& m, const std::vector<T32>& x, std::spa
   r.grad.resize(x.size());
   std::vector<T32> per(x.size());
   const T32 one(1), zero(0);
+  const std::size_t c = m.layers.back().out;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const T32 t(target[i]);
     const T32 mv = max(-x[i], zero);
-    const T32 v1 = (one - t) * x[i] + mv + log(exp(-mv) + exp(-x[i] - mv));
     const T32 log_sigmoid = min(x[i], zero) - log1p(exp(-abs(x[i])));
-    per[i] = either(v1, (one - t) * x[i] - log_sigmoid);
-    r.grad[i] = (one / (one + exp(-x[i])) - t) * one;
+    const T32 sigmoid = one / (one + exp(-x[i]));
+    if (m.pos_weight.empty()) {
+      const T32 v1 = (one - t) * x[i] + mv + log(exp(-mv) + exp(-x[i] - mv));
+      per[i] = either(v1, (one - t) * x[i] - log_sigmoid);
+      r.grad[i] = (sigmoid - t) * one;
+      continue;
+    }
+    const T32 p(m.pos_weight[i % c]);
+    const T32 w = (p - one) * t + one, pt = p * t;
+    per[i] = either((one - t) * x[i] + w * (log(exp(-mv) + exp(-x[i] - mv)) + mv), (one - t) * x[i] - w * log_sigmoid);
+    r.grad[i] = ((pt + one - t) * sigmoid - pt) * one;
   }
   const T32 n(m.reduction == Reduction::mean ? static_cast<double>(x.size()) : 1.0);
   r.loss = total(per) / n;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "mlp_audit/lr_schedule.hpp"
+
 namespace mlp_audit {
 
 // gelu: nn.GELU() (erf); gelu_tanh: nn.GELU(approximate="tanh").
@@ -54,7 +56,12 @@ struct Model {
   // cross_entropy only: CrossEntropyLoss(label_smoothing=, weight=) (empty: no class weights).
   double label_smoothing = 0;
   std::vector<float> class_weight;
+  // bce_with_logits only: BCEWithLogitsLoss(pos_weight=) per output (empty: none), fp32 values.
+  std::vector<float> pos_weight;
   Optimizer optimizer;
+  // A PyTorch learning-rate scheduler on the optimizer; optimizer.lr is then its base lr (the
+  // group's initial_lr) and each step records the scheduler's last_epoch.
+  std::optional<Scheduler> scheduler;
 };
 
 // The largest width and depth a receipt may declare (a per-record bound, with kMaxRecordBytes).

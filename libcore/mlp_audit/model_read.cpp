@@ -81,27 +81,37 @@ class ModelReader : public FieldReader {
     return {};
   }
 
-  // CrossEntropyLoss's label_smoothing and class weights (fp32 values, written exactly).
+  // CrossEntropyLoss's label_smoothing and class weights, BCEWithLogitsLoss's pos_weight (fp32
+  // values, written exactly).
   common::Status loss_options(const JsonFields& lf, Model& m) const {
     for (const char* key : {"label_smoothing", "weight"}) {
       if (lf.has(key) && m.loss != LossKind::cross_entropy) return lf.error(key, "is for cross_entropy only");
     }
+    if (lf.has("pos_weight") && m.loss != LossKind::bce_with_logits) return lf.error("pos_weight", "is for bce_with_logits only");
     if (lf.has("label_smoothing")) {
       auto e = finite(lf, "label_smoothing", 0, 1);
       if (!e.ok()) return e.error();
       m.label_smoothing = *e;
     }
-    if (!lf.has("weight")) return {};
-    auto w = lf.array("weight");
+    if (lf.has("weight")) {
+      if (auto s = fp32_list(lf, "weight", m.layers.back().out, m.class_weight); !s.ok()) return s.error();
+    }
+    if (lf.has("pos_weight")) return fp32_list(lf, "pos_weight", m.layers.back().out, m.pos_weight);
+    return {};
+  }
+
+  // One fp32 value per output of the last layer.
+  common::Status fp32_list(const JsonFields& lf, const char* key, std::size_t n, std::vector<float>& out) const {
+    auto w = lf.array(key);
     if (!w.ok()) return w.error();
-    if ((*w)->size() != m.layers.back().out) return lf.error("weight", "must hold one weight per class of the last layer");
+    if ((*w)->size() != n) return lf.error(key, "must hold one value per output of the last layer");
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
     for (std::size_t j = 0; j < (*w)->size(); ++j) {
-      const std::string path = common::json_child_path(lf.pointer("weight"), j);
+      const std::string path = common::json_child_path(lf.pointer(key), j);
       auto v = r.finite_number((**w)[j], path);
       if (!v.ok()) return v.error();
       if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
-      m.class_weight.push_back(static_cast<float>(*v));
+      out.push_back(static_cast<float>(*v));
     }
     return {};
   }
@@ -121,6 +131,7 @@ class ModelReader : public FieldReader {
     for (const char* key : {"label_smoothing", "weight"}) {
       if (lf.has(key)) return lf.error(key, "is PyTorch-only; not in a jax receipt");
     }
+    if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
     return {};
   }
 
@@ -156,7 +167,7 @@ class ModelReader : public FieldReader {
 
   common::Status model(const Json& obj, Model& m) const {
     JsonFields f = fields(obj, "/model");
-    if (auto s = f.only({"kind", "layers", "loss", "optimizer"}); !s.ok()) return s.error();
+    if (auto s = f.only({"kind", "layers", "loss", "optimizer", "scheduler"}); !s.ok()) return s.error();
     auto kind = f.string("kind");
     if (!kind.ok()) return kind.error();
     if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
@@ -174,7 +185,7 @@ class ModelReader : public FieldReader {
     auto loss = f.object("loss");
     if (!loss.ok()) return loss.error();
     JsonFields lf = fields(**loss, "/model/loss");
-    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight"}); !s.ok()) return s.error();
+    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight", "pos_weight"}); !s.ok()) return s.error();
     auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
                                           {"half_squared_error", LossKind::half_squared_error},
                                           {"bce_with_logits", LossKind::bce_with_logits}});
@@ -186,7 +197,12 @@ class ModelReader : public FieldReader {
     if (auto s = loss_options(lf, m); !s.ok()) return s.error();
     auto opt = f.object("optimizer");
     if (!opt.ok()) return opt.error();
-    return optimizer(**opt, m.optimizer);
+    if (auto s = optimizer(**opt, m.optimizer); !s.ok()) return s.error();
+    if (!f.has("scheduler")) return {};
+    auto sched = f.object("scheduler");
+    if (!sched.ok()) return sched.error();
+    m.scheduler.emplace();
+    return read_scheduler(*this, **sched, *m.scheduler);
   }
 };
 

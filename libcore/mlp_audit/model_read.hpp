@@ -1,6 +1,7 @@
 #pragma once
 // The "model" object of an `mlp` receipt (receipt.hpp), read strictly: layers (LayerNorm,
-// activation, Dropout), loss and its options, optimizer; and what a jax receipt may not name.
+// activation, Dropout), loss and its options, optimizer, learning-rate scheduler; and what a jax
+// receipt may not name.
 #include "common/result.hpp"
 #include "mlp_audit/model.hpp"
 #include "mlp_audit/read_fields.hpp"
@@ -8,6 +9,8 @@
 namespace mlp_audit {
 
 [[nodiscard]] common::Status read_model(const FieldReader& at, const Json& obj, Model& m);
+// The model's "scheduler" (scheduler_read.cpp).
+[[nodiscard]] common::Status read_scheduler(const FieldReader& at, const Json& obj, Scheduler& s);
 // GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half squared error and CrossEntropyLoss's
 // options are recomputed in torch's formulas only: a receipt of trainer "jax" may not name them.
 [[nodiscard]] common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m);

@@ -6,16 +6,21 @@
 //    "model":{"kind":"mlp","layers":[{"in":n,"out":n,"activation":A[,"negative_slope":x]
 //                                     [,"layer_norm":{"eps":x,"elementwise_affine":b}][,"dropout":p]},...],
 //             "loss":{"kind":"cross_entropy"|"mse"|"half_squared_error"|"bce_with_logits",
-//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]]},
-//             (label_smoothing and weight: cross_entropy only, present when set)
+//                     "reduction":"mean"|"sum"[,"label_smoothing":x][,"weight":[C fp32 values]][,"pos_weight":[C fp32 values]]},
+//             (label_smoothing and weight: cross_entropy only, pos_weight: bce_with_logits only, present when set)
 //             "optimizer":{"kind":"sgd"|"adam"|"adamw","lr":x,"weight_decay":x,
 //                          sgd: "momentum":x,"dampening":x,"nesterov":b
 //                          adam(w): "beta1":x,"beta2":x,"eps":x,"amsgrad":b}
 //                 | trainer "jax" (jax.example_libraries.optimizers): {"kind":"jax_sgd","lr":x}
 //                   | {"kind":"jax_momentum"|"jax_nesterov","lr":x,"mass":x}
-//                   | {"kind":"jax_adam","lr":x,"beta1":x,"beta2":x,"eps":x}},
+//                   | {"kind":"jax_adam","lr":x,"beta1":x,"beta2":x,"eps":x}}
+//             [,"scheduler":{"kind":"step","step_size":n,"gamma":x} | {"kind":"multi_step","milestones":[n,...],"gamma":x}
+//                          | {"kind":"exponential","gamma":x} | {"kind":"cosine_annealing","t_max":n,"eta_min":x}
+//                          | {"kind":"linear","start_factor":x,"end_factor":x,"total_iters":n}]},
+//             (scheduler: PyTorch only; optimizer.lr is then the scheduler's base lr)
 //    "receipt":{"index":i,"previous_sha256":H|null},
-//    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x,"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
+//    "step":{"n":n,"optimizer_step":k,"batch":B,"lr":x[,"last_epoch":e],"loss":x,"clip":null|{"max_norm":x,"total_norm":x}},
+//             (last_epoch: the scheduler's when optimizer.step() ran; present exactly with a scheduler)
 //    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out] (in [0,1] for
 //             bce_with_logits), then mask.layers.<l> [B,out] per layer with dropout: 1 kept, 0 dropped]},
 //    "before":{"tensors":[params..., optimizer state...]},
@@ -54,6 +59,7 @@ struct Receipt {
   std::optional<std::string> previous_sha256;
   std::uint64_t n = 0, optimizer_step = 0, batch = 0;
   double lr = 0;
+  std::optional<std::uint64_t> last_epoch;  // the scheduler's, where the model has one
   float loss = 0;
   struct Clip {
     double max_norm = 0;

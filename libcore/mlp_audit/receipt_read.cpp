@@ -128,7 +128,7 @@ class Reader : public FieldReader {
     auto st = f.object("step");
     if (!st.ok()) return st.error();
     JsonFields sf = fields(**st, "/step");
-    if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "loss", "clip"}); !s.ok()) return s.error();
+    if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "last_epoch", "loss", "clip"}); !s.ok()) return s.error();
     for (auto [key, field] : {std::pair{"n", &r.n}, std::pair{"optimizer_step", &r.optimizer_step}, std::pair{"batch", &r.batch}}) {
       auto v = sf.unsigned_int(key);
       if (!v.ok()) return v.error();
@@ -139,6 +139,15 @@ class Reader : public FieldReader {
     auto lr = finite(sf, "lr", 0, 1e6);
     if (!lr.ok()) return lr.error();
     r.lr = *lr;
+    if (sf.has("last_epoch") != r.model.scheduler.has_value()) {
+      return sf.error("last_epoch", "is present exactly when the model has a scheduler");
+    }
+    if (sf.has("last_epoch")) {
+      auto e = sf.unsigned_int("last_epoch");
+      if (!e.ok()) return e.error();
+      if (*e > kMaxLastEpoch) return sf.error("last_epoch", "must be at most 2^27 (the first receipt replays the schedule from epoch 0)");
+      r.last_epoch = *e;
+    }
     auto loss = sf.number("loss");
     if (!loss.ok()) return loss.error();
     r.loss = static_cast<float>(*loss);

@@ -5,6 +5,7 @@
 
 #include "common/sha256.hpp"
 #include "mlp_audit/jax_update.hpp"
+#include "mlp_audit/lr_schedule.hpp"
 #include "mlp_audit/receipt.hpp"
 #include "mlp_audit/step.hpp"
 #include "nl_audit/tensor_compare.hpp"
@@ -58,6 +59,11 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
     }
   };
 
+  // The previous receipt's lr and last_epoch, where this one continues its run (same model).
+  const bool chained = receipts_ != 0 && r.model_text == prev_model_;
+  const double prev_lr = prev_lr_;
+  const std::optional<std::uint64_t> prev_epoch = prev_epoch_;
+
   // 1 chain, 2 continuity: against the previous line of the stream.
   if (receipts_ == 0) {
     first_index_ = r.index;
@@ -83,15 +89,35 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   ++receipts_;
   prev_sha256_ = common::sha256_hex(line);
   prev_index_ = r.index, prev_n_ = r.n, prev_opt_step_ = r.optimizer_step, prev_model_ = r.model_text;
+  prev_lr_ = r.lr, prev_epoch_ = r.last_epoch;
   prev_after_.clear();
   for (const nl_audit::TensorEntry& e : r.after) prev_after_.push_back(e.sha256);
 
-  // 6 lr
+  // 6 lr: the optimizer's, or its scheduler's at the step's last_epoch, chained from the previous
+  // receipt's lr (torch computes each epoch's lr from the one before) or replayed from epoch 0.
   ++tally_[6].checked;
-  if (r.lr != m.optimizer.lr) {
-    Failure f = failure(6, "lr", "the step's learning rate is not the optimizer's");
-    f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(m.optimizer.lr), f.bound = "0";
+  if (!m.scheduler) {
+    if (r.lr != m.optimizer.lr) {
+      Failure f = failure(6, "lr", "the step's learning rate is not the optimizer's (a scheduler the writer was not given?)");
+      f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(m.optimizer.lr), f.bound = "0";
+      fail(std::move(f));
+    }
+  } else if (const std::uint64_t e = *r.last_epoch; chained && e != *prev_epoch && e != *prev_epoch + 1) {
+    Failure f = failure(6, "last_epoch", "the scheduler's last_epoch " + std::to_string(e) + " does not follow the previous step's " +
+                                             std::to_string(*prev_epoch) + " (it steps at most once between two optimizer steps)");
+    f.stored = std::to_string(e), f.recomputed = std::to_string(*prev_epoch + 1), f.bound = "1";
     fail(std::move(f));
+  } else {
+    const Scheduler& s = *m.scheduler;
+    const ScheduledLr want = !chained ? replay_lr(s, m.optimizer.lr, e)
+                             : e == *prev_epoch ? ScheduledLr{prev_lr, 0}
+                                                : next_lr(s, m.optimizer.lr, {prev_lr, 0}, e);
+    if (!(std::abs(r.lr - want.lr) <= want.bound)) {
+      Failure f = failure(6, "lr", "the step's learning rate is not the " + scheduler_name(s.kind) + " scheduler's at last_epoch " +
+                                       std::to_string(e) + (chained ? " after the previous step's" : " (replayed from epoch 0)"));
+      f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(want.lr), f.bound = nl_audit::exact_text(want.bound);
+      fail(std::move(f));
+    }
   }
 
   // 3 loss, 4 gradient

@@ -8,7 +8,11 @@
 //   4 gradient    every gradient entry against the fp64 backward within its bound
 //   5 update      every parameter and optimizer-state entry after the step, recomputed from the
 //                 state before and the stored gradients, within its bound
-//   6 lr          the step's learning rate is the optimizer's (no scheduler is audited yet)
+//   6 lr          the step's learning rate is the optimizer's, or with a scheduler (lr_schedule.hpp)
+//                 torch's chainable get_lr() at the step's last_epoch from the previous receipt's lr
+//                 (last_epoch equal: the same lr; one more: one get_lr(); anything else fails), and
+//                 on a stream's first receipt replayed from epoch 0, within the bound of libm's cos
+//                 and pow (0 where no cos or pow is involved)
 //   7 clip        where the step ran clip_grad_norm_, the total norm it returned; the update then
 //                 starts from the clipped gradients (carried with their bounds)
 // A per-entry tolerance is the Tracked bound e * (1 + 2^-30) + 2^-149. Where a bound overflowed,
@@ -75,6 +79,8 @@ class StreamVerifier {
   std::uint64_t prev_index_ = 0, prev_n_ = 0, prev_opt_step_ = 0;
   std::string prev_model_;
   std::vector<std::string> prev_after_;  // digests
+  double prev_lr_ = 0;
+  std::optional<std::uint64_t> prev_epoch_;
 };
 
 }  // namespace mlp_audit

@@ -74,5 +74,6 @@ ChunkGrads<T> AtlasOmega<T>::step_backward(const RuleConfig& cfg, std::size_t s,
 template struct AtlasOmega<float>;
 template struct AtlasOmega<double>;
 template struct AtlasOmega<Tracked32>;
+template struct AtlasOmega<Tracked64>;
 
 }  // namespace nl

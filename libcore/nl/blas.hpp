@@ -45,22 +45,26 @@ inline void ger(std::size_t m, std::size_t n, double alpha, const double* u, con
   cblas_dger(CblasRowMajor, static_cast<int>(m), static_cast<int>(n), alpha, u, 1, v, 1, a, static_cast<int>(n));
 }
 
-// Way (b)'s audit scalar (bp verify nltrain): the binary64 product and a bound on any fp32
+// Way (b)'s audit scalars (bp verify nltrain): the binary64 product and a bound on any A-precision
 // evaluation of it, in any summation order (tape/tracked_gemm.cpp). beta is 0 or 1.
-inline void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const Tracked32* a, const Tracked32* b,
-                 Tracked32 beta, Tracked32* c) {
+template <class A>
+inline void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const common::Tracked<A>* a,
+                 const common::Tracked<A>* b, common::Tracked<A> beta, common::Tracked<A>* c) {
   tape::tracked_gemm(ta, tb, m, n, k, a, b, beta.v != 0, c);
 }
 // y = op(A) x + beta y as a one-column product; op(A) is (ta ? n x m : m x n).
-inline void gemv(bool ta, std::size_t m, std::size_t n, const Tracked32* a, const Tracked32* x, Tracked32 beta,
-                 Tracked32* y) {
+template <class A>
+inline void gemv(bool ta, std::size_t m, std::size_t n, const common::Tracked<A>* a, const common::Tracked<A>* x,
+                 common::Tracked<A> beta, common::Tracked<A>* y) {
   tape::tracked_gemm(ta, false, ta ? n : m, 1, ta ? m : n, a, x, beta.v != 0, y);
 }
 // a_ij + (alpha u_i) v_j entry by entry: the bound of a two-factor product and one sum holds for
 // either association and for a fused multiply-add.
-inline void ger(std::size_t m, std::size_t n, Tracked32 alpha, const Tracked32* u, const Tracked32* v, Tracked32* a) {
+template <class A>
+inline void ger(std::size_t m, std::size_t n, common::Tracked<A> alpha, const common::Tracked<A>* u,
+                const common::Tracked<A>* v, common::Tracked<A>* a) {
   for (std::size_t i = 0; i < m; ++i) {
-    const Tracked32 au = alpha * u[i];
+    const common::Tracked<A> au = alpha * u[i];
     for (std::size_t j = 0; j < n; ++j) a[i * n + j] += au * v[j];
   }
 }

@@ -121,5 +121,7 @@ template MagGradients<double> cms_backward<double>(const MagConfig&, const MagPa
                                                    const MagForward<double>&);
 template MagGradients<Tracked32> cms_backward_consuming<Tracked32>(const MagConfig&, const MagParams<Tracked32>&,
                                                                    MagForward<Tracked32>&);
+template MagGradients<Tracked64> cms_backward_consuming<Tracked64>(const MagConfig&, const MagParams<Tracked64>&,
+                                                                   MagForward<Tracked64>&);
 
 }  // namespace nl

@@ -187,6 +187,7 @@ common::Result<MagForward<T>> cms_forward_with_mask(const MagConfig& cfg, const 
 NL_CMS_FORWARD(float)
 NL_CMS_FORWARD(double)
 NL_CMS_FORWARD(Tracked32)
+NL_CMS_FORWARD(Tracked64)
 #undef NL_CMS_FORWARD
 
 }  // namespace nl

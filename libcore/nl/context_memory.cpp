@@ -15,5 +15,6 @@ ContextMemory<T> ContextMemory<T>::initial(const MagConfig& cfg) {
 template struct ContextMemory<float>;
 template struct ContextMemory<double>;
 template struct ContextMemory<Tracked32>;
+template struct ContextMemory<Tracked64>;
 
 }  // namespace nl

@@ -27,12 +27,13 @@ template <>
 struct Lanes8Of<double> {
   typedef double type __attribute__((vector_size(64)));
 };
-// The audit scalar has no machine vector: eight lanes as an array, the same operations in the
+// The audit scalars have no machine vector: eight lanes as an array, the same operations in the
 // same order lane by lane.
+template <typename S>
 struct TrackedLanes8 {
-  Tracked32 x[8];
-  Tracked32& operator[](std::size_t i) { return x[i]; }
-  const Tracked32& operator[](std::size_t i) const { return x[i]; }
+  S x[8];
+  S& operator[](std::size_t i) { return x[i]; }
+  const S& operator[](std::size_t i) const { return x[i]; }
   TrackedLanes8& operator+=(const TrackedLanes8& o) {
     for (std::size_t i = 0; i < 8; ++i) x[i] += o.x[i];
     return *this;
@@ -43,12 +44,12 @@ struct TrackedLanes8 {
     for (std::size_t i = 0; i < 8; ++i) r.x[i] = a.x[i] * b.x[i];
     return r;
   }
-  friend TrackedLanes8 operator*(const Tracked32& s, const TrackedLanes8& a) {
+  friend TrackedLanes8 operator*(const S& s, const TrackedLanes8& a) {
     TrackedLanes8 r;
     for (std::size_t i = 0; i < 8; ++i) r.x[i] = s * a.x[i];
     return r;
   }
-  friend TrackedLanes8 operator*(const TrackedLanes8& a, const Tracked32& s) {
+  friend TrackedLanes8 operator*(const TrackedLanes8& a, const S& s) {
     TrackedLanes8 r;
     for (std::size_t i = 0; i < 8; ++i) r.x[i] = a.x[i] * s;
     return r;
@@ -56,7 +57,11 @@ struct TrackedLanes8 {
 };
 template <>
 struct Lanes8Of<Tracked32> {
-  using type = TrackedLanes8;
+  using type = TrackedLanes8<Tracked32>;
+};
+template <>
+struct Lanes8Of<Tracked64> {
+  using type = TrackedLanes8<Tracked64>;
 };
 template <typename T>
 using Lanes8 = typename Lanes8Of<T>::type;
@@ -257,5 +262,6 @@ ChunkGrads<T> DeltaRule<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
 template struct DeltaRule<float>;
 template struct DeltaRule<double>;
 template struct DeltaRule<Tracked32>;
+template struct DeltaRule<Tracked64>;
 
 }  // namespace nl

@@ -32,5 +32,6 @@ void ErrorBuffer<T>::apply_to(LevelParams<T>& g) {
 template class ErrorBuffer<float>;
 template class ErrorBuffer<double>;
 template class ErrorBuffer<Tracked32>;
+template class ErrorBuffer<Tracked64>;
 
 }  // namespace nl

@@ -87,6 +87,7 @@ void frequency_gate_backward(std::size_t s, std::size_t d, std::span<const T> w_
 NL_FREQUENCY_GATE(float)
 NL_FREQUENCY_GATE(double)
 NL_FREQUENCY_GATE(Tracked32)
+NL_FREQUENCY_GATE(Tracked64)
 #undef NL_FREQUENCY_GATE
 
 }  // namespace nl

@@ -101,6 +101,7 @@ std::vector<T> query_backward(RuleKind kind, std::size_t s, std::size_t d, std::
 NL_FRONT_END(float)
 NL_FRONT_END(double)
 NL_FRONT_END(Tracked32)
+NL_FRONT_END(Tracked64)
 #undef NL_FRONT_END
 
 }  // namespace nl

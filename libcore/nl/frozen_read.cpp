@@ -95,8 +95,13 @@ template std::vector<double> frozen_backward<double>(RuleKind, const RuleConfig&
                                                      std::span<const double>);
 template FrozenForward<Tracked32> frozen_forward<Tracked32>(RuleKind, const RuleConfig&, std::size_t,
                                                             std::span<const Tracked32>, std::span<const Tracked32>);
+template FrozenForward<Tracked64> frozen_forward<Tracked64>(RuleKind, const RuleConfig&, std::size_t,
+                                                            std::span<const Tracked64>, std::span<const Tracked64>);
 template std::vector<Tracked32> frozen_backward<Tracked32>(RuleKind, const RuleConfig&, std::size_t,
                                                            std::span<const Tracked32>, const FrozenCache<Tracked32>&,
                                                            std::span<const Tracked32>);
+template std::vector<Tracked64> frozen_backward<Tracked64>(RuleKind, const RuleConfig&, std::size_t,
+                                                           std::span<const Tracked64>, const FrozenCache<Tracked64>&,
+                                                           std::span<const Tracked64>);
 
 }  // namespace nl

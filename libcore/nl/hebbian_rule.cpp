@@ -80,5 +80,6 @@ ChunkGrads<T> HebbianRule<T>::step_backward(const RuleConfig& cfg, std::size_t s
 template struct HebbianRule<float>;
 template struct HebbianRule<double>;
 template struct HebbianRule<Tracked32>;
+template struct HebbianRule<Tracked64>;
 
 }  // namespace nl

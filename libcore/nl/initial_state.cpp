@@ -59,5 +59,6 @@ std::vector<T> initial_state(RuleKind kind, const RuleConfig& cfg) {
 template std::vector<float> initial_state<float>(RuleKind, const RuleConfig&);
 template std::vector<double> initial_state<double>(RuleKind, const RuleConfig&);
 template std::vector<Tracked32> initial_state<Tracked32>(RuleKind, const RuleConfig&);
+template std::vector<Tracked64> initial_state<Tracked64>(RuleKind, const RuleConfig&);
 
 }  // namespace nl

@@ -165,5 +165,6 @@ ChunkGrads<T> LatticeOsr<T>::step_backward(const RuleConfig& cfg, std::size_t s,
 template struct LatticeOsr<float>;
 template struct LatticeOsr<double>;
 template struct LatticeOsr<Tracked32>;
+template struct LatticeOsr<Tracked64>;
 
 }  // namespace nl

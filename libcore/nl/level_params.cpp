@@ -65,5 +65,6 @@ common::Result<LevelParams<T>> LevelParams<T>::from_flat(std::span<const T> flat
 template struct LevelParams<float>;
 template struct LevelParams<double>;
 template struct LevelParams<Tracked32>;
+template struct LevelParams<Tracked64>;
 
 }  // namespace nl

@@ -163,10 +163,12 @@ MagParams<U> MagParams<T>::cast() const {
 template struct MagParams<float>;
 template struct MagParams<double>;
 template struct MagParams<Tracked32>;
+template struct MagParams<Tracked64>;
 template MagParams<double> MagParams<float>::cast<double>() const;
 template MagParams<float> MagParams<double>::cast<float>() const;
 template MagParams<float> MagParams<float>::cast<float>() const;
 template MagParams<double> MagParams<double>::cast<double>() const;
 template MagParams<Tracked32> MagParams<float>::cast<Tracked32>() const;
+template MagParams<Tracked64> MagParams<double>::cast<Tracked64>() const;
 
 }  // namespace nl

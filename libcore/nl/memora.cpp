@@ -134,5 +134,6 @@ ChunkGrads<T> Memora<T>::step_backward(const RuleConfig& cfg, std::size_t s, std
 template struct Memora<float>;
 template struct Memora<double>;
 template struct Memora<Tracked32>;
+template struct Memora<Tracked64>;
 
 }  // namespace nl

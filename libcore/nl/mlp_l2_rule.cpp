@@ -125,8 +125,10 @@ ChunkGrads<T> MlpL2Rule<T, K>::step_backward(const RuleConfig& cfg, std::size_t 
 template struct MlpL2Rule<float, RuleKind::moneta>;
 template struct MlpL2Rule<double, RuleKind::moneta>;
 template struct MlpL2Rule<Tracked32, RuleKind::moneta>;
+template struct MlpL2Rule<Tracked64, RuleKind::moneta>;
 template struct MlpL2Rule<float, RuleKind::yaad>;
 template struct MlpL2Rule<double, RuleKind::yaad>;
 template struct MlpL2Rule<Tracked32, RuleKind::yaad>;
+template struct MlpL2Rule<Tracked64, RuleKind::yaad>;
 
 }  // namespace nl

@@ -8,6 +8,7 @@
 #include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
 #include "nl/swa.hpp"
+#include "nl/swa_kernel.hpp"
 
 namespace nl {
 namespace {
@@ -79,8 +80,17 @@ void frozen_vjp_in_place(const void* context, Spans d_outputs, Spans saved, OutS
                    d_inputs);
 }
 
+// Saved: header, q, k, v, P (record_swa); recorded through an installed SwaKernel, its handle last.
+constexpr std::size_t kSwaKernelSaved = 6;
+
 void swa_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
   const SwaShape shape = decode_swa_shape(saved[0]);
+  if (saved.size() == kSwaKernelSaved) {
+    const SwaKernel* kernel = swa_kernel_by_handle(static_cast<std::size_t>(saved[5][0]));
+    assert(kernel != nullptr);
+    kernel->backward(shape, saved[1], saved[2], saved[3], saved[4], d_outputs[0], d_inputs[0], d_inputs[1], d_inputs[2]);
+    return;
+  }
   swa_backward<float>(shape, saved[1], saved[2], saved[3], saved[4], d_outputs[0], d_inputs[0], d_inputs[1],
                       d_inputs[2]);
 }

@@ -2,9 +2,11 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "nl/dense.hpp"
+#include "nl/swa_kernel.hpp"
 #include "tape/opaque/record_opaque.hpp"
 #include "tape/tape_error.hpp"
 
@@ -98,14 +100,20 @@ tape::Tensor record_swa(const tape::opaque::OpaqueRegistry& registry, const SwaS
       throw tape::TapeError("Opaque(SWA)", "q, k, v must be seq_len x d", {t->shape(), seq});
     }
   }
-  const SwaForward<float> f = swa_forward<float>(sh, q.data(), k.data(), v.data());
+  // An installed SwaKernel (libgpu) runs the block; its handle, saved last, routes the VJP to it.
+  const std::optional<InstalledSwa> installed = installed_swa_kernel();
+  const SwaForward<float> f = installed ? installed->kernel->forward(sh, q.data(), k.data(), v.data())
+                                        : swa_forward<float>(sh, q.data(), k.data(), v.data());
   const std::vector<float> header = encode_swa_shape(sh);
   using tape::opaque::OpaqueValue;
   const std::array<tape::Tensor, 3> inputs{q, k, v};
   const std::array<OpaqueValue, 1> outputs{OpaqueValue{f.a, seq}};
-  const std::array<OpaqueValue, 5> saved{
-      OpaqueValue{header, tape::Shape{header.size()}}, OpaqueValue{q.data(), seq}, OpaqueValue{k.data(), seq},
-      OpaqueValue{v.data(), seq}, OpaqueValue{f.p, tape::Shape{sh.heads, sh.s, sh.window}}};
+  std::vector<OpaqueValue> saved{OpaqueValue{header, tape::Shape{header.size()}}, OpaqueValue{q.data(), seq},
+                                 OpaqueValue{k.data(), seq}, OpaqueValue{v.data(), seq},
+                                 OpaqueValue{f.p, tape::Shape{sh.heads, sh.s, sh.window}}};
+  const std::vector<float> handle = installed ? std::vector<float>{static_cast<float>(installed->handle)}
+                                              : std::vector<float>{};
+  if (installed) saved.push_back(OpaqueValue{handle, tape::Shape{1}});
   return tape::opaque::record_opaque(registry, tape::opaque::OpaqueKey::swa, inputs, outputs, saved).at(0);
 }
 
@@ -116,6 +124,7 @@ tape::Tensor record_swa(const tape::opaque::OpaqueRegistry& registry, const SwaS
 NL_SWA(float)
 NL_SWA(double)
 NL_SWA(Tracked32)
+NL_SWA(Tracked64)
 #undef NL_SWA
 
 }  // namespace nl

@@ -64,5 +64,6 @@ ChunkGrads<T> TitansLMM<T>::step_backward(const RuleConfig& cfg, std::size_t s, 
 template struct TitansLMM<float>;
 template struct TitansLMM<double>;
 template struct TitansLMM<Tracked32>;
+template struct TitansLMM<Tracked64>;
 
 }  // namespace nl

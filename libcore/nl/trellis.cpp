@@ -144,5 +144,6 @@ ChunkGrads<T> Trellis<T>::step_backward(const RuleConfig& cfg, std::size_t s, st
 template struct Trellis<float>;
 template struct Trellis<double>;
 template struct Trellis<Tracked32>;
+template struct Trellis<Tracked64>;
 
 }  // namespace nl

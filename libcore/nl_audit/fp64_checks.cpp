@@ -77,12 +77,14 @@ class Bounds {
   void entries(unsigned rule, const std::string& name, std::span<const S> stored, std::span<const double> ref, Tol tol) const {
     each(rule, name, stored.size(), [&](std::size_t i) { return std::tuple<S, double, double>{stored[i], ref[i], tol(i)}; });
   }
-  // A forward/backward quantity: kForwardSlack roundoffs of the entry and of `scale`, the largest
-  // magnitude of its kind (every gradient, every context): an entry that cancels to nearly
-  // nothing keeps the error of the terms it summed, which are bounded by that scale.
-  void forward(unsigned rule, const std::string& name, std::span<const float> stored, std::span<const double> ref,
+  // A forward/backward quantity: kForwardSlack roundoffs (of the stored type S) of the entry and
+  // of `scale`, the largest magnitude of its kind (every gradient, every context): an entry that
+  // cancels to nearly nothing keeps the error of the terms it summed, bounded by that scale.
+  template <class S>
+  void forward(unsigned rule, const std::string& name, std::span<const S> stored, std::span<const double> ref,
                double scale) const {
-    entries<float>(rule, name, stored, ref, [&](std::size_t i) { return kForwardSlack * kU32 * (std::abs(ref[i]) + scale) + kTiny32; });
+    entries<S>(rule, name, stored, ref,
+               [&](std::size_t i) { return kForwardSlack * kUnitOf<S> * (std::abs(ref[i]) + scale) + kTinyOf<S>; });
   }
   void scalar(unsigned rule, const std::string& name, double stored, double ref, double tol) const {
     if (std::abs(stored - ref) <= tol) return;
@@ -106,96 +108,100 @@ double schedule(const nl::AdamWConfig& o, std::uint64_t n) {
   return std::max(0.0, 0.5 * o.lr * (1.0 + std::cos(std::numbers::pi * t)));
 }
 
-std::vector<double> values(const std::vector<nl::Tracked32>& v) {
+template <class A>
+std::vector<double> values(const std::vector<common::Tracked<A>>& v) {
   std::vector<double> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i].v;
   return out;
 }
 
-// The step's numbers judged norm-wise: kForwardSlack fp32 roundoffs of the entry and of the
-// largest entry of its kind (every gradient, every context), the bound used where a branch made
-// the per-entry bounds unproven.
-void check_normwise(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored,
-                    double loss, const std::vector<double>& ref, const std::vector<std::vector<nl::Tracked32>>& error,
-                    const nl::ContextMemory<nl::Tracked32>& context_after) {
+// The step's numbers judged norm-wise: kForwardSlack roundoffs of the stored type T of the entry
+// and of the largest entry of its kind (every gradient, every context), the bound used where a
+// branch made the per-entry bounds unproven.
+template <typename T>
+void check_normwise(const BasicFp64Case<T>& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<T>& stored,
+                    double loss, const std::vector<double>& ref, const std::vector<std::vector<common::Tracked<T>>>& error,
+                    const nl::ContextMemory<common::Tracked<T>>& context_after) {
   const nl::MagConfig& cfg = c.r.cfg;
-  b.scalar(4, "loss", c.r.loss, loss, kForwardSlack * kU32 * std::max(1.0, std::abs(loss)));
+  b.scalar(4, "loss", c.r.loss, loss, kForwardSlack * kUnitOf<T> * std::max(1.0, std::abs(loss)));
   double grad_scale = largest(ref), context_scale = 0;
   for (const auto& e : error) grad_scale = std::max(grad_scale, largest(values(e)));
   for (const auto& l : context_after.levels) context_scale = std::max(context_scale, largest(values(l)));
   for (const Segment& s : segs) {
-    b.forward(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size),
-              grad_scale);
+    b.forward<T>(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), std::span(ref).subspan(s.offset, s.size),
+                 grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (c.r.pulse[l]) continue;
-    b.forward(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), grad_scale);
+    b.forward<T>(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), grad_scale);
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    b.forward(9, "context/" + std::to_string(l), c.after.context.levels[l], values(context_after.levels[l]), context_scale);
+    b.forward<T>(9, "context/" + std::to_string(l), c.after.context.levels[l], values(context_after.levels[l]), context_scale);
   }
 }
 
 // Every bound finite: a recurrence can make the running bound overflow (a divisor or a log's
 // argument within its own bound), which proves nothing about the entries.
-bool bounded(const nl::Tracked32& loss, const std::vector<nl::Tracked32>& grad, const std::vector<std::vector<nl::Tracked32>>& error,
-             const nl::ContextMemory<nl::Tracked32>& context_after) {
-  auto finite = [](const std::vector<nl::Tracked32>& v) {
-    return std::ranges::all_of(v, [](const nl::Tracked32& x) { return std::isfinite(x.e); });
-  };
+template <class X>
+bool bounded(const X& loss, const std::vector<X>& grad, const std::vector<std::vector<X>>& error,
+             const nl::ContextMemory<X>& context_after) {
+  auto finite = [](const std::vector<X>& v) { return std::ranges::all_of(v, [](const X& x) { return std::isfinite(x.e); }); };
   return std::isfinite(loss.e) && finite(grad) && std::ranges::all_of(error, finite) &&
          std::ranges::all_of(context_after.levels, finite);
 }
 
 // The loss, the gradients, the frozen levels' error contributions and the contexts after: the
-// forward and the hand-written backward at Tracked32, so each entry comes with its own bound on
-// any fp32 evaluation of the same formulas (common/tracked.hpp). A branch that fp32 could have
+// forward and the hand-written backward at Tracked<T> (Tracked32 for an fp32 run, Tracked64 for
+// an fp64 one), so each entry comes with its own bound on any evaluation of the same formulas in
+// the receipt's precision (common/tracked.hpp). A branch that the receipt's evaluation could have
 // taken the other way (a comparison inside its operands' bounds) or a bound that overflowed
-// leaves them unproven: the step is then judged norm-wise (kForwardSlack), and the report says
-// how often.
-void check_forward(const Fp64Case& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<float>& stored,
+// leaves them unproven: the step is then judged norm-wise (kForwardSlack units of T), and the
+// report says how often.
+template <typename T>
+void check_forward(const BasicFp64Case<T>& c, const Bounds& b, const std::vector<Segment>& segs, const std::vector<T>& stored,
                    std::uint64_t& unproven) {
-  using T = nl::Tracked32;
+  using X = common::Tracked<T>;
   const nl::MagConfig& cfg = c.r.cfg;
-  const nl::MagParams<T> p = c.before.params.cast<T>();
-  nl::ContextMemory<T> ctx;
+  const nl::MagParams<X> p = c.before.params.template cast<X>();
+  nl::ContextMemory<X> ctx;
   for (const auto& l : c.before.context.levels) ctx.levels.emplace_back(l.begin(), l.end());
   const nl::Pulse pulse{c.r.pulse};
   const std::uint64_t ambiguous_before = common::ambiguous_comparisons();
-  auto f = nl::cms_forward<T>(cfg, p, c.ids, c.targets, pulse, ctx);
+  auto f = nl::cms_forward<X>(cfg, p, c.ids, c.targets, pulse, ctx);
   if (!f.ok() || f->pulse.active != c.r.pulse) return;  // a learned gate at its threshold in fp64: (a) decides
-  nl::MagGradients<T> g = nl::cms_backward_consuming<T>(cfg, p, *f);
+  nl::MagGradients<X> g = nl::cms_backward_consuming<X>(cfg, p, *f);
   // Active levels' gradients have the buffered error of their frozen steps summed in (O-9).
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (!pulse.is_active(l)) continue;
-    const std::vector<float> buf = c.before.buffer_sums[l].to_flat();
-    std::vector<T> lv = g.params.levels[l].to_flat();
-    for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += T(buf[i]);
-    g.params.levels[l] = nl::LevelParams<T>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
+    const std::vector<T> buf = c.before.buffer_sums[l].to_flat();
+    std::vector<X> lv = g.params.levels[l].to_flat();
+    for (std::size_t i = 0; i < lv.size(); ++i) lv[i] += X(buf[i]);
+    g.params.levels[l] = nl::LevelParams<X>::from_flat(lv, cfg.d, nl::has_omega(cfg.rule)).value();
   }
-  const std::vector<T> grad = g.params.to_flat();
+  const std::vector<X> grad = g.params.to_flat();
   const std::vector<double> ref = values(grad);
-  std::vector<std::vector<T>> error(cfg.levels());
+  std::vector<std::vector<X>> error(cfg.levels());
   for (std::size_t l = 0; l < cfg.levels(); ++l) error[l] = g.error[l].to_flat();
   if (common::ambiguous_comparisons() != ambiguous_before || !bounded(f->loss, grad, error, f->context_after)) {
     ++unproven;
     check_normwise(c, b, segs, stored, f->loss.v, ref, error, f->context_after);
     return;
   }
-  auto own = [](const std::vector<T>& v) { return [&v](std::size_t i) { return v[i].e * (1 + kBoundSlack) + kTiny32; }; };
-  b.scalar(4, "loss", c.r.loss, f->loss.v, f->loss.e * (1 + kBoundSlack) + kTiny32);
+  constexpr double tiny = kTinyOf<T>;
+  auto own = [](const std::vector<X>& v) { return [&v](std::size_t i) { return v[i].e * (1 + kBoundSlack) + tiny; }; };
+  b.scalar(4, "loss", c.r.loss, f->loss.v, f->loss.e * (1 + kBoundSlack) + tiny);
   for (const Segment& s : segs) {
-    const std::vector<T> part(grad.begin() + static_cast<std::ptrdiff_t>(s.offset),
+    const std::vector<X> part(grad.begin() + static_cast<std::ptrdiff_t>(s.offset),
                               grad.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size));
-    b.entries<float>(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), values(part), own(part));
+    b.entries<T>(5, "grad/" + s.name, std::span(stored).subspan(s.offset, s.size), values(part), own(part));
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
     if (pulse.is_active(l)) continue;
-    b.entries<float>(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), own(error[l]));
+    b.entries<T>(5, "error/levels/" + std::to_string(l), c.stored.error[l].to_flat(), values(error[l]), own(error[l]));
   }
   for (std::size_t l = 0; l < cfg.levels(); ++l) {
-    const std::vector<T>& after = f->context_after.levels[l];
-    b.entries<float>(9, "context/" + std::to_string(l), c.after.context.levels[l], values(after), own(after));
+    const std::vector<X>& after = f->context_after.levels[l];
+    b.entries<T>(9, "context/" + std::to_string(l), c.after.context.levels[l], values(after), own(after));
   }
 }
 
@@ -284,14 +290,14 @@ void check_buffers(const BasicFp64Case<T>& c, const Bounds& b) {
   }
 }
 
-}  // namespace
-
-bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
+// Every rule (b) holds, in the receipt's precision T.
+template <typename T>
+bool check_all(const BasicFp64Case<T>& c, const std::function<void(Failure)>& fail) {
   const Bounds b(c.r.step, fail);
   const std::vector<Segment> segs = segments(c.r.cfg);
   const double lr = schedule(c.r.opt, c.r.step);
   b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
-  const std::vector<float> g = c.stored.gradients.to_flat();  // once for the three checks
+  const std::vector<T> g = c.stored.gradients.to_flat();  // once for the checks below
   std::uint64_t unproven = 0;
   check_forward(c, b, segs, g, unproven);
   check_clip(c, b, g);
@@ -300,15 +306,9 @@ bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) {
   return unproven == 0;
 }
 
-bool check_fp64(const BasicFp64Case<double>& c, const std::function<void(Failure)>& fail) {
-  const Bounds b(c.r.step, fail);
-  const double lr = schedule(c.r.opt, c.r.step);
-  b.scalar(7, "lr", c.r.lr, lr, 8 * kU64 * std::abs(lr));
-  const std::vector<double> g = c.stored.gradients.to_flat();
-  check_clip(c, b, g);
-  check_adamw(c, b, segments(c.r.cfg), g);
-  check_buffers(c, b);
-  return true;  // no forward at a bound-carrying scalar yet: nothing judged norm-wise
-}
+}  // namespace
+
+bool check_fp64(const Fp64Case& c, const std::function<void(Failure)>& fail) { return check_all(c, fail); }
+bool check_fp64(const BasicFp64Case<double>& c, const std::function<void(Failure)>& fail) { return check_all(c, fail); }
 
 }  // namespace nl_audit

@@ -6,7 +6,7 @@
 //    "trainer":{"name":"nltrain","version":V},
 //    "model":{"kind":"nltrain-mag","config":{...},"optimizer":{...}[,"precision":"fp64"],"sha256":H},
 //    "data":{"sha256":H,"bytes":N[,"format":"u16"|"u32"]},
-//    "kernels":{"gradient_path":"tape"|"hand_written","blas":S},
+//    "kernels":{"gradient_path":"tape"|"hand_written","blas":S[,"device":"cpu-launcher"|"cuda:I"]},
 //    "receipt":{"index":i,"every":k,"previous_sha256":H|null},
 //    "step":{"n":n,"chunk":c,"offset":o,"context_reset":b,["tokens":{"ids":[...],"targets":[...]},]
 //            "pulse":[b...],"lr":x,"loss":x,"grad_norm":x,"clip_scale":x|null},
@@ -26,6 +26,10 @@
 // An fp64 run's receipts (nltrain train --fp64) say "precision":"fp64" in the model (absent:
 // fp32, so an fp32 receipt's bytes and model digest are what they were), carry f64 tensors, and
 // spell the loss and the clip factor as the shortest decimal of the binary64 value itself.
+// kernels.device, absent for nl's own code (nltrain --device cpu, so those receipts are what they
+// were), names the libgpu kernels that ran the memory rules and SWA (--device cpu-launcher or
+// cuda:I): bp replays nl's hand-written math, not those kernels, so such a step's fp32 bits are
+// not expected to match way (a) and are held to the fp64 bound instead (verify.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,6 +65,7 @@ struct Receipt {
   nl::TokenFormat data_format = nl::TokenFormat::bytes;
   std::string gradient_path;  // "tape" or "hand_written": which path computed the step
   std::string blas;           // the BLAS library and core type (what decides fp32 bits)
+  std::string device;         // libgpu's kernels ("cpu-launcher", "cuda:I"); empty: nl's own code
   std::uint64_t index = 0;
   std::uint64_t every = 1;  // the run audits steps n with n mod every == 0
   std::optional<std::string> previous_sha256;

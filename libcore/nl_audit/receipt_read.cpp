@@ -14,6 +14,13 @@
 namespace nl_audit {
 namespace {
 
+// kernels.device: "cpu-launcher" or "cuda:I", I plain decimal without leading zeros (canonical).
+bool is_kernel_device(const std::string& d) {
+  if (d == "cpu-launcher") return true;
+  if (d.rfind("cuda:", 0) != 0 || d.size() == 5 || (d[5] == '0' && d.size() > 6)) return false;
+  return d.find_first_not_of("0123456789", 5) == std::string::npos;
+}
+
 using Json = nlohmann::ordered_json;
 using common::JsonFields;
 
@@ -307,7 +314,7 @@ class Reader {
     auto kernels = f.object("kernels");
     if (!kernels.ok()) return kernels.error();
     JsonFields kf = fields(**kernels, "/kernels");
-    if (auto s = kf.only({"gradient_path", "blas"}); !s.ok()) return s.error();
+    if (auto s = kf.only({"gradient_path", "blas", "device"}); !s.ok()) return s.error();
     auto path = kf.string("gradient_path");
     if (!path.ok()) return path.error();
     if (*path != "tape" && *path != "hand_written") return kf.error("gradient_path", "expected \"tape\" or \"hand_written\"");
@@ -315,6 +322,12 @@ class Reader {
     auto blas = kf.string("blas");
     if (!blas.ok()) return blas.error();
     r.blas = *blas;
+    if (kf.has("device")) {
+      auto device = kf.string("device");
+      if (!device.ok()) return device.error();
+      if (!is_kernel_device(*device)) return kf.error("device", "expected \"cpu-launcher\" or \"cuda:I\" (absent for nl's own code)");
+      r.device = *device;
+    }
 
     auto rec = f.object("receipt");
     if (!rec.ok()) return rec.error();

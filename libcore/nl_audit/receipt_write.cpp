@@ -84,12 +84,14 @@ std::string write(const Receipt& r, std::vector<std::size_t>* data_at) {
   Json data{{"sha256", r.data_sha256}, {"bytes", r.data_bytes}};
   // absent for bytes: a byte-level run's receipts stay as they were
   if (r.data_format != nl::TokenFormat::bytes) data["format"] = nl::token_format_name(r.data_format);
+  Json kernels{{"gradient_path", r.gradient_path}, {"blas", r.blas}};
+  if (!r.device.empty()) kernels["device"] = r.device;  // absent for nl's own code: those receipts stay as they were
   Json head{{"format", kReceiptFormat},
             {"version", kReceiptVersion},
             {"trainer", {{"name", "nltrain"}, {"version", r.trainer_version}}},
             {"model", std::move(model)},
             {"data", data},
-            {"kernels", {{"gradient_path", r.gradient_path}, {"blas", r.blas}}},
+            {"kernels", kernels},
             {"receipt",
              {{"index", r.index}, {"every", r.every}, {"previous_sha256", r.previous_sha256 ? Json(*r.previous_sha256) : Json(nullptr)}}},
             {"step", std::move(step)}};

@@ -27,6 +27,7 @@ std::string ReceiptRecorder::record(const nl::BasicTrainerState<T>& before, cons
   r.data_format = options_.data_format;
   r.gradient_path = options_.gradient_path;
   r.blas = blas_;
+  r.device = options_.device;
   r.index = at_.next_index;
   r.every = options_.every;
   r.previous_sha256 = at_.last_sha256;

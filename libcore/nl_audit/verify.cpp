@@ -1,5 +1,6 @@
 #include "nl_audit/verify.hpp"
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <type_traits>
@@ -14,27 +15,31 @@
 namespace nl_audit {
 
 struct StreamVerifier::Impl {
-  // Way (b) of one step, with everything it reads owned, so that it can run beside the next step.
+  // Way (b) of one step in its precision T, with everything it reads owned, so that it can run
+  // beside the next step.
+  template <typename T>
   struct Fp64Job {
     Receipt r;
-    nl::TrainerState before;
+    nl::BasicTrainerState<T> before;
     std::vector<std::size_t> ids, targets;
-    nl::StepTrace stored;
-    nl::TrainerState after;
+    nl::BasicStepTrace<T> stored;
+    nl::BasicTrainerState<T> after;
     std::int64_t line = 0;
   };
   struct Fp64Result {
     std::vector<Failure> failures;
     bool per_entry = true;  // false: judged norm-wise (fp64_checks.hpp)
   };
-  static Fp64Result run_fp64(const Fp64Job& j) {
+  template <typename T>
+  static Fp64Result run_fp64(const Fp64Job<T>& j) {
     Fp64Result out;
-    out.per_entry = check_fp64({j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
+    out.per_entry = check_fp64(BasicFp64Case<T>{j.r, j.before, j.ids, j.targets, j.stored, j.after}, [&](Failure f) {
       f.line = j.line;
       out.failures.push_back(std::move(f));
     });
     return out;
   }
+  using Job = std::function<Fp64Result()>;
 
   explicit Impl(VerifyOptions o) : opt(std::move(o)) {}
 
@@ -46,6 +51,7 @@ struct StreamVerifier::Impl {
   std::vector<Failure> failures;
   std::array<RuleTally, 10> tally{};
   std::string here_blas = blas_identity();
+  std::string kernel_device;  // the first receipt's kernels.device that names libgpu's kernels
   bool data_checked = false;
   // The previous receipt: what the next one must continue.
   std::optional<Receipt> first;  // identity fields only matter
@@ -96,10 +102,10 @@ struct StreamVerifier::Impl {
     first->tokens.reset();
   }
   common::Status check_data(const Receipt& r, std::int64_t line, std::vector<std::size_t>& ids, std::vector<std::size_t>& targets);
-  common::Status step(std::string_view text, const std::string& file, std::int64_t line, std::optional<Fp64Job>& job);
+  common::Status step(std::string_view text, const std::string& file, std::int64_t line, Job& job);
   // Rules 2-9 on a read receipt, in its precision T (float, or double for an fp64 run's).
   template <typename T>
-  common::Status step_as(Receipt& r, std::string_view text, const std::string& file, std::int64_t line, std::optional<Fp64Job>& job);
+  common::Status step_as(Receipt& r, std::string_view text, const std::string& file, std::int64_t line, Job& job);
   // Reports the previous step's way (b), then what was held back.
   void drain() {
     holding = false;
@@ -114,10 +120,10 @@ struct StreamVerifier::Impl {
   }
   common::Status add(std::string_view text, const std::string& file, std::int64_t line) {
     holding = pending.valid();
-    std::optional<Fp64Job> job;
+    Job job;
     common::Status s = step(text, file, line, job);
     drain();
-    if (job) pending = std::async(std::launch::async, [j = std::move(*job)] { return run_fp64(j); });
+    if (job) pending = std::async(std::launch::async, std::move(job));
     return s;
   }
 };
@@ -235,7 +241,7 @@ common::Status StreamVerifier::Impl::check_data(const Receipt& r, std::int64_t l
 }
 
 common::Status StreamVerifier::Impl::step(std::string_view text, const std::string& file, std::int64_t line,
-                                          std::optional<Fp64Job>& job) {
+                                          Job& job) {
   auto parsed = read_receipt(text, file, line);
   if (!parsed.ok()) return parsed.error();
   if (parsed->fp64) return step_as<double>(*parsed, text, file, line, job);
@@ -244,13 +250,7 @@ common::Status StreamVerifier::Impl::step(std::string_view text, const std::stri
 
 template <typename T>
 common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, const std::string& file, std::int64_t line,
-                                             std::optional<Fp64Job>& job) {
-  constexpr bool fp64 = std::is_same_v<T, double>;
-  if (fp64 && opt.cross_machine) {
-    return common::Error::invalid_argument(
-        "--cross-machine: an fp64 run's receipts are checked bit for bit (way (b) has no binary64 bound of their loss and "
-        "gradients yet)");
-  }
+                                             Job& job) {
   if (!r.tokens && opt.cross_machine) {
     return common::Error::invalid_argument("--cross-machine needs full receipts: a compact one's numbers exist only as the digests of their bits");
   }
@@ -290,7 +290,11 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   }
   nl::BasicTrainerState<T> recomputed = std::move(*trainer).take_state();
   const bool full = r.tokens.has_value();
-  TensorCompare cmp{line, r.step, !opt.cross_machine, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
+  // A step run by libgpu's kernels (kernels.device) is not nl's hand-written arithmetic, which is
+  // all (a) can replay: its bits are not expected, and (b) judges it, as under --cross-machine.
+  if (!r.device.empty() && kernel_device.empty()) kernel_device = r.device;
+  const bool bits_expected = !opt.cross_machine && (r.device.empty() || !opt.fp64);
+  TensorCompare cmp{line, r.step, bits_expected, [this](Failure f) { fail(std::move(f)); }, &not_bitwise};
 
   // Rules 4 and 5 (and 9's context): the step's forward and backward, from the state before.
   if (on(4)) cmp.scalar(4, "loss", static_cast<T>(r.loss), report->loss);  // an fp32 receipt's loss is a float's value
@@ -365,26 +369,15 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   }
   remember_first(r);
   prev_index = r.index, prev_step = r.step, prev_sha256 = common::sha256_hex(text), prev_after_digests = digests(r.after);
-  if constexpr (fp64) {
-    // An fp64 run's receipt: way (b) holds the stages' formulas (clip, rate, AdamW, error
-    // buffers) on the caller's thread; its loss, gradients and context are way (a)'s alone.
-    if (opt.fp64) {
-      (void)check_fp64(BasicFp64Case<double>{r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
-        f.line = line;
-        fail(std::move(f));
-      });
-    }
-    carried = std::move(stored_after);
-    return {};
-  } else {
   if (opt.fp64 && opt.threads > 1) {
     carried = stored_after;  // the job, on its own thread, keeps a copy
-    job = Fp64Job{std::move(r), std::move(before), std::move(ids), std::move(targets),
-                  decoded ? std::move(*decoded) : std::move(trace), std::move(stored_after), line};
+    auto j = std::make_shared<const Fp64Job<T>>(Fp64Job<T>{std::move(r), std::move(before), std::move(ids), std::move(targets),
+                                                           decoded ? std::move(*decoded) : std::move(trace), std::move(stored_after), line});
+    job = [j] { return run_fp64(*j); };
     return {};
   }
   if (opt.fp64) {
-    const bool per_entry = check_fp64({r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
+    const bool per_entry = check_fp64(BasicFp64Case<T>{r, seen, ids, targets, decoded ? *decoded : trace, stored_after}, [this, line](Failure f) {
       f.line = line;
       fail(std::move(f));
     });
@@ -392,7 +385,6 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   }
   carried = std::move(stored_after);
   return {};
-  }
 }
 
 StreamVerifier::StreamVerifier(VerifyOptions o) : impl_(std::make_unique<Impl>(std::move(o))) {}
@@ -425,5 +417,6 @@ std::string StreamVerifier::foreign_blas() const {
   return impl_->first && impl_->first->blas != impl_->here_blas ? impl_->first->blas : std::string();
 }
 std::string StreamVerifier::local_blas() const { return impl_->here_blas; }
+std::string StreamVerifier::kernel_device() const { return impl_->kernel_device; }
 
 }  // namespace nl_audit

@@ -12,10 +12,14 @@
 //   7 schedule   the pulse and the learning rate of the step
 //   8 adamw      parameters, moments and step counts after the update
 //   9 memory     context memory, error buffers and their counts after the step
-// Rules 4-9 re-derive every number two ways: (a) bit for bit in fp32 through libcore/nl's
-// hand-written backward (never the tape); (b) in fp64, each entry within a tolerance from an
-// error bound of the fp32 computation (fp64_checks.hpp). A stored value that differs from (a)
-// fails unless `cross_machine` is set (receipts of another BLAS core type), and then must pass (b).
+// Rules 4-9 re-derive every number two ways: (a) bit for bit in the receipt's precision (fp32, or
+// binary64 for an fp64 run's) through libcore/nl's hand-written backward (never the tape); (b) in
+// binary64, each entry within a tolerance from an error bound of its computation in the receipt's
+// precision (fp64_checks.hpp). A stored value that differs from (a) fails unless `cross_machine`
+// is set (receipts of another BLAS core type), and then must pass (b).
+// Receipts whose kernels.device names libgpu's kernels (nltrain --device cpu-launcher|cuda) are
+// held to (b) likewise: (a) replays nl's hand-written arithmetic, not those kernels' summation
+// order. The device may change between receipts (a run resumed on another device).
 // With `threads` > 1, way (b) of one step runs on a second thread while way (a) of the next one
 // runs on the caller's; failures are reported in the order a single thread gives them.
 #include <array>
@@ -58,7 +62,7 @@ struct Failure {
 
 struct VerifyOptions {
   std::optional<std::string> data;  // the training data's bytes (needed by compact receipts)
-  bool cross_machine = false;       // accept (b) where the fp32 bits differ
+  bool cross_machine = false;       // accept (b) where the bits differ
   bool fp64 = true;                 // run (b)
   unsigned threads = 1;             // 2 or more: (b) of a step beside (a) of the next
   std::array<bool, 10> disabled{};  // rule numbers not run (tests show each rule is needed)
@@ -92,6 +96,9 @@ class StreamVerifier {
   // their fp32 bits may then not be reproducible here.
   [[nodiscard]] std::string foreign_blas() const;
   [[nodiscard]] std::string local_blas() const;
+  // The first kernels.device among the receipts (libgpu's kernels ran those steps; their values
+  // whose bits differ from (a) were held to (b)), else empty.
+  [[nodiscard]] std::string kernel_device() const;
 
   static constexpr std::size_t kMaxFailures = 100;
 

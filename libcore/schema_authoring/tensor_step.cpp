@@ -88,6 +88,10 @@ SchemaDocument receipt() {
                   .field("kernels", object()
                                         .field("gradient_path", one_of_values({"tape", "hand_written"}))
                                         .field("blas", string().describe("BLAS library and core type: what decides fp32 bits"))
+                                        .optional("device", string()
+                                                                .pattern("^(cpu-launcher|cuda:(0|[1-9][0-9]*))$")
+                                                                .describe("libgpu's kernels ran the memory rules and SWA "
+                                                                          "(nltrain --device); absent: nl's own code"))
                                         .closed()
                                         .ordered())
                   .field("receipt", object()
@@ -137,7 +141,8 @@ SchemaDocument verify_report() {
                   .field("mode", constant("nltrain"))
                   .field("receipts", integer().min(1))
                   .field("failure_count", count())
-                  .field("not_bitwise", count().describe("values held to the fp64 bound under --cross-machine"))
+                  .field("not_bitwise", count().describe("values held to the fp64 bound under --cross-machine or from receipts of "
+                                                               "libgpu's kernels (kernels.device)"))
                   .field("normwise_steps",
                          count().describe("steps whose loss, gradients and contexts the fp64 way held to the norm-wise "
                                           "tolerance: their per-entry bounds were not proven"))

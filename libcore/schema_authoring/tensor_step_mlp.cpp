@@ -2,6 +2,8 @@
 // (apps/bp/extract/pytorch_mlp.py, jax_mlp.py) and read by bp verify tensor (libcore/mlp_audit/receipt.hpp).
 // The schema says the shape; the reader also holds what a schema cannot: the tensor layout of
 // the receipt's layers, each tensor's SHA-256 against its bytes, finite values, class indices.
+#include <cstdint>
+
 #include "schema_authoring/families.hpp"
 
 namespace schema_authoring {
@@ -76,6 +78,34 @@ SchemaDocument receipt() {
                       .field("eps", number().min(0))
                       .closed()
                       .ordered();
+  // torch.optim.lr_scheduler (trainer "pytorch"): optimizer.lr is then the scheduler's base lr.
+  Node epochs = integer().min(0).max(std::int64_t{1} << 40);
+  Node step_lr = object()
+                     .field("kind", constant("step"))
+                     .field("step_size", integer().min(1).max(std::int64_t{1} << 40))
+                     .field("gamma", number().min(0))
+                     .closed()
+                     .ordered();
+  Node multi_step_lr = object()
+                           .field("kind", constant("multi_step"))
+                           .field("milestones", array(epochs).min_items(1).max_items(4096).describe("sorted; a repeat multiplies by gamma again"))
+                           .field("gamma", number().min(0))
+                           .closed()
+                           .ordered();
+  Node exponential_lr = object().field("kind", constant("exponential")).field("gamma", number().min(0)).closed().ordered();
+  Node cosine_lr = object()
+                       .field("kind", constant("cosine_annealing"))
+                       .field("t_max", integer().min(1).max(std::int64_t{1} << 40).describe("CosineAnnealingLR's T_max"))
+                       .field("eta_min", number().min(0))
+                       .closed()
+                       .ordered();
+  Node linear_lr = object()
+                       .field("kind", constant("linear"))
+                       .field("start_factor", number().min(0).max(1))
+                       .field("end_factor", number().min(0).max(1))
+                       .field("total_iters", epochs)
+                       .closed()
+                       .ordered();
   Node model = object()
                    .field("kind", constant("mlp"))
                    .field("layers", array(layer).min_items(1).max_items(64))
@@ -85,9 +115,13 @@ SchemaDocument receipt() {
                                       .field("reduction", one_of_values({"mean", "sum"}))
                                       .optional("label_smoothing", number().min(0).max(1).describe("cross_entropy only"))
                                       .optional("weight", array(number()).min_items(1).describe("cross_entropy's class weights (fp32 values)"))
+                                      .optional("pos_weight", array(number()).min_items(1).describe(
+                                                                  "bce_with_logits' positive weight per output (fp32 values)"))
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))
+                   .optional("scheduler", either({step_lr, multi_step_lr, exponential_lr, cosine_lr, linear_lr})
+                                              .describe("StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR; PyTorch only"))
                    .closed()
                    .ordered();
   Node step = object()
@@ -95,6 +129,8 @@ SchemaDocument receipt() {
                   .field("optimizer_step", integer().min(1).describe("torch's step count after the update (jax: i + 1 for opt_update(i, ...))"))
                   .field("batch", integer().min(1))
                   .field("lr", number().min(0))
+                  .optional("last_epoch", integer().min(0).max(std::int64_t{1} << 27)
+                                              .describe("the scheduler's when optimizer.step() ran; exactly with model.scheduler"))
                   .field("loss", number().describe("fp32"))
                   .field("clip", either({object()
                                              .field("max_norm", number().min(0))

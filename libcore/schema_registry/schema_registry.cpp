@@ -110,6 +110,21 @@ std::string pick_receipt_version(const ojson& receipt, bool* known) {
   return "0.2.0";
 }
 
+std::string pick_receipt_version(common::JsonView receipt, bool* known) {
+  if (known != nullptr) *known = false;
+  if (receipt.is_object()) {
+    const auto sv = receipt.find("schema_version");
+    if (sv && sv->is_string()) {
+      const auto& versions = receipt_versions();
+      if (std::find(versions.begin(), versions.end(), sv->string()) != versions.end()) {
+        if (known != nullptr) *known = true;
+        return std::string(sv->string());
+      }
+    }
+  }
+  return "0.2.0";
+}
+
 std::string pick_framework_trace_version(const ojson& sidecar) {
   if (sidecar.is_object()) {
     const auto f = sidecar.find("format");

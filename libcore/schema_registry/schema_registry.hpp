@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
+
 namespace schema_registry {
 
 [[nodiscard]] const nlohmann::ordered_json* find_schema(std::string_view id_or_version);
@@ -28,6 +30,7 @@ namespace schema_registry {
 // picks it: its own "schema_version" when that is a known version, else "0.2.0".
 // `known` (optional) tells whether the document's own version was known.
 [[nodiscard]] std::string pick_receipt_version(const nlohmann::ordered_json& receipt, bool* known = nullptr);
+[[nodiscard]] std::string pick_receipt_version(common::JsonView receipt, bool* known = nullptr);
 
 // The framework-trace schema version a sidecar's "format" names
 // ("framework-trace.v0.7.0" -> "0.7.0"); "0.1.0" when it names none we ship.

@@ -1,11 +1,13 @@
-// BLAS products of Tracked<float> operands (way (b) of bp verify nltrain runs the nl formulas
-// at that type; tape/ops/matmul and nl/blas both come here). The value is the dgemm of the values; the bound covers an
-// fp32 sgemm of the fp32 operands in any summation order (OpenBLAS blocks and fuses differently
-// per core type): with |a32 - a| <= ea and |b32 - b| <= eb entrywise,
-//   |sgemm(a32, b32) - dgemm(a, b)| <= (|a| + ea) eb + ea |b| + g_k (|a| + ea)(|b| + eb),
-// g_k = k u / (1 - k u) the classical bound of a length-k dot product in any order (u covering
-// both precisions, as in Tracked). Each term is one dgemm of non-negative matrices, whose own
-// rounding (relative, at most g_k in binary64) is covered by kSelf below.
+// BLAS products of Tracked<A> operands (way (b) of bp verify nltrain runs the nl formulas at
+// that type; tape/ops/matmul and nl/blas both come here). The value is the dgemm of the values;
+// the bound covers an A-precision gemm of the A operands in any summation order (OpenBLAS blocks
+// and fuses differently per core type): with |aA - a| <= ea and |bA - b| <= eb entrywise,
+//   |gemm_A(aA, bA) - dgemm(a, b)| <= (|a| + ea) eb + ea |b| + g_k (|a| + ea)(|b| + eb),
+// g_k = k u / (1 - k u) the classical bound of a length-k dot product in any order (fused
+// multiply-adds included), u covering both evaluations' roundings as in Tracked: for A = double,
+// ours and the trainer's dgemm each contribute binary64's, so u = 2^-52. Each term is one dgemm
+// of non-negative matrices, whose own rounding (relative, at most g_k in binary64) is covered by
+// kSelf below.
 #include <cmath>
 #include <vector>
 
@@ -22,9 +24,8 @@ struct Split {
   std::vector<double> v, mag, e, mag_e;  // value, |value|, error, |value| + error
 };
 
-using Tracked32 = common::Tracked<float>;
-
-Split split(const Tracked32* x, std::size_t n) {
+template <class A>
+Split split(const common::Tracked<A>* x, std::size_t n) {
   Split s;
   s.v.resize(n), s.mag.resize(n), s.e.resize(n), s.mag_e.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -39,20 +40,23 @@ void dgemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const 
               tb ? static_cast<int>(k) : static_cast<int>(n), 0.0, c, static_cast<int>(n));
 }
 
+template <class A>
 double gamma(std::size_t k) {
-  const double ku = static_cast<double>(k) * Tracked32::u;
+  const double ku = static_cast<double>(k) * common::Tracked<A>::u;
   return ku / (1 - ku);
 }
 
 }  // namespace
 
-void tracked_gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const Tracked32* a,
-                  const Tracked32* b, bool add, Tracked32* c) {
+template <class A>
+void tracked_gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const common::Tracked<A>* a,
+                  const common::Tracked<A>* b, bool add, common::Tracked<A>* c) {
+  using T = common::Tracked<A>;
   if (m == 0 || n == 0) return;
   const std::size_t mn = m * n;
   if (k == 0) {
     if (!add)
-      for (std::size_t i = 0; i < mn; ++i) c[i] = Tracked32{};
+      for (std::size_t i = 0; i < mn; ++i) c[i] = T{};
     return;
   }
   const Split sa = split(a, m * k), sb = split(b, k * n);
@@ -62,12 +66,17 @@ void tracked_gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k,
   dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.e.data(), err.data());
   dgemm(ta, tb, m, n, k, sa.e.data(), sb.mag.data(), err2.data());
   const std::size_t terms = add ? k + 1 : k;
-  const double g = gamma(terms), tiny = 2 * static_cast<double>(terms) * Tracked32::tiny;
+  const double g = gamma<A>(terms), tiny = 2 * static_cast<double>(terms) * T::tiny;
   for (std::size_t i = 0; i < mn; ++i) {
     double value = val[i], prop = err[i] + err2[i], scale = mag[i];
     if (add) value += c[i].v, prop += c[i].e, scale += std::abs(c[i].v) + c[i].e;
-    c[i] = Tracked32::exact(value, (prop + g * scale) * (1 + kSelf) + tiny);
+    c[i] = T::exact(value, (prop + g * scale) * (1 + kSelf) + tiny);
   }
 }
+
+template void tracked_gemm<float>(bool, bool, std::size_t, std::size_t, std::size_t, const common::Tracked<float>*,
+                                  const common::Tracked<float>*, bool, common::Tracked<float>*);
+template void tracked_gemm<double>(bool, bool, std::size_t, std::size_t, std::size_t, const common::Tracked<double>*,
+                                   const common::Tracked<double>*, bool, common::Tracked<double>*);
 
 }  // namespace tape

@@ -56,6 +56,9 @@ struct CudaProbe {
   std::string reason;  // one line; empty when backend is set
 };
 [[nodiscard]] const CudaProbe& cuda_backend();
+// The same for device `index` (cuda_backend_on(0) is cuda_backend()); also says when the machine
+// has fewer devices. Probed once per index; thread-safe.
+[[nodiscard]] const CudaProbe& cuda_backend_on(std::size_t index);
 
 // Whether this build compiled the CUDA launcher (nvcc was found at configure time).
 [[nodiscard]] bool cuda_compiled();

@@ -5,6 +5,8 @@
 // then nl_audit::StreamVerifier over those receipts (reading, the fp32 recomputation through the
 // hand-written path, and the fp64 way).
 // Third argument: the verifier's threads (2: way (b) of a step beside way (a) of the next).
+// Fourth: the precision, 0 fp32 (trained on the tape) or 1 fp64 (nltrain train --fp64: the
+// hand-written backward at double; its receipts verified at double and at Tracked<double>).
 // Counters per step, wall clock (run it on an otherwise idle machine): train_ms, record_ms (the
 // receipt's extra cost), verify_ms, and verify_over_train (the goal is at most 2); and
 // verify_cpu_ms, the process's CPU time while verifying (more than verify_ms with 2 threads).
@@ -14,6 +16,7 @@
 
 #include <chrono>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/sha256.hpp"
@@ -35,7 +38,10 @@ double wall_seconds() { return std::chrono::duration<double>(std::chrono::steady
 
 const tape::opaque::OpaqueRegistry& registry() { return nlbench::registry(); }
 
-nl::Trainer make(std::size_t d) { return nlbench::delta_trainer(d, kSeq, 4, kSteps); }
+template <typename T>
+nl::BasicTrainer<T> make(std::size_t d) {
+  return nlbench::delta_trainer<T>(d, kSeq, 4, kSteps);
+}
 
 // Byte j of the data is j * 29 mod 251; step n reads chunk n.
 std::string data() {
@@ -48,7 +54,10 @@ void chunk(std::size_t n, std::vector<std::size_t>& ids, std::vector<std::size_t
   for (std::size_t i = 0; i < kSeq; ++i) ids[i] = (n * kSeq + i) * 29 % 251, tg[i] = (n * kSeq + i + 1) * 29 % 251;
 }
 
-void BM_verify_vs_train(benchmark::State& state) {
+template <typename T>
+void verify_vs_train(benchmark::State& state) {
+  constexpr bool fp64 = std::is_same_v<T, double>;
+  const nl::GradientPath path = fp64 ? nl::GradientPath::hand_written : nl::GradientPath::tape;
   const auto d = static_cast<std::size_t>(state.range(0));
   const bool compact = state.range(1) != 0;
   const auto threads = static_cast<unsigned>(state.range(2));
@@ -56,22 +65,22 @@ void BM_verify_vs_train(benchmark::State& state) {
   std::vector<std::size_t> ids(kSeq), tg(kSeq);
   double train = 0, record = 0, verify = 0, verify_cpu = 0;
   for (auto _ : state) {
-    nl::Trainer plain = make(d);
+    nl::BasicTrainer<T> plain = make<T>(d);
     double t0 = wall_seconds();
     for (std::size_t n = 0; n < kSteps; ++n) {
       chunk(n, ids, tg);
-      benchmark::DoNotOptimize(plain.build_step(registry(), ids, tg, nl::GradientPath::tape));
+      benchmark::DoNotOptimize(plain.build_step(registry(), ids, tg, path));
     }
     train = wall_seconds() - t0;
-    nl_audit::ReceiptRecorder rec({compact, 1, "bench", common::sha256_hex(text), text.size(), "tape"}, {});
-    nl::Trainer t = make(d);
+    nl_audit::ReceiptRecorder rec({compact, 1, "bench", common::sha256_hex(text), text.size(), fp64 ? "hand_written" : "tape"}, {});
+    nl::BasicTrainer<T> t = make<T>(d);
     std::vector<std::string> lines;
     t0 = wall_seconds();
     for (std::size_t n = 0; n < kSteps; ++n) {
       chunk(n, ids, tg);
-      const nl::TrainerState before = t.state();
-      nl::StepTrace trace;
-      auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+      const nl::BasicTrainerState<T> before = t.state();
+      nl::BasicStepTrace<T> trace;
+      auto r = t.build_step(registry(), ids, tg, path, &trace);
       lines.push_back(rec.record(before, {n, n * kSeq, false, ids, tg}, *r, trace, t.state()));
     }
     record = wall_seconds() - t0 - train;
@@ -99,8 +108,16 @@ void BM_verify_vs_train(benchmark::State& state) {
   state.counters["verify_over_train"] = verify / train;
 }
 
+void BM_verify_vs_train(benchmark::State& state) {
+  if (state.range(3) != 0) {
+    verify_vs_train<double>(state);
+  } else {
+    verify_vs_train<float>(state);
+  }
+}
+
 BENCHMARK(BM_verify_vs_train)
-    ->ArgsProduct({{32, 128}, {0, 1}, {1, 2}})->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->ArgsProduct({{32, 128}, {0, 1}, {1, 2}, {0, 1}})->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

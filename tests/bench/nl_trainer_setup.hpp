@@ -18,15 +18,17 @@ inline const tape::opaque::OpaqueRegistry& registry() {
   return reg;
 }
 
-inline nl::Trainer delta_trainer(std::size_t d, std::size_t seq_len, std::uint64_t warmup, std::uint64_t total_steps,
-                                 std::size_t batch = 1) {
+// At T = double: nltrain train --fp64's trainer (the fp32 initial parameters, widened).
+template <typename T = float>
+inline nl::BasicTrainer<T> delta_trainer(std::size_t d, std::size_t seq_len, std::uint64_t warmup, std::uint64_t total_steps,
+                                         std::size_t batch = 1) {
   nl::MagConfig cfg;
   cfg.vocab = 256, cfg.d = d, cfg.heads = d / 8, cfg.seq_len = seq_len, cfg.window = seq_len, cfg.rule = nl::RuleKind::delta;
   cfg.rule_cfg.d = d, cfg.rule_cfg.d_h = 16, cfg.rule_cfg.m = 8, cfg.rule_cfg.d_c = 16;
   cfg.periods = {1, 8};
   nl::AdamWConfig opt;
   opt.lr = 3e-3, opt.warmup = warmup, opt.total_steps = total_steps;
-  return nl::Trainer(cfg, nl::MagParams<float>::init(cfg), opt, batch);
+  return nl::BasicTrainer<T>(cfg, nl::MagParams<float>::init(cfg).cast<T>(), opt, batch);
 }
 
 }  // namespace nlbench

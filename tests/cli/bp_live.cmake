@@ -28,3 +28,4 @@ bp_live_test(bp_live_jax "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no
 bp_live_test(bp_live_tensorflow "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); TensorFlow recipe test skipped" live_tensorflow_test.py)
 bp_live_test(bp_live_jax_mlp "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); JAX MLP tensor-receipt test skipped" live_jax_mlp_test.py)
 bp_live_test(bp_live_mlp "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; MLP tensor-receipt test skipped" live_mlp_test.py)
+bp_live_test(bp_live_mlp_schedule "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; learning-rate scheduler test skipped" live_mlp_schedule_test.py)

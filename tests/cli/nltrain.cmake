@@ -88,8 +88,22 @@ set_tests_properties(nltrain_file_size PROPERTIES LABELS "nltrain")
 if(SUITE_HAVE_MPI)
   add_test(NAME nltrain_cli_mpi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
   set_tests_properties(nltrain_cli_mpi PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 300)
+  # --fp64 across 2 ranks: refused (exit 3, one line); 1 rank trains.
+  add_test(NAME nltrain_cli_mpi_fp64 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_fp64_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(nltrain_cli_mpi_fp64 PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 60)
 endif()
 # train --trace-out: the Chrome trace parsed (phases per step, a track per stream), the same
 # metrics and checkpoint bytes without it, refused paths, a SIGINT-stopped run's whole trace.
 add_test(NAME nltrain_cli_trace COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/trace_test.py $<TARGET_FILE:nltrain>)
 set_tests_properties(nltrain_cli_trace PROPERTIES LABELS "nltrain;cli")
+# train|gradcheck --device: cpu keeps main's bytes; cpu-launcher (libgpu's kernels) reproducible
+# bit for bit, within a derived tolerance of cpu (DeltaRule, TitansLMM; K = 1, 2), resumes across
+# devices, gradchecks and verifies; cuda without a device and bad values refused.
+add_test(NAME nltrain_cli_device
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/device_test.py $<TARGET_FILE:nltrain> $<TARGET_FILE:bp>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/data)
+set_tests_properties(nltrain_cli_device PROPERTIES LABELS "nltrain;bp;cli")
+# A full disk (RLIMIT_FSIZE) during a budgeted step's spill: one line, the run kept, then resumed.
+add_test(NAME nltrain_cli_spill_full
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/spill_full_test.sh $<TARGET_FILE:nltrain>)
+set_tests_properties(nltrain_cli_spill_full PROPERTIES LABELS "nltrain;cli")

@@ -96,14 +96,14 @@ TEST_CASE("error_kinds: tier moves (was MoveError) -- kind and the label move_er
 TEST_CASE("error_kinds: trainer table (was PersistError) -- Io is io, Format is malformed") {
   testsupport::TempDir dir;
   error_kinds_test::write_text(dir.file("plain"), "x");
-  auto saved = hybrid::save_trainer_to_path(common::real_file_system(), hybrid::SelfTrainer{},
-                                            dir.file("plain") + "/table.txt");
+  auto saved = hybrid::write_trainer_table(common::real_file_system(), hybrid::TrainerTable{},
+                                           dir.file("plain") + "/table.txt");
   REQUIRE_FALSE(saved.ok());
   CHECK(saved.error().code() == common::ErrorCode::io);
 
   const std::string path = dir.file("table.txt");
   error_kinds_test::write_text(path, "ATENIA_SELFTRAINER_V2\ntable_end;len=99;crc32c=1\n");
-  auto loaded = hybrid::load_trainer_from_path(common::real_file_system(), path);
+  auto loaded = hybrid::read_trainer_table_strict(common::real_file_system(), path);
   REQUIRE_FALSE(loaded.ok());
   CHECK(error_text(loaded.error()) == "malformed: " + path + ":2: length mismatch: trailer says 99 bytes, table has 22");
 }

@@ -9,7 +9,7 @@
 namespace {
 
 // Chunk n of a small deterministic corpus (as trainer_test.cpp's).
-void chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
+void fp64_chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& ids, std::vector<std::size_t>& tg) {
   ids.resize(cfg.seq_len), tg.resize(cfg.seq_len);
   for (std::size_t t = 0; t < cfg.seq_len; ++t) {
     ids[t] = (3 * n + 5 * t + 1) % cfg.vocab;
@@ -17,7 +17,7 @@ void chunk(std::size_t n, const nl::MagConfig& cfg, std::vector<std::size_t>& id
   }
 }
 
-nl::AdamWConfig adamw() {
+nl::AdamWConfig fp64_adamw() {
   nl::AdamWConfig o;
   o.lr = 1e-2, o.warmup = 2, o.total_steps = 10;
   return o;
@@ -32,11 +32,11 @@ TEST_CASE("trainer_fp64: double and float trainers' losses agree to 1e-4 relativ
       nl::MagConfig cfg = nltest::mag_config(rule, 2);
       cfg.periods = {1, 2};  // level 1 alternates frozen / active: error buffers at double too
       cfg.schedule = schedule;
-      nl::Trainer single(cfg, nl::MagParams<float>::init(cfg), adamw());
-      nl::Trainer64 twice(cfg, nl::MagParams<double>::init(cfg), adamw());
+      nl::Trainer single(cfg, nl::MagParams<float>::init(cfg), fp64_adamw());
+      nl::Trainer64 twice(cfg, nl::MagParams<double>::init(cfg), fp64_adamw());
       std::vector<std::size_t> ids, tg;
       for (std::size_t n = 0; n < 5; ++n) {
-        chunk(n, cfg, ids, tg);
+        fp64_chunk(n, cfg, ids, tg);
         const auto a = single.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written);
         const auto b = twice.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written);
         REQUIRE(a.ok());
@@ -52,10 +52,10 @@ TEST_CASE("trainer_fp64: double and float trainers' losses agree to 1e-4 relativ
 
 TEST_CASE("trainer_fp64: the tape path is refused as invalid and the trainer is untouched") {
   const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
-  nl::Trainer64 t(cfg, nl::MagParams<double>::init(cfg), adamw());
+  nl::Trainer64 t(cfg, nl::MagParams<double>::init(cfg), fp64_adamw());
   const std::vector<double> before = t.params().to_flat();
   std::vector<std::size_t> ids, tg;
-  chunk(0, cfg, ids, tg);
+  fp64_chunk(0, cfg, ids, tg);
   const auto r = t.build_step(nltest::registry(), ids, tg, nl::GradientPath::tape);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().kind() == nl::StepFailure::invalid);
@@ -69,19 +69,19 @@ TEST_CASE("trainer_fp64: a resumed run matches an uninterrupted one bit for bit"
     nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::delta, 2);
     cfg.periods = {1, 2};
     cfg.schedule = schedule;
-    nl::Trainer64 straight(cfg, nl::MagParams<double>::init(cfg), adamw());
+    nl::Trainer64 straight(cfg, nl::MagParams<double>::init(cfg), fp64_adamw());
     std::vector<std::size_t> ids, tg;
     std::vector<double> losses;
     std::optional<nl::TrainerState64> saved;
     for (std::size_t n = 0; n < 8; ++n) {
       if (n == 4) saved = straight.state();  // level 1's error buffer holds frozen step 3's contribution
-      chunk(n, cfg, ids, tg);
+      fp64_chunk(n, cfg, ids, tg);
       losses.push_back(straight.build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written)->loss);
     }
     auto resumed = nl::Trainer64::from_state(*saved);
     REQUIRE(resumed.ok());
     for (std::size_t n = 4; n < 8; ++n) {
-      chunk(n, cfg, ids, tg);
+      fp64_chunk(n, cfg, ids, tg);
       CHECK(resumed->build_step(nltest::registry(), ids, tg, nl::GradientPath::hand_written)->loss == losses[n]);
     }
     CHECK(resumed->params().to_flat() == straight.params().to_flat());
@@ -92,13 +92,13 @@ TEST_CASE("trainer_fp64: a resumed run matches an uninterrupted one bit for bit"
 TEST_CASE("trainer_fp64: a batch of 3 ends in the same bits on 1 and 3 threads") {
   const nl::MagConfig cfg = nltest::mag_config(nl::RuleKind::titans, 2);
   auto run = [&](std::size_t threads) {
-    nl::Trainer64 t(cfg, nl::MagParams<double>::init(cfg), adamw(), 3);
+    nl::Trainer64 t(cfg, nl::MagParams<double>::init(cfg), fp64_adamw(), 3);
     common::WorkerPool pool(threads);
     std::vector<std::vector<std::size_t>> ids(3), tg(3);
     for (std::size_t n = 0; n < 4; ++n) {
       std::vector<nl::Sequence> batch;
       for (std::size_t b = 0; b < 3; ++b) {
-        chunk(3 * n + b, cfg, ids[b], tg[b]);
+        fp64_chunk(3 * n + b, cfg, ids[b], tg[b]);
         batch.push_back({ids[b], tg[b]});
       }
       REQUIRE(t.build_batch_step(nltest::registry(), batch, nl::GradientPath::hand_written, &pool).ok());

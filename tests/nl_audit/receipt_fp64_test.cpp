@@ -4,6 +4,9 @@
 // significant digit).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
 #include <set>
 #include <string>
@@ -32,6 +35,13 @@ struct Forgery {
   std::size_t at = ~std::size_t{0};
   std::function<void(const nl::TrainerState64& before, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& after)> result;
 };
+template <class F>
+Forgery forged_at(std::size_t step, F result) {
+  Forgery g;
+  g.at = step;
+  g.result = result;
+  return g;
+}
 
 // The clip and the AdamW update again from `trace`'s gradient and rate, as the trainer does them.
 void redo_update(const nl::TrainerState64& before, nl::StepTrace64& trace, const nl::Pulse& pulse, nl::TrainerState64& after) {
@@ -147,12 +157,7 @@ TEST_CASE("nl_audit fp64: every tampering is caught by the rule that owns it, an
     Forgery forge;
     unsigned rule;
   };
-  auto at5 = [](auto f) {
-    Forgery g;
-    g.at = 5;
-    g.result = f;
-    return g;
-  };
+  auto at5 = [](auto f) { return forged_at(5, f); };
   const std::vector<Case> cases = {
       {"a gradient entry in its 12th significant digit",
        at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
@@ -224,4 +229,122 @@ TEST_CASE("nl_audit fp64: way (b) holds the stages' formulas at binary64: an hon
       CHECK(failures[1].tensor == "params/E");
     }
   }
+}
+
+namespace fp64_receipts {
+
+// The stream verified with --cross-machine (bits not held): way (b) is the only judge of values.
+nl_audit::StreamVerifier cross_verified(const std::vector<std::string>& lines, std::array<bool, 10> disabled = {}, unsigned threads = 1) {
+  nl_audit::VerifyOptions o;
+  o.cross_machine = true;
+  o.disabled = disabled;
+  o.threads = threads;
+  nl_audit::StreamVerifier v(std::move(o));
+  std::int64_t n = 0;
+  for (const std::string& l : lines) {
+    auto s = v.add(l, "r.jsonl", ++n);
+    REQUIRE_MESSAGE(s.ok(), s.error().to_string());
+  }
+  return v;
+}
+
+// The entry of largest magnitude: its own bound is a few binary64 roundoffs of it, far below a
+// change in its 12th digit.
+double& largest_entry(std::vector<double>& v) {
+  REQUIRE(!v.empty());
+  return *std::max_element(v.begin(), v.end(), [](double x, double y) { return std::abs(x) < std::abs(y); });
+}
+
+// Another machine's honest step, as far as its last bits go: every nonzero attention gradient,
+// level 0's context entries and the loss one binary64 ulp away (a BLAS that sums in another order
+// moves them so), the update redone from those gradients. (A frozen level's context is a copy,
+// the same bits everywhere: moving it is a forgery.)
+Forgery last_bits_at(std::size_t step) {
+  return forged_at(step, [](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
+    auto ulp = [](double& x) { x = x == 0 ? 0.0 : std::nextafter(x, 2 * x); };
+    nl::MagParams<double>& g = t.gradients;
+    for (std::vector<double>* w : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb}) std::ranges::for_each(*w, ulp);
+    std::ranges::for_each(a.context.levels[0], ulp);
+    ulp(r.loss);
+    redo_update(b, t, r.pulse, a);
+  });
+}
+
+}  // namespace fp64_receipts
+
+TEST_CASE("nl_audit fp64: --cross-machine: way (b) alone catches a 12th-digit change in a gradient, the loss and a context entry") {
+  using namespace fp64_receipts;
+  struct Case {
+    std::string what;
+    Forgery forge;
+    unsigned rule;
+    std::string tensor;
+  };
+  auto at5 = [](auto f) { return forged_at(5, f); };
+  const std::vector<Case> cases = {
+      {"a gradient entry",
+       at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
+         double& x = largest_entry(t.gradients.w_q);
+         x = twelfth_digit(x);
+         redo_update(b, t, r.pulse, a);
+       }),
+       5, "grad/W_Q"},
+      {"the loss", at5([](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64& r, nl::TrainerState64&) { r.loss = twelfth_digit(r.loss); }),
+       4, "loss"},
+      {"a context entry",
+       at5([](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& a) {
+         double& x = largest_entry(a.context.levels[0]);
+         x = twelfth_digit(x);
+       }),
+       9, "context/0"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    const std::vector<std::string> lines = train(8, nl::RuleKind::delta, 2, nl::FrequencySchedule::fixed, c.forge);
+    const nl_audit::StreamVerifier v = cross_verified(lines);
+    CHECK(v.not_bitwise() > 0);  // way (a) saw the change and only counted it
+    CHECK(v.normwise_steps() == 0);
+    REQUIRE(v.failure_count() > 0);
+    const nl_audit::Failure& f = v.failures().front();
+    CHECK(f.rule == c.rule);
+    CHECK(f.step == 5);
+    CHECK(f.tensor == c.tensor);
+    CHECK(f.tolerance != "bitwise");
+    // Way (b) of a step on its own thread beside way (a) of the next: the same report.
+    const nl_audit::StreamVerifier two = cross_verified(lines, {}, 2);
+    CHECK(two.failure_count() == v.failure_count());
+    CHECK(two.failures().front().tensor == f.tensor);
+    CHECK(two.failures().front().recomputed == f.recomputed);
+    std::array<bool, 10> off{};
+    off[c.rule] = true;
+    CHECK(cross_verified(lines, off).failure_count() == 0);
+  }
+}
+
+TEST_CASE("nl_audit fp64: an honest run of every rule passes with --cross-machine, and so do its last bits moved (K = 2; learned too)") {
+  using namespace fp64_receipts;
+  struct Shape {
+    nl::RuleKind rule;
+    nl::FrequencySchedule schedule;
+  };
+  std::vector<Shape> shapes;
+  for (nl::RuleKind rule : nl::kAllRuleKinds) shapes.push_back({rule, nl::FrequencySchedule::fixed});
+  shapes.push_back({nl::RuleKind::delta, nl::FrequencySchedule::learned});
+  shapes.push_back({nl::RuleKind::titans, nl::FrequencySchedule::learned});
+  std::uint64_t normwise = 0;
+  for (const Shape& s : shapes) {
+    CAPTURE(nl::to_string(s.rule));
+    CAPTURE(s.schedule == nl::FrequencySchedule::learned);
+    for (bool moved : {false, true}) {
+      CAPTURE(moved);
+      const std::vector<std::string> lines = train(6, s.rule, 2, s.schedule, moved ? last_bits_at(3) : Forgery{});
+      const nl_audit::StreamVerifier v = cross_verified(lines);
+      CHECK(v.receipts() == 6);
+      CHECK(v.failure_count() == 0);
+      if (v.failure_count() > 0) MESSAGE(v.failures().front().tensor, " ", v.failures().front().message);
+      CHECK((v.not_bitwise() > 0) == moved);  // way (a) saw the moved bits, way (b) held them
+      normwise += v.normwise_steps();
+    }
+  }
+  MESSAGE("steps judged norm-wise: ", normwise, " of ", 2 * 6 * shapes.size());
 }

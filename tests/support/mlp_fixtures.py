@@ -2,7 +2,9 @@
 through bp's MlpReceiptWriter, and one damaged copy per mutation, named for it, whose .meta.json
 says which rule must fail first; and runs of the later layers and losses (LayerNorm, GELU, Dropout
 with its recorded mask, weighted and smoothed cross entropy; GELU tanh with BCEWithLogitsLoss;
-LayerNorm without affine, the half squared error), with a damaged Dropout mask. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
+LayerNorm without affine, the half squared error), with a damaged Dropout mask; LinearLR with
+BCEWithLogitsLoss's pos_weight, with a learning rate one ulp off, a skipping last_epoch and a
+changed pos_weight. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
 tests/mlp_audit/fixtures_test.cpp reads the files without torch."""
 import base64
 import hashlib
@@ -138,3 +140,45 @@ def norm_grad(recs):  # LayerNorm's bounds are wider (Welford's worst case): 1e-
 bad("mask", 3, mask, "step 1's first kept entry of mask.layers.0 marked dropped", run="norm-gelu-dropout-sgd")
 bad("norm-gradient", 4, norm_grad, "the largest entry of step 1's grad.layers.0.norm.weight times 1 + 1e-3",
     run="norm-gelu-dropout-sgd")
+
+
+# A learning-rate scheduler (LinearLR, stepped per epoch of two optimizer steps) with
+# BCEWithLogitsLoss's pos_weight: a run that passes, a learning rate one ulp off, a last_epoch
+# that skips, a pos_weight changed.
+torch.manual_seed(10)
+model = nn.Sequential(nn.Linear(4, 6), nn.Tanh(), nn.Linear(6, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
+loss_fn = nn.BCEWithLogitsLoss(pos_weight=torch.tensor([0.5, 2.0, 3.0]))
+with MlpReceiptWriter(model, opt, loss_fn, out=os.path.join(OUT, "linear-lr-bce-pos-weight.jsonl"), scheduler=sched) as w:
+    for _ in range(3):
+        for _ in range(2):
+            x, y = torch.randn(4, 4), torch.rand(4, 3)
+            with w.step(x, y):
+                opt.zero_grad()
+                loss_fn(model(x), y).backward()
+                opt.step()
+        sched.step()
+
+
+def lr_ulp(recs):
+    import math
+    recs[3]["step"]["lr"] = math.nextafter(recs[3]["step"]["lr"], 1.0)
+    return recs
+
+
+def epoch_skip(recs):
+    for r in recs[4:]:
+        r["step"]["last_epoch"] += 1
+    return recs
+
+
+def pos_weight(recs):
+    for r in recs:
+        r["model"]["loss"]["pos_weight"][1] = 2.5
+    return recs
+
+
+bad("scheduled-lr", 6, lr_ulp, "step 3's lr one ulp above LinearLR's", run="linear-lr-bce-pos-weight")
+bad("last-epoch", 6, epoch_skip, "last_epoch from step 4 on one more: 1 then 3", run="linear-lr-bce-pos-weight")
+bad("pos-weight", 3, pos_weight, "pos_weight[1] 2.5 where the run's is 2.0", run="linear-lr-bce-pos-weight")

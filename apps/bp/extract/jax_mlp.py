@@ -36,8 +36,14 @@ What it accepts (anything else is refused when the writer is created, before tra
   loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
              ("cross_entropy" | "mse", "sum")
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
-             ("adam", lr[, b1, b2, eps]): a constant learning rate
-Not yet: schedules, clip_grads, the other stax layers.
+             ("adam", lr[, b1, b2, eps]): a constant learning rate, a number. A schedule (a callable
+             step size: optimizers.constant, exponential_decay, inverse_time_decay,
+             polynomial_decay, piecewise_constant or your own) is refused, by the writer, naming it.
+Not yet: schedules, gradient clipping, the other stax layers. optimizers.clip_grads is a function
+of the gradients, not an optimizer: the writer refuses it where an optimizer is expected, and cannot
+see it elsewhere. A run that clips between value_and_grad and opt_update does not verify: record()'s
+grads, if clipped, are not the backward's (rule 4 fails), and if not clipped, the update recomputed
+from them is not opt_update's (rule 5 fails).
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
@@ -53,7 +59,7 @@ from jax.example_libraries import optimizers, stax
 
 SUPPORTED = ("layers: stax.Dense(n) each followed by at most one of stax.Relu, stax.LeakyRelu, stax.Sigmoid, "
              "stax.Tanh, stax.Identity; loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
-             "nesterov, adam (jax.example_libraries.optimizers) with a constant learning rate")
+             "nesterov, adam (jax.example_libraries.optimizers) with a constant learning rate (a number, not a schedule)")
 
 _ACTIVATIONS = ((stax.Relu, "relu"), (stax.LeakyRelu, "leaky_relu"), (stax.Sigmoid, "sigmoid"), (stax.Tanh, "tanh"),
                 (stax.Identity, "identity"))
@@ -105,8 +111,26 @@ def _loss(loss):
     return {"kind": kind, "reduction": reduction}
 
 
+def _settings(name, values):
+    """The optimizer's numbers; a schedule (a callable step size) is refused by name."""
+    out = []
+    for a in values:
+        if callable(a):
+            _refuse(f"the optimizer {name!r} with a schedule ({getattr(a, '__qualname__', type(a).__name__)}) as a setting: "
+                    "bp recomputes a constant step size")
+        try:
+            out.append(float(a))
+        except (TypeError, ValueError):
+            _refuse(f"the optimizer {name!r} with the setting {a!r}, not a number")
+    return out
+
+
 def _optimizer(spec):
-    name, args = spec[0], [float(a) for a in spec[1:]]
+    if not isinstance(spec, (tuple, list)) or not spec:
+        _refuse(f"the optimizer {spec!r} (a tuple: name, settings)")
+    if spec[0] is optimizers.clip_grads or spec[0] == "clip_grads":
+        _refuse("optimizers.clip_grads (gradient clipping) is not recorded")
+    name, args = spec[0], _settings(spec[0], spec[1:])
     if name == "sgd" and len(args) == 1:
         return {"kind": "jax_sgd", "lr": args[0]}, optimizers.sgd(args[0])
     if name in ("momentum", "nesterov") and len(args) == 2:

@@ -2,14 +2,17 @@
 
     from pytorch_mlp_receipts import MlpReceiptWriter
 
-    with MlpReceiptWriter(model, optimizer, loss_fn, out="run.jsonl") as writer:
-        for x, y in loader:
-            with writer.step(x, y):
-                optimizer.zero_grad()
-                loss = loss_fn(model(x), y)
-                loss.backward()
-                writer.clip_grad_norm_(1.0)   # optional: torch.nn.utils.clip_grad_norm_, recorded
-                optimizer.step()
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10)   # optional
+    with MlpReceiptWriter(model, optimizer, loss_fn, out="run.jsonl", scheduler=scheduler) as writer:
+        for epoch in range(epochs):
+            for x, y in loader:
+                with writer.step(x, y):
+                    optimizer.zero_grad()
+                    loss = loss_fn(model(x), y)
+                    loss.backward()
+                    writer.clip_grad_norm_(1.0)   # optional: torch.nn.utils.clip_grad_norm_, recorded
+                    optimizer.step()
+            scheduler.step()                      # per epoch here; per step works as well
 
     bp verify tensor run.jsonl
 
@@ -28,15 +31,26 @@ What it accepts (anything else is refused when the writer is created, before tra
              torch's generator and checked against the module's output, is recorded per step);
              fp32 parameters
   loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
-             (no weight, no pos_weight; targets in [0, 1]), HalfSquaredError (below); mean or sum
+             (pos_weight: a 1-d float32 tensor, one weight per output; no weight; targets in [0, 1]),
+             HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
              weight_decay); one parameter group holding the model's parameters in order;
-             no maximize, foreach, fused, capturable or differentiable; a constant learning rate
+             no maximize, foreach, fused, capturable or differentiable
+  scheduler  none (a constant learning rate), or one of torch.optim.lr_scheduler's StepLR, MultiStepLR,
+             ExponentialLR, CosineAnnealingLR, LinearLR on that optimizer (step_size, milestones, T_max,
+             total_iters ints), built with last_epoch=-1 and
+             given as MlpReceiptWriter(..., scheduler=s): the model records it (its settings; the
+             optimizer's lr is its base lr), each receipt the scheduler's last_epoch when
+             optimizer.step() ran. Step it with scheduler.step() (no epoch argument: deprecated, it
+             switches torch to another formula) at most once between two optimizer steps, per
+             epoch or per step. bp recomputes torch's chainable get_lr() (rule 6). LambdaLR,
+             MultiplicativeLR, ChainedScheduler, SequentialLR, ReduceLROnPlateau, OneCycleLR,
+             CyclicLR and the others are refused. A scheduler the writer is not given changes the
+             lr bp expects to be constant: rule 6 fails.
   clipping  writer.clip_grad_norm_(max_norm) (torch.nn.utils.clip_grad_norm_, norm type 2, on the
              model's parameters), called between backward() and step(): the receipt keeps the
              gradients before it and the norm it returned (calling torch's directly would leave
              bp the clipped gradients without saying so: the gradient rule fails)
-Not yet: learning-rate schedulers.
 
 HalfSquaredError(reduction) is the half squared error of bp's own engine as a torch loss:
 0.5 * torch.nn.functional.mse_loss(y, t, reduction), i.e. 1/2 sum (y - t)^2 with "sum" and
@@ -54,8 +68,9 @@ from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out), at most one of ReLU, LeakyReLU, "
              "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity, and an optional Dropout; loss: CrossEntropyLoss (weight, "
-             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (no weight, no pos_weight), HalfSquaredError; "
-             "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group")
+             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
+             "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group; scheduler: none, StepLR, MultiStepLR, "
+             "ExponentialLR, CosineAnnealingLR, LinearLR")
 
 _ACTIVATIONS = {nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh",
                 nn.SiLU: "silu", nn.GELU: "gelu", nn.Identity: "identity"}
@@ -141,7 +156,7 @@ def _layers(model):
     return layers
 
 
-def _loss(loss_fn):
+def _loss(loss_fn, outputs):
     extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
         if loss_fn.ignore_index >= 0:
@@ -161,7 +176,11 @@ def _loss(loss_fn):
         if loss_fn.weight is not None:
             _refuse("BCEWithLogitsLoss with weight")
         if loss_fn.pos_weight is not None:
-            _refuse("BCEWithLogitsLoss with pos_weight")
+            pw = loss_fn.pos_weight
+            if pw.dtype != torch.float32 or tuple(pw.shape) != (outputs,):
+                _refuse(f"BCEWithLogitsLoss pos_weight of {pw.dtype} {tuple(pw.shape)}, not a float32 tensor of one weight "
+                        f"per output ({outputs},)")
+            extra["pos_weight"] = [float(v) for v in pw.detach().cpu().tolist()]  # fp32 values, exact
         kind = "bce_with_logits"
     else:
         _refuse(f"the loss is a {type(loss_fn).__name__}")
@@ -189,6 +208,39 @@ def _optimizer(opt, params):
     _refuse(f"the optimizer is a {type(opt).__name__}")
 
 
+def _count(sched, name, value):
+    """An epoch count torch uses in integer arithmetic (%, comparisons): a float would change it."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        _refuse(f"{type(sched).__name__} with {name}={value!r} (a non-negative int is supported)")
+    return value
+
+
+def _scheduler(sched, opt, fresh=True):
+    """The scheduler's settings, as torch's chainable get_lr() uses them."""
+    sch = torch.optim.lr_scheduler
+    if type(sched) is sch.StepLR:
+        out = {"kind": "step", "step_size": _count(sched, "step_size", sched.step_size), "gamma": float(sched.gamma)}
+    elif type(sched) is sch.MultiStepLR:
+        out = {"kind": "multi_step", "milestones": sorted(_count(sched, "milestones", m) for m in sched.milestones.elements()),
+               "gamma": float(sched.gamma)}
+    elif type(sched) is sch.ExponentialLR:
+        out = {"kind": "exponential", "gamma": float(sched.gamma)}
+    elif type(sched) is sch.CosineAnnealingLR:
+        out = {"kind": "cosine_annealing", "t_max": _count(sched, "T_max", sched.T_max), "eta_min": float(sched.eta_min)}
+    elif type(sched) is sch.LinearLR:
+        out = {"kind": "linear", "start_factor": float(sched.start_factor), "end_factor": float(sched.end_factor),
+               "total_iters": _count(sched, "total_iters", sched.total_iters)}
+    else:
+        _refuse(f"the scheduler is a {type(sched).__name__}")
+    if getattr(sched, "optimizer", None) is not opt:
+        _refuse(f"the scheduler ({type(sched).__name__}) is not on the writer's optimizer")
+    if fresh and (sched._step_count != 1 or sched.last_epoch != 0):
+        # bp replays the schedule from its construction: built with last_epoch=-1, not yet stepped.
+        _refuse(f"the scheduler has stepped already or was built with last_epoch (last_epoch {sched.last_epoch}); "
+                "give it to the writer before training")
+    return out
+
+
 def _tensor(name, t):
     data = t.detach().to(torch.float32).contiguous().cpu().numpy().astype("<f4").tobytes()
     return {"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest(),
@@ -196,12 +248,17 @@ def _tensor(name, t):
 
 
 class MlpReceiptWriter:
-    def __init__(self, model, optimizer, loss_fn, out, resume_from=None):
+    def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None):
         self.layers = _layers(model)
         self.params = [p for _, _, params, _, _ in self.layers for p in params]
         self.names = [n for _, _, _, names, _ in self.layers for n in names]
-        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _, _ in self.layers], "loss": _loss(loss_fn),
+        self.model_json = {"kind": "mlp", "layers": [layer for _, layer, _, _, _ in self.layers],
+                           "loss": _loss(loss_fn, self.layers[-1][1]["out"]),
                            "optimizer": _optimizer(optimizer, self.params)}
+        self.scheduler = scheduler
+        if scheduler is not None:
+            self.model_json["scheduler"] = _scheduler(scheduler, optimizer, fresh=resume_from is None)
+            self.model_json["optimizer"]["lr"] = float(scheduler.base_lrs[0])  # what get_lr() starts from
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
             ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if o["amsgrad"] else []))
@@ -213,6 +270,10 @@ class MlpReceiptWriter:
             rec = json.loads(last)
             self.index, self.previous = rec["receipt"]["index"] + 1, hashlib.sha256(last).hexdigest()
             self.n, self.opt_step = rec["step"]["n"] + 1, rec["step"]["optimizer_step"]
+            if ("scheduler" in rec["model"]) != (scheduler is not None):
+                _refuse("resume_from's run " + ("has" if "scheduler" in rec["model"] else "has no") + " scheduler; give the same one")
+            if scheduler is not None and rec["model"]["scheduler"] != self.model_json["scheduler"]:
+                _refuse("the scheduler's settings differ from resume_from's run")
         self.out = open(out, "wb")
         self._loss_value = None
         loss_fn.register_forward_hook(self._on_loss)
@@ -293,7 +354,10 @@ class _Step:
             if self.clip is None:
                 self.grads = [_tensor(n, p.grad) for n, p in zip(w.names, w.params)]
             self.lr = float(w.optimizer.param_groups[0]["lr"])
+            self.last_epoch = None if w.scheduler is None else int(w.scheduler.last_epoch)
             return self.original_step(*args, **kwargs)
+        if hasattr(self.original_step, "_with_counter"):  # a scheduler's counting wrapper stays inside ours
+            step._with_counter = self.original_step._with_counter
         w.optimizer.step = step
         return self
 
@@ -317,10 +381,12 @@ class _Step:
                     raise RuntimeError(f"MlpReceiptWriter: layer {l}'s Dropout did not run in the step")
                 masks.append(_tensor(f"mask.layers.{l}", w.masks[l]))
         w.masks = {}
+        step = {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr}
+        if self.last_epoch is not None:
+            step["last_epoch"] = self.last_epoch
+        step.update({"loss": w._loss_value, "clip": self.clip})
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
-               "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous},
-               "step": {"n": w.n, "optimizer_step": w.opt_step, "batch": int(self.x.shape[0]), "lr": self.lr,
-                        "loss": w._loss_value, "clip": self.clip},
+               "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step,
                "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)] + masks},
                "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
                "after": {"tensors": w._state()}}

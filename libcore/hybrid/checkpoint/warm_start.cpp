@@ -76,11 +76,4 @@ WarmStartPlan build_warm_start_plan(const HybridMemoryManager& mem, const Hybrid
   return plan;
 }
 
-void apply_warm_start_plan_summaries(HybridMemoryManager& mem, const WarmStartPlan& plan) {
-  for (const WarmStartDecision& d : plan.decisions) {
-    mem.hints().set_last_plan_summary(d.id, d.reason);
-    mem.hints().set_desired_tier(d.id, d.desired);
-  }
-}
-
 }  // namespace hybrid

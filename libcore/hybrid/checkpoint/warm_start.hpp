@@ -47,7 +47,4 @@ struct WarmStartPlan {
 [[nodiscard]] WarmStartPlan build_warm_start_plan(const HybridMemoryManager& mem, const HybridCheckpoint& checkpoint,
                                                   std::span<const DriftReport> drift, bool gpu_available);
 
-// Writes each decision's reason as the id's plan summary and refreshes its desired tier hint.
-void apply_warm_start_plan_summaries(HybridMemoryManager& mem, const WarmStartPlan& plan);
-
 }  // namespace hybrid

@@ -184,28 +184,6 @@ ParsedTable parse_trainer_table(std::string_view text) {
   return out;
 }
 
-common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer, const std::string& path) {
-  if (auto s = fs.create_dirs(common::parent_dir(path)); !s) {
-    return common::Error::io(s.error().to_string());
-  }
-  if (auto s = common::write_file_atomic(fs, path, format_trainer_table(trainer)); !s) {
-    return common::Error::io(s.error().to_string());
-  }
-  return {};
-}
-
-common::Result<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path) {
-  auto text = common::read_text(fs, path, kMaxTrainerTableBytes);
-  if (!text) return SelfTrainer{};
-  ParsedTable parsed = parse_trainer_table(*text);
-  if (parsed.integrity) {
-    return common::Error::malformed(path + ":" + std::to_string(parsed.integrity->line) + ": " +
-                                    parsed.integrity->message);
-  }
-  if (!parsed.header_ok) return SelfTrainer{};
-  return std::move(parsed.trainer);
-}
-
 common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path) {
   auto t = read_trainer_table_full(fs, path);
   if (!t) return t.error();

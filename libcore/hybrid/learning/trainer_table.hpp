@@ -64,15 +64,6 @@ struct ParsedTable {
 // Never fails: what cannot be read is reported in the result (best-effort, as the seed says).
 [[nodiscard]] ParsedTable parse_trainer_table(std::string_view text);
 
-// Creates the parent directory, then replaces `path` atomically.
-// io (naming the file) when the directory or the file cannot be written.
-[[nodiscard]] common::Status save_trainer_to_path(common::FileSystem& fs, const SelfTrainer& trainer,
-                                                  const std::string& path);
-
-// The seed's loader: a missing or unreadable file, or an unknown header, gives an empty
-// trainer; bad rows are skipped. A trailer that does not match is malformed ("<path>:<line>: ...").
-[[nodiscard]] common::Result<SelfTrainer> load_trainer_from_path(common::FileSystem& fs, const std::string& path);
-
 // For tools: anything short of a clean table (missing file, wrong header, a bad row,
 // a missing trailer (a table cut short), a trailer mismatch) is an error naming the file
 // and line.

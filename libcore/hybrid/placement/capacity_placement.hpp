@@ -1,10 +1,9 @@
 #pragma once
 // Where a tensor of a given size should live on a given machine: the seed's placement rules
 // (APX 13.1.1-13.1.2, the thresholds in placement::) applied to the pressure each tier would
-// have AFTER the tensor is placed there, and only to tiers with room for it. Unlike
-// TensorPlacementEngine::decide (the seed's pressure-only model, kept for its tests), this
-// always names a memory tier (VRAM, RAM or SSD) or says that none has room, and its reason
-// quotes the numbers it decided from.
+// have AFTER the tensor is placed there, and only to tiers with room for it. Unlike the seed's
+// pressure-only model (which could answer "CPU" for a tensor), this always names a memory tier
+// (VRAM, RAM or SSD) or says that none has room, and its reason quotes the numbers it decided from.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,7 +1,6 @@
 #pragma once
-// APX 13.1.0-13.1.2: where a tensor should live, from a hardware snapshot only.
-// Rules, in order: no GPU -> Cpu; SSD last resort under critical pressure for huge tensors;
-// VRAM on the most reliable GPU when safe; huge tensors to RAM; RAM when VRAM is hot; Cpu.
+// APX 13.1.0-13.1.2: the seed's placement thresholds and GPU choice, which decide_with_capacity
+// (capacity_placement.hpp) applies to the pressure each tier would have after a placement.
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -34,10 +33,5 @@ inline constexpr float kRecentErrorPenalty = 0.85F;
 
 // Highest reliability, then highest compute score (absent = 0), then smallest id.
 [[nodiscard]] std::optional<std::pair<const GpuCaps*, float>> best_gpu(const GlobalHardwareSnapshot& hw);
-
-class TensorPlacementEngine {
- public:
-  [[nodiscard]] static PlacementDecision decide(const TensorProfile& tensor, const GlobalHardwareSnapshot& hw);
-};
 
 }  // namespace hybrid

@@ -18,6 +18,14 @@ inline constexpr std::size_t kMaxLayerUnits = 64;  // topology-input schema: inp
 inline constexpr std::size_t kMaxParameters = 2 * kMaxLayerUnits * kMaxLayerUnits + 2 * kMaxLayerUnits;
 inline constexpr std::size_t kMaxIdLength = 256;          // unit / parameter id, in bytes
 inline constexpr std::size_t kMaxTextLength = 64 * 1024;  // free-text strings (metadata, bias_policy.reason)
+// JSON values (every object, array, string, number, ...) a topology input within the limits above
+// can hold: each parameter is at most 70 (its object, four strings, applies_to_units and its 64
+// ids), so kMaxParameters of them make 582,400; parameter_order, parameters_before, unit_order,
+// inputs, targets, layers and the policies add under 18,000. Every object is closed (unknown keys
+// are refused), so nothing else can grow: 600,400 at most, rounded up here. A document of more
+// values is refused before a tree of it is built (12 million empty objects, a 36 MB file, took
+// 1.77 GB as a tree), so the tree of one that is not stays under about 60 MB.
+inline constexpr std::size_t kMaxTopologyInputValues = 640 * 1024;
 
 enum class Role { input_to_hidden_weight, hidden_to_output_weight, hidden_bias, output_bias };
 enum class Activation { sigmoid, identity, relu, softmax };  // softmax: output layer only

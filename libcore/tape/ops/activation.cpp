@@ -23,6 +23,7 @@ void silu_forward(std::span<const T> x, std::span<T> out) {
 template void sigmoid_forward<float>(std::span<const float>, std::span<float>);
 template void sigmoid_forward<double>(std::span<const double>, std::span<double>);
 template void sigmoid_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>);
+template void sigmoid_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>);
 template void softplus_forward<float>(std::span<const float>, std::span<float>);
 template void softplus_forward<double>(std::span<const double>, std::span<double>);
 template void silu_forward<float>(std::span<const float>, std::span<float>);

@@ -27,15 +27,19 @@ void scale_forward(std::span<const T> x, T scalar, std::span<T> out) {
 template void add_forward<float>(std::span<const float>, std::span<const float>, std::span<float>);
 template void add_forward<double>(std::span<const double>, std::span<const double>, std::span<double>);
 template void add_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>);
+template void add_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>);
 template void sub_forward<float>(std::span<const float>, std::span<const float>, std::span<float>);
 template void sub_forward<double>(std::span<const double>, std::span<const double>, std::span<double>);
 template void sub_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>);
+template void sub_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>);
 template void mul_forward<float>(std::span<const float>, std::span<const float>, std::span<float>);
 template void mul_forward<double>(std::span<const double>, std::span<const double>, std::span<double>);
 template void mul_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>);
+template void mul_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>);
 template void scale_forward<float>(std::span<const float>, float, std::span<float>);
 template void scale_forward<double>(std::span<const double>, double, std::span<double>);
 template void scale_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, common::Tracked<float>, std::span<common::Tracked<float>>);
+template void scale_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, common::Tracked<double>, std::span<common::Tracked<double>>);
 
 namespace {
 

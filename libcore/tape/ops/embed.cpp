@@ -22,6 +22,8 @@ template void embed_lookup_forward<double>(std::span<const double>, std::span<co
                                            std::span<double>);
 template void embed_lookup_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const std::size_t>, std::size_t,
                                            std::span<common::Tracked<float>>);
+template void embed_lookup_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const std::size_t>, std::size_t,
+                                           std::span<common::Tracked<double>>);
 
 Tensor embed_lookup(const Tensor& table, std::span<const std::size_t> indices) {
   const Shape& s = table.shape();

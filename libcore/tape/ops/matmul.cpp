@@ -31,8 +31,9 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const d
               tb ? static_cast<int>(k) : static_cast<int>(n), beta, c, static_cast<int>(n));
 }
 
-void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const common::Tracked<float>* a,
-          const common::Tracked<float>* b, common::Tracked<float> beta, common::Tracked<float>* c) {
+template <class A>
+void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const common::Tracked<A>* a,
+          const common::Tracked<A>* b, common::Tracked<A> beta, common::Tracked<A>* c) {
   tracked_gemm(ta, tb, m, n, k, a, b, beta.v != 0, c);
 }
 
@@ -94,6 +95,8 @@ template void matmul_forward<float>(std::span<const float>, std::span<const floa
 template void matmul_forward<double>(std::span<const double>, std::span<const double>, std::span<double>,
                                      std::size_t, std::size_t, std::size_t, bool);
 template void matmul_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>,
+                                     std::size_t, std::size_t, std::size_t, bool);
+template void matmul_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>,
                                      std::size_t, std::size_t, std::size_t, bool);
 template void transpose_forward<float>(std::span<const float>, std::span<float>, std::size_t, std::size_t);
 template void transpose_forward<double>(std::span<const double>, std::span<double>, std::size_t, std::size_t);

@@ -62,6 +62,8 @@ template void normalized_silu_forward<double>(std::span<const double>, std::size
                                               std::span<double>);
 template void normalized_silu_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::size_t, std::size_t, std::span<common::Tracked<float>>,
                                               std::span<common::Tracked<float>>);
+template void normalized_silu_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::size_t, std::size_t, std::span<common::Tracked<double>>,
+                                              std::span<common::Tracked<double>>);
 template void normalized_silu_backward<float>(std::span<const float>, std::span<const float>, std::span<const float>,
                                               std::span<const float>, std::size_t, std::size_t, std::span<float>);
 template void normalized_silu_backward<double>(std::span<const double>, std::span<const double>,
@@ -70,6 +72,9 @@ template void normalized_silu_backward<double>(std::span<const double>, std::spa
 template void normalized_silu_backward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>,
                                                std::span<const common::Tracked<float>>, std::span<const common::Tracked<float>>, std::size_t,
                                                std::size_t, std::span<common::Tracked<float>>);
+template void normalized_silu_backward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>,
+                                               std::span<const common::Tracked<double>>, std::span<const common::Tracked<double>>, std::size_t,
+                                               std::size_t, std::span<common::Tracked<double>>);
 
 namespace {
 

@@ -23,9 +23,11 @@ void straight_through_bool_backward(std::span<const T> d_out, std::span<T> d_x) 
 template void straight_through_bool_forward<float>(std::span<const float>, float, std::span<float>);
 template void straight_through_bool_forward<double>(std::span<const double>, double, std::span<double>);
 template void straight_through_bool_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, common::Tracked<float>, std::span<common::Tracked<float>>);
+template void straight_through_bool_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, common::Tracked<double>, std::span<common::Tracked<double>>);
 template void straight_through_bool_backward<float>(std::span<const float>, std::span<float>);
 template void straight_through_bool_backward<double>(std::span<const double>, std::span<double>);
 template void straight_through_bool_backward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<common::Tracked<float>>);
+template void straight_through_bool_backward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<common::Tracked<double>>);
 
 namespace {
 

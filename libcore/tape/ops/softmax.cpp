@@ -78,6 +78,8 @@ template double cross_entropy_forward<double>(std::span<const double>, std::span
                                               std::span<double>);
 template common::Tracked<float> cross_entropy_forward<common::Tracked<float>>(std::span<const common::Tracked<float>>, std::span<const std::size_t>, std::size_t,
                                               std::span<common::Tracked<float>>);
+template common::Tracked<double> cross_entropy_forward<common::Tracked<double>>(std::span<const common::Tracked<double>>, std::span<const std::size_t>, std::size_t,
+                                              std::span<common::Tracked<double>>);
 
 Tensor softmax(const Tensor& x) {
   const std::size_t rows = x.shape().rows(), cols = x.shape().cols();

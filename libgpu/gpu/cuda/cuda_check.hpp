@@ -16,9 +16,10 @@ inline void cuda_check(cudaError_t e, const char* what) {
   }
 }
 
-// Empty when device 0 is usable; otherwise why not, in one line (no driver, driver too old for
-// this runtime, no device). The runtime is linked statically and loads libcuda.so.1 itself, so on
-// a machine without a driver this is an error code, never a failure to start.
-[[nodiscard]] std::string cuda_device_unusable();
+// Empty when device `index` is usable; otherwise why not, in one line (no driver, driver too old
+// for this runtime, no device, fewer devices than index + 1). The runtime is linked statically and
+// loads libcuda.so.1 itself, so on a machine without a driver this is an error code, never a
+// failure to start.
+[[nodiscard]] std::string cuda_device_unusable(int index = 0);
 
 }  // namespace gpu

@@ -1,7 +1,11 @@
 // The CUDA launcher: every body in GPU_KERNELS as a __global__ kernel over the index space, and
-// the CUDA backend's memory calls. Device 0, the default stream; one thread per index.
+// the CUDA backend's memory calls. One backend per device, its default stream; one thread per index.
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "gpu/backend.hpp"
@@ -36,21 +40,29 @@ constexpr unsigned kPhasedBlock = 256;
 
 class CudaBackend final : public Backend {
  public:
+  explicit CudaBackend(int device) : device_(device) {}
   [[nodiscard]] const char* name() const override { return "cuda"; }
   [[nodiscard]] float* alloc(std::size_t n) override {
+    on_device();
     void* p = nullptr;
     cuda_check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
     cuda_check(cudaMemset(p, 0, n * sizeof(float)), "cudaMemset");
     return static_cast<float*>(p);
   }
-  void release(float* p) noexcept override { (void)cudaFree(p); }
+  void release(float* p) noexcept override {
+    (void)cudaSetDevice(device_);
+    (void)cudaFree(p);
+  }
   void upload(float* dst, const float* src, std::size_t n) override {
+    on_device();
     cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   }
   void download(float* dst, const float* src, std::size_t n) override {
+    on_device();
     cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
   }
   void launch(KernelId id, const void* args, std::size_t n) override {
+    on_device();
     const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
     switch (id) {
 #define GPU_CUDA_CASE(kid, Body)                                                           \
@@ -64,6 +76,7 @@ class CudaBackend final : public Backend {
     throw GpuError("cuda backend: unknown kernel id " + std::to_string(static_cast<int>(id)));
   }
   void launch_phased(PhasedId id, const void* args, std::size_t steps) override {
+    on_device();
     switch (id) {
 #define GPU_CUDA_PHASED_CASE(kid, Body)                                                    \
   case PhasedId::kid:                                                                      \
@@ -76,6 +89,7 @@ class CudaBackend final : public Backend {
     throw GpuError("cuda backend: unknown phased kernel id " + std::to_string(static_cast<int>(id)));
   }
   void gemm(const GemmArgs& g) override {
+    on_device();
     if (g.m == 0 || g.n == 0) return;
     const Cublas& cb = cublas();
     if (cb.handle == nullptr) {  // the hand kernel
@@ -90,24 +104,39 @@ class CudaBackend final : public Backend {
                  &g.alpha, g.b, g.trans_b ? k : n, g.a, g.trans_a ? m : k, &g.beta, g.c, n);
     if (st != CUBLAS_STATUS_SUCCESS) throw GpuError("cublasSgemm failed with status " + std::to_string(static_cast<int>(st)));
   }
-  void synchronize() override { cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+  void synchronize() override {
+    on_device();
+    cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+
+ private:
+  // The current device is per host thread, and a batch's streams call from worker threads.
+  void on_device() const { cuda_check(cudaSetDevice(device_), "cudaSetDevice"); }
+  int device_;
 };
 
 }  // namespace
 
 bool cuda_compiled() { return true; }
 
-const CudaProbe& cuda_backend() {
-  static const CudaProbe probe = [] {
-    CudaProbe p;
-    if (std::string why = cuda_device_unusable(); !why.empty()) {
-      p.reason = why;
-      return p;
-    }
-    static CudaBackend backend;
-    p.backend = &backend;
-    return p;
-  }();
+const CudaProbe& cuda_backend() { return cuda_backend_on(0); }
+
+const CudaProbe& cuda_backend_on(std::size_t index) {
+  // Probes and backends live until exit (callers keep the references).
+  static std::mutex mu;
+  static std::map<std::size_t, std::pair<CudaProbe, std::unique_ptr<CudaBackend>>> probes;
+  std::lock_guard lock(mu);
+  auto it = probes.find(index);
+  if (it != probes.end()) return it->second.first;
+  auto& [probe, backend] = probes[index];
+  if (index > static_cast<std::size_t>(INT32_MAX)) {
+    probe.reason = "CUDA device " + std::to_string(index) + " does not exist";
+  } else if (std::string why = cuda_device_unusable(static_cast<int>(index)); !why.empty()) {
+    probe.reason = why;
+  } else {
+    backend = std::make_unique<CudaBackend>(static_cast<int>(index));
+    probe.backend = backend.get();
+  }
   return probe;
 }
 

@@ -11,6 +11,8 @@ const CudaProbe& cuda_backend() {
   return probe;
 }
 
+const CudaProbe& cuda_backend_on(std::size_t) { return cuda_backend(); }
+
 std::unique_ptr<hybrid::VramAdapter> make_cuda_vram_adapter(std::string* reason) {
   if (reason) *reason = cuda_backend().reason;
   return nullptr;

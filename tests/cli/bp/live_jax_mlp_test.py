@@ -3,7 +3,8 @@ the shipped MlpReceiptWriter (`bp examples jax_mlp --print`): a short run per ac
 optimizer verifies, eagerly and with the update and the gradient under jax.jit (a traced step
 index: b^k by lax.pow instead of repeated squaring); tampered gradients, optimizer state, learning
 rates, parameters between steps and step order are each caught by their rule; a torch optimizer in
-a jax receipt and a clip are refused as malformed; the writer refuses what bp cannot recompute; a
+a jax receipt, a clip and a scheduler are refused as malformed; the writer refuses what bp cannot
+recompute (schedules and optimizers.clip_grads by name); a
 784-256-10 batch-64 Adam run split across two files verifies as one stream."""
 import json
 import os
@@ -14,7 +15,7 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.example_libraries import stax
+from jax.example_libraries import optimizers, stax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from live_common import bp, check, fetch_helper, finish, first_failure, largest_entry, mutate_line, retensor, verify_tensor  # noqa: E402
@@ -121,6 +122,7 @@ for label, fn, where in [
                                                                        "beta2": 0.999, "eps": 1e-08, "amsgrad": False}), "/model/optimizer/kind"),
     ("clip", lambda r: r["step"].__setitem__("clip", {"max_norm": 1.0, "total_norm": 0.5}), "/step/clip"),
     ("mass", lambda r: r["model"]["optimizer"].__setitem__("mass", 0.9), "/model/optimizer"),
+    ("scheduler", lambda r: r["model"].__setitem__("scheduler", {"kind": "exponential", "gamma": 0.9}), "/model/scheduler"),
 ]:
     r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
     check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
@@ -132,6 +134,13 @@ for label, args, needle in [
     ("rmsprop", ([stax.Dense(2)], "mse", ("rmsprop", 1.0)), "rmsprop"),
     ("bce", ([stax.Dense(2)], "bce", ("sgd", 1.0)), "bce"),
     ("activation first", ([stax.Relu, stax.Dense(2)], "mse", ("sgd", 1.0)), "layer 0"),
+    ("clip_grads", ([stax.Dense(2)], "mse", (optimizers.clip_grads, 1.0)), "clip_grads"),
+    ("clip_grads by name", ([stax.Dense(2)], "mse", ("clip_grads", 1.0)), "clip_grads"),
+    ("constant schedule", ([stax.Dense(2)], "mse", ("sgd", optimizers.constant(0.1))), "schedule"),
+    ("exponential_decay", ([stax.Dense(2)], "mse", ("adam", optimizers.exponential_decay(0.1, 10, 0.5))), "schedule"),
+    ("inverse_time_decay", ([stax.Dense(2)], "mse", ("momentum", optimizers.inverse_time_decay(0.1, 10, 0.5), 0.9)), "schedule"),
+    ("polynomial_decay", ([stax.Dense(2)], "mse", ("nesterov", optimizers.polynomial_decay(0.1, 10, 0.01), 0.9)), "schedule"),
+    ("piecewise_constant", ([stax.Dense(2)], "mse", ("sgd", optimizers.piecewise_constant([5], [0.1, 0.01]))), "schedule"),
 ]:
     layers, loss, opt = args
     try:

@@ -1,8 +1,8 @@
 """bp verify tensor against real PyTorch runs written by the shipped MlpReceiptWriter
 (`bp examples pytorch_mlp --print`): a short run per activation (GELU exact and tanh included),
-loss (BCEWithLogitsLoss, the half squared error, weighted and label-smoothed cross entropy),
+loss (BCEWithLogitsLoss with and without pos_weight, the half squared error, weighted and label-smoothed cross entropy),
 LayerNorm and Dropout placement, and optimizer verifies; a gradient entry moved in its 7th
-significant digit is caught on each new kind; a flipped Dropout mask entry fails the loss;
+significant digit is caught on each new kind; a flipped Dropout mask entry and a changed pos_weight fail the loss;
 a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
 steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
@@ -101,6 +101,9 @@ runs = {
     "bce_mean": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(), adam),
     "bce_sum": ([6, 12, 3], [nn.SiLU(), None], nn.BCEWithLogitsLoss(reduction="sum"),
                 lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
+    "bce_pos_weight": ([6, 12, 3], [nn.ReLU(), None], nn.BCEWithLogitsLoss(pos_weight=torch.tensor([0.3, 1.0, 4.5])), adam),
+    "bce_pos_weight_sum": ([6, 12, 3], [nn.Tanh(), None], nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0, 0.5, 1.7]), reduction="sum"),
+                           lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
     "sgd_plain": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(), lambda p: torch.optim.SGD(p, lr=0.1)),
     "sgd_momentum": ([6, 12, 3], [nn.ReLU(), None], nn.CrossEntropyLoss(),
                      lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, dampening=0.1, weight_decay=1e-3)),
@@ -154,7 +157,8 @@ def seventh_digit_caught(name, tensor=2, steps=(1,)):
               f"bound {f.get('bound')}")
 
 
-for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "ce_smooth", "ce_weight", "ce_weight_smooth"):
+for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "bce_pos_weight", "bce_pos_weight_sum", "ce_smooth", "ce_weight",
+             "ce_weight_smooth"):
     seventh_digit_caught(name)
 seventh_digit_caught("layer_norm", tensor=4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
 seventh_digit_caught("layer_norm", tensor=2)  # layers.0.norm.weight
@@ -184,6 +188,18 @@ retensor(halved[1]["batch"]["tensors"][2], kept, 0.5)
 r = bp(BP, "verify", "tensor", "-", stdin=b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in halved))
 check(r.returncode == 2 and b"/batch/tensors/2/data" in r.stderr and b"neither 0 nor 1" in r.stderr,
       f"dropout mask entry 0.5: malformed, exit 2: {r.returncode} {r.stderr.decode()[-300:]}")
+
+# BCEWithLogitsLoss's pos_weight: recorded; one weight changed in the receipt, the loss fails.
+with open(os.path.join(WORK, "bce_pos_weight.jsonl"), "rb") as f:
+    pw_lines = f.read().splitlines()
+pw = json.loads(pw_lines[0])["model"]["loss"]
+check(pw.get("pos_weight") == [float(torch.tensor(v)) for v in (0.3, 1.0, 4.5)], f"bce_pos_weight: recorded as fp32 values: {pw}")
+pw_moved = mutate_line(pw_lines, 0, lambda r: r["model"]["loss"].__setitem__("pos_weight", [0.3125, 1.0, 4.5]))
+f = first_failure(verify(pw_moved, "pos_weight changed", want=1))
+check(f.get("rule") == 3 and f.get("step") == 0, f"pos_weight changed: rule 3 (loss) at step 0: {f}")
+r = bp(BP, "verify", "tensor", "-", stdin=mutate_line(lines, 0, lambda r: r["model"]["loss"].__setitem__("pos_weight", [1.0, 1.0, 1.0])))
+check(r.returncode == 2 and b"/model/loss/pos_weight" in r.stderr and b"bce_with_logits only" in r.stderr,
+      f"pos_weight on cross_entropy: malformed: {r.returncode} {r.stderr.decode()[-300:]}")
 
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
@@ -240,8 +256,10 @@ for label, build, needle in [
                                                  lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ReLU"),
     ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                 nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
-    ("BCEWithLogitsLoss pos_weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
-                                                nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))), "pos_weight"),
+    ("BCEWithLogitsLoss pos_weight of one value", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                                             nn.BCEWithLogitsLoss(pos_weight=torch.ones(1))), "pos_weight"),
+    ("BCEWithLogitsLoss weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                            nn.BCEWithLogitsLoss(weight=torch.ones(2))), "weight"),
     ("HuberLoss", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1), nn.HuberLoss()), "HuberLoss"),
 ]:
     try:
@@ -274,6 +292,7 @@ SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 for schema_name, docs in [("tensor-step.v0.2.0.json", [json.loads(l) for l in lines] +
                            [json.loads(l) for l in open(os.path.join(WORK, "gelu_tanh.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "bce_sum.jsonl"), "rb").read().splitlines()] +
+                           [json.loads(l) for l in open(os.path.join(WORK, "bce_pos_weight.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "ce_weight_smooth.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_deep.jsonl"), "rb").read().splitlines()] +
                            [json.loads(l) for l in open(os.path.join(WORK, "layer_norm_plain.jsonl"), "rb").read().splitlines()] +

@@ -54,6 +54,12 @@ def main():
                     err.endswith(FULL_LINE) and err.count("\n") <= 3, repr(err))
         rc, err = run_to_dev_full(bp, ["validate", "-"], stdin=golden)
         f.check("validate - >/dev/full", (rc, err), (2, FULL_LINE))
+        # The verify reports under --json: the one line with the system's reason, not a second
+        # line of the command's own before it.
+        for args in (["verify", "general", os.path.join(fixtures, "mazur.published.json"), "--json"],
+                     ["verify", "multi", xor_golden, "--json"]):
+            rc, err = run_to_dev_full(bp, args)
+            f.check("bp " + " ".join(args[:2]) + " --json >/dev/full", (rc, err), (2, FULL_LINE))
         # Failing verdicts keep their own output when stdout works, and become 2 when it does not.
         rc, out, err = run(bp, ["--help"])
         f.check("--help to a working stdout", rc, 0)

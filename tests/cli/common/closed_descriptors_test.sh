@@ -41,5 +41,26 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "nltrain train with stderr closed: exit $rc"
 [ -s metrics.jsonl ] || fail "nltrain train with stderr closed wrote no metrics"
 
+# bp verify's text report goes to stderr: a report stderr does not take (closed, full) is a lost
+# verdict, exit 2 (it was 0: a CI job saw "pass" for a report nobody could read); under --json
+# the report is on stdout and a closed stderr changes nothing.
+"$BP" generate xor >xor.jsonl 2>err || fail "bp generate xor: $(cat err)"
+for cmd in "verify general xor.jsonl" "verify multi xor.jsonl"; do
+  # shellcheck disable=SC2086
+  "$BP" $cmd 2>&- >out
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "bp $cmd with stderr closed: exit $rc, expected 2"
+  if [ -c /dev/full ]; then
+    # shellcheck disable=SC2086
+    "$BP" $cmd 2>/dev/full >out
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "bp $cmd with stderr on /dev/full: exit $rc, expected 2"
+  fi
+  # shellcheck disable=SC2086
+  "$BP" $cmd --json 2>&- >out
+  rc=$?
+  [ "$rc" -eq 0 ] && grep -q '"pass"' out || fail "bp $cmd --json with stderr closed: exit $rc, expected 0 and the report"
+done
+
 if [ "$FAILS" -ne 0 ]; then echo "$FAILS check(s) failed" >&2; exit 1; fi
 echo "all checks passed"

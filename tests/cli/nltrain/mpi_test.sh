@@ -9,9 +9,7 @@ MPIRUN=$2
 HERE="$(cd "$(dirname "$0")" && pwd)"
 . "$HERE/cli_assert.sh"
 cd "$WORK" || exit 2
-# Shared memory between the ranks; root in CI; more ranks than this machine's cores.
-export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export ASAN_OPTIONS=detect_leaks=0  # Open MPI keeps allocations to exit by design
+. "$HERE/mpi_env.sh"
 mpi() { local r=$1; shift; "$MPIRUN" -n "$r" "$@"; }
 
 head -c 3000 "$HERE/train_test.sh" >text.txt

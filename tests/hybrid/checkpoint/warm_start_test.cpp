@@ -65,12 +65,10 @@ TEST_CASE("warm_start: warm_start_does_not_materialize_lazy_entries") {
   REQUIRE(plan.decisions.size() == 1);
   CHECK(plan.decisions[0].action == WarmStartAction{WarmHintPromote{MemoryTier::ram}});
   CHECK(plan.decisions[0].reason == "Prefer RAM for faster access when safe");
-  apply_warm_start_plan_summaries(mem, plan);
   CHECK(lazy.state("t_lazy") == LazyState::unmaterialized);
   CHECK(mem.backing("t_lazy") != nullptr);
   CHECK(std::holds_alternative<NoBacking>(*mem.backing("t_lazy")));
   CHECK(mem.get_tier("t_lazy") == MemoryTier::ssd);
-  CHECK(mem.hints().last_plan_summary("t_lazy") == "Prefer RAM for faster access when safe");
 }
 
 TEST_CASE("warm_start: keep reasons, ordering by (is_grad, id), and the summary counts") {

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
       const int i = file - 1;
       ok = cache.put_blob(hybrid::CacheKind::tensor, crashtest::blob_key(i), crashtest::blob_payload(g, i), g, true).ok();
     } else {
-      ok = hybrid::save_trainer_to_path(fs, crashtest::table_version(g), dir + "/learn.table").ok();
+      ok = hybrid::write_trainer_table(fs, hybrid::TrainerTable{crashtest::table_version(g), {}, {}}, dir + "/learn.table").ok();
     }
     if (!ok) return 3;
   }

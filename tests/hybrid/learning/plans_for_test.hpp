@@ -1,22 +1,21 @@
 #pragma once
-// Warm-start plans the learning tests feed the trainer: one leaning GPU, one leaning CPU.
-#include "hybrid/checkpoint/warm_start.hpp"
+// The decisions the learning tests feed the trainer: one on the GPU (a tensor promoted to VRAM),
+// one on the CPU (a tensor kept where it was).
+#include "hybrid/learning/episode.hpp"
 
 namespace testplans {
 
-inline hybrid::WarmStartPlan gpu_plan() {
-  hybrid::WarmStartPlan p;
-  p.decisions.push_back({"w", false, hybrid::MemoryTier::ram, hybrid::MemoryTier::vram,
-                         hybrid::WarmHintPromote{hybrid::MemoryTier::vram}, "Desired VRAM and GPU available"});
-  p.summary = "warm_start: keep=0 promote=1 degrade=0";
-  return p;
+inline hybrid::DecisionSummary gpu_plan() {
+  hybrid::DecisionSummary s;
+  s.backend = hybrid::BackendChoice::gpu;
+  s.promote_count = 1;
+  return s;
 }
 
-inline hybrid::WarmStartPlan cpu_plan() {
-  hybrid::WarmStartPlan p;
-  p.decisions.push_back({"w", false, hybrid::MemoryTier::ram, std::nullopt, hybrid::WarmKeep{}, "No desired tier hint"});
-  p.summary = "warm_start: keep=1 promote=0 degrade=0";
-  return p;
+inline hybrid::DecisionSummary cpu_plan() {
+  hybrid::DecisionSummary s;
+  s.keep_count = 1;
+  return s;
 }
 
 }  // namespace testplans

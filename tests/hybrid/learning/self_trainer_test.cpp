@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 
 using namespace hybrid;
@@ -11,9 +10,9 @@ namespace {
 
 const ExecutionContext kLow{true, 0.1F, 0.2F};
 
-TrainingEpisode episode(const WarmStartPlan& plan, bool success, int score, bool drift,
+TrainingEpisode episode(const DecisionSummary& plan, bool success, int score, bool drift,
                         ExecutionContext ctx = kLow) {
-  return {ctx, summarize_warm_start_plan(plan), {success, score, drift}};
+  return {ctx, plan, {success, score, drift}};
 }
 
 }  // namespace

@@ -1,0 +1,40 @@
+#include "gpu/install_device.hpp"
+
+#include <string>
+
+#include "gpu/backend.hpp"
+#include "gpu/kernel_pairs.hpp"
+#include "gpu/swa_kernels.hpp"
+#include "nl/kernel_pair.hpp"
+#include "nl/swa_kernel.hpp"
+
+namespace gpu {
+
+common::Status install_device(const DeviceChoice& d, std::string_view option) {
+  Backend* backend = nullptr;
+  switch (d.kind) {
+    case DeviceChoice::Kind::cpu: break;
+    case DeviceChoice::Kind::cpu_launcher: backend = &cpu_backend(); break;
+    case DeviceChoice::Kind::cuda: {
+      const CudaProbe& probe = cuda_backend_on(d.index);
+      if (probe.backend == nullptr) return common::Error::unsupported(std::string(option) + ": " + device_name(d) + " is not usable here: " + probe.reason);
+      backend = probe.backend;
+      break;
+    }
+  }
+  for (nl::RuleKind kind : nl::kAllRuleKinds) {
+    if (backend != nullptr && has_kernel_pair(kind)) {
+      (void)nl::install_kernel_pair(kind, make_kernel_pair(kind, *backend));
+    } else {
+      nl::uninstall_kernel_pair(kind);
+    }
+  }
+  if (backend != nullptr) {
+    (void)nl::install_swa_kernel(make_swa_kernel(*backend));
+  } else {
+    nl::uninstall_swa_kernel();
+  }
+  return {};
+}
+
+}  // namespace gpu

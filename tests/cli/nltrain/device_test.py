@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""nltrain train|gradcheck --device: cpu (the default) writes the bytes it wrote before --device
+existed; cpu-launcher (libgpu's kernel pairs and SWA kernels on the CPU launcher) is bitwise
+reproducible (a rerun, --threads 1 and 2), within a derived tolerance of cpu for DeltaRule and
+TitansLMM at K = 1 and 2, resumes a cpu run and the other way round, passes gradcheck and writes
+receipts bp verify nltrain accepts; cuda without a device and bad values are refused with one
+line and no run directory.
+
+usage: device_test.py <nltrain> <bp> <tests/cli/nltrain/data>
+
+Tolerance (cpu-launcher against cpu, per step's loss and grad_norm, relative): 2 gamma_n with
+gamma_n = n u / (1 - n u), u = 2^-24 and n = 256. Each path is an fp32 evaluation of the same
+formulas whose longest accumulation has n = 256 terms (the vocabulary's log-sum-exp; at d = 16,
+s = 16 the memory rule's and SWA's sums are shorter), so each lies within gamma_n of the exact
+value and the two within 2 gamma_n = 3.05e-5 of each other. AdamW divides the gradient by its
+running RMS, so a relative gradient difference d moves a parameter by at most lr d per step; over
+20 steps at lr <= 1e-3 (warm-up) that is below 0.05 d, far under the bound. Measured: at most
+5.4e-8 (one ulp of the loss), at 20 to 30 steps on this machine."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+nltrain, bp, data_dir = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
+failures = []
+U = 2.0 ** -24
+N = 256
+TOL = 2 * N * U / (1 - N * U)
+SMALL = ["--d", "16", "--heads", "2", "--seq-len", "16", "--quiet"]
+
+
+def run(cmd, rc=0, what=None):
+    p = subprocess.run(cmd, capture_output=True)
+    if p.returncode != rc:
+        failures.append("%s: exit %d, want %d: %s" % (what or " ".join(cmd[1:6]), p.returncode, rc, p.stderr.decode()[-400:]))
+    return p
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def metrics(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def checkpoint_files(run_dir):
+    out = {}
+    for sub in ("checkpoint", "blobs"):
+        for root, _, files in os.walk(os.path.join(run_dir, sub)):
+            for name in files:
+                p = os.path.join(root, name)
+                out[os.path.relpath(p, run_dir)] = read(p)
+    return out
+
+
+def within(a, b, what):
+    if len(a) != len(b):
+        failures.append("%s: %d and %d metrics lines" % (what, len(a), len(b)))
+    for x, y in zip(a, b):
+        for key in ("loss", "grad_norm"):
+            rel = abs(x[key] - y[key]) / max(abs(x[key]), abs(y[key]), 1e-30)
+            if rel > TOL:
+                failures.append("%s: step %d %s %r vs %r (relative %.3g > %.3g)" % (what, x["step"], key, x[key], y[key], rel, TOL))
+                return
+
+
+def train(w, name, *extra, rc=0):
+    out = os.path.join(w, name)
+    run([nltrain, "train", *SMALL, "--out", out, "--metrics", out + ".jsonl", *extra], rc, name)
+    return out
+
+
+def one_line_error(p, rc, must, what):
+    err = p.stderr.decode()
+    if p.returncode != rc or err.count("\n") != 1 or must not in err or p.stdout:
+        failures.append("%s: want exit %d and one line naming %r, got exit %d %r" % (what, rc, must, p.returncode, err[:300]))
+
+
+with tempfile.TemporaryDirectory() as w:
+    # --device cpu: the bytes nltrain wrote before --device existed (batch_test.sh's golden run).
+    gold = os.path.join(w, "gold")
+    run([nltrain, "train", "--d", "8", "--heads", "2", "--seq-len", "8", "--levels", "2", "--steps", "30",
+         "--checkpoint-every", "10", "--quiet", "--out", gold, "--metrics", gold + ".jsonl", "--device", "cpu"])
+    if read(gold + ".jsonl") != read(os.path.join(data_dir, "main_batch1_metrics.jsonl")):
+        failures.append("--device cpu: metrics differ from main's before --device")
+    if subprocess.run(["sha256sum", "-c", "--quiet", os.path.join(data_dir, "main_batch1_checkpoint.sha256")], cwd=gold).returncode:
+        failures.append("--device cpu: checkpoint differs from main's before --device")
+
+    # cpu-launcher against cpu: DeltaRule and TitansLMM, K = 1 and 2, within TOL; and not the
+    # same code (the gradient norms differ in their last bits somewhere).
+    any_differs = False
+    for rule in ("delta", "titans"):
+        for k in ("1", "2"):
+            model = ["--rule", rule, "--levels", k, "--steps", "20", "--checkpoint-every", "10"]
+            a = train(w, "cpu-%s-%s" % (rule, k), *model)
+            b = train(w, "cpu-launcher-%s-%s" % (rule, k), *model, "--device", "cpu-launcher")
+            ma, mb = metrics(a + ".jsonl"), metrics(b + ".jsonl")
+            within(ma, mb, "%s K=%s cpu-launcher vs cpu" % (rule, k))
+            any_differs = any_differs or ma != mb
+    if not any_differs:
+        failures.append("cpu-launcher gave cpu's bits everywhere: the kernels did not run")
+
+    # Bitwise reproducible: a rerun, and --batch 2 on 1 and 2 threads (metrics and checkpoint).
+    ref = os.path.join(w, "cpu-launcher-titans-2")
+    again = train(w, "rerun", "--rule", "titans", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
+                  "--device", "cpu-launcher")
+    if read(ref + ".jsonl") != read(again + ".jsonl") or checkpoint_files(ref) != checkpoint_files(again):
+        failures.append("cpu-launcher: a rerun gave other bytes")
+    batch = ["--rule", "titans", "--levels", "2", "--steps", "6", "--device", "cpu-launcher", "--batch", "2"]
+    t1 = train(w, "threads1", *batch, "--threads", "1")
+    t2 = train(w, "threads2", *batch, "--threads", "2")
+    if read(t1 + ".jsonl") != read(t2 + ".jsonl") or checkpoint_files(t1) != checkpoint_files(t2):
+        failures.append("cpu-launcher --batch 2: --threads 1 and 2 gave other bytes")
+    if metrics(t1 + ".jsonl")[0]["loss"] == metrics(ref + ".jsonl")[0]["loss"]:
+        failures.append("cpu-launcher --batch 2 trained what --batch 1 did")
+
+    # Checkpoints keep their format: cpu -> cpu-launcher and back on --resume, within TOL of the
+    # uninterrupted run; cpu-launcher stopped and resumed on itself is its uninterrupted run, bitwise.
+    for first, then in (("cpu", "cpu-launcher"), ("cpu-launcher", "cpu"), ("cpu-launcher", "cpu-launcher")):
+        whole = os.path.join(w, "%s-delta-2" % first)
+        out = os.path.join(w, "resumed-%s-%s" % (first, then))
+        run([nltrain, "train", *SMALL, "--rule", "delta", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
+             "--stop-at", "10", "--device", first, "--out", out, "--metrics", out + ".jsonl"])
+        run([nltrain, "train", "--quiet", "--resume", out, "--device", then, "--metrics", out + ".jsonl"])
+        what = "resume %s -> %s" % (first, then)
+        if first == then:
+            if read(out + ".jsonl") != read(whole + ".jsonl") or checkpoint_files(out) != checkpoint_files(whole):
+                failures.append(what + ": not the uninterrupted run's bytes")
+        else:
+            within(metrics(whole + ".jsonl"), metrics(out + ".jsonl"), what)
+
+    # gradcheck: the tape column is the kernels' gradient, against the hand-written backward
+    # (fp32, entry by entry) whose fp64 version meets fp64 finite differences on every entry.
+    g = run([nltrain, "gradcheck", "--all-rules", "--levels", "1", "--fp64", "--device", "cpu-launcher"])
+    if g.stdout.decode().count(": PASS (") != 9 or "tape: libgpu's kernel pairs and SWA on cpu-launcher" not in g.stdout.decode():
+        failures.append("gradcheck --device cpu-launcher: " + g.stdout.decode()[:400])
+    plain = run([nltrain, "gradcheck", "--json"]).stdout
+    if run([nltrain, "gradcheck", "--json", "--device", "cpu"]).stdout != plain:
+        failures.append("gradcheck --device cpu: not the bytes of gradcheck without it")
+
+    # Receipts: a run started on cpu (receipts without a device) and resumed on cpu-launcher
+    # (receipts naming it) continues one chain, which bp verify nltrain accepts, saying why the
+    # kernels' values were held to the fp64 bound.
+    rc = os.path.join(w, "receipts")
+    run([nltrain, "train", *SMALL, "--steps", "4", "--stop-at", "2", "--out", rc, "--receipts", rc + ".jsonl"])
+    run([nltrain, "train", "--quiet", "--resume", rc, "--receipts", rc + ".jsonl", "--device", "cpu-launcher"])
+    lines = read(rc + ".jsonl").decode().splitlines()
+    if len(lines) != 4 or any('"device"' in l for l in lines[:2]) or not all('"device":"cpu-launcher"' in l for l in lines[2:]):
+        failures.append("receipts: %d lines, devices %s" % (len(lines), [('"device"' in l) for l in lines]))
+    v = run([bp, "verify", "nltrain", rc + ".jsonl"], 0, "bp verify nltrain (cpu, then cpu-launcher)")
+    if "kernels cpu-launcher: libgpu's kernels" not in v.stderr.decode():
+        failures.append("bp verify nltrain does not say why values were not bitwise: " + v.stderr.decode()[:300])
+
+    # Refusals: one line naming the option, nothing written.
+    refused = os.path.join(w, "refused")
+    for extra, rc_want, must in ((["--device", "gpu"], 3, "--device: 'gpu' is not a device"),
+                                 (["--device", "cuda:x"], 2, "--device: 'cuda:x'"),
+                                 (["--device", "cuda:-1"], 2, "--device: 'cuda:-1'"),
+                                 (["--device", "cuda:"], 2, "--device: 'cuda:'"),
+                                 (["--device", "cpu-launcher", "--fp64"], 3, "--device cpu-launcher: libgpu's kernels are fp32"),
+                                 (["--device", "cpu-launcher", "--memory-budget", "1M"], 3, "--memory-budget"),
+                                 (["--device", "cuda:7"], 2, "--device: cuda:7 is not usable here: ")):
+        p = subprocess.run([nltrain, "train", *SMALL, "--steps", "2", "--out", refused, *extra], capture_output=True)
+        one_line_error(p, rc_want, must, " ".join(extra))
+        if os.path.exists(refused):
+            failures.append("%s: wrote %s" % (" ".join(extra), refused))
+    # cuda: refused with the backend's reason where no device is usable (every CI machine); run
+    # where one is, so this machine decides which.
+    p = subprocess.run([nltrain, "train", *SMALL, "--steps", "2", "--out", refused, "--device", "cuda"], capture_output=True)
+    if p.returncode != 0:
+        one_line_error(p, 2, "--device: cuda:0 is not usable here: ", "--device cuda")
+        print("cuda: not run here: " + p.stderr.decode().strip())
+    else:
+        # A machine with a CUDA device: its kernels within TOL of cpu, and bitwise on any --threads.
+        cuda = train(w, "cuda-delta-2", "--rule", "delta", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
+                     "--device", "cuda")
+        within(metrics(os.path.join(w, "cpu-delta-2.jsonl")), metrics(cuda + ".jsonl"), "delta K=2 cuda vs cpu")
+        on_cuda = ["--rule", "titans", "--levels", "2", "--steps", "6", "--device", "cuda", "--batch", "2"]
+        c1 = train(w, "cuda-threads1", *on_cuda, "--threads", "1")
+        c2 = train(w, "cuda-threads2", *on_cuda, "--threads", "2")
+        if read(c1 + ".jsonl") != read(c2 + ".jsonl"):
+            failures.append("cuda --batch 2: --threads 1 and 2 gave other bytes")
+    p = subprocess.run([nltrain, "gradcheck", "--device", "gpu"], capture_output=True)
+    one_line_error(p, 3, "--device: 'gpu' is not a device", "gradcheck --device gpu")
+
+if failures:
+    print("\n".join(failures), file=sys.stderr)
+    sys.exit(1)
+print("all assertions passed")
