@@ -419,7 +419,13 @@ SpillStore::SpillStore(std::string base_dir, std::string sub_name, const SpillOp
       scratch_(fs),
       mem_(dir(), std::make_unique<hybrid::NullVramAdapter>(), scratch_),
       disk_free_(disk_free) {
-  if (o_.piece_bytes == 0) o_.piece_bytes = std::clamp<std::uint64_t>(o_.largest_context / 8, std::uint64_t{1} << 20, std::uint64_t{16} << 20);
+  if (o_.piece_bytes == 0) {
+    // Paging (a share below one cache): the pieces' transfer buffers are RAM beyond the budget,
+    // so they scale with the share too (a sixteenth of it), not with a cache it cannot hold.
+    const std::uint64_t share = o_.budget_bytes / std::max<std::size_t>(o_.concurrency, 1);
+    const std::uint64_t basis = o_.state_bytes > 0 && share < o_.largest_context ? std::min(o_.largest_context / 8, share / 16) : o_.largest_context / 8;
+    o_.piece_bytes = std::clamp<std::uint64_t>(basis, std::uint64_t{1} << 20, std::uint64_t{16} << 20);
+  }
   hybrid::CompressionPolicy codec;
   codec.default_kind = o.codec;
   mem_.set_compression_policy(codec);

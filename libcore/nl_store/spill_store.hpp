@@ -35,13 +35,14 @@
 // moments, tape activations, gradients, the allocator's own slack) is not counted in the budget.
 //
 // Measured (tests/bench/nltrain_memory_budget.sh, release build, this project's shared 2-core VM
-// and virtual disk; d=256 s=512 K=2 delta, 20 steps): caches 260.5 MiB a step; the least budget
-// is one level's cache, 130.3 MiB (a quarter of the caches is refused: spilling inside one
-// level's cache is not done). At that budget the losses and checkpoint equal the unbudgeted
-// run's bit for bit; peak RSS 213 MiB raw / 237 MiB zstd against 319 MiB unbudgeted (budget +
-// 83 / 107 MiB, of which 59 MiB is what the unbudgeted run holds outside its caches); 3.0 GiB
-// out and 3.0 GiB back: raw 257-311 MiB/s against dd's 273-509 MiB/s write(fsync)+read in the
-// same run (0.5-1.1, the disk's load decides), zstd 124 MiB/s (CPU-bound here; 0.82 of the bytes).
+// and virtual disk; d=256 s=512 K=2 delta, 20 steps): caches 260.5 MiB a step (one level's 130.3
+// MiB). Before paging the least budget was one level's cache; now it is 2.9 MB (the rest of a
+// cache, 2.1 MB, and three states). At a quarter of the caches, 65.1 MiB (segments of 124 steps):
+// the losses and checkpoint equal the unbudgeted run's bit for bit; 2.2 GiB out and 2.2 GiB back
+// a run; raw 0.9-1.8 GiB/s against dd's 0.64-1.6 GiB/s write(fsync)+read in the same run (ratio
+// 0.70 under a load of 8, 1.0-2.0 under 3-4: dd's fsync decides), zstd 437 MiB/s (0.58; CPU-bound
+// here, 0.83 of the bytes); peak RSS 198 MiB raw / 233 MiB zstd against 320 MiB unbudgeted
+// (budget + 133 / 168 MiB, of which 60 MiB is what the unbudgeted run holds outside its caches).
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -71,8 +72,9 @@ struct SpillOptions {
   hybrid::CompressionKind codec = hybrid::CompressionKind::shuffle_zstd;
   // A cache goes out in blobs of at most this many bytes: RAM beyond the budget while one is
   // written or read is one piece and the codec's buffers for it, not a copy of the whole cache.
-  // 0: an eighth of the largest cache, within 1..16 MiB (each blob costs a file, a rename and a
-  // metadata record: pieces much smaller than that spend the disk's time on those; larger ones, RAM).
+  // 0: an eighth of the largest cache (paging: or a sixteenth of a sequence's share, if less),
+  // within 1..16 MiB (each blob costs a file, a rename and a metadata record: pieces much smaller
+  // than that spend the disk's time on those; larger ones, RAM).
   std::size_t piece_bytes = 0;
   // Told each cache's move out and back (nltrain train --trace-out draws them on its tier-move
   // track); null: nobody. It must take calls from several threads at once.
