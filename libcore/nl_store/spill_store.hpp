@@ -40,9 +40,10 @@
 // cache, 2.1 MB, and three states). At a quarter of the caches, 65.1 MiB (segments of 124 steps):
 // the losses and checkpoint equal the unbudgeted run's bit for bit; 2.2 GiB out and 2.2 GiB back
 // a run; raw 0.9-1.8 GiB/s against dd's 0.64-1.6 GiB/s write(fsync)+read in the same run (ratio
-// 0.70 under a load of 8, 1.0-2.0 under 3-4: dd's fsync decides), zstd 437 MiB/s (0.58; CPU-bound
-// here, 0.83 of the bytes); peak RSS 198 MiB raw / 233 MiB zstd against 320 MiB unbudgeted
-// (budget + 133 / 168 MiB, of which 60 MiB is what the unbudgeted run holds outside its caches).
+// 0.70 under a load of 8, 1.0-2.0 under 3-4: dd's fsync decides), zstd 149-437 MiB/s (0.35-0.58:
+// CPU-bound here, 0.83 of the bytes); peak RSS 198 MiB raw / 197 MiB zstd against 320 MiB
+// unbudgeted (budget + 133 / 132 MiB, of which 60 MiB is what the unbudgeted run holds outside
+// its caches; the rest, not profiled: pieces' transfer buffers and the allocator's slack).
 #include <cstdint>
 #include <memory>
 #include <mutex>
