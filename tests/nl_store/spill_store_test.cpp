@@ -101,6 +101,8 @@ TEST_CASE("spill_store: a budget of one cache trains the same bits as no budget,
   }
 }
 
+namespace {
+
 // K = 2, s = 32, d = 8 (delta: a trajectory of 33 states of 256 bytes beside ~5 KB of the rest).
 nl::Trainer paged_trainer(std::size_t batch = 1, nl::RuleKind rule = nl::RuleKind::delta) {
   nl::MagConfig cfg = nltest::mag_config(rule, 2);
@@ -139,6 +141,8 @@ std::uint64_t train_paged(nl::Trainer& plain, nl::Trainer& budgeted, const nl_st
   CHECK(state_bytes(plain) == state_bytes(budgeted));
   return spilled;
 }
+
+}  // namespace
 
 TEST_CASE("spill_store: a quarter of the caches pages the trajectories in segments and trains the same bits") {
   for (const hybrid::CompressionKind codec : {hybrid::CompressionKind::shuffle_zstd, hybrid::CompressionKind::none}) {
@@ -255,17 +259,21 @@ TEST_CASE("spill_store: a budget below one step's working set is refused with th
 
 TEST_CASE("spill_store: a failure at any write of a spill fails the step as io, before anything is updated") {
   // As SQLite's do_ioerr_test: fail the 1st, 2nd, ... mutating operation until a step gets through.
+  // Whole caches (titans, K = 4, one cache's budget), then paged segments (delta, half a cache).
+  for (const bool paged : {false, true}) {
+  CAPTURE(paged);
   std::size_t failed = 0;
-  for (std::uint64_t nth = 1; nth < 200; ++nth) {
+  for (std::uint64_t nth = 1; nth < 400; ++nth) {
     CAPTURE(nth);
     testsupport::TempDir dir;
-    nl::Trainer t = fresh(nl::RuleKind::titans, 4), plain = fresh(nl::RuleKind::titans, 4);
+    nl::Trainer t = paged ? paged_trainer() : fresh(nl::RuleKind::titans, 4);
+    nl::Trainer plain = paged ? paged_trainer() : fresh(nl::RuleKind::titans, 4);
     REQUIRE(step(t, 0, nullptr).ok());
     REQUIRE(step(plain, 0, nullptr).ok());
     const std::string before = state_bytes(t);
     common::FaultInjectingFileSystem faulty(common::real_file_system());
-    nl_store::SpillOptions o = options(t, 0);
-    o.budget_bytes = o.largest_context;
+    nl_store::SpillOptions o = paged ? paged_options(t, 0) : options(t, 0);
+    o.budget_bytes = paged ? o.largest_context / 2 : o.largest_context;
     auto store = nl_store::SpillStore::open(dir.path(), o, faulty);
     REQUIRE(store.ok());
     faulty.fail_at(nth);
@@ -290,6 +298,7 @@ TEST_CASE("spill_store: a failure at any write of a spill fails the step as io, 
     CHECK(state_bytes(t) == state_bytes(plain));
   }
   CHECK(failed > 3);
+  }
 }
 
 TEST_CASE("spill_store: a link at RUN/spill is refused and nothing is written through it; leftovers are wiped") {
