@@ -10,21 +10,12 @@
 #include <vector>
 
 #include "common/sha256.hpp"
-#include "nl/register_opaque_vjps.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/stages.hpp"
 #include "nl_audit/verify.hpp"
+#include "support/nl_registry.hpp"
 
 namespace {
-
-const tape::opaque::OpaqueRegistry& device_registry() {
-  static const tape::opaque::OpaqueRegistry r = [] {
-    tape::opaque::OpaqueRegistry x;
-    REQUIRE(nl::register_opaque_vjps(x).ok());
-    return x;
-  }();
-  return r;
-}
 
 // Six tape steps of a small K = 2 run; at step 3 one gradient entry of W_O is moved by `factor`
 // and the clip and AdamW update redone from it (what another summation order, or a forger, gives).
@@ -47,7 +38,7 @@ std::vector<std::string> device_run(const std::string& device, float factor) {
   for (std::size_t n = 0; n < 6; ++n) {
     const nl::TrainerState before = t.state();
     for (std::size_t i = 0; i < 8; ++i) ids[i] = static_cast<unsigned char>(data[n * 8 + i]), tg[i] = static_cast<unsigned char>(data[n * 8 + i + 1]);
-    auto r = t.build_step(device_registry(), ids, tg, nl::GradientPath::tape, &trace);
+    auto r = t.build_step(testsupport::nl_registry(), ids, tg, nl::GradientPath::tape, &trace);
     REQUIRE(r.ok());
     nl::TrainerState after = t.state();
     if (n == 3) {

@@ -13,21 +13,12 @@
 #include <vector>
 
 #include "common/sha256.hpp"
-#include "nl/register_opaque_vjps.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/stages.hpp"
 #include "nl_audit/verify.hpp"
+#include "support/nl_registry.hpp"
 
 namespace {
-
-const tape::opaque::OpaqueRegistry& registry() {
-  static const tape::opaque::OpaqueRegistry r = [] {
-    tape::opaque::OpaqueRegistry x;
-    REQUIRE(nl::register_opaque_vjps(x).ok());
-    return x;
-  }();
-  return r;
-}
 
 nl::MagConfig config(std::size_t levels, std::uint64_t seed = 7) {
   nl::MagConfig c;
@@ -88,7 +79,7 @@ Run train(std::size_t steps, bool compact, std::uint64_t seed = 7, double clip =
     if (c == 0 && n > 0) t.reset_context();
     for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>(run.data[c * L + i]), tg[i] = static_cast<unsigned char>(run.data[c * L + i + 1]);
     if (n == forge.at && forge.tokens) forge.tokens(ids, tg);
-    auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+    auto r = t.build_step(testsupport::nl_registry(), ids, tg, nl::GradientPath::tape, &trace);
     REQUIRE(r.ok());
     nl::TrainerState after = t.state();
     if (n == forge.at && forge.result) {
@@ -237,7 +228,7 @@ TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and pas
     nl::TrainerState s = nl_audit::decode_state(b[6], r6.cfg, r6.opt).value();
     nl::Trainer t = nl::Trainer::from_state(s).value();
     nl::StepTrace trace;
-    auto rep = t.build_step(registry(), r6.tokens->ids, r6.tokens->targets, nl::GradientPath::tape, &trace);
+    auto rep = t.build_step(testsupport::nl_registry(), r6.tokens->ids, r6.tokens->targets, nl::GradientPath::tape, &trace);
     REQUIRE(rep.ok());
     nl_audit::ReceiptRecorder rec({false, 1, "test", r6.data_sha256, r6.data_bytes, "tape"}, {});
     std::vector<std::string> lines(good.begin(), good.begin() + 6);
@@ -392,7 +383,7 @@ TEST_CASE("nl_audit: stages from the trainer's own inputs give the trainer's sta
       const nl::TrainerState before = t.state();
       for (std::size_t i = 0; i < L; ++i) ids[i] = static_cast<unsigned char>(data[c * L + i]), tg[i] = static_cast<unsigned char>(data[c * L + i + 1]);
       nl::StepTrace trace;
-      auto r = t.build_step(registry(), ids, tg, nl::GradientPath::hand_written, &trace);
+      auto r = t.build_step(testsupport::nl_registry(), ids, tg, nl::GradientPath::hand_written, &trace);
       REQUIRE(r.ok());
       const nl::TrainerState want = t.state();
       const nl_audit::StageResult got = nl_audit::run_stages(before, trace, r->pulse, want.context);
@@ -477,7 +468,7 @@ Run train_u16(std::size_t steps, bool compact, bool offset_in_tokens = false) {
     for (std::size_t i = 0; i < L; ++i) {
       ids[i] = nl::token_at(run.data, nl::TokenFormat::u16, c * L + i), tg[i] = nl::token_at(run.data, nl::TokenFormat::u16, c * L + i + 1);
     }
-    auto r = t.build_step(registry(), ids, tg, nl::GradientPath::tape, &trace);
+    auto r = t.build_step(testsupport::nl_registry(), ids, tg, nl::GradientPath::tape, &trace);
     REQUIRE(r.ok());
     run.lines.push_back(rec.record(before, {c, offset_in_tokens ? c * L : c * L * 2, c == 0 && n > 0, ids, tg}, *r, trace, t.state()));
   }
