@@ -13,6 +13,7 @@
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/stages.hpp"
 #include "nl_audit/verify.hpp"
+#include "redo_update.hpp"
 #include "support/nl_registry.hpp"
 
 namespace {
@@ -45,15 +46,7 @@ std::vector<std::string> device_run(const std::string& device, float factor) {
       float* largest = &trace.gradients.w_o[0];
       for (float& x : trace.gradients.w_o) largest = std::abs(x) > std::abs(*largest) ? &x : largest;
       *largest *= factor;
-      nl::MagParams<float> g = trace.gradients;
-      trace.grad_norm = nl::clip_global_norm(g, before.opt.clip);
-      trace.clip_scale.reset();
-      if (trace.grad_norm > before.opt.clip) trace.clip_scale = nl::clip_scale(before.opt.clip, trace.grad_norm);
-      nl::FrequencyAwareAdamW a(before.cfg, before.opt);
-      a.restore(before.adam);
-      after.params = before.params;
-      a.step(after.params, g, r->pulse, trace.lr);
-      after.adam = a.state();
+      nl_audit_test::redo_update(before, trace, r->pulse, after);
       t = nl::Trainer::from_state(after).value();
     }
     lines.push_back(rec.record(before, {n, n * 8, false, ids, tg}, *r, trace, after));

@@ -16,6 +16,7 @@
 #include "nl_audit/fp64_checks.hpp"
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/verify.hpp"
+#include "redo_update.hpp"
 
 namespace fp64_receipts {  // named: the unity build shares one anonymous namespace with receipt_test.cpp
 
@@ -41,19 +42,6 @@ Forgery forged_at(std::size_t step, F result) {
   g.at = step;
   g.result = result;
   return g;
-}
-
-// The clip and the AdamW update again from `trace`'s gradient and rate, as the trainer does them.
-void redo_update(const nl::TrainerState64& before, nl::StepTrace64& trace, const nl::Pulse& pulse, nl::TrainerState64& after) {
-  nl::MagParams<double> g = trace.gradients;
-  trace.grad_norm = nl::clip_global_norm(g, before.opt.clip);
-  trace.clip_scale.reset();
-  if (trace.grad_norm > before.opt.clip) trace.clip_scale = nl::clip_scale<double>(before.opt.clip, trace.grad_norm);
-  nl::BasicFrequencyAwareAdamW<double> a(before.cfg, before.opt);
-  a.restore(before.adam);
-  after.params = before.params;
-  a.step(after.params, g, pulse, trace.lr);
-  after.adam = a.state();
 }
 
 // `steps` fp64 steps of a K-level model (periods 1, 4: level 1 frozen at steps 1-3, 5-7, ...),
@@ -162,7 +150,7 @@ TEST_CASE("nl_audit fp64: every tampering is caught by the rule that owns it, an
       {"a gradient entry in its 12th significant digit",
        at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
          nudge(t.gradients.w_q, 3);
-         redo_update(b, t, r.pulse, a);
+         nl_audit_test::redo_update(b, t, r.pulse, a);
        }),
        5},
       {"an m entry", at5([](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& a) { nudge(a.adam.m.e, 40); }), 8},
@@ -171,7 +159,7 @@ TEST_CASE("nl_audit fp64: every tampering is caught by the rule that owns it, an
        at5([](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64&, nl::TrainerState64& a) { nudge(a.buffer_sums[1].w_q, 0); }), 9},
       {"the learning rate", at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
          t.lr *= 1.0 + 1e-12;
-         redo_update(b, t, r.pulse, a);
+         nl_audit_test::redo_update(b, t, r.pulse, a);
        }),
        7},
       {"the loss in its 12th significant digit",
@@ -266,7 +254,7 @@ Forgery last_bits_at(std::size_t step) {
     for (std::vector<double>* w : {&g.e, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.u_emb}) std::ranges::for_each(*w, ulp);
     std::ranges::for_each(a.context.levels[0], ulp);
     ulp(r.loss);
-    redo_update(b, t, r.pulse, a);
+    nl_audit_test::redo_update(b, t, r.pulse, a);
   });
 }
 
@@ -286,7 +274,7 @@ TEST_CASE("nl_audit fp64: --cross-machine: way (b) alone catches a 12th-digit ch
        at5([](const nl::TrainerState64& b, nl::StepTrace64& t, nl::StepReport64& r, nl::TrainerState64& a) {
          double& x = largest_entry(t.gradients.w_q);
          x = twelfth_digit(x);
-         redo_update(b, t, r.pulse, a);
+         nl_audit_test::redo_update(b, t, r.pulse, a);
        }),
        5, "grad/W_Q"},
       {"the loss", at5([](const nl::TrainerState64&, nl::StepTrace64&, nl::StepReport64& r, nl::TrainerState64&) { r.loss = twelfth_digit(r.loss); }),

@@ -16,6 +16,7 @@
 #include "nl_audit/recorder.hpp"
 #include "nl_audit/stages.hpp"
 #include "nl_audit/verify.hpp"
+#include "redo_update.hpp"
 #include "support/nl_registry.hpp"
 
 namespace {
@@ -47,20 +48,6 @@ struct Forgery {
   std::function<void(std::vector<std::size_t>& ids, std::vector<std::size_t>& targets)> tokens;
   std::function<void(const nl::TrainerState& before, nl::StepTrace&, nl::StepReport&, nl::TrainerState& after)> result;
 };
-
-// The clip and the AdamW update again, from `trace`'s gradient and learning rate, as the trainer
-// does them: a forged gradient or rate with consistent consequences.
-void redo_update(const nl::TrainerState& before, nl::StepTrace& trace, const nl::Pulse& pulse, nl::TrainerState& after) {
-  nl::MagParams<float> g = trace.gradients;
-  trace.grad_norm = nl::clip_global_norm(g, before.opt.clip);
-  trace.clip_scale.reset();
-  if (trace.grad_norm > before.opt.clip) trace.clip_scale = nl::clip_scale(before.opt.clip, trace.grad_norm);
-  nl::FrequencyAwareAdamW a(before.cfg, before.opt);
-  a.restore(before.adam);
-  after.params = before.params;
-  a.step(after.params, g, pulse, trace.lr);
-  after.adam = a.state();
-}
 
 // Trains `steps` steps on the tape (as nltrain does) and records every receipt.
 Run train(std::size_t steps, bool compact, std::uint64_t seed = 7, double clip = 1.0, const Forgery& forge = {}) {
@@ -191,13 +178,13 @@ TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and pas
   };
   cases.push_back({"a gradient entry in its 7th digit", forged(5, [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
                      nudge(t.gradients.w_q, 3);
-                     redo_update(b, t, r.pulse, a);
+                     nl_audit_test::redo_update(b, t, r.pulse, a);
                    }), 5});
   cases.push_back({"an m entry", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) { nudge(a.adam.m.e, 40); }), 8});
   cases.push_back({"a v entry", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport&, nl::TrainerState& a) { nudge(a.adam.v.w_o, 2); }), 8});
   cases.push_back({"the learning rate", forged(5, [](const nl::TrainerState& b, nl::StepTrace& t, nl::StepReport& r, nl::TrainerState& a) {
                      t.lr *= 1.000001;
-                     redo_update(b, t, r.pulse, a);
+                     nl_audit_test::redo_update(b, t, r.pulse, a);
                    }), 7});
   cases.push_back({"the loss", forged(5, [](const nl::TrainerState&, nl::StepTrace&, nl::StepReport& r, nl::TrainerState&) { r.loss = seventh_digit(r.loss); }), 4});
   cases.push_back({"the clip norm", forged(5, [](const nl::TrainerState&, nl::StepTrace& t, nl::StepReport&, nl::TrainerState&) { t.grad_norm *= 1.0000001; }), 6});
@@ -292,7 +279,7 @@ TEST_CASE("nl_audit: --cross-machine holds values whose bits differ to the fp64 
       for (float& x : *w) largest = std::abs(x) > std::abs(*largest) ? &x : largest;
     }
     *largest *= 1.01f;
-    redo_update(b, t, r.pulse, a);
+    nl_audit_test::redo_update(b, t, r.pulse, a);
   };
   const nl_audit::StreamVerifier v = verified(train(12, false, 7, 1.0, f).lines, cross);
   CHECK(v.not_bitwise() > 0);
@@ -317,7 +304,7 @@ TEST_CASE("nl_audit: --cross-machine: (b)'s per-entry bounds catch a 0.1% change
     float* pick = &t.gradients.w_o[0];
     for (float& x : t.gradients.w_o) pick = std::abs(std::abs(x) - 0.1 * scale) < std::abs(std::abs(*pick) - 0.1 * scale) ? &x : pick;
     *pick *= 1.001f;
-    redo_update(b, t, r.pulse, a);
+    nl_audit_test::redo_update(b, t, r.pulse, a);
   };
   const nl_audit::StreamVerifier v = verified(train(12, false, 7, 1.0, f).lines, cross);
   REQUIRE(v.failure_count() > 0);
