@@ -68,10 +68,32 @@ void empty_directory(int dir, int depth) noexcept {
   ::close(dir);
 }
 
-extern "C" void remove_pending_and_reraise(int sig) {
+// A stop signal is directed at the process: the kernel runs the handler on any thread that does
+// not block it (a BLAS worker started before main, say), while another thread may be inside a
+// DeferredStopSignals scope, between creating a file and registering it. So the scopes are
+// counted process-wide: a signal that finds one open is only noted, and the last scope to close
+// ends the process. The pairs (note the signal, then read the count) and (change the count, then
+// read the note) are sequentially consistent, so at least one side sees the other: a signal is
+// never lost, and no file is created after the cleanup ran.
+std::atomic<int> g_open_scopes{0};
+std::atomic<int> g_stop_signal{0};  // the first stop signal received, 0 while none
+
+[[noreturn]] void end_process(int sig) noexcept {
   remove_pending_temp_files();
   ::signal(sig, SIG_DFL);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
   ::raise(sig);
+  ::_exit(128 + sig);  // not reached: the default action of a stop signal ends the process
+}
+
+extern "C" void common_on_stop_signal(int sig) {
+  int none = 0;
+  g_stop_signal.compare_exchange_strong(none, sig);
+  if (g_open_scopes.load() > 0) return;  // the last scope to close ends the process
+  end_process(g_stop_signal.load());
 }
 
 const char* g_oom_line = nullptr;
@@ -127,7 +149,7 @@ void install_temp_file_cleanup() {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup, background jobs
     struct sigaction sa {};
-    sa.sa_handler = remove_pending_and_reraise;
+    sa.sa_handler = common_on_stop_signal;
     sigemptyset(&sa.sa_mask);
     ::sigaction(sig, &sa, nullptr);
   }
@@ -158,8 +180,18 @@ DeferredStopSignals::DeferredStopSignals() {
   sigemptyset(&stop);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, sig);
   ::pthread_sigmask(SIG_BLOCK, &stop, &previous_);
+  g_open_scopes.fetch_add(1);
+  if (const int sig = g_stop_signal.load(); sig != 0) {
+    // Stopping already: create nothing. The cleanup is running or waits for other scopes.
+    if (g_open_scopes.fetch_sub(1) == 1) end_process(sig);
+    for (;;) ::pause();
+  }
 }
 
-DeferredStopSignals::~DeferredStopSignals() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+DeferredStopSignals::~DeferredStopSignals() {
+  g_open_scopes.fetch_sub(1);
+  ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);  // a signal held for this thread runs now
+  if (const int sig = g_stop_signal.load(); sig != 0 && g_open_scopes.load() == 0) end_process(sig);
+}
 
 }  // namespace common

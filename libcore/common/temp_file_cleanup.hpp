@@ -46,10 +46,12 @@ class PendingTempFile {
 
 inline constexpr int kMaxPendingTempFiles = 64;
 
-// Holds SIGINT, SIGTERM and SIGHUP back (for the calling thread) while alive, so that a temporary
-// file is never on disk unregistered (between its creation and PendingTempFile) nor registered
-// after its name was renamed away (another writer may reuse that name). A signal that arrives
-// meanwhile is delivered when the scope ends, and the handler then sees a consistent registry.
+// Holds SIGINT, SIGTERM and SIGHUP back while alive, so that a temporary file is never on disk
+// unregistered (between its creation and PendingTempFile) nor registered after its name was
+// renamed away (another writer may reuse that name). The calling thread blocks the signals, and
+// a signal the handler takes on another thread meanwhile is only noted: the process ends when
+// the last open scope (of any thread) closes, with a consistent registry. A scope opened after
+// a stop signal came creates nothing: it waits for the process to end.
 class DeferredStopSignals {
  public:
   DeferredStopSignals();
