@@ -35,8 +35,21 @@ void StreamVerifier::fail(Failure f) {
 common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) {
   auto read = read_receipt(line, file_, line_no);
   if (!read.ok()) return read.error();
-  const Receipt& r = *read;
+  Receipt& r = *read;
   const Model& m = r.model;
+  // A receipt without `before` continues the previous one: its state before the step is that
+  // receipt's after (already held to rule 5), so there must be one.
+  if (r.before.empty() && receipts_ == 0) {
+    return common::Error::malformed("missing: receipt " + std::to_string(r.index) +
+                                        " continues the previous receipt (its state before the step is that one's after), which is "
+                                        "not in the stream; verify from the run's first receipt, or from the first of the file its "
+                                        "writer started",
+                                    {file_, line_no, "/before"});
+  }
+  // The parameters and optimizer state before the step: the receipt's, or the previous one's
+  // after. Where the previous receipt is of another model (rule 2 fails) there is none to use.
+  const bool known = !r.before.empty() || r.model_text == prev_model_;
+  const std::vector<nl_audit::TensorEntry>& before = r.before.empty() ? prev_after_ : r.before;
   auto failure = [&](unsigned rule, std::string tensor, std::string message) {
     Failure f;
     f.rule = rule, f.line = line_no, f.step = r.n, f.tensor = std::move(tensor), f.message = std::move(message);
@@ -80,7 +93,7 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
                               " does not follow step " + std::to_string(prev_n_) + " / " + std::to_string(prev_opt_step_)));
     } else {
       for (std::size_t i = 0; i < r.before.size(); ++i) {
-        if (r.before[i].sha256 == prev_after_[i]) continue;
+        if (r.before[i].sha256 == prev_after_[i].sha256) continue;
         fail(failure(2, r.before[i].name, r.before[i].name + " before this step is not the previous step's after"));
         break;
       }
@@ -90,8 +103,6 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   prev_sha256_ = common::sha256_hex(line);
   prev_index_ = r.index, prev_n_ = r.n, prev_opt_step_ = r.optimizer_step, prev_model_ = r.model_text;
   prev_lr_ = r.lr, prev_epoch_ = r.last_epoch;
-  prev_after_.clear();
-  for (const nl_audit::TensorEntry& e : r.after) prev_after_.push_back(e.sha256);
 
   // 6 lr: the optimizer's, or its scheduler's at the step's last_epoch, chained from the previous
   // receipt's lr (torch computes each epoch's lr from the one before) or replayed from epoch 0.
@@ -120,9 +131,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
     }
   }
 
+  if (!known) {  // rules 3, 4, 5 and 7 need the state before the step
+    prev_after_ = std::move(r.after);
+    return {};
+  }
+
   // 3 loss, 4 gradient
   const std::size_t np = parameter_count(m);
-  const Params params = values(r.before, 0, np);
+  const Params params = values(before, 0, np);
   const std::vector<float> x = values(r.input), target = values(r.target);
   std::vector<std::vector<float>> masks;
   for (const nl_audit::TensorEntry& e : r.masks) masks.push_back(values(e));
@@ -135,7 +151,7 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // 5 update, from the stored gradients
   const std::vector<std::string> names = state_names(m.optimizer);
   std::vector<Params> state;
-  for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(r.before, np + s * np, np));
+  for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(before, np + s * np, np));
   // 7 clip: the norm clip_grad_norm_ returned; the update starts from the gradients it left
   std::vector<std::vector<T32>> used = exact_all(values(r.gradients, 0, np));
   if (r.clip) {
@@ -152,6 +168,7 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
       const nl_audit::TensorEntry& e = r.after[np + s * np + p];
       compare(5, e.name, values(e), u.state[s][p]);
     }
+  prev_after_ = std::move(r.after);  // what the next receipt's before is (or must be, by digest)
   return {};
 }
 
