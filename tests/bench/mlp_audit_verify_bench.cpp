@@ -13,6 +13,7 @@
 // Without /usr/bin/python3 and torch: skipped with the reason.
 #include <benchmark/benchmark.h>
 
+#include <malloc.h>
 #include <time.h>
 
 #include <chrono>
@@ -68,6 +69,8 @@ void BM_verify_mnist_step(benchmark::State& state) {
     return;
   }
   const double load = load_1min();
+  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);  // as bp verify tensor does (apps/bp/verify_tensor.cpp)
+  ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
   double seconds = 0, cpu = 0;
   std::int64_t receipts = 0;
   for (auto _ : state) {
