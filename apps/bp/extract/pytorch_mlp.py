@@ -249,20 +249,28 @@ def _scheduler(sched, opt, fresh=True):
 
 
 def _tensor(name, t):
-    """One tensor's JSON text, as json.dumps(..., separators=(",", ":")) writes it, as bytes. The
-    fp32 bytes are hashed and encoded where torch holds them (no copy on a little-endian CPU), and
-    the base64 text goes in as it is: its alphabet needs no JSON escaping."""
+    """One tensor's JSON text, as json.dumps(..., separators=(",", ":")) writes it, in pieces
+    (bytes) that are written and hashed one after the other, never joined: a receipt's tensors run
+    to megabytes. The fp32 bytes are hashed and encoded where torch holds them (no copy on a
+    little-endian CPU), and the base64 text goes in as it is: its alphabet needs no JSON escaping."""
     a = t.detach().to(torch.float32).contiguous().cpu().numpy()
     if a.dtype.byteorder == ">" or (a.dtype.byteorder == "=" and sys.byteorder == "big"):
         a = a.astype("<f4")
     data = memoryview(a).cast("B") if a.size else b""
     head = json.dumps({"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest()},
                       separators=(",", ":"))
-    return b"".join((head[:-1].encode(), b',"data":"', base64.b64encode(data), b'"}'))
+    return [head[:-1].encode() + b',"data":"', base64.b64encode(data), b'"}']
 
 
 def _section(tensors):
-    return b'{"tensors":[' + b",".join(tensors) + b"]}"
+    """{"tensors":[...]} of _tensor's pieces, as pieces."""
+    parts = [b'{"tensors":[']
+    for i, pieces in enumerate(tensors):
+        if i:
+            parts.append(b",")
+        parts += pieces
+    parts.append(b"]}")
+    return parts
 
 
 class MlpReceiptWriter:
@@ -412,15 +420,17 @@ class _Step:
         step.update({"loss": w._loss_value, "clip": self.clip})
         head = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
                 "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step}
-        parts = [json.dumps(head, separators=(",", ":"))[:-1].encode(),
-                 b',"batch":', _section([_tensor("input", self.x), _tensor("target", target)] + masks)]
+        parts = [json.dumps(head, separators=(",", ":"))[:-1].encode(), b',"batch":']
+        parts += _section([_tensor("input", self.x), _tensor("target", target)] + masks)
         if self.before is not None:
-            parts += [b',"before":', _section(self.before)]
-        parts += [b',"gradients":', _section(self.grads), b',"after":', _section(w._state()), b"}"]
-        line = b"".join(parts)
-        w.out.write(line)
+            parts += [b',"before":'] + _section(self.before)
+        parts += [b',"gradients":'] + _section(self.grads) + [b',"after":'] + _section(w._state()) + [b"}"]
+        line_hash = hashlib.sha256()
+        for p in parts:
+            line_hash.update(p)
+        w.out.writelines(parts)
         w.out.write(b"\n")
         w.out.flush()
-        w.previous, w.index, w.n, w.wrote = hashlib.sha256(line).hexdigest(), w.index + 1, w.n + 1, True
+        w.previous, w.index, w.n, w.wrote = line_hash.hexdigest(), w.index + 1, w.n + 1, True
         w._loss_value = None
         return False
