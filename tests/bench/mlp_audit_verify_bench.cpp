@@ -10,6 +10,8 @@
 // - step without) / step without (goal: at most 0.10), each in wall time and, suffixed "_cpu", in
 // CPU time of all the process's threads (what other work on a shared machine cannot inflate),
 // and "load_1min" (that other work).
+// The receipts are the writer's default (before="first": the state before the step in the first
+// receipt only, the other five continue it), verified with bp verify tensor's allocator settings.
 // Without /usr/bin/python3 and torch: skipped with the reason.
 #include <benchmark/benchmark.h>
 
