@@ -255,6 +255,12 @@ with open(every, "rb") as f:
 check(all("before" in json.loads(l) for l in every_lines) and len(every_lines[1]) > len(lines[1]),
       "before='every': each receipt carries the state before its step")
 check(verify(every, "before='every'").get("receipts") == 3, "before='every': verifies")
+try:
+    MlpReceiptWriter(nn.Sequential(nn.Linear(2, 2)), torch.optim.SGD([torch.zeros(1)], lr=1), nn.MSELoss(),
+                     out=os.path.join(WORK, "x.jsonl"), before="last")
+    check(False, "writer refuses before='last'")
+except ValueError as e:
+    check("before='last'" in str(e) and "'first' or 'every'" in str(e), f"writer refuses before='last', naming the choices: {e}")
 rep = verify(mutate_line(every_lines, 1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
 check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: rule 2 first: {first_failure(rep)}")
 rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
