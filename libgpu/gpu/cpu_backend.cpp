@@ -20,6 +20,13 @@ class CpuBackend final : public Backend {
   void release(float* p) noexcept override { delete[] p; }
   void upload(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
   void download(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
+  [[nodiscard]] double* alloc_f64(std::size_t n) override {
+    auto* p = new (std::nothrow) double[n]();
+    if (p == nullptr) throw GpuError("cpu backend: cannot allocate " + std::to_string(n) + " doubles");
+    return p;
+  }
+  void release_f64(double* p) noexcept override { delete[] p; }
+  void download_f64(double* dst, const double* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(double)); }
   void launch(KernelId id, const void* args, std::size_t n) override {
     switch (id) {
 #define GPU_CPU_CASE(kid, Body)                                   \

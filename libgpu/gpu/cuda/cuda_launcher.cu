@@ -61,6 +61,21 @@ class CudaBackend final : public Backend {
     on_device();
     cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
   }
+  [[nodiscard]] double* alloc_f64(std::size_t n) override {
+    on_device();
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, n * sizeof(double)), "cudaMalloc");
+    cuda_check(cudaMemset(p, 0, n * sizeof(double)), "cudaMemset");
+    return static_cast<double*>(p);
+  }
+  void release_f64(double* p) noexcept override {
+    (void)cudaSetDevice(device_);
+    (void)cudaFree(p);
+  }
+  void download_f64(double* dst, const double* src, std::size_t n) override {
+    on_device();
+    cuda_check(cudaMemcpy(dst, src, n * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  }
   void launch(KernelId id, const void* args, std::size_t n) override {
     on_device();
     const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
