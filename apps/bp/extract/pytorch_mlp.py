@@ -41,8 +41,8 @@ What it accepts (anything else is refused when the writer is created, before tra
              total_iters ints), built with last_epoch=-1 and
              given as MlpReceiptWriter(..., scheduler=s): the model records it (its settings; the
              optimizer's lr is its base lr), each receipt the scheduler's last_epoch when
-             optimizer.step() ran. Step it with scheduler.step() (no epoch argument: deprecated, it
-             switches torch to another formula) at most once between two optimizer steps, per
+             optimizer.step() ran. Step it with scheduler.step() (scheduler.step(epoch), deprecated, switches
+             torch to another formula: refused when called) at most once between two optimizer steps, per
              epoch or per step. bp recomputes torch's chainable get_lr() (rule 6). LambdaLR,
              MultiplicativeLR, ChainedScheduler, SequentialLR, ReduceLROnPlateau, OneCycleLR,
              CyclicLR and the others are refused. A scheduler the writer is not given changes the
@@ -248,6 +248,17 @@ def _tensor(name, t):
             "data": base64.b64encode(data).decode("ascii")}
 
 
+def _chainable_only(original):
+    """scheduler.step() as it was; scheduler.step(epoch) refused before the scheduler moves:
+    torch then switches to its closed form, which rounds otherwise than the chainable get_lr()
+    bp recomputes, so an honest run would fail rule 6. The receipts written so far stay valid."""
+    def step(*args, **kwargs):
+        if args or kwargs:
+            _refuse("scheduler.step(epoch) (deprecated by torch; it switches to the closed form): call scheduler.step()")
+        return original()
+    return step
+
+
 class MlpReceiptWriter:
     def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None):
         self.layers = _layers(model)
@@ -260,6 +271,7 @@ class MlpReceiptWriter:
         if scheduler is not None:
             self.model_json["scheduler"] = _scheduler(scheduler, optimizer, fresh=resume_from is None)
             self.model_json["optimizer"]["lr"] = float(scheduler.base_lrs[0])  # what get_lr() starts from
+            scheduler.step = _chainable_only(scheduler.step)
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
             ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if o["amsgrad"] else []))
