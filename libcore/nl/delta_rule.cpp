@@ -67,9 +67,11 @@ template <typename T>
 using Lanes8 = typename Lanes8Of<T>::type;
 
 // Unaligned loads and stores; by reference, as a vector argument or result would change the ABI
-// between the clones.
-#define NL_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(v))
-#define NL_STORE8(p, v) std::memcpy((p), &(v), sizeof(v))
+// between the clones. Through void*: the Tracked lanes are trivially copyable in fact (value and
+// bound), but their constructors make GCC's -Wclass-memaccess object to a typed memcpy.
+#define NL_LOAD8(v, p) std::memcpy(static_cast<void*>(&(v)), static_cast<const void*>(p), sizeof(v))
+#define NL_STORE8(p, v) std::memcpy(static_cast<void*>(p), static_cast<const void*>(&(v)), sizeof(v))
+static_assert(std::is_trivially_copyable_v<Tracked32> && std::is_trivially_copyable_v<Tracked64>);
 
 // p[0..8) += v * s, lane by lane.
 template <typename T>
