@@ -191,8 +191,10 @@ class Reader : public FieldReader {
       auto t = nl_audit::f32_values(r.target);
       for (std::size_t i = 0; i < t->size(); ++i) {
         const float c = (*t)[i];
+        if (m.ignore_index && c == static_cast<float>(*m.ignore_index)) continue;  // left out of the loss
         if (!(c >= 0 && c < static_cast<float>(m.layers.back().out) && c == std::floor(c))) {
-          return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer",
+          return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer" +
+                                              (m.ignore_index ? " nor the ignore_index" : ""),
                                           {file_, line_, "/batch/tensors/1/data"});
         }
       }

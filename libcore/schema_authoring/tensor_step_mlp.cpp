@@ -117,6 +117,8 @@ SchemaDocument receipt() {
                                       .optional("weight", array(number()).min_items(1).describe("cross_entropy's class weights (fp32 values)"))
                                       .optional("pos_weight", array(number()).min_items(1).describe(
                                                                   "bce_with_logits' positive weight per output (fp32 values)"))
+                                      .optional("ignore_index", integer().describe(
+                                                                    "cross_entropy only: samples with this target are left out"))
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))

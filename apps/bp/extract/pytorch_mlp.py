@@ -30,7 +30,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              "tanh"), Identity, and optionally a Dropout (not inplace; its mask, read back from
              torch's generator and checked against the module's output, is recorded per step);
              fp32 parameters
-  loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
+  loss       CrossEntropyLoss (class weights, label_smoothing, ignore_index), MSELoss, BCEWithLogitsLoss
              (pos_weight: a 1-d float32 tensor, one weight per output; no weight; targets in [0, 1]),
              HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
@@ -41,8 +41,8 @@ What it accepts (anything else is refused when the writer is created, before tra
              total_iters ints), built with last_epoch=-1 and
              given as MlpReceiptWriter(..., scheduler=s): the model records it (its settings; the
              optimizer's lr is its base lr), each receipt the scheduler's last_epoch when
-             optimizer.step() ran. Step it with scheduler.step() (no epoch argument: deprecated, it
-             switches torch to another formula) at most once between two optimizer steps, per
+             optimizer.step() ran. Step it with scheduler.step() (scheduler.step(epoch), deprecated, switches
+             torch to another formula: refused when called) at most once between two optimizer steps, per
              epoch or per step. bp recomputes torch's chainable get_lr() (rule 6). LambdaLR,
              MultiplicativeLR, ChainedScheduler, SequentialLR, ReduceLROnPlateau, OneCycleLR,
              CyclicLR and the others are refused. A scheduler the writer is not given changes the
@@ -68,7 +68,7 @@ from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out), at most one of ReLU, LeakyReLU, "
              "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity, and an optional Dropout; loss: CrossEntropyLoss (weight, "
-             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
+             "label_smoothing, ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group; scheduler: none, StepLR, MultiStepLR, "
              "ExponentialLR, CosineAnnealingLR, LinearLR")
 
@@ -159,14 +159,15 @@ def _layers(model):
 def _loss(loss_fn, outputs):
     extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
-        if loss_fn.ignore_index >= 0:
-            _refuse(f"CrossEntropyLoss with ignore_index={loss_fn.ignore_index}")
         if getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
             extra["label_smoothing"] = float(loss_fn.label_smoothing)
         if loss_fn.weight is not None:
             if loss_fn.weight.dtype != torch.float32 or loss_fn.weight.dim() != 1:
                 _refuse("CrossEntropyLoss weight that is not a 1-d torch.float32 tensor")
             extra["weight"] = [float(v) for v in loss_fn.weight.detach().cpu().tolist()]  # fp32 values, exact
+        if not -(1 << 24) < loss_fn.ignore_index < (1 << 24):
+            _refuse(f"CrossEntropyLoss ignore_index={loss_fn.ignore_index} (targets are recorded as float32 values)")
+        extra["ignore_index"] = int(loss_fn.ignore_index)  # torch's default -100 too: targets may use it
         kind = "cross_entropy"
     elif type(loss_fn) is nn.MSELoss:
         kind = "mse"
@@ -247,6 +248,17 @@ def _tensor(name, t):
             "data": base64.b64encode(data).decode("ascii")}
 
 
+def _chainable_only(original):
+    """scheduler.step() as it was; scheduler.step(epoch) refused before the scheduler moves:
+    torch then switches to its closed form, which rounds otherwise than the chainable get_lr()
+    bp recomputes, so an honest run would fail rule 6. The receipts written so far stay valid."""
+    def step(*args, **kwargs):
+        if args or kwargs:
+            _refuse("scheduler.step(epoch) (deprecated by torch; it switches to the closed form): call scheduler.step()")
+        return original()
+    return step
+
+
 class MlpReceiptWriter:
     def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None):
         self.layers = _layers(model)
@@ -259,6 +271,7 @@ class MlpReceiptWriter:
         if scheduler is not None:
             self.model_json["scheduler"] = _scheduler(scheduler, optimizer, fresh=resume_from is None)
             self.model_json["optimizer"]["lr"] = float(scheduler.base_lrs[0])  # what get_lr() starts from
+            scheduler.step = _chainable_only(scheduler.step)
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
             ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if o["amsgrad"] else []))
