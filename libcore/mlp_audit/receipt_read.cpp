@@ -211,9 +211,11 @@ class Reader : public FieldReader {
     std::vector<Slot> state = parameter_slots(m);
     const std::vector<Slot> extra = state_slots(m);
     state.insert(state.end(), extra.begin(), extra.end());
-    auto before = section(f, "before", state);
-    if (!before.ok()) return before.error();
-    r.before = std::move(*before);
+    if (f.has("before")) {  // absent: the receipt continues the previous one (its after)
+      auto before = section(f, "before", state);
+      if (!before.ok()) return before.error();
+      r.before = std::move(*before);
+    }
     auto grads = section(f, "gradients", parameter_slots(m));
     if (!grads.ok()) return grads.error();
     r.gradients = std::move(*grads);

@@ -156,7 +156,9 @@ SchemaDocument receipt() {
                   .field("step", step)
                   .field("batch", section().describe("input [batch, in], target [batch] class indices or [batch, out], then "
                                                      "mask.layers.<l> [batch, out] (1 kept, 0 dropped) per layer with dropout"))
-                  .field("before", section().describe("parameters, then optimizer state, before the step"))
+                  .optional("before", section().describe("parameters, then optimizer state, before the step; absent where the "
+                                                         "receipt continues the previous one, whose after it then is "
+                                                         "(bp verify tensor reads it from that receipt: present on a stream's first)"))
                   .field("gradients", section().describe("what optimizer.step() saw"))
                   .field("after", section())
                   .closed()

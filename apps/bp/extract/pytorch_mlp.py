@@ -58,10 +58,17 @@ HalfSquaredError(reduction) is the half squared error of bp's own engine as a to
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
+
+before="first" (the default): the state before the step (parameters and optimizer state) is in
+the first receipt each writer writes only; a later receipt's is the previous receipt's after, bit
+for bit, and bp takes it from there, so a file verifies from its first line (alone, or after the
+files before it). before="every": every receipt carries it (each verifiable without the one
+before it; about twice the bytes).
 """
 import base64
 import hashlib
 import json
+import sys
 
 import torch
 from torch import nn
@@ -243,9 +250,28 @@ def _scheduler(sched, opt, fresh=True):
 
 
 def _tensor(name, t):
-    data = t.detach().to(torch.float32).contiguous().cpu().numpy().astype("<f4").tobytes()
-    return {"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest(),
-            "data": base64.b64encode(data).decode("ascii")}
+    """One tensor's JSON text, as json.dumps(..., separators=(",", ":")) writes it, in pieces
+    (bytes) that are written and hashed one after the other, never joined: a receipt's tensors run
+    to megabytes. The fp32 bytes are hashed and encoded where torch holds them (no copy on a
+    little-endian CPU), and the base64 text goes in as it is: its alphabet needs no JSON escaping."""
+    a = t.detach().to(torch.float32).contiguous().cpu().numpy()
+    if a.dtype.byteorder == ">" or (a.dtype.byteorder == "=" and sys.byteorder == "big"):
+        a = a.astype("<f4")
+    data = memoryview(a).cast("B") if a.size else b""
+    head = json.dumps({"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest()},
+                      separators=(",", ":"))
+    return [head[:-1].encode() + b',"data":"', base64.b64encode(data), b'"}']
+
+
+def _section(tensors):
+    """{"tensors":[...]} of _tensor's pieces, as pieces."""
+    parts = [b'{"tensors":[']
+    for i, pieces in enumerate(tensors):
+        if i:
+            parts.append(b",")
+        parts += pieces
+    parts.append(b"]}")
+    return parts
 
 
 def _chainable_only(original):
@@ -260,7 +286,13 @@ def _chainable_only(original):
 
 
 class MlpReceiptWriter:
-    def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None):
+    def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None, before="first"):
+        if before not in ("first", "every"):
+            raise ValueError(f"MlpReceiptWriter: before={before!r}; expected 'first' or 'every'")
+        # "first": only the first receipt this writer writes carries the state before its step;
+        # each later one continues it (its before is the previous receipt's after, bit for bit), so
+        # bp reads it there: half the bytes. "every": each receipt carries it (verifiable alone).
+        self.before_every = before == "every"
         self.layers = _layers(model)
         self.params = [p for _, _, params, _, _ in self.layers for p in params]
         self.names = [n for _, _, _, names, _ in self.layers for n in names]
@@ -288,6 +320,7 @@ class MlpReceiptWriter:
             if scheduler is not None and rec["model"]["scheduler"] != self.model_json["scheduler"]:
                 _refuse("the scheduler's settings differ from resume_from's run")
         self.out = open(out, "wb")
+        self.wrote = False  # a receipt in this file yet
         self._loss_value = None
         loss_fn.register_forward_hook(self._on_loss)
         self.masks = {}  # layer -> the mask its Dropout drew in this step's forward
@@ -358,7 +391,7 @@ class _Step:
 
     def __enter__(self):
         w = self.w
-        self.before = w._state()
+        self.before = w._state() if w.before_every or not w.wrote else None
         w.masks = {}
         self.grads = None
         self.original_step = w.optimizer.step
@@ -398,14 +431,19 @@ class _Step:
         if self.last_epoch is not None:
             step["last_epoch"] = self.last_epoch
         step.update({"loss": w._loss_value, "clip": self.clip})
-        rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
-               "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step,
-               "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)] + masks},
-               "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
-               "after": {"tensors": w._state()}}
-        line = json.dumps(rec, separators=(",", ":")).encode()
-        w.out.write(line + b"\n")
+        head = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
+                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step}
+        parts = [json.dumps(head, separators=(",", ":"))[:-1].encode(), b',"batch":']
+        parts += _section([_tensor("input", self.x), _tensor("target", target)] + masks)
+        if self.before is not None:
+            parts += [b',"before":'] + _section(self.before)
+        parts += [b',"gradients":'] + _section(self.grads) + [b',"after":'] + _section(w._state()) + [b"}"]
+        line_hash = hashlib.sha256()
+        for p in parts:
+            line_hash.update(p)
+        w.out.writelines(parts)
+        w.out.write(b"\n")
         w.out.flush()
-        w.previous, w.index, w.n = hashlib.sha256(line).hexdigest(), w.index + 1, w.n + 1
+        w.previous, w.index, w.n, w.wrote = line_hash.hexdigest(), w.index + 1, w.n + 1, True
         w._loss_value = None
         return False

@@ -6,7 +6,8 @@ significant digit is caught on each new kind; a flipped Dropout mask entry and a
 a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
 steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
-verifies as one stream."""
+verifies as one stream; the writer's default leaves `before` out after the first receipt (a later receipt
+alone exits 2 naming /before), before="every" keeps it on each."""
 import base64
 import copy
 import hashlib
@@ -31,7 +32,8 @@ from pytorch_mlp_trace_helper import HalfSquaredError, MlpReceiptWriter  # noqa:
 torch.set_num_threads(1)
 
 
-def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None):
+def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None,
+          before="first"):
     torch.manual_seed(seed)
     if model is None:
         mods = []
@@ -42,7 +44,7 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         model = nn.Sequential(*mods)
     if opt is None:
         opt = make_opt(model.parameters())
-    with MlpReceiptWriter(model, opt, loss_fn, out=path, resume_from=resume_from) as w:
+    with MlpReceiptWriter(model, opt, loss_fn, out=path, resume_from=resume_from, before=before) as w:
         for _ in range(steps):
             x = torch.randn(batch, widths[0])
             y = (torch.randint(0, widths[-1], (batch,)) if type(loss_fn) is nn.CrossEntropyLoss
@@ -238,7 +240,28 @@ f = first_failure(rep)
 check(f.get("rule") == 4 and f.get("tensor") == "grad.layers.1.weight" and f.get("index") == at and f.get("step") == 1,
       f"gradient moved: rule 4 names step 1, grad.layers.1.weight[{at}]: {f}")
 check(all(f.get(k) for k in ("stored", "recomputed", "bound")), f"gradient moved: stored, recomputed, bound given: {f}")
-rep = verify(mutated(1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
+# The writer's default (before="first"): the state before the step on the first receipt only; a
+# later receipt alone is refused naming what it misses. before="every": on each receipt, and a
+# parameter changed between two steps fails continuity.
+check("before" in json.loads(lines[0]) and not any("before" in json.loads(l) for l in lines[1:]),
+      "before='first': only the first receipt carries the state before its step")
+r = bp(BP, "verify", "tensor", "-", stdin=lines[1] + b"\n" + lines[2] + b"\n")
+check(r.returncode == 2 and b"<stdin>:1: /before: missing: receipt 1 continues the previous receipt" in r.stderr
+      and r.stderr.count(b"\n") == 1, f"a later receipt without its first: exit 2, one line naming /before: {r.returncode} {r.stderr.decode()[-300:]}")
+every = os.path.join(WORK, "relu_every.jsonl")
+train(every, *runs["relu"][:4], before="every")
+with open(every, "rb") as f:
+    every_lines = f.read().splitlines()
+check(all("before" in json.loads(l) for l in every_lines) and len(every_lines[1]) > len(lines[1]),
+      "before='every': each receipt carries the state before its step")
+check(verify(every, "before='every'").get("receipts") == 3, "before='every': verifies")
+try:
+    MlpReceiptWriter(nn.Sequential(nn.Linear(2, 2)), torch.optim.SGD([torch.zeros(1)], lr=1), nn.MSELoss(),
+                     out=os.path.join(WORK, "x.jsonl"), before="last")
+    check(False, "writer refuses before='last'")
+except ValueError as e:
+    check("before='last'" in str(e) and "'first' or 'every'" in str(e), f"writer refuses before='last', naming the choices: {e}")
+rep = verify(mutate_line(every_lines, 1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
 check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: rule 2 first: {first_failure(rep)}")
 rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
 check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first: {first_failure(rep)}")
