@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory_resource>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -44,27 +45,36 @@ class Differential {
   }
 
  private:
+  // An object member, its key not copied.
+  struct Item {
+    const std::string& key;
+    const ordered_json& value;
+  };
   // Object members in document order (empty for anything else).
-  static std::vector<std::pair<std::string, const ordered_json&>> items(const ordered_json* obj) {
-    std::vector<std::pair<std::string, const ordered_json&>> out;
+  static std::vector<Item> items(const ordered_json* obj) {
+    std::vector<Item> out;
     if (!obj || !obj->is_object()) return out;
-    for (auto it = obj->begin(); it != obj->end(); ++it) out.emplace_back(it.key(), it.value());
+    out.reserve(obj->size());
+    for (auto it = obj->begin(); it != obj->end(); ++it) out.push_back({it.key(), it.value()});
     return out;
   }
 
-  void compare(const std::string& path, const ordered_json* engine, const ordered_json* stored) {
+  // True the first time `path` is compared (or found missing).
+  bool first_time(std::string_view path) { return compared_.emplace(path).second; }
+
+  void compare(std::string_view path, const ordered_json* engine, const ordered_json* stored) {
     if (!is_number(stored) || !is_number(engine)) return;
-    if (!compared_.insert(path).second) return;
+    if (!first_time(path)) return;
     const double s = stored->get<double>();
     const double r = engine->get<double>();
     const auto c = reconcile::check_tolerance(r, s, tol_);
     if (c.ok) return;
-    out_.push_back({path, c.delta, c.applied, s, r, extended_});
+    out_.push_back({std::string(path), c.delta, c.applied, s, r, extended_});
   }
 
-  void missing(const std::string& path) {
-    if (!compared_.insert(path).second) return;
-    out_.push_back({path, std::numeric_limits<double>::quiet_NaN(), 0, 0, 0, extended_});
+  void missing(std::string_view path) {
+    if (!first_time(path)) return;
+    out_.push_back({std::string(path), std::numeric_limits<double>::quiet_NaN(), 0, 0, 0, extended_});
   }
 
   // A map of units {id: {net, out}}: every engine unit present with both numbers, no extra units.
@@ -203,12 +213,23 @@ class Differential {
   // Every number at the same place in both documents. Array elements pair by index, and only when
   // the entries name the same thing (factor name, contribution source).
   void walk(const ordered_json* engine, const ordered_json* stored, const std::string& path) {
+    path_ = path;
+    walk_at(engine, stored);
+  }
+
+  // walk() with the path in path_: each level appends its token and cuts it off again, so no
+  // level allocates a path of its own.
+  void walk_at(const ordered_json* engine, const ordered_json* stored) {
     if (!engine || !stored) return;
+    const std::size_t mark = path_.size();
     if (engine->is_number()) {
-      compare(path, engine, stored);
+      compare(path_, engine, stored);
     } else if (engine->is_object() && stored->is_object()) {
       for (auto it = engine->begin(); it != engine->end(); ++it) {
-        walk(&it.value(), member(stored, it.key()), path + "." + it.key());
+        path_ += '.';
+        path_ += it.key();
+        walk_at(&it.value(), member(stored, it.key()));
+        path_.resize(mark);
       }
     } else if (engine->is_array() && stored->is_array()) {
       for (std::size_t i = 0; i < engine->size() && i < stored->size(); ++i) {
@@ -220,7 +241,12 @@ class Differential {
           const ordered_json* b = member(&s, id);
           if (a && b && *a != *b) same_entry = false;
         }
-        if (same_entry) walk(&e, &s, path + "[" + std::to_string(i) + "]");
+        if (!same_entry) continue;
+        path_ += '[';
+        path_ += std::to_string(i);
+        path_ += ']';
+        walk_at(&e, &s);
+        path_.resize(mark);
       }
     }
   }
@@ -239,7 +265,10 @@ class Differential {
   const ordered_json& s_;
   reconcile::Tolerance tol_;
   bool extended_ = false;
-  std::unordered_set<std::string> compared_;
+  // Paths compared so far: hundreds per step, kept in one arena freed at once.
+  std::pmr::monotonic_buffer_resource arena_{64 * 1024};
+  std::pmr::unordered_set<std::pmr::string> compared_{1024, &arena_};
+  std::string path_;
   std::unordered_map<std::string, const ordered_json*> by_param_;
   std::vector<Disagreement> out_;
 };

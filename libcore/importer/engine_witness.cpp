@@ -1,6 +1,9 @@
 #include "importer/engine_witness.hpp"
 
-#include "receipt/engine/general_step.hpp"
+#include <memory>
+#include <string_view>
+
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/json_access.hpp"
 
@@ -111,13 +114,18 @@ ordered_json resolve_bias_policy(const ordered_json& sidecar) {
   return p;
 }
 
-common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) {
+namespace {
+
+// Members the engine input takes from the sidecar as they are.
+bool verbatim_member(std::string_view key) {
+  return key == "topology" || key == "learning_rate" || key == "inputs" || key == "targets" ||
+         key == "parameters_before" || key == "batch";
+}
+
+// The engine input's members that are not the sidecar's own: bias_policy, and per_sample (batched)
+// or optimizer_config and updates (their state_before only).
+common::Result<ordered_json> derived_members(const ordered_json& sidecar) {
   ordered_json in = ordered_json::object();
-  for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before"}) {
-    if (const ordered_json* v = member(sidecar, key)) in[key] = *v;
-  }
-  const ordered_json* policy = member(sidecar, "numeric_policy");
-  in["numeric_policy"] = policy ? *policy : default_numeric_policy();
   in["bias_policy"] = resolve_bias_policy(sidecar);
   if (const ordered_json* batch = member(sidecar, "batch")) {
     const ordered_json* per_sample = member(sidecar, "per_sample");
@@ -139,7 +147,6 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
       if (const ordered_json* y = member(*s, "targets")) one["targets"] = *y;
       samples[id] = std::move(one);
     }
-    in["batch"] = *batch;
     in["per_sample"] = std::move(samples);
     return in;
   }
@@ -153,13 +160,46 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
   return in;
 }
 
-common::Result<ordered_json> run_witness(const ordered_json& sidecar) {
-  auto doc = engine_input_document(sidecar);
-  if (!doc) return doc.error();
-  auto input = receipt::reproduce::extract_general_input(*doc);
-  if (!input) return common::Error::malformed(input.error().to_string());
-  auto out = input->batch ? receipt::engine::run_batched_general_step(*input)
-                          : receipt::engine::run_general_step(*input);
+const ordered_json& numeric_policy_of(const ordered_json& sidecar) {
+  const ordered_json* policy = member(sidecar, "numeric_policy");
+  return policy ? *policy : default_numeric_policy();
+}
+
+}  // namespace
+
+common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) {
+  auto derived = derived_members(sidecar);
+  if (!derived) return derived.error();
+  ordered_json in = ordered_json::object();
+  for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before"}) {
+    if (const ordered_json* v = member(sidecar, key)) in[key] = *v;
+  }
+  in["numeric_policy"] = numeric_policy_of(sidecar);
+  if (const ordered_json* batch = member(sidecar, "batch")) in["batch"] = *batch;
+  for (auto it = derived->begin(); it != derived->end(); ++it) in[it.key()] = std::move(it.value());
+  return in;
+}
+
+common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar) {
+  auto derived = derived_members(sidecar);
+  if (!derived) return derived.error();
+  // The document engine_input_document would assemble, read in place.
+  auto input = receipt::reproduce::extract_general_input([&](const char* key) -> const ordered_json* {
+    if (verbatim_member(key)) return member(sidecar, key);
+    if (std::string_view(key) == "numeric_policy") return &numeric_policy_of(sidecar);
+    return member(*derived, key);
+  });
+  if (!input) {
+    // Refused: the message is the one the assembled document gets (where several members are
+    // wrong, it names the first in sorted order).
+    auto doc = engine_input_document(sidecar);
+    if (!doc) return doc.error();
+    input = receipt::reproduce::extract_general_input(*doc);
+    if (!input) return common::Error::malformed(input.error().to_string());
+  }
+  const auto shared = std::make_shared<const receipt::engine::GeneralInput>(std::move(*input));
+  auto out = shared->batch ? receipt::engine::compute_batched_general_step(shared)
+                           : receipt::engine::compute_general_step(shared);
   if (!out) return common::Error::malformed(out.error().to_string());
   return std::move(*out);
 }

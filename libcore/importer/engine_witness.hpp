@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/result.hpp"
+#include "receipt/engine/general_receipt.hpp"
 
 namespace importer {
 
@@ -23,8 +24,9 @@ namespace importer {
 // The engine input as a receipt-shaped document (what receipt::reproduce::extract_general_input reads).
 [[nodiscard]] common::Result<nlohmann::ordered_json> engine_input_document(const nlohmann::ordered_json& sidecar);
 
-// Runs the engine on the sidecar's inputs; the engine's receipt as a document. Errors are the
-// engine's (malformed), message without a prefix.
-[[nodiscard]] common::Result<nlohmann::ordered_json> run_witness(const nlohmann::ordered_json& sidecar);
+// Runs the engine on the sidecar's inputs (the document above, read in place from the sidecar
+// instead of assembled); the engine's receipt. Errors are those of the document path (malformed),
+// message without a prefix.
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> run_witness(const nlohmann::ordered_json& sidecar);
 
 }  // namespace importer

@@ -12,6 +12,7 @@
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "receipt/emit/emit_receipt.hpp"
+#include "receipt/engine/receipt_json.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace importer {
@@ -79,9 +80,9 @@ common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolera
   auto engine = run_witness(sidecar);
   if (!engine) return engine.error();
   Witnessed w;
-  w.outcome.disagreements = compare_with_engine(*engine, sidecar, tolerance);
+  w.engine = receipt::engine::to_json(*engine);
+  w.outcome.disagreements = compare_with_engine(w.engine, sidecar, tolerance);
   w.outcome.passed = w.outcome.disagreements.empty();
-  w.engine = std::move(*engine);
   return w;
 }
 

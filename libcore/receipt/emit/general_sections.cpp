@@ -61,7 +61,7 @@ Status write_post_update_forward(ObjectWriter& w, const ojson& p, const Orders& 
   const auto status = p.find("status");
   if (status == p.end()) return w.error("missing required field \"status\"", "status");
   {
-    ObjectWriter::Step step(w, "status");
+    ObjectWriter::Step step(w, std::string_view("status"));
     out.key("status");
     if (auto s = w.scalar(*status, FieldKind::string); !s) return s;
   }
@@ -78,7 +78,7 @@ Status write_post_update_forward(ObjectWriter& w, const ojson& p, const Orders& 
       if (auto u = p.find(key); u != p.end()) unit = &*u;
     }
     if (unit == nullptr) return w.error("missing unit \"" + key + "\", which unit_order lists", key);
-    ObjectWriter::Step step(w, common::json_pointer_token(key));
+    ObjectWriter::Step step(w, std::string_view(key));
     out.key(key);
     if (auto s = write_forward_unit(w, *unit); !s) return s;
   }

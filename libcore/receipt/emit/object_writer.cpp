@@ -26,7 +26,7 @@ common::Error ObjectWriter::error(std::string message, std::string_view child) c
   // Appends, not "/" + t: GCC 12 at -O2 reports a false -Wrestrict on the temporary.
   for (const auto& t : tokens_) {
     pointer += '/';
-    pointer += t;
+    pointer += t.index_plus_one ? std::to_string(t.index_plus_one - 1) : common::json_pointer_token(t.key);
   }
   if (!child.empty()) {
     pointer += '/';
@@ -77,7 +77,7 @@ Status ObjectWriter::object(const ojson& obj, const Layout& layout, const Nested
       return error("missing required field \"" + std::string(f.key) + "\"", f.key);
     }
     if (f.presence == Presence::optional_batched && !has_batch_) continue;
-    Step step(*this, common::json_pointer_token(f.key));
+    Step step(*this, f.key);
     out_.key(f.key);
     if (f.kind == FieldKind::nested) {
       if (!nested) return error("internal: no writer for nested field");
@@ -114,7 +114,7 @@ Status ObjectWriter::ordered_map(const ojson& map, const ojson& order, const std
       if (auto hit = index.find(key); hit != index.end()) value = hit->second;
     }
     if (value == nullptr) return error("missing \"" + key + "\", which the declared order lists", key);
-    Step step(*this, common::json_pointer_token(key));
+    Step step(*this, std::string_view(key));
     out_.key(key);
     if (auto s = one(*value); !s) return s;
   }
@@ -130,7 +130,7 @@ Status ObjectWriter::array(const ojson& arr, const std::function<Status(const oj
   if (!arr.is_array()) return error(std::string("expected an array, got ") + type_name(arr));
   out_.begin_array();
   for (std::size_t i = 0; i < arr.size(); ++i) {
-    Step step(*this, std::to_string(i));
+    Step step(*this, i);
     if (auto s = one(arr[i]); !s) return s;
   }
   out_.end_array();

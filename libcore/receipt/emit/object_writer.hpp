@@ -37,10 +37,12 @@ class ObjectWriter {
   // An error at the current JSON Pointer (plus `child`, when given).
   [[nodiscard]] common::Error error(std::string message, std::string_view child = {}) const;
 
-  // Scoped descent into a child key or index for error paths.
+  // Scoped descent into a child key or index for error paths. The key is kept as a view (it must
+  // outlive the step: a layout's key or the document's) and escaped only when an error is made.
   class Step {
    public:
-    Step(ObjectWriter& w, std::string token) : w_(w) { w_.tokens_.push_back(std::move(token)); }
+    Step(ObjectWriter& w, std::string_view key) : w_(w) { w_.tokens_.push_back({key, 0}); }
+    Step(ObjectWriter& w, std::size_t index) : w_(w) { w_.tokens_.push_back({{}, index + 1}); }
     ~Step() { w_.tokens_.pop_back(); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;
@@ -54,7 +56,11 @@ class ObjectWriter {
 
  private:
   common::CompactJsonWriter out_;
-  std::vector<std::string> tokens_;
+  struct Token {
+    std::string_view key;
+    std::size_t index_plus_one = 0;  // 0: a key
+  };
+  std::vector<Token> tokens_;
   bool has_batch_ = false;
 };
 

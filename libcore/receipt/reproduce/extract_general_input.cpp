@@ -1,4 +1,6 @@
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,19 +20,52 @@ using common::JsonReader;
 
 namespace {
 
-// Receipts are read through nlohmann::json (unordered) so the shared readers apply.
+// Everything below reads either nlohmann::json (extract_general_input of a document: its members
+// iterate sorted, so an error names the first offending key in sorted order, as it always has) or
+// nlohmann::ordered_json read in place (extract_general_input of parts: nothing is copied).
 using json = nlohmann::json;
 
 // obj[key], or null when obj is not an object or has no such key (json::value() would throw on a
 // non-object, and const operator[] on a missing key is undefined).
-const json& member(const json& obj, const char* key) {
-  static const json kNull;
+template <class Json>
+const Json& member(const Json& obj, const char* key) {
+  static const Json kNull;
   if (!obj.is_object()) return kNull;
   const auto it = obj.find(key);
   return it == obj.end() ? kNull : *it;
 }
 
-common::Result<std::vector<double>> read_map(const JsonReader& r, const json& node, const std::string& path,
+// Members of one object looked up in a given order. An ordered_json lookup is linear and maps
+// reach 10^4 entries: follow the object's own order while the lookups agree with it (a receipt's
+// case), and build a hash index once when they do not.
+template <class Json>
+class OrderedLookup {
+ public:
+  explicit OrderedLookup(const Json& map) : map_(map), cursor_(map.begin()) {}
+  // nullptr when missing.
+  const Json* find(const std::string& key) {
+    if constexpr (std::is_same_v<Json, json>) {
+      const auto it = map_.find(key);
+      return it == map_.end() ? nullptr : &*it;
+    } else {
+      if (cursor_ != map_.end() && cursor_.key() == key) return &*cursor_++;
+      if (index_.empty()) {
+        index_.reserve(map_.size());
+        for (auto it = map_.begin(); it != map_.end(); ++it) index_.emplace(it.key(), &*it);
+      }
+      const auto hit = index_.find(key);
+      return hit == index_.end() ? nullptr : hit->second;
+    }
+  }
+
+ private:
+  const Json& map_;
+  typename Json::const_iterator cursor_;
+  std::unordered_map<std::string_view, const Json*> index_;
+};
+
+template <class Json>
+common::Result<std::vector<double>> read_map(const JsonReader& r, const Json& node, const std::string& path,
                                              const std::vector<std::string>& order) {
   if (!node.is_object()) return r.error(path, "expected an object");
   if (node.size() != order.size()) {
@@ -39,19 +74,26 @@ common::Result<std::vector<double>> read_map(const JsonReader& r, const json& no
       if (known.count(key) == 0) return r.error(common::json_child_path(path, key), "'" + key + "' is not in the topology");
     }
   }
+  OrderedLookup<Json> lookup(node);
   std::vector<double> out;
   out.reserve(order.size());
-  for (const auto& id : order) {
-    const auto it = node.find(id);
-    if (it == node.end()) return r.error(path, "missing '" + id + "'");
-    auto v = r.finite_number(*it, common::json_child_path(path, id));
-    if (!v) return v.error();
-    out.push_back(*v);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Json* v = lookup.find(order[i]);
+    if (v == nullptr) return r.error(path, "missing '" + order[i] + "'");
+    // The value's path is spelled only for an error.
+    if (v->is_number() && std::isfinite(v->template get<double>())) {
+      out.push_back(v->template get<double>());
+      continue;
+    }
+    auto checked = r.finite_number(*v, common::json_child_path(path, order[i]));
+    if (!checked) return checked.error();
+    out.push_back(*checked);
   }
   return out;
 }
 
-common::Result<std::optional<double>> optional_number(const JsonReader& r, const json& obj, const char* key,
+template <class Json>
+common::Result<std::optional<double>> optional_number(const JsonReader& r, const Json& obj, const char* key,
                                                       const std::string& path) {
   if (!obj.contains(key)) return std::optional<double>{};
   auto v = r.finite_number(obj[key], path + "/" + key);
@@ -59,7 +101,8 @@ common::Result<std::optional<double>> optional_number(const JsonReader& r, const
   return std::optional<double>{*v};
 }
 
-common::Result<OptimizerConfig> read_optimizer_config(const JsonReader& r, const json& node) {
+template <class Json>
+common::Result<OptimizerConfig> read_optimizer_config(const JsonReader& r, const Json& node) {
   const std::string path = "/optimizer_config";
   if (auto s = r.check_object(node, path,
                               {"name", "learning_rate", "beta1", "beta2", "epsilon", "weight_decay", "t", "momentum",
@@ -96,7 +139,8 @@ common::Result<OptimizerConfig> read_optimizer_config(const JsonReader& r, const
 }
 
 // state_before of every update, by parameter.
-common::Result<std::vector<std::optional<OptimizerState>>> read_states(const JsonReader& r, const json& updates,
+template <class Json>
+common::Result<std::vector<std::optional<OptimizerState>>> read_states(const JsonReader& r, const Json& updates,
                                                                        const std::vector<std::string>& order,
                                                                        OptimizerName name) {
   if (!updates.is_array()) return r.error("/updates", "expected an array");
@@ -106,15 +150,15 @@ common::Result<std::vector<std::optional<OptimizerState>>> read_states(const Jso
   for (std::size_t k = 0; k < order.size(); ++k) index.emplace(order[k], k);
   for (std::size_t u = 0; u < updates.size(); ++u) {
     const std::string path = "/updates/" + std::to_string(u);
-    const json& up = updates[u];
+    const Json& up = updates[u];
     if (!up.is_object() || !up.contains("parameter_id") || !up["parameter_id"].is_string()) {
       return r.error(path + "/parameter_id", "expected a parameter id");
     }
-    const auto& id = up["parameter_id"].get_ref<const std::string&>();
+    const auto& id = up["parameter_id"].template get_ref<const std::string&>();
     const auto found = index.find(id);
     if (found == index.end()) return r.error(path + "/parameter_id", "'" + id + "' is not in parameter_order");
     const std::size_t k = found->second;
-    const json* st = nullptr;
+    const Json* st = nullptr;
     if (up.contains("optimizer") && up["optimizer"].is_object() && up["optimizer"].contains("state_before")) {
       st = &up["optimizer"]["state_before"];
     }
@@ -140,8 +184,9 @@ common::Result<std::vector<std::optional<OptimizerState>>> read_states(const Jso
   return states;
 }
 
-common::Result<engine::Batch> read_batch(const JsonReader& r, const json& receipt, const topology::Topology& t) {
-  const json& b = receipt["batch"];
+template <class Json>
+common::Result<engine::Batch> read_batch(const JsonReader& r, const Json& b, const Json* per_sample,
+                                         const topology::Topology& t) {
   if (auto s = r.check_object(b, "/batch", {"size", "sample_order", "reduction"}, {"size", "sample_order", "reduction"});
       !s) {
     return s.error();
@@ -152,24 +197,26 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const json& receip
   auto red = r.one_of(b["reduction"], "/batch/reduction", {"mean", "sum", "none"});
   if (!red) return red.error();
   batch.reduction = static_cast<engine::Reduction>(*red);
-  const json& order = b["sample_order"];
+  const Json& order = b["sample_order"];
   if (!order.is_array() || order.size() != static_cast<std::size_t>(*size)) {
     return r.error("/batch/sample_order", "expected an array of batch.size sample ids");
   }
-  if (!receipt.contains("per_sample") || !receipt["per_sample"].is_object()) {
+  if (per_sample == nullptr || !per_sample->is_object()) {
     return r.error("/per_sample", "a batched receipt needs per_sample");
   }
-  const json& per = receipt["per_sample"];
+  const Json& per = *per_sample;
+  OrderedLookup<Json> lookup(per);
   for (std::size_t i = 0; i < order.size(); ++i) {
     auto id = r.string(order[i], "/batch/sample_order/" + std::to_string(i), topology::kMaxIdLength);
     if (!id) return id.error();
     const std::string path = common::json_child_path("/per_sample", *id);
-    if (!per.contains(*id)) return r.error(path, "missing the sample named in batch.sample_order");
+    const Json* entry = lookup.find(*id);
+    if (entry == nullptr) return r.error(path, "missing the sample named in batch.sample_order");
     engine::Sample s;
     s.id = *id;
-    auto x = read_map(r, member(per[*id], "inputs"), path + "/inputs", t.unit_order.input);
+    auto x = read_map(r, member(*entry, "inputs"), path + "/inputs", t.unit_order.input);
     if (!x) return x.error();
-    auto y = read_map(r, member(per[*id], "targets"), path + "/targets", t.unit_order.output);
+    auto y = read_map(r, member(*entry, "targets"), path + "/targets", t.unit_order.output);
     if (!y) return y.error();
     s.inputs = std::move(*x);
     s.targets = std::move(*y);
@@ -179,52 +226,56 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const json& receip
   return batch;
 }
 
-}  // namespace
-
-common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_ordered) {
-  const json receipt = receipt_ordered;  // unordered view for the shared readers
+// The input from a receipt's members: part(key) is the receipt's member `key` (nullptr when it has
+// none), ordered(key) the same member as ordered_json (the policies are echoed in their order).
+template <class Json, class Part, class OrderedPart>
+common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordered) {
   const JsonReader r{std::string_view{}};
-  if (!receipt.is_object()) return r.error("", "a receipt is a JSON object");
   for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
                           "bias_policy"}) {
-    if (!receipt.contains(key)) return r.error("", std::string("missing '") + key + "'");
+    if (part(key) == nullptr) return r.error("", std::string("missing '") + key + "'");
   }
   GeneralInput in;
   auto& b = in.base;
   topology::ParseOptions opts;
   opts.allow_softmax = true;
   opts.max_layer_units = topology::kMaxEngineLayerUnits;
-  auto t = topology::parse_topology(receipt["topology"], "/topology", opts);
+  auto t = [&] {
+    // The topology reader takes nlohmann::json: only this block is copied into one.
+    if constexpr (std::is_same_v<Json, json>) return topology::parse_topology(*part("topology"), "/topology", opts);
+    else return topology::parse_topology(json(*part("topology")), "/topology", opts);
+  }();
   if (!t) return t.error();
   b.topology = std::move(*t);
-  auto lr = r.finite_number(receipt["learning_rate"], "/learning_rate");
+  auto lr = r.finite_number(*part("learning_rate"), "/learning_rate");
   if (!lr) return lr.error();
   b.learning_rate = *lr;
-  auto x = read_map(r, receipt["inputs"], "/inputs", b.topology.unit_order.input);
+  auto x = read_map(r, *part("inputs"), "/inputs", b.topology.unit_order.input);
   if (!x) return x.error();
   b.inputs = std::move(*x);
-  auto y = read_map(r, receipt["targets"], "/targets", b.topology.unit_order.output);
+  auto y = read_map(r, *part("targets"), "/targets", b.topology.unit_order.output);
   if (!y) return y.error();
   b.targets = std::move(*y);
-  auto p = read_map(r, receipt["parameters_before"], "/parameters_before", b.topology.parameter_order);
+  auto p = read_map(r, *part("parameters_before"), "/parameters_before", b.topology.parameter_order);
   if (!p) return p.error();
   b.parameters_before = std::move(*p);
   // Policies are echoed (the emitter validates their shape and orders their keys).
-  if (!receipt_ordered["numeric_policy"].is_object()) return r.error("/numeric_policy", "expected an object");
-  b.numeric_policy.json = receipt_ordered["numeric_policy"];
-  const ordered_json& bp = receipt_ordered["bias_policy"];
+  const ordered_json& np = *ordered("numeric_policy");
+  if (!np.is_object()) return r.error("/numeric_policy", "expected an object");
+  b.numeric_policy.json = np;
+  const ordered_json& bp = *ordered("bias_policy");
   if (!bp.is_object()) return r.error("/bias_policy", "expected an object");
-  auto mode = r.one_of(member(receipt["bias_policy"], "mode"), "/bias_policy/mode", {"constant", "sgd"});
+  auto mode = r.one_of(member(*part("bias_policy"), "mode"), "/bias_policy/mode", {"constant", "sgd"});
   if (!mode) return mode.error();
   b.bias_policy.mode = static_cast<topology::BiasMode>(*mode);
   b.bias_policy.json = bp;
-  if (receipt.contains("fixture")) {
-    auto f = r.string(receipt["fixture"], "/fixture", topology::kMaxTextLength);
+  if (const Json* fixture = part("fixture")) {
+    auto f = r.string(*fixture, "/fixture", topology::kMaxTextLength);
     if (!f) return f.error();
     b.fixture = std::move(*f);
   }
-  if (receipt.contains("metadata")) {
-    const json& m = receipt["metadata"];
+  if (const Json* metadata = part("metadata")) {
+    const Json& m = *metadata;
     if (!m.is_object()) return r.error("/metadata", "expected an object");
     topology::Metadata md;
     auto src = r.string(member(m, "source"), "/metadata/source", topology::kMaxTextLength);
@@ -240,32 +291,51 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
     md.gradient_convention = std::move(*gc);
     b.metadata = std::move(md);
   }
-  if (receipt.contains("trace_id")) {
-    auto id = r.string(receipt["trace_id"], "/trace_id", topology::kMaxIdLength);
+  if (const Json* trace_id = part("trace_id")) {
+    auto id = r.string(*trace_id, "/trace_id", topology::kMaxIdLength);
     if (!id) return id.error();
     b.trace_id = std::move(*id);
   }
-  if (receipt.contains("step_index")) {
-    auto s = r.integer(receipt["step_index"], "/step_index", 0, (std::int64_t{1} << 53) - 2);
+  if (const Json* step_index = part("step_index")) {
+    auto s = r.integer(*step_index, "/step_index", 0, (std::int64_t{1} << 53) - 2);
     if (!s) return s.error();
     b.step_index = *s;
   }
-  if (receipt.contains("optimizer_config")) {
-    auto oc = read_optimizer_config(r, receipt["optimizer_config"]);
+  if (const Json* config = part("optimizer_config")) {
+    auto oc = read_optimizer_config(r, *config);
     if (!oc) return oc.error();
     in.optimizer = std::move(*oc);
     if (in.optimizer->name != OptimizerName::sgd) {
-      auto st = read_states(r, member(receipt, "updates"), b.topology.parameter_order, in.optimizer->name);
+      static const Json kNull;
+      const Json* updates = part("updates");
+      auto st = read_states(r, updates ? *updates : kNull, b.topology.parameter_order, in.optimizer->name);
       if (!st) return st.error();
       in.state_before = std::move(*st);
     }
   }
-  if (receipt.contains("batch")) {
-    auto batch = read_batch(r, receipt, b.topology);
+  if (const Json* batch_block = part("batch")) {
+    auto batch = read_batch(r, *batch_block, part("per_sample"), b.topology);
     if (!batch) return batch.error();
     in.batch = std::move(*batch);
   }
   return in;
+}
+
+}  // namespace
+
+common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_ordered) {
+  const json receipt = receipt_ordered;  // unordered: errors name the first offending key in sorted order
+  if (!receipt.is_object()) return JsonReader{std::string_view{}}.error("", "a receipt is a JSON object");
+  return extract<json>(
+      [&](const char* key) -> const json* {
+        const auto it = receipt.find(key);
+        return it == receipt.end() ? nullptr : &*it;
+      },
+      [&](const char* key) { return &*receipt_ordered.find(key); });
+}
+
+common::Result<GeneralInput> extract_general_input(const ReceiptParts& part) {
+  return extract<ordered_json>(part, part);
 }
 
 }  // namespace receipt::reproduce

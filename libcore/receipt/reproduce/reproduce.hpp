@@ -6,6 +6,7 @@
 // optimizer state and so re-runs coupled-L2 receipts as plain SGD with another schema_version (its
 // `verify general` rejects its own sgd-coupled-l2 goldens), the optimizer configuration, state and
 // batch are carried over: every engine golden of the reference regenerates byte for byte.
+#include <functional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,5 +24,16 @@ namespace receipt::reproduce {
 
 // The engine input a (v0.2.0+) receipt describes.
 [[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const nlohmann::ordered_json& receipt);
+
+// The members of a receipt that need not exist as one document: parts(key) is the member `key`
+// (nullptr when absent). The importer reads its engine input this way, mostly in place from the
+// sidecar, without assembling and copying a receipt.
+using ReceiptParts = std::function<const nlohmann::ordered_json*(const char* key)>;
+
+// The same input as extract_general_input of the document those parts make, read in place; it
+// accepts exactly what that accepts, but where several members are wrong its error may name
+// another of them (object order, not sorted): callers that promise the document's messages take
+// them from extract_general_input when this fails.
+[[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const ReceiptParts& parts);
 
 }  // namespace receipt::reproduce
