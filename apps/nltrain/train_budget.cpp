@@ -61,6 +61,7 @@ common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::s
   const std::size_t batch = trainer.batch();
   o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), batch)) : 1;
   o.codec = choice->codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
+  spill.codec = choice->codec, spill.learned = choice->learned;
   const nl::ContextFootprint f = nl::context_footprint(trainer.config(), trainer.params(), trainer.context(0));
   o.largest_context = f.bytes, o.unpaged_bytes = f.unpaged_bytes, o.state_bytes = f.state_bytes, o.trajectories = f.trajectories;
   auto store = nl_store::SpillStore::open(out, o, spill.slow_fs ? *spill.slow_fs : common::real_file_system());
@@ -72,14 +73,18 @@ common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::s
   return spill;
 }
 
-void add_spill_cost(nlohmann::ordered_json& line, nl_store::SpillStore* store, bool timing) {
+void add_spill_cost(nlohmann::ordered_json& line, const BudgetedSpill& spill, bool timing) {
+  nl_store::SpillStore* store = spill.get();
   if (store == nullptr) return;
   const nl_store::SpillCost c = store->take_cost();
   nlohmann::ordered_json m{{"budget_bytes", store->options().budget_bytes},
                            {"spilled_bytes", c.spilled_bytes},
                            {"restored_bytes", c.restored_bytes},
                            {"stored_bytes", c.stored_bytes},
-                           {"peak_resident_bytes", c.peak_resident_bytes}};
+                           {"peak_resident_bytes", c.peak_resident_bytes},
+                           {"tier", store->options().tier},
+                           {"codec", spill.codec},
+                           {"learned", spill.learned}};
   if (timing) m["write_s"] = std::round(c.write_s * 1000) / 1000, m["read_s"] = std::round(c.read_s * 1000) / 1000;
   line["memory"] = std::move(m);
 }

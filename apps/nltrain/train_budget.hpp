@@ -24,6 +24,8 @@ struct BudgetedSpill {
   std::unique_ptr<common::FileSystem> slow_fs;
   std::unique_ptr<nl_store::SpillStore> store;
   float ram_pressure = 0.0F;
+  std::string codec;     // the store's codec as --spill-codec names it: "zstd" or "none"
+  bool learned = false;  // the tier and codec came from --placement-table (spill_tiers.hpp)
   [[nodiscard]] nl_store::SpillStore* get() const { return store.get(); }
 };
 
@@ -38,7 +40,8 @@ struct BudgetedSpill {
                                                         bool shared_batch, nl::StepObserver* observer = nullptr);
 
 // Adds the step's "memory" object (schemas/nltrain-metrics.v0.1.0.json) when there is a store:
-// budget, bytes moved out and back, stored on disk, peak resident; with `timing`, the seconds.
-void add_spill_cost(nlohmann::ordered_json& line, nl_store::SpillStore* store, bool timing);
+// budget, bytes moved out and back, stored on disk, peak resident, the tier and codec the spills
+// go to and whether --placement-table chose them; with `timing`, the seconds.
+void add_spill_cost(nlohmann::ordered_json& line, const BudgetedSpill& spill, bool timing);
 
 }  // namespace nltrain::cli
