@@ -80,7 +80,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
   }
   // Before any output is opened: a refused budget leaves every file as it was.
   common::Result<BudgetedSpill> budget = BudgetedSpill{};  // none for --fp64 (refused with --memory-budget)
-  if constexpr (!fp64) budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
+  if constexpr (!fp64) budget = open_budget(o, out, *trainer, share ? &*share : nullptr, trace.get());
   if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
   ReceiptStream receipts;

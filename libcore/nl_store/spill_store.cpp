@@ -62,6 +62,7 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
     if (!tier.ok()) return tier.error();
     root = std::move(tier);
   }
+  if (!o.part.empty()) sub += "-" + o.part;
   const std::string shown = base + "/" + sub;
   // A link at RUN/spill is refused, not removed: someone put it there, and it says so.
   if (auto s = hybrid::open_subdir(root->get(), sub, shown); !s.ok()) return s.error();

@@ -97,7 +97,8 @@ expect_rc 0
 # A second trainer on the same directory stays refused, and leaves the first one's spill alone.
 "$NLTRAIN" train --resume R --quiet --memory-budget 128K >/dev/null 2>"$WORK/first.err" &
 first=$!
-for _ in $(seq 1 100); do [ -d R/spill ] && break; sleep 0.05; done
+# Up to 30 s: under a load of 10, 5 s were once not enough for the first trainer to start spilling.
+for _ in $(seq 1 600); do [ -d R/spill ] && break; sleep 0.05; done
 run "$NLTRAIN" train --resume R --quiet --memory-budget 128K
 expect_error 2 "R: another nltrain is training into this directory (its lock is held)"
 kill -0 "$first" 2>/dev/null || fail "the first trainer did not survive the second's start: $(cat "$WORK/first.err")"
