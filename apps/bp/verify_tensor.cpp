@@ -1,6 +1,7 @@
 #include "verify_tensor.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -100,6 +101,12 @@ int verify_tensor_file(const Invocation& inv, const std::string& file) {
     if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
   }
   const std::string name = file == "-" ? "<stdin>" : file;
+  // Each receipt allocates and frees its tensors again (megabytes each, above glibc's default
+  // mmap threshold, and the heap's top trimmed after each): kept on the heap instead, the pages
+  // are not faulted in anew for every receipt (a sixth of the CPU time of a 784-256-10 receipt).
+  // The peak stays one receipt's working set.
+  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
   auto verified = verify::verify_tensor(fd, name);
   if (fd != STDIN_FILENO) ::close(fd);
   if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));

@@ -1,5 +1,6 @@
 #pragma once
-// Base64 (RFC 4648, standard alphabet, padded, no line breaks) through OpenSSL's libcrypto.
+// Base64 (RFC 4648, standard alphabet, padded, no line breaks): encoded by OpenSSL's libcrypto,
+// decoded in one pass here.
 // decode_base64 is strict: it takes exactly what encode_base64 writes (a length that is a
 // multiple of 4, the alphabet, '=' only as final padding, zero padding bits) and nothing else,
 // so one byte string has one text.

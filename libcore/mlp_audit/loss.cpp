@@ -24,6 +24,9 @@ namespace loss_detail {  // named: the unity build shares one anonymous namespac
 // indices, checked against torch): L = (1 - e) nll + (e / C) S with nll = sum_i w[t_i] (-out[i, t_i])
 // and S = sum_i sum_j w_j (-out[i, j]), both divided for mean by W = sum_i w[t_i] (the batch size
 // without weights). The gradient of out is the sum of both parts; log_softmax_backward follows.
+// A sample whose target is the ignore_index is left out of both sums, of W, and of the gradient
+// (nll_loss skips it; the smoothing term is masked to 0 before its sum): its row of the
+// gradient is exactly 0.
 LossGradient cross_entropy(const Model& m, const std::vector<T32>& y, std::span<const float> target, std::size_t batch) {
   const std::size_t c = m.layers.back().out;
   const bool weighted = !m.class_weight.empty(), smoothing = m.label_smoothing != 0;
@@ -32,7 +35,14 @@ LossGradient cross_entropy(const Model& m, const std::vector<T32>& y, std::span<
     for (std::size_t j = 0; j < c; ++j) w[j] = T32(m.class_weight[j]);
   LossGradient r;
   r.grad.resize(batch * c);
-  std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch), row_max(batch), wt(batch);
+  std::vector<T32> shifted(batch * c), e(batch * c), out(batch * c), picked(batch, T32(0)), row_max(batch), wt(batch, T32(0));
+  std::vector<char> kept(batch, 1);
+  std::size_t counted = batch;
+  if (m.ignore_index) {
+    for (std::size_t i = 0; i < batch; ++i) {
+      if (target[i] == static_cast<float>(*m.ignore_index)) kept[i] = 0, --counted;
+    }
+  }
   for (std::size_t i = 0; i < batch; ++i) {
     T32 mx = y[i * c];
     for (std::size_t j = 1; j < c; ++j) mx = max(mx, y[i * c + j]);
@@ -44,29 +54,35 @@ LossGradient cross_entropy(const Model& m, const std::vector<T32>& y, std::span<
     // (x - max) - log(sum) or x - (max + log(sum)) (ATen's vectorized kernel): either is covered.
     const T32 ls = log(sums[i]), mx_ls = row_max[i] + ls;
     for (std::size_t j = 0; j < c; ++j) out[i * c + j] = either(shifted[i * c + j] - ls, y[i * c + j] - mx_ls);
+    if (!kept[i]) continue;
     const auto t = static_cast<std::size_t>(target[i]);
     wt[i] = w[t];
     picked[i] = weighted ? -(w[t] * out[i * c + t]) : -out[i * c + t];
   }
   const bool mean = m.reduction == Reduction::mean;
-  const T32 denom = !mean ? T32(1) : weighted ? total(wt) : T32(static_cast<double>(batch));
+  const T32 denom = !mean ? T32(1) : weighted ? total(wt) : T32(static_cast<double>(counted));
   const T32 nll = total(picked) / denom;
   const T32 keep(1 - m.label_smoothing), spread(m.label_smoothing / static_cast<double>(c));
   std::vector<T32> g(batch * c, T32(0));
   const T32 nll_grad = (smoothing ? keep : T32(1)) / denom;  // nll_loss_backward: -w[t] * grad / total_weight
   for (std::size_t i = 0; i < batch; ++i) {
+    if (!kept[i]) continue;
     const auto t = static_cast<std::size_t>(target[i]);
     g[i * c + t] = weighted ? -(w[t] * nll_grad) : -nll_grad;
   }
   r.loss = nll;
   if (smoothing) {
     std::vector<T32> weighted_out(batch * c);
-    for (std::size_t k = 0; k < weighted_out.size(); ++k) weighted_out[k] = weighted ? out[k] * w[k % c] : out[k];
+    for (std::size_t k = 0; k < weighted_out.size(); ++k) {
+      weighted_out[k] = !kept[k / c] ? T32(0) : weighted ? out[k] * w[k % c] : out[k];
+    }
     std::vector<T32> smooth = row_sums(weighted_out, batch, c);
     for (T32& s : smooth) s = -s;
     r.loss = keep * nll + (total(smooth) / denom) * spread;
     const T32 smooth_grad = spread / denom;
-    for (std::size_t k = 0; k < g.size(); ++k) g[k] = g[k] + -(weighted ? smooth_grad * w[k % c] : smooth_grad);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      if (kept[k / c]) g[k] = g[k] + -(weighted ? smooth_grad * w[k % c] : smooth_grad);
+    }
   }
   const std::vector<T32> gsum = row_sums(g, batch, c);  // log_softmax_backward: g - exp(out) * sum(g)
   for (std::size_t i = 0; i < batch; ++i)

@@ -5,6 +5,7 @@
 // CPU implementations, whose formulas step.cpp follows operation for operation, or
 // jax.example_libraries.optimizers' sgd, momentum, nesterov and adam: jax_update.cpp).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,10 @@ struct Model {
   // cross_entropy only: CrossEntropyLoss(label_smoothing=, weight=) (empty: no class weights).
   double label_smoothing = 0;
   std::vector<float> class_weight;
+  // cross_entropy only: CrossEntropyLoss(ignore_index=): samples whose target equals it add
+  // nothing to the loss, its mean's count or weight sum, nor the gradient. Absent: every target
+  // must be a class (receipts written before bp recorded it).
+  std::optional<std::int64_t> ignore_index;
   // bce_with_logits only: BCEWithLogitsLoss(pos_weight=) per output (empty: none), fp32 values.
   std::vector<float> pos_weight;
   Optimizer optimizer;

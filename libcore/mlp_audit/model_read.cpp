@@ -84,8 +84,17 @@ class ModelReader : public FieldReader {
   // CrossEntropyLoss's label_smoothing and class weights, BCEWithLogitsLoss's pos_weight (fp32
   // values, written exactly).
   common::Status loss_options(const JsonFields& lf, Model& m) const {
-    for (const char* key : {"label_smoothing", "weight"}) {
+    for (const char* key : {"label_smoothing", "weight", "ignore_index"}) {
       if (lf.has(key) && m.loss != LossKind::cross_entropy) return lf.error(key, "is for cross_entropy only");
+    }
+    if (lf.has("ignore_index")) {
+      auto k = lf.signed_int("ignore_index");
+      if (!k.ok()) return k.error();
+      // Targets are recorded as fp32 values: an index past 2^24 would not compare exactly.
+      if (*k <= -(std::int64_t{1} << 24) || *k >= (std::int64_t{1} << 24)) {
+        return lf.error("ignore_index", "must be within (-2^24, 2^24): targets are fp32 values");
+      }
+      m.ignore_index = *k;
     }
     if (lf.has("pos_weight") && m.loss != LossKind::bce_with_logits) return lf.error("pos_weight", "is for bce_with_logits only");
     if (lf.has("label_smoothing")) {
@@ -185,7 +194,9 @@ class ModelReader : public FieldReader {
     auto loss = f.object("loss");
     if (!loss.ok()) return loss.error();
     JsonFields lf = fields(**loss, "/model/loss");
-    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight", "pos_weight"}); !s.ok()) return s.error();
+    if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight", "pos_weight", "ignore_index"}); !s.ok()) {
+      return s.error();
+    }
     auto lk = pick<LossKind>(lf, "kind", {{"cross_entropy", LossKind::cross_entropy}, {"mse", LossKind::mse},
                                           {"half_squared_error", LossKind::half_squared_error},
                                           {"bce_with_logits", LossKind::bce_with_logits}});

@@ -23,7 +23,9 @@
 //             (last_epoch: the scheduler's when optimizer.step() ran; present exactly with a scheduler)
 //    "batch":{"tensors":[input [B,in], target [B] class indices as f32 | [B,out] (in [0,1] for
 //             bce_with_logits), then mask.layers.<l> [B,out] per layer with dropout: 1 kept, 0 dropped]},
-//    "before":{"tensors":[params..., optimizer state...]},
+//    ["before":{"tensors":[params..., optimizer state...]},]
+//             (absent on a receipt that continues the previous one: its before is that one's after,
+//              bit for bit, so bp reads it there; present on the first receipt a writer writes)
 //    "gradients":{"tensors":[params' gradients...]},
 //    "after":{"tensors":[params..., optimizer state...]}}
 //
@@ -48,7 +50,7 @@
 namespace mlp_audit {
 
 inline constexpr std::string_view kVersion = "0.2.0";
-// One receipt line at most: a 784-256-10 Adam step with batch 64 is about 7.9 MB.
+// One receipt line at most: a 784-256-10 Adam step with batch 64 is about 7.9 MB (4.7 MB without before).
 inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024 * 1024;
 
 struct Receipt {
@@ -68,7 +70,7 @@ struct Receipt {
   std::optional<Clip> clip;
   nl_audit::TensorEntry input, target;
   std::vector<nl_audit::TensorEntry> masks;  // mask.layers.<l>, one per layer with dropout
-  std::vector<nl_audit::TensorEntry> before, gradients, after;
+  std::vector<nl_audit::TensorEntry> before, gradients, after;  // before: empty where the receipt left it out
 };
 
 // The names and shapes of the parameters, then of the optimizer state.

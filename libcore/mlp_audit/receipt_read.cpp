@@ -191,8 +191,10 @@ class Reader : public FieldReader {
       auto t = nl_audit::f32_values(r.target);
       for (std::size_t i = 0; i < t->size(); ++i) {
         const float c = (*t)[i];
+        if (m.ignore_index && c == static_cast<float>(*m.ignore_index)) continue;  // left out of the loss
         if (!(c >= 0 && c < static_cast<float>(m.layers.back().out) && c == std::floor(c))) {
-          return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer",
+          return common::Error::malformed("target " + std::to_string(i) + " is not a class index of the last layer" +
+                                              (m.ignore_index ? " nor the ignore_index" : ""),
                                           {file_, line_, "/batch/tensors/1/data"});
         }
       }
@@ -209,9 +211,11 @@ class Reader : public FieldReader {
     std::vector<Slot> state = parameter_slots(m);
     const std::vector<Slot> extra = state_slots(m);
     state.insert(state.end(), extra.begin(), extra.end());
-    auto before = section(f, "before", state);
-    if (!before.ok()) return before.error();
-    r.before = std::move(*before);
+    if (f.has("before")) {  // absent: the receipt continues the previous one (its after)
+      auto before = section(f, "before", state);
+      if (!before.ok()) return before.error();
+      r.before = std::move(*before);
+    }
     auto grads = section(f, "gradients", parameter_slots(m));
     if (!grads.ok()) return grads.error();
     r.gradients = std::move(*grads);

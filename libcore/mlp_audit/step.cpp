@@ -14,9 +14,11 @@
 namespace mlp_audit {
 namespace {
 
+// An fp32 value is its own fp32 evaluation: error 0 (what T32(float) computes, without the
+// round trip through float per entry).
 std::vector<T32> exact(std::span<const float> v) {
   std::vector<T32> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = T32(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = T32::exact(static_cast<double>(v[i]), 0);
   return out;
 }
 
@@ -145,20 +147,31 @@ Update optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const
     const double s = static_cast<double>(step);
     const double bc1 = 1 - std::pow(o.beta1, s), bc2_sqrt = std::sqrt(1 - std::pow(o.beta2, s));
     const T32 step_size(-(lr / bc1)), b2(o.beta2), one_b2(1 - o.beta2), w1(1 - o.beta1), eps(o.eps), root(bc2_sqrt);
-    for (std::size_t i = 0; i < n; ++i) {
-      T32 g = g0[i];
-      if (o.kind == OptimizerKind::adamw) out[i] = out[i] * T32(1 - lr * o.weight_decay);
-      else if (o.weight_decay != 0) g = g + T32(o.weight_decay) * out[i];
-      // torch >= 2.0: exp_avg.lerp_(g, 1 - beta1) (ATen's formula by the side of 1/2 the weight
-      // lies on); torch 1.x: exp_avg.mul_(beta1).add_(g, alpha=1 - beta1). Either is covered.
-      const T32 lerp = 1 - o.beta1 < 0.5 ? m1[i] + w1 * (g - m1[i]) : g - (g - m1[i]) * T32(o.beta1);
-      m1[i] = either(lerp, m1[i] * T32(o.beta1) + w1 * g);
-      m2[i] = m2[i] * b2 + one_b2 * g * g;
-      T32 second = m2[i];
-      if (o.amsgrad) second = mx[i] = max(mx[i], m2[i]);
-      const T32 denom = sqrt(second) / root + eps;
-      out[i] = out[i] + step_size * (m1[i] / denom);
+    // Each entry's operations in torch's order, one operation over all entries at a time: a
+    // short loop body, whose entries the CPU overlaps (the whole formula for one entry is a
+    // chain of a few hundred dependent instructions). The same operations, the same bits.
+    const T32 b1(o.beta1), decay(1 - lr * o.weight_decay), wd(o.weight_decay);
+    std::vector<T32> g(g0.begin(), g0.end());
+    if (o.kind == OptimizerKind::adamw) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = out[i] * decay;
+    } else if (o.weight_decay != 0) {
+      for (std::size_t i = 0; i < n; ++i) g[i] = g[i] + wd * out[i];
     }
+    // torch >= 2.0: exp_avg.lerp_(g, 1 - beta1) (ATen's formula by the side of 1/2 the weight
+    // lies on); torch 1.x: exp_avg.mul_(beta1).add_(g, alpha=1 - beta1). Either is covered.
+    if (1 - o.beta1 < 0.5) {
+      for (std::size_t i = 0; i < n; ++i) m1[i] = either(m1[i] + w1 * (g[i] - m1[i]), m1[i] * b1 + w1 * g[i]);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) m1[i] = either(g[i] - (g[i] - m1[i]) * b1, m1[i] * b1 + w1 * g[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) m2[i] = m2[i] * b2 + one_b2 * g[i] * g[i];
+    if (o.amsgrad)
+      for (std::size_t i = 0; i < n; ++i) mx[i] = max(mx[i], m2[i]);
+    const std::vector<T32>& second = o.amsgrad ? mx : m2;
+    std::vector<T32>& denom = g;  // g is used up
+    for (std::size_t i = 0; i < n; ++i) denom[i] = sqrt(second[i]);
+    for (std::size_t i = 0; i < n; ++i) denom[i] = denom[i] / root + eps;
+    for (std::size_t i = 0; i < n; ++i) out[i] = out[i] + step_size * (m1[i] / denom[i]);
     u.state[0][p] = std::move(m1), u.state[1][p] = std::move(m2);
     if (o.amsgrad) u.state[2][p] = std::move(mx);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "common/sha256.hpp"
 #include "mlp_audit/jax_update.hpp"
@@ -17,6 +18,11 @@ constexpr double kTiny = 0x1p-149;
 constexpr double kNormwise = 0x1p-10;
 
 std::vector<float> values(const nl_audit::TensorEntry& e) { return *nl_audit::f32_values(e); }  // the reader checked them
+// The same values where the entry holds them (the reader checked their count), for comparisons
+// that only read them: no copy of megabytes per receipt.
+std::span<const float> view(const nl_audit::TensorEntry& e) {
+  return {reinterpret_cast<const float*>(e.bytes->data()), e.bytes->size() / sizeof(float)};
+}
 
 Params values(const std::vector<nl_audit::TensorEntry>& es, std::size_t from, std::size_t count) {
   Params out;
@@ -35,8 +41,21 @@ void StreamVerifier::fail(Failure f) {
 common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) {
   auto read = read_receipt(line, file_, line_no);
   if (!read.ok()) return read.error();
-  const Receipt& r = *read;
+  Receipt& r = *read;
   const Model& m = r.model;
+  // A receipt without `before` continues the previous one: its state before the step is that
+  // receipt's after (already held to rule 5), so there must be one.
+  if (r.before.empty() && receipts_ == 0) {
+    return common::Error::malformed("missing: receipt " + std::to_string(r.index) +
+                                        " continues the previous receipt (its state before the step is that one's after), which is "
+                                        "not in the stream; verify from the run's first receipt, or from the first of the file its "
+                                        "writer started",
+                                    {file_, line_no, "/before"});
+  }
+  // The parameters and optimizer state before the step: the receipt's, or the previous one's
+  // after. Where the previous receipt is of another model (rule 2 fails) there is none to use.
+  const bool known = !r.before.empty() || r.model_text == prev_model_;
+  const std::vector<nl_audit::TensorEntry>& before = r.before.empty() ? prev_after_ : r.before;
   auto failure = [&](unsigned rule, std::string tensor, std::string message) {
     Failure f;
     f.rule = rule, f.line = line_no, f.step = r.n, f.tensor = std::move(tensor), f.message = std::move(message);
@@ -45,11 +64,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // Entry by entry against the recomputation: the first entry outside its bound fails `rule`.
   auto compare = [&](unsigned rule, const std::string& name, std::span<const float> stored, const std::vector<T32>& ref) {
     ++tally_[rule].checked;
-    double largest = 0;
-    for (const T32& t : ref) largest = std::max(largest, std::abs(t.v));
+    double largest = -1;  // max |ref| of the tensor, found where a bound first overflows
     for (std::size_t i = 0; i < stored.size(); ++i) {
       double bound = ref[i].e * (1 + 0x1p-30) + kTiny;
-      if (!std::isfinite(bound)) ++normwise_, bound = kNormwise * (std::abs(ref[i].v) + largest);
+      if (!std::isfinite(bound)) {
+        if (largest < 0)
+          for (const T32& t : ref) largest = std::max(largest, std::abs(t.v));
+        ++normwise_, bound = kNormwise * (std::abs(ref[i].v) + largest);
+      }
       if (std::abs(static_cast<double>(stored[i]) - ref[i].v) <= bound) continue;
       Failure f = failure(rule, name, name + " is outside its fp64 bound");
       f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
@@ -80,7 +102,7 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
                               " does not follow step " + std::to_string(prev_n_) + " / " + std::to_string(prev_opt_step_)));
     } else {
       for (std::size_t i = 0; i < r.before.size(); ++i) {
-        if (r.before[i].sha256 == prev_after_[i]) continue;
+        if (r.before[i].sha256 == prev_after_[i].sha256) continue;
         fail(failure(2, r.before[i].name, r.before[i].name + " before this step is not the previous step's after"));
         break;
       }
@@ -90,8 +112,6 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   prev_sha256_ = common::sha256_hex(line);
   prev_index_ = r.index, prev_n_ = r.n, prev_opt_step_ = r.optimizer_step, prev_model_ = r.model_text;
   prev_lr_ = r.lr, prev_epoch_ = r.last_epoch;
-  prev_after_.clear();
-  for (const nl_audit::TensorEntry& e : r.after) prev_after_.push_back(e.sha256);
 
   // 6 lr: the optimizer's, or its scheduler's at the step's last_epoch, chained from the previous
   // receipt's lr (torch computes each epoch's lr from the one before) or replayed from epoch 0.
@@ -120,9 +140,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
     }
   }
 
+  if (!known) {  // rules 3, 4, 5 and 7 need the state before the step
+    prev_after_ = std::move(r.after);
+    return {};
+  }
+
   // 3 loss, 4 gradient
   const std::size_t np = parameter_count(m);
-  const Params params = values(r.before, 0, np);
+  const Params params = values(before, 0, np);
   const std::vector<float> x = values(r.input), target = values(r.target);
   std::vector<std::vector<float>> masks;
   for (const nl_audit::TensorEntry& e : r.masks) masks.push_back(values(e));
@@ -130,28 +155,32 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   kinks_ += bp.kinks;
   const float loss[1] = {r.loss};
   compare(3, "loss", loss, {bp.loss});
-  for (std::size_t p = 0; p < np; ++p) compare(4, "grad." + r.gradients[p].name, values(r.gradients[p]), bp.gradients[p]);
+  for (std::size_t p = 0; p < np; ++p) compare(4, "grad." + r.gradients[p].name, view(r.gradients[p]), bp.gradients[p]);
 
   // 5 update, from the stored gradients
   const std::vector<std::string> names = state_names(m.optimizer);
   std::vector<Params> state;
-  for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(r.before, np + s * np, np));
+  for (std::size_t s = 0; s < names.size(); ++s) state.push_back(values(before, np + s * np, np));
   // 7 clip: the norm clip_grad_norm_ returned; the update starts from the gradients it left
-  std::vector<std::vector<T32>> used = exact_all(values(r.gradients, 0, np));
+  const Params gradients = values(r.gradients, 0, np);
+  std::vector<std::vector<T32>> used;
   if (r.clip) {
-    Clip c = clip_grad_norm(values(r.gradients, 0, np), r.clip->max_norm);
+    Clip c = clip_grad_norm(gradients, r.clip->max_norm);
     const float norm[1] = {r.clip->total_norm};
     compare(7, "total_norm", norm, {c.total_norm});
     used = std::move(c.gradients);
+  } else {
+    used = exact_all(gradients);
   }
   const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state)
                                               : optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
-  for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, values(r.after[p]), u.params[p]);
+  for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, view(r.after[p]), u.params[p]);
   for (std::size_t s = 0; s < names.size(); ++s)
     for (std::size_t p = 0; p < np; ++p) {
       const nl_audit::TensorEntry& e = r.after[np + s * np + p];
-      compare(5, e.name, values(e), u.state[s][p]);
+      compare(5, e.name, view(e), u.state[s][p]);
     }
+  prev_after_ = std::move(r.after);  // what the next receipt's before is (or must be, by digest)
   return {};
 }
 

@@ -3,7 +3,10 @@
 // in the number of steps (only the previous receipt's digests are kept). Rules:
 //   1 chain       index and previous_sha256 link each receipt to the line before it
 //   2 continuity  the state before a step is the previous step's state after, bit for bit; the
-//                 model is the same; step and optimizer_step count up by one
+//                 model is the same; step and optimizer_step count up by one. A receipt without
+//                 `before` takes the previous receipt's after as its state before the step; read
+//                 with no receipt before it, it is malformed (/before: missing); after one of
+//                 another model (this rule fails), rules 3, 4, 5 and 7 skip it.
 //   3 loss        the stored loss against the fp64 recomputation within its per-entry bound
 //   4 gradient    every gradient entry against the fp64 backward within its bound
 //   5 update      every parameter and optimizer-state entry after the step, recomputed from the
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "nl_audit/tensor_entry.hpp"
 
 namespace mlp_audit {
 
@@ -78,7 +82,7 @@ class StreamVerifier {
   std::optional<std::string> prev_sha256_;
   std::uint64_t prev_index_ = 0, prev_n_ = 0, prev_opt_step_ = 0;
   std::string prev_model_;
-  std::vector<std::string> prev_after_;  // digests
+  std::vector<nl_audit::TensorEntry> prev_after_;  // the next receipt's before (bytes and digests)
   double prev_lr_ = 0;
   std::optional<std::uint64_t> prev_epoch_;
 };

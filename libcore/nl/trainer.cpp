@@ -60,7 +60,8 @@ common::Expected<BasicStepReport<T>, StepError> BasicTrainer<T>::build_batch_ste
     trace->error = grads.error;  // active levels' entries are zero
     trace->lr = lr;
   }
-  report.grad_norm = clip_global_norm(grads.params, optimizer_.config().clip);
+  // Clip and AdamW: on the host, or on an installed optimizer kernel's device (optimizer_kernel.hpp).
+  report.grad_norm = optimizer_.clip_and_step(params_, grads.params, report.pulse, lr, pool);
   if (trace != nullptr) {
     trace->grad_norm = report.grad_norm;
     // Every field assigned: a caller may pass the same trace step after step.
@@ -68,7 +69,6 @@ common::Expected<BasicStepReport<T>, StepError> BasicTrainer<T>::build_batch_ste
                             ? std::optional<T>(clip_scale<T>(optimizer_.config().clip, report.grad_norm))
                             : std::nullopt;
   }
-  optimizer_.step(params_, grads.params, report.pulse, lr, pool);
   std::move(r->contexts_after.begin(), r->contexts_after.end(), contexts_.begin() + static_cast<std::ptrdiff_t>(first));
   conductor_.advance();  // ... then advance
   return report;

@@ -117,6 +117,8 @@ SchemaDocument receipt() {
                                       .optional("weight", array(number()).min_items(1).describe("cross_entropy's class weights (fp32 values)"))
                                       .optional("pos_weight", array(number()).min_items(1).describe(
                                                                   "bce_with_logits' positive weight per output (fp32 values)"))
+                                      .optional("ignore_index", integer().describe(
+                                                                    "cross_entropy only: samples with this target are left out"))
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))
@@ -154,7 +156,9 @@ SchemaDocument receipt() {
                   .field("step", step)
                   .field("batch", section().describe("input [batch, in], target [batch] class indices or [batch, out], then "
                                                      "mask.layers.<l> [batch, out] (1 kept, 0 dropped) per layer with dropout"))
-                  .field("before", section().describe("parameters, then optimizer state, before the step"))
+                  .optional("before", section().describe("parameters, then optimizer state, before the step; absent where the "
+                                                         "receipt continues the previous one, whose after it then is "
+                                                         "(bp verify tensor reads it from that receipt: present on a stream's first)"))
                   .field("gradients", section().describe("what optimizer.step() saw"))
                   .field("after", section())
                   .closed()

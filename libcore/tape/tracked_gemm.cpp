@@ -20,16 +20,27 @@ namespace {
 
 constexpr double kSelf = 0x1p-40;  // relative slack for the bound's own binary64 arithmetic
 
+// An operand as dgemm reads it: values, and |value| + error. The errors themselves, and |value|
+// apart from them, only where some error is not zero (`exact` false): an operand whose errors are
+// all exactly zero (a receipt's parameters and inputs) contributes no error product, and its
+// |value| + error is |value|.
 struct Split {
-  std::vector<double> v, mag, e, mag_e;  // value, |value|, error, |value| + error
+  bool exact = true;
+  std::vector<double> v, mag_e, e, mag;
 };
 
 template <class A>
-Split split(const common::Tracked<A>* x, std::size_t n) {
+Split split(const common::Tracked<A>* x, std::size_t n, bool need_mag) {
   Split s;
-  s.v.resize(n), s.mag.resize(n), s.e.resize(n), s.mag_e.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    s.v[i] = x[i].v, s.mag[i] = std::abs(x[i].v), s.e[i] = x[i].e, s.mag_e[i] = s.mag[i] + x[i].e;
+  for (std::size_t i = 0; i < n && s.exact; ++i) s.exact = x[i].e == 0;
+  s.v.resize(n), s.mag_e.resize(n);
+  for (std::size_t i = 0; i < n; ++i) s.v[i] = x[i].v, s.mag_e[i] = std::abs(x[i].v) + x[i].e;
+  if (s.exact) return s;
+  s.e.resize(n);
+  for (std::size_t i = 0; i < n; ++i) s.e[i] = x[i].e;
+  if (need_mag) {
+    s.mag.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s.mag[i] = std::abs(x[i].v);
   }
   return s;
 }
@@ -59,16 +70,19 @@ void tracked_gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k,
       for (std::size_t i = 0; i < mn; ++i) c[i] = T{};
     return;
   }
-  const Split sa = split(a, m * k), sb = split(b, k * n);
-  std::vector<double> val(mn), mag(mn), err(mn), err2(mn);
+  // ea |b| needs b's |value| apart from its error only when both operands carry errors.
+  const Split sa = split(a, m * k, false);
+  const Split sb = split(b, k * n, !sa.exact);
+  std::vector<double> val(mn), mag(mn), err(sb.exact ? 0 : mn), err2(sa.exact ? 0 : mn);
   dgemm(ta, tb, m, n, k, sa.v.data(), sb.v.data(), val.data());
   dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.mag_e.data(), mag.data());
-  dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.e.data(), err.data());
-  dgemm(ta, tb, m, n, k, sa.e.data(), sb.mag.data(), err2.data());
+  // The error products of an operand whose errors are all zero are zero: skipped, not computed.
+  if (!sb.exact) dgemm(ta, tb, m, n, k, sa.mag_e.data(), sb.e.data(), err.data());
+  if (!sa.exact) dgemm(ta, tb, m, n, k, sa.e.data(), sb.exact ? sb.mag_e.data() : sb.mag.data(), err2.data());
   const std::size_t terms = add ? k + 1 : k;
   const double g = gamma<A>(terms), tiny = 2 * static_cast<double>(terms) * T::tiny;
   for (std::size_t i = 0; i < mn; ++i) {
-    double value = val[i], prop = err[i] + err2[i], scale = mag[i];
+    double value = val[i], prop = (sb.exact ? 0 : err[i]) + (sa.exact ? 0 : err2[i]), scale = mag[i];
     if (add) value += c[i].v, prop += c[i].e, scale += std::abs(c[i].v) + c[i].e;
     c[i] = T::exact(value, (prop + g * scale) * (1 + kSelf) + tiny);
   }

@@ -27,6 +27,11 @@ class Backend {
   virtual void release(float* p) noexcept = 0;
   virtual void upload(float* dst, const float* src, std::size_t n) = 0;
   virtual void download(float* dst, const float* src, std::size_t n) = 0;
+  // Binary64 buffers, for the bodies that sum in double (the global norm's partials): the same
+  // contract as alloc, release and download.
+  [[nodiscard]] virtual double* alloc_f64(std::size_t n) = 0;
+  virtual void release_f64(double* p) noexcept = 0;
+  virtual void download_f64(double* dst, const double* src, std::size_t n) = 0;
   // Runs Body::run(args, i) for i in [0, n); `args` points to the kernel's Args struct.
   virtual void launch(KernelId id, const void* args, std::size_t n) = 0;
   // C = alpha op(A) op(B) + beta C, row-major, on buffers of this backend (GemmArgs's layout).

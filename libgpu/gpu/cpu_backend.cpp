@@ -12,14 +12,13 @@ namespace {
 class CpuBackend final : public Backend {
  public:
   [[nodiscard]] const char* name() const override { return "cpu"; }
-  [[nodiscard]] float* alloc(std::size_t n) override {
-    auto* p = new (std::nothrow) float[n]();
-    if (p == nullptr) throw GpuError("cpu backend: cannot allocate " + std::to_string(n) + " floats");
-    return p;
-  }
+  [[nodiscard]] float* alloc(std::size_t n) override { return allocate<float>(n, "floats"); }
   void release(float* p) noexcept override { delete[] p; }
   void upload(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
   void download(float* dst, const float* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(float)); }
+  [[nodiscard]] double* alloc_f64(std::size_t n) override { return allocate<double>(n, "doubles"); }
+  void release_f64(double* p) noexcept override { delete[] p; }
+  void download_f64(double* dst, const double* src, std::size_t n) override { std::memcpy(dst, src, n * sizeof(double)); }
   void launch(KernelId id, const void* args, std::size_t n) override {
     switch (id) {
 #define GPU_CPU_CASE(kid, Body)                                   \
@@ -55,6 +54,14 @@ class CpuBackend final : public Backend {
                 k, g.alpha, g.a, g.trans_a ? m : k, g.b, g.trans_b ? k : n, g.beta, g.c, n);
   }
   void synchronize() override {}
+
+ private:
+  template <typename T>
+  static T* allocate(std::size_t n, const char* what) {
+    auto* p = new (std::nothrow) T[n]();
+    if (p == nullptr) throw GpuError("cpu backend: cannot allocate " + std::to_string(n) + " " + what);
+    return p;
+  }
 };
 
 }  // namespace

@@ -2,10 +2,12 @@
 
 #include <string>
 
+#include "gpu/adamw_kernel.hpp"
 #include "gpu/backend.hpp"
 #include "gpu/kernel_pairs.hpp"
 #include "gpu/swa_kernels.hpp"
 #include "nl/kernel_pair.hpp"
+#include "nl/optimizer_kernel.hpp"
 #include "nl/swa_kernel.hpp"
 
 namespace gpu {
@@ -31,8 +33,10 @@ common::Status install_device(const DeviceChoice& d, std::string_view option) {
   }
   if (backend != nullptr) {
     (void)nl::install_swa_kernel(make_swa_kernel(*backend));
+    nl::install_optimizer_kernel(make_optimizer_kernel(*backend));
   } else {
     nl::uninstall_swa_kernel();
+    nl::uninstall_optimizer_kernel();
   }
   return {};
 }

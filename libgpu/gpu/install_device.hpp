@@ -1,8 +1,9 @@
 #pragma once
 // Installs a --device choice for this process: for cpu-launcher and cuda, every memory rule's
-// kernel pair (kernel_pairs.hpp) and the SWA kernel (swa_kernels.hpp) on that backend behind nl's
-// seams, so the tape path (record_active, record_swa and their VJPs) runs them; for cpu, none
-// (nl's own code: the default bits). The hand-written backward (cms_backward) never uses them.
+// kernel pair (kernel_pairs.hpp), the SWA kernel (swa_kernels.hpp) and the optimizer kernel
+// (adamw_kernel.hpp) on that backend behind nl's seams, so the tape path (record_active,
+// record_swa and their VJPs) and the trainer's clip and AdamW run them; for cpu, none (nl's own
+// code: the default bits). The hand-written backward (cms_backward) never uses them.
 #include <string_view>
 
 #include "common/result.hpp"

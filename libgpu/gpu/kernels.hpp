@@ -1,6 +1,7 @@
 #pragma once
 // Every kernel body the launchers know, as an X-macro: X(id, Body). The CPU launcher and the CUDA
 // launcher expand the same list, so a body added here runs on both.
+#include "gpu/bodies/adamw.hpp"
 #include "gpu/bodies/gemm.hpp"
 #include "gpu/bodies/lattice.hpp"
 #include "gpu/bodies/matrix_rules.hpp"
@@ -12,6 +13,9 @@
   X(matrix_forward, MatrixForward)       \
   X(matrix_backward, MatrixBackward)     \
   X(reduce_rows, ReduceRows)             \
+  X(reduce_rows_f64, ReduceRowsF64)      \
+  X(square_partials, SquarePartials)     \
+  X(adamw, AdamWBody)                    \
   X(gemm, GemmBody)                      \
   X(swa_forward, SwaForwardBody)         \
   X(swa_backward_query, SwaBackwardQueryBody) \

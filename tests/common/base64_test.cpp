@@ -36,3 +36,25 @@ TEST_CASE("base64: only the canonical text decodes") {
     CHECK_FALSE(common::decode_base64(bad).has_value());
   }
 }
+
+TEST_CASE("base64: every length round-trips, and a character outside the alphabet anywhere is refused") {
+  std::string plain;
+  for (int len = 0; len < 40; ++len) {
+    CAPTURE(len);
+    const std::string coded = common::encode_base64(bytes(plain));
+    auto back = common::decode_base64(coded);
+    REQUIRE(back.has_value());
+    CHECK(text(*back) == plain);
+    for (std::size_t at = 0; at < coded.size(); ++at) {
+      if (coded[at] == '=') continue;
+      for (char bad : {'=', '-', '\0', '\x80'}) {
+        if (bad == '=' && at + 2 >= coded.size()) continue;  // padding there can be another text's
+        std::string damaged = coded;
+        damaged[at] = bad;
+        CAPTURE(at);
+        CHECK_FALSE(common::decode_base64(damaged).has_value());
+      }
+    }
+    plain += static_cast<char>(len * 37 + 11);
+  }
+}

@@ -26,6 +26,14 @@ void wait_for(const std::atomic<bool>& flag) {
   while (!flag.load()) std::this_thread::yield();
 }
 
+// The child process ended by `sig` (its default action, re-raised by the handler).
+void expect_ended_by(pid_t child, int sig) {
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == sig);
+}
+
 }  // namespace
 
 TEST_CASE("temp_file_cleanup: a stop signal handled on another thread waits for a DeferredStopSignals scope") {
@@ -57,10 +65,7 @@ TEST_CASE("temp_file_cleanup: a stop signal handled on another thread waits for 
       writer.join();
       ::_exit(12);  // not reached
     }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    CHECK(WIFSIGNALED(status));
-    if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == sig);
+    expect_ended_by(child, sig);
     CHECK_FALSE(std::filesystem::exists(path));
     std::filesystem::remove(path);
   }
@@ -80,9 +85,6 @@ TEST_CASE("temp_file_cleanup: with no scope open the signal ends the process at 
     ::raise(SIGTERM);
     ::_exit(12);  // not reached
   }
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  CHECK(WIFSIGNALED(status));
-  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
+  expect_ended_by(child, SIGTERM);
   CHECK_FALSE(std::filesystem::exists(path));
 }

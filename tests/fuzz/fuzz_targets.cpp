@@ -4,9 +4,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/json_document_reader.hpp"
-#include "common/json_fast_reader.hpp"
 #include "common/json_input.hpp"
+#include "fuzz_checks.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
 #include "receipt/engine/generate.hpp"
@@ -21,36 +20,6 @@
 namespace fuzz {
 namespace {
 
-[[noreturn]] void broken(const char* invariant, const std::string& detail) {
-  std::fprintf(stderr, "fuzz invariant broken: %s: %s\n", invariant, detail.c_str());
-  std::abort();
-}
-
-void expect(bool ok, const char* invariant, const std::string& detail = {}) {
-  if (!ok) broken(invariant, detail);
-}
-
-// Errors are for people and logs: one line, never empty.
-void check_error(const common::Error& e) {
-  const std::string text = e.to_string();
-  expect(!e.message().empty(), "error has a message");
-  expect(text.find('\n') == std::string::npos, "error is one line", text);
-}
-
-Depth refused(const common::Error& e, Depth depth) {
-  check_error(e);
-  return depth;
-}
-
-// Small limits keep one input cheap: the suite's real limits are tested elsewhere.
-common::JsonInputOptions options() {
-  common::JsonInputOptions o;
-  o.file = "fuzz.json";
-  o.max_bytes = 1 << 20;
-  o.bom = common::BomPolicy::strip;
-  return o;
-}
-
 std::vector<nlohmann::ordered_json> parse_receipt_lines(const std::string& text) {
   auto records = common::parse_jsonl_text(text, options());
   expect(records.ok(), "emitted receipts parse back", records.ok() ? "" : records.error().to_string());
@@ -60,59 +29,6 @@ std::vector<nlohmann::ordered_json> parse_receipt_lines(const std::string& text)
 }
 
 }  // namespace
-
-Depth json_target(std::string_view data) {
-  // The reader's fast path (json_fast_reader.hpp) accepts only what nlohmann's own strict parser
-  // accepts, into the same DOM: the same text, number kinds included, when dumped.
-  if (auto fast = common::fast_read_json(data, common::kMaxJsonNestingDepth)) {
-    nlohmann::ordered_json checked;
-    try {
-      checked = nlohmann::ordered_json::parse(data);
-    } catch (const nlohmann::ordered_json::exception& e) {
-      broken("the fast path accepts only valid JSON", e.what());
-    }
-    expect(fast->dump() == checked.dump(), "the fast path reads the same DOM", checked.dump().substr(0, 200));
-  }
-  auto doc = common::parse_json_text(data, options());
-  auto lines = common::parse_jsonl_text(data, options());
-  if (!lines) check_error(lines.error());
-  if (!doc) {
-    check_error(doc.error());
-    return lines ? Depth::later_refused : Depth::parse_refused;
-  } else {
-    const std::string again = doc->dump();
-    auto reparsed = common::parse_json_text(again, options());
-    expect(reparsed.ok(), "accepted JSON re-parses", reparsed.ok() ? "" : reparsed.error().to_string());
-    expect(*reparsed == *doc, "accepted JSON re-parses to the same value", again.substr(0, 200));
-  }
-  return Depth::accepted;
-}
-
-Depth json_document_target(std::string_view data) {
-  // The arena reader (json_document_reader.hpp) against the tree reader, under both BOM policies:
-  // the same verdict, the same error line, and the same value (number kinds included, dumped).
-  Depth depth = Depth::parse_refused;
-  for (const auto bom : {common::BomPolicy::reject, common::BomPolicy::strip}) {
-    common::JsonInputOptions o = options();
-    o.bom = bom;
-    const auto tree = common::parse_json_text(data, o);
-    const auto doc = common::parse_json_document(std::string(data), o);
-    if (doc.ok() != tree.ok()) {
-      broken("the document reader accepts what the tree reader accepts",
-             tree.ok() ? doc.error().to_string() : tree.error().to_string());
-    }
-    if (!tree) {
-      check_error(tree.error());
-      expect(doc.error().to_string() == tree.error().to_string(), "both readers refuse with the same line",
-             doc.error().to_string() + " | " + tree.error().to_string());
-      continue;
-    }
-    expect(common::to_ordered_json(doc->root()).dump() == tree->dump(), "both readers read the same value",
-           tree->dump().substr(0, 200));
-    depth = Depth::accepted;
-  }
-  return depth;
-}
 
 Depth topology_target(std::string_view data) {
   auto doc = common::parse_json_text(data, options());
@@ -231,9 +147,8 @@ Depth reconcile_target(std::string_view data) {
 }
 
 Target find_target(std::string_view name) {
+  if (Target t = find_json_target(name)) return t;
   if (name == "reconcile") return reconcile_target;
-  if (name == "json") return json_target;
-  if (name == "json_document") return json_document_target;
   if (name == "topology") return topology_target;
   if (name == "receipts") return receipts_target;
   if (name == "import") return import_target;

@@ -42,5 +42,7 @@ Depth tensor_step_target(std::string_view data);
 // "json" | "json_document" | "topology" | "receipts" | "reconcile" | "import" | "capture" | "tensor_step" -> the target, or nullptr.
 using Target = Depth (*)(std::string_view);
 [[nodiscard]] Target find_target(std::string_view name);
+// "json" | "json_document" only (fuzz_json_targets.cpp: these link common alone).
+[[nodiscard]] Target find_json_target(std::string_view name);
 
 }  // namespace fuzz

@@ -5,7 +5,10 @@ with its recorded mask, weighted and smoothed cross entropy; GELU tanh with BCEW
 LayerNorm without affine, the half squared error), with a damaged Dropout mask; LinearLR with
 BCEWithLogitsLoss's pos_weight, with a learning rate one ulp off, a skipping last_epoch and a
 changed pos_weight. Run by hand with torch (/usr/bin/python3 tests/support/mlp_fixtures.py);
-tests/mlp_audit/fixtures_test.cpp reads the files without torch."""
+tests/mlp_audit/fixtures_test.cpp reads the files without torch. Written with before="every" (each
+receipt carries its state before the step, as every receipt did before the writer's default became
+"first"): they are the corpus of such receipts that must keep their verdicts, and the damaged copies
+edit later receipts' `before`; tests/mlp_audit/elided_before_test.cpp derives the default form."""
 import base64
 import hashlib
 import json
@@ -28,7 +31,7 @@ model = nn.Sequential(nn.Linear(6, 12), nn.ReLU(), nn.Linear(12, 3))
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 loss_fn = nn.CrossEntropyLoss()
 good = os.path.join(OUT, "relu-adam-clip.jsonl")
-with MlpReceiptWriter(model, opt, loss_fn, out=good) as w:
+with MlpReceiptWriter(model, opt, loss_fn, out=good, before="every") as w:
     for _ in range(3):
         x, y = torch.randn(8, 6), torch.randint(0, 3, (8,))
         with w.step(x, y):
@@ -100,7 +103,7 @@ bad("swapped-steps", 1, lambda r: [r[0], r[2], r[1]], "steps 1 and 2 swapped")
 def run(name, model, opt, loss_fn, target, seed):
     torch.manual_seed(seed)
     path = os.path.join(OUT, name + ".jsonl")
-    with MlpReceiptWriter(model, opt, loss_fn, out=path) as w:
+    with MlpReceiptWriter(model, opt, loss_fn, out=path, before="every") as w:
         for _ in range(3):
             x = torch.randn(8, model[0].in_features)
             y = target()
@@ -150,7 +153,8 @@ model = nn.Sequential(nn.Linear(4, 6), nn.Tanh(), nn.Linear(6, 3))
 opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=2)
 loss_fn = nn.BCEWithLogitsLoss(pos_weight=torch.tensor([0.5, 2.0, 3.0]))
-with MlpReceiptWriter(model, opt, loss_fn, out=os.path.join(OUT, "linear-lr-bce-pos-weight.jsonl"), scheduler=sched) as w:
+with MlpReceiptWriter(model, opt, loss_fn, out=os.path.join(OUT, "linear-lr-bce-pos-weight.jsonl"), scheduler=sched,
+                     before="every") as w:
     for _ in range(3):
         for _ in range(2):
             x, y = torch.randn(4, 4), torch.rand(4, 3)

@@ -59,3 +59,45 @@ TEST_CASE("tracked_gemm: at Tracked<double>, binary64 sums in other orders (reve
   }
   CHECK(worst > 0);  // the orders do differ from the value
 }
+
+// The zero-error shortcut skips the error products of an operand whose errors are all exactly
+// zero. One nonzero error, in the last entry each scan reads, must still reach every output it
+// feeds: ea |b| for an error of a, |a| eb for one of b, in each transpose.
+TEST_CASE("tracked_gemm: one nonzero operand error among exact entries still widens the bound (zero-error shortcut)") {
+  using Tracked32 = common::Tracked<float>;
+  const std::size_t m = 3, n = 4, k = 5;
+  constexpr double kErr = 1e-3;
+  for (const bool ta : {false, true}) {
+    for (const bool tb : {false, true}) {
+      for (const bool error_in_a : {false, true}) {
+        std::vector<Tracked32> a(m * k), b(k * n);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = Tracked32(static_cast<float>(i % 7) - 3.0f);
+        for (std::size_t i = 0; i < b.size(); ++i) b[i] = Tracked32(static_cast<float>(i % 5) + 1.0f);
+        std::vector<Tracked32>& x = error_in_a ? a : b;
+        x.back() = Tracked32::exact(x.back().v, kErr);
+        std::vector<Tracked32> c(m * n), plain(m * n);
+        tape::tracked_gemm(ta, tb, m, n, k, a.data(), b.data(), false, c.data());
+        std::vector<Tracked32> a0 = a, b0 = b;  // the same values, all exact
+        a0.back().e = 0, b0.back().e = 0;
+        tape::tracked_gemm(ta, tb, m, n, k, a0.data(), b0.data(), false, plain.data());
+        // Entry (i, p) of op(a) and (p, j) of op(b): the last stored entry of a is op(a)'s
+        // (m-1, k-1) either way, of b op(b)'s (k-1, n-1).
+        for (std::size_t i = 0; i < m; ++i) {
+          for (std::size_t j = 0; j < n; ++j) {
+            const bool fed = error_in_a ? i == m - 1 : j == n - 1;
+            const double other = error_in_a ? std::abs((tb ? b[j * k + (k - 1)] : b[(k - 1) * n + j]).v)
+                                            : std::abs((ta ? a[(k - 1) * m + i] : a[i * k + (k - 1)]).v);
+            CAPTURE(ta);
+            CAPTURE(tb);
+            CAPTURE(error_in_a);
+            CAPTURE(i);
+            CAPTURE(j);
+            CHECK(c[i * n + j].v == plain[i * n + j].v);
+            if (fed) CHECK(c[i * n + j].e >= plain[i * n + j].e + kErr * other);
+            else CHECK(c[i * n + j].e == plain[i * n + j].e);
+          }
+        }
+      }
+    }
+  }
+}

@@ -30,7 +30,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              "tanh"), Identity, and optionally a Dropout (not inplace; its mask, read back from
              torch's generator and checked against the module's output, is recorded per step);
              fp32 parameters
-  loss       CrossEntropyLoss (class weights, label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss
+  loss       CrossEntropyLoss (class weights, label_smoothing, ignore_index), MSELoss, BCEWithLogitsLoss
              (pos_weight: a 1-d float32 tensor, one weight per output; no weight; targets in [0, 1]),
              HalfSquaredError (below); mean or sum
   optimizer  SGD (momentum, dampening, nesterov, weight_decay), Adam and AdamW (amsgrad,
@@ -41,8 +41,8 @@ What it accepts (anything else is refused when the writer is created, before tra
              total_iters ints), built with last_epoch=-1 and
              given as MlpReceiptWriter(..., scheduler=s): the model records it (its settings; the
              optimizer's lr is its base lr), each receipt the scheduler's last_epoch when
-             optimizer.step() ran. Step it with scheduler.step() (no epoch argument: deprecated, it
-             switches torch to another formula) at most once between two optimizer steps, per
+             optimizer.step() ran. Step it with scheduler.step() (scheduler.step(epoch), deprecated, switches
+             torch to another formula: refused when called) at most once between two optimizer steps, per
              epoch or per step. bp recomputes torch's chainable get_lr() (rule 6). LambdaLR,
              MultiplicativeLR, ChainedScheduler, SequentialLR, ReduceLROnPlateau, OneCycleLR,
              CyclicLR and the others are refused. A scheduler the writer is not given changes the
@@ -58,17 +58,24 @@ HalfSquaredError(reduction) is the half squared error of bp's own engine as a to
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
+
+before="first" (the default): the state before the step (parameters and optimizer state) is in
+the first receipt each writer writes only; a later receipt's is the previous receipt's after, bit
+for bit, and bp takes it from there, so a file verifies from its first line (alone, or after the
+files before it). before="every": every receipt carries it (each verifiable without the one
+before it; about twice the bytes).
 """
 import base64
 import hashlib
 import json
+import sys
 
 import torch
 from torch import nn
 
 SUPPORTED = ("model: nn.Sequential of Linear (bias=True) each followed by an optional LayerNorm(out), at most one of ReLU, LeakyReLU, "
              "Sigmoid, Tanh, SiLU, GELU (approximate 'none' or 'tanh'), Identity, and an optional Dropout; loss: CrossEntropyLoss (weight, "
-             "label_smoothing; no ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
+             "label_smoothing, ignore_index), MSELoss, BCEWithLogitsLoss (pos_weight per output; no weight), HalfSquaredError; "
              "reduction mean or sum; optimizer: SGD, Adam, AdamW with one parameter group; scheduler: none, StepLR, MultiStepLR, "
              "ExponentialLR, CosineAnnealingLR, LinearLR")
 
@@ -159,14 +166,15 @@ def _layers(model):
 def _loss(loss_fn, outputs):
     extra = {}
     if type(loss_fn) is nn.CrossEntropyLoss:
-        if loss_fn.ignore_index >= 0:
-            _refuse(f"CrossEntropyLoss with ignore_index={loss_fn.ignore_index}")
         if getattr(loss_fn, "label_smoothing", 0.0) != 0.0:
             extra["label_smoothing"] = float(loss_fn.label_smoothing)
         if loss_fn.weight is not None:
             if loss_fn.weight.dtype != torch.float32 or loss_fn.weight.dim() != 1:
                 _refuse("CrossEntropyLoss weight that is not a 1-d torch.float32 tensor")
             extra["weight"] = [float(v) for v in loss_fn.weight.detach().cpu().tolist()]  # fp32 values, exact
+        if not -(1 << 24) < loss_fn.ignore_index < (1 << 24):
+            _refuse(f"CrossEntropyLoss ignore_index={loss_fn.ignore_index} (targets are recorded as float32 values)")
+        extra["ignore_index"] = int(loss_fn.ignore_index)  # torch's default -100 too: targets may use it
         kind = "cross_entropy"
     elif type(loss_fn) is nn.MSELoss:
         kind = "mse"
@@ -242,13 +250,49 @@ def _scheduler(sched, opt, fresh=True):
 
 
 def _tensor(name, t):
-    data = t.detach().to(torch.float32).contiguous().cpu().numpy().astype("<f4").tobytes()
-    return {"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest(),
-            "data": base64.b64encode(data).decode("ascii")}
+    """One tensor's JSON text, as json.dumps(..., separators=(",", ":")) writes it, in pieces
+    (bytes) that are written and hashed one after the other, never joined: a receipt's tensors run
+    to megabytes. The fp32 bytes are hashed and encoded where torch holds them (no copy on a
+    little-endian CPU), and the base64 text goes in as it is: its alphabet needs no JSON escaping."""
+    a = t.detach().to(torch.float32).contiguous().cpu().numpy()
+    if a.dtype.byteorder == ">" or (a.dtype.byteorder == "=" and sys.byteorder == "big"):
+        a = a.astype("<f4")
+    data = memoryview(a).cast("B") if a.size else b""
+    head = json.dumps({"name": name, "dtype": "f32", "shape": list(t.shape), "sha256": hashlib.sha256(data).hexdigest()},
+                      separators=(",", ":"))
+    return [head[:-1].encode() + b',"data":"', base64.b64encode(data), b'"}']
+
+
+def _section(tensors):
+    """{"tensors":[...]} of _tensor's pieces, as pieces."""
+    parts = [b'{"tensors":[']
+    for i, pieces in enumerate(tensors):
+        if i:
+            parts.append(b",")
+        parts += pieces
+    parts.append(b"]}")
+    return parts
+
+
+def _chainable_only(original):
+    """scheduler.step() as it was; scheduler.step(epoch) refused before the scheduler moves:
+    torch then switches to its closed form, which rounds otherwise than the chainable get_lr()
+    bp recomputes, so an honest run would fail rule 6. The receipts written so far stay valid."""
+    def step(*args, **kwargs):
+        if args or kwargs:
+            _refuse("scheduler.step(epoch) (deprecated by torch; it switches to the closed form): call scheduler.step()")
+        return original()
+    return step
 
 
 class MlpReceiptWriter:
-    def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None):
+    def __init__(self, model, optimizer, loss_fn, out, resume_from=None, scheduler=None, before="first"):
+        if before not in ("first", "every"):
+            raise ValueError(f"MlpReceiptWriter: before={before!r}; expected 'first' or 'every'")
+        # "first": only the first receipt this writer writes carries the state before its step;
+        # each later one continues it (its before is the previous receipt's after, bit for bit), so
+        # bp reads it there: half the bytes. "every": each receipt carries it (verifiable alone).
+        self.before_every = before == "every"
         self.layers = _layers(model)
         self.params = [p for _, _, params, _, _ in self.layers for p in params]
         self.names = [n for _, _, _, names, _ in self.layers for n in names]
@@ -259,6 +303,7 @@ class MlpReceiptWriter:
         if scheduler is not None:
             self.model_json["scheduler"] = _scheduler(scheduler, optimizer, fresh=resume_from is None)
             self.model_json["optimizer"]["lr"] = float(scheduler.base_lrs[0])  # what get_lr() starts from
+            scheduler.step = _chainable_only(scheduler.step)
         o = self.model_json["optimizer"]
         self.state_names = (["momentum_buffer"] if o["momentum"] != 0 else []) if o["kind"] == "sgd" else (
             ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if o["amsgrad"] else []))
@@ -275,6 +320,7 @@ class MlpReceiptWriter:
             if scheduler is not None and rec["model"]["scheduler"] != self.model_json["scheduler"]:
                 _refuse("the scheduler's settings differ from resume_from's run")
         self.out = open(out, "wb")
+        self.wrote = False  # a receipt in this file yet
         self._loss_value = None
         loss_fn.register_forward_hook(self._on_loss)
         self.masks = {}  # layer -> the mask its Dropout drew in this step's forward
@@ -345,7 +391,7 @@ class _Step:
 
     def __enter__(self):
         w = self.w
-        self.before = w._state()
+        self.before = w._state() if w.before_every or not w.wrote else None
         w.masks = {}
         self.grads = None
         self.original_step = w.optimizer.step
@@ -385,14 +431,19 @@ class _Step:
         if self.last_epoch is not None:
             step["last_epoch"] = self.last_epoch
         step.update({"loss": w._loss_value, "clip": self.clip})
-        rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
-               "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step,
-               "batch": {"tensors": [_tensor("input", self.x), _tensor("target", target)] + masks},
-               "before": {"tensors": self.before}, "gradients": {"tensors": self.grads},
-               "after": {"tensors": w._state()}}
-        line = json.dumps(rec, separators=(",", ":")).encode()
-        w.out.write(line + b"\n")
+        head = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "pytorch", "version": torch.__version__},
+                "model": w.model_json, "receipt": {"index": w.index, "previous_sha256": w.previous}, "step": step}
+        parts = [json.dumps(head, separators=(",", ":"))[:-1].encode(), b',"batch":']
+        parts += _section([_tensor("input", self.x), _tensor("target", target)] + masks)
+        if self.before is not None:
+            parts += [b',"before":'] + _section(self.before)
+        parts += [b',"gradients":'] + _section(self.grads) + [b',"after":'] + _section(w._state()) + [b"}"]
+        line_hash = hashlib.sha256()
+        for p in parts:
+            line_hash.update(p)
+        w.out.writelines(parts)
+        w.out.write(b"\n")
         w.out.flush()
-        w.previous, w.index, w.n = hashlib.sha256(line).hexdigest(), w.index + 1, w.n + 1
+        w.previous, w.index, w.n, w.wrote = line_hash.hexdigest(), w.index + 1, w.n + 1, True
         w._loss_value = None
         return False

@@ -150,20 +150,26 @@ struct MatrixBackward {
   }
 };
 
-// out[j] = sum over r of parts[r * n + j], r in order: the fixed-order sum of row partials.
-struct ReduceRowsArgs {
-  const float* parts;
+// out[j] = sum over r of parts[r * n + j], r in order: the fixed-order sum of row partials. In
+// float for the rules' adjoints; in double for the global gradient norm's partials (adamw.hpp).
+template <typename T>
+struct BasicReduceRowsArgs {
+  const T* parts;
   std::size_t rows, n;
-  float* out;
+  T* out;
 };
+using ReduceRowsArgs = BasicReduceRowsArgs<float>;
 
-struct ReduceRows {
-  using Args = ReduceRowsArgs;
+template <typename T>
+struct BasicReduceRows {
+  using Args = BasicReduceRowsArgs<T>;
   GPU_HD static void run(const Args& a, std::size_t j) {
-    float acc = 0.f;
+    T acc = 0;
     for (std::size_t r = 0; r < a.rows; ++r) acc += a.parts[r * a.n + j];
     a.out[j] = acc;
   }
 };
+using ReduceRows = BasicReduceRows<float>;
+using ReduceRowsF64 = BasicReduceRows<double>;
 
 }  // namespace gpu

@@ -42,25 +42,16 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int device) : device_(device) {}
   [[nodiscard]] const char* name() const override { return "cuda"; }
-  [[nodiscard]] float* alloc(std::size_t n) override {
-    on_device();
-    void* p = nullptr;
-    cuda_check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
-    cuda_check(cudaMemset(p, 0, n * sizeof(float)), "cudaMemset");
-    return static_cast<float*>(p);
-  }
-  void release(float* p) noexcept override {
-    (void)cudaSetDevice(device_);
-    (void)cudaFree(p);
-  }
+  [[nodiscard]] float* alloc(std::size_t n) override { return allocate<float>(n); }
+  void release(float* p) noexcept override { free_on_device(p); }
   void upload(float* dst, const float* src, std::size_t n) override {
     on_device();
     cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   }
-  void download(float* dst, const float* src, std::size_t n) override {
-    on_device();
-    cuda_check(cudaMemcpy(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
-  }
+  void download(float* dst, const float* src, std::size_t n) override { copy_down(dst, src, n); }
+  [[nodiscard]] double* alloc_f64(std::size_t n) override { return allocate<double>(n); }
+  void release_f64(double* p) noexcept override { free_on_device(p); }
+  void download_f64(double* dst, const double* src, std::size_t n) override { copy_down(dst, src, n); }
   void launch(KernelId id, const void* args, std::size_t n) override {
     on_device();
     const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
@@ -112,6 +103,23 @@ class CudaBackend final : public Backend {
  private:
   // The current device is per host thread, and a batch's streams call from worker threads.
   void on_device() const { cuda_check(cudaSetDevice(device_), "cudaSetDevice"); }
+  template <typename T>
+  T* allocate(std::size_t n) {
+    on_device();
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc");
+    cuda_check(cudaMemset(p, 0, n * sizeof(T)), "cudaMemset");
+    return static_cast<T*>(p);
+  }
+  void free_on_device(void* p) const noexcept {
+    (void)cudaSetDevice(device_);
+    (void)cudaFree(p);
+  }
+  template <typename T>
+  void copy_down(T* dst, const T* src, std::size_t n) const {
+    on_device();
+    cuda_check(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  }
   int device_;
 };
 

@@ -6,7 +6,8 @@ also a run's second half alone (replayed from epoch 0) and a run split across tw
 stepped inside the writer's step draws no torch warning about optimizer.step(). A
 learning rate moved by one fp64 ulp or in its 7th significant digit, and a last_epoch that skips or
 goes back, fail rule 6; the writer refuses the schedulers bp does not recompute, naming them and
-listing the supported ones."""
+listing the supported ones, and scheduler.step(epoch) when it is called (the receipts before it
+verify)."""
 import json
 import math
 import os
@@ -41,7 +42,8 @@ def train(path, make_opt, make_sched, epochs, per_epoch=1, model=None, opt=None,
         opt = make_opt(model.parameters())
         sched = make_sched(opt)
     loss_fn = nn.MSELoss()
-    with MlpReceiptWriter(model, opt, loss_fn, out=path, scheduler=sched, resume_from=resume_from) as w:
+    # before="every": the second half of a run must verify alone (below)
+    with MlpReceiptWriter(model, opt, loss_fn, out=path, scheduler=sched, resume_from=resume_from, before="every") as w:
         for _ in range(epochs):
             for _ in range(per_epoch):
                 x, y = torch.randn(4, 4), torch.randn(4, 2)
@@ -177,6 +179,27 @@ for label, build, needle in [
     except ValueError as e:
         check(needle in str(e) and "scheduler: none, StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR" in str(e),
               f"writer refuses {label}, naming it and listing the supported schedulers: {e}")
+
+# scheduler.step(epoch): refused when called, before the scheduler moves; what was written verifies.
+model = net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+s = sch.StepLR(opt, 2)
+mse = nn.MSELoss()
+epoch_path = os.path.join(WORK, "step_epoch.jsonl")
+try:
+    with MlpReceiptWriter(model, opt, mse, out=epoch_path, scheduler=s) as w:
+        for epoch in range(3):
+            x, y = torch.randn(4, 4), torch.randn(4, 2)
+            with w.step(x, y):
+                opt.zero_grad()
+                mse(model(x), y).backward()
+                opt.step()
+            s.step(epoch + 1) if epoch == 1 else s.step()
+    check(False, "scheduler.step(epoch) refused")
+except ValueError as e:
+    check("scheduler.step(epoch)" in str(e) and s.last_epoch == 1, f"scheduler.step(epoch) refused before it moved: {e}; {s.last_epoch}")
+check(verify_tensor(BP, epoch_path, "the receipts before scheduler.step(epoch)").get("receipts") == 2,
+      "the two receipts written before scheduler.step(epoch) verify")
 
 # The receipts against schemas/ (Debian's jsonschema).
 import jsonschema  # noqa: E402

@@ -1,12 +1,13 @@
 """bp verify tensor against real PyTorch runs written by the shipped MlpReceiptWriter
 (`bp examples pytorch_mlp --print`): a short run per activation (GELU exact and tanh included),
-loss (BCEWithLogitsLoss with and without pos_weight, the half squared error, weighted and label-smoothed cross entropy),
+loss (BCEWithLogitsLoss with and without pos_weight, the half squared error, weighted, label-smoothed and ignore_index cross entropy),
 LayerNorm and Dropout placement, and optimizer verifies; a gradient entry moved in its 7th
 significant digit is caught on each new kind; a flipped Dropout mask entry and a changed pos_weight fail the loss;
 a gradient moved in one entry, a parameter changed between steps, a learning rate changed and two
 steps swapped are each caught by their rule; malformed receipts exit 2 naming the JSON path; the
 writer refuses what bp cannot recompute; a 784-256-10 batch-64 Adam loop split across two files
-verifies as one stream."""
+verifies as one stream; the writer's default leaves `before` out after the first receipt (a later receipt
+alone exits 2 naming /before), before="every" keeps it on each."""
 import base64
 import copy
 import hashlib
@@ -31,7 +32,8 @@ from pytorch_mlp_trace_helper import HalfSquaredError, MlpReceiptWriter  # noqa:
 torch.set_num_threads(1)
 
 
-def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None):
+def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resume_from=None, model=None, opt=None, clip=None,
+          before="first"):
     torch.manual_seed(seed)
     if model is None:
         mods = []
@@ -42,12 +44,14 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
         model = nn.Sequential(*mods)
     if opt is None:
         opt = make_opt(model.parameters())
-    with MlpReceiptWriter(model, opt, loss_fn, out=path, resume_from=resume_from) as w:
+    with MlpReceiptWriter(model, opt, loss_fn, out=path, resume_from=resume_from, before=before) as w:
         for _ in range(steps):
             x = torch.randn(batch, widths[0])
             y = (torch.randint(0, widths[-1], (batch,)) if type(loss_fn) is nn.CrossEntropyLoss
                  else torch.rand(batch, widths[-1]) if type(loss_fn) is nn.BCEWithLogitsLoss
                  else torch.randn(batch, widths[-1]))
+            if getattr(loss_fn, "ignored_every", 0):  # padding-like samples, left out by the loss
+                y[::loss_fn.ignored_every] = loss_fn.ignore_index
             with w.step(x, y):
                 opt.zero_grad()
                 loss = loss_fn(model(x), y)
@@ -56,6 +60,12 @@ def train(path, widths, acts, loss_fn, make_opt, steps=3, batch=8, seed=0, resum
                     w.clip_grad_norm_(clip)
                 opt.step()
     return model, opt
+
+
+def ignoring(loss_fn, every):
+    """loss_fn whose targets train() sets to its ignore_index on every `every`-th sample."""
+    loss_fn.ignored_every = every
+    return loss_fn
 
 
 def verify(path_or_bytes, label, want=0):
@@ -89,6 +99,12 @@ runs = {
     "ce_weight_smooth_sum": ([6, 12, 3], [nn.SiLU(), None],
                              nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.05, reduction="sum"),
                              lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+    "ce_ignore": ([6, 12, 3], [nn.ReLU(), None], ignoring(nn.CrossEntropyLoss(), 3), adam),  # torch's -100
+    "ce_ignore_class": ([6, 12, 3], [nn.GELU(), None],
+                        ignoring(nn.CrossEntropyLoss(weight=torch.tensor([0.7, 1.3, 2.1]), label_smoothing=0.1, ignore_index=1), 2),
+                        adam),
+    "ce_ignore_sum": ([6, 12, 3], [nn.Tanh(), None], ignoring(nn.CrossEntropyLoss(label_smoothing=0.2, reduction="sum"), 3),
+                      lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
     "layer_norm": ([6, 12, 3], [[nn.LayerNorm(12), nn.ReLU()], None], nn.CrossEntropyLoss(), adam),
     "layer_norm_plain": ([6, 12, 3], [[nn.LayerNorm(12, eps=1e-3, elementwise_affine=False), nn.Tanh()], None], nn.MSELoss(),
                          lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9)),
@@ -158,7 +174,7 @@ def seventh_digit_caught(name, tensor=2, steps=(1,)):
 
 
 for name in ("relu", "gelu", "gelu_tanh", "half_mean", "bce_mean", "bce_pos_weight", "bce_pos_weight_sum", "ce_smooth", "ce_weight",
-             "ce_weight_smooth"):
+             "ce_weight_smooth", "ce_ignore", "ce_ignore_class"):
     seventh_digit_caught(name)
 seventh_digit_caught("layer_norm", tensor=4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
 seventh_digit_caught("layer_norm", tensor=2)  # layers.0.norm.weight
@@ -201,6 +217,21 @@ r = bp(BP, "verify", "tensor", "-", stdin=mutate_line(lines, 0, lambda r: r["mod
 check(r.returncode == 2 and b"/model/loss/pos_weight" in r.stderr and b"bce_with_logits only" in r.stderr,
       f"pos_weight on cross_entropy: malformed: {r.returncode} {r.stderr.decode()[-300:]}")
 
+# CrossEntropyLoss's ignore_index: recorded (torch's default -100 too); an ignored sample's
+# target made a class fails the loss; without the recorded index such a target is malformed.
+with open(os.path.join(WORK, "ce_ignore.jsonl"), "rb") as f:
+    ig_lines = f.read().splitlines()
+check(json.loads(ig_lines[0])["model"]["loss"].get("ignore_index") == -100, "ce_ignore: ignore_index -100 recorded")
+ig_target = json.loads(ig_lines[1])["batch"]["tensors"][1]
+check(struct.unpack("<8f", base64.b64decode(ig_target["data"]))[0] == -100.0, f"ce_ignore: sample 0 is ignored: {ig_target}")
+f = first_failure(verify(mutate_line(ig_lines, 1, lambda r: retensor(r["batch"]["tensors"][1], 0, 0.0)), "ignored target counted", want=1))
+check(f.get("rule") == 3 and f.get("step") == 1, f"an ignored sample's target made class 0: rule 3 (loss) at step 1: {f}")
+r = bp(BP, "verify", "tensor", "-", stdin=mutate_line(ig_lines, 0, lambda r: r["model"]["loss"].pop("ignore_index")))
+check(r.returncode == 2 and b"/batch/tensors/1/data" in r.stderr and b"not a class index" in r.stderr,
+      f"target -100 without ignore_index: malformed, exit 2: {r.returncode} {r.stderr.decode()[-300:]}")
+r = bp(BP, "verify", "tensor", "-", stdin=mutate_line(ig_lines, 0, lambda r: r["model"]["loss"].__setitem__("ignore_index", 1 << 24)))
+check(r.returncode == 2 and b"/model/loss/ignore_index" in r.stderr, f"ignore_index 2^24: malformed: {r.returncode} {r.stderr.decode()[-300:]}")
+
 # A last-layer weight gradient's largest entry, moved by 1e-4 of itself (its bound is a few 1e-6).
 g = json.loads(lines[1])["gradients"]["tensors"][2]
 at = largest_entry(g)
@@ -209,7 +240,28 @@ f = first_failure(rep)
 check(f.get("rule") == 4 and f.get("tensor") == "grad.layers.1.weight" and f.get("index") == at and f.get("step") == 1,
       f"gradient moved: rule 4 names step 1, grad.layers.1.weight[{at}]: {f}")
 check(all(f.get(k) for k in ("stored", "recomputed", "bound")), f"gradient moved: stored, recomputed, bound given: {f}")
-rep = verify(mutated(1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
+# The writer's default (before="first"): the state before the step on the first receipt only; a
+# later receipt alone is refused naming what it misses. before="every": on each receipt, and a
+# parameter changed between two steps fails continuity.
+check("before" in json.loads(lines[0]) and not any("before" in json.loads(l) for l in lines[1:]),
+      "before='first': only the first receipt carries the state before its step")
+r = bp(BP, "verify", "tensor", "-", stdin=lines[1] + b"\n" + lines[2] + b"\n")
+check(r.returncode == 2 and b"<stdin>:1: /before: missing: receipt 1 continues the previous receipt" in r.stderr
+      and r.stderr.count(b"\n") == 1, f"a later receipt without its first: exit 2, one line naming /before: {r.returncode} {r.stderr.decode()[-300:]}")
+every = os.path.join(WORK, "relu_every.jsonl")
+train(every, *runs["relu"][:4], before="every")
+with open(every, "rb") as f:
+    every_lines = f.read().splitlines()
+check(all("before" in json.loads(l) for l in every_lines) and len(every_lines[1]) > len(lines[1]),
+      "before='every': each receipt carries the state before its step")
+check(verify(every, "before='every'").get("receipts") == 3, "before='every': verifies")
+try:
+    MlpReceiptWriter(nn.Sequential(nn.Linear(2, 2)), torch.optim.SGD([torch.zeros(1)], lr=1), nn.MSELoss(),
+                     out=os.path.join(WORK, "x.jsonl"), before="last")
+    check(False, "writer refuses before='last'")
+except ValueError as e:
+    check("before='last'" in str(e) and "'first' or 'every'" in str(e), f"writer refuses before='last', naming the choices: {e}")
+rep = verify(mutate_line(every_lines, 1, lambda r: retensor(r["before"]["tensors"][0], 0, 1.5)), "parameter changed between steps", want=1)
 check(first_failure(rep).get("rule") == 2, f"parameter changed between steps: rule 2 first: {first_failure(rep)}")
 rep = verify(mutated(2, lambda r: r["step"].__setitem__("lr", 0.02)), "learning rate changed", want=1)
 check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first: {first_failure(rep)}")
@@ -254,8 +306,8 @@ for label, build, needle in [
                                    lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "inplace"),
     ("Dropout before the activation", writer_for(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5), nn.ReLU()),
                                                  lambda p: torch.optim.SGD(p, lr=1), nn.MSELoss()), "ReLU"),
-    ("ignore_index", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
-                                nn.CrossEntropyLoss(ignore_index=1)), "ignore_index"),
+    ("ignore_index past 2^24", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
+                                          nn.CrossEntropyLoss(ignore_index=1 << 24)), "ignore_index"),
     ("BCEWithLogitsLoss pos_weight of one value", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),
                                                              nn.BCEWithLogitsLoss(pos_weight=torch.ones(1))), "pos_weight"),
     ("BCEWithLogitsLoss weight", writer_for(nn.Sequential(nn.Linear(2, 2)), lambda p: torch.optim.SGD(p, lr=1),

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """nltrain train|gradcheck --device: cpu (the default) writes the bytes it wrote before --device
-existed; cpu-launcher (libgpu's kernel pairs and SWA kernels on the CPU launcher) is bitwise
-reproducible (a rerun, --threads 1 and 2), within a derived tolerance of cpu for DeltaRule and
-TitansLMM at K = 1 and 2, resumes a cpu run and the other way round, passes gradcheck and writes
-receipts bp verify nltrain accepts; cuda without a device and bad values are refused with one
-line and no run directory.
+existed; cpu-launcher (libgpu's kernel pairs, SWA kernels and the optimizer, global-norm clip and
+AdamW with its moments resident, on the CPU launcher) is bitwise reproducible (a rerun, --threads
+1 and 2), within a derived tolerance of cpu for DeltaRule and TitansLMM at K = 1 and 2 (DeltaRule
+with clip 0.03, so that some steps clip and some do not), resumes a cpu run and the other way
+round (the moments come down into the checkpoint), passes gradcheck and writes receipts bp verify
+nltrain accepts; cuda without a device and bad values are refused with one line and no run
+directory.
 
 usage: device_test.py <nltrain> <bp> <tests/cli/nltrain/data>
 
@@ -14,8 +16,12 @@ formulas whose longest accumulation has n = 256 terms (the vocabulary's log-sum-
 s = 16 the memory rule's and SWA's sums are shorter), so each lies within gamma_n of the exact
 value and the two within 2 gamma_n = 3.05e-5 of each other. AdamW divides the gradient by its
 running RMS, so a relative gradient difference d moves a parameter by at most lr d per step; over
-20 steps at lr <= 1e-3 (warm-up) that is below 0.05 d, far under the bound. Measured: at most
-5.4e-8 (one ulp of the loss), at 20 to 30 steps on this machine."""
+20 steps at lr <= 1e-3 (warm-up) that is below 0.05 d, far under the bound. The optimizer on the
+device adds no term: its element update is the host's bit for bit, and its norm (a sum of n
+squares in binary64 in another fixed order) is within 2 gamma_n(2^-53) of the host's, so the clip
+factor rounded to float is the host's or one float ulp away (relative 2^-24 < 2 gamma_256: the
+same per-step argument). Measured: at most 5.4e-8 (one ulp of the loss), at 20 to 30 steps on
+this machine."""
 import json
 import os
 import subprocess
@@ -92,15 +98,24 @@ with tempfile.TemporaryDirectory() as w:
 
     # cpu-launcher against cpu: DeltaRule and TitansLMM, K = 1 and 2, within TOL; and not the
     # same code (the gradient norms differ in their last bits somewhere).
+    # DeltaRule's runs clip at 0.03: their gradient norms are 0.02-0.05, so both of the
+    # optimizer's paths (clipped and not) run on the device.
+    clip = os.path.join(w, "clip.json")
+    with open(clip, "w") as f:
+        f.write('{"clip": 0.03}')
     any_differs = False
     for rule in ("delta", "titans"):
         for k in ("1", "2"):
             model = ["--rule", rule, "--levels", k, "--steps", "20", "--checkpoint-every", "10"]
+            model += ["--config", clip] if rule == "delta" else []
             a = train(w, "cpu-%s-%s" % (rule, k), *model)
             b = train(w, "cpu-launcher-%s-%s" % (rule, k), *model, "--device", "cpu-launcher")
             ma, mb = metrics(a + ".jsonl"), metrics(b + ".jsonl")
             within(ma, mb, "%s K=%s cpu-launcher vs cpu" % (rule, k))
             any_differs = any_differs or ma != mb
+            norms = [x["grad_norm"] for x in ma]
+            if rule == "delta" and not (min(norms) < 0.03 < max(norms)):
+                failures.append("delta K=%s: gradient norms %.3g..%.3g do not straddle the clip 0.03" % (k, min(norms), max(norms)))
     if not any_differs:
         failures.append("cpu-launcher gave cpu's bits everywhere: the kernels did not run")
 
@@ -124,7 +139,7 @@ with tempfile.TemporaryDirectory() as w:
         whole = os.path.join(w, "%s-delta-2" % first)
         out = os.path.join(w, "resumed-%s-%s" % (first, then))
         run([nltrain, "train", *SMALL, "--rule", "delta", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
-             "--stop-at", "10", "--device", first, "--out", out, "--metrics", out + ".jsonl"])
+             "--config", clip, "--stop-at", "10", "--device", first, "--out", out, "--metrics", out + ".jsonl"])
         run([nltrain, "train", "--quiet", "--resume", out, "--device", then, "--metrics", out + ".jsonl"])
         what = "resume %s -> %s" % (first, then)
         if first == then:

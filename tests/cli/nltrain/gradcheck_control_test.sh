@@ -61,6 +61,26 @@ assert failed[0]["fd_failed"] == 1 and failed[0]["tape_failed"] == 1, failed[0]
 PY
   done
 done
+# A tensor whose gradients are all tiny (a level's w_alpha, ~5e-6 here): one entry moved by 0.1%
+# of the tensor's largest gradient is caught by the tape check, whose floor scales with the
+# tensor (fp32 FD skips entries below 5e-4; an absolute floor of 1e-6 let this pass).
+run "$NLTRAIN" gradcheck --rule delta --levels 2 --json
+expect_rc 0
+cp "$WORK/out" "$WORK/plain.json"
+for target in "levels/0/w_alpha 0" "levels/1/b_theta 0"; do
+  # shellcheck disable=SC2086
+  set -- $target
+  amount=$(/usr/bin/env python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); m=[t for t in r["tensors"] if t["name"]==sys.argv[2]][0]["max_abs_grad"]; assert 0 < m < 1e-4, m; print(repr(1e-3*m))' "$WORK/plain.json" "$1")
+  run "$NLTRAIN" gradcheck --rule delta --levels 2 --perturb-gradient "$1[$2]+=$amount" --json
+  expect_rc 1
+  /usr/bin/env python3 - "$WORK/out" "$1" <<'PY' || fail "tiny-tensor perturbed report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+failed = [t for t in r["tensors"] if not t["passed"]]
+assert [t["name"] for t in failed] == [sys.argv[2]], [t["name"] for t in failed]
+assert failed[0]["tape_failed"] == 1, failed[0]
+PY
+done
 run "$NLTRAIN" gradcheck --schedule sometimes --levels 2
 expect_error 3 '--schedule: unknown schedule "sometimes"; one of fixed learned'
 run "$NLTRAIN" gradcheck --schedule learned --levels 1
