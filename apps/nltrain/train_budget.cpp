@@ -63,6 +63,7 @@ common::Result<BudgetedSpill> open_budget(const TrainOptions& opts, const std::s
   const std::size_t most = share != nullptr ? (batch + static_cast<std::size_t>(share->ranks()) - 1) / static_cast<std::size_t>(share->ranks()) : batch;
   o.concurrency = batch > 1 ? static_cast<std::size_t>(std::min<std::uint64_t>(opts.threads.value_or(common::available_cores()), most)) : 1;
   if (share != nullptr && share->rank() > 0) o.part = "rank" + std::to_string(share->rank());
+  o.parts = share != nullptr ? static_cast<std::size_t>(share->ranks()) : 1;
   o.codec = choice->codec == "none" ? hybrid::CompressionKind::none : hybrid::CompressionKind::shuffle_zstd;
   spill.codec = choice->codec, spill.learned = choice->learned;
   const nl::ContextFootprint f = nl::context_footprint(trainer.config(), trainer.params(), trainer.context(0));

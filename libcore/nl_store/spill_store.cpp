@@ -12,6 +12,25 @@
 #include "nl_store/sequence_spill.hpp"
 
 namespace nl_store {
+namespace {
+
+// "<sub>-rank<r>" entries of `root` with r >= parts: what ranks of an earlier run left that no
+// process of this run owns. Removed without following links (a link there goes, its target stays).
+common::Status remove_stale_parts(int root, const std::string& base, const std::string& sub, std::size_t parts) {
+  auto entries = hybrid::list_dir(root, base);
+  if (!entries.ok()) return entries.error();
+  const std::string prefix = sub + "-rank";
+  for (const hybrid::DirEntry& e : *entries) {
+    if (e.name.size() <= prefix.size() || e.name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = e.name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (std::stoul(digits) < parts) continue;
+    if (common::Status st = hybrid::remove_tree_at(root, e.name, base + "/" + e.name); !st.ok()) return st;
+  }
+  return {};
+}
+
+}  // namespace
 
 std::uint64_t budget_needed(std::uint64_t largest_context, std::size_t concurrency) {
   return largest_context * std::max<std::size_t>(concurrency, 1);
@@ -64,6 +83,9 @@ common::Result<std::unique_ptr<SpillStore>> SpillStore::open(const std::string& 
   }
   if (!o.part.empty()) sub += "-" + o.part;
   const std::string shown = base + "/" + sub;
+  if (o.part.empty()) {
+    if (common::Status s = remove_stale_parts(root->get(), base, sub, o.parts); !s.ok()) return s.error();
+  }
   // A link at RUN/spill is refused, not removed: someone put it there, and it says so.
   if (auto s = hybrid::open_subdir(root->get(), sub, shown); !s.ok()) return s.error();
   if (common::Status s = hybrid::remove_tree_at(root->get(), sub, shown); !s.ok()) return s.error();

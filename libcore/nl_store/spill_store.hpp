@@ -92,6 +92,9 @@ struct SpillOptions {
   // is "rank<r>"): RUN/spill-<part>, or TIER_DIR/nltrain-spill-<hex>-<part>. Empty: the one
   // process of the run, RUN/spill or TIER_DIR/nltrain-spill-<hex>.
   std::string part;
+  // How many processes share the run now. The first (empty part) removes what processes r >= parts
+  // of an earlier, killed run left ("<dir>-rank<r>"): no later process of this run owns them.
+  std::size_t parts = 1;
 };
 
 // What moved, since the last take_cost: deterministic counts, then the wall clock.

@@ -416,3 +416,35 @@ TEST_CASE("spill_store: two processes of one run (parts) each spill to a directo
   REQUIRE(second.ok());
   CHECK((*second)->dir() == (*first)->dir() + "-rank1");
 }
+
+TEST_CASE("spill_store: the first process removes what ranks >= parts of an earlier run left, and nothing else") {
+  testsupport::TempDir dir, outside;
+  nl::Trainer a = fresh(nl::RuleKind::delta, 2);
+  nl_store::SpillOptions o = options(a, 0);
+  o.budget_bytes = o.largest_context;
+  o.parts = 2;  // this run: rank 0 and rank 1
+  for (const char* name : {"spill-rank1", "spill-rank2", "spill-rank17", "spill-rankx", "spill-rank"}) {
+    fs::create_directories(dir.file(name));
+    std::ofstream(dir.file(std::string(name) + "/blob")) << "left";
+  }
+  std::ofstream(outside.file("kept")) << "outside";
+  fs::create_directory_symlink(outside.path(), dir.file("spill-rank3"));
+  {
+    auto first = nl_store::SpillStore::open(dir.path(), o);
+    REQUIRE(first.ok());
+  }
+  CHECK(fs::exists(dir.file("spill-rank1/blob")));  // rank 1 of this run owns it
+  CHECK_FALSE(fs::exists(dir.file("spill-rank2")));
+  CHECK_FALSE(fs::exists(dir.file("spill-rank17")));
+  CHECK_FALSE(fs::is_symlink(dir.file("spill-rank3")));  // the link goes, not what it points at
+  CHECK(fs::exists(outside.file("kept")));
+  CHECK(fs::exists(dir.file("spill-rankx/blob")));  // not a rank's name: not ours to remove
+  CHECK(fs::exists(dir.file("spill-rank/blob")));
+  o.parts = 1;  // one process now: every rank's leftover goes
+  {
+    auto first = nl_store::SpillStore::open(dir.path(), o);
+    REQUIRE(first.ok());
+  }
+  CHECK_FALSE(fs::exists(dir.file("spill-rank1")));
+  CHECK(fs::exists(dir.file("spill-rankx/blob")));
+}
