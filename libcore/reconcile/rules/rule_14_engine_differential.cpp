@@ -13,19 +13,17 @@
 // difference) compares every other number the engine recomputed that the receipt also claims at
 // the same place (factor values, downstream contributions, weight_before, per-update learning
 // rate, loss.per_sample, ...): the reference lets large changes to those through.
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "common/result.hpp"
-#include "receipt/engine/general_step.hpp"
-#include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/receipt_traits.hpp"
 #include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/multi_common.hpp"
 #include "reconcile/rules/optim_common.hpp"
+#include "reconcile/rules/rule_14_engine_input.hpp"
 #include "reconcile/rules/rules.hpp"
 
 namespace reconcile::rules {
@@ -38,140 +36,6 @@ constexpr const char* kCompleteTag = "Rule 14 (engine-recompute COMPLETENESS): "
 const Json* coalesce(const Json* a, const Json* b) { return a && !a->is_null() ? a : b; }
 
 const Json kEmptyObject = Json::object();
-
-// Why the step cannot be recomputed, in the words the reference's engine throws with.
-common::Error engine_refused(std::string message) { return common::Error::malformed(std::move(message)); }
-
-// The engine input the reference builds from the receipt, as a receipt-shaped document that
-// receipt::reproduce::extract_general_input reads: only the fields the reference forwards.
-common::Result<Json> engine_input(const Json& r, bool batched) {
-  Json in = Json::object();
-  for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
-                          "bias_policy"}) {
-    in[key] = *member(r, key);
-  }
-  // The engines ignore topology.layers (the reference's never reads it): a malformed one is the
-  // schema's finding, not a reason the step cannot be recomputed.
-  if (in["topology"].is_object()) in["topology"]["layers"] = Json::array({"input", "hidden", "output"});
-  if (batched) {
-    const Json& batch = *member(r, "batch");
-    const Json* order = member(batch, "sample_order");
-    const Json* size = member(batch, "size");
-    const double declared = size && size->is_number() ? size->get<double>()
-                            : order && order->is_array() ? static_cast<double>(order->size())
-                                                         : 0;
-    const double effective = std::max(declared, order && order->is_array() ? static_cast<double>(order->size()) : 0.0);
-    if (effective > static_cast<double>(receipt::engine::kMaxBatchSamples)) {
-      return engine_refused("batch exceeds verifier recompute cap: batch.size=" + js_number(effective) +
-                        " > MAX_BATCH_SAMPLES=" + std::to_string(receipt::engine::kMaxBatchSamples) +
-                        ". Split the batch into chunks and verify them as separate steps");
-    }
-    if (!order || !order->is_array()) return engine_refused("batch.sample_order.map is not a function");
-    const Json* per_sample = member(r, "per_sample");
-    Json samples = Json::object();
-    for (const auto& sid : *order) {
-      const std::string key = js_string(&sid);
-      const Json* s = core::lookup(per_sample, key);
-      if (!core::truthy(s)) {
-        return engine_refused("per_sample missing entry for sample_id " + sid.dump() + " declared in batch.sample_order");
-      }
-      Json one = Json::object();
-      if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = *x;
-      if (const Json* y = core::lookup(s, "targets")) one["targets"] = *y;
-      samples[key] = std::move(one);
-    }
-    in["batch"] = batch;
-    // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
-    if (!samples.empty()) {
-      const Json& first = samples.begin().value();
-      if (first.contains("inputs")) in["inputs"] = first["inputs"];
-      if (first.contains("targets")) in["targets"] = first["targets"];
-    }
-    in["per_sample"] = std::move(samples);
-    return in;
-  }
-  const auto oc = rules::read_optimizer_config(r);
-  if (!oc) return in;
-  const Json* updates = array_member(r, "updates");
-  const Json* lr = oc->learning_rate ? member(*member(r, "optimizer_config"), "learning_rate") : member(r, "learning_rate");
-  Json config = Json::object();
-  // Which parameters the state belongs to: the engine takes state for parameter_order ids only.
-  std::unordered_set<std::string> known;
-  if (const Json* order = core::lookup(member(r, "topology"), "parameter_order"); order && order->is_array()) {
-    for (const auto& id : *order) {
-      if (id.is_string()) known.insert(id.get<std::string>());
-    }
-  }
-  auto states = [&](bool adam) {
-    Json out = Json::array();
-    if (!updates) return out;
-    for (const auto& u : *updates) {
-      const Json* sb = core::lookup(core::lookup(&u, "optimizer"), "state_before");
-      const std::string* pid = string_member(u, "parameter_id");
-      if (!sb || !pid || known.count(*pid) == 0) continue;
-      Json state = Json::object();
-      if (adam) {
-        const auto m = number_member(*sb, "m");
-        const auto v = number_member(*sb, "v");
-        if (!sb->is_object() || !m || !v) continue;
-        state["m"] = *m;
-        state["v"] = *v;
-      } else {
-        const auto b = number_member(*sb, "buffer");
-        if (!sb->is_object() || !b) continue;
-        state["buffer"] = *b;
-      }
-      out.push_back(Json{{"parameter_id", *pid}, {"optimizer", Json{{"state_before", std::move(state)}}}});
-    }
-    return out;
-  };
-  const bool carries_state = oc->is_adam_family() || oc->name == "sgd_momentum";
-  if (carries_state && updates) {
-    for (const auto& u : *updates) {
-      if (u.is_null()) return engine_refused("Cannot read properties of null (reading 'optimizer')");
-    }
-  }
-  if (oc->is_adam_family()) {
-    config["name"] = oc->name;
-    config["learning_rate"] = *lr;
-    if (oc->beta1) config["beta1"] = *oc->beta1;
-    if (oc->beta2) config["beta2"] = *oc->beta2;
-    if (oc->epsilon) config["epsilon"] = *oc->epsilon;
-    if (oc->t) config["t"] = *oc->t;
-    // Only AdamW's update uses weight_decay (decoupled); the reference's engine ignores it on Adam.
-    if (oc->weight_decay && oc->name == "adamw") config["weight_decay"] = *oc->weight_decay;
-    in["optimizer_config"] = std::move(config);
-    in["updates"] = states(true);
-  } else if (oc->name == "sgd_momentum") {
-    config["name"] = "sgd_momentum";
-    config["learning_rate"] = *lr;
-    if (oc->momentum) config["momentum"] = *oc->momentum;
-    if (oc->nesterov_true()) config["nesterov"] = true;
-    if (const auto d = oc->dampening_number(); d && *d != 0) config["dampening"] = *d;
-    if (oc->weight_decay && *oc->weight_decay != 0) config["weight_decay"] = *oc->weight_decay;
-    in["optimizer_config"] = std::move(config);
-    in["updates"] = states(false);
-  } else if (oc->name == "sgd" && oc->weight_decay && *oc->weight_decay != 0) {
-    config["name"] = "sgd";
-    config["learning_rate"] = *lr;
-    config["weight_decay"] = *oc->weight_decay;
-    in["optimizer_config"] = std::move(config);
-  }
-  return in;
-}
-
-std::string describe(const common::Error& e) {
-  const std::string& at = e.where().json_path;
-  return at.empty() ? e.message() : at + ": " + e.message();
-}
-
-common::Result<Json> run_engine(const Json& input, bool batched) {
-  auto general = receipt::reproduce::extract_general_input(input);
-  if (!general) return engine_refused(describe(general.error()));
-  auto out = batched ? receipt::engine::run_batched_general_step(*general) : receipt::engine::run_general_step(*general);
-  if (!out) return engine_refused(describe(out.error()));
-  return std::move(*out);
-}
 
 class Differential {
  public:
@@ -541,8 +405,7 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
   if (!core::truthy(core::lookup(member(r, "numeric_policy"), "tolerance"))) return {};
 
   const bool batched = core::truthy(member(r, "batch")) && core::truthy(member(r, "per_sample"));
-  auto input = engine_input(r, batched);
-  auto engine = input ? run_engine(*input, batched) : common::Result<Json>(input.error());
+  auto engine = recompute_engine_receipt(r, batched);
   if (!engine) {
     ctx.failures.add(plain_failure(14, "engine_recompute",
                                    std::string(kTag) + "engine failed while recomputing the receipt for observer-mode "
