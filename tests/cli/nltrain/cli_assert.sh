@@ -12,7 +12,7 @@ run() {
 fail() { echo "FAIL [${LAST:-}]: $1" >&2; echo "--- stdout" >&2; head -c 2000 "$WORK/out" >&2; echo "--- stderr" >&2; head -c 2000 "$WORK/err" >&2; FAILS=$((FAILS + 1)); }
 expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
 expect_out_has() { grep -qF -- "$1" "$WORK/out" || fail "stdout lacks: $1"; }
-expect_err_has() { grep -qF -- "$1" "$WORK/err" || fail "stderr lacks: $1"; }
+expect_err_has() { grep -qF -- "$1" "$WORK/err" || fail "stderr lacks: $1 (it holds: $(head -c 300 "$WORK/err"))"; }
 expect_err_one_line() { [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "stderr is not one line"; }
 expect_err_empty() { [ ! -s "$WORK/err" ] || fail "stderr is not empty"; }
 # The error contract: exit code $1, one line on stderr containing $2, nothing on stdout.
