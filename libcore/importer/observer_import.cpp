@@ -80,8 +80,9 @@ common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolera
   auto engine = run_witness(sidecar);
   if (!engine) return engine.error();
   Witnessed w;
+  // Compared on the struct; the tree is built only for the observer receipt.
+  w.outcome.disagreements = compare_with_engine(*engine, sidecar, tolerance);
   w.engine = receipt::engine::to_json(*engine);
-  w.outcome.disagreements = compare_with_engine(w.engine, sidecar, tolerance);
   w.outcome.passed = w.outcome.disagreements.empty();
   return w;
 }
