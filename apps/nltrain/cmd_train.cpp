@@ -80,7 +80,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
   }
   // Before any output is opened: a refused budget leaves every file as it was.
   common::Result<BudgetedSpill> budget = BudgetedSpill{};  // none for --fp64 (refused with --memory-budget)
-  if constexpr (!fp64) budget = open_budget(o, out, *trainer, share.has_value(), trace.get());
+  if constexpr (!fp64) budget = open_budget(o, out, *trainer, share ? &*share : nullptr, trace.get());
   if (!budget.ok()) return speaks_for_the_run() ? report(budget.error()) : exit_code_for(budget.error().code());
   JsonlSink metrics;
   ReceiptStream receipts;
@@ -183,7 +183,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
     // wall clock, apart, so a seeded run's metrics are the same bytes every time.
     nlohmann::ordered_json m{{"step", n}, {"loss", loss_json(r->loss)}, {"grad_norm", r->grad_norm}, {"lr", lr}};
     if (o.metrics_timing) m["timing"] = {{"tokens_per_s", std::round(tok_s)}, {"elapsed_s", std::round(elapsed * 1000) / 1000}};
-    add_spill_cost(m, budget->get(), o.metrics_timing);
+    add_spill_cost(m, *budget, o.metrics_timing);
     const std::size_t c = data.at(0).chunk;  // receipts: one stream only
     common::Status written;
     nl::TimedPhase writing(trace.get(), nl::StepPhase::metrics);

@@ -28,7 +28,7 @@ nlohmann::ordered_json spill_episode(const BudgetedSpill& spill) {
   return {{"decision", "spill"},
           {"ram_pressure", common::float_json(spill.ram_pressure)},
           {"tier", o.tier},
-          {"codec", o.codec == hybrid::CompressionKind::none ? "none" : "zstd"},
+          {"codec", spill.codec},
           {"spilled_bytes", c.spilled_bytes},
           {"restored_bytes", c.restored_bytes},
           {"stored_bytes", c.stored_bytes},

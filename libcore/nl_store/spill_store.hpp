@@ -88,6 +88,10 @@ struct SpillOptions {
   // it is a link or not a directory.
   std::string tier = "ssd";
   std::string tier_dir;
+  // A process's own directory among several that share one run (nltrain under mpirun: rank r > 0
+  // is "rank<r>"): RUN/spill-<part>, or TIER_DIR/nltrain-spill-<hex>-<part>. Empty: the one
+  // process of the run, RUN/spill or TIER_DIR/nltrain-spill-<hex>.
+  std::string part;
 };
 
 // What moved, since the last take_cost: deterministic counts, then the wall clock.

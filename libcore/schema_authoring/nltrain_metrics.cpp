@@ -21,6 +21,12 @@ SchemaDocument metrics_line() {
                     .field("restored_bytes", integer().min(0).describe("bytes moved back for the backward pass"))
                     .field("stored_bytes", integer().min(0).describe("what the spilled state took on disk, after the codec"))
                     .field("peak_resident_bytes", integer().min(0).describe("the most saved-state bytes in RAM at once"))
+                    // Optional: lines written before nltrain said where its spills went lack them.
+                    .optional("tier", string().pattern("^[a-z0-9][a-z0-9_-]{0,31}$").describe(
+                                       "the label of the tier the spills go to (--spill-tier; \"ssd\": RUN/spill)"))
+                    .optional("codec", one_of_values({"zstd", "none"}).describe("the codec the spills are written with"))
+                    .optional("learned", boolean().describe("true when --placement-table chose the tier and codec, false for "
+                                                         "the default (the first --spill-tier, --spill-codec)"))
                     .optional("write_s", number().min(0).describe("seconds spent writing spills (--metrics-timing only)"))
                     .optional("read_s", number().min(0).describe("seconds spent reading them back (--metrics-timing only)"))
                     .closed()
@@ -38,7 +44,7 @@ SchemaDocument metrics_line() {
   doc.title("nltrain metrics line")
       .summary("One line of nltrain train --metrics: the step, its loss, gradient norm and learning rate; with "
                "--metrics-timing also a timing object (tokens per second, elapsed seconds); with --memory-budget a memory object "
-               "(the step's spill traffic).");
+               "(the step's spill traffic, and the tier and codec it went to).");
   return doc;
 }
 

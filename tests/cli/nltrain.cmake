@@ -91,6 +91,10 @@ if(SUITE_HAVE_MPI)
   # --fp64 across 2 ranks: refused (exit 3, one line); 1 rank trains.
   add_test(NAME nltrain_cli_mpi_fp64 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_fp64_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
   set_tests_properties(nltrain_cli_mpi_fp64 PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 60)
+  # --memory-budget across 2 and 3 ranks: the bits of one unbudgeted process, a spill directory per
+  # rank (gone after the run), the least budget refused by rank 0 alone.
+  add_test(NAME nltrain_cli_mpi_budget COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/mpi_budget_test.sh $<TARGET_FILE:nltrain> ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(nltrain_cli_mpi_budget PROPERTIES LABELS "nltrain;cli;mpi" TIMEOUT 120)
 endif()
 # train --trace-out: the Chrome trace parsed (phases per step, a track per stream), the same
 # metrics and checkpoint bytes without it, refused paths, a SIGINT-stopped run's whole trace.

@@ -380,3 +380,39 @@ TEST_CASE("spill_store: a named tier holds the run's blobs in its own directory 
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message() == tiers.file("nowhere/fast") + ": cannot make the tier's directory (its parent must exist)");
 }
+
+TEST_CASE("spill_store: two processes of one run (parts) each spill to a directory of their own and train the same bits") {
+  testsupport::TempDir dir, tiers;
+  nl::Trainer a = fresh(nl::RuleKind::delta, 2), b = fresh(nl::RuleKind::delta, 2), u = fresh(nl::RuleKind::delta, 2);
+  nl_store::SpillOptions o = options(a, 0);
+  o.budget_bytes = o.largest_context;
+  nl_store::SpillOptions other = o;
+  other.part = "rank1";
+  {
+    auto first = nl_store::SpillStore::open(dir.path(), o);
+    auto second = nl_store::SpillStore::open(dir.path(), other);  // beside the first, which it leaves alone
+    REQUIRE(first.ok());
+    REQUIRE(second.ok());
+    CHECK((*first)->dir() == dir.file("spill"));
+    CHECK((*second)->dir() == dir.file("spill-rank1"));
+    for (std::size_t n = 0; n < 2; ++n) {
+      REQUIRE(step(a, n, first->get()).ok());
+      REQUIRE(step(b, n, second->get()).ok());
+      REQUIRE(step(u, n, nullptr).ok());
+    }
+    CHECK((*first)->total_cost().spilled_bytes > 0);
+    CHECK((*second)->total_cost().spilled_bytes == (*first)->total_cost().spilled_bytes);
+    CHECK(state_bytes(a) == state_bytes(u));
+    CHECK(state_bytes(b) == state_bytes(u));
+  }
+  CHECK_FALSE(fs::exists(dir.file("spill")));
+  CHECK_FALSE(fs::exists(dir.file("spill-rank1")));
+  // In a named tier: the run's directory name, then the part.
+  o.tier = other.tier = "fast";
+  o.tier_dir = other.tier_dir = tiers.file("fast");
+  auto first = nl_store::SpillStore::open(dir.path(), o);
+  auto second = nl_store::SpillStore::open(dir.path(), other);
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK((*second)->dir() == (*first)->dir() + "-rank1");
+}

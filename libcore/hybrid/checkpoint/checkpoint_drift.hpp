@@ -45,8 +45,6 @@ class DriftCollector {
   void push(DriftReport report) { reports_.push_back(std::move(report)); }
   void clear() { reports_.clear(); }
   [[nodiscard]] const std::vector<DriftReport>& reports() const { return reports_; }
-  // Returns the collected reports and leaves the collector empty.
-  [[nodiscard]] std::vector<DriftReport> take_all() { return std::exchange(reports_, {}); }
 
  private:
   std::vector<DriftReport> reports_;

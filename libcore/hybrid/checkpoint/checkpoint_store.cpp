@@ -94,7 +94,7 @@ CheckpointResult<HybridCheckpoint> restore_into(const std::string& root, HybridM
       if (auto r = mem.register_tensor_with_data(e.id, std::move(*payloads[i]), actual); !r) {
         return CheckpointError::io("entry '" + e.id + "': " + move_error_text(r.error()));
       }
-      if (e.is_grad) mem.gradients().note_key(e.id, *e.cache_key);
+      if (e.is_grad) mem.gradients().note_restored(e.id);
     }
     if (drift) {
       if (auto report = detect_drift(e, actual, gpu_available)) drift->push(std::move(*report));
@@ -115,7 +115,8 @@ CheckpointResult<HybridCheckpoint> restore_checkpoint(const std::string& root, H
 CheckpointResult<HybridCheckpoint> restore_checkpoint_on_host(const std::string& root, HybridMemoryManager& mem,
                                                               bool gpu_available, DriftCollector* drift,
                                                               std::vector<VramFallback>* fallbacks) {
-  return restore_into(root, mem, gpu_available, drift, fallbacks, common::real_file_system());
+  if (!gpu_available) return restore_checkpoint(root, mem, drift);
+  return restore_into(root, mem, true, drift, fallbacks, common::real_file_system());
 }
 
 }  // namespace hybrid

@@ -41,7 +41,7 @@ CheckpointResult<void> LazyRegistry::ensure_materialized(HybridMemoryManager& me
   if (auto r = mem.register_tensor_with_data(id, std::move(bytes.value()), b.tier); !r) {
     return CheckpointError::io("entry '" + id + "': " + move_error_text(r.error()));
   }
-  if (b.is_grad) mem.gradients().note_key(id, src->key);
+  if (b.is_grad) mem.gradients().note_restored(id);
   b.state = LazyState::materialized;
   return {};
 }

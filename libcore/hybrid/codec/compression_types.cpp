@@ -11,11 +11,4 @@ const char* to_string(CompressionKind kind) {
   return "unknown";
 }
 
-std::optional<CompressionKind> parse_compression_kind(std::string_view text) {
-  for (CompressionKind k : {CompressionKind::none, CompressionKind::rle, CompressionKind::shuffle_zstd}) {
-    if (text == to_string(k)) return k;
-  }
-  return std::nullopt;
-}
-
 }  // namespace hybrid

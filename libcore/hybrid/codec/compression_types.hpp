@@ -3,14 +3,12 @@
 // byte-shuffle filter (bytes of equal significance grouped, as Blosc does) followed by zstd.
 #include <cstdint>
 #include <optional>
-#include <string_view>
 
 namespace hybrid {
 
 enum class CompressionKind : std::uint8_t { none, rle, shuffle_zstd };
 
 [[nodiscard]] const char* to_string(CompressionKind kind);  // "none", "rle", "shuffle_zstd"
-[[nodiscard]] std::optional<CompressionKind> parse_compression_kind(std::string_view text);
 
 struct CompressionMeta {
   CompressionKind kind = CompressionKind::none;

@@ -61,21 +61,12 @@ std::optional<common::Error> BatchLoopRunner::run_one_tick(const ReconfigurableG
   return std::nullopt;
 }
 
-std::vector<std::string> BatchLoopRunner::run_ticks(const ReconfigurableGraph& graph, AsyncExecutor& exec,
-                                                    HybridMemoryManager& mem,
-                                                    std::span<const MemorySnapshot> snapshots, bool gpu_available) {
-  for (std::size_t i = 0; i < snapshots.size(); ++i) {
-    if (run_one_tick(graph, exec, mem, snapshots[i], gpu_available, i)) break;
-  }
-  return exec.timeline();
-}
-
 BatchRunResult BatchLoopRunner::run_ticks_with_plans(const ReconfigurableGraph& graph, AsyncExecutor& exec,
                                                      HybridMemoryManager& mem,
                                                      std::span<const MemorySnapshot> snapshots, bool gpu_available) {
   BatchRunResult out;
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
-    out.ticks.push_back({i, graph.plan_for_snapshot_with_mem(mem, snapshots[i], gpu_available)});
+    out.ticks.push_back({i, graph.plan_for_snapshot(mem, snapshots[i], gpu_available)});
     if (auto err = run_one_tick(graph, exec, mem, snapshots[i], gpu_available, i)) {
       out.error = std::move(err);
       break;

@@ -45,11 +45,8 @@ class BatchLoopRunner {
   [[nodiscard]] SmartOffloadEngine& offload() { return offload_; }
   [[nodiscard]] const GraphExecutor& graph_executor() const { return graph_exec_; }
 
-  // 13.6.2: returns the timeline.
-  std::vector<std::string> run_ticks(const ReconfigurableGraph& graph, AsyncExecutor& exec, HybridMemoryManager& mem,
-                                     std::span<const MemorySnapshot> snapshots, bool gpu_available);
-
-  // 13.6.3: also plans each tick from the tensors' live tiers before running it.
+  // 13.6.2-13.6.3: plans each tick from the tensors' live tiers, then runs it (offload, then the
+  // graph's kernels); stops at the first offload failure.
   BatchRunResult run_ticks_with_plans(const ReconfigurableGraph& graph, AsyncExecutor& exec,
                                       HybridMemoryManager& mem, std::span<const MemorySnapshot> snapshots,
                                       bool gpu_available);

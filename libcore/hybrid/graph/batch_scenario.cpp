@@ -57,11 +57,7 @@ common::Result<BatchRunResult> run_batch_scenario(const BatchScenario& scenario,
     if (!reg) return reg.error().at_path(fmt::format("/tensors/{}", i));
   }
   ReconfigurableGraph graph;
-  for (const auto& node : scenario.nodes) {
-    std::vector<MemoryTier> tiers;
-    for (const auto& id : node.tensor_ids) tiers.push_back(mem.get_tier(id).value_or(MemoryTier::ram));
-    graph.add_node_with_tensors(node.kernel, node.tensor_ids, std::move(tiers));
-  }
+  for (const auto& node : scenario.nodes) graph.add_node(node.kernel, node.tensor_ids);
   const StreamConfig streams{scenario.advanced_streams};
   BatchLoopRunner runner(SmartOffloadEngine(scenario.offload), GraphExecutor(streams));
   AsyncExecutor exec(streams);

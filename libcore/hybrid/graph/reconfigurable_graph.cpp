@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <utility>
 
 #include "hybrid/planner/execution_planner.hpp"
@@ -14,36 +13,14 @@ std::string snapshot_pressure_summary(const MemorySnapshot& snapshot) {
                      snapshot.ram.pressure.value_or(0.0F));
 }
 
-NodeId ReconfigurableGraph::add_node(KernelProfile kernel, std::vector<MemoryTier> tensor_tiers) {
-  std::vector<std::string> ids;
-  ids.reserve(tensor_tiers.size());
-  for (std::size_t i = 0; i < tensor_tiers.size(); ++i) ids.push_back(fmt::format("t{}_{}", next_id_, i));
-  return add_node_with_tensors(std::move(kernel), std::move(ids), std::move(tensor_tiers));
-}
-
-NodeId ReconfigurableGraph::add_node_with_tensors(KernelProfile kernel, std::vector<std::string> tensor_ids,
-                                                  std::vector<MemoryTier> tensor_tiers) {
-  const std::size_t n = std::min(tensor_ids.size(), tensor_tiers.size());
-  tensor_ids.resize(n);
-  tensor_tiers.resize(n);
+NodeId ReconfigurableGraph::add_node(KernelProfile kernel, std::vector<std::string> tensor_ids) {
   const NodeId id = next_id_++;
-  nodes_.push_back(GraphNode{id, std::move(kernel), std::move(tensor_ids), std::move(tensor_tiers)});
+  nodes_.push_back(GraphNode{id, std::move(kernel), std::move(tensor_ids)});
   return id;
 }
 
-GraphPlacementPlan ReconfigurableGraph::plan_for_snapshot(const MemorySnapshot& snapshot, bool gpu_available) const {
-  GraphPlacementPlan out;
-  out.snapshot_summary = snapshot_pressure_summary(snapshot);
-  for (const auto& node : nodes_) {
-    ExecutionPlan plan = plan_execution(node.kernel, node.tensor_tiers, snapshot, gpu_available);
-    out.placements.push_back({node.id, plan.target, std::move(plan.reason)});
-  }
-  return out;
-}
-
-GraphPlacementPlan ReconfigurableGraph::plan_for_snapshot_with_mem(const HybridMemoryManager& mem,
-                                                                   const MemorySnapshot& snapshot,
-                                                                   bool gpu_available) const {
+GraphPlacementPlan ReconfigurableGraph::plan_for_snapshot(const HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+                                                          bool gpu_available) const {
   GraphPlacementPlan out;
   out.snapshot_summary = snapshot_pressure_summary(snapshot);
   std::vector<MemoryTier> tiers;

@@ -15,26 +15,18 @@ namespace hybrid {
 struct GraphNode {
   NodeId id = 0;
   KernelProfile kernel;
-  std::vector<std::string> tensor_ids;
-  std::vector<MemoryTier> tensor_tiers;  // static tiers recorded when the node was added
+  std::vector<std::string> tensor_ids;  // the tensors it reads: their tiers are the memory manager's
 };
 
 class ReconfigurableGraph {
  public:
-  // Tensor ids are synthesized as "t<node>_<index>".
-  NodeId add_node(KernelProfile kernel, std::vector<MemoryTier> tensor_tiers);
-  // Ids and tiers are paired up to the shorter of the two lists.
-  NodeId add_node_with_tensors(KernelProfile kernel, std::vector<std::string> tensor_ids,
-                               std::vector<MemoryTier> tensor_tiers);
+  NodeId add_node(KernelProfile kernel, std::vector<std::string> tensor_ids);
 
   [[nodiscard]] const std::vector<GraphNode>& nodes() const { return nodes_; }
 
-  // Plans every node with its static tiers.
-  [[nodiscard]] GraphPlacementPlan plan_for_snapshot(const MemorySnapshot& snapshot, bool gpu_available) const;
   // Plans every node with the tiers the memory manager reports now (unknown ids count as Ram).
-  [[nodiscard]] GraphPlacementPlan plan_for_snapshot_with_mem(const HybridMemoryManager& mem,
-                                                              const MemorySnapshot& snapshot,
-                                                              bool gpu_available) const;
+  [[nodiscard]] GraphPlacementPlan plan_for_snapshot(const HybridMemoryManager& mem, const MemorySnapshot& snapshot,
+                                                     bool gpu_available) const;
 
  private:
   std::vector<GraphNode> nodes_;

@@ -45,18 +45,10 @@ BackendChoice SelfTrainer::recommend_for_bucket(const ContextBucket& bucket) con
                                                                                        : BackendChoice::cpu;
 }
 
-BackendChoice SelfTrainer::recommend_backend(const ExecutionContext& ctx) const {
-  return recommend_for_bucket(bucket_for(ctx));
-}
-
 std::optional<ChoiceStats> SelfTrainer::stats_for_bucket(const ContextBucket& bucket, BackendChoice backend) const {
   auto it = table_.find({bucket, backend});
   if (it == table_.end()) return std::nullopt;
   return it->second;
-}
-
-std::optional<ChoiceStats> SelfTrainer::stats_for(const ExecutionContext& ctx, BackendChoice backend) const {
-  return stats_for_bucket(bucket_for(ctx), backend);
 }
 
 std::vector<StatsEntry> SelfTrainer::all_stats() const {

@@ -25,9 +25,7 @@ class SelfTrainer {
   // false (and nothing recorded) when the row already holds 2^32-1 episodes.
   bool record_episode(const TrainingEpisode& ep);
 
-  [[nodiscard]] BackendChoice recommend_backend(const ExecutionContext& ctx) const;
   [[nodiscard]] BackendChoice recommend_for_bucket(const ContextBucket& bucket) const;
-  [[nodiscard]] std::optional<ChoiceStats> stats_for(const ExecutionContext& ctx, BackendChoice backend) const;
   [[nodiscard]] std::optional<ChoiceStats> stats_for_bucket(const ContextBucket& bucket, BackendChoice backend) const;
 
   // Every entry, ordered by (gpu_available, vram_band, ram_band, backend).

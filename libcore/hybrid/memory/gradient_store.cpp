@@ -9,29 +9,12 @@ CacheResult<void> GradientStore::persist(std::string_view grad_id, std::span<con
   if (auto put = cache_->put_blob(CacheKind::gradient, key, bytes, created_unix, overwrite); !put) {
     return put.error();
   }
-  keys_.insert_or_assign(std::string(grad_id), std::move(key));
+  ids_.insert(std::string(grad_id));
   return {};
 }
 
-CacheResult<std::vector<std::uint8_t>> GradientStore::restore(std::string_view grad_id) const {
-  if (!cache_) return CacheError::io(kErrPersistentCacheNotAttached);
-  auto it = keys_.find(grad_id);
-  if (it == keys_.end()) {
-    return CacheError::not_found("gradient " + std::string(grad_id) + " was never persisted");
-  }
-  return cache_->get_blob(CacheKind::gradient, it->second);
-}
+bool GradientStore::contains(std::string_view id) const { return ids_.contains(id); }
 
-bool GradientStore::contains(std::string_view id) const { return keys_.find(id) != keys_.end(); }
-
-std::optional<std::string> GradientStore::key_of(std::string_view grad_id) const {
-  auto it = keys_.find(grad_id);
-  if (it == keys_.end()) return std::nullopt;
-  return it->second;
-}
-
-void GradientStore::note_key(std::string_view grad_id, std::string key) {
-  keys_.insert_or_assign(std::string(grad_id), std::move(key));
-}
+void GradientStore::note_restored(std::string_view grad_id) { ids_.insert(std::string(grad_id)); }
 
 }  // namespace hybrid

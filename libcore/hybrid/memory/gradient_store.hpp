@@ -1,14 +1,13 @@
 #pragma once
 // APX 13.8.2: gradients kept in the persistent cache between backward passes. Remembers which
-// ids were stored as gradients and under which key, so a checkpoint can list them and a later
-// pass can restore them.
+// ids were stored as gradients, so a checkpoint lists them as gradients (is_grad) under their
+// "grad:" key; restoring a checkpoint reads them back through that key and notes them here.
 #include <cstdint>
-#include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "hybrid/cache/persistent_cache.hpp"
 
@@ -18,25 +17,20 @@ inline constexpr const char* kErrPersistentCacheNotAttached = "Persistent cache 
 
 class GradientStore {
  public:
-  // The cache gradients go to; without one, persist and restore fail with
-  // io (kErrPersistentCacheNotAttached).
+  // The cache gradients go to; without one, persist fails with io (kErrPersistentCacheNotAttached).
   void attach_cache(PersistentHybridCache cache) { cache_ = std::move(cache); }
 
   // Key "grad:<id>:len<n>", kind Gradient.
   [[nodiscard]] CacheResult<void> persist(std::string_view grad_id, std::span<const std::uint8_t> bytes,
                                           std::uint64_t created_unix, bool overwrite);
-  // not_found when `grad_id` was never persisted (or noted) here.
-  [[nodiscard]] CacheResult<std::vector<std::uint8_t>> restore(std::string_view grad_id) const;
   // True for ids persisted (or noted) as gradients.
   [[nodiscard]] bool contains(std::string_view id) const;
-  // The gradient's cache key, if persisted.
-  [[nodiscard]] std::optional<std::string> key_of(std::string_view grad_id) const;
-  // Records `grad_id` as a gradient stored under `key` (used when restoring a checkpoint).
-  void note_key(std::string_view grad_id, std::string key);
+  // Records `grad_id` as a gradient a restored checkpoint brought back.
+  void note_restored(std::string_view grad_id);
 
  private:
   std::optional<PersistentHybridCache> cache_;
-  std::map<std::string, std::string, std::less<>> keys_;
+  std::set<std::string, std::less<>> ids_;
 };
 
 }  // namespace hybrid

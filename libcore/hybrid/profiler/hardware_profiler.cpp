@@ -9,7 +9,7 @@
 
 namespace hybrid {
 
-common::Status GlobalHardwareProfiler::refresh(common::FileSystem& fs, const ProfilerOptions& options) {
+common::Result<GlobalHardwareSnapshot> probe_hardware(common::FileSystem& fs, const ProfilerOptions& options) {
   auto ram = probe_ram(fs);
   if (!ram) return ram.error();
   auto ssd = probe_ssd(fs, options.ssd_cache_dir, options.ssd);
@@ -30,26 +30,7 @@ common::Status GlobalHardwareProfiler::refresh(common::FileSystem& fs, const Pro
   next.gpus = probe_gpus(options.vram);
   next.pressure.ram_pressure = ram_pressure(next.ram);
   next.pressure.vram_pressure = vram_pressure(next.gpus);
-  next.reliability_by_device = std::move(snapshot_.reliability_by_device);
-  snapshot_ = std::move(next);
-  return {};
-}
-
-void GlobalHardwareProfiler::record_success(const std::string& device_id) {
-  ++snapshot_.reliability_by_device[device_id].ok_count;
-}
-
-void GlobalHardwareProfiler::record_failure(const std::string& device_id, std::string error, std::uint64_t epoch_ms) {
-  ReliabilityStats& s = snapshot_.reliability_by_device[device_id];
-  ++s.fail_count;
-  s.last_error = std::move(error);
-  s.last_error_epoch_ms = epoch_ms;
-}
-
-common::Result<GlobalHardwareSnapshot> probe_hardware(common::FileSystem& fs, const ProfilerOptions& options) {
-  GlobalHardwareProfiler p;
-  if (auto s = p.refresh(fs, options); !s) return s.error();
-  return p.snapshot();
+  return next;
 }
 
 }  // namespace hybrid

@@ -1,6 +1,6 @@
 #pragma once
-// APX 13.0: owner of the GlobalHardwareSnapshot. probe() reads the real machine; a snapshot can
-// also be injected (tests, replay). Reliability counters are recorded by callers per device.
+// APX 13.0: the GlobalHardwareSnapshot of the real machine. A recorded snapshot (atenia's
+// --snapshot) stands in for it in replay and tests.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,25 +21,9 @@ struct ProfilerOptions {
   std::optional<std::uint64_t> timestamp_epoch_ms;  // absent: the system clock
 };
 
-class GlobalHardwareProfiler {
- public:
-  GlobalHardwareProfiler() = default;
-  explicit GlobalHardwareProfiler(GlobalHardwareSnapshot snapshot) : snapshot_(std::move(snapshot)) {}
-
-  // Probes CPU, RAM, SSD and GPUs. Fails only when the SSD cache directory is unusable or
-  // /proc/meminfo is unreadable; reliability counters survive a re-probe.
-  [[nodiscard]] common::Status refresh(common::FileSystem& fs, const ProfilerOptions& options);
-
-  [[nodiscard]] const GlobalHardwareSnapshot& snapshot() const { return snapshot_; }
-
-  void record_success(const std::string& device_id);
-  void record_failure(const std::string& device_id, std::string error, std::uint64_t epoch_ms);
-
- private:
-  GlobalHardwareSnapshot snapshot_;
-};
-
-// One-shot convenience: a fresh profiler's refreshed snapshot.
+// Probes CPU, RAM, SSD and GPUs. Fails only when the SSD cache directory is unusable or
+// /proc/meminfo is unreadable. The snapshot carries no reliability counters: a probe has seen no
+// device fail (they come from a recorded snapshot, snapshot_json).
 [[nodiscard]] common::Result<GlobalHardwareSnapshot> probe_hardware(common::FileSystem& fs,
                                                                    const ProfilerOptions& options);
 

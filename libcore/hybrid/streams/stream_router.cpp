@@ -1,6 +1,5 @@
 #include "hybrid/streams/stream_router.hpp"
 
-#include <algorithm>
 #include <optional>
 
 namespace hybrid {
@@ -77,19 +76,6 @@ class MemoryPreparation {
 };
 
 }  // namespace
-
-RoutedBundle route_kernel(AsyncExecutor& exec, const KernelProfile& kernel, std::span<const MemoryTier> tensor_tiers,
-                          const MemorySnapshot& snapshot, bool gpu_available) {
-  const ExecutionPlan plan = plan_execution(kernel, tensor_tiers, snapshot, gpu_available);
-  RoutedBundle bundle{plan.target, {}, plan.reason};
-  if (std::ranges::find(tensor_tiers, MemoryTier::ssd) != tensor_tiers.end()) {
-    bundle.submitted_task_ids.push_back(
-        exec.submit(StreamKind::ssd_prefetch, TaskKind::io("prefetch:" + kernel.name), kTaskCost));
-  }
-  bundle.submitted_task_ids.push_back(
-      exec.submit(compute_stream(plan.target), TaskKind::compute(kernel.name), kTaskCost));
-  return bundle;
-}
 
 RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& mem, const KernelProfile& kernel,
                                       std::span<const std::string> tensor_ids, const MemorySnapshot& snapshot,

@@ -1,11 +1,10 @@
 #pragma once
 // APX 13.4.1-13.4.2: turn a planner decision into stream tasks.
 //
-// route_kernel: [prefetch:<kernel> on SsdPrefetch when any tier is Ssd] then the compute task on
-// Gpu (target Gpu) or Cpu (Cpu / CpuFallback). Every task costs 1.
-//
-// route_kernel_with_memory additionally brings each managed tensor to the tier the compute
-// needs (Gpu -> Vram, otherwise Ram) through the memory manager, enqueuing in this order:
+// route_kernel_with_memory plans the kernel over its tensors' tiers, then brings each managed
+// tensor to the tier the compute needs (Gpu -> Vram, otherwise Ram) through the memory manager
+// and puts the compute on Gpu (target Gpu) or Cpu (Cpu / CpuFallback). Every task costs 1.
+// It enqueues in this order:
 //   1. prefetch:<id> (SsdPrefetch) for every SSD tensor,
 //   2. transfers: move:ssd->ram:<id> (Cpu), move:ssd->vram:<id> (Gpu), move:ram->vram:<id> (Gpu),
 //      move:vram->ram:<id> (Cpu), one per move that succeeded,
@@ -36,10 +35,6 @@ struct RoutedBundle {
   std::vector<std::uint64_t> submitted_task_ids;  // enqueue order
   std::string reason;
 };
-
-[[nodiscard]] RoutedBundle route_kernel(AsyncExecutor& exec, const KernelProfile& kernel,
-                                        std::span<const MemoryTier> tensor_tiers, const MemorySnapshot& snapshot,
-                                        bool gpu_available);
 
 [[nodiscard]] RoutedBundle route_kernel_with_memory(AsyncExecutor& exec, HybridMemoryManager& mem,
                                                     const KernelProfile& kernel,

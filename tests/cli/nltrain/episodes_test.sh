@@ -102,14 +102,16 @@ run "$NLTRAIN" train "${M[@]}" --out n --metrics n.jsonl --memory-budget "$NEED"
 expect_rc 0
 [ "$(field tier <next.jsonl)" = "fast" ] || fail "--placement-table: $(cat next.jsonl)"
 [ "$(no_memory n.jsonl)" = "$(cat u.jsonl)" ] && same_checkpoint u n || fail "--placement-table: the run's bits differ"
+[ "$(grep -c '"tier":"fast","codec":"zstd","learned":true}' n.jsonl)" -eq 4 ] || fail "--placement-table: metrics $(head -1 n.jsonl)"
 # Without the table: the first tier named. With --spill-codec none: no learned choice, the default.
 for extra in "" "--placement-table t.table --spill-codec none"; do
-  rm -f next.jsonl
+  rm -f next.jsonl d.jsonl
   # shellcheck disable=SC2086
-  run "$NLTRAIN" train "${M[@]}" --out n --force --memory-budget "$NEED" --spill-tier slow=tiers/slow --spill-tier fast=tiers/fast \
+  run "$NLTRAIN" train "${M[@]}" --out n --force --metrics d.jsonl --memory-budget "$NEED" --spill-tier slow=tiers/slow --spill-tier fast=tiers/fast \
     --episodes next.jsonl $extra
   expect_rc 0
   [ "$(field tier <next.jsonl)" = "slow" ] || fail "[$extra]: $(cat next.jsonl)"
+  [ "$(grep -c '"tier":"slow","codec":"[a-z]*","learned":false}' d.jsonl)" -eq 4 ] || fail "[$extra]: metrics $(head -1 d.jsonl)"
 done
 grep -q '"codec":"none"' next.jsonl || fail "--spill-codec none not kept: $(cat next.jsonl)"
 # The episodes file is appended atomically, not rewritten: what was there stays, byte for byte.

@@ -30,6 +30,9 @@ expect_rc 0
 same_checkpoint u b || fail "budgeted checkpoint differs from the unbudgeted run"
 grep -q "\"memory\":{\"budget_bytes\":$NEED,\"spilled_bytes\":[1-9]" b.jsonl || fail "no spill reported: $(head -1 b.jsonl)"
 [ "$(grep -c '"spilled_bytes":0,' b.jsonl)" -eq 0 ] || fail "a step spilled nothing under the least budget"
+# Every step says where its spills went: the default tier and codec, not a learned choice.
+[ "$(grep -c '"peak_resident_bytes":[0-9]*,"tier":"ssd","codec":"zstd","learned":false}' b.jsonl)" -eq 12 ] ||
+  fail "the tier and codec chosen: $(head -1 b.jsonl)"
 [ ! -e b/spill ] || fail "b/spill left after the run"
 grep -q '"write_s"' b.jsonl && fail "seconds in the metrics without --metrics-timing"
 # Raw blobs (--spill-codec none): the same bits, and as many bytes on disk as moved out.
@@ -38,6 +41,7 @@ expect_rc 0
 same_checkpoint u n || fail "--spill-codec none: checkpoint differs from the unbudgeted run"
 [ "$(no_memory n.jsonl)" = "$(cat u.jsonl)" ] || fail "--spill-codec none: metrics differ from the unbudgeted run"
 grep -qE '"spilled_bytes":([0-9]+),"restored_bytes":\1,"stored_bytes":\1,' n.jsonl || fail "--spill-codec none: $(head -1 n.jsonl)"
+[ "$(grep -c '"tier":"ssd","codec":"none","learned":false}' n.jsonl)" -eq 12 ] || fail "--spill-codec none: $(head -1 n.jsonl)"
 run "$NLTRAIN" train "${M[@]}" --out x --memory-budget "$NEED" --spill-codec lz4
 expect_rc 2
 expect_err_one_line
@@ -93,7 +97,8 @@ expect_rc 0
 # A second trainer on the same directory stays refused, and leaves the first one's spill alone.
 "$NLTRAIN" train --resume R --quiet --memory-budget 128K >/dev/null 2>"$WORK/first.err" &
 first=$!
-for _ in $(seq 1 100); do [ -d R/spill ] && break; sleep 0.05; done
+# Up to 30 s: under a load of 10, 5 s were once not enough for the first trainer to start spilling.
+for _ in $(seq 1 600); do [ -d R/spill ] && break; sleep 0.05; done
 run "$NLTRAIN" train --resume R --quiet --memory-budget 128K
 expect_error 2 "R: another nltrain is training into this directory (its lock is held)"
 kill -0 "$first" 2>/dev/null || fail "the first trainer did not survive the second's start: $(cat "$WORK/first.err")"

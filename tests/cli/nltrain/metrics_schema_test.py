@@ -80,14 +80,21 @@ with tempfile.TemporaryDirectory() as w:
 
 # What the format does not allow.
 good = {"step": 0, "loss": 5.5, "grad_norm": 0.1, "lr": 0.0}
+MEMORY = {"budget_bytes": 9, "spilled_bytes": 0, "restored_bytes": 0, "stored_bytes": 0, "peak_resident_bytes": 0,
+          "tier": "ssd", "codec": "zstd", "learned": False}
+for ok in (MEMORY, {k: v for k, v in MEMORY.items() if k not in ("tier", "codec", "learned")}):
+    if list(VALIDATOR.iter_errors(dict(good, memory=ok))):
+        failures.append("nltrain-metrics refuses a good memory object: %s" % ok)
 for bad, what in ((dict(good, tokens_per_s=100.0), "a wall-clock field at the top level"),
                   ({k: v for k, v in good.items() if k != "loss"}, "no loss"),
                   (dict(good, step=-1), "a negative step"),
                   (dict(good, step=1.5), "a fractional step"),
                   (dict(good, timing={"tokens_per_s": 1.0}), "timing without elapsed_s"),
                   (dict(good, timing={"tokens_per_s": 1.0, "elapsed_s": 0.5, "x": 1}), "an unknown timing field"),
-                  (dict(good, memory={"budget_bytes": 0, "spilled_bytes": 0, "restored_bytes": 0, "stored_bytes": 0,
-                                      "peak_resident_bytes": 0}), "a budget of 0 bytes"),
+                  (dict(good, memory=dict(MEMORY, budget_bytes=0)), "a budget of 0 bytes"),
+                  (dict(good, memory=dict(MEMORY, tier="Fast")), "a tier label with a capital"),
+                  (dict(good, memory=dict(MEMORY, codec="lz4")), "an unknown codec"),
+                  (dict(good, memory=dict(MEMORY, learned=1)), "learned as a number"),
                   (dict(good, memory={"budget_bytes": 9, "spilled_bytes": 0}), "a memory object without its counts")):
     if not list(VALIDATOR.iter_errors(bad)):
         failures.append("nltrain-metrics accepts %s" % what)

@@ -18,7 +18,7 @@ std::vector<DriftReport> restore(testckpt::Dirs& d, HybridMemoryManager& mem) {
   DriftCollector drift;
   auto r = restore_checkpoint(d.ckpt_root, mem, &drift);
   REQUIRE(r.ok());
-  return drift.take_all();
+  return drift.reports();
 }
 
 }  // namespace

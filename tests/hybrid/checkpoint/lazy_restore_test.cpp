@@ -56,7 +56,7 @@ TEST_CASE("lazy_restore: lazy_restore_preserves_hints_and_drift") {
   REQUIRE(restore_checkpoint_lazy(d.ckpt_root, mem, lazy, &drift).ok());
   CHECK(mem.hints().desired_tier("lh") == MemoryTier::vram);
   CHECK(mem.hints().last_plan_summary("lh")->find("GPU") != std::string::npos);
-  auto reports = drift.take_all();
+  auto reports = drift.reports();
   REQUIRE(reports.size() == 1);
   REQUIRE(reports[0].drifts.size() == 3);
   CHECK(std::holds_alternative<MissingBackend>(reports[0].drifts[0]));

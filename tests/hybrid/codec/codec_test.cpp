@@ -2,6 +2,8 @@
 // codec names. How the SSD cache and the memory manager use them: tests/hybrid/memory.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "codec_test_data.hpp"
 #include "hybrid/codec/byte_shuffle.hpp"
 #include "hybrid/codec/compression_types.hpp"
@@ -108,9 +110,8 @@ TEST_CASE("shuffle_zstd: roundtrip, better ratio than unshuffled on floats, head
   CHECK(shuffle_zstd_compress(data, 0, 1, nullptr).error().code() == common::ErrorCode::invalid_argument);
 }
 
-TEST_CASE("compression_kind: names round-trip") {
-  for (auto k : {CompressionKind::none, CompressionKind::rle, CompressionKind::shuffle_zstd}) {
-    CHECK(parse_compression_kind(to_string(k)) == k);
-  }
-  CHECK_FALSE(parse_compression_kind("zstd").has_value());
+TEST_CASE("compression_kind: names") {
+  CHECK(std::string(to_string(CompressionKind::none)) == "none");
+  CHECK(std::string(to_string(CompressionKind::rle)) == "rle");
+  CHECK(std::string(to_string(CompressionKind::shuffle_zstd)) == "shuffle_zstd");
 }

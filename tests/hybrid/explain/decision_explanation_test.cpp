@@ -1,5 +1,6 @@
 #include "hybrid/explain/decision_explanation.hpp"
 #include "hybrid/explain/representative_entry.hpp"
+#include "hybrid/learning/context_bucket.hpp"
 
 #include <doctest/doctest.h>
 
@@ -71,7 +72,7 @@ TEST_CASE("decision_explanation: band 3 contexts are explained with their own st
   auto e = explain_decision(t, {true, 3, 3});
   REQUIRE(e.has_value());
   CHECK(e->recommended_backend == BackendChoice::gpu);
-  CHECK(e->recommended_backend == t.recommend_backend(hot));
+  CHECK(e->recommended_backend == t.recommend_for_bucket(bucket_for(hot)));
 }
 
 TEST_CASE("decision_explanation: the recommended backend's row is the evidence, not the busiest") {

@@ -32,11 +32,11 @@ TEST_CASE("batch_loop: offload_runs_between_ticks_and_moves_ram_to_ssd_when_ram_
   const Bytes data{10, 20, 30, 40};
   REQUIRE(mem.register_tensor_with_data("t1", data, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"t1"}, {MemoryTier::ram});
+  graph.add_node(kernel("cpu_node", KernelKind::small), {"t1"});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{.max_actions_per_tick = 1});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.1F), pressure_snapshot(0.1F, 0.99F)};
-  const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
+  const auto timeline = runner.run_ticks_with_plans(graph, exec, mem, snaps, true).timeline;
 
   CHECK(mem.get_tier("t1") == MemoryTier::ssd);
   CHECK(timeline == exec.timeline());
@@ -63,11 +63,11 @@ TEST_CASE("batch_loop: hysteresis_stable_band_does_not_thrash_between_ticks") {
   HybridMemoryManager mem(dir.path());
   REQUIRE(mem.register_tensor_with_data("t2", Bytes{1, 2}, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"t2"}, {MemoryTier::ram});
+  graph.add_node(kernel("cpu_node", KernelKind::small), {"t2"});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.90F), pressure_snapshot(0.1F, 0.90F)};
-  const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
+  const auto timeline = runner.run_ticks_with_plans(graph, exec, mem, snaps, true).timeline;
   CHECK(mem.get_tier("t2") == MemoryTier::ram);
   CHECK(has_exact(timeline, "OFFLOAD_PLAN tick=0 actions=0 reason=No new offloading due to hysteresis band"));
   CHECK(has_exact(timeline, "OFFLOAD_PLAN tick=1 actions=0 reason=No new offloading due to hysteresis band"));
@@ -81,12 +81,11 @@ TEST_CASE("batch_loop: priority_budget_limits_actions_per_tick") {
   REQUIRE(mem.register_tensor_with_data("tB", Bytes(100, 2), MemoryTier::ram).ok());
   REQUIRE(mem.register_tensor_with_data("tC", Bytes(50, 3), MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"tA", "tB", "tC"},
-                              {MemoryTier::ram, MemoryTier::ram, MemoryTier::ram});
+  graph.add_node(kernel("cpu_node", KernelKind::small), {"tA", "tB", "tC"});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{.max_actions_per_tick = 2});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.99F)};
-  const auto timeline = runner.run_ticks(graph, exec, mem, snaps, true);
+  const auto timeline = runner.run_ticks_with_plans(graph, exec, mem, snaps, true).timeline;
   CHECK(mem.get_tier("tB") == MemoryTier::ssd);
   CHECK(mem.get_tier("tC") == MemoryTier::ssd);
   CHECK(mem.get_tier("tA") == MemoryTier::ram);
@@ -98,7 +97,7 @@ TEST_CASE("batch_loop: an offload apply error stops the loop after its OFFLOAD_A
   HybridMemoryManager mem(dir.path());
   mem.register_tensor("bare", 16, MemoryTier::ram);  // no bytes: the SSD move is refused
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("cpu_node", KernelKind::small), {"bare"}, {MemoryTier::ram});
+  graph.add_node(kernel("cpu_node", KernelKind::small), {"bare"});
   AsyncExecutor exec(StreamConfig{true});
   auto runner = make_runner(OffloadConfig{});
   const std::vector<MemorySnapshot> snaps{pressure_snapshot(0.1F, 0.99F), pressure_snapshot(0.1F, 0.1F)};
@@ -114,8 +113,7 @@ TEST_CASE("batch_loop: an offload apply error stops the loop after its OFFLOAD_A
 
 TEST_CASE("batch_loop: graph_tensor_ids lists each id once in first-appearance order") {
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("a", KernelKind::small), {"x", "y"}, {MemoryTier::ram, MemoryTier::ram});
-  graph.add_node_with_tensors(kernel("b", KernelKind::small), {"y", "w", "x"},
-                              {MemoryTier::ram, MemoryTier::ram, MemoryTier::ram});
+  graph.add_node(kernel("a", KernelKind::small), {"x", "y"});
+  graph.add_node(kernel("b", KernelKind::small), {"y", "w", "x"});
   CHECK(graph_tensor_ids(graph) == std::vector<std::string>{"x", "y", "w"});
 }

@@ -26,8 +26,8 @@ struct TwoNodeFixture {
   TwoNodeFixture() {
     REQUIRE(mem.register_tensor_with_data("t1", Bytes{1, 2, 3}, MemoryTier::ssd).ok());
     REQUIRE(mem.register_tensor_with_data("t2", Bytes{4, 5}, MemoryTier::ram).ok());
-    graph.add_node_with_tensors(kernel("node1", KernelKind::compute_heavy), {"t1"}, {MemoryTier::ssd});
-    graph.add_node_with_tensors(kernel("node2", KernelKind::small), {"t2"}, {MemoryTier::ram});
+    graph.add_node(kernel("node1", KernelKind::compute_heavy), {"t1"});
+    graph.add_node(kernel("node2", KernelKind::small), {"t2"});
   }
 };
 
@@ -67,7 +67,7 @@ TEST_CASE("graph_executor: gpu_plan_enqueues_gpu_compute_for_compute_heavy_node"
   HybridMemoryManager mem(dir.path(), std::make_unique<FakeVramAdapter>());
   REQUIRE(mem.register_tensor_with_data("t", Bytes{7, 7, 7}, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("gpu_node", KernelKind::compute_heavy), {"t"}, {MemoryTier::ram});
+  graph.add_node(kernel("gpu_node", KernelKind::compute_heavy), {"t"});
   const StreamConfig cfg{true};
   AsyncExecutor exec(cfg);
   const auto bundles = GraphExecutor(cfg).enqueue_graph(graph, exec, mem, low_pressure(), true);

@@ -25,7 +25,7 @@ BatchRunResult run_scenario(const std::string& cache_dir) {
   HybridMemoryManager mem(cache_dir, std::make_unique<FakeVramAdapter>());
   REQUIRE(mem.register_tensor_with_data("t1", kT1, MemoryTier::ram).ok());
   ReconfigurableGraph graph;
-  graph.add_node_with_tensors(kernel("heavy", KernelKind::compute_heavy), {"t1"}, {MemoryTier::ram});
+  graph.add_node(kernel("heavy", KernelKind::compute_heavy), {"t1"});
   BatchLoopRunner runner(SmartOffloadEngine(OffloadConfig{.cooldown_ticks = 0, .max_actions_per_tick = 1}),
                          GraphExecutor(StreamConfig{true}));
   AsyncExecutor exec(StreamConfig{true});

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "hybrid/learning/context_bucket.hpp"
 #include "plans_for_test.hpp"
 
 using namespace hybrid;
@@ -20,17 +21,17 @@ TrainingEpisode episode(const DecisionSummary& plan, bool success, int score, bo
 TEST_CASE("self_trainer: cpu_when_gpu_unavailable") {
   SelfTrainer t;
   const ExecutionContext no_gpu{false, 0.1F, 0.1F};
-  CHECK(t.recommend_backend(no_gpu) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(no_gpu)) == BackendChoice::cpu);
   // Even a strong GPU history in that bucket does not matter without a GPU.
   for (int i = 0; i < 5; ++i) t.record_episode(episode(testplans::gpu_plan(), true, 100, false, no_gpu));
-  CHECK(t.recommend_backend(no_gpu) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(no_gpu)) == BackendChoice::cpu);
 }
 
 TEST_CASE("self_trainer: learns_gpu_when_successful_and_low_drift") {
   SelfTrainer t;
   for (int i = 0; i < 5; ++i) t.record_episode(episode(testplans::gpu_plan(), true, 10, false));
   for (int i = 0; i < 2; ++i) t.record_episode(episode(testplans::cpu_plan(), true, 3, false));
-  CHECK(t.recommend_backend(kLow) == BackendChoice::gpu);
+  CHECK(t.recommend_for_bucket(bucket_for(kLow)) == BackendChoice::gpu);
 }
 
 TEST_CASE("self_trainer: penalizes_gpu_when_drift_frequent") {
@@ -40,19 +41,19 @@ TEST_CASE("self_trainer: penalizes_gpu_when_drift_frequent") {
   // GPU: 6 - 4*5/4 = 1; CPU: 4. Without the drift penalty GPU would win.
   CHECK(t.value_for(bucket_for(kLow), BackendChoice::gpu) == 1);
   CHECK(t.value_for(bucket_for(kLow), BackendChoice::cpu) == 4);
-  CHECK(t.recommend_backend(kLow) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(kLow)) == BackendChoice::cpu);
 }
 
 TEST_CASE("self_trainer: stats_update_is_correct") {
   SelfTrainer t;
   t.record_episode(episode(testplans::gpu_plan(), true, 7, true));
-  auto s = t.stats_for(kLow, BackendChoice::gpu);
+  auto s = t.stats_for_bucket(bucket_for(kLow), BackendChoice::gpu);
   REQUIRE(s.has_value());
   CHECK(s->count == 1);
   CHECK(s->success_count == 1);
   CHECK(s->score_sum == 7);
   CHECK(s->drift_count == 1);
-  CHECK_FALSE(t.stats_for(kLow, BackendChoice::cpu).has_value());
+  CHECK_FALSE(t.stats_for_bucket(bucket_for(kLow), BackendChoice::cpu).has_value());
 }
 
 TEST_CASE("self_trainer: bands split at 0.50, 0.75 and 0.90") {
@@ -68,10 +69,10 @@ TEST_CASE("self_trainer: bands split at 0.50, 0.75 and 0.90") {
 
 TEST_CASE("self_trainer: a tie and an empty table both go to the CPU") {
   SelfTrainer t;
-  CHECK(t.recommend_backend(kLow) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(kLow)) == BackendChoice::cpu);
   t.record_episode(episode(testplans::gpu_plan(), true, 5, false));
   t.record_episode(episode(testplans::cpu_plan(), true, 5, false));
-  CHECK(t.recommend_backend(kLow) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(kLow)) == BackendChoice::cpu);
 }
 
 TEST_CASE("self_trainer: average score uses integer division") {
@@ -81,5 +82,5 @@ TEST_CASE("self_trainer: average score uses integer division") {
   t.record_episode(episode(testplans::gpu_plan(), true, 2, false));
   t.record_episode(episode(testplans::cpu_plan(), true, 2, false));
   CHECK(t.value_for(bucket_for(kLow), BackendChoice::gpu) == 2);
-  CHECK(t.recommend_backend(kLow) == BackendChoice::cpu);
+  CHECK(t.recommend_for_bucket(bucket_for(kLow)) == BackendChoice::cpu);
 }

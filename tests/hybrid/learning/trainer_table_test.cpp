@@ -9,6 +9,7 @@
 #include "common/file_system.hpp"
 #include "hybrid/codec/fnv1a32.hpp"
 #include "hybrid/format/format_sum.hpp"
+#include "hybrid/learning/context_bucket.hpp"
 #include "hybrid/learning/trainer_integration.hpp"
 #include "plans_for_test.hpp"
 #include "support/temp_dir.hpp"
@@ -54,9 +55,9 @@ TEST_CASE("trainer_table: persistence_roundtrip_preserves_recommendations") {
   auto back = load(fs(), dir.file("table.txt"));
   REQUIRE(back.ok());
   for (auto ctx : {context_from_pressures(true, 0.1F, 0.1F), context_from_pressures(true, 0.95F, 0.6F)}) {
-    CHECK(back->recommend_backend(ctx) == t.recommend_backend(ctx));
+    CHECK(back->recommend_for_bucket(bucket_for(ctx)) == t.recommend_for_bucket(bucket_for(ctx)));
   }
-  CHECK(back->recommend_backend(context_from_pressures(true, 0.1F, 0.1F)) == BackendChoice::gpu);
+  CHECK(back->recommend_for_bucket(bucket_for(context_from_pressures(true, 0.1F, 0.1F))) == BackendChoice::gpu);
 }
 
 TEST_CASE("trainer_table: persistence_roundtrip_preserves_stats") {
@@ -67,7 +68,7 @@ TEST_CASE("trainer_table: persistence_roundtrip_preserves_stats") {
   REQUIRE(save(fs(), t, dir.file("t.txt")).ok());
   auto back = load(fs(), dir.file("t.txt"));
   REQUIRE(back.ok());
-  CHECK(back->stats_for(ctx, BackendChoice::gpu) == t.stats_for(ctx, BackendChoice::gpu));
+  CHECK(back->stats_for_bucket(bucket_for(ctx), BackendChoice::gpu) == t.stats_for_bucket(bucket_for(ctx), BackendChoice::gpu));
   CHECK(back->all_stats().size() == 1);
 }
 
@@ -81,8 +82,8 @@ TEST_CASE("trainer_table: corrupted_lines_are_ignored") {
   REQUIRE(back.header_ok);
   CHECK(back.skipped.size() == 1);
   const auto ctx = context_from_pressures(true, 0.1F, 0.1F);
-  CHECK_FALSE(back.trainer.stats_for(ctx, BackendChoice::gpu).has_value());
-  auto cpu = back.trainer.stats_for(ctx, BackendChoice::cpu);
+  CHECK_FALSE(back.trainer.stats_for_bucket(bucket_for(ctx), BackendChoice::gpu).has_value());
+  auto cpu = back.trainer.stats_for_bucket(bucket_for(ctx), BackendChoice::cpu);
   REQUIRE(cpu.has_value());
   CHECK(*cpu == ChoiceStats{2, 1, 7, 0});
 

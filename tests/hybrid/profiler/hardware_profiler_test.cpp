@@ -26,9 +26,9 @@ TEST_CASE("hardware_profiler: probes this machine without a gpu") {
   opt.ssd_cache_dir = dir.file("cache");
   opt.ssd.sample_bytes = 1 << 20;
   opt.timestamp_epoch_ms = 42;
-  GlobalHardwareProfiler p;
-  REQUIRE(p.refresh(common::real_file_system(), opt).ok());
-  const auto& s = p.snapshot();
+  auto probed = probe_hardware(common::real_file_system(), opt);
+  REQUIRE(probed.ok());
+  const auto& s = *probed;
   CHECK(s.timestamp_epoch_ms == 42);
   CHECK(s.cpu.logical_cores >= 1);
   CHECK(s.cpu.physical_cores >= 1);
@@ -48,7 +48,7 @@ TEST_CASE("hardware_profiler: probes this machine without a gpu") {
   CHECK(*s.ssd.fs_free_bytes <= *s.ssd.fs_total_bytes);
 }
 
-TEST_CASE("hardware_profiler: gpus come from the vram adapter; reliability survives a refresh") {
+TEST_CASE("hardware_profiler: gpus come from the vram adapter") {
   testsupport::TempDir dir;
   GpuCaps dev;
   dev.id = "gpu0";
@@ -60,20 +60,14 @@ TEST_CASE("hardware_profiler: gpus come from the vram adapter; reliability survi
   opt.ssd_cache_dir = dir.file("cache");
   opt.ssd.measure = false;
   opt.vram = &fake;
-  GlobalHardwareProfiler p;
-  p.record_failure("gpu0", "launch failed", 7);
-  p.record_success("gpu0");
-  REQUIRE(p.refresh(common::real_file_system(), opt).ok());
-  REQUIRE(p.snapshot().gpus.size() == 1);
-  CHECK(p.snapshot().gpus[0].id == "gpu0");
-  REQUIRE(p.snapshot().pressure.vram_pressure.has_value());
-  CHECK(*p.snapshot().pressure.vram_pressure == doctest::Approx(0.75));
-  const auto& rel = p.snapshot().reliability_by_device.at("gpu0");
-  CHECK(rel.ok_count == 1);
-  CHECK(rel.fail_count == 1);
-  CHECK(rel.last_error == std::optional<std::string>("launch failed"));
-  CHECK(rel.last_error_epoch_ms == std::optional<std::uint64_t>(7));
-  CHECK_FALSE(p.snapshot().ssd.read_mb_s_est.has_value());  // measurement turned off
+  auto s = probe_hardware(common::real_file_system(), opt);
+  REQUIRE(s.ok());
+  REQUIRE(s->gpus.size() == 1);
+  CHECK(s->gpus[0].id == "gpu0");
+  REQUIRE(s->pressure.vram_pressure.has_value());
+  CHECK(*s->pressure.vram_pressure == doctest::Approx(0.75));
+  CHECK(s->reliability_by_device.empty());  // a probe has seen no device fail
+  CHECK_FALSE(s->ssd.read_mb_s_est.has_value());  // measurement turned off
 }
 
 TEST_CASE("hardware_profiler: an unusable cache directory is an error, not a crash") {
