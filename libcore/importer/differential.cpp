@@ -1,9 +1,7 @@
 #include "importer/differential.hpp"
+#include "importer/differential_sink.hpp"
 #include "reconcile/json_access.hpp"
 
-#include <cmath>
-#include <limits>
-#include <memory_resource>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -20,7 +18,7 @@ bool is_number(const ordered_json* v) { return v && v->is_number(); }
 class Differential {
  public:
   Differential(const ordered_json& engine, const ordered_json& sidecar, reconcile::Tolerance tolerance)
-      : e_(engine), s_(sidecar), tol_(reconcile::clamp_tolerance(tolerance, reconcile::kDifferentialCeiling).effective) {}
+      : e_(engine), s_(sidecar), sink_(tolerance) {}
 
   std::vector<Disagreement> run() {
     if (member(&s_, "batch")) {
@@ -34,14 +32,14 @@ class Differential {
       }
     }
     backward_updates_parameters();
-    extended_ = true;
+    sink_.set_extended();
     completeness();
     for (const char* section : {"forward", "loss", "backward", "parameters_after", "post_update_forward",
                                 "post_update_loss", "per_sample"}) {
       walk(member(&e_, section), member(&s_, section), section);
     }
     walk_updates();
-    return std::move(out_);
+    return sink_.take();
   }
 
  private:
@@ -59,23 +57,12 @@ class Differential {
     return out;
   }
 
-  // True the first time `path` is compared (or found missing).
-  bool first_time(std::string_view path) { return compared_.emplace(path).second; }
-
   void compare(std::string_view path, const ordered_json* engine, const ordered_json* stored) {
-    if (!is_number(stored) || !is_number(engine)) return;
-    if (!first_time(path)) return;
-    const double s = stored->get<double>();
-    const double r = engine->get<double>();
-    const auto c = reconcile::check_tolerance(r, s, tol_);
-    if (c.ok) return;
-    out_.push_back({std::string(path), c.delta, c.applied, s, r, extended_});
+    if (!is_number(engine)) return;
+    sink_.compare(path, engine->get<double>(), stored);
   }
 
-  void missing(std::string_view path) {
-    if (!first_time(path)) return;
-    out_.push_back({std::string(path), std::numeric_limits<double>::quiet_NaN(), 0, 0, 0, extended_});
-  }
+  void missing(std::string_view path) { sink_.missing(path); }
 
   // A map of units {id: {net, out}}: every engine unit present with both numbers, no extra units.
   void unit_map_complete(const std::string& base, const ordered_json* engine, const ordered_json* stored) {
@@ -263,14 +250,9 @@ class Differential {
 
   const ordered_json& e_;
   const ordered_json& s_;
-  reconcile::Tolerance tol_;
-  bool extended_ = false;
-  // Paths compared so far: hundreds per step, kept in one arena freed at once.
-  std::pmr::monotonic_buffer_resource arena_{64 * 1024};
-  std::pmr::unordered_set<std::pmr::string> compared_{1024, &arena_};
+  detail::DisagreementSink sink_;
   std::string path_;
   std::unordered_map<std::string, const ordered_json*> by_param_;
-  std::vector<Disagreement> out_;
 };
 
 }  // namespace

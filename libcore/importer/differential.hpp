@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "receipt/engine/general_receipt.hpp"
 #include "reconcile/tolerance.hpp"
 
 namespace importer {
@@ -31,6 +32,13 @@ struct Disagreement {
 inline constexpr reconcile::Tolerance kDefaultDifferentialTolerance{1e-6, 1e-4};
 
 [[nodiscard]] std::vector<Disagreement> compare_with_engine(const nlohmann::ordered_json& engine,
+                                                            const nlohmann::ordered_json& sidecar,
+                                                            reconcile::Tolerance tolerance);
+
+// The same comparison read from the engine's struct instead of its to_json() document: the same
+// disagreements, in the same order, with the same paths (differential_struct.cpp), without
+// building the tree.
+[[nodiscard]] std::vector<Disagreement> compare_with_engine(const receipt::engine::GeneralReceipt& engine,
                                                             const nlohmann::ordered_json& sidecar,
                                                             reconcile::Tolerance tolerance);
 

@@ -12,7 +12,6 @@
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "receipt/emit/emit_receipt.hpp"
-#include "receipt/engine/receipt_json.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace importer {
@@ -72,15 +71,16 @@ std::string emission_failure(const common::Error& e, const ordered_json& receipt
 }
 
 struct Witnessed {
-  ordered_json engine;
+  receipt::engine::GeneralReceipt engine;
   StepOutcome outcome;
 };
 
+// The engine's receipt stays a struct: the differential reads it, and the observer receipt
+// takes only the blocks it needs from it, so no tree of the whole engine receipt is built.
 common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolerance tolerance) {
   auto engine = run_witness(sidecar);
   if (!engine) return engine.error();
-  Witnessed w;
-  w.engine = receipt::engine::to_json(*engine);
+  Witnessed w{std::move(*engine), {}};
   w.outcome.disagreements = compare_with_engine(w.engine, sidecar, tolerance);
   w.outcome.passed = w.outcome.disagreements.empty();
   return w;
@@ -138,7 +138,7 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   f.import_timestamp = options.import_timestamp;
   f.differential_tolerance = options.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  const ordered_json receipt_doc = build_observer_receipt(std::move(*parsed), std::move(w->engine), f);
+  const ordered_json receipt_doc = build_observer_receipt(std::move(*parsed), w->engine, f);
   auto line = receipt::emit::emit_receipt_line(receipt_doc);
   if (!line) return common::Error::malformed(label + ": " + emission_failure(line.error(), receipt_doc, ""));
   ImportResult result;
@@ -285,7 +285,7 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     f.differential_passed = w->outcome.passed;
     f.trace_id = trace_id;
     f.step_index = static_cast<std::int64_t>(i);
-    ordered_json receipt = build_observer_receipt(std::move(sidecar), std::move(w->engine), f);
+    ordered_json receipt = build_observer_receipt(std::move(sidecar), w->engine, f);
     result.steps.push_back(std::move(w->outcome));
     if (emit_error) {  // only the field of the failure's message is still wanted
       if (name_field && !unwritable_at) unwritable_at = unwritable_number_path(receipt, "");

@@ -1,6 +1,11 @@
 #include "importer/observer_receipt.hpp"
 
+#include <optional>
+#include <string_view>
+
 #include "importer/engine_witness.hpp"
+#include "receipt/engine/receipt_blocks.hpp"
+#include "receipt/engine/receipt_json.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace importer {
@@ -57,8 +62,12 @@ std::string observer_schema_version(const ordered_json& sidecar) {
   return "0.4.0";
 }
 
-ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_json&& consumed_engine,
-                                    const ObserverFields& f) {
+namespace {
+
+// engine_block(key) gives the engine's block `key` (topology, post_update_forward,
+// post_update_loss) or nullopt; it is asked only for the blocks the receipt takes.
+template <class EngineBlock>
+ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& engine_block, const ObserverFields& f) {
   // Read through a const view; the blocks the receipt carries verbatim are moved out instead.
   const ordered_json& sidecar = consumed_sidecar;
   const ordered_json& framework = sidecar["source_framework"];
@@ -94,7 +103,7 @@ ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_jso
   const ordered_json* policy = member(sidecar, "numeric_policy");
   r["numeric_policy"] = policy ? *policy : default_numeric_policy();
   r["bias_policy"] = resolve_bias_policy(sidecar);
-  if (ordered_json* topology = owned_member(consumed_engine, "topology")) r["topology"] = std::move(*topology);
+  if (std::optional<ordered_json> topology = engine_block("topology")) r["topology"] = std::move(*topology);
   r["learning_rate"] = sidecar["learning_rate"];
   const OptimizerTraits t = traits_of(sidecar);
   if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = forwarded_optimizer_config(*t.block);
@@ -104,10 +113,39 @@ ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_jso
   }
   for (const char* key : {"post_update_forward", "post_update_loss"}) {
     ordered_json* v = owned_member(consumed_sidecar, key);
-    if (!v || v->is_null()) v = owned_member(consumed_engine, key);
-    if (v) r[key] = std::move(*v);
+    if (v && !v->is_null()) {
+      r[key] = std::move(*v);
+    } else if (std::optional<ordered_json> e = engine_block(key)) {
+      r[key] = std::move(*e);
+    }
   }
   return r;
+}
+
+}  // namespace
+
+ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_json&& consumed_engine,
+                                    const ObserverFields& f) {
+  return observer_receipt(
+      std::move(consumed_sidecar),
+      [&](const char* key) -> std::optional<ordered_json> {
+        ordered_json* v = owned_member(consumed_engine, key);
+        return v ? std::optional<ordered_json>(std::move(*v)) : std::nullopt;
+      },
+      f);
+}
+
+ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, const receipt::engine::GeneralReceipt& engine,
+                                    const ObserverFields& f) {
+  return observer_receipt(
+      std::move(consumed_sidecar),
+      [&](std::string_view key) -> std::optional<ordered_json> {
+        if (key == "topology") return receipt::engine::topology_json(engine.topology());
+        if (key == "post_update_forward") return receipt::engine::forward_json(engine.topology(), engine.post_forward, "filled");
+        if (key == "post_update_loss") return receipt::engine::post_update_loss_json(engine);
+        return std::nullopt;
+      },
+      f);
 }
 
 }  // namespace importer

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "importer/framework.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "reconcile/tolerance.hpp"
 
 namespace importer {
@@ -32,6 +33,11 @@ struct ObserverFields {
 // Both documents are consumed: the blocks the receipt carries verbatim are moved, not copied.
 [[nodiscard]] nlohmann::ordered_json build_observer_receipt(nlohmann::ordered_json&& sidecar,
                                                             nlohmann::ordered_json&& engine,
+                                                            const ObserverFields& fields);
+
+// The same receipt with the engine's blocks written from its struct (only those the receipt takes).
+[[nodiscard]] nlohmann::ordered_json build_observer_receipt(nlohmann::ordered_json&& sidecar,
+                                                            const receipt::engine::GeneralReceipt& engine,
                                                             const ObserverFields& fields);
 
 // "0.4.0" .. "0.8.0" for the sidecar's optimizer block.

@@ -173,6 +173,8 @@ ordered_json batched_loss_json(const GeneralReceipt& r) {
   return out;
 }
 
+}  // namespace
+
 ordered_json post_update_loss_json(const GeneralReceipt& r) {
   const auto& t = r.topology();
   JsonObjectBuilder out(kPostUpdateLoss.size());
@@ -188,8 +190,6 @@ ordered_json post_update_loss_json(const GeneralReceipt& r) {
   });
   return out.done();
 }
-
-}  // namespace
 
 // The top-level fields in the order of receipt/layout/fields.hpp, as the typed writer writes them.
 ordered_json to_json(const GeneralReceipt& r) {

@@ -10,4 +10,8 @@ namespace receipt::engine {
 
 [[nodiscard]] nlohmann::ordered_json to_json(const GeneralReceipt& receipt);
 
+// to_json's post_update_loss block alone ({status: "filled", per_output, total}), for the
+// importer, which takes it from the engine when the sidecar has none.
+[[nodiscard]] nlohmann::ordered_json post_update_loss_json(const GeneralReceipt& receipt);
+
 }  // namespace receipt::engine

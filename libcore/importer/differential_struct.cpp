@@ -1,0 +1,511 @@
+// compare_with_engine read from the engine's GeneralReceipt. Each step below follows the tree
+// form in differential.cpp check for check: the engine's fields are visited in the order
+// receipt/engine/receipt_json.cpp writes them (receipt/layout/fields.hpp), array entries pair by
+// index when their names agree, and a path is reported once. Only numbers are compared, so the
+// engine's strings are skipped, except where they name an array entry.
+#include "importer/differential.hpp"
+#include "importer/differential_sink.hpp"
+#include "reconcile/json_access.hpp"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace importer {
+
+using nlohmann::ordered_json;
+using receipt::engine::ForwardValues;
+using receipt::engine::GeneralReceipt;
+using receipt::engine::UpdateRecord;
+using reconcile::member;  // never throws: nullptr for a missing key or a non-object
+
+namespace {
+
+bool is_number_json(const ordered_json* v) { return v && v->is_number(); }
+
+const ordered_json* object_at(const ordered_json* stored, std::string_view key) {
+  const ordered_json* c = member(stored, key);
+  return c && c->is_object() ? c : nullptr;
+}
+
+const ordered_json* array_at(const ordered_json* stored, std::string_view key) {
+  const ordered_json* c = member(stored, key);
+  return c && c->is_array() ? c : nullptr;
+}
+
+// True when the sidecar's entry names something else at `key` than the engine's entry does.
+bool names_other(const ordered_json& entry, const char* key, std::string_view engine_value) {
+  const ordered_json* b = member(&entry, key);
+  return b && !(b->is_string() && b->get_ref<const std::string&>() == engine_value);
+}
+
+// A factor of a product, as gradient_factors_json / output_signal_json write it.
+struct Factor {
+  const char* name;
+  std::string from;  // empty: the entry has no `from`
+  double value;
+};
+
+class StructDifferential {
+ public:
+  StructDifferential(const GeneralReceipt& engine, const ordered_json& sidecar, reconcile::Tolerance tolerance)
+      : r_(engine), t_(engine.topology()), c_(engine.core), s_(sidecar), sink_(tolerance) {
+    for (const auto& u : t_.unit_order.hidden) forward_units_.insert(u);
+    for (const auto& u : t_.unit_order.output) {
+      forward_units_.insert(u);
+      output_units_.insert(u);
+    }
+    if (r_.batched()) {
+      // The engine's per_sample is an object keyed by sample id: the first occurrence places a
+      // key, the last one gives its value.
+      const auto& samples = r_.input->batch->samples;
+      for (std::size_t i = 0; i < samples.size() && i < r_.samples.size(); ++i) {
+        if (sample_at_.count(samples[i].id) == 0) sample_ids_.push_back(samples[i].id);
+        sample_at_.insert_or_assign(samples[i].id, i);
+      }
+    }
+  }
+
+  std::vector<Disagreement> run() {
+    if (member(&s_, "batch")) {
+      batched_samples();
+    } else {
+      for_each_unit(c_.fwd, [&](const std::string& unit, double net, double out) {
+        const ordered_json* su = member(member(&s_, "forward"), unit);
+        if (!su) return;
+        sink_.compare("forward." + unit + ".net", net, member(su, "net"));
+        sink_.compare("forward." + unit + ".out", out, member(su, "out"));
+      });
+    }
+    backward_updates_parameters();
+    sink_.set_extended();
+    completeness();
+    walk_sections();
+    walk_updates();
+    return sink_.take();
+  }
+
+ private:
+  // Hidden units then output units, as forward_json keys them.
+  template <class Fn>
+  void for_each_unit(const ForwardValues& f, Fn&& fn) const {
+    for (std::size_t h = 0; h < t_.unit_order.hidden.size(); ++h) fn(t_.unit_order.hidden[h], f.net_h[h], f.out_h[h]);
+    for (std::size_t o = 0; o < t_.unit_order.output.size(); ++o) fn(t_.unit_order.output[o], f.net_o[o], f.out_o[o]);
+  }
+
+  const std::vector<double>& loss_per_output() const {
+    return r_.batched() ? r_.reduced_loss_per_output : c_.loss_o;
+  }
+  double loss_total() const { return r_.batched() ? r_.reduced_loss_total : c_.loss_total; }
+
+  void unit_map_complete(const std::string& base, const ForwardValues& f, const ordered_json* stored) {
+    for_each_unit(f, [&](const std::string& unit, double net, double out) {
+      const ordered_json* su = member(stored, unit);
+      if (!su || su->is_null()) {
+        sink_.missing(base + "." + unit);
+        return;
+      }
+      for (const auto& [field, value] : {std::pair<const char*, double>{"net", net}, {"out", out}}) {
+        const std::string path = base + "." + unit + "." + field;
+        if (!is_number_json(member(su, field))) {
+          sink_.missing(path);
+        } else {
+          sink_.compare(path, value, member(su, field));
+        }
+      }
+    });
+    if (!stored || !stored->is_object()) return;
+    for (auto it = stored->begin(); it != stored->end(); ++it) {
+      if (forward_units_.count(it.key()) == 0) sink_.missing(base + "." + it.key());
+    }
+  }
+
+  void output_map_complete(const std::string& base, const std::vector<double>& values, const ordered_json* stored) {
+    const auto& outs = t_.unit_order.output;
+    for (std::size_t o = 0; o < outs.size(); ++o) {
+      const ordered_json* sv = member(stored, outs[o]);
+      if (!is_number_json(sv)) {
+        sink_.missing(base + "." + outs[o]);
+      } else {
+        sink_.compare(base + "." + outs[o], values[o], sv);
+      }
+    }
+    if (!stored || !stored->is_object()) return;
+    for (auto it = stored->begin(); it != stored->end(); ++it) {
+      if (output_units_.count(it.key()) == 0) sink_.missing(base + "." + it.key());
+    }
+  }
+
+  void batched_samples() {
+    const ordered_json* order = member(member(&s_, "batch"), "sample_order");
+    if (order && order->is_array()) {
+      for (const auto& sid_json : *order) {
+        if (!sid_json.is_string()) continue;
+        const std::string& sid = sid_json.get_ref<const std::string&>();
+        const auto found = sample_at_.find(sid);
+        const ordered_json* ss = member(member(&s_, "per_sample"), sid);
+        if (found == sample_at_.end() || !ss) continue;
+        const receipt::engine::SampleRecord& rec = r_.samples[found->second];
+        const std::string base = "per_sample." + sid;
+        unit_map_complete(base + ".forward", rec.forward, member(ss, "forward"));
+        output_map_complete(base + ".loss.per_output", rec.loss_per_output, member(member(ss, "loss"), "per_output"));
+        const ordered_json* total = member(member(ss, "loss"), "total");
+        if (!is_number_json(total)) {
+          sink_.missing(base + ".loss.total");
+        } else {
+          sink_.compare(base + ".loss.total", rec.loss_total, total);
+        }
+      }
+    }
+    const auto& outs = t_.unit_order.output;
+    for (std::size_t o = 0; o < outs.size(); ++o) {
+      sink_.compare("loss.per_output." + outs[o], loss_per_output()[o],
+                    member(member(member(&s_, "loss"), "per_output"), outs[o]));
+    }
+    sink_.compare("loss.total", loss_total(), member(member(&s_, "loss"), "total"));
+  }
+
+  const std::string& parameter_id(const UpdateRecord& u) const { return t_.parameters[u.slot].id; }
+
+  void backward_updates_parameters() {
+    const ordered_json* sb = member(&s_, "backward");
+    const auto& outs = t_.unit_order.output;
+    const auto& hids = t_.unit_order.hidden;
+    for (std::size_t u = 0; u < outs.size(); ++u) {
+      const ordered_json* ss = member(member(sb, "output_error_signals"), outs[u]);
+      if (!ss) continue;
+      sink_.compare("backward.output_error_signals." + outs[u] + ".signal_value", c_.sig_o[u], member(ss, "signal_value"));
+    }
+    for (std::size_t h = 0; h < hids.size(); ++h) {
+      const ordered_json* ss = member(member(sb, "hidden_error_signals"), hids[h]);
+      if (!ss) continue;
+      const std::string base = "backward.hidden_error_signals." + hids[h] + ".";
+      sink_.compare(base + "backpropagated_sum", c_.bsum_h[h], member(ss, "backpropagated_sum"));
+      sink_.compare(base + "activation_derivative", c_.ad_h[h], member(ss, "activation_derivative"));
+      sink_.compare(base + "signal_value", c_.sig_h[h], member(ss, "signal_value"));
+    }
+    index_updates();
+    const char* name = r_.optimizer_name();
+    for (const UpdateRecord& u : r_.updates) {
+      const std::string& pid = parameter_id(u);
+      const auto found = by_param_.find(pid);
+      if (found == by_param_.end()) continue;
+      const ordered_json& s = *found->second;
+      const std::string base = "updates[" + pid + "]";
+      sink_.compare(base + ".gradient", u.gradient, member(&s, "gradient"));
+      sink_.compare(base + ".update", u.update, member(&s, "update"));
+      sink_.compare(base + ".weight_after", u.weight_after, member(&s, "weight_after"));
+      if (!r_.stateful) continue;  // the engine's update has no state_after
+      const ordered_json* so = member(&s, "optimizer");
+      const ordered_json* sa = member(so, "state_after");
+      const ordered_json* sn = member(so, "name");
+      if (!sa || !sn || !sn->is_string() || sn->get_ref<const std::string&>() != name) continue;
+      if (std::strcmp(name, "adam") == 0 || std::strcmp(name, "adamw") == 0) {
+        sink_.compare(base + ".optimizer.state_after.m", u.state_after.m, member(sa, "m"));
+        sink_.compare(base + ".optimizer.state_after.v", u.state_after.v, member(sa, "v"));
+      } else if (std::strcmp(name, "sgd_momentum") == 0) {
+        sink_.compare(base + ".optimizer.state_after.buffer", u.state_after.buffer, member(sa, "buffer"));
+      }
+    }
+    const auto& order = t_.parameter_order;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      sink_.compare("parameters_after." + order[k], r_.parameters_after[k],
+                    member(member(&s_, "parameters_after"), order[k]));
+    }
+  }
+
+  void index_updates() {
+    const ordered_json* su = member(&s_, "updates");
+    if (!su || !su->is_array()) return;
+    for (const auto& u : *su) {
+      const ordered_json* pid = member(&u, "parameter_id");
+      if (pid && pid->is_string()) by_param_.insert_or_assign(pid->get<std::string>(), &u);
+    }
+  }
+
+  void completeness() {
+    if (!member(&s_, "batch")) unit_map_complete("forward", c_.fwd, member(&s_, "forward"));
+    for (const UpdateRecord& u : r_.updates) {
+      if (by_param_.count(parameter_id(u)) == 0) sink_.missing("updates[" + parameter_id(u) + "]");
+    }
+  }
+
+  // --- The walk: every engine number against the sidecar's number at the same place. path_
+  // holds the current path; each level appends its token and cuts it off again.
+
+  // path_ + "." + key for the scope's lifetime.
+  class Scope {
+   public:
+    Scope(std::string& path, std::string_view key) : path_(path), mark_(path.size()) {
+      path_ += '.';
+      path_ += key;
+    }
+    Scope(std::string& path, std::size_t index) : path_(path), mark_(path.size()) {
+      path_ += '[';
+      path_ += std::to_string(index);
+      path_ += ']';
+    }
+    ~Scope() { path_.resize(mark_); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    std::string& path_;
+    std::size_t mark_;
+  };
+
+  void leaf(std::string_view key, double value, const ordered_json* stored) {
+    const ordered_json* s = member(stored, key);
+    if (!is_number_json(s)) return;
+    Scope at(path_, key);
+    sink_.compare(path_, value, s);
+  }
+
+  void walk_forward(const ForwardValues& f, const ordered_json* stored) {
+    for_each_unit(f, [&](const std::string& unit, double net, double out) {
+      const ordered_json* su = object_at(stored, unit);
+      if (!su) return;
+      Scope at(path_, unit);
+      leaf("net", net, su);
+      leaf("out", out, su);
+    });
+  }
+
+  void walk_map(const std::vector<std::string>& ids, const double* values, const ordered_json* stored) {
+    for (std::size_t i = 0; i < ids.size(); ++i) leaf(ids[i], values[i], stored);
+  }
+
+  // {per_output, total} (per_sample entries, post_update_loss after its status).
+  void walk_loss(const std::vector<double>& per_output, double total, const ordered_json* stored) {
+    if (const ordered_json* po = object_at(stored, "per_output")) {
+      Scope at(path_, "per_output");
+      walk_map(t_.unit_order.output, per_output.data(), po);
+    }
+    leaf("total", total, stored);
+  }
+
+  void walk_factors(const std::vector<Factor>& factors, const ordered_json* stored) {
+    const ordered_json* arr = array_at(stored, "factors");
+    if (!arr) return;
+    Scope at(path_, "factors");
+    for (std::size_t i = 0; i < factors.size() && i < arr->size(); ++i) {
+      const ordered_json& entry = (*arr)[i];
+      if (names_other(entry, "name", factors[i].name)) continue;
+      if (!factors[i].from.empty() && names_other(entry, "from", factors[i].from)) continue;
+      Scope item(path_, i);
+      leaf("value", factors[i].value, &entry);
+    }
+  }
+
+  void walk_output_signal(std::size_t u, const ordered_json* stored) {
+    const auto& outs = t_.unit_order.output;
+    const std::size_t n_out = outs.size();
+    const bool softmax = t_.loss == receipt::topology::Loss::cross_entropy_softmax;
+    if (softmax) {
+      walk_factors({{"target_minus_probability", {}, c_.sig_o[u]}}, stored);
+    } else {
+      walk_factors({{"target_minus_output", {}, c_.tmo[u]}, {"activation_derivative", {}, c_.ad_o[u]}}, stored);
+    }
+    leaf("signal_value", c_.sig_o[u], stored);
+    if (!softmax) return;
+    const ordered_json* dual = object_at(stored, "dual_form");
+    if (!dual) return;
+    Scope at(path_, "dual_form");
+    if (const ordered_json* terms = array_at(dual, "jacobian_terms")) {
+      Scope in(path_, "jacobian_terms");
+      const double* y = r_.targets();
+      for (std::size_t j = 0; j < n_out && j < terms->size(); ++j) {
+        const ordered_json& term = (*terms)[j];  // the engine's term names nothing to pair by
+        Scope item(path_, j);
+        walk_factors({{"y_j", "targets." + outs[j], y[j]}, {"delta_ju_minus_p_u", {}, c_.dual_delta_minus_p[u * n_out + j]}},
+                     &term);
+        leaf("term_value", c_.dual_term[u * n_out + j], &term);
+      }
+    }
+    leaf("summed_value", c_.dual_sum[u], dual);
+  }
+
+  void walk_hidden_signal(std::size_t h, const ordered_json* stored) {
+    const auto& outs = t_.unit_order.output;
+    const std::size_t n_out = outs.size();
+    if (const ordered_json* arr = array_at(stored, "downstream_contributions")) {
+      Scope at(path_, "downstream_contributions");
+      const double* params = r_.input->base.parameters_before.data();
+      for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
+        const ordered_json& entry = (*arr)[o];
+        const std::uint32_t w = r_.index.w_ho[o * r_.index.n_hid + h];
+        if (names_other(entry, "from", outs[o]) || names_other(entry, "via_weight", t_.parameter_order[w])) continue;
+        Scope item(path_, o);
+        leaf("downstream_signal", c_.sig_o[o], &entry);
+        leaf("weight_value", params[w], &entry);
+        leaf("value", c_.contrib[h * n_out + o], &entry);
+      }
+    }
+    leaf("backpropagated_sum", c_.bsum_h[h], stored);
+    leaf("activation_derivative", c_.ad_h[h], stored);
+    leaf("signal_value", c_.sig_h[h], stored);
+  }
+
+  void walk_backward(const ordered_json* stored) {
+    if (const ordered_json* signals = object_at(stored, "output_error_signals")) {
+      Scope at(path_, "output_error_signals");
+      for (std::size_t u = 0; u < t_.unit_order.output.size(); ++u) {
+        const ordered_json* s = object_at(signals, t_.unit_order.output[u]);
+        if (!s) continue;
+        Scope unit(path_, t_.unit_order.output[u]);
+        walk_output_signal(u, s);
+      }
+    }
+    if (const ordered_json* signals = object_at(stored, "hidden_error_signals")) {
+      Scope at(path_, "hidden_error_signals");
+      for (std::size_t h = 0; h < t_.unit_order.hidden.size(); ++h) {
+        const ordered_json* s = object_at(signals, t_.unit_order.hidden[h]);
+        if (!s) continue;
+        Scope unit(path_, t_.unit_order.hidden[h]);
+        walk_hidden_signal(h, s);
+      }
+    }
+  }
+
+  void walk_batched_loss(const ordered_json* stored) {
+    if (const ordered_json* po = object_at(stored, "per_output")) {
+      Scope at(path_, "per_output");
+      walk_map(t_.unit_order.output, r_.reduced_loss_per_output.data(), po);
+    }
+    if (const ordered_json* ps = object_at(stored, "per_sample")) {
+      Scope at(path_, "per_sample");
+      for (const std::string& sid : sample_ids_) leaf(sid, r_.samples[sample_at_.at(sid)].loss_total, ps);
+    }
+    leaf("total", r_.reduced_loss_total, stored);
+  }
+
+  void walk_per_sample(const ordered_json* stored) {
+    const auto& t = t_;
+    for (const std::string& sid : sample_ids_) {
+      const ordered_json* entry = object_at(stored, sid);
+      if (!entry) continue;
+      const std::size_t i = sample_at_.at(sid);
+      const receipt::engine::Sample& smp = r_.input->batch->samples[i];
+      const receipt::engine::SampleRecord& rec = r_.samples[i];
+      Scope at(path_, sid);
+      if (const ordered_json* in = object_at(entry, "inputs")) {
+        Scope s(path_, "inputs");
+        walk_map(t.unit_order.input, smp.inputs.data(), in);
+      }
+      if (const ordered_json* tg = object_at(entry, "targets")) {
+        Scope s(path_, "targets");
+        walk_map(t.unit_order.output, smp.targets.data(), tg);
+      }
+      if (const ordered_json* fw = object_at(entry, "forward")) {
+        Scope s(path_, "forward");
+        walk_forward(rec.forward, fw);
+      }
+      if (const ordered_json* loss = object_at(entry, "loss")) {
+        Scope s(path_, "loss");
+        walk_loss(rec.loss_per_output, rec.loss_total, loss);
+      }
+    }
+  }
+
+  // The sections in the tree form's order; a section is walked when the sidecar's is an object.
+  void walk_sections() {
+    const auto section = [&](const char* name) {
+      path_ = name;
+      return object_at(&s_, name);
+    };
+    if (const ordered_json* s = section("forward")) walk_forward(c_.fwd, s);
+    if (const ordered_json* s = section("loss")) {
+      if (r_.batched()) {
+        walk_batched_loss(s);
+      } else {
+        walk_loss(c_.loss_o, c_.loss_total, s);
+      }
+    }
+    if (const ordered_json* s = section("backward")) walk_backward(s);
+    if (const ordered_json* s = section("parameters_after")) walk_map(t_.parameter_order, r_.parameters_after.data(), s);
+    if (const ordered_json* s = section("post_update_forward")) walk_forward(r_.post_forward, s);
+    if (const ordered_json* s = section("post_update_loss")) walk_loss(r_.post_loss_per_output, r_.post_loss_total, s);
+    if (r_.batched()) {
+      if (const ordered_json* s = section("per_sample")) walk_per_sample(s);
+    }
+  }
+
+  std::vector<Factor> gradient_factors(const UpdateRecord& u) const {
+    using receipt::topology::Role;
+    if (r_.batched()) return {{"batch_reduced_gradient", {}, u.gradient}};
+    const auto& s = r_.index.slots[u.slot];
+    const auto& ord = t_.unit_order;
+    const double* x = r_.inputs();
+    const auto signal = [](const char* layer, const std::string& unit) {
+      return std::string("backward.") + layer + "_error_signals." + unit + ".signal_value";
+    };
+    switch (s.role) {
+      case Role::input_to_hidden_weight:
+        return {{"hidden_error_signal", signal("hidden", ord.hidden[s.to]), c_.sig_h[s.to]},
+                {"upstream_activation", "inputs." + ord.input[s.from], x[s.from]}};
+      case Role::hidden_to_output_weight:
+        return {{"output_error_signal", signal("output", ord.output[s.to]), c_.sig_o[s.to]},
+                {"upstream_activation", "forward." + ord.hidden[s.from] + ".out", c_.fwd.out_h[s.from]}};
+      case Role::hidden_bias: return {{"hidden_error_signal", signal("hidden", ord.hidden[s.from]), c_.sig_h[s.from]}};
+      case Role::output_bias: return {{"output_error_signal", signal("output", ord.output[s.from]), c_.sig_o[s.from]}};
+    }
+    return {};
+  }
+
+  void walk_state(const char* key, const receipt::engine::OptimizerState& state, const ordered_json* optimizer) {
+    const ordered_json* s = object_at(optimizer, key);
+    if (!s) return;
+    Scope at(path_, key);
+    if (r_.input->optimizer->name == receipt::engine::OptimizerName::sgd_momentum) {
+      leaf("buffer", state.buffer, s);
+    } else {
+      leaf("m", state.m, s);
+      leaf("v", state.v, s);
+    }
+  }
+
+  void walk_updates() {
+    for (const UpdateRecord& u : r_.updates) {
+      const auto found = by_param_.find(parameter_id(u));
+      if (found == by_param_.end()) continue;
+      const ordered_json* s = found->second;
+      path_ = "updates[" + parameter_id(u) + "]";
+      leaf("weight_before", u.weight_before, s);
+      if (const ordered_json* opt = object_at(s, "optimizer")) {
+        Scope at(path_, "optimizer");
+        leaf("learning_rate", r_.input->base.learning_rate, opt);
+        walk_factors(gradient_factors(u), opt);
+        if (r_.stateful) {
+          walk_state("state_before", u.state_before, opt);
+          walk_state("state_after", u.state_after, opt);
+        }
+      }
+      leaf("gradient", u.gradient, s);
+      leaf("update", u.update, s);
+      leaf("weight_after", u.weight_after, s);
+    }
+  }
+
+  const GeneralReceipt& r_;
+  const receipt::topology::Topology& t_;
+  const receipt::engine::StepCore& c_;
+  const ordered_json& s_;
+  detail::DisagreementSink sink_;
+  std::string path_;
+  std::unordered_set<std::string_view> forward_units_, output_units_;
+  std::vector<std::string> sample_ids_;                       // per_sample's keys, first occurrence order
+  std::unordered_map<std::string, std::size_t> sample_at_;    // id -> the sample giving its values
+  std::unordered_map<std::string, const ordered_json*> by_param_;
+};
+
+}  // namespace
+
+std::vector<Disagreement> compare_with_engine(const GeneralReceipt& engine, const ordered_json& sidecar,
+                                              reconcile::Tolerance tolerance) {
+  return StructDifferential(engine, sidecar, tolerance).run();
+}
+
+}  // namespace importer
