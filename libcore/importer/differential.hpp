@@ -31,13 +31,9 @@ struct Disagreement {
 // The tolerance the importer applies: {atol 1e-6, rtol 1e-4}, float32-grade, within the ceiling.
 inline constexpr reconcile::Tolerance kDefaultDifferentialTolerance{1e-6, 1e-4};
 
-[[nodiscard]] std::vector<Disagreement> compare_with_engine(const nlohmann::ordered_json& engine,
-                                                            const nlohmann::ordered_json& sidecar,
-                                                            reconcile::Tolerance tolerance);
-
-// The same comparison read from the engine's struct instead of its to_json() document: the same
-// disagreements, in the same order, with the same paths (differential_struct.cpp), without
-// building the tree.
+// The engine's struct against the sidecar (differential_struct.cpp), without building the engine's
+// to_json() document. The same comparison over that document, which it replaced, is the tests'
+// oracle (tests/importer/differential_tree.*): the same disagreements, order and paths.
 [[nodiscard]] std::vector<Disagreement> compare_with_engine(const receipt::engine::GeneralReceipt& engine,
                                                             const nlohmann::ordered_json& sidecar,
                                                             reconcile::Tolerance tolerance);

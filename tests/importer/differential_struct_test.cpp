@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "differential_tree.hpp"
 #include "importer/differential.hpp"
 #include "importer/engine_witness.hpp"
 #include "receipt/engine/receipt_json.hpp"
@@ -101,7 +102,7 @@ TEST_CASE("differential: the struct form reports what the tree form reports, mut
       if (phase % 2 == 1) perturb_engine(*engine, phase);
       CAPTURE(name);
       CAPTURE(phase);
-      const auto from_tree = importer::compare_with_engine(receipt::engine::to_json(*engine), sidecar, tolerance);
+      const auto from_tree = importer::oracle::compare_with_engine(receipt::engine::to_json(*engine), sidecar, tolerance);
       const auto from_struct = importer::compare_with_engine(*engine, sidecar, tolerance);
       CHECK(render(from_struct) == render(from_tree));
       ++cases;

@@ -1,4 +1,6 @@
-#include "importer/differential.hpp"
+// See differential_tree.hpp.
+#include "differential_tree.hpp"
+
 #include "importer/differential_sink.hpp"
 #include "reconcile/json_access.hpp"
 
@@ -6,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace importer {
+namespace importer::oracle {
 
 using nlohmann::ordered_json;
 using reconcile::member;  // never throws: nullptr for a missing key or a non-object
@@ -262,4 +264,4 @@ std::vector<Disagreement> compare_with_engine(const ordered_json& engine, const 
   return Differential(engine, sidecar, tolerance).run();
 }
 
-}  // namespace importer
+}  // namespace importer::oracle
