@@ -1,8 +1,9 @@
 // compare_with_engine read from the engine's GeneralReceipt. Each step below follows the tree
 // form it replaced (now the tests' oracle, tests/importer/differential_tree.cpp) check for check:
-// the engine's fields are visited in the order receipt/engine/receipt_json.cpp writes them (receipt/layout/fields.hpp), array entries pair by
-// index when their names agree, and a path is reported once. Only numbers are compared, so the
-// engine's strings are skipped, except where they name an array entry.
+// the engine's fields are visited in the order receipt/engine/receipt_json.cpp writes them
+// (receipt/layout/fields.hpp), array entries pair by index when their names agree, and a path is
+// reported once. Only numbers are compared, so the engine's strings are skipped, except where they
+// name an array entry.
 #include "importer/differential.hpp"
 #include "importer/differential_sink.hpp"
 #include "reconcile/json_access.hpp"
