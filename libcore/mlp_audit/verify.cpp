@@ -5,6 +5,7 @@
 #include <span>
 
 #include "common/sha256.hpp"
+#include "mlp_audit/entry_bound.hpp"
 #include "mlp_audit/jax_update.hpp"
 #include "mlp_audit/lr_schedule.hpp"
 #include "mlp_audit/receipt.hpp"
@@ -13,9 +14,6 @@
 
 namespace mlp_audit {
 namespace {
-
-constexpr double kTiny = 0x1p-149;
-constexpr double kNormwise = 0x1p-10;
 
 std::vector<float> values(const nl_audit::TensorEntry& e) { return *nl_audit::f32_values(e); }  // the reader checked them
 // The same values where the entry holds them (the reader checked their count), for comparisons
@@ -64,21 +62,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // Entry by entry against the recomputation: the first entry outside its bound fails `rule`.
   auto compare = [&](unsigned rule, const std::string& name, std::span<const float> stored, const std::vector<T32>& ref) {
     ++tally_[rule].checked;
-    double largest = -1;  // max |ref| of the tensor, found where a bound first overflows
-    for (std::size_t i = 0; i < stored.size(); ++i) {
-      double bound = ref[i].e * (1 + 0x1p-30) + kTiny;
-      if (!std::isfinite(bound)) {
-        if (largest < 0)
-          for (const T32& t : ref) largest = std::max(largest, std::abs(t.v));
-        ++normwise_, bound = kNormwise * (std::abs(ref[i].v) + largest);
-      }
-      if (std::abs(static_cast<double>(stored[i]) - ref[i].v) <= bound) continue;
-      Failure f = failure(rule, name, name + " is outside its fp64 bound");
-      f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
-      f.bound = nl_audit::exact_text(bound);
-      fail(std::move(f));
-      return;
-    }
+    const EntryScan scan = first_outside_bound(stored, ref);
+    normwise_ += scan.normwise;
+    if (!scan.outside) return;
+    const std::size_t i = *scan.outside;
+    Failure f = failure(rule, name, name + " is outside its fp64 bound");
+    f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
+    f.bound = nl_audit::exact_text(scan.bound);
+    fail(std::move(f));
   };
 
   // The previous receipt's lr and last_epoch, where this one continues its run (same model).
