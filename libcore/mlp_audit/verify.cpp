@@ -107,7 +107,17 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // 6 lr: the optimizer's, or its scheduler's at the step's last_epoch, chained from the previous
   // receipt's lr (torch computes each epoch's lr from the one before) or replayed from epoch 0.
   ++tally_[6].checked;
-  if (!m.scheduler) {
+  std::optional<T32> scheduled;  // a jax schedule's step size, which rule 5 then uses
+  if (m.jax_schedule) {
+    scheduled = jax_schedule_lr(*m.jax_schedule, r.optimizer_step - 1);
+    const double bound = scheduled->e * (1 + 0x1p-30) + 0x1p-149;
+    if (!(std::abs(r.lr - scheduled->v) <= bound)) {
+      Failure f = failure(6, "lr", "the step's learning rate is not the " + jax_schedule_name(m.jax_schedule->kind) +
+                                       " schedule's at i = " + std::to_string(r.optimizer_step - 1));
+      f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(scheduled->v), f.bound = nl_audit::exact_text(bound);
+      fail(std::move(f));
+    }
+  } else if (!m.scheduler) {
     if (r.lr != m.optimizer.lr) {
       Failure f = failure(6, "lr", "the step's learning rate is not the optimizer's (a scheduler the writer was not given?)");
       f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(m.optimizer.lr), f.bound = "0";
@@ -156,14 +166,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   const Params gradients = values(r.gradients, 0, np);
   std::vector<std::vector<T32>> used;
   if (r.clip) {
-    Clip c = clip_grad_norm(gradients, r.clip->max_norm);
+    Clip c = is_jax(m.optimizer.kind) ? jax_clip_grads(gradients, r.clip->max_norm) : clip_grad_norm(gradients, r.clip->max_norm);
     const float norm[1] = {r.clip->total_norm};
     compare(7, "total_norm", norm, {c.total_norm});
     used = std::move(c.gradients);
   } else {
     used = exact_all(gradients);
   }
-  const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state)
+  const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, scheduled ? *scheduled : T32(r.lr), r.optimizer_step, params, used, state)
                                               : optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
   for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, view(r.after[p]), u.params[p]);
   for (std::size_t s = 0; s < names.size(); ++s)
