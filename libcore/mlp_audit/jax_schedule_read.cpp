@@ -65,7 +65,8 @@ common::Status read_jax_schedule(const FieldReader& at, const Json& obj, const O
   if (auto v = number("decay_steps", 0x1p-10, 1e12, s.decay_steps); !v.ok()) return v.error();
   switch (s.kind) {
     case JaxScheduleKind::exponential_decay:
-      if (auto v = number("decay_rate", 0x1p-126, 1e6, s.decay_rate); !v.ok()) return v.error();
+      if (auto v = number("decay_rate", 0, 1e6, s.decay_rate); !v.ok()) return v.error();
+      if (!(s.decay_rate >= 0x1p-126)) return f.error("decay_rate", "must be at least 2^-126 (a normal fp32 base for pow)");
       break;
     case JaxScheduleKind::inverse_time_decay: {
       if (auto v = number("decay_rate", 0, 1e6, s.decay_rate); !v.ok()) return v.error();
