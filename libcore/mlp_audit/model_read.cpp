@@ -131,7 +131,8 @@ class ModelReader : public FieldReader {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
       const Activation a = m.layers[i].activation;
       const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
-      if (a == Activation::gelu || a == Activation::gelu_tanh) return lf.error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
+      if (a == Activation::gelu || a == Activation::gelu_tanh || a == Activation::silu)
+        return lf.error("activation", "is PyTorch-only (nn.GELU, nn.SiLU); not in a jax receipt");
       if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
       if (m.layers[i].dropout != 0) return lf.error("dropout", "is PyTorch-only (nn.Dropout); not in a jax receipt");
     }

@@ -113,6 +113,11 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   CHECK(error_after("norm-gelu-dropout-sgd.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""},
                                                     {sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}})
             .find("/model/layers/0/activation: is PyTorch-only") != std::string::npos);
+  // SiLU too: a jax receipt naming it must not be checked against torch's formula.
+  const std::string adam = "{\"kind\":\"adam\",\"lr\":0.01,\"weight_decay\":0.0,\"beta1\":0.9,\"beta2\":0.999,\"eps\":1e-08,\"amsgrad\":false}";
+  CHECK(error_after("relu-adam-clip.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""}, {adam, "{\"kind\":\"jax_adam\",\"lr\":0.01,\"beta1\":0.9,\"beta2\":0.999,\"eps\":1e-08}"},
+                                             {"\"activation\":\"relu\"", "\"activation\":\"silu\""}})
+            .find("/model/layers/0/activation: is PyTorch-only") != std::string::npos);
   // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
   const std::string ce = "\"reduction\":\"mean\"";
   CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);
