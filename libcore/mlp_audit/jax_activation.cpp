@@ -70,9 +70,11 @@ T32 backward(const Layer& l, const T32& z, const T32& a, const T32& g, std::uint
     }
     case Activation::gelu: return derive_gelu(z, g);
     case Activation::gelu_tanh: return derive_gelu_tanh(z, g);
+    case Activation::leaky_relu:  // where(x >= 0, x, slope x): slope 1 at an exact 0 (torch's: the slope)
+      if (z.e == 0 && z.v == 0) return g;
+      break;
     case Activation::identity:
-    case Activation::relu:
-    case Activation::leaky_relu: break;
+    case Activation::relu: break;  // relu's custom JVP: g where x > 0, as threshold_backward
   }
   return derive(l, z, a, g, kinks);
 }

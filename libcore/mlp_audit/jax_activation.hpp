@@ -3,7 +3,7 @@
 // them: jax.nn's formulas in their operation order, the backward as jax.grad's autodiff of them
 // (its jaxpr, operation for operation), and XLA's CPU transcendentals with their measured
 // allowances (xla_math.hpp). ReLU, LeakyReLU and Identity are torch's (activation.hpp): no
-// rounding, and a kink taken from either side.
+// rounding, and a kink taken from either side; but LeakyReLU's derivative at an exact 0 is JAX's, 1.
 #include <cstdint>
 
 #include "mlp_audit/either.hpp"

@@ -122,3 +122,15 @@ TEST_CASE("jax_activation: a value changed in its 7th significant digit leaves i
     CHECK(bc >= want.second * bt);
   }
 }
+
+// jax.nn.leaky_relu is where(x >= 0, x, slope * x): its derivative at an exact 0 is 1 (torch's is
+// the slope); jax.nn.relu's custom JVP gives 0 there, as torch's threshold_backward does.
+TEST_CASE("jax_activation: LeakyReLU's and ReLU's derivatives at an exact 0 are JAX's") {
+  std::uint64_t kinks = 0;
+  const Layer leaky{1, 1, Activation::leaky_relu, 0.2}, relu{1, 1, Activation::relu};
+  const T32 zero = T32::exact(0, 0), g = T32::exact(0.75, 0);
+  CHECK(jax_derive(leaky, zero, jax_activate(leaky, zero), g, kinks).v == 0.75);
+  CHECK(jax_derive(relu, zero, jax_activate(relu, zero), g, kinks).v == 0);
+  CHECK(jax_derive(leaky, T32::exact(-1, 0), T32::exact(-0.2, 0), g, kinks).v == doctest::Approx(0.15));
+  CHECK(kinks == 0);
+}
