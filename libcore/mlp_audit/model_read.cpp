@@ -211,6 +211,11 @@ class ModelReader : public FieldReader {
     if (!f.has("scheduler")) return {};
     auto sched = f.object("scheduler");
     if (!sched.ok()) return sched.error();
+    if (auto k = (*sched)->find("kind"); k != (*sched)->end() && k->is_string() && k->get_ref<const std::string&>().starts_with("jax_")) {
+      if (!is_jax(m.optimizer.kind)) return f.error("scheduler", "is a jax schedule; the optimizer is not one of jax's");
+      m.jax_schedule.emplace();
+      return read_jax_schedule(*this, **sched, m.optimizer, *m.jax_schedule);
+    }
     m.scheduler.emplace();
     return read_scheduler(*this, **sched, *m.scheduler);
   }
