@@ -13,6 +13,8 @@
 // The allowances below are those times about 1.5, rounded up: the margin covers inputs the sample
 // missed and other vector widths of the same polynomials. XLA also flushes subnormal results to
 // zero (measured: 1.175e-38 = 2^-126 absolute where |r| < 2^-126), so each adds 2^-126.
+// The ctest bp_live_xla_allowances runs that script with --check: it reads the constants below
+// and fails when the installed jaxlib measures above any of them.
 #include <algorithm>
 #include <cmath>
 
