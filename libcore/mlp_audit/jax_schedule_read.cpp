@@ -14,15 +14,7 @@ common::Status fp32_array(const FieldReader& at, const JsonFields& f, const char
   auto arr = f.array(key);
   if (!arr.ok()) return arr.error();
   if ((*arr)->size() < lo || (*arr)->size() > 4096) return f.error(key, "must hold " + std::to_string(lo) + " to 4096 numbers");
-  const common::JsonReader r(at.file(), at.line(), common::JsonReader::Dialect::quoting);
-  for (std::size_t i = 0; i < (*arr)->size(); ++i) {
-    const std::string path = common::json_child_path(f.pointer(key), i);
-    auto v = r.finite_number((**arr)[i], path);
-    if (!v.ok()) return v.error();
-    if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
-    out.push_back(static_cast<float>(*v));
-  }
-  return {};
+  return at.fp32_entries(f, key, **arr, out);
 }
 
 }  // namespace jax_schedule_read_detail

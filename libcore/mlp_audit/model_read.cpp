@@ -114,15 +114,7 @@ class ModelReader : public FieldReader {
     auto w = lf.array(key);
     if (!w.ok()) return w.error();
     if ((*w)->size() != n) return lf.error(key, "must hold one value per output of the last layer");
-    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-    for (std::size_t j = 0; j < (*w)->size(); ++j) {
-      const std::string path = common::json_child_path(lf.pointer(key), j);
-      auto v = r.finite_number((**w)[j], path);
-      if (!v.ok()) return v.error();
-      if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
-      out.push_back(static_cast<float>(*v));
-    }
-    return {};
+    return fp32_entries(lf, key, **w, out);
   }
 
   // What bp recomputes in torch's formulas only (LayerNorm, Dropout, BCEWithLogitsLoss, the half
