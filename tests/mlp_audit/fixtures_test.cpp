@@ -132,3 +132,22 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   CHECK(error_after(sched, {{"\"pos_weight\":[0.5,2.0,3.0]", "\"pos_weight\":[0.5,2.0]"}}).find("/model/loss/pos_weight: must hold one") !=
         std::string::npos);
 }
+
+TEST_CASE("mlp_audit: each trainer's LayerNorm and Dropout conventions; another's is malformed") {
+  const char* run = "norm-gelu-dropout-sgd.jsonl";
+  const std::string affine = "\"elementwise_affine\":true", two_pass = affine + ",\"variance\":\"two_pass\"";
+  CHECK(error_after(run, {{affine, two_pass}}).find("/model/layers/0/layer_norm: has variance \"two_pass\"") != std::string::npos);
+  CHECK(error_after(run, {{"\"dropout\":", "\"dropout_keep\":"}}).find("/model/layers/0/dropout_keep: is stax.Dropout's") !=
+        std::string::npos);
+  CHECK(error_after(run, {{"\"dropout\":0.25", "\"dropout\":0.25,\"dropout_keep\":0.75"}}).find("/model/layers/0/dropout_keep: and dropout") !=
+        std::string::npos);
+  CHECK(error_after(run, {{affine, affine + ",\"variance\":\"welford\""}}).find("/model/layers/0/layer_norm/variance") != std::string::npos);
+  // As a jax receipt (GELU made tanh): torch's LayerNorm is refused, then torch's Dropout.
+  const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
+  const std::pair<std::string, std::string> jax{"\"name\":\"pytorch\"", "\"name\":\"jax\""}, tanh{"\"gelu\"", "\"tanh\""},
+      mom{sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}, smooth{",\"label_smoothing\":0.1,\"weight\":[0.5,1.0,2.0]", ""};
+  CHECK(error_after(run, {jax, tanh, mom, smooth}).find("/model/layers/0/layer_norm: in a jax receipt must be jax_mlp.LayerNorm's") !=
+        std::string::npos);
+  CHECK(error_after(run, {jax, tanh, mom, smooth, {affine, two_pass}}).find("/model/layers/0/dropout: is nn.Dropout's p") !=
+        std::string::npos);
+}
