@@ -247,7 +247,8 @@ print(f"784-256-10 batch 64 Adam (JAX): 3 steps written in {t1 - t0:.2f} s, veri
 # The receipts against schemas/tensor-step.v0.2.0.json with Debian's jsonschema (an independent
 # validator; this venv's Python has JAX but not jsonschema).
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "tensor-step.v0.2.0.json")
-files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum")]
+files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum", "layer_norm", "dropout",
+                                                   "dropout_ln")]
 validate = subprocess.run(["/usr/bin/python3", "-c", """
 import json, sys, jsonschema
 v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
