@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mlp_audit/layer_norm.hpp"
 #include "mlp_audit/sums.hpp"
 
 namespace mlp_audit {
@@ -28,19 +29,12 @@ namespace layer_norm_jax_detail {  // named: the unity build shares one anonymou
 // jnp.mean (a sum in any order, then / n) and the biased variance of one row, with their bounds.
 void two_pass_moments(const T32* x, std::size_t n, T32& mean, T32& var) {
   const double nn = static_cast<double>(n), u = T32::u;
-  double sum = 0, propagated = 0, largest = 0;
-  for (std::size_t j = 0; j < n; ++j) sum += x[j].v, propagated += x[j].e, largest = std::max(largest, std::abs(x[j].v) + x[j].e);
+  const RowSums r = row_moment_sums(x, n);
   const double mean_rounding = (nn + 3) * u / (1 - (nn + 3) * u);
-  mean = T32::exact(sum / nn, propagated / nn + mean_rounding * largest + T32::tiny);
-  double s = 0, centred = 0, first = 0, second = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    const double d = x[j].v - mean.v;
-    s += d * d, centred += d;
-    first += 2 * std::abs(d) * x[j].e, second += x[j].e * x[j].e;
-  }
-  const double p = first + second + 2 * std::abs(centred) * mean.e + nn * mean.e * mean.e;
+  mean = T32::exact(r.mean, r.propagated / nn + mean_rounding * r.largest + T32::tiny);
+  const double p = r.first + r.second + 2 * std::abs(r.centred) * mean.e + nn * mean.e * mean.e;
   const double own = (nn + 6) * u / (1 - (nn + 6) * u);
-  var = T32::exact(s / nn, (p + own * (s + p)) / nn + T32::tiny);
+  var = T32::exact(r.s / nn, (p + own * (r.s + p)) / nn + T32::tiny);
 }
 
 // XLA's rsqrt: 1 / sqrt over the operand's interval, plus 4 units of rounding.

@@ -44,20 +44,33 @@ DropFp32 drop_fp32_step(const Params& p, const std::vector<float>& x, const std:
   return r;
 }
 
+// Linear(3, 4) -> tanh -> Dropout -> Linear(4, 1), MSE (sum); `keeps`: rate is stax's keep rate.
+Model drop_model(double rate, bool keeps) {
+  Model m;
+  m.layers = {{3, 4, Activation::tanh}, {4, 1, Activation::identity}};
+  m.layers[0].dropout = rate, m.layers[0].dropout_keeps = keeps;
+  m.loss = LossKind::mse, m.reduction = Reduction::sum;
+  return m;
+}
+
+struct DropCase {
+  Params p;
+  std::vector<float> x, t;
+};
+const DropCase kDropCase{{{0.5f, -0.2f, 0.1f, 0.3f, 0.8f, -0.6f, -0.4f, 0.2f, 0.9f, 0.7f, -0.1f, 0.25f},
+                          {0.1f, -0.1f, 0.05f, 0.2f},
+                          {0.6f, -0.9f, 0.4f, 1.1f},
+                          {0.05f}},
+                         {1.f, -0.5f, 0.25f, -1.5f, 0.75f, 2.f},
+                         {0.3f, -0.2f}};
+
 }  // namespace dropout_test
 
 using namespace dropout_test;
 
 TEST_CASE("dropout: the recorded mask drives forward and backward; a flipped entry leaves the loss's bound") {
-  Model m;
-  m.layers = {{3, 4, Activation::tanh}, {4, 1, Activation::identity}};
-  m.layers[0].dropout = 0.3;
-  m.loss = LossKind::mse, m.reduction = Reduction::sum;
-  const Params p{{0.5f, -0.2f, 0.1f, 0.3f, 0.8f, -0.6f, -0.4f, 0.2f, 0.9f, 0.7f, -0.1f, 0.25f},
-                 {0.1f, -0.1f, 0.05f, 0.2f},
-                 {0.6f, -0.9f, 0.4f, 1.1f},
-                 {0.05f}};
-  const std::vector<float> x{1.f, -0.5f, 0.25f, -1.5f, 0.75f, 2.f}, t{0.3f, -0.2f};
+  Model m = drop_model(0.3, false);
+  const auto& [p, x, t] = kDropCase;
   std::vector<float> mask{1, 0, 1, 1, 1, 0, 1, 0};
   const Backprop ref = forward_backward(m, p, x, t, 2, {mask});
   const DropFp32 f = drop_fp32_step(p, x, t, mask, 0.7f);
@@ -70,15 +83,8 @@ TEST_CASE("dropout: the recorded mask drives forward and backward; a flipped ent
 }
 
 TEST_CASE("dropout: stax.Dropout's keep rate divides kept entries (JAX); torch's 1 / (1 - p) reading of it leaves the bounds") {
-  Model m;
-  m.layers = {{3, 4, Activation::tanh}, {4, 1, Activation::identity}};
-  m.layers[0].dropout = 0.7, m.layers[0].dropout_keeps = true;  // stax.Dropout(0.7): keeps 70%
-  m.loss = LossKind::mse, m.reduction = Reduction::sum;
-  const Params p{{0.5f, -0.2f, 0.1f, 0.3f, 0.8f, -0.6f, -0.4f, 0.2f, 0.9f, 0.7f, -0.1f, 0.25f},
-                 {0.1f, -0.1f, 0.05f, 0.2f},
-                 {0.6f, -0.9f, 0.4f, 1.1f},
-                 {0.05f}};
-  const std::vector<float> x{1.f, -0.5f, 0.25f, -1.5f, 0.75f, 2.f}, t{0.3f, -0.2f};
+  Model m = drop_model(0.7, true);  // stax.Dropout(0.7): keeps 70%
+  const auto& [p, x, t] = kDropCase;
   std::vector<float> mask{1, 0, 1, 1, 1, 0, 1, 0};
   const Backprop ref = forward_backward(m, p, x, t, 2, {mask});
   for (const Scaling how : {Scaling::jax_divide, Scaling::jax_reciprocal}) {

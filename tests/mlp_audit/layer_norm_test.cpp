@@ -16,6 +16,20 @@ bool inside_norm_bound(float stored, const T32& ref) {
   return std::abs(static_cast<double>(stored) - ref.v) <= ref.e * (1 + 0x1p-30) + 0x1p-149;
 }
 
+// Inputs and upstream gradients ~ N(mean, sd), gamma near 1, beta near 0.
+struct Case {
+  std::vector<float> x, dy, g, b;
+};
+Case random_case(std::size_t rows, std::size_t n, unsigned seed, float mean, float sd) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> d(mean, sd);
+  Case c{std::vector<float>(rows * n), std::vector<float>(rows * n), std::vector<float>(n), std::vector<float>(n)};
+  for (float& v : c.x) v = d(rng);
+  for (float& v : c.dy) v = d(rng);
+  for (std::size_t j = 0; j < n; ++j) c.g[j] = 1 + 0.1f * d(rng), c.b[j] = 0.1f * d(rng);
+  return c;
+}
+
 struct Fp32 {
   std::vector<float> y, dx, dgamma, dbeta;
 };
@@ -51,12 +65,7 @@ using namespace layer_norm_test;
 
 TEST_CASE("layer_norm: fp32 LayerNorm forward and backward lie within their bounds; a 6th-digit output change does not") {
   const std::size_t rows = 5, n = 12;
-  std::mt19937 rng(5);
-  std::normal_distribution<float> d(0.4f, 1.5f);
-  std::vector<float> x(rows * n), dy(rows * n), g(n), b(n);
-  for (float& v : x) v = d(rng);
-  for (float& v : dy) v = d(rng);
-  for (std::size_t j = 0; j < n; ++j) g[j] = 1 + 0.1f * d(rng), b[j] = 0.1f * d(rng);
+  const auto [x, dy, g, b] = random_case(rows, n, 5, 0.4f, 1.5f);
   std::vector<T32> tx(x.begin(), x.end()), tdy(dy.begin(), dy.end()), tg(g.begin(), g.end()), tb(b.begin(), b.end());
   const NormForward f = layer_norm(tx, rows, n, 1e-5, tg, tb);
   const NormBackward nb = layer_norm_backward(tdy, tx, f, rows, n, tg);
@@ -77,16 +86,20 @@ TEST_CASE("layer_norm: fp32 LayerNorm forward and backward lie within their boun
   CHECK(moved_out * 2 > x.size());
 }
 
-TEST_CASE("layer_norm: without elementwise_affine there is no gamma or beta, and the output has mean 0, variance 1") {
-  const std::vector<T32> x{T32(1.f), T32(2.f), T32(4.f), T32(-3.f)};
+TEST_CASE("layer_norm, layer_norm_jax: without elementwise_affine there is no gamma or beta, and the output has mean 0, variance 1") {
+  const std::vector<T32> x{T32(1.f), T32(2.f), T32(4.f), T32(-3.f)}, ones(4, T32(1.f));
+  auto check_plain = [](const std::vector<T32>& y, const auto& nb) {
+    double s = 0, sq = 0;
+    for (const T32& v : y) s += v.v, sq += v.v * v.v;
+    CHECK(std::abs(s) < 1e-12);
+    CHECK(sq / 4 == doctest::Approx(1).epsilon(1e-5));
+    CHECK(nb.dgamma.empty());
+    for (const T32& v : nb.dx) CHECK(std::abs(v.v) < 1e-12);  // a constant upstream gradient is projected out
+  };
   const NormForward f = layer_norm(x, 1, 4, 1e-5, {}, {});
-  double s = 0, sq = 0;
-  for (const T32& v : f.y) s += v.v, sq += v.v * v.v;
-  CHECK(std::abs(s) < 1e-12);
-  CHECK(sq / 4 == doctest::Approx(1).epsilon(1e-5));
-  const NormBackward nb = layer_norm_backward(std::vector<T32>(4, T32(1.f)), x, f, 1, 4, {});
-  CHECK(nb.dgamma.empty());
-  for (const T32& v : nb.dx) CHECK(std::abs(v.v) < 1e-12);  // a constant upstream gradient is projected out
+  check_plain(f.y, layer_norm_backward(ones, x, f, 1, 4, {}));
+  const JaxNormForward jf = layer_norm_jax(x, 1, 4, 1e-5, {}, {});
+  check_plain(jf.y, layer_norm_jax_backward(ones, jf, 1, 4, {}));
 }
 
 namespace layer_norm_test {
@@ -132,12 +145,7 @@ Fp32 fp32_jax_layer_norm(const std::vector<float>& x, const std::vector<float>& 
 
 TEST_CASE("layer_norm_jax: fp32 jax_mlp.LayerNorm and its jax.grad backward lie within their bounds; a 6th-digit change does not") {
   const std::size_t rows = 6, n = 20;
-  std::mt19937 rng(11);
-  std::normal_distribution<float> d(-0.7f, 2.5f);
-  std::vector<float> x(rows * n), dy(rows * n), g(n), b(n);
-  for (float& v : x) v = d(rng);
-  for (float& v : dy) v = d(rng);
-  for (std::size_t j = 0; j < n; ++j) g[j] = 1 + 0.1f * d(rng), b[j] = 0.1f * d(rng);
+  const auto [x, dy, g, b] = random_case(rows, n, 11, -0.7f, 2.5f);
   std::vector<T32> tx(x.begin(), x.end()), tdy(dy.begin(), dy.end()), tg(g.begin(), g.end()), tb(b.begin(), b.end());
   const JaxNormForward f = layer_norm_jax(tx, rows, n, 1e-5, tg, tb);
   const JaxNormBackward nb = layer_norm_jax_backward(tdy, f, rows, n, tg);
@@ -167,16 +175,4 @@ TEST_CASE("layer_norm_jax: fp32 jax_mlp.LayerNorm and its jax.grad backward lie 
                                                                  << "); JAX values outside torch's bounds: " << outside_torch);
     CHECK(moved_out * 2 > x.size());
   }
-}
-
-TEST_CASE("layer_norm_jax: without gamma and beta the output has mean 0 and variance 1, and a constant gradient is projected out") {
-  const std::vector<T32> x{T32(1.f), T32(2.f), T32(4.f), T32(-3.f)};
-  const JaxNormForward f = layer_norm_jax(x, 1, 4, 1e-5, {}, {});
-  double s = 0, sq = 0;
-  for (const T32& v : f.y) s += v.v, sq += v.v * v.v;
-  CHECK(std::abs(s) < 1e-12);
-  CHECK(sq / 4 == doctest::Approx(1).epsilon(1e-5));
-  const JaxNormBackward nb = layer_norm_jax_backward(std::vector<T32>(4, T32(1.f)), f, 1, 4, {});
-  CHECK(nb.dgamma.empty());
-  for (const T32& v : nb.dx) CHECK(std::abs(v.v) < 1e-12);
 }
