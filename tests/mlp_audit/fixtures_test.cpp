@@ -1,5 +1,6 @@
-// fixtures/mlp/: a real PyTorch run (tests/support/mlp_fixtures.py) and its damaged copies, each
-// named for its mutation with a .meta.json naming the rule that must fail first. Needs no torch.
+// fixtures/mlp/: real PyTorch and JAX runs (tests/support/mlp_fixtures.py, jax_mlp_fixtures.py)
+// and their damaged copies, each named for its mutation with a .meta.json naming the rule that
+// must fail first. Needs no torch and no JAX.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -55,9 +56,9 @@ TEST_CASE("mlp_audit: the real run passes every rule") {
   for (unsigned rule = 1; rule <= 7; ++rule) CHECK(v.tally()[rule].checked > 0);
 }
 
-TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout and the later losses pass every rule they reach") {
+TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout (PyTorch and JAX) and the later losses pass every rule they reach") {
   for (const char* name : {"norm-gelu-dropout-sgd.jsonl", "gelu-tanh-bce-adam.jsonl", "plain-norm-half-adamw.jsonl",
-                           "linear-lr-bce-pos-weight.jsonl"}) {
+                           "linear-lr-bce-pos-weight.jsonl", "jax-norm-dropout-momentum.jsonl"}) {
     CAPTURE(name);
     const mlp_audit::StreamVerifier v = run(lines_of(dir() / name));
     CHECK(v.receipts() >= 3);
@@ -80,7 +81,7 @@ TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
     CHECK(v.failures().front().rule == m.at("rule").get<unsigned>());
     ++seen;
   }
-  CHECK(seen == 11);
+  CHECK(seen == 12);
 }
 
 TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed and bound") {
