@@ -76,8 +76,15 @@ def checkpoint_files(run_dir):
 
 
 def run_vocab(run_dir):
-    with open(os.path.join(run_dir, STATE)) as f:
-        return json.load(f)["config"]["vocab"]
+    """The vocabulary of a run, from its checkpoint: U_emb holds d x V floats (len is in bytes)."""
+    with open(os.path.join(run_dir, "checkpoint", "checkpoint.meta")) as f:
+        entries = f.read().split("\n\n")
+    for e in entries:
+        fields = dict(line.split("=", 1) for line in e.splitlines() if "=" in line)
+        if fields.get("id") == "U_emb":
+            return int(fields["len"]) // (4 * D)
+    failures.append("%s: no U_emb in its checkpoint" % run_dir)
+    return 0
 
 
 def within(a, b, what, vocab):
@@ -136,6 +143,18 @@ with tempfile.TemporaryDirectory() as w:
                 failures.append("delta K=%s: gradient norms %.3g..%.3g do not straddle the clip 0.03" % (k, min(norms), max(norms)))
     if not any_differs:
         failures.append("cpu-launcher gave cpu's bits everywhere: the kernels did not run")
+
+    # A configured vocabulary (token ids, V = 1000): the head's log-sum-exp is the longest sum,
+    # and the tolerance follows the V read back from the run.
+    ids = os.path.join(w, "ids.u16")
+    with open(ids, "wb") as f:
+        f.write(b"".join(((i * 337) % 1000).to_bytes(2, "little") for i in range(400)))
+    tokens = ["--vocab", "1000", "--data", ids, "--data-format", "u16", "--rule", "delta", "--levels", "1", "--steps", "10"]
+    a = train(w, "cpu-v1000", *tokens)
+    b = train(w, "cpu-launcher-v1000", *tokens, "--device", "cpu-launcher")
+    if run_vocab(b) != 1000:
+        failures.append("vocab 1000: the run's checkpoint says %d" % run_vocab(b))
+    within(metrics(a + ".jsonl"), metrics(b + ".jsonl"), "vocab 1000 cpu-launcher vs cpu", run_vocab(b))
 
     # Bitwise reproducible: a rerun, and --batch 2 on 1 and 2 threads (metrics and checkpoint).
     ref = os.path.join(w, "cpu-launcher-titans-2")
