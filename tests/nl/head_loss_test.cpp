@@ -129,6 +129,34 @@ TEST_CASE("head_loss: shapes, target counts and a vocabulary of 2^24 are refused
         std::string::npos);
 }
 
+TEST_CASE("head_loss: a non-finite product or loss is reported as the three tape ops reported it") {
+  // Pj overflows (MatmulTransposeB), then only the logits (Matmul).
+  for (const auto& [zv, uv] : {std::pair<float, float>{1e38f, 0.5f}, {3e18f, 3e19f}}) {
+    HeadCase c = head_case(3, 4, 8, 2);
+    for (float& x : c.z) x = zv;
+    for (float& x : c.u) x = uv;
+    for (float& x : c.w_o) x = 1.0f;
+    auto message = [&](auto head) {
+      std::string msg;
+      try {
+        (void)run(c, head);
+      } catch (const tape::NonFiniteError& e) {
+        msg = e.what();
+      }
+      return msg;
+    };
+    const std::string want = message([&](const tape::Tensor& z, const tape::Tensor& w, const tape::Tensor& u) {
+      using namespace tape::ops;
+      return cross_entropy(matmul(matmul_transpose_b(z, w), u), c.targets);
+    });
+    INFO(want);
+    CHECK(!want.empty());
+    CHECK(message([&](const tape::Tensor& z, const tape::Tensor& w, const tape::Tensor& u) {
+            return nl::record_head_loss(nltest::registry(), z, w, u, c.targets);
+          }) == want);
+  }
+}
+
 namespace {
 
 // nl's own head with the loss doubled, so which code ran is visible in the numbers.
