@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
 #include "rules_state_support.hpp"
 
@@ -20,7 +21,9 @@ namespace {
 bool batched_receipt(const Json& r) { return r.contains("batch") && r.contains("per_sample"); }
 
 // The engine receipt's bytes, or its refusal text.
-std::string outcome(const common::Result<Json>& r) { return r ? r->dump() : "refused: " + r.error().message(); }
+std::string outcome(const common::Result<receipt::engine::GeneralReceipt>& r) {
+  return r ? receipt::engine::to_json(*r).dump() : "refused: " + r.error().message();
+}
 
 Json xor_golden() { return rules_state_test::load_jsonl("fixtures/xor.golden.jsonl").at(0); }
 
