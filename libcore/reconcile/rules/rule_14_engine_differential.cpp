@@ -24,13 +24,14 @@
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rule_14_engine_compare.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
+#include "reconcile/rules/rule_14_findings.hpp"
 #include "reconcile/rules/rules.hpp"
 
 namespace reconcile::rules {
 namespace {
 
-constexpr const char* kTag = "Rule 14 (engine-recompute differential): ";
-constexpr const char* kCompleteTag = "Rule 14 (engine-recompute COMPLETENESS): ";
+using rule14::kCompleteTag;
+using rule14::kTag;
 
 // Deliberate difference (Options::derive_every_record): the engine takes parameters_before for
 // the ids of topology.parameter_order and ignores any other key, so a record whose map lacks an id
