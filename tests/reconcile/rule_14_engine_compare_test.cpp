@@ -20,6 +20,7 @@
 #include "reconcile/rules/rule_14_engine_compare.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
 #include "rule_14_differential_tree.hpp"
+#include "rule_14_records.hpp"
 #include "rules_state_support.hpp"
 
 using reconcile::Json;
@@ -74,14 +75,8 @@ bool batched(const Json& r) {
   return truthy("batch") && truthy("per_sample");
 }
 
-Json xor_golden() { return rules_state_test::load_jsonl("fixtures/xor.golden.jsonl").at(0); }
-
-Json with_optimizer(Json config, Json state) {
-  Json r = xor_golden();
-  r["optimizer_config"] = std::move(config);
-  for (auto& u : r["updates"]) u["optimizer"]["state_before"] = state;
-  return r;
-}
+using rule14_records::with_optimizer;
+using rule14_records::xor_golden;
 
 Json with_batch(Json r, const char* order) {
   r["batch"] = Json::parse(order);

@@ -10,6 +10,7 @@
 
 #include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
+#include "rule_14_records.hpp"
 #include "rules_state_support.hpp"
 
 using reconcile::Json;
@@ -25,15 +26,8 @@ std::string outcome(const common::Result<receipt::engine::GeneralReceipt>& r) {
   return r ? receipt::engine::to_json(*r).dump() : "refused: " + r.error().message();
 }
 
-Json xor_golden() { return rules_state_test::load_jsonl("fixtures/xor.golden.jsonl").at(0); }
-
-// xor with an optimizer that carries state: every update gets a state_before.
-Json with_optimizer(Json config, Json state) {
-  Json r = xor_golden();
-  r["optimizer_config"] = std::move(config);
-  for (auto& u : r["updates"]) u["optimizer"]["state_before"] = state;
-  return r;
-}
+using rule14_records::with_optimizer;
+using rule14_records::xor_golden;
 
 std::vector<std::pair<std::string, Json>> variants() {
   std::vector<std::pair<std::string, Json>> out;

@@ -22,16 +22,6 @@ using receipt::engine::ForwardValues;
 using receipt::engine::GeneralReceipt;
 using receipt::engine::UpdateRecord;
 
-const Json* object_at(const Json* stored, std::string_view key) {
-  const Json* c = member(stored, key);
-  return c && c->is_object() ? c : nullptr;
-}
-
-const Json* array_at(const Json* stored, std::string_view key) {
-  const Json* c = member(stored, key);
-  return c && c->is_array() ? c : nullptr;
-}
-
 // A factor of a product as the engine writes it ({name, from?, value}); the pairing reads only
 // its name.
 struct Factor {
@@ -66,7 +56,7 @@ class ExtendedWalk {
     for (const Key& k : with_status ? keys_.post_forward : keys_.forward) {
       if (with_status && k.at == 0) continue;  // the "status" string
       const std::size_t unit = with_status ? k.at - 1 : k.at;
-      const Json* su = object_at(&stored, k.name);
+      const Json* su = object_member(stored, k.name);
       if (!su) continue;
       const std::string at = path + "." + std::string(k.name);
       leaf(at, "net", unit_net(f, n_hidden_, unit), *su);
@@ -80,15 +70,15 @@ class ExtendedWalk {
   }
 
   void walk_loss(const std::string& path, const std::vector<double>& per_output, double total, const Json& stored) {
-    if (const Json* po = object_at(&stored, "per_output")) walk_map(path + ".per_output", keys_.output, per_output, *po);
+    if (const Json* po = object_member(stored, "per_output")) walk_map(path + ".per_output", keys_.output, per_output, *po);
     leaf(path, "total", total, stored);
   }
 
   void walk_batched_loss(const Json& stored) {
-    if (const Json* po = object_at(&stored, "per_output")) {
+    if (const Json* po = object_member(stored, "per_output")) {
       walk_map("loss.per_output", keys_.output, e_.reduced_loss_per_output, *po);
     }
-    if (const Json* ps = object_at(&stored, "per_sample")) {
+    if (const Json* ps = object_member(stored, "per_sample")) {
       for (const Key& k : keys_.sample) leaf("loss.per_sample", k.name, e_.samples[k.at].loss_total, *ps);
     }
     leaf("loss", "total", e_.reduced_loss_total, stored);
@@ -97,7 +87,7 @@ class ExtendedWalk {
   // An engine array of named factors against the receipt's `factors` array: entry i pairs with the
   // receipt's entry i when that names the same factor.
   void walk_factors(const std::string& path, const std::vector<Factor>& factors, const Json& stored) {
-    const Json* arr = array_at(&stored, "factors");
+    const Json* arr = array_member(stored, "factors");
     if (!arr) return;
     for (std::size_t i = 0; i < factors.size() && i < arr->size(); ++i) {
       const Json& b = (*arr)[i];
@@ -117,10 +107,10 @@ class ExtendedWalk {
     }
     leaf(path, "signal_value", c_.sig_o[u], stored);
     if (!softmax) return;
-    const Json* dual = object_at(&stored, "dual_form");
+    const Json* dual = object_member(stored, "dual_form");
     if (!dual) return;
     const std::string dpath = path + ".dual_form";
-    if (const Json* terms = array_at(dual, "jacobian_terms")) {
+    if (const Json* terms = array_member(*dual, "jacobian_terms")) {
       const double* y = e_.targets();
       for (std::size_t j = 0; j < n_out && j < terms->size(); ++j) {
         const Json& term = (*terms)[j];  // the engine's term names nothing to pair by
@@ -136,7 +126,7 @@ class ExtendedWalk {
   void walk_hidden_signal(const std::string& path, std::size_t h, const Json& stored) {
     const auto& outs = t_.unit_order.output;
     const std::size_t n_out = outs.size();
-    if (const Json* arr = array_at(&stored, "downstream_contributions")) {
+    if (const Json* arr = array_member(stored, "downstream_contributions")) {
       const double* params = e_.input->base.parameters_before.data();
       for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
         const Json& b = (*arr)[o];
@@ -155,16 +145,16 @@ class ExtendedWalk {
   }
 
   void walk_backward(const Json& stored) {
-    if (const Json* signals = object_at(&stored, "output_error_signals")) {
+    if (const Json* signals = object_member(stored, "output_error_signals")) {
       for (const Key& k : keys_.output) {
-        if (const Json* s = object_at(signals, k.name)) {
+        if (const Json* s = object_member(*signals, k.name)) {
           walk_output_signal("backward.output_error_signals." + std::string(k.name), k.at, *s);
         }
       }
     }
-    if (const Json* signals = object_at(&stored, "hidden_error_signals")) {
+    if (const Json* signals = object_member(stored, "hidden_error_signals")) {
       for (const Key& k : keys_.hidden) {
-        if (const Json* s = object_at(signals, k.name)) {
+        if (const Json* s = object_member(*signals, k.name)) {
           walk_hidden_signal("backward.hidden_error_signals." + std::string(k.name), k.at, *s);
         }
       }
@@ -173,15 +163,15 @@ class ExtendedWalk {
 
   void walk_per_sample(const Json& stored) {
     for (const Key& k : keys_.sample) {
-      const Json* entry = object_at(&stored, k.name);
+      const Json* entry = object_member(stored, k.name);
       if (!entry) continue;
       const receipt::engine::Sample& smp = e_.input->batch->samples[k.at];
       const receipt::engine::SampleRecord& rec = e_.samples[k.at];
       const std::string path = "per_sample." + std::string(k.name);
-      if (const Json* in = object_at(entry, "inputs")) walk_map(path + ".inputs", keys_.input, smp.inputs, *in);
-      if (const Json* tg = object_at(entry, "targets")) walk_map(path + ".targets", keys_.output, smp.targets, *tg);
-      if (const Json* fw = object_at(entry, "forward")) walk_units(path + ".forward", rec.forward, *fw, false);
-      if (const Json* loss = object_at(entry, "loss")) walk_loss(path + ".loss", rec.loss_per_output, rec.loss_total, *loss);
+      if (const Json* in = object_member(*entry, "inputs")) walk_map(path + ".inputs", keys_.input, smp.inputs, *in);
+      if (const Json* tg = object_member(*entry, "targets")) walk_map(path + ".targets", keys_.output, smp.targets, *tg);
+      if (const Json* fw = object_member(*entry, "forward")) walk_units(path + ".forward", rec.forward, *fw, false);
+      if (const Json* loss = object_member(*entry, "loss")) walk_loss(path + ".loss", rec.loss_per_output, rec.loss_total, *loss);
     }
   }
 
@@ -202,7 +192,7 @@ class ExtendedWalk {
 
   void walk_state(const std::string& path, const char* key, const receipt::engine::OptimizerState& state,
                   const Json& optimizer) {
-    const Json* s = object_at(&optimizer, key);
+    const Json* s = object_member(optimizer, key);
     if (!s) return;
     const std::string at = path + "." + key;
     if (e_.input->optimizer->name == receipt::engine::OptimizerName::sgd_momentum) {
@@ -216,7 +206,7 @@ class ExtendedWalk {
   void walk_update(const UpdateRecord& u, const Json& stored) {
     const std::string path = "updates[" + t_.parameters[u.slot].id + "]";
     leaf(path, "weight_before", u.weight_before, stored);
-    if (const Json* opt = object_at(&stored, "optimizer")) {
+    if (const Json* opt = object_member(stored, "optimizer")) {
       const std::string opath = path + ".optimizer";
       leaf(opath, "learning_rate", e_.input->base.learning_rate, *opt);
       walk_factors(opath, gradient_factors(u), *opt);
@@ -231,23 +221,23 @@ class ExtendedWalk {
   }
 
   void run() {
-    if (const Json* s = object_at(&r_, "forward")) walk_units("forward", c_.fwd, *s, false);
-    if (const Json* s = object_at(&r_, "loss")) {
+    if (const Json* s = object_member(r_, "forward")) walk_units("forward", c_.fwd, *s, false);
+    if (const Json* s = object_member(r_, "loss")) {
       if (e_.batched()) {
         walk_batched_loss(*s);
       } else {
         walk_loss("loss", c_.loss_o, c_.loss_total, *s);
       }
     }
-    if (const Json* s = object_at(&r_, "backward")) walk_backward(*s);
-    if (const Json* s = object_at(&r_, "parameters_after")) {
+    if (const Json* s = object_member(r_, "backward")) walk_backward(*s);
+    if (const Json* s = object_member(r_, "parameters_after")) {
       walk_map("parameters_after", keys_.parameter, e_.parameters_after, *s);
     }
-    if (const Json* s = object_at(&r_, "post_update_loss")) {
+    if (const Json* s = object_member(r_, "post_update_loss")) {
       walk_loss("post_update_loss", e_.post_loss_per_output, e_.post_loss_total, *s);
     }
     if (e_.batched()) {
-      if (const Json* s = object_at(&r_, "per_sample")) walk_per_sample(*s);
+      if (const Json* s = object_member(r_, "per_sample")) walk_per_sample(*s);
     }
     const Json* units = post_forward_units(member(r_, "post_update_forward"));
     if (units && units->is_object()) walk_units("post_update_forward", e_.post_forward, *units, true);
