@@ -1,46 +1,19 @@
 #include "mlp_audit/jax_update.hpp"
 
-#include <algorithm>
 #include <cmath>
 
+#include "mlp_audit/jax_power.hpp"
+#include "tape/tracked_gemm.hpp"
+
 namespace mlp_audit {
-namespace {
 
-// b^k in fp32 as lax.integer_pow computes it: square-and-multiply from the lowest bit.
-T32 integer_pow(T32 base, std::uint64_t k) {
-  T32 acc;
-  bool first = true;
-  while (k > 0) {
-    if ((k & 1) != 0) {
-      acc = first ? base : acc * base;
-      first = false;
-    }
-    k >>= 1;
-    if (k > 0) base = base * base;
-  }
-  return first ? T32(1) : acc;
-}
-
-// b^k either way JAX may have computed it (a concrete or a traced step index): the interval
-// holding both.
-T32 fp32_power(double b, std::uint64_t k) {
-  const T32 base(b);  // jnp.asarray(b, float32)
-  const T32 squared = integer_pow(base, k);
-  const T32 libm = pow(base, T32(static_cast<double>(k)));
-  const double lo = std::min(squared.v - squared.e, libm.v - libm.e), hi = std::max(squared.v + squared.e, libm.v + libm.e);
-  return T32::exact((lo + hi) / 2, (hi - lo) / 2);
-}
-
-}  // namespace
-
-Update jax_optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params,
+Update jax_optimizer_update(const Optimizer& o, const T32& rate, std::uint64_t step, const Params& params,
                             const std::vector<std::vector<T32>>& gradients, const std::vector<Params>& state) {
   Update u;
   u.params = exact_all(params);
   for (const Params& s : state) u.state.push_back(exact_all(s));
-  const T32 rate(lr);  // step_size(i): a Python float, weakly typed
   T32 c1(0), c2(0), mass(o.mass), b1(o.beta1), b2(o.beta2), w1(1 - o.beta1), w2(1 - o.beta2), eps(o.eps);
-  if (o.kind == OptimizerKind::jax_adam) c1 = T32(1) - fp32_power(o.beta1, step), c2 = T32(1) - fp32_power(o.beta2, step);
+  if (o.kind == OptimizerKind::jax_adam) c1 = T32(1) - fp32_power(T32(o.beta1), step), c2 = T32(1) - fp32_power(T32(o.beta2), step);
   for (std::size_t p = 0; p < params.size(); ++p) {
     std::vector<T32>& x = u.params[p];
     const std::vector<T32>& g = gradients[p];
@@ -67,6 +40,29 @@ Update jax_optimizer_update(const Optimizer& o, double lr, std::uint64_t step, c
     }
   }
   return u;
+}
+
+Clip jax_clip_grads(const Params& gradients, double max_norm) {
+  Clip c;
+  c.gradients = exact_all(gradients);
+  T32 total;
+  for (std::size_t p = 0; p < c.gradients.size(); ++p) {
+    const std::vector<T32>& g = c.gradients[p];
+    T32 dot;
+    tape::tracked_gemm(false, false, 1, 1, g.size(), g.data(), g.data(), false, &dot);
+    total = p == 0 ? dot : total + dot;  // Python's sum: 0 + the first leaf's is exact
+  }
+  c.total_norm = sqrt(total);
+  const double limit = static_cast<float>(max_norm);  // a Python float, weakly typed: fp32
+  const T32 coef = T32(limit) / c.total_norm;
+  const T32& n = c.total_norm;
+  const bool may_keep = n.v - n.e < limit, may_scale = n.v + n.e >= limit;
+  for (std::vector<T32>& g : c.gradients)
+    for (T32& x : g) {
+      const T32 scaled = x * coef;
+      x = !may_scale ? x : !may_keep ? scaled : hull(x, scaled);
+    }
+  return c;
 }
 
 }  // namespace mlp_audit

@@ -15,9 +15,17 @@
 
 namespace mlp_audit {
 
-// `step`: k = i + 1 for the update opt_update(i, ...) made; state[s][p] as for optimizer_update
-// (zeros before the first step). o.kind must be one of the jax kinds.
-[[nodiscard]] Update jax_optimizer_update(const Optimizer& o, double lr, std::uint64_t step, const Params& params,
+// `rate`: step_size(i) as it scaled the update (a constant lr: T32(lr), a Python float rounded
+// to fp32 as JAX's weak typing does; a schedule: jax_schedule_lr). `step`: k = i + 1 for the
+// update opt_update(i, ...) made; state[s][p] as for optimizer_update (zeros before the first
+// step). o.kind must be one of the jax kinds.
+[[nodiscard]] Update jax_optimizer_update(const Optimizer& o, const T32& rate, std::uint64_t step, const Params& params,
                                           const std::vector<std::vector<T32>>& gradients, const std::vector<Params>& state);
+
+// optimizers.clip_grads(grads, max_norm) as the writer's clip_grads ran it: norm =
+// sqrt(sum(vdot(g, g) for each leaf)) (leaves in parameter order, XLA's dot in any order), then
+// where(norm < max_norm, g, g * (max_norm / norm)) in fp32. Where the norm's interval holds
+// max_norm, either branch is possible and each gradient entry holds both.
+[[nodiscard]] Clip jax_clip_grads(const Params& gradients, double max_norm);
 
 }  // namespace mlp_audit

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mlp_audit/jax_schedule.hpp"
 #include "mlp_audit/lr_schedule.hpp"
 
 namespace mlp_audit {
@@ -67,6 +68,9 @@ struct Model {
   // A PyTorch learning-rate scheduler on the optimizer; optimizer.lr is then its base lr (the
   // group's initial_lr) and each step records the scheduler's last_epoch.
   std::optional<Scheduler> scheduler;
+  // A jax.example_libraries.optimizers step-size schedule (trainer "jax", model.scheduler of a
+  // jax_ kind): optimizer.lr is then its value at step 0 as a number (step_size, or values[0]).
+  std::optional<JaxSchedule> jax_schedule;
 };
 
 // The largest width and depth a receipt may declare (a per-record bound, with kMaxRecordBytes).

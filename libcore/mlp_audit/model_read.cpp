@@ -114,15 +114,7 @@ class ModelReader : public FieldReader {
     auto w = lf.array(key);
     if (!w.ok()) return w.error();
     if ((*w)->size() != n) return lf.error(key, "must hold one value per output of the last layer");
-    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-    for (std::size_t j = 0; j < (*w)->size(); ++j) {
-      const std::string path = common::json_child_path(lf.pointer(key), j);
-      auto v = r.finite_number((**w)[j], path);
-      if (!v.ok()) return v.error();
-      if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
-      out.push_back(static_cast<float>(*v));
-    }
-    return {};
+    return fp32_entries(lf, key, **w, out);
   }
 
   // What bp recomputes in torch's formulas only (GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half
@@ -212,6 +204,11 @@ class ModelReader : public FieldReader {
     if (!f.has("scheduler")) return {};
     auto sched = f.object("scheduler");
     if (!sched.ok()) return sched.error();
+    if (auto k = (*sched)->find("kind"); k != (*sched)->end() && k->is_string() && k->get_ref<const std::string&>().starts_with("jax_")) {
+      if (!is_jax(m.optimizer.kind)) return f.error("scheduler", "is a jax schedule; the optimizer is not one of jax's");
+      m.jax_schedule.emplace();
+      return read_jax_schedule(*this, **sched, m.optimizer, *m.jax_schedule);
+    }
     m.scheduler.emplace();
     return read_scheduler(*this, **sched, *m.scheduler);
   }

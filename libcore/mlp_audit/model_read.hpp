@@ -11,6 +11,8 @@ namespace mlp_audit {
 [[nodiscard]] common::Status read_model(const FieldReader& at, const Json& obj, Model& m);
 // The model's "scheduler" (scheduler_read.cpp).
 [[nodiscard]] common::Status read_scheduler(const FieldReader& at, const Json& obj, Scheduler& s);
+// A "scheduler" of a jax_ kind (jax_schedule_read.cpp): `o` is the model's optimizer, read first.
+[[nodiscard]] common::Status read_jax_schedule(const FieldReader& at, const Json& obj, const Optimizer& o, JaxSchedule& s);
 // GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half squared error and CrossEntropyLoss's
 // options are recomputed in torch's formulas only: a receipt of trainer "jax" may not name them.
 [[nodiscard]] common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
@@ -40,6 +41,19 @@ class FieldReader {
     if (!v.ok()) return v.error();
     if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return *v;
+  }
+  // The numbers of the array at `key` (its size already checked by the caller), each an fp32
+  // value written exactly, appended to `out`.
+  [[nodiscard]] common::Status fp32_entries(const common::JsonFields& f, const char* key, const Json& arr, std::vector<float>& out) const {
+    const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
+    for (std::size_t j = 0; j < arr.size(); ++j) {
+      const std::string path = common::json_child_path(f.pointer(key), j);
+      auto v = r.finite_number(arr[j], path);
+      if (!v.ok()) return v.error();
+      if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
+      out.push_back(static_cast<float>(*v));
+    }
+    return {};
   }
   [[nodiscard]] const std::string& file() const { return file_; }
   [[nodiscard]] std::int64_t line() const { return line_; }

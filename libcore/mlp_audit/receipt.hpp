@@ -33,10 +33,12 @@
 // layer_norm (applied to the Linear's output, before the activation), layers.<l>.norm.weight and
 // layers.<l>.norm.bias [out]; optimizer state
 // <state>.layers.<l>.weight (state_names order, then parameter order). With "clip", the step ran
-// torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update:
-// "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned. Tensors are nl_audit's
-// TensorEntry: f32, little-endian base64 bytes and their SHA-256. previous_sha256 is the SHA-256
-// of the previous line (without its newline): runs split across files chain through it.
+// torch.nn.utils.clip_grad_norm_(params, max_norm) (norm type 2) between backward and the update
+// (trainer "jax": optimizers.clip_grads(grads, max_norm), through the writer's clip_grads):
+// "gradients" are as backward left them, total_norm is what clip_grad_norm_ returned (jax:
+// optimizers.l2_norm of the gradients). Tensors are nl_audit's TensorEntry: f32, little-endian
+// base64 bytes and their SHA-256. previous_sha256 is the SHA-256 of the previous line (without
+// its newline): runs split across files chain through it.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "common/sha256.hpp"
+#include "mlp_audit/entry_bound.hpp"
 #include "mlp_audit/jax_update.hpp"
 #include "mlp_audit/lr_schedule.hpp"
 #include "mlp_audit/receipt.hpp"
@@ -13,9 +14,6 @@
 
 namespace mlp_audit {
 namespace {
-
-constexpr double kTiny = 0x1p-149;
-constexpr double kNormwise = 0x1p-10;
 
 std::vector<float> values(const nl_audit::TensorEntry& e) { return *nl_audit::f32_values(e); }  // the reader checked them
 // The same values where the entry holds them (the reader checked their count), for comparisons
@@ -64,21 +62,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // Entry by entry against the recomputation: the first entry outside its bound fails `rule`.
   auto compare = [&](unsigned rule, const std::string& name, std::span<const float> stored, const std::vector<T32>& ref) {
     ++tally_[rule].checked;
-    double largest = -1;  // max |ref| of the tensor, found where a bound first overflows
-    for (std::size_t i = 0; i < stored.size(); ++i) {
-      double bound = ref[i].e * (1 + 0x1p-30) + kTiny;
-      if (!std::isfinite(bound)) {
-        if (largest < 0)
-          for (const T32& t : ref) largest = std::max(largest, std::abs(t.v));
-        ++normwise_, bound = kNormwise * (std::abs(ref[i].v) + largest);
-      }
-      if (std::abs(static_cast<double>(stored[i]) - ref[i].v) <= bound) continue;
-      Failure f = failure(rule, name, name + " is outside its fp64 bound");
-      f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
-      f.bound = nl_audit::exact_text(bound);
-      fail(std::move(f));
-      return;
-    }
+    const EntryScan scan = first_outside_bound(stored, ref);
+    normwise_ += scan.normwise;
+    if (!scan.outside) return;
+    const std::size_t i = *scan.outside;
+    Failure f = failure(rule, name, name + " is outside its fp64 bound");
+    f.index = i, f.stored = nl_audit::exact_text(stored[i]), f.recomputed = nl_audit::exact_text(ref[i].v);
+    f.bound = nl_audit::exact_text(scan.bound);
+    fail(std::move(f));
   };
 
   // The previous receipt's lr and last_epoch, where this one continues its run (same model).
@@ -116,7 +107,17 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   // 6 lr: the optimizer's, or its scheduler's at the step's last_epoch, chained from the previous
   // receipt's lr (torch computes each epoch's lr from the one before) or replayed from epoch 0.
   ++tally_[6].checked;
-  if (!m.scheduler) {
+  std::optional<T32> scheduled;  // a jax schedule's step size, which rule 5 then uses
+  if (m.jax_schedule) {
+    scheduled = jax_schedule_lr(*m.jax_schedule, r.optimizer_step - 1);
+    const double bound = scheduled->e * (1 + 0x1p-30) + 0x1p-149;
+    if (!(std::abs(r.lr - scheduled->v) <= bound)) {
+      Failure f = failure(6, "lr", "the step's learning rate is not the " + jax_schedule_name(m.jax_schedule->kind) +
+                                       " schedule's at i = " + std::to_string(r.optimizer_step - 1));
+      f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(scheduled->v), f.bound = nl_audit::exact_text(bound);
+      fail(std::move(f));
+    }
+  } else if (!m.scheduler) {
     if (r.lr != m.optimizer.lr) {
       Failure f = failure(6, "lr", "the step's learning rate is not the optimizer's (a scheduler the writer was not given?)");
       f.stored = nl_audit::exact_text(r.lr), f.recomputed = nl_audit::exact_text(m.optimizer.lr), f.bound = "0";
@@ -165,14 +166,14 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   const Params gradients = values(r.gradients, 0, np);
   std::vector<std::vector<T32>> used;
   if (r.clip) {
-    Clip c = clip_grad_norm(gradients, r.clip->max_norm);
+    Clip c = is_jax(m.optimizer.kind) ? jax_clip_grads(gradients, r.clip->max_norm) : clip_grad_norm(gradients, r.clip->max_norm);
     const float norm[1] = {r.clip->total_norm};
     compare(7, "total_norm", norm, {c.total_norm});
     used = std::move(c.gradients);
   } else {
     used = exact_all(gradients);
   }
-  const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state)
+  const Update u = is_jax(m.optimizer.kind) ? jax_optimizer_update(m.optimizer, scheduled ? *scheduled : T32(r.lr), r.optimizer_step, params, used, state)
                                               : optimizer_update(m.optimizer, r.lr, r.optimizer_step, params, used, state);
   for (std::size_t p = 0; p < np; ++p) compare(5, r.after[p].name, view(r.after[p]), u.params[p]);
   for (std::size_t s = 0; s < names.size(); ++s)

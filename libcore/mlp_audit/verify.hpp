@@ -15,9 +15,11 @@
 //                 torch's chainable get_lr() at the step's last_epoch from the previous receipt's lr
 //                 (last_epoch equal: the same lr; one more: one get_lr(); anything else fails), and
 //                 on a stream's first receipt replayed from epoch 0, within the bound of libm's cos
-//                 and pow (0 where no cos or pow is involved)
-//   7 clip        where the step ran clip_grad_norm_, the total norm it returned; the update then
-//                 starts from the clipped gradients (carried with their bounds)
+//                 and pow (0 where no cos or pow is involved); with a jax schedule, the schedule's
+//                 step size at i = optimizer_step - 1 within its bound (jax_schedule.hpp), which the
+//                 update (rule 5) then uses
+//   7 clip        where the step ran clip_grad_norm_ (jax: clip_grads), the total norm it returned;
+//                 the update then starts from the clipped gradients (carried with their bounds)
 // A per-entry tolerance is the Tracked bound e * (1 + 2^-30) + 2^-149. Where a bound overflowed,
 // the entry is held to the stated norm-wise tolerance 2^-10 (|ref| + max |ref| of its tensor),
 // and counted (normwise_entries).

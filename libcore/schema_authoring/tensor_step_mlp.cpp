@@ -106,6 +106,38 @@ SchemaDocument receipt() {
                        .field("total_iters", epochs)
                        .closed()
                        .ordered();
+  // jax.example_libraries.optimizers' schedules (trainer "jax"): optimizer.lr is the step size at 0.
+  Node rate = number().min(0).max(1e6);
+  Node decay_steps = number().min(0x1p-10).max(1e12);
+  Node jax_exponential = object()
+                             .field("kind", constant("jax_exponential_decay"))
+                             .field("step_size", rate)
+                             .field("decay_steps", decay_steps)
+                             .field("decay_rate", number().min(0x1p-126).max(1e6))
+                             .closed()
+                             .ordered();
+  Node jax_inverse_time = object()
+                              .field("kind", constant("jax_inverse_time_decay"))
+                              .field("step_size", rate)
+                              .field("decay_steps", decay_steps)
+                              .field("decay_rate", rate)
+                              .field("staircase", boolean())
+                              .closed()
+                              .ordered();
+  Node jax_polynomial = object()
+                            .field("kind", constant("jax_polynomial_decay"))
+                            .field("step_size", rate)
+                            .field("decay_steps", decay_steps)
+                            .field("final_step_size", rate)
+                            .field("power", number().min(0).max(64))
+                            .closed()
+                            .ordered();
+  Node jax_piecewise = object()
+                           .field("kind", constant("jax_piecewise_constant"))
+                           .field("boundaries", array(number()).max_items(4096).describe("fp32 values"))
+                           .field("values", array(rate).min_items(1).max_items(4096).describe("fp32 values; one more than boundaries"))
+                           .closed()
+                           .ordered();
   Node model = object()
                    .field("kind", constant("mlp"))
                    .field("layers", array(layer).min_items(1).max_items(64))
@@ -122,8 +154,11 @@ SchemaDocument receipt() {
                                       .closed()
                                       .ordered())
                    .field("optimizer", either({sgd, adam, jax_sgd, jax_momentum, jax_adam}))
-                   .optional("scheduler", either({step_lr, multi_step_lr, exponential_lr, cosine_lr, linear_lr})
-                                              .describe("StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR; PyTorch only"))
+                   .optional("scheduler", either({step_lr, multi_step_lr, exponential_lr, cosine_lr, linear_lr, jax_exponential,
+                                                  jax_inverse_time, jax_polynomial, jax_piecewise})
+                                              .describe("PyTorch: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR; "
+                                                        "JAX (jax_ kinds): exponential_decay, inverse_time_decay, polynomial_decay, "
+                                                        "piecewise_constant"))
                    .closed()
                    .ordered();
   Node step = object()

@@ -27,5 +27,6 @@ bp_live_test(bp_live_iris "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian
 bp_live_test(bp_live_jax "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); JAX live-helper test skipped" live_jax_test.py)
 bp_live_test(bp_live_tensorflow "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); TensorFlow recipe test skipped" live_tensorflow_test.py)
 bp_live_test(bp_live_jax_mlp "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); JAX MLP tensor-receipt test skipped" live_jax_mlp_test.py)
+bp_live_test(bp_live_jax_schedule "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); JAX schedule and clip test skipped" live_jax_schedule_test.py)
 bp_live_test(bp_live_mlp "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; MLP tensor-receipt test skipped" live_mlp_test.py)
 bp_live_test(bp_live_mlp_schedule "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; learning-rate scheduler test skipped" live_mlp_schedule_test.py)

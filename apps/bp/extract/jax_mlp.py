@@ -36,14 +36,21 @@ What it accepts (anything else is refused when the writer is created, before tra
   loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
              ("cross_entropy" | "mse", "sum")
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
-             ("adam", lr[, b1, b2, eps]): a constant learning rate, a number. A schedule (a callable
-             step size: optimizers.constant, exponential_decay, inverse_time_decay,
-             polynomial_decay, piecewise_constant or your own) is refused, by the writer, naming it.
-Not yet: schedules, gradient clipping, the other stax layers. optimizers.clip_grads is a function
-of the gradients, not an optimizer: the writer refuses it where an optimizer is expected, and cannot
-see it elsewhere. A run that clips between value_and_grad and opt_update does not verify: record()'s
-grads, if clipped, are not the backward's (rule 4 fails), and if not clipped, the update recomputed
-from them is not opt_update's (rule 5 fails).
+             ("adam", lr[, b1, b2, eps]); lr a number or one of optimizers' schedules:
+             constant, exponential_decay, inverse_time_decay (staircase too), polynomial_decay,
+             piecewise_constant (its boundaries and values float32 or int32 arrays). Your own
+             schedule function is refused: bp recomputes the schedules it knows, operation for
+             operation, whether opt_update ran under jit (fp32) or not (Python floats).
+Not yet: the other stax layers.
+
+Gradient clipping: call the writer's clip_grads instead of optimizers.clip_grads, outside jit,
+and give record() the gradients before clipping (bp checks them against the backward, then
+recomputes the clip and the update from them):
+            loss, grads = jax.value_and_grad(writer.loss_fn)(get_params(state), x, y)
+            new_state = opt_update(i, writer.clip_grads(grads, 1.0), state)
+            writer.record(i, x, y, state, loss, grads, new_state)
+optimizers.clip_grads itself is refused where an optimizer is expected; called directly, the
+writer cannot see it, and the run does not verify (rule 4 or 5 fails).
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
@@ -59,7 +66,9 @@ from jax.example_libraries import optimizers, stax
 
 SUPPORTED = ("layers: stax.Dense(n) each followed by at most one of stax.Relu, stax.LeakyRelu, stax.Sigmoid, "
              "stax.Tanh, stax.Identity; loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
-             "nesterov, adam (jax.example_libraries.optimizers) with a constant learning rate (a number, not a schedule)")
+             "nesterov, adam (jax.example_libraries.optimizers) with a number or one of optimizers' schedules as the "
+             "step size (constant, exponential_decay, inverse_time_decay, polynomial_decay, piecewise_constant); "
+             "clipping through the writer's clip_grads")
 
 _ACTIVATIONS = ((stax.Relu, "relu"), (stax.LeakyRelu, "leaky_relu"), (stax.Sigmoid, "sigmoid"), (stax.Tanh, "tanh"),
                 (stax.Identity, "identity"))
@@ -111,34 +120,81 @@ def _loss(loss):
     return {"kind": kind, "reduction": reduction}
 
 
+# optimizers' schedules: the closure variables each one's inner `schedule` reads.
+_SCHEDULES = {"constant": ("step_size",), "exponential_decay": ("step_size", "decay_steps", "decay_rate"),
+              "inverse_time_decay": ("step_size", "decay_steps", "decay_rate"),
+              "polynomial_decay": ("step_size", "decay_steps", "final_step_size", "power"),
+              "piecewise_constant": ("boundaries", "values")}
+
+
+def _number(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        _refuse(f"the optimizer {name!r} with the setting {value!r}, not a number")
+    return float(value)
+
+
+def _fp32_list(what, value):
+    a = np.asarray(value)
+    if a.dtype not in (np.float32, np.int32) or a.ndim != 1:
+        _refuse(f"piecewise_constant's {what} are {a.dtype} of {a.ndim} dimensions, not a float32 or int32 list")
+    return [float(v) for v in a.astype(np.float32)]
+
+
+def _schedule(name, fn):
+    """(lr at step 0, the model's "scheduler" or None) of optimizers' schedule `fn`."""
+    qual, code = getattr(fn, "__qualname__", ""), getattr(fn, "__code__", None)
+    maker = qual.split(".<locals>.")[0]
+    if (getattr(fn, "__module__", "") != optimizers.__name__ or maker not in _SCHEDULES or code is None
+            or qual != maker + ".<locals>.schedule"):
+        _refuse(f"the optimizer {name!r} with the schedule {qual or type(fn).__name__}: bp recomputes only "
+                "optimizers.constant, exponential_decay, inverse_time_decay, polynomial_decay and piecewise_constant")
+    cells = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+    if maker == "piecewise_constant":
+        bounds, values = _fp32_list("boundaries", cells["boundaries"]), _fp32_list("values", cells["values"])
+        return values[0], {"kind": "jax_piecewise_constant", "boundaries": bounds, "values": values}
+    spec = {key: _number(name, cells[key]) for key in _SCHEDULES[maker]}
+    if maker == "constant":
+        return spec["step_size"], None
+    out = {"kind": "jax_" + maker, **spec}
+    if maker == "inverse_time_decay":  # the staircase form is the one that floors
+        out["staircase"] = "floor" in code.co_names
+    return spec["step_size"], out
+
+
 def _settings(name, values):
-    """The optimizer's numbers; a schedule (a callable step size) is refused by name."""
-    out = []
-    for a in values:
-        if callable(a):
-            _refuse(f"the optimizer {name!r} with a schedule ({getattr(a, '__qualname__', type(a).__name__)}) as a setting: "
-                    "bp recomputes a constant step size")
-        try:
-            out.append(float(a))
-        except (TypeError, ValueError):
-            _refuse(f"the optimizer {name!r} with the setting {a!r}, not a number")
-    return out
+    """The optimizer's numbers (the step size may be a schedule), and the schedule."""
+    out, schedule = [], None
+    for k, a in enumerate(values):
+        if callable(a) and k == 0:
+            lr, schedule = _schedule(name, a)
+            out.append(lr)
+        elif callable(a):
+            _refuse(f"the optimizer {name!r} with a callable setting ({getattr(a, '__qualname__', type(a).__name__)})")
+        else:
+            try:
+                out.append(float(a))
+            except (TypeError, ValueError):
+                _refuse(f"the optimizer {name!r} with the setting {a!r}, not a number")
+    return out, schedule
 
 
 def _optimizer(spec):
+    """(the model's optimizer, its "scheduler" or None, the optimizers triple)."""
     if not isinstance(spec, (tuple, list)) or not spec:
         _refuse(f"the optimizer {spec!r} (a tuple: name, settings)")
     if spec[0] is optimizers.clip_grads or spec[0] == "clip_grads":
-        _refuse("optimizers.clip_grads (gradient clipping) is not recorded")
-    name, args = spec[0], _settings(spec[0], spec[1:])
+        _refuse("optimizers.clip_grads as an optimizer: clip through writer.clip_grads(grads, max_norm)")
+    name, (args, schedule) = spec[0], _settings(spec[0], spec[1:])
+    rate = spec[1] if len(spec) > 1 and callable(spec[1]) else (args[0] if args else None)  # a number, or the schedule
     if name == "sgd" and len(args) == 1:
-        return {"kind": "jax_sgd", "lr": args[0]}, optimizers.sgd(args[0])
+        return {"kind": "jax_sgd", "lr": args[0]}, schedule, optimizers.sgd(rate)
     if name in ("momentum", "nesterov") and len(args) == 2:
         make = optimizers.momentum if name == "momentum" else optimizers.nesterov
-        return {"kind": "jax_" + name, "lr": args[0], "mass": args[1]}, make(args[0], args[1])
+        return {"kind": "jax_" + name, "lr": args[0], "mass": args[1]}, schedule, make(rate, args[1])
     if name == "adam" and 1 <= len(args) <= 4:
         lr, b1, b2, eps = (args + [0.9, 0.999, 1e-8][len(args) - 1:])[:4]
-        return {"kind": "jax_adam", "lr": lr, "beta1": b1, "beta2": b2, "eps": eps}, optimizers.adam(lr, b1, b2, eps)
+        return ({"kind": "jax_adam", "lr": lr, "beta1": b1, "beta2": b2, "eps": eps}, schedule,
+                optimizers.adam(rate, b1, b2, eps))
     _refuse(f"the optimizer {spec!r}")
 
 
@@ -165,7 +221,9 @@ class MlpReceiptWriter:
     def __init__(self, layers, apply_fun, loss, optimizer, out, resume_from=None):
         self.plan, self.count = _plan(layers), len(list(layers))
         self.loss = _loss(loss)
-        self.opt_json, self.optimizer = _optimizer(optimizer)
+        self.opt_json, self.schedule_json, self.optimizer = _optimizer(optimizer)
+        self._step_size = optimizers.make_schedule(optimizer[1] if callable(optimizer[1]) else self.opt_json["lr"])
+        self._clip = None  # what clip_grads recorded for the next record()
         self.state_names = {"jax_sgd": [], "jax_momentum": ["velocity"], "jax_nesterov": ["velocity"],
                             "jax_adam": ["m", "v"]}[self.opt_json["kind"]]
         self.loss_fn = _loss_fn(apply_fun, self.loss)
@@ -230,11 +288,14 @@ class MlpReceiptWriter:
         if self.layers_json is None:
             self.layers_json = self._layers_json(dense)
         model = {"kind": "mlp", "layers": self.layers_json, "loss": self.loss, "optimizer": self.opt_json}
+        if self.schedule_json is not None:
+            model["scheduler"] = self.schedule_json
+        clip, self._clip = self._clip, None
         target = np.asarray(y, dtype=np.float32)
         rec = {"format": "tensor-step", "version": "0.2.0", "trainer": {"name": "jax", "version": jax.__version__},
                "model": model, "receipt": {"index": self.index, "previous_sha256": self.previous},
                "step": {"n": self.n, "optimizer_step": int(i) + 1, "batch": int(np.shape(x)[0]),
-                        "lr": self.opt_json["lr"], "loss": float(loss), "clip": None},
+                        "lr": float(self._step_size(int(i))), "loss": float(loss), "clip": clip},
                "batch": {"tensors": [_tensor("input", x), _tensor("target", target)]},
                "before": {"tensors": self._state(state_before)}, "gradients": {"tensors": self._section("", grads)},
                "after": {"tensors": self._state(state_after)}}
@@ -242,6 +303,14 @@ class MlpReceiptWriter:
         self.out.write(line + b"\n")
         self.out.flush()
         self.previous, self.index, self.n = hashlib.sha256(line).hexdigest(), self.index + 1, self.n + 1
+
+    def clip_grads(self, grads, max_norm):
+        """optimizers.clip_grads(grads, max_norm), recorded for the next record() (which takes the
+        gradients before clipping). Call it outside jit, once per step."""
+        if isinstance(max_norm, bool) or not isinstance(max_norm, (int, float)) or not max_norm > 0:
+            _refuse(f"clip_grads with max_norm {max_norm!r}, not a positive number")
+        self._clip = {"max_norm": float(max_norm), "total_norm": float(optimizers.l2_norm(grads))}
+        return optimizers.clip_grads(grads, max_norm)
 
     def close(self):
         self.out.close()

@@ -155,3 +155,17 @@ def mutate_line(lines, line_no, fn):
     out = [json.loads(line) for line in lines]
     fn(out[line_no])
     return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in out)
+
+
+def check_schema(schema, files, label):
+    """Every line of `files` against the JSON Schema `schema` with Debian's jsonschema (an
+    independent validator; /usr/bin/python3 has it, the venv's Python does not)."""
+    r = subprocess.run(["/usr/bin/python3", "-c", """
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+bad = [f"{p}:{i}: {e.json_path}: {e.message}" for p in sys.argv[2:] for i, line in enumerate(open(p, "rb"))
+       for e in v.iter_errors(json.loads(line))]
+print("\\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+""", schema, *files], capture_output=True, timeout=300)
+    check(r.returncode == 0, f"{label}: {r.stdout.decode()[:600]} {r.stderr.decode()[-300:]}")
