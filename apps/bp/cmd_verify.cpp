@@ -60,10 +60,12 @@ int run_general(const Invocation& inv) {
     return verify_general_many(inv, paths);
   }
   verbose_log(inv, "verify general subject: " + path);
-  auto receipt = read_receipt(inv, path);
-  if (auto* code = std::get_if<int>(&receipt)) return *code;
+  auto input = read_input(path);
+  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
+  auto receipt = read_one_receipt_document(std::get<InputText>(input), path);
+  if (auto* e = std::get_if<CliError>(&receipt)) return fail(inv, *e);
   const verify::GeneralOptions options{verdict_options(inv), path};
-  return emit_verify_report(inv, verify::verify_general(std::get<nlohmann::ordered_json>(receipt), options));
+  return emit_verify_report(inv, verify::verify_general(std::move(std::get<common::JsonDocument>(receipt)), options));
 }
 
 int run_multi(const Invocation& inv) {

@@ -117,13 +117,12 @@ class ModelReader : public FieldReader {
     return fp32_entries(lf, key, **w, out);
   }
 
-  // What bp recomputes in torch's formulas only (GELU, LayerNorm, Dropout, BCEWithLogitsLoss, the half
+  // What bp recomputes in torch's formulas only (LayerNorm, Dropout, BCEWithLogitsLoss, the half
   // squared error, CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
+  // Every activation has JAX's formulas too (jax_activation.cpp).
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
-      const Activation a = m.layers[i].activation;
       const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
-      if (a == Activation::gelu || a == Activation::gelu_tanh) return lf.error("activation", "is PyTorch-only (nn.GELU); not in a jax receipt");
       if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
       if (m.layers[i].dropout != 0) return lf.error("dropout", "is PyTorch-only (nn.Dropout); not in a jax receipt");
     }

@@ -1,11 +1,13 @@
 // The formulas are torch's CPU kernels' (ATen), operation for operation, so the Tracked bound
 // covers their fp32 rounding: addmm with the bias as C, LayerNorm (layer_norm.cpp), the
-// activations of activation.cpp, Dropout from its recorded mask, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
+// activations of activation.cpp (of jax_activation.cpp in a jax receipt), Dropout from its
+// recorded mask, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
 
 #include "mlp_audit/activation.hpp"
+#include "mlp_audit/jax_activation.hpp"
 #include "mlp_audit/layer_norm.hpp"
 #include "mlp_audit/loss.hpp"
 #include "mlp_audit/sums.hpp"
@@ -27,6 +29,7 @@ std::vector<T32> exact(std::span<const float> v) {
 Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
                           std::size_t batch, const std::vector<std::vector<float>>& masks) {
   const std::size_t depth = m.layers.size();
+  const bool jax = is_jax(m.optimizer.kind);  // a jax receipt: JAX's activations (jax_activation.cpp)
   // in[l]: layer l's input; pre: the Linear's output Z; act: the activation's input (Z, or its
   // LayerNorm); out: the activation's output; noise: Dropout's mask / (1 - p) (empty: no dropout)
   std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth), out(depth), noise(depth);
@@ -51,7 +54,7 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
       act[l] = pre[l];
     }
     out[l].resize(pre[l].size());
-    for (std::size_t i = 0; i < pre[l].size(); ++i) out[l][i] = activate(L, act[l][i]);
+    for (std::size_t i = 0; i < pre[l].size(); ++i) out[l][i] = jax ? jax_activate(L, act[l][i]) : activate(L, act[l][i]);
     in[l + 1] = out[l];
     if (L.dropout != 0) {  // ATen's _dropout: noise = bernoulli(1 - p) / (1 - p); input * noise
       const std::vector<float>& mask = masks[dropped++];
@@ -71,7 +74,8 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
     if (L.dropout != 0)  // mul's backward: grad * noise
       for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = grad[i] * noise[l][i];
     std::vector<T32> dz(grad.size());
-    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] = derive(L, act[l][i], out[l][i], grad[i], r.kinks);
+    for (std::size_t i = 0; i < dz.size(); ++i)
+      dz[i] = jax ? jax_derive(L, act[l][i], out[l][i], grad[i], r.kinks) : derive(L, act[l][i], out[l][i], grad[i], r.kinks);
     if (L.norm) {
       NormBackward nb = layer_norm_backward(dz, pre[l], norm[l], batch, L.out, gamma[l]);
       if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);

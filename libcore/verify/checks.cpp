@@ -22,9 +22,9 @@ const std::string* string_at(const nlohmann::ordered_json& obj, std::string_view
   return &it->get_ref<const std::string&>();
 }
 
-}  // namespace
-
-Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version) {
+// Either form of a receipt: the validator and the version pick read both the same way.
+template <class Receipt>
+Check schema_check_of(const Receipt& receipt, std::string name, std::string_view version) {
   Check c;
   c.name = std::move(name);
   const std::string v = version.empty() ? schema_registry::pick_receipt_version(receipt) : std::string(version);
@@ -47,6 +47,16 @@ Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std:
   }
   c.evidence = std::move(evidence);
   return c;
+}
+
+}  // namespace
+
+Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version) {
+  return schema_check_of(receipt, std::move(name), version);
+}
+
+Check schema_check(common::JsonView receipt, std::string name, std::string_view version) {
+  return schema_check_of(receipt, std::move(name), version);
 }
 
 Check reconcile_check(const reconcile::Result& result, std::string name) {

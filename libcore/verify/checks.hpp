@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
 #include "reconcile/failure.hpp"
 #include "verify/report.hpp"
 
@@ -16,6 +17,8 @@ namespace verify {
 // Validates against `version` ("0.1.0" for verify mazur) or, when empty, the version the receipt
 // names. The check is named `name` ("schema", "schema[3]").
 [[nodiscard]] Check schema_check(const nlohmann::ordered_json& receipt, std::string name, std::string_view version = {});
+// The same check of a receipt read as a JsonDocument: the same errors, the same Check.
+[[nodiscard]] Check schema_check(common::JsonView receipt, std::string name, std::string_view version = {});
 
 // "pass" or "fail" with "<n> rule failure(s)" and the failures as evidence.
 [[nodiscard]] Check reconcile_check(const reconcile::Result& result, std::string name);

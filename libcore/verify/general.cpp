@@ -1,5 +1,7 @@
 #include "verify/general.hpp"
 
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "reconcile/reconcile.hpp"
@@ -54,12 +56,12 @@ bool is_external_imported(const nlohmann::ordered_json& receipt) {
   return state && *state == "external_imported";
 }
 
-}  // namespace
-
-VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& general) {
+// schema-dispatch (a v0.1.0 receipt goes to verify mazur) and schema, on either form of the
+// receipt; false: the report is final.
+template <class Receipt>
+bool front_gates(const std::string* schema_version, const Receipt& receipt, const GeneralOptions& general, VerifyReport& report) {
   const VerdictOptions& options = general.verdict;
-  VerifyReport report;
-  if (const auto* sv = string_member(receipt, "schema_version"); sv && *sv == "0.1.0") {
+  if (schema_version && *schema_version == "0.1.0") {
     Check c;
     c.name = "schema-dispatch";
     c.status = CheckStatus::fail;
@@ -71,9 +73,14 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const General
                 "requires.";
     report.add(std::move(c));
     report.finalize(options);
-    return report;
+    return false;
   }
-  if (!schema_passes(report, schema_check(receipt, "schema"), options)) return report;
+  return schema_passes(report, schema_check(receipt, "schema"), options);
+}
+
+// The gates after the schema, which passed: reconcile, math-gate, engine-reproduce.
+VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const GeneralOptions& general, VerifyReport report) {
+  const VerdictOptions& options = general.verdict;
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
   if (auto gate = math_gate_check(result)) {
@@ -89,6 +96,26 @@ VerifyReport verify_general(const nlohmann::ordered_json& receipt, const General
   report.finalize(options);
   set_coverage(report, result);
   return report;
+}
+
+}  // namespace
+
+VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& general) {
+  VerifyReport report;
+  if (!front_gates(string_member(receipt, "schema_version"), receipt, general, report)) return report;
+  return verify_schema_valid(receipt, general, std::move(report));
+}
+
+VerifyReport verify_general(common::JsonDocument&& receipt, const GeneralOptions& general) {
+  VerifyReport report;
+  std::optional<std::string> version;
+  if (const common::JsonView root = receipt.root(); root.is_object()) {
+    if (auto v = root.find("schema_version"); v && v->is_string()) version = std::string(v->string());
+  }
+  if (!front_gates(version ? &*version : nullptr, receipt.root(), general, report)) return report;
+  nlohmann::ordered_json tree = common::to_ordered_json(receipt.root());
+  receipt = common::JsonDocument();
+  return verify_schema_valid(tree, general, std::move(report));
 }
 
 VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& mazur) {

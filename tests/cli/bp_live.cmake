@@ -30,3 +30,14 @@ bp_live_test(bp_live_jax_mlp "${_venv_python}" "SUITE_PYTHON_VENV is empty or ha
 bp_live_test(bp_live_jax_schedule "${_venv_python}" "SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); JAX schedule and clip test skipped" live_jax_schedule_test.py)
 bp_live_test(bp_live_mlp "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; MLP tensor-receipt test skipped" live_mlp_test.py)
 bp_live_test(bp_live_mlp_schedule "${SUITE_TORCH_PYTHON}" "${SUITE_TORCH_PYTHON} (Debian python3-torch) not found; learning-rate scheduler test skipped" live_mlp_schedule_test.py)
+
+# XLA's CPU tanh, logistic, exp and erfc measured against the allowances bp verify tensor holds a
+# jax receipt's activations to (libcore/mlp_audit/xla_math.hpp): a jaxlib whose approximations are
+# worse fails here, not as a false verdict on a user's run. About 5 s.
+if(_venv_python AND EXISTS ${_venv_python})
+  add_test(NAME bp_live_xla_allowances COMMAND ${_venv_python} ${_bp_live_dir}/measure_xla_transcendentals.py --check 1000000)
+else()
+  add_test(NAME bp_live_xla_allowances
+           COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but SUITE_PYTHON_VENV has no bin/python' >&2; exit 1; fi; echo 'SKIP: SUITE_PYTHON_VENV is empty or has no bin/python (.ci/python-env makes it); XLA allowance test skipped'; exit 77")
+endif()
+set_tests_properties(bp_live_xla_allowances PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bp;live" TIMEOUT 120 ENVIRONMENT "JAX_PLATFORMS=cpu")

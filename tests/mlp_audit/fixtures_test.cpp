@@ -108,11 +108,21 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   // An affine LayerNorm adds layers.0.norm.weight and .bias after layers.0.bias: 12 tensors before the step become 18.
   CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5,\"elementwise_affine\":true}")
             .find("/before/tensors: holds 12 tensors; expected 18") != std::string::npos);
-  // What bp recomputes in torch's formulas only is refused in a jax receipt.
+  // What bp recomputes in torch's formulas only is refused in a jax receipt (GELU is not: JAX's is audited).
   const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
   CHECK(error_after("norm-gelu-dropout-sgd.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""},
                                                     {sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}})
-            .find("/model/layers/0/activation: is PyTorch-only") != std::string::npos);
+            .find("/model/layers/0/layer_norm: is PyTorch-only") != std::string::npos);
+  // SiLU and both GELUs in a jax receipt are read (JAX's formulas: jax_activation.cpp); this one then
+  // fails past the model, at torch's optimizer state names.
+  const std::string adam = "{\"kind\":\"adam\",\"lr\":0.01,\"weight_decay\":0.0,\"beta1\":0.9,\"beta2\":0.999,\"eps\":1e-08,\"amsgrad\":false}";
+  for (const std::string act : {"silu", "gelu", "gelu_tanh"}) {
+    CAPTURE(act);
+    CHECK(error_after("relu-adam-clip.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""},
+                                               {adam, "{\"kind\":\"jax_adam\",\"lr\":0.01,\"beta1\":0.9,\"beta2\":0.999,\"eps\":1e-08}"},
+                                               {"\"activation\":\"relu\"", "\"activation\":\"" + act + "\""}})
+              .find("/before/tensors/4/name: is \"exp_avg.layers.0.weight\"") != std::string::npos);
+  }
   // CrossEntropyLoss's options: fp32 class weights, one per class; both for cross_entropy only.
   const std::string ce = "\"reduction\":\"mean\"";
   CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "verify/general.hpp"
+#include "verify/report_json.hpp"
 #include "verify_fixtures.hpp"
 
 namespace {
@@ -80,6 +82,34 @@ TEST_CASE("general: a v0.1.0 receipt stops at schema-dispatch, naming verify maz
   CHECK(r.checks[0].status == CheckStatus::fail);
   CHECK(r.checks[0].message->find("'bp verify mazur m.json'") != std::string::npos);
   CHECK(r.overall == "fail");
+}
+
+TEST_CASE("general: a receipt read as a document gets the tree's report, byte for byte") {
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> cases;
+  for (const char* name : {"xor.golden.jsonl", "iris.golden.jsonl", "softmax-ce.golden.jsonl", "mazur.golden.jsonl"})
+    cases.emplace_back(name, verify_test::fixture_json(name));
+  auto xor_receipt = verify_test::fixture_json("xor.golden.jsonl");
+  auto tampered = xor_receipt;
+  tampered["updates"][0]["gradient"] = 0.0063;  // reconcile and engine-reproduce fail
+  cases.emplace_back("tampered gradient", tampered);
+  auto unknown = xor_receipt;
+  unknown["surprise"] = nlohmann::ordered_json::array({nlohmann::ordered_json::object(), 1, "x"});  // schema fails
+  cases.emplace_back("unknown key", unknown);
+  auto missing = xor_receipt;
+  missing.erase("topology");
+  cases.emplace_back("no topology", missing);
+  auto version = xor_receipt;
+  version["schema_version"] = "9.9.9";
+  cases.emplace_back("unknown version", version);
+  cases.emplace_back("not an object", nlohmann::ordered_json::array({1, 2}));
+  for (const auto& [label, receipt] : cases) {
+    CAPTURE(label);
+    const verify::GeneralOptions options{{}, label};
+    const std::string want = verify::report_json(verify::verify_general(receipt, options)).dump();
+    auto doc = common::parse_json_document(receipt.dump(), {});
+    REQUIRE(doc);
+    CHECK(verify::report_json(verify::verify_general(std::move(*doc), options)).dump() == want);
+  }
 }
 
 TEST_CASE("general: --strict fails a warning that passes otherwise") {

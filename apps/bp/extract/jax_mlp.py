@@ -32,7 +32,15 @@ the loss is one of two formulas written here, in the operation order bp recomput
 
 What it accepts (anything else is refused when the writer is created, before training):
   layers     the list given to stax.serial: stax.Dense(n) layers, each followed by at most one of
-             stax.Relu, stax.LeakyRelu (slope 0.01), stax.Sigmoid, stax.Tanh, stax.Identity
+             stax.Relu, stax.LeakyRelu (slope 0.01), stax.Sigmoid, stax.Tanh, stax.Gelu (GELU's tanh
+             form, jax.nn.gelu's default), stax.Identity, or stax.elementwise(f, **kwargs) of
+             f = jax.nn.relu, jax.nn.leaky_relu (negative_slope=s), jax.nn.sigmoid (lax.logistic),
+             jnp.tanh (lax.tanh), jax.nn.gelu (approximate=True: the tanh form; approximate=False:
+             exact, through erfc), jax.nn.silu (jax.nn.swish), or a functools.partial of one of those.
+             They are recognized by the function stax.elementwise was given, not by a name: a lambda
+             or a wrapper of them is refused. bp recomputes each in jax.nn's operation order, its
+             backward as jax.grad's, with XLA's measured tanh / logistic / exp / erfc errors
+             (man bp, "verify tensor").
   loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
              ("cross_entropy" | "mse", "sum")
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
@@ -41,7 +49,7 @@ What it accepts (anything else is refused when the writer is created, before tra
              piecewise_constant (its boundaries and values float32 or int32 arrays). Your own
              schedule function is refused: bp recomputes the schedules it knows, operation for
              operation, whether opt_update ran under jit (fp32) or not (Python floats).
-Not yet: the other stax layers.
+Not yet: the other stax layers (Softplus, Elu, Selu, ...).
 
 Gradient clipping: call the writer's clip_grads instead of optimizers.clip_grads, outside jit,
 and give record() the gradients before clipping (bp checks them against the backward, then
@@ -54,8 +62,15 @@ writer cannot see it, and the run does not verify (rule 4 or 5 fails).
 
 Runs split across files chain by digest: MlpReceiptWriter(..., out="part2.jsonl",
 resume_from="part1.jsonl") continues the index and previous_sha256 of part1's last line.
+
+before="first" (the default): the state before the step (parameters and optimizer state) is in
+the first receipt each writer writes only; a later receipt's is the previous receipt's after, bit
+for bit, and bp takes it from there, so a file verifies from its first line (alone, or after the
+files before it). before="every": every receipt carries it (each verifiable without the one
+before it; about twice the bytes).
 """
 import base64
+import functools
 import hashlib
 import json
 
@@ -65,13 +80,17 @@ import numpy as np
 from jax.example_libraries import optimizers, stax
 
 SUPPORTED = ("layers: stax.Dense(n) each followed by at most one of stax.Relu, stax.LeakyRelu, stax.Sigmoid, "
-             "stax.Tanh, stax.Identity; loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
+             "stax.Tanh, stax.Gelu (tanh form), stax.Identity, or stax.elementwise of jax.nn.relu, jax.nn.leaky_relu "
+             "(negative_slope=), jax.nn.sigmoid, jnp.tanh, jax.nn.gelu (approximate=True or False), jax.nn.silu; "
+             "loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
              "nesterov, adam (jax.example_libraries.optimizers) with a number or one of optimizers' schedules as the "
              "step size (constant, exponential_decay, inverse_time_decay, polynomial_decay, piecewise_constant); "
              "clipping through the writer's clip_grads")
 
-_ACTIVATIONS = ((stax.Relu, "relu"), (stax.LeakyRelu, "leaky_relu"), (stax.Sigmoid, "sigmoid"), (stax.Tanh, "tanh"),
-                (stax.Identity, "identity"))
+# The functions stax.elementwise may apply, by identity (stax's own layers are elementwise of these).
+_FUNCTIONS = ((jax.nn.relu, "relu"), (jax.nn.leaky_relu, "leaky_relu"), (jax.nn.sigmoid, "sigmoid"),
+              (jax.lax.logistic, "sigmoid"), (jnp.tanh, "tanh"), (jax.lax.tanh, "tanh"), (jax.nn.gelu, "gelu"),
+              (jax.nn.silu, "silu"))
 
 
 def _refuse(what):
@@ -82,29 +101,61 @@ def _is_dense(layer):
     return isinstance(layer, tuple) and len(layer) == 2 and getattr(layer[1], "__qualname__", "").startswith("Dense.")
 
 
+def _elementwise(layer):
+    """(fun, kwargs) of a stax.elementwise(fun, **kwargs) layer (a functools.partial's arguments
+    merged in), or None for any other layer."""
+    if not (isinstance(layer, tuple) and len(layer) == 2):
+        return None
+    apply = layer[1]
+    code = getattr(apply, "__code__", None)
+    if code is None or getattr(apply, "__qualname__", "") != "elementwise.<locals>.<lambda>" or \
+            code.co_freevars != ("fun", "fun_kwargs"):
+        return None
+    fun, kwargs = (c.cell_contents for c in apply.__closure__)
+    kwargs = dict(kwargs)
+    while isinstance(fun, functools.partial) and not fun.args:
+        kwargs = {**fun.keywords, **kwargs}
+        fun = fun.func
+    return fun, kwargs
+
+
 def _activation(layer):
-    for known, name in _ACTIVATIONS:
-        if layer is known:
-            return name
+    """(receipt activation name, negative_slope or None), or None for what bp cannot recompute."""
+    if layer is stax.Identity:
+        return "identity", None
+    found = _elementwise(layer)
+    if found is None:
+        return None
+    fun, kwargs = found
+    name = next((n for known, n in _FUNCTIONS if fun is known), None)
+    if name == "gelu" and set(kwargs) <= {"approximate"}:
+        approximate = kwargs.get("approximate", True)
+        if approximate is True or approximate is False:
+            return ("gelu_tanh" if approximate else "gelu"), None
+        return None
+    if name == "leaky_relu" and set(kwargs) <= {"negative_slope"}:
+        slope = kwargs.get("negative_slope", 0.01)
+        return (name, float(slope)) if isinstance(slope, (int, float)) and not isinstance(slope, bool) else None
+    if name is not None and name not in ("gelu", "leaky_relu") and not kwargs:
+        return name, None
     return None
 
 
 def _plan(layers):
-    """[(position in the stax list, activation name)] for each Dense layer."""
+    """[(position in the stax list, activation name, negative_slope or None)] for each Dense layer."""
     plan, i = [], 0
     layers = list(layers)
     while i < len(layers):
         if not _is_dense(layers[i]):
             _refuse(f"layer {i} is not stax.Dense where a Dense layer was expected")
-        act = "identity"
         if i + 1 < len(layers) and not _is_dense(layers[i + 1]):
             act = _activation(layers[i + 1])
             if act is None:
                 _refuse(f"layer {i + 1} is not one of the supported activations")
-            plan.append((i, act))
+            plan.append((i,) + act)
             i += 2
         else:
-            plan.append((i, act))
+            plan.append((i, "identity", None))
             i += 1
     if not plan:
         _refuse("there are no layers")
@@ -218,7 +269,13 @@ def _tensor(name, a):
 
 
 class MlpReceiptWriter:
-    def __init__(self, layers, apply_fun, loss, optimizer, out, resume_from=None):
+    def __init__(self, layers, apply_fun, loss, optimizer, out, resume_from=None, before="first"):
+        if before not in ("first", "every"):
+            raise ValueError(f"MlpReceiptWriter: before={before!r}; expected 'first' or 'every'")
+        # "first": only the first receipt this writer writes carries the state before its step;
+        # each later one continues it (its before is the previous receipt's after, bit for bit), so
+        # bp reads it there. "every": each receipt carries it (verifiable alone).
+        self.before_every, self.wrote = before == "every", False
         self.plan, self.count = _plan(layers), len(list(layers))
         self.loss = _loss(loss)
         self.opt_json, self.schedule_json, self.optimizer = _optimizer(optimizer)
@@ -242,7 +299,7 @@ class MlpReceiptWriter:
         if len(params) != self.count:
             _refuse(f"the parameters hold {len(params)} layers; stax.serial was given {self.count}")
         dense = []
-        for pos, _ in self.plan:
+        for pos, _, _ in self.plan:
             p = params[pos]
             if not (isinstance(p, (tuple, list)) and len(p) == 2 and np.ndim(p[0]) == 2 and np.ndim(p[1]) == 1):
                 _refuse(f"parameters of layer {pos} are not a Dense layer's (W, b)")
@@ -253,10 +310,10 @@ class MlpReceiptWriter:
 
     def _layers_json(self, dense):
         layers = []
-        for (w, _), (_, act) in zip(dense, self.plan):
+        for (w, _), (_, act, slope) in zip(dense, self.plan):
             layer = {"in": int(np.shape(w)[0]), "out": int(np.shape(w)[1]), "activation": act}
             if act == "leaky_relu":
-                layer["negative_slope"] = 0.01
+                layer["negative_slope"] = slope
             layers.append(layer)
         return layers
 
@@ -296,13 +353,14 @@ class MlpReceiptWriter:
                "model": model, "receipt": {"index": self.index, "previous_sha256": self.previous},
                "step": {"n": self.n, "optimizer_step": int(i) + 1, "batch": int(np.shape(x)[0]),
                         "lr": float(self._step_size(int(i))), "loss": float(loss), "clip": clip},
-               "batch": {"tensors": [_tensor("input", x), _tensor("target", target)]},
-               "before": {"tensors": self._state(state_before)}, "gradients": {"tensors": self._section("", grads)},
-               "after": {"tensors": self._state(state_after)}}
+               "batch": {"tensors": [_tensor("input", x), _tensor("target", target)]}}
+        if self.before_every or not self.wrote:
+            rec["before"] = {"tensors": self._state(state_before)}
+        rec.update({"gradients": {"tensors": self._section("", grads)}, "after": {"tensors": self._state(state_after)}})
         line = json.dumps(rec, separators=(",", ":")).encode()
         self.out.write(line + b"\n")
         self.out.flush()
-        self.previous, self.index, self.n = hashlib.sha256(line).hexdigest(), self.index + 1, self.n + 1
+        self.previous, self.index, self.n, self.wrote = hashlib.sha256(line).hexdigest(), self.index + 1, self.n + 1, True
 
     def clip_grads(self, grads, max_norm):
         """optimizers.clip_grads(grads, max_norm), recorded for the next record() (which takes the

@@ -4,10 +4,17 @@ optimizer verifies, eagerly and with the update and the gradient under jax.jit (
 index: b^k by lax.pow instead of repeated squaring); tampered gradients, optimizer state, learning
 rates, parameters between steps and step order are each caught by their rule; a torch optimizer or
 a torch scheduler in a jax receipt is refused as malformed; the writer refuses what bp cannot
-recompute (optimizers.clip_grads as an optimizer, by name); a 784-256-10 batch-64 Adam run split
-across two files verifies as one stream. Schedules and clipping: live_jax_schedule_test.py."""
+recompute (optimizers.clip_grads as an optimizer, by name, other stax layers and wrapped
+activations); a 784-256-10 batch-64 Adam run split across two files verifies as one stream. GELU
+(stax.Gelu, and jax.nn.gelu exact and tanh through stax.elementwise) and SiLU verify, with a
+gradient entry moved in its 7th digit caught; before="first" (the default) receipts verify and are
+smaller than "every". Schedules and clipping: live_jax_schedule_test.py."""
+import base64
+import functools
 import json
+import math
 import os
+import struct
 import sys
 import time
 
@@ -25,7 +32,8 @@ fetch_helper(BP, "jax_mlp", WORK)
 from jax_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
 
 
-def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=False, resume_from=None, start=None):
+def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=False, resume_from=None, start=None,
+          before="first"):
     layers = []
     for i in range(len(widths) - 1):
         layers.append(stax.Dense(widths[i + 1]))
@@ -33,7 +41,8 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
             layers.append(acts[i])
     init_fun, apply_fun = stax.serial(*layers)
     rng = np.random.default_rng(seed)
-    with MlpReceiptWriter(layers, apply_fun, loss=loss, optimizer=optimizer, out=path, resume_from=resume_from) as w:
+    with MlpReceiptWriter(layers, apply_fun, loss=loss, optimizer=optimizer, out=path, resume_from=resume_from,
+                          before=before) as w:
         opt_init, opt_update, get_params = w.optimizer
         grad_fn = jax.value_and_grad(w.loss_fn)
         if jit:
@@ -66,6 +75,12 @@ runs = {
     "sigmoid": ([6, 12, 3], [stax.Sigmoid, None], "cross_entropy", ADAM),
     "tanh": ([6, 12, 3], [stax.Tanh, None], "cross_entropy", ADAM),
     "identity": ([6, 12, 3], [stax.Identity, None], "cross_entropy", ADAM),
+    "gelu_tanh": ([6, 12, 3], [stax.Gelu, None], "cross_entropy", ADAM),
+    "gelu": ([6, 12, 3], [stax.elementwise(jax.nn.gelu, approximate=False), None], "cross_entropy", ADAM),
+    "silu": ([6, 12, 3], [stax.elementwise(jax.nn.silu), None], "cross_entropy", ADAM),
+    "jax_nn_forms": ([5, 9, 7, 11, 4], [stax.elementwise(jax.nn.gelu, approximate=True),
+                                        stax.elementwise(functools.partial(jax.nn.gelu, approximate=False)),
+                                        stax.elementwise(jax.nn.leaky_relu, negative_slope=0.2), None], "cross_entropy", ADAM),
     "deep": ([5, 9, 7, 11, 4], [stax.Tanh, stax.Relu, stax.Sigmoid, None], "cross_entropy", ADAM),
     "ce_sum": ([6, 12, 3], [stax.Relu, None], ("cross_entropy", "sum"), ADAM),
     "mse_mean": ([6, 12, 3], [stax.Tanh, None], "mse", ADAM),
@@ -77,14 +92,14 @@ runs = {
 }
 for name, (widths, acts, loss, opt) in runs.items():
     path = os.path.join(WORK, f"{name}.jsonl")
-    train(path, widths, acts, loss, opt)
+    train(path, widths, acts, loss, opt, before="every" if name == "relu" else "first")
     rep = verify(path, name)
     check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep.get('receipts')}")
 
 # Under jax.jit, and for long enough that Adam's bias correction b^k matters at many k.
 for name, opt in [("jit_adam", ADAM), ("jit_nesterov", ("nesterov", 0.05, 0.9))]:
     path = os.path.join(WORK, f"{name}.jsonl")
-    train(path, [6, 12, 3], [stax.Tanh, None], "cross_entropy", opt, steps=40, jit=True)
+    train(path, [6, 12, 3], [stax.Tanh if name == "jit_adam" else stax.Gelu, None], "cross_entropy", opt, steps=40, jit=True)
     rep = verify(path, name)
     check(rep.get("receipts") == 40, f"{name}: forty receipts verified: {rep.get('receipts')}")
 
@@ -114,6 +129,39 @@ check(first_failure(rep).get("rule") == 6, f"learning rate changed: rule 6 first
 rep = verify(b"\n".join([lines[0], lines[2], lines[1]]) + b"\n", "two steps swapped", want=1)
 check(first_failure(rep).get("rule") == 1, f"two steps swapped: rule 1 first: {first_failure(rep)}")
 
+# A gradient entry moved by 5 units of its 7th significant digit, in layer 0 (its gradient passes
+# through each new activation's backward), is caught at that entry: by rule 4 where the backward's
+# bound is that tight, else by rule 5, whose update starts from the stored gradient.
+for name in ("gelu_tanh", "gelu", "silu"):
+    with open(os.path.join(WORK, f"{name}.jsonl"), "rb") as f:
+        act_lines = f.read().splitlines()
+    g = json.loads(act_lines[1])["gradients"]["tensors"][0]  # grad.layers.0.weight
+    at = largest_entry(g)
+    (v,) = struct.unpack_from("<f", base64.b64decode(g["data"]), 4 * at)
+    factor = 1 + 5 * 10.0 ** (math.floor(math.log10(abs(v))) - 6) / abs(v)
+    rep = verify(mutate_line(act_lines, 1, lambda r: retensor(r["gradients"]["tensors"][0], at, factor)), f"{name}: 7th digit moved", want=1)
+    f = first_failure(rep)
+    check(f.get("rule") in (4, 5) and f.get("tensor", "").endswith("layers.0.weight") and f.get("index") == at and f.get("step") == 1,
+          f"{name}: grad.layers.0.weight[{at}] moved in its 7th digit is caught there: {f}")
+
+# before="first" (the default): only the first receipt carries the state before its step; the same
+# run written with before="every" verifies too and is larger.
+every = os.path.join(WORK, "silu_every.jsonl")
+train(every, [6, 12, 3], [stax.elementwise(jax.nn.silu), None], "cross_entropy", ADAM, before="every")
+with open(os.path.join(WORK, "silu.jsonl"), "rb") as a, open(every, "rb") as b:
+    first_lines, every_lines = a.read().splitlines(), b.read().splitlines()
+check(["before" in json.loads(x) for x in first_lines] == [True, False, False], "before=\"first\": only line 1 has before")
+check(all("before" in json.loads(x) for x in every_lines), "before=\"every\": each line has before")
+check(verify(every, "silu before=every").get("receipts") == 3, "silu before=every verifies")
+size_first, size_every = sum(map(len, first_lines)), sum(map(len, every_lines))
+check(size_first < 0.8 * size_every, f"before=\"first\" is smaller: {size_first} vs {size_every} bytes")
+try:
+    MlpReceiptWriter([stax.Dense(2)], stax.serial(stax.Dense(2))[1], loss="mse", optimizer=("sgd", 1.0),
+                     out=os.path.join(WORK, "x.jsonl"), before="none")
+    check(False, "writer refuses before=\"none\"")
+except ValueError as e:
+    check("before=" in str(e), f"writer refuses before=\"none\": {e}")
+
 # torch's formulas are not JAX's: a jax receipt relabelled as torch's Adam or given a torch
 # scheduler is refused as malformed (the trainer says jax).
 for label, fn, where in [
@@ -127,7 +175,10 @@ for label, fn, where in [
 
 # The writer refuses what bp cannot recompute, before training, saying what it supports.
 for label, args, needle in [
-    ("Gelu", ([stax.Dense(2), stax.Gelu], "mse", ("sgd", 1.0)), "layer 1"),
+    ("a lambda of gelu", ([stax.Dense(2), stax.elementwise(lambda x: jax.nn.gelu(x))], "mse", ("sgd", 1.0)), "layer 1"),
+    ("gelu(approximate=1)", ([stax.Dense(2), stax.elementwise(jax.nn.gelu, approximate=1)], "mse", ("sgd", 1.0)), "layer 1"),
+    ("silu with a keyword", ([stax.Dense(2), stax.elementwise(jax.nn.silu, beta=2.0)], "mse", ("sgd", 1.0)), "layer 1"),
+    ("Elu", ([stax.Dense(2), stax.Elu], "mse", ("sgd", 1.0)), "layer 1"),
     ("Softplus", ([stax.Dense(2), stax.Softplus], "mse", ("sgd", 1.0)), "layer 1"),
     ("rmsprop", ([stax.Dense(2)], "mse", ("rmsprop", 1.0)), "rmsprop"),
     ("bce", ([stax.Dense(2)], "bce", ("sgd", 1.0)), "bce"),
@@ -159,6 +210,7 @@ print(f"784-256-10 batch 64 Adam (JAX): 3 steps written in {t1 - t0:.2f} s, veri
 # The receipts against schemas/tensor-step.v0.2.0.json with Debian's jsonschema (an independent
 # validator; this venv's Python has JAX but not jsonschema).
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "tensor-step.v0.2.0.json")
-files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum")]
+files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum",
+                                                   "gelu", "gelu_tanh", "silu", "jax_nn_forms", "jit_nesterov")]
 check_schema(SCHEMA, files, "tensor-step.v0.2.0.json accepts the jax receipts")
 finish("live_jax_mlp_test")
