@@ -96,7 +96,7 @@ int run_gradcheck(const GradcheckOptions& o) {
                                             "straight-through term, W_freq/b_freq by FD in the mask"
                                           : "") +
                                  (perturb ? "; negative control: hand-written gradient " + o.perturb : "") +
-                                 (device.empty() ? "" : "; tape: libgpu's kernel pairs and SWA on " + device);
+                                 (device.empty() ? "" : "; tape: libgpu's kernel pairs, SWA and head on " + device);
     if (o.json) {
       nlohmann::ordered_json j{{"rule", short_rule_name(rule)}, {"levels", o.levels}, {"schedule", o.schedule}, {"stress", o.stress}, {"fp64", o.fp64},
                                {"protocol", protocol}, {"loss", rep->loss}, {"passed", rep->passed()}};

@@ -25,21 +25,27 @@ namespace layer_norm_detail {  // named: the unity build shares one anonymous na
 // Mean and biased variance of one row, with their bounds.
 void moments(const T32* x, std::size_t n, T32& mean, T32& var) {
   const double nn = static_cast<double>(n), u = T32::u;
-  double sum = 0, propagated = 0, largest = 0;
-  for (std::size_t j = 0; j < n; ++j) sum += x[j].v, propagated += x[j].e, largest = std::max(largest, std::abs(x[j].v) + x[j].e);
-  mean = T32::exact(sum / nn, propagated / nn + (nn + 5) * u * largest + T32::tiny);
-  double s = 0, centred = 0, first = 0, second = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    const double d = x[j].v - mean.v;
-    s += d * d, centred += d;
-    first += 2 * std::abs(d) * x[j].e, second += x[j].e * x[j].e;
-  }
-  const double err = first + second + 2 * std::abs(centred) * mean.e + nn * mean.e * mean.e + (nn + 6) * u * s +
-                     (nn + 10) * u * largest * std::sqrt(2 * nn * s) + T32::tiny;
-  var = T32::rounded(s / nn, err / nn);
+  const RowSums r = row_moment_sums(x, n);
+  mean = T32::exact(r.mean, r.propagated / nn + (nn + 5) * u * r.largest + T32::tiny);
+  const double err = r.first + r.second + 2 * std::abs(r.centred) * mean.e + nn * mean.e * mean.e + (nn + 6) * u * r.s +
+                     (nn + 10) * u * r.largest * std::sqrt(2 * nn * r.s) + T32::tiny;
+  var = T32::rounded(r.s / nn, err / nn);
 }
 
 }  // namespace layer_norm_detail
+
+RowSums row_moment_sums(const T32* x, std::size_t n) {
+  RowSums r;
+  double sum = 0;
+  for (std::size_t j = 0; j < n; ++j) sum += x[j].v, r.propagated += x[j].e, r.largest = std::max(r.largest, std::abs(x[j].v) + x[j].e);
+  r.mean = sum / static_cast<double>(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double d = x[j].v - r.mean;
+    r.s += d * d, r.centred += d;
+    r.first += 2 * std::abs(d) * x[j].e, r.second += x[j].e * x[j].e;
+  }
+  return r;
+}
 
 NormForward layer_norm(const std::vector<T32>& x, std::size_t rows, std::size_t n, double eps, const std::vector<T32>& gamma,
                        const std::vector<T32>& beta) {

@@ -8,6 +8,17 @@
 
 namespace mlp_audit {
 
+// One row's sums for bounding its mean and biased variance directly (layer_norm.cpp,
+// layer_norm_jax.cpp), with d_j = x_j - mean in binary64.
+struct RowSums {
+  double mean = 0;        // sum x / n
+  double propagated = 0;  // sum of the inputs' bounds
+  double largest = 0;     // max |x| + its bound
+  double s = 0, centred = 0;      // sum d^2, sum d
+  double first = 0, second = 0;   // sum 2 |d| e, sum e^2: the inputs' errors in the sum of squares
+};
+[[nodiscard]] RowSums row_moment_sums(const T32* x, std::size_t n);
+
 struct NormForward {
   std::vector<T32> y;           // [rows, n]
   std::vector<T32> mean, rstd;  // [rows]: what ATen saves for the backward

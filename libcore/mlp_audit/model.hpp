@@ -25,10 +25,16 @@ enum class OptimizerKind : unsigned char { sgd, adam, adamw, jax_sgd, jax_moment
 // The jax.example_libraries.optimizers kinds (a receipt of trainer "jax").
 [[nodiscard]] constexpr bool is_jax(OptimizerKind k) { return k >= OptimizerKind::jax_sgd; }
 
+// How a LayerNorm is computed: ATen's (Welford moments, its hand-written backward:
+// layer_norm.cpp) or jax_mlp.LayerNorm's (two-pass mean and variance, rsqrt, JAX's autodiff:
+// layer_norm_jax.cpp). The receipt's layer_norm.variance says which ("two_pass"; absent: ATen's).
+enum class NormForm : unsigned char { aten, jax_two_pass };
+
 // nn.LayerNorm(out, eps, elementwise_affine) between a layer's Linear and its activation.
 struct LayerNorm {
   double eps = 1e-5;
   bool affine = true;  // elementwise_affine: parameters layers.<l>.norm.weight and .bias [out]
+  NormForm form = NormForm::aten;
 };
 
 struct Layer {
@@ -39,6 +45,9 @@ struct Layer {
   // nn.Dropout(p) after the activation, 0 for none: the receipt's batch records the mask torch drew
   // (mask.layers.<l>, [batch, out], 1 kept / 0 dropped) and kept entries are scaled by 1 / (1 - p).
   double dropout = 0;
+  // stax.Dropout(rate) instead (a jax receipt's dropout_keep): `dropout` is then the KEEP
+  // probability, and kept entries are x / rate (JAX's formula, forward and backward).
+  bool dropout_keeps = false;
 };
 
 struct Optimizer {

@@ -16,7 +16,7 @@ class ModelReader : public FieldReader {
 
   common::Result<Layer> layer(const Json& obj, const std::string& path) const {
     JsonFields f = fields(obj, path);
-    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope", "dropout"}); !s.ok()) return s.error();
+    if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope", "dropout", "dropout_keep"}); !s.ok()) return s.error();
     Layer l;
     for (auto [key, field] : {std::pair{"in", &l.in}, std::pair{"out", &l.out}}) {
       auto v = f.unsigned_int(key);
@@ -42,20 +42,35 @@ class ModelReader : public FieldReader {
       auto n = f.object("layer_norm");
       if (!n.ok()) return n.error();
       JsonFields nf = fields(**n, f.pointer("layer_norm"));
-      if (auto s = nf.only({"eps", "elementwise_affine"}); !s.ok()) return s.error();
+      if (auto s = nf.only({"eps", "elementwise_affine", "variance"}); !s.ok()) return s.error();
       auto eps = finite(nf, "eps", 0, 1);
       if (!eps.ok()) return eps.error();
       auto affine = nf.boolean("elementwise_affine");
       if (!affine.ok()) return affine.error();
       l.norm = LayerNorm{*eps, *affine};
+      if (nf.has("variance")) {
+        auto form = pick<NormForm>(nf, "variance", {{"two_pass", NormForm::jax_two_pass}});
+        if (!form.ok()) return form.error();
+        l.norm->form = *form;
+      }
     }
-    if (f.has("dropout")) {
-      auto p = finite(f, "dropout", 0, 1);
-      if (!p.ok()) return p.error();
-      if (!(*p > 0 && *p < 1)) return f.error("dropout", "must be in (0, 1) (absent for no dropout)");
-      l.dropout = *p;
-    }
+    if (auto s = dropout(f, l); !s.ok()) return s.error();
     return l;
+  }
+
+  // "dropout": nn.Dropout's p (the probability of dropping); "dropout_keep": stax.Dropout's rate
+  // (the probability of keeping). At most one.
+  common::Status dropout(const JsonFields& f, Layer& l) const {
+    if (f.has("dropout") && f.has("dropout_keep")) return f.error("dropout_keep", "and dropout: at most one of them");
+    for (const char* key : {"dropout", "dropout_keep"}) {
+      if (!f.has(key)) continue;
+      auto p = finite(f, key, 0, 1);
+      if (!p.ok()) return p.error();
+      if (!(*p > 0 && *p < 1)) return f.error(key, "must be in (0, 1) (absent for no dropout)");
+      l.dropout = *p;
+      l.dropout_keeps = std::string(key) == "dropout_keep";
+    }
+    return {};
   }
 
   common::Status optimizer(const Json& obj, Optimizer& o) const {
@@ -117,14 +132,14 @@ class ModelReader : public FieldReader {
     return fp32_entries(lf, key, **w, out);
   }
 
-  // What bp recomputes in torch's formulas only (LayerNorm, Dropout, BCEWithLogitsLoss, the half
-  // squared error, CrossEntropyLoss's options) is refused in a jax receipt: JAX spells them otherwise.
-  // Every activation has JAX's formulas too (jax_activation.cpp).
+  // What bp recomputes in torch's formulas only (BCEWithLogitsLoss, the half squared error,
+  // CrossEntropyLoss's options, torch's LayerNorm and Dropout conventions) is refused in a jax
+  // receipt: JAX spells them otherwise. Every activation has JAX's formulas too
+  // (jax_activation.cpp), LayerNorm and Dropout JAX's conventions (layer_conventions).
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
       const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
-      if (m.layers[i].norm) return lf.error("layer_norm", "is PyTorch-only (nn.LayerNorm); not in a jax receipt");
-      if (m.layers[i].dropout != 0) return lf.error("dropout", "is PyTorch-only (nn.Dropout); not in a jax receipt");
+      if (auto s = layer_conventions(lf, m.layers[i], true); !s.ok()) return s;
     }
     const JsonFields lf = fields(obj["loss"], "/model/loss");
     if (m.loss != LossKind::cross_entropy && m.loss != LossKind::mse) return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy or mse");
@@ -132,6 +147,26 @@ class ModelReader : public FieldReader {
       if (lf.has(key)) return lf.error(key, "is PyTorch-only; not in a jax receipt");
     }
     if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
+    return {};
+  }
+
+  // Each trainer's LayerNorm and Dropout conventions (model.hpp): jax receipts name JAX's, torch's torch's.
+  common::Status layer_conventions(const JsonFields& lf, const Layer& l, bool jax) const {
+    if (l.norm && (l.norm->form == NormForm::jax_two_pass) != jax) {
+      return jax ? lf.error("layer_norm", "in a jax receipt must be jax_mlp.LayerNorm's (variance \"two_pass\")")
+                 : lf.error("layer_norm", "has variance \"two_pass\" (jax_mlp.LayerNorm's); not in a torch receipt");
+    }
+    if (l.dropout != 0 && l.dropout_keeps != jax) {
+      return jax ? lf.error("dropout", "is nn.Dropout's p; a jax receipt records stax.Dropout's keep rate as dropout_keep")
+                 : lf.error("dropout_keep", "is stax.Dropout's keep rate; not in a torch receipt");
+    }
+    return {};
+  }
+
+  common::Status torch_model(const Json& obj, const Model& m) const {
+    for (std::size_t i = 0; i < m.layers.size(); ++i) {
+      if (auto s = layer_conventions(fields(obj["layers"][i], common::json_child_path("/model/layers", i)), m.layers[i], false); !s.ok()) return s;
+    }
     return {};
   }
 
@@ -219,6 +254,10 @@ common::Status read_model(const FieldReader& at, const Json& obj, Model& m) { re
 
 common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m) {
   return model_read_detail::ModelReader(at).jax_model(obj, m);
+}
+
+common::Status check_torch_model(const FieldReader& at, const Json& obj, const Model& m) {
+  return model_read_detail::ModelReader(at).torch_model(obj, m);
 }
 
 }  // namespace mlp_audit

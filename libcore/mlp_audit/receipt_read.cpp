@@ -107,6 +107,8 @@ class Reader : public FieldReader {
     }
     if (*tname == "jax") {
       if (auto s = check_jax_model(*this, **model_obj, r.model); !s.ok()) return s.error();
+    } else if (auto s = check_torch_model(*this, **model_obj, r.model); !s.ok()) {
+      return s.error();
     }
     r.model_text = (*model_obj)->dump();
 

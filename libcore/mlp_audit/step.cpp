@@ -2,6 +2,8 @@
 // covers their fp32 rounding: addmm with the bias as C, LayerNorm (layer_norm.cpp), the
 // activations of activation.cpp (of jax_activation.cpp in a jax receipt), Dropout from its
 // recorded mask, the losses of loss.cpp, the single-tensor SGD and Adam(W) loops of torch.optim.
+// A jax receipt's LayerNorm and Dropout are JAX's: jax_mlp.LayerNorm (layer_norm_jax.cpp) and
+// stax.Dropout (keep_forward).
 #include "mlp_audit/step.hpp"
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include "mlp_audit/activation.hpp"
 #include "mlp_audit/jax_activation.hpp"
 #include "mlp_audit/layer_norm.hpp"
+#include "mlp_audit/layer_norm_jax.hpp"
 #include "mlp_audit/loss.hpp"
 #include "mlp_audit/sums.hpp"
 #include "tape/tracked_gemm.hpp"
@@ -24,6 +27,14 @@ std::vector<T32> exact(std::span<const float> v) {
   return out;
 }
 
+// stax.Dropout(rate): kept entries are x / fl32(rate) (XLA may multiply by the reciprocal),
+// dropped ones 0; its backward is the same map of the upstream gradient. out may be in.
+void keep_forward(const std::vector<float>& mask, double rate, const std::vector<T32>& in, std::vector<T32>& out) {
+  const T32 keep = T32::exact(static_cast<double>(static_cast<float>(rate)), 0);  // a Python float: an fp32 constant
+  out.resize(mask.size());
+  for (std::size_t i = 0; i < mask.size(); ++i) out[i] = mask[i] != 0 ? divide_by_constant(in[i], keep) : T32(0);
+}
+
 }  // namespace
 
 Backprop forward_backward(const Model& m, const Params& params, std::span<const float> x, std::span<const float> target,
@@ -34,6 +45,8 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
   // LayerNorm); out: the activation's output; noise: Dropout's mask / (1 - p) (empty: no dropout)
   std::vector<std::vector<T32>> in(depth + 1), pre(depth), act(depth), out(depth), noise(depth);
   std::vector<NormForward> norm(depth);
+  std::vector<JaxNormForward> jax_norm(depth);
+  std::vector<const std::vector<float>*> mask_of(depth);  // stax.Dropout's, by layer
   in[0] = exact(x);
   std::vector<std::vector<T32>> w(depth), b(depth), gamma(depth), beta(depth);
   std::vector<std::size_t> first(depth);  // layer l's first parameter (its weight)
@@ -47,7 +60,10 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
     for (std::size_t i = 0; i < batch; ++i)
       for (std::size_t j = 0; j < L.out; ++j) pre[l][i * L.out + j] = b[l][j];
     tape::tracked_gemm(false, true, batch, L.out, L.in, in[l].data(), w[l].data(), true, pre[l].data());
-    if (L.norm) {
+    if (L.norm && L.norm->form == NormForm::jax_two_pass) {
+      jax_norm[l] = layer_norm_jax(pre[l], batch, L.out, L.norm->eps, gamma[l], beta[l]);
+      act[l] = jax_norm[l].y;
+    } else if (L.norm) {
       norm[l] = layer_norm(pre[l], batch, L.out, L.norm->eps, gamma[l], beta[l]);
       act[l] = norm[l].y;
     } else {
@@ -56,7 +72,10 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
     out[l].resize(pre[l].size());
     for (std::size_t i = 0; i < pre[l].size(); ++i) out[l][i] = jax ? jax_activate(L, act[l][i]) : activate(L, act[l][i]);
     in[l + 1] = out[l];
-    if (L.dropout != 0) {  // ATen's _dropout: noise = bernoulli(1 - p) / (1 - p); input * noise
+    if (L.dropout != 0 && L.dropout_keeps) {  // stax.Dropout: where(keep, x / rate, 0)
+      mask_of[l] = &masks[dropped++];
+      keep_forward(*mask_of[l], L.dropout, out[l], in[l + 1]);
+    } else if (L.dropout != 0) {  // ATen's _dropout: noise = bernoulli(1 - p) / (1 - p); input * noise
       const std::vector<float>& mask = masks[dropped++];
       const T32 scale = T32(1) / T32(1 - L.dropout);
       noise[l].resize(mask.size());
@@ -71,12 +90,19 @@ Backprop forward_backward(const Model& m, const Params& params, std::span<const 
   r.gradients.resize(parameter_count(m));
   for (std::size_t l = depth; l-- > 0;) {
     const Layer& L = m.layers[l];
-    if (L.dropout != 0)  // mul's backward: grad * noise
+    if (L.dropout != 0 && L.dropout_keeps) {  // where's and div's transposes: where(keep, grad, 0) / rate
+      keep_forward(*mask_of[l], L.dropout, grad, grad);
+    } else if (L.dropout != 0) {  // mul's backward: grad * noise
       for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = grad[i] * noise[l][i];
+    }
     std::vector<T32> dz(grad.size());
     for (std::size_t i = 0; i < dz.size(); ++i)
       dz[i] = jax ? jax_derive(L, act[l][i], out[l][i], grad[i], r.kinks) : derive(L, act[l][i], out[l][i], grad[i], r.kinks);
-    if (L.norm) {
+    if (L.norm && L.norm->form == NormForm::jax_two_pass) {
+      JaxNormBackward nb = layer_norm_jax_backward(dz, jax_norm[l], batch, L.out, gamma[l]);
+      if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);
+      dz = std::move(nb.dx);
+    } else if (L.norm) {
       NormBackward nb = layer_norm_backward(dz, pre[l], norm[l], batch, L.out, gamma[l]);
       if (L.norm->affine) r.gradients[first[l] + 2] = std::move(nb.dgamma), r.gradients[first[l] + 3] = std::move(nb.dbeta);
       dz = std::move(nb.dx);

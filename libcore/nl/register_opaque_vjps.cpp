@@ -5,6 +5,8 @@
 
 #include "nl/block_header.hpp"
 #include "nl/cache_packing.hpp"
+#include "nl/head_kernel.hpp"
+#include "nl/head_loss.hpp"
 #include "nl/kernel_pair.hpp"
 #include "nl/rule_dispatch.hpp"
 #include "nl/swa.hpp"
@@ -95,6 +97,24 @@ void swa_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
                       d_inputs[2]);
 }
 
+// Saved: header, Z, W_o, U_emb, targets, Pj, probs (record_head_loss); recorded through an
+// installed HeadKernel, its handle last.
+constexpr std::size_t kHeadKernelSaved = 8;
+
+void head_loss_vjp(Spans d_outputs, Spans saved, OutSpans d_inputs) {
+  const HeadShape shape = decode_head_shape(saved[0]);
+  const float g = d_outputs[0][0];
+  if (saved.size() == kHeadKernelSaved) {
+    const HeadKernel* kernel = head_kernel_by_handle(static_cast<std::size_t>(saved[7][0]));
+    assert(kernel != nullptr);
+    kernel->backward(shape, saved[1], saved[2], saved[3], saved[5], saved[6], saved[4], g, d_inputs[0], d_inputs[1],
+                     d_inputs[2]);
+    return;
+  }
+  head_loss_backward(shape, saved[1], saved[2], saved[3], saved[5], saved[6], saved[4], g, d_inputs[0], d_inputs[1],
+                     d_inputs[2]);
+}
+
 }  // namespace
 
 common::Status register_opaque_vjps(tape::opaque::OpaqueRegistry& registry) {
@@ -108,7 +128,8 @@ common::Status register_opaque_vjps(tape::opaque::OpaqueRegistry& registry) {
     });
     if (!s.ok()) return s;
   }
-  return registry.register_backward(tape::opaque::OpaqueKey::swa, &swa_vjp);
+  if (common::Status s = registry.register_backward(tape::opaque::OpaqueKey::swa, &swa_vjp); !s.ok()) return s;
+  return registry.register_backward(tape::opaque::OpaqueKey::head_loss, &head_loss_vjp);
 }
 
 }  // namespace nl

@@ -1,49 +1,27 @@
 #include "nl/swa_kernel.hpp"
 
-#include <mutex>
-#include <vector>
+#include "nl/kernel_slot.hpp"
 
 namespace nl {
 namespace {
 
-struct SwaRegistry {
-  std::mutex mu;
-  std::vector<std::unique_ptr<SwaKernel>> all;  // by handle; never shrinks
-  std::optional<std::size_t> active;
-};
-
-SwaRegistry& swa_registry() {
-  static SwaRegistry r;
-  return r;
+KernelSlot<SwaKernel>& swa_slot() {
+  static KernelSlot<SwaKernel> slot;
+  return slot;
 }
 
 }  // namespace
 
-std::size_t install_swa_kernel(std::unique_ptr<SwaKernel> kernel) {
-  SwaRegistry& r = swa_registry();
-  std::lock_guard lock(r.mu);
-  r.all.push_back(std::move(kernel));
-  r.active = r.all.size() - 1;
-  return *r.active;
-}
+std::size_t install_swa_kernel(std::unique_ptr<SwaKernel> kernel) { return swa_slot().install(std::move(kernel)); }
 
-void uninstall_swa_kernel() {
-  SwaRegistry& r = swa_registry();
-  std::lock_guard lock(r.mu);
-  r.active.reset();
-}
+void uninstall_swa_kernel() { swa_slot().uninstall(); }
 
 std::optional<InstalledSwa> installed_swa_kernel() {
-  SwaRegistry& r = swa_registry();
-  std::lock_guard lock(r.mu);
-  if (!r.active) return std::nullopt;
-  return InstalledSwa{r.all[*r.active].get(), *r.active};
+  const auto a = swa_slot().active();
+  if (!a) return std::nullopt;
+  return InstalledSwa{a->first, a->second};
 }
 
-const SwaKernel* swa_kernel_by_handle(std::size_t handle) {
-  SwaRegistry& r = swa_registry();
-  std::lock_guard lock(r.mu);
-  return handle < r.all.size() ? r.all[handle].get() : nullptr;
-}
+const SwaKernel* swa_kernel_by_handle(std::size_t handle) { return swa_slot().by_handle(handle); }
 
 }  // namespace nl

@@ -3,6 +3,7 @@
 #include "tape/state_pager.hpp"
 
 #include "nl/cms_forward.hpp"
+#include "nl/head_loss.hpp"
 #include "nl/record_block.hpp"
 #include "tape/ops/activation.hpp"
 #include "tape/ops/elementwise.hpp"
@@ -10,7 +11,6 @@
 #include "tape/ops/matmul.hpp"
 #include "tape/ops/nl_straight_through.hpp"
 #include "tape/ops/reshape.hpp"
-#include "tape/ops/softmax.hpp"
 
 namespace nl {
 
@@ -82,8 +82,7 @@ TracedChunk traced_cms_forward(tape::Tape& t, const tape::opaque::OpaqueRegistry
   }
   if (K > 2) ysum = scale(ysum, level_scale<float>(K));
   const tape::Tensor z = mul(a, sigmoid(ysum));
-  const tape::Tensor logits = matmul(matmul_transpose_b(z, p.w_o), p.u_emb);
-  out.loss = cross_entropy(logits, targets);
+  out.loss = record_head_loss(registry, z, p.w_o, p.u_emb, targets);
   return out;
 }
 

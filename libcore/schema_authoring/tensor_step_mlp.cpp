@@ -36,11 +36,17 @@ SchemaDocument receipt() {
                    .optional("layer_norm", object()
                                                .field("eps", number().min(0).max(1))
                                                .field("elementwise_affine", boolean())
+                                               .optional("variance", constant("two_pass")
+                                                                         .describe("jax_mlp.LayerNorm (a jax receipt): two-pass "
+                                                                                   "moments, rsqrt; absent: ATen's (Welford)"))
                                                .closed()
                                                .ordered()
                                                .describe("nn.LayerNorm(out) between the Linear and the activation"))
                    .optional("dropout", number().min(0).max(1).describe("nn.Dropout(p) after the activation, 0 < p < 1; "
                                                                          "its mask is the batch's mask.layers.<l>"))
+                   .optional("dropout_keep", number().min(0).max(1).describe("stax.Dropout(rate) after the activation (a jax "
+                                                                              "receipt): rate is the keep probability, kept "
+                                                                              "entries x / rate; its mask as dropout's"))
                    .closed()
                    .ordered();
   Node sgd = object()

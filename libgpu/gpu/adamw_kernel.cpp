@@ -6,20 +6,6 @@
 namespace gpu {
 namespace {
 
-// A binary64 buffer on a backend, freed on scope exit.
-class Buffer64 {
- public:
-  Buffer64(Backend& b, std::size_t n) : b_(&b), p_(b.alloc_f64(n)) {}
-  ~Buffer64() { b_->release_f64(p_); }
-  Buffer64(const Buffer64&) = delete;
-  Buffer64& operator=(const Buffer64&) = delete;
-  [[nodiscard]] double* get() const { return p_; }
-
- private:
-  Backend* b_;
-  double* p_;
-};
-
 // The norm's partials and their sum, on buffers the caller keeps; g (n values) on the device.
 double device_sum_of_squares(Backend& b, const float* g, std::size_t n, const Buffer64& partials, const Buffer64& sum) {
   launch<KernelId::square_partials>(b, SquarePartialsArgs{g, n, partials.get()}, kNormPartials);

@@ -98,4 +98,18 @@ class Buffer {
   std::size_t n_;
 };
 
+// A binary64 buffer on a backend, zero-filled, freed on scope exit.
+class Buffer64 {
+ public:
+  Buffer64(Backend& b, std::size_t n) : b_(&b), p_(b.alloc_f64(n)) {}
+  ~Buffer64() { b_->release_f64(p_); }
+  Buffer64(const Buffer64&) = delete;
+  Buffer64& operator=(const Buffer64&) = delete;
+  [[nodiscard]] double* get() const { return p_; }
+
+ private:
+  Backend* b_;
+  double* p_;
+};
+
 }  // namespace gpu

@@ -4,8 +4,10 @@
 
 #include "gpu/adamw_kernel.hpp"
 #include "gpu/backend.hpp"
+#include "gpu/head_loss_kernels.hpp"
 #include "gpu/kernel_pairs.hpp"
 #include "gpu/swa_kernels.hpp"
+#include "nl/head_kernel.hpp"
 #include "nl/kernel_pair.hpp"
 #include "nl/optimizer_kernel.hpp"
 #include "nl/swa_kernel.hpp"
@@ -33,9 +35,11 @@ common::Status install_device(const DeviceChoice& d, std::string_view option) {
   }
   if (backend != nullptr) {
     (void)nl::install_swa_kernel(make_swa_kernel(*backend));
+    (void)nl::install_head_kernel(make_head_kernel(*backend));
     nl::install_optimizer_kernel(make_optimizer_kernel(*backend));
   } else {
     nl::uninstall_swa_kernel();
+    nl::uninstall_head_kernel();
     nl::uninstall_optimizer_kernel();
   }
   return {};

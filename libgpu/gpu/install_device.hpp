@@ -2,7 +2,7 @@
 // Installs a --device choice for this process: for cpu-launcher and cuda, every memory rule's
 // kernel pair (kernel_pairs.hpp), the SWA kernel (swa_kernels.hpp) and the optimizer kernel
 // (adamw_kernel.hpp) on that backend behind nl's seams, so the tape path (record_active,
-// record_swa and their VJPs) and the trainer's clip and AdamW run them; for cpu, none (nl's own
+// record_swa, record_head_loss and their VJPs) and the trainer's clip and AdamW run them; for cpu, none (nl's own
 // code: the default bits). The hand-written backward (cms_backward) never uses them.
 #include <string_view>
 

@@ -6,6 +6,7 @@
 #include "gpu/bodies/lattice.hpp"
 #include "gpu/bodies/matrix_rules.hpp"
 #include "gpu/bodies/mlp_rules.hpp"
+#include "gpu/bodies/softmax_ce.hpp"
 #include "gpu/bodies/swa.hpp"
 #include "gpu/bodies/trellis.hpp"
 
@@ -19,7 +20,9 @@
   X(gemm, GemmBody)                      \
   X(swa_forward, SwaForwardBody)         \
   X(swa_backward_query, SwaBackwardQueryBody) \
-  X(swa_backward_key, SwaBackwardKeyBody)
+  X(swa_backward_key, SwaBackwardKeyBody) \
+  X(softmax_ce_rows, SoftmaxCeRows)      \
+  X(softmax_ce_grad, SoftmaxCeGrad)
 
 // Phased bodies (Body::kPhases, Body::width(args, phase), Body::run(args, step, phase, i)): for
 // each step, each phase over its own index space, with a barrier between phases.

@@ -6,6 +6,7 @@
 
 #include "gpu/install_device.hpp"
 #include "gpu_check.hpp"
+#include "nl/head_kernel.hpp"
 #include "nl/kernel_pair.hpp"
 #include "nl/rule_check.hpp"
 #include "nl/swa_kernel.hpp"
@@ -14,7 +15,7 @@
 namespace {
 
 // Which device every seam has installed: "" for none (nl's own code), else the pairs' device,
-// which must agree across the nine rules and SWA ("mixed" otherwise).
+// which must agree across the nine rules, SWA and the head ("mixed" otherwise).
 std::string installed_devices() {
   std::string seen;
   bool first = true;
@@ -28,6 +29,8 @@ std::string installed_devices() {
   }
   const auto s = nl::installed_swa_kernel();
   note(s ? std::string(s->kernel->device()) : std::string());
+  const auto h = nl::installed_head_kernel();
+  note(h ? std::string(h->kernel->device()) : std::string());
   return seen;
 }
 
@@ -48,6 +51,30 @@ SwaGradients tape_swa(const nl::SwaShape& sh, unsigned seed) {
     g.a = a.to_vector();
     t.backward(a.id(), w);
     g.gq = t.get_grad(tq.id()), g.gk = t.get_grad(tk.id()), g.gv = t.get_grad(tv.id());
+  });
+  return g;
+}
+
+struct HeadGradients {
+  float loss;
+  std::vector<float> gz, gw, gu;
+};
+
+HeadGradients tape_head(const nl::HeadShape& sh, unsigned seed) {
+  std::mt19937 rng(seed);
+  const std::vector<float> z = nltest::cast<float>(nltest::uniform(sh.s * sh.d, 1.0, rng)),
+                           w = nltest::cast<float>(nltest::uniform(sh.d * sh.d, 0.5, rng)),
+                           u = nltest::cast<float>(nltest::uniform(sh.d * sh.vocab, 0.5, rng));
+  std::vector<std::size_t> targets(sh.s);
+  for (std::size_t i = 0; i < sh.s; ++i) targets[i] = i == 2 ? sh.vocab : (i * 11) % sh.vocab;
+  HeadGradients g;
+  tape::with_tape([&](tape::Tape& t) {
+    const tape::Tensor tz = t.register_param(z, {sh.s, sh.d}), tw = t.register_param(w, {sh.d, sh.d}),
+                       tu = t.register_param(u, {sh.d, sh.vocab});
+    const tape::Tensor loss = nl::record_head_loss(nltest::registry(), tz, tw, tu, targets);
+    g.loss = loss.item();
+    t.backward(loss.id());
+    g.gz = t.get_grad(tz.id()), g.gw = t.get_grad(tw.id()), g.gu = t.get_grad(tu.id());
   });
   return g;
 }
@@ -76,7 +103,7 @@ TEST_CASE("install_device: parse_device spells cpu, cpu-launcher, cuda and cuda:
   }
 }
 
-TEST_CASE("install_device: cpu-launcher installs all nine pairs and SWA; cpu removes them; an unusable cuda changes nothing") {
+TEST_CASE("install_device: cpu-launcher installs all nine pairs, SWA and the head; cpu removes them; an unusable cuda changes nothing") {
   REQUIRE(installed_devices().empty());
   REQUIRE(gpu::install_device({gpu::DeviceChoice::Kind::cpu_launcher, 0}, "--device").ok());
   CHECK(installed_devices() == "cpu");  // the CPU launcher's backend
@@ -111,4 +138,17 @@ TEST_CASE("install_device: the tape's SWA block through the CPU launcher's kerne
   gputest::require_close(kernels.gq, own.gq, "swa grad q");
   gputest::require_close(kernels.gk, own.gk, "swa grad k");
   gputest::require_close(kernels.gv, own.gv, "swa grad v");
+}
+
+TEST_CASE("install_device: the tape's head block through the CPU launcher's kernel is nl's own, bit for bit") {
+  const nl::HeadShape sh{9, 32, 256};
+  const HeadGradients own = tape_head(sh, 6);
+  REQUIRE(gpu::install_device({gpu::DeviceChoice::Kind::cpu_launcher, 0}, "--device").ok());
+  REQUIRE(nl::installed_head_kernel().has_value());
+  const HeadGradients kernels = tape_head(sh, 6);
+  REQUIRE(gpu::install_device({gpu::DeviceChoice::Kind::cpu, 0}, "--device").ok());
+  CHECK(kernels.loss == own.loss);
+  CHECK(kernels.gz == own.gz);
+  CHECK(kernels.gw == own.gw);
+  CHECK(kernels.gu == own.gu);
 }

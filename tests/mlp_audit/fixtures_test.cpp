@@ -1,5 +1,6 @@
-// fixtures/mlp/: a real PyTorch run (tests/support/mlp_fixtures.py) and its damaged copies, each
-// named for its mutation with a .meta.json naming the rule that must fail first. Needs no torch.
+// fixtures/mlp/: real PyTorch and JAX runs (tests/support/mlp_fixtures.py, jax_mlp_fixtures.py)
+// and their damaged copies, each named for its mutation with a .meta.json naming the rule that
+// must fail first. Needs no torch and no JAX.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -55,9 +56,9 @@ TEST_CASE("mlp_audit: the real run passes every rule") {
   for (unsigned rule = 1; rule <= 7; ++rule) CHECK(v.tally()[rule].checked > 0);
 }
 
-TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout and the later losses pass every rule they reach") {
+TEST_CASE("mlp_audit: real runs of LayerNorm, GELU, Dropout (PyTorch and JAX) and the later losses pass every rule they reach") {
   for (const char* name : {"norm-gelu-dropout-sgd.jsonl", "gelu-tanh-bce-adam.jsonl", "plain-norm-half-adamw.jsonl",
-                           "linear-lr-bce-pos-weight.jsonl"}) {
+                           "linear-lr-bce-pos-weight.jsonl", "jax-norm-dropout-momentum.jsonl"}) {
     CAPTURE(name);
     const mlp_audit::StreamVerifier v = run(lines_of(dir() / name));
     CHECK(v.receipts() >= 3);
@@ -80,7 +81,7 @@ TEST_CASE("mlp_audit: each damaged fixture fails its rule first") {
     CHECK(v.failures().front().rule == m.at("rule").get<unsigned>());
     ++seen;
   }
-  CHECK(seen == 11);
+  CHECK(seen == 12);
 }
 
 TEST_CASE("mlp_audit: a failure names step, tensor, entry, stored, recomputed and bound") {
@@ -108,11 +109,11 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   // An affine LayerNorm adds layers.0.norm.weight and .bias after layers.0.bias: 12 tensors before the step become 18.
   CHECK(error_for("\"activation\":\"relu\"", "\"activation\":\"relu\",\"layer_norm\":{\"eps\":1e-5,\"elementwise_affine\":true}")
             .find("/before/tensors: holds 12 tensors; expected 18") != std::string::npos);
-  // What bp recomputes in torch's formulas only is refused in a jax receipt (GELU is not: JAX's is audited).
+  // torch's LayerNorm in a jax receipt is refused (GELU is not: JAX's is audited).
   const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
   CHECK(error_after("norm-gelu-dropout-sgd.jsonl", {{"\"name\":\"pytorch\"", "\"name\":\"jax\""},
                                                     {sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}})
-            .find("/model/layers/0/layer_norm: is PyTorch-only") != std::string::npos);
+            .find("/model/layers/0/layer_norm: in a jax receipt must be jax_mlp.LayerNorm's") != std::string::npos);
   // SiLU and both GELUs in a jax receipt are read (JAX's formulas: jax_activation.cpp); this one then
   // fails past the model, at torch's optimizer state names.
   const std::string adam = "{\"kind\":\"adam\",\"lr\":0.01,\"weight_decay\":0.0,\"beta1\":0.9,\"beta2\":0.999,\"eps\":1e-08,\"amsgrad\":false}";
@@ -140,5 +141,24 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
         std::string::npos);
   CHECK(error_after(sched, {{"\"total_iters\":2", "\"total_iters\":-2"}}).find("/model/scheduler/total_iters") != std::string::npos);
   CHECK(error_after(sched, {{"\"pos_weight\":[0.5,2.0,3.0]", "\"pos_weight\":[0.5,2.0]"}}).find("/model/loss/pos_weight: must hold one") !=
+        std::string::npos);
+}
+
+TEST_CASE("mlp_audit: each trainer's LayerNorm and Dropout conventions; another's is malformed") {
+  const char* run = "norm-gelu-dropout-sgd.jsonl";
+  const std::string affine = "\"elementwise_affine\":true", two_pass = affine + ",\"variance\":\"two_pass\"";
+  CHECK(error_after(run, {{affine, two_pass}}).find("/model/layers/0/layer_norm: has variance \"two_pass\"") != std::string::npos);
+  CHECK(error_after(run, {{"\"dropout\":", "\"dropout_keep\":"}}).find("/model/layers/0/dropout_keep: is stax.Dropout's") !=
+        std::string::npos);
+  CHECK(error_after(run, {{"\"dropout\":0.25", "\"dropout\":0.25,\"dropout_keep\":0.75"}}).find("/model/layers/0/dropout_keep: and dropout") !=
+        std::string::npos);
+  CHECK(error_after(run, {{affine, affine + ",\"variance\":\"welford\""}}).find("/model/layers/0/layer_norm/variance") != std::string::npos);
+  // As a jax receipt (GELU made tanh): torch's LayerNorm is refused, then torch's Dropout.
+  const std::string sgd = "{\"kind\":\"sgd\",\"lr\":0.1,\"weight_decay\":0.0,\"momentum\":0.9,\"dampening\":0.0,\"nesterov\":false}";
+  const std::pair<std::string, std::string> jax{"\"name\":\"pytorch\"", "\"name\":\"jax\""}, tanh{"\"gelu\"", "\"tanh\""},
+      mom{sgd, "{\"kind\":\"jax_momentum\",\"lr\":0.1,\"mass\":0.9}"}, smooth{",\"label_smoothing\":0.1,\"weight\":[0.5,1.0,2.0]", ""};
+  CHECK(error_after(run, {jax, tanh, mom, smooth}).find("/model/layers/0/layer_norm: in a jax receipt must be jax_mlp.LayerNorm's") !=
+        std::string::npos);
+  CHECK(error_after(run, {jax, tanh, mom, smooth, {affine, two_pass}}).find("/model/layers/0/dropout: is nn.Dropout's p") !=
         std::string::npos);
 }

@@ -4,7 +4,7 @@
 
 #include <set>
 
-TEST_CASE("register_opaque_vjps: all 19 keys get a function, distinct per key; registering twice fails") {
+TEST_CASE("register_opaque_vjps: all 20 keys get a function, distinct per key; registering twice fails") {
   tape::opaque::OpaqueRegistry registry;
   REQUIRE(nl::register_opaque_vjps(registry).ok());
   std::set<tape::OpaqueBackwardFn> fns;

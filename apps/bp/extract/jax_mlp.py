@@ -31,16 +31,18 @@ triple is jax.example_libraries.optimizers' own, made here only so that its sett
 the loss is one of two formulas written here, in the operation order bp recomputes (torch's).
 
 What it accepts (anything else is refused when the writer is created, before training):
-  layers     the list given to stax.serial: stax.Dense(n) layers, each followed by at most one of
-             stax.Relu, stax.LeakyRelu (slope 0.01), stax.Sigmoid, stax.Tanh, stax.Gelu (GELU's tanh
-             form, jax.nn.gelu's default), stax.Identity, or stax.elementwise(f, **kwargs) of
-             f = jax.nn.relu, jax.nn.leaky_relu (negative_slope=s), jax.nn.sigmoid (lax.logistic),
-             jnp.tanh (lax.tanh), jax.nn.gelu (approximate=True: the tanh form; approximate=False:
-             exact, through erfc), jax.nn.silu (jax.nn.swish), or a functools.partial of one of those.
-             They are recognized by the function stax.elementwise was given, not by a name: a lambda
-             or a wrapper of them is refused. bp recomputes each in jax.nn's operation order, its
-             backward as jax.grad's, with XLA's measured tanh / logistic / exp / erfc errors
-             (man bp, "verify tensor").
+  layers     the list given to stax.serial: stax.Dense(n) layers, each followed, in this order, by
+             at most one LayerNorm (this file's: jax_mlp.LayerNorm(eps=1e-5, affine=True); stax has
+             none), at most one activation, and at most one stax.Dropout(rate) (mode "train",
+             0 < rate < 1). Activations: stax.Relu, stax.LeakyRelu (slope 0.01), stax.Sigmoid,
+             stax.Tanh, stax.Gelu (GELU's tanh form, jax.nn.gelu's default), stax.Identity, or
+             stax.elementwise(f, **kwargs) of f = jax.nn.relu, jax.nn.leaky_relu (negative_slope=s),
+             jax.nn.sigmoid (lax.logistic), jnp.tanh (lax.tanh), jax.nn.gelu (approximate=True: the
+             tanh form; approximate=False: exact, through erfc), jax.nn.silu (jax.nn.swish), or a
+             functools.partial of one of those. They are recognized by the function
+             stax.elementwise was given, not by a name: a lambda or a wrapper of them is refused.
+             bp recomputes each in jax.nn's operation order, its backward as jax.grad's, with
+             XLA's measured tanh / logistic / exp / erfc errors (man bp, "verify tensor").
   loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
              ("cross_entropy" | "mse", "sum")
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
@@ -49,6 +51,15 @@ What it accepts (anything else is refused when the writer is created, before tra
              piecewise_constant (its boundaries and values float32 or int32 arrays). Your own
              schedule function is refused: bp recomputes the schedules it knows, operation for
              operation, whether opt_update ran under jit (fp32) or not (Python floats).
+LayerNorm is a function of this file, written so that bp can bound it: per row, mean = jnp.mean(x),
+c = x - mean, var = jnp.mean(c * c) (two passes, biased), y = c * lax.rsqrt(var + eps) * gamma +
+beta; its gradient is what jax.grad derives from that. Its parameters (gamma, beta) are written
+as layers.<l>.norm.weight and .bias, after the Dense layer's. stax.Dropout's `rate` is the KEEP
+probability (stax keeps an entry where bernoulli(key, rate) and divides it by rate): the receipt
+says dropout_keep. With Dropout, loss_fn takes a PRNG key (writer.loss_fn(params, x, y, key)) and
+record() the same key (record(..., key=key)): the writer draws each Dropout's mask again from the
+key stax.serial gives that layer (random.split(key, len(layers))) and records it as the batch's
+mask.layers.<l> (1 kept, 0 dropped).
 Not yet: the other stax layers (Softplus, Elu, Selu, ...).
 
 Gradient clipping: call the writer's clip_grads instead of optimizers.clip_grads, outside jit,
@@ -72,6 +83,7 @@ before it; about twice the bytes).
 import base64
 import functools
 import hashlib
+import inspect
 import json
 
 import jax
@@ -79,9 +91,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax.example_libraries import optimizers, stax
 
-SUPPORTED = ("layers: stax.Dense(n) each followed by at most one of stax.Relu, stax.LeakyRelu, stax.Sigmoid, "
-             "stax.Tanh, stax.Gelu (tanh form), stax.Identity, or stax.elementwise of jax.nn.relu, jax.nn.leaky_relu "
-             "(negative_slope=), jax.nn.sigmoid, jnp.tanh, jax.nn.gelu (approximate=True or False), jax.nn.silu; "
+SUPPORTED = ("layers: stax.Dense(n) each followed by, in this order, at most one jax_mlp.LayerNorm, at most one of "
+             "stax.Relu, stax.LeakyRelu, stax.Sigmoid, stax.Tanh, stax.Gelu (tanh form), stax.Identity, or stax.elementwise "
+             "of jax.nn.relu, jax.nn.leaky_relu (negative_slope=), jax.nn.sigmoid, jnp.tanh, jax.nn.gelu (approximate=True "
+             "or False), jax.nn.silu, and at most one stax.Dropout(rate) (mode 'train'); "
              "loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
              "nesterov, adam (jax.example_libraries.optimizers) with a number or one of optimizers' schedules as the "
              "step size (constant, exponential_decay, inverse_time_decay, polynomial_decay, piecewise_constant); "
@@ -141,6 +154,42 @@ def _activation(layer):
     return None
 
 
+def LayerNorm(eps=1e-5, affine=True):  # noqa: N802 (stax's naming)
+    """A stax-style layer normalizing each row over its last dimension, in the operations bp
+    recomputes (man bp, "verify tensor"): two-pass mean and biased variance, then rsqrt. Its
+    parameters are (gamma, beta) of the row's width (ones and zeros), or () without affine."""
+    def init_fun(rng, input_shape):
+        n = input_shape[-1]
+        return input_shape, ((jnp.ones((n,), jnp.float32), jnp.zeros((n,), jnp.float32)) if affine else ())
+
+    def apply_fun(params, inputs, **kwargs):
+        mean = jnp.mean(inputs, axis=-1, keepdims=True)
+        c = inputs - mean
+        var = jnp.mean(c * c, axis=-1, keepdims=True)
+        y = c * jax.lax.rsqrt(var + eps)
+        return y * params[0] + params[1] if affine else y
+    apply_fun.bp_layer_norm = {"eps": float(eps), "elementwise_affine": bool(affine), "variance": "two_pass"}
+    return init_fun, apply_fun
+
+
+def _layer_norm(layer):
+    """The receipt's layer_norm object of a jax_mlp.LayerNorm, else None."""
+    return getattr(layer[1], "bp_layer_norm", None) if isinstance(layer, tuple) and len(layer) == 2 else None
+
+
+def _dropout(layer, i):
+    """stax.Dropout's keep rate, else None; refused in test mode or at a rate bp cannot recompute."""
+    if not (isinstance(layer, tuple) and len(layer) == 2 and getattr(layer[1], "__qualname__", "").startswith("Dropout.")):
+        return None
+    closure = inspect.getclosurevars(layer[1]).nonlocals
+    if closure.get("mode") != "train":
+        _refuse(f"layer {i} is stax.Dropout in mode {closure.get('mode')!r} (an identity: leave it out of the training list)")
+    rate = closure.get("rate")
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 < rate < 1:
+        _refuse(f"layer {i} is stax.Dropout with rate {rate!r} (the keep probability, a number in (0, 1))")
+    return float(rate)
+
+
 def _plan(layers):
     """[(position in the stax list, activation name, negative_slope or None)] for each Dense layer."""
     plan, i = [], 0
@@ -148,18 +197,31 @@ def _plan(layers):
     while i < len(layers):
         if not _is_dense(layers[i]):
             _refuse(f"layer {i} is not stax.Dense where a Dense layer was expected")
-        if i + 1 < len(layers) and not _is_dense(layers[i + 1]):
-            act = _activation(layers[i + 1])
-            if act is None:
-                _refuse(f"layer {i + 1} is not one of the supported activations")
-            plan.append((i,) + act)
-            i += 2
-        else:
-            plan.append((i, "identity", None))
-            i += 1
+        j = i + 1
+        j += j < len(layers) and _layer_norm(layers[j]) is not None
+        act = _activation(layers[j]) if j < len(layers) else None
+        j += act is not None
+        j += j < len(layers) and _dropout(layers[j], j) is not None
+        if j < len(layers) and not _is_dense(layers[j]):
+            _refuse(f"layer {j} is not one of the supported layers after a Dense layer (LayerNorm, an activation, Dropout, "
+                    "in this order)")
+        plan.append((i,) + (act or ("identity", None)))
+        i = j
     if not plan:
         _refuse("there are no layers")
     return plan
+
+
+def _extras(layers, plan):
+    """Per Dense layer: (position of its LayerNorm or None, the layer_norm object or None,
+    position of its Dropout or None, its keep rate or None)."""
+    layers, out = list(layers), []
+    for k, (pos, _, _) in enumerate(plan):
+        end = plan[k + 1][0] if k + 1 < len(plan) else len(layers)
+        norm = next(((p, _layer_norm(layers[p])) for p in range(pos + 1, end) if _layer_norm(layers[p])), (None, None))
+        drop = next(((p, _dropout(layers[p], p)) for p in range(pos + 1, end) if _dropout(layers[p], p)), (None, None))
+        out.append(norm + drop)
+    return out
 
 
 def _loss(loss):
@@ -252,12 +314,12 @@ def _optimizer(spec):
 def _loss_fn(apply_fun, loss):
     total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
     if loss["kind"] == "cross_entropy":
-        def fn(params, x, y):
-            logp = jax.nn.log_softmax(apply_fun(params, x))
+        def fn(params, x, y, key=None):
+            logp = jax.nn.log_softmax(apply_fun(params, x, rng=key))
             return -total(jnp.take_along_axis(logp, y[:, None], axis=1))
     else:
-        def fn(params, x, y):
-            d = apply_fun(params, x) - y
+        def fn(params, x, y, key=None):
+            d = apply_fun(params, x, rng=key) - y
             return total(d * d)
     return fn
 
@@ -277,6 +339,7 @@ class MlpReceiptWriter:
         # bp reads it there. "every": each receipt carries it (verifiable alone).
         self.before_every, self.wrote = before == "every", False
         self.plan, self.count = _plan(layers), len(list(layers))
+        self.extras = _extras(layers, self.plan)
         self.loss = _loss(loss)
         self.opt_json, self.schedule_json, self.optimizer = _optimizer(optimizer)
         self._step_size = optimizers.make_schedule(optimizer[1] if callable(optimizer[1]) else self.opt_json["lr"])
@@ -322,7 +385,31 @@ class MlpReceiptWriter:
         for l, (w, b) in enumerate(self._dense(tree)):
             out.append(_tensor(f"{prefix}layers.{l}.weight", np.asarray(w).T))
             out.append(_tensor(f"{prefix}layers.{l}.bias", b))
+            out += self._norm_section(prefix, l, tree)
         return out
+
+    def _norm_section(self, prefix, l, tree):
+        """A LayerNorm's gamma and beta, after its Dense layer's (receipt order)."""
+        pos, norm = self.extras[l][:2]
+        if norm is None or not norm["elementwise_affine"]:
+            return []
+        p = tree[pos]
+        if not (isinstance(p, (tuple, list)) and len(p) == 2 and np.ndim(p[0]) == 1 and np.ndim(p[1]) == 1):
+            _refuse(f"parameters of layer {pos} are not a LayerNorm's (gamma, beta)")
+        return [_tensor(f"{prefix}layers.{l}.norm.weight", p[0]), _tensor(f"{prefix}layers.{l}.norm.bias", p[1])]
+
+    def _masks(self, key, batch):
+        """Each stax.Dropout's mask, drawn again as stax.serial and stax.Dropout draw it: the key
+        split once per layer of the list, bernoulli(layer's key, rate, [batch, out])."""
+        masks = []
+        for l, ((_, _, pos, rate), layer) in enumerate(zip(self.extras, self.layers_json)):
+            if rate is None:
+                continue
+            if key is None:
+                raise ValueError("MlpReceiptWriter.record: the model has stax.Dropout: pass the PRNG key given to loss_fn (key=)")
+            keep = jax.random.bernoulli(jax.random.split(key, self.count)[pos], rate, (batch, layer["out"]))
+            masks.append(_tensor(f"mask.layers.{l}", np.asarray(keep, dtype=np.float32)))
+        return masks
 
     def _state(self, opt_state):
         """Parameters, then each state tensor of every parameter (receipt order)."""
@@ -338,12 +425,17 @@ class MlpReceiptWriter:
             tensors += self._section(name + ".", part(k))
         return tensors
 
-    def record(self, i, x, y, state_before, loss, grads, state_after):
+    def record(self, i, x, y, state_before, loss, grads, state_after, key=None):
         """Step i: opt_update(i, grads, state_before) gave state_after; loss and grads were
-        computed by writer.loss_fn at get_params(state_before) on (x, y)."""
+        computed by writer.loss_fn at get_params(state_before) on (x, y) (and key, with Dropout)."""
         dense = self._dense(self.optimizer[2](state_before))
         if self.layers_json is None:
             self.layers_json = self._layers_json(dense)
+            for layer, (_, norm, _, rate) in zip(self.layers_json, self.extras):
+                if norm is not None:
+                    layer["layer_norm"] = dict(norm)
+                if rate is not None:
+                    layer["dropout_keep"] = rate
         model = {"kind": "mlp", "layers": self.layers_json, "loss": self.loss, "optimizer": self.opt_json}
         if self.schedule_json is not None:
             model["scheduler"] = self.schedule_json
@@ -353,7 +445,7 @@ class MlpReceiptWriter:
                "model": model, "receipt": {"index": self.index, "previous_sha256": self.previous},
                "step": {"n": self.n, "optimizer_step": int(i) + 1, "batch": int(np.shape(x)[0]),
                         "lr": float(self._step_size(int(i))), "loss": float(loss), "clip": clip},
-               "batch": {"tensors": [_tensor("input", x), _tensor("target", target)]}}
+               "batch": {"tensors": [_tensor("input", x), _tensor("target", target)] + self._masks(key, int(np.shape(x)[0]))}}
         if self.before_every or not self.wrote:
             rec["before"] = {"tensors": self._state(state_before)}
         rec.update({"gradients": {"tensors": self._section("", grads)}, "after": {"tensors": self._state(state_after)}})

@@ -1,6 +1,6 @@
 #pragma once
 // Names of the opaque blocks the tape can record: every memory rule, sliding-window attention,
-// and the read-only (frozen) variant of each rule. The tape never differentiates through these
+// the output head with its loss, and the read-only (frozen) variant of each rule. The tape never differentiates through these
 // blocks; the backward function registered for the key supplies their VJP.
 #include <array>
 #include <cstddef>
@@ -23,6 +23,8 @@ enum class OpaqueKey : std::uint8_t {
   atlas_omega,
   // Sliding-window attention.
   swa,
+  // The output head and the softmax cross-entropy loss: logits = (Z W_o^T) U_emb, mean loss.
+  head_loss,
   // Frozen read-only variants (read without write).
   frozen_delta_rule,
   frozen_titans_lmm,
@@ -35,13 +37,13 @@ enum class OpaqueKey : std::uint8_t {
   frozen_atlas_omega,
 };
 
-inline constexpr std::size_t kOpaqueKeyCount = 19;
+inline constexpr std::size_t kOpaqueKeyCount = 20;
 
 inline constexpr std::array<OpaqueKey, kOpaqueKeyCount> kAllOpaqueKeys = {
     OpaqueKey::delta_rule,          OpaqueKey::titans_lmm,        OpaqueKey::hebbian_rule,
     OpaqueKey::moneta,              OpaqueKey::yaad,              OpaqueKey::memora,
     OpaqueKey::lattice_osr,         OpaqueKey::trellis,           OpaqueKey::atlas_omega,
-    OpaqueKey::swa,                 OpaqueKey::frozen_delta_rule, OpaqueKey::frozen_titans_lmm,
+    OpaqueKey::swa,                 OpaqueKey::head_loss,         OpaqueKey::frozen_delta_rule, OpaqueKey::frozen_titans_lmm,
     OpaqueKey::frozen_hebbian_rule, OpaqueKey::frozen_moneta,     OpaqueKey::frozen_yaad,
     OpaqueKey::frozen_memora,       OpaqueKey::frozen_lattice_osr, OpaqueKey::frozen_trellis,
     OpaqueKey::frozen_atlas_omega,
@@ -60,6 +62,7 @@ inline constexpr std::array<OpaqueKey, kOpaqueKeyCount> kAllOpaqueKeys = {
     case OpaqueKey::trellis: return "Trellis";
     case OpaqueKey::atlas_omega: return "AtlasOmega";
     case OpaqueKey::swa: return "SWA";
+    case OpaqueKey::head_loss: return "HeadLoss";
     case OpaqueKey::frozen_delta_rule: return "FrozenDeltaRule";
     case OpaqueKey::frozen_titans_lmm: return "FrozenTitansLMM";
     case OpaqueKey::frozen_hebbian_rule: return "FrozenHebbianRule";
@@ -82,7 +85,7 @@ inline constexpr std::array<OpaqueKey, kOpaqueKeyCount> kAllOpaqueKeys = {
   return std::nullopt;
 }
 
-// The read-only counterpart of an active rule; nullopt for SWA and for keys already frozen.
+// The read-only counterpart of an active rule; nullopt for SWA, the head and keys already frozen.
 [[nodiscard]] constexpr std::optional<OpaqueKey> frozen_variant(OpaqueKey key) {
   const std::size_t i = index_of(key);
   if (i < index_of(OpaqueKey::swa)) return static_cast<OpaqueKey>(i + index_of(OpaqueKey::frozen_delta_rule));

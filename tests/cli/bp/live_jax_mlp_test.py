@@ -2,13 +2,15 @@
 the shipped MlpReceiptWriter (`bp examples jax_mlp --print`): a short run per activation, loss and
 optimizer verifies, eagerly and with the update and the gradient under jax.jit (a traced step
 index: b^k by lax.pow instead of repeated squaring); tampered gradients, optimizer state, learning
-rates, parameters between steps and step order are each caught by their rule; a torch optimizer or
-a torch scheduler in a jax receipt is refused as malformed; the writer refuses what bp cannot
-recompute (optimizers.clip_grads as an optimizer, by name, other stax layers and wrapped
-activations); a 784-256-10 batch-64 Adam run split across two files verifies as one stream. GELU
-(stax.Gelu, and jax.nn.gelu exact and tanh through stax.elementwise) and SiLU verify, with a
-gradient entry moved in its 7th digit caught; before="first" (the default) receipts verify and are
-smaller than "every". Schedules and clipping: live_jax_schedule_test.py."""
+rates, parameters between steps and step order are each caught by their rule; a torch optimizer,
+scheduler, LayerNorm or Dropout in a jax receipt is refused as malformed; the writer refuses what
+bp cannot recompute (optimizers.clip_grads as an optimizer, by name, other stax layers and wrapped
+activations, layers out of order, Dropout in test mode); a 784-256-10 batch-64 Adam run split
+across two files verifies as one stream. GELU (stax.Gelu, and jax.nn.gelu exact and tanh through
+stax.elementwise) and SiLU verify, with a gradient entry moved in its 7th digit caught;
+before="first" (the default) receipts verify and are smaller than "every"; jax_mlp.LayerNorm and
+stax.Dropout (its mask recorded) verify, a 7th-digit gradient change and a flipped mask entry are
+caught. Schedules and clipping: live_jax_schedule_test.py."""
 import base64
 import functools
 import json
@@ -29,7 +31,7 @@ from live_common import check_schema, bp, check, fetch_helper, finish, first_fai
 BP, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
 fetch_helper(BP, "jax_mlp", WORK)
-from jax_mlp_trace_helper import MlpReceiptWriter  # noqa: E402
+from jax_mlp_trace_helper import LayerNorm, MlpReceiptWriter  # noqa: E402
 
 
 def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=False, resume_from=None, start=None,
@@ -37,8 +39,8 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
     layers = []
     for i in range(len(widths) - 1):
         layers.append(stax.Dense(widths[i + 1]))
-        if acts[i] is not None:
-            layers.append(acts[i])
+        if acts[i] is not None:  # a layer, or a list of them (LayerNorm, activation, Dropout)
+            layers += acts[i] if isinstance(acts[i], list) else [acts[i]]
     init_fun, apply_fun = stax.serial(*layers)
     rng = np.random.default_rng(seed)
     with MlpReceiptWriter(layers, apply_fun, loss=loss, optimizer=optimizer, out=path, resume_from=resume_from,
@@ -57,9 +59,10 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
             classes = (loss if isinstance(loss, str) else loss[0]) == "cross_entropy"
             y = jnp.asarray(rng.integers(0, widths[-1], batch)) if classes else jnp.asarray(
                 rng.standard_normal((batch, widths[-1])), dtype=jnp.float32)
-            value, grads = grad_fn(get_params(state), x, y)
+            key = jax.random.PRNGKey(1000 * seed + i)  # stax.Dropout's draws (unused without one)
+            value, grads = grad_fn(get_params(state), x, y, key)
             new_state = opt_update(i, grads, state)
-            w.record(i, x, y, state, value, grads, new_state)
+            w.record(i, x, y, state, value, grads, new_state, key=key)
             state = new_state
     return state, first + steps
 
@@ -162,13 +165,70 @@ try:
 except ValueError as e:
     check("before=" in str(e), f"writer refuses before=\"none\": {e}")
 
+# LayerNorm (jax_mlp.LayerNorm: two-pass moments, rsqrt) and stax.Dropout (rate = the keep
+# probability, its mask drawn again from the layer's key and recorded): eagerly and under jit.
+t_norm = time.perf_counter()
+norm_runs = {
+    "layer_norm": ([6, 12, 3], [[LayerNorm(), stax.Relu], None], "cross_entropy", ADAM, False),
+    "dropout": ([6, 12, 3], [[LayerNorm(1e-3, affine=False), stax.Tanh, stax.Dropout(0.7)], None], "mse", ADAM, False),
+    "dropout_ln": ([6, 16, 8, 3], [[LayerNorm(), stax.Relu, stax.Dropout(0.5)], [stax.Tanh, stax.Dropout(0.8)], None],
+                   "cross_entropy", ("momentum", 0.05, 0.9), True),
+}
+for name, (widths, acts, loss, opt, jit) in norm_runs.items():
+    path = os.path.join(WORK, f"{name}.jsonl")
+    train(path, widths, acts, loss, opt, jit=jit)
+    rep = verify(path, name)
+    check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep.get('receipts')}")
+
+
+def seventh_digit_caught(name, tensor):
+    """The largest entry of a gradient moved by 5 units of its 7th significant digit (step 1) is
+    caught at that entry: by rule 4, or by rule 5 where the update from the stored gradient is
+    tighter than the backward's bound."""
+    with open(os.path.join(WORK, f"{name}.jsonl"), "rb") as f:
+        recs = [json.loads(l) for l in f.read().splitlines()]
+    t = recs[1]["gradients"]["tensors"][tensor]
+    at = largest_entry(t)
+    (v,) = struct.unpack_from("<f", base64.b64decode(t["data"]), 4 * at)
+    retensor(t, at, 1 + 5 * 10.0 ** (math.floor(math.log10(abs(v))) - 6) / abs(v))
+    rep = verify(b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in recs), f"{name}: 7th digit moved", want=1)
+    f = first_failure(rep)
+    check(f.get("rule") in (4, 5) and f.get("tensor", "").endswith(t["name"]) and f.get("index") == at and f.get("step") == 1,
+          f"{name}: {t['name']}[{at}] moved in its 7th digit caught: {f}")
+    print(f"{name}: step 1 {t['name']}[{at}] moved in its 7th digit: rule {f.get('rule')}, bound {f.get('bound')}")
+
+
+seventh_digit_caught("layer_norm", 4)  # layers.1.weight: layer 0 has weight, bias, norm.weight, norm.bias
+seventh_digit_caught("layer_norm", 2)  # layers.0.norm.weight
+seventh_digit_caught("dropout", 2)
+seventh_digit_caught("dropout_ln", 4)
+
+# A kept entry of a recorded mask marked dropped: the recomputed forward changes, the loss (rule 3) fails.
+with open(os.path.join(WORK, "dropout.jsonl"), "rb") as f:
+    drop_lines = f.read().splitlines()
+mask0 = json.loads(drop_lines[1])["batch"]["tensors"][2]
+mask_vals = struct.unpack("<96f", base64.b64decode(mask0["data"]))
+check(mask0["name"] == "mask.layers.0" and set(mask_vals) == {0.0, 1.0} and 0 < mask_vals.count(0.0) < 96,
+      f"dropout: the mask is recorded, 0s and 1s: {mask0['name']} {mask_vals.count(0.0)} dropped")
+kept = mask_vals.index(1.0)
+rep = verify(mutate_line(drop_lines, 1, lambda r: retensor(r["batch"]["tensors"][2], kept, 0.0)), "dropout mask entry flipped", want=1)
+f = first_failure(rep)
+check(f.get("rule") == 3 and f.get("step") == 1, f"dropout mask entry {kept} flipped: rule 3 (loss) at step 1: {f}")
+# torch's convention is not stax's: the same receipt read as nn.Dropout(p = 0.7) fails the loss.
+as_torch = mutate_line(drop_lines, 0, lambda r: r["model"]["layers"][0].__setitem__("dropout_keep", 0.3))
+check(first_failure(verify(as_torch, "keep rate 0.3 for 0.7", want=1)).get("rule") == 3, "dropout: a changed keep rate fails the loss")
+print(f"layer_norm and dropout runs: {time.perf_counter() - t_norm:.1f} s")
+
 # torch's formulas are not JAX's: a jax receipt relabelled as torch's Adam or given a torch
-# scheduler is refused as malformed (the trainer says jax).
+# scheduler, LayerNorm or Dropout is refused as malformed (the trainer says jax).
 for label, fn, where in [
     ("torch optimizer", lambda r: r["model"].__setitem__("optimizer", {"kind": "adam", "lr": 0.01, "weight_decay": 0.0, "beta1": 0.9,
                                                                        "beta2": 0.999, "eps": 1e-08, "amsgrad": False}), "/model/optimizer/kind"),
     ("mass", lambda r: r["model"]["optimizer"].__setitem__("mass", 0.9), "/model/optimizer"),
     ("scheduler", lambda r: r["model"].__setitem__("scheduler", {"kind": "exponential", "gamma": 0.9}), "/model/scheduler"),
+    ("torch LayerNorm", lambda r: r["model"]["layers"][0].__setitem__("layer_norm", {"eps": 1e-5, "elementwise_affine": False}),
+     "/model/layers/0/layer_norm"),
+    ("torch Dropout", lambda r: r["model"]["layers"][0].__setitem__("dropout", 0.3), "/model/layers/0/dropout"),
 ]:
     r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
     check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
@@ -185,6 +245,11 @@ for label, args, needle in [
     ("activation first", ([stax.Relu, stax.Dense(2)], "mse", ("sgd", 1.0)), "layer 0"),
     ("clip_grads", ([stax.Dense(2)], "mse", (optimizers.clip_grads, 1.0)), "clip_grads"),
     ("clip_grads by name", ([stax.Dense(2)], "mse", ("clip_grads", 1.0)), "clip_grads"),
+    ("Dropout before the activation", ([stax.Dense(2), stax.Dropout(0.5), stax.Relu], "mse", ("sgd", 1.0)), "layer 2"),
+    ("LayerNorm after the activation", ([stax.Dense(2), stax.Relu, LayerNorm()], "mse", ("sgd", 1.0)), "layer 2"),
+    ("LayerNorm first", ([LayerNorm(), stax.Dense(2)], "mse", ("sgd", 1.0)), "layer 0"),
+    ("Dropout in test mode", ([stax.Dense(2), stax.Dropout(0.5, mode="test")], "mse", ("sgd", 1.0)), "mode 'test'"),
+    ("Dropout keeping all", ([stax.Dense(2), stax.Dropout(1.0)], "mse", ("sgd", 1.0)), "rate 1.0"),
 ]:
     layers, loss, opt = args
     try:
@@ -192,6 +257,19 @@ for label, args, needle in [
         check(False, f"writer refuses {label}")
     except ValueError as e:
         check(needle in str(e) and "Supported:" in str(e), f"writer refuses {label}, naming it and listing what it supports: {e}")
+
+# With Dropout, record() needs the key loss_fn was given: without it the mask cannot be drawn again.
+drop_layers = [stax.Dense(3), stax.Dropout(0.5)]
+with MlpReceiptWriter(drop_layers, stax.serial(*drop_layers)[1], loss="mse", optimizer=("sgd", 0.1), out=os.path.join(WORK, "x.jsonl")) as w:
+    init_fun = stax.serial(*drop_layers)[0]
+    state = w.optimizer[0](init_fun(jax.random.PRNGKey(0), (-1, 2))[1])
+    x, y = jnp.ones((4, 2), jnp.float32), jnp.zeros((4, 3), jnp.float32)
+    value, grads = jax.value_and_grad(w.loss_fn)(w.optimizer[2](state), x, y, jax.random.PRNGKey(1))
+    try:
+        w.record(0, x, y, state, value, grads, w.optimizer[1](0, grads, state))
+        check(False, "record without the key refused")
+    except ValueError as e:
+        check("key" in str(e), f"record without the key refused, naming it: {e}")
 
 # MNIST-sized: 784-256-10, batch 64, Adam, generated data, split across two files that chain by
 # digest and verify as one stream.
@@ -211,6 +289,7 @@ print(f"784-256-10 batch 64 Adam (JAX): 3 steps written in {t1 - t0:.2f} s, veri
 # validator; this venv's Python has JAX but not jsonschema).
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "tensor-step.v0.2.0.json")
 files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum",
-                                                   "gelu", "gelu_tanh", "silu", "jax_nn_forms", "jit_nesterov")]
+                                                   "gelu", "gelu_tanh", "silu", "jax_nn_forms", "jit_nesterov", "layer_norm",
+                                                   "dropout", "dropout_ln")]
 check_schema(SCHEMA, files, "tensor-step.v0.2.0.json accepts the jax receipts")
 finish("live_jax_mlp_test")

@@ -10,11 +10,21 @@ directory.
 
 usage: device_test.py <nltrain> <bp> <tests/cli/nltrain/data>
 
-Tolerance (cpu-launcher against cpu, per step's loss and grad_norm, relative): 2 gamma_n with
-gamma_n = n u / (1 - n u), u = 2^-24 and n = 256. Each path is an fp32 evaluation of the same
-formulas whose longest accumulation has n = 256 terms (the vocabulary's log-sum-exp; at d = 16,
-s = 16 the memory rule's and SWA's sums are shorter), so each lies within gamma_n of the exact
-value and the two within 2 gamma_n = 3.05e-5 of each other. AdamW divides the gradient by its
+Tolerance (cpu-launcher or cuda against cpu, per step's loss and grad_norm, relative): 2 gamma_n
+with gamma_n = n u / (1 - n u), u = 2^-24 and n = max(V, 2 d, s) for the run's vocabulary V
+(read back from its checkpoint, since vocab is configurable), width d and sequence length s. Each
+path is an fp32 evaluation of the same formulas whose longest accumulation has n terms: the
+log-sum-exp over V logits (its sum of V exponentials, in any order, is within gamma_V relative
+of the exact sum, so the log within gamma_V absolute, and the loss, >= log-sum-exp - max logit,
+is of order log V), each logit a product of two d-term dot products (Z W_o^T, then U_emb:
+gamma_2d), and at d = 16, s = 16 the memory rules' and SWA's sums are shorter. So each lies
+within gamma_n of the exact value and the two within 2 gamma_n (3.05e-5 at V = 256, the byte
+vocabulary). Per row the loss's error is absolute: at most gamma_V (the sum) + 2 max |logit
+error| + a few u |log-sum-exp|, so it is 2 gamma_n relative while the loss stays >= 1 (a byte
+model starts at log 256 = 5.5; these runs stay above 4). On the CPU launcher the head and loss kernels are nl's arithmetic operation for
+operation (same BLAS calls, the softmax in column order, the rows' losses summed in binary64
+in row order): they add no term there; on cuda (cuBLAS, expf/logf) the bound above is theirs.
+AdamW divides the gradient by its
 running RMS, so a relative gradient difference d moves a parameter by at most lr d per step; over
 20 steps at lr <= 1e-3 (warm-up) that is below 0.05 d, far under the bound. The optimizer on the
 device adds no term: its element update is the host's bit for bit, and its norm (a sum of n
@@ -31,9 +41,13 @@ import tempfile
 nltrain, bp, data_dir = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 failures = []
 U = 2.0 ** -24
-N = 256
-TOL = 2 * N * U / (1 - N * U)
-SMALL = ["--d", "16", "--heads", "2", "--seq-len", "16", "--quiet"]
+D, S = 16, 16
+SMALL = ["--d", str(D), "--heads", "2", "--seq-len", str(S), "--quiet"]
+
+
+def tolerance(vocab):
+    n = max(vocab, 2 * D, S)
+    return 2 * n * U / (1 - n * U)
 
 
 def run(cmd, rc=0, what=None):
@@ -63,14 +77,27 @@ def checkpoint_files(run_dir):
     return out
 
 
-def within(a, b, what):
+def run_vocab(run_dir):
+    """The vocabulary of a run, from its checkpoint: U_emb holds d x V floats (len is in bytes)."""
+    with open(os.path.join(run_dir, "checkpoint", "checkpoint.meta")) as f:
+        entries = f.read().split("\n\n")
+    for e in entries:
+        fields = dict(line.split("=", 1) for line in e.splitlines() if "=" in line)
+        if fields.get("id") == "U_emb":
+            return int(fields["len"]) // (4 * D)
+    failures.append("%s: no U_emb in its checkpoint" % run_dir)
+    return 0
+
+
+def within(a, b, what, vocab):
+    tol = tolerance(vocab)
     if len(a) != len(b):
         failures.append("%s: %d and %d metrics lines" % (what, len(a), len(b)))
     for x, y in zip(a, b):
         for key in ("loss", "grad_norm"):
             rel = abs(x[key] - y[key]) / max(abs(x[key]), abs(y[key]), 1e-30)
-            if rel > TOL:
-                failures.append("%s: step %d %s %r vs %r (relative %.3g > %.3g)" % (what, x["step"], key, x[key], y[key], rel, TOL))
+            if rel > tol:
+                failures.append("%s: step %d %s %r vs %r (relative %.3g > %.3g)" % (what, x["step"], key, x[key], y[key], rel, tol))
                 return
 
 
@@ -96,7 +123,7 @@ with tempfile.TemporaryDirectory() as w:
     if subprocess.run(["sha256sum", "-c", "--quiet", os.path.join(data_dir, "main_batch1_checkpoint.sha256")], cwd=gold).returncode:
         failures.append("--device cpu: checkpoint differs from main's before --device")
 
-    # cpu-launcher against cpu: DeltaRule and TitansLMM, K = 1 and 2, within TOL; and not the
+    # cpu-launcher against cpu: DeltaRule and TitansLMM, K = 1 and 2, within the tolerance; and not the
     # same code (the gradient norms differ in their last bits somewhere).
     # DeltaRule's runs clip at 0.03: their gradient norms are 0.02-0.05, so both of the
     # optimizer's paths (clipped and not) run on the device.
@@ -111,13 +138,25 @@ with tempfile.TemporaryDirectory() as w:
             a = train(w, "cpu-%s-%s" % (rule, k), *model)
             b = train(w, "cpu-launcher-%s-%s" % (rule, k), *model, "--device", "cpu-launcher")
             ma, mb = metrics(a + ".jsonl"), metrics(b + ".jsonl")
-            within(ma, mb, "%s K=%s cpu-launcher vs cpu" % (rule, k))
+            within(ma, mb, "%s K=%s cpu-launcher vs cpu" % (rule, k), run_vocab(b))
             any_differs = any_differs or ma != mb
             norms = [x["grad_norm"] for x in ma]
             if rule == "delta" and not (min(norms) < 0.03 < max(norms)):
                 failures.append("delta K=%s: gradient norms %.3g..%.3g do not straddle the clip 0.03" % (k, min(norms), max(norms)))
     if not any_differs:
         failures.append("cpu-launcher gave cpu's bits everywhere: the kernels did not run")
+
+    # A configured vocabulary (token ids, V = 1000): the head's log-sum-exp is the longest sum,
+    # and the tolerance follows the V read back from the run.
+    ids = os.path.join(w, "ids.u16")
+    with open(ids, "wb") as f:
+        f.write(b"".join(((i * 337) % 1000).to_bytes(2, "little") for i in range(400)))
+    tokens = ["--vocab", "1000", "--data", ids, "--data-format", "u16", "--rule", "delta", "--levels", "1", "--steps", "10"]
+    a = train(w, "cpu-v1000", *tokens)
+    b = train(w, "cpu-launcher-v1000", *tokens, "--device", "cpu-launcher")
+    if run_vocab(b) != 1000:
+        failures.append("vocab 1000: the run's checkpoint says %d" % run_vocab(b))
+    within(metrics(a + ".jsonl"), metrics(b + ".jsonl"), "vocab 1000 cpu-launcher vs cpu", run_vocab(b))
 
     # Bitwise reproducible: a rerun, and --batch 2 on 1 and 2 threads (metrics and checkpoint).
     ref = os.path.join(w, "cpu-launcher-titans-2")
@@ -133,7 +172,7 @@ with tempfile.TemporaryDirectory() as w:
     if metrics(t1 + ".jsonl")[0]["loss"] == metrics(ref + ".jsonl")[0]["loss"]:
         failures.append("cpu-launcher --batch 2 trained what --batch 1 did")
 
-    # Checkpoints keep their format: cpu -> cpu-launcher and back on --resume, within TOL of the
+    # Checkpoints keep their format: cpu -> cpu-launcher and back on --resume, within the tolerance of the
     # uninterrupted run; cpu-launcher stopped and resumed on itself is its uninterrupted run, bitwise.
     for first, then in (("cpu", "cpu-launcher"), ("cpu-launcher", "cpu"), ("cpu-launcher", "cpu-launcher")):
         whole = os.path.join(w, "%s-delta-2" % first)
@@ -146,12 +185,12 @@ with tempfile.TemporaryDirectory() as w:
             if read(out + ".jsonl") != read(whole + ".jsonl") or checkpoint_files(out) != checkpoint_files(whole):
                 failures.append(what + ": not the uninterrupted run's bytes")
         else:
-            within(metrics(whole + ".jsonl"), metrics(out + ".jsonl"), what)
+            within(metrics(whole + ".jsonl"), metrics(out + ".jsonl"), what, run_vocab(out))
 
     # gradcheck: the tape column is the kernels' gradient, against the hand-written backward
     # (fp32, entry by entry) whose fp64 version meets fp64 finite differences on every entry.
     g = run([nltrain, "gradcheck", "--all-rules", "--levels", "1", "--fp64", "--device", "cpu-launcher"])
-    if g.stdout.decode().count(": PASS (") != 9 or "tape: libgpu's kernel pairs and SWA on cpu-launcher" not in g.stdout.decode():
+    if g.stdout.decode().count(": PASS (") != 9 or "tape: libgpu's kernel pairs, SWA and head on cpu-launcher" not in g.stdout.decode():
         failures.append("gradcheck --device cpu-launcher: " + g.stdout.decode()[:400])
     plain = run([nltrain, "gradcheck", "--json"]).stdout
     if run([nltrain, "gradcheck", "--json", "--device", "cpu"]).stdout != plain:
@@ -190,10 +229,10 @@ with tempfile.TemporaryDirectory() as w:
         one_line_error(p, 2, "--device: cuda:0 is not usable here: ", "--device cuda")
         print("cuda: not run here: " + p.stderr.decode().strip())
     else:
-        # A machine with a CUDA device: its kernels within TOL of cpu, and bitwise on any --threads.
+        # A machine with a CUDA device: its kernels within the tolerance of cpu, and bitwise on any --threads.
         cuda = train(w, "cuda-delta-2", "--rule", "delta", "--levels", "2", "--steps", "20", "--checkpoint-every", "10",
                      "--device", "cuda")
-        within(metrics(os.path.join(w, "cpu-delta-2.jsonl")), metrics(cuda + ".jsonl"), "delta K=2 cuda vs cpu")
+        within(metrics(os.path.join(w, "cpu-delta-2.jsonl")), metrics(cuda + ".jsonl"), "delta K=2 cuda vs cpu", run_vocab(cuda))
         on_cuda = ["--rule", "titans", "--levels", "2", "--steps", "6", "--device", "cuda", "--batch", "2"]
         c1 = train(w, "cuda-threads1", *on_cuda, "--threads", "1")
         c2 = train(w, "cuda-threads2", *on_cuda, "--threads", "2")

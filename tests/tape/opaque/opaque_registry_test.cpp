@@ -21,14 +21,14 @@ void second_backward(std::span<const std::span<const float>>, std::span<const st
 
 }  // namespace
 
-TEST_CASE("opaque_key: 19 distinct keys with the seed's names, parse round-trips") {
+TEST_CASE("opaque_key: 20 distinct keys with the seed's names, parse round-trips") {
   std::set<std::string> names;
   for (OpaqueKey k : tape::opaque::kAllOpaqueKeys) {
     const std::string name(tape::opaque::to_string(k));
     names.insert(name);
     CHECK(tape::opaque::parse_opaque_key(name) == k);
   }
-  CHECK(names.size() == 19);
+  CHECK(names.size() == 20);
   CHECK(names.count("FrozenAtlasOmega") == 1);
   CHECK(names.count("SWA") == 1);
   CHECK(tape::opaque::frozen_variant(OpaqueKey::delta_rule) == OpaqueKey::frozen_delta_rule);
@@ -37,6 +37,10 @@ TEST_CASE("opaque_key: 19 distinct keys with the seed's names, parse round-trips
   CHECK_FALSE(tape::opaque::frozen_variant(OpaqueKey::frozen_yaad).has_value());
   CHECK(tape::opaque::is_frozen(OpaqueKey::frozen_delta_rule));
   CHECK_FALSE(tape::opaque::is_frozen(OpaqueKey::swa));
+  CHECK(names.count("HeadLoss") == 1);
+  CHECK_FALSE(tape::opaque::frozen_variant(OpaqueKey::head_loss).has_value());
+  CHECK_FALSE(tape::opaque::is_frozen(OpaqueKey::head_loss));
+  CHECK(tape::opaque::frozen_variant(OpaqueKey::atlas_omega) == OpaqueKey::frozen_atlas_omega);
   CHECK_FALSE(tape::opaque::parse_opaque_key("Delta").has_value());
 }
 
