@@ -115,7 +115,7 @@ Carry carry_from(const engine::GeneralReceipt& regenerated) {
 
 }  // namespace
 
-common::Result<std::vector<engine::EngineReceipt>> reproduce(const std::vector<ordered_json>& receipts) {
+common::Result<std::vector<engine::EngineReceipt>> reproduce(std::span<const ordered_json> receipts) {
   std::vector<engine::EngineReceipt> out;
   out.reserve(receipts.size());
   Carry carry;

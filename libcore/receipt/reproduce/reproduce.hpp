@@ -7,6 +7,7 @@
 // `verify general` rejects its own sgd-coupled-l2 goldens), the optimizer configuration, state and
 // batch are carried over: every engine golden of the reference regenerates byte for byte.
 #include <functional>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,7 @@ namespace receipt::reproduce {
 // One regenerated receipt per input receipt, same order. Errors carry the record index in
 // Location::line (1-based) and the JSON path of the offending field.
 [[nodiscard]] common::Result<std::vector<receipt::engine::EngineReceipt>> reproduce(
-    const std::vector<nlohmann::ordered_json>& receipts);
+    std::span<const nlohmann::ordered_json> receipts);
 
 // The engine input a (v0.2.0+) receipt describes.
 [[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const nlohmann::ordered_json& receipt);
