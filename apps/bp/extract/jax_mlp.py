@@ -224,13 +224,38 @@ def _extras(layers, plan):
     return out
 
 
+_LOSSES = ("cross_entropy", "mse", "half_squared_error")
+_CE_OPTIONS = ("label_smoothing", "weight")
+
+
 def _loss(loss):
-    kind, reduction = (loss, "mean") if isinstance(loss, str) else tuple(loss)
-    if kind not in ("cross_entropy", "mse"):
+    """The receipt's loss object (class weights, when given, are checked against the output width
+    at the first record())."""
+    spec = (loss,) if isinstance(loss, str) else tuple(loss) if isinstance(loss, (tuple, list)) else None
+    if spec is None or not 1 <= len(spec) <= 3:
+        _refuse(f"the loss {loss!r} (a name, or (name, reduction[, options]))")
+    kind, reduction, options = spec + ("mean", {})[len(spec) - 1:]
+    if kind not in _LOSSES:
         _refuse(f"the loss is {kind!r}")
     if reduction not in ("mean", "sum"):
         _refuse(f"reduction {reduction!r}")
-    return {"kind": kind, "reduction": reduction}
+    if not isinstance(options, dict):
+        _refuse(f"the loss options {options!r}, not a dict")
+    out = {"kind": kind, "reduction": reduction}
+    for key in options:
+        if kind != "cross_entropy" or key not in _CE_OPTIONS:
+            _refuse(f"the loss option {key!r} for {kind}")
+    e = options.get("label_smoothing", 0.0)
+    if isinstance(e, bool) or not isinstance(e, (int, float)) or not 0 <= e <= 1:
+        _refuse(f"the loss option 'label_smoothing' {e!r}, not a number in [0, 1]")
+    if e != 0:
+        out["label_smoothing"] = float(e)
+    if "weight" in options:
+        w = np.asarray(options["weight"])
+        if w.ndim != 1 or w.dtype.kind not in "fi" or not np.all(np.isfinite(w)):
+            _refuse(f"the loss option 'weight' of {w.dtype} {w.shape}, not a 1-d list of finite numbers (one per class)")
+        out["weight"] = [float(v) for v in w.astype(np.float32)]  # fp32 values, exact, as torch's receipts
+    return out
 
 
 # optimizers' schedules: the closure variables each one's inner `schedule` reads.
@@ -311,16 +336,44 @@ def _optimizer(spec):
     _refuse(f"the optimizer {spec!r}")
 
 
+def _cross_entropy(loss):
+    """CrossEntropyLoss(weight=, label_smoothing=) for class indices y, in torch's operation
+    order (libcore/mlp_audit/loss.cpp): with log-probabilities p, the weights' total W over the
+    batch's targets (the batch size without weights; 1 for sum), e the smoothing over C classes,
+        L = (1 - e) * sum_i -(w[y_i] p[i, y_i]) / W + (sum_i -sum_j p[i, j] w_j) / W * (e / C).
+    jax.grad's backward of it is torch's: (1 - e) / W and (e / C) / W times the weights, summed
+    per entry, then log_softmax's backward."""
+    mean, e = loss["reduction"] == "mean", loss.get("label_smoothing", 0.0)
+    weight = jnp.asarray(loss["weight"], jnp.float32) if "weight" in loss else None
+
+    def fn(logits, y):
+        logp = jax.nn.log_softmax(logits)
+        picked = jnp.take_along_axis(logp, y[:, None], axis=1)[:, 0]
+        if weight is None:
+            nll, denom = -picked, (picked.shape[0] if mean else 1)
+        else:
+            wt = weight[y]
+            nll, denom = -(wt * picked), (jnp.sum(wt) if mean else 1)
+        if e == 0:
+            return jnp.sum(nll) / denom
+        smooth = -jnp.sum(logp if weight is None else logp * weight, axis=1)
+        return (1 - e) * (jnp.sum(nll) / denom) + (jnp.sum(smooth) / denom) * (e / logp.shape[1])
+    return fn
+
+
 def _loss_fn(apply_fun, loss):
-    total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
     if loss["kind"] == "cross_entropy":
+        ce = _cross_entropy(loss)
+
         def fn(params, x, y, key=None):
-            logp = jax.nn.log_softmax(apply_fun(params, x, rng=key))
-            return -total(jnp.take_along_axis(logp, y[:, None], axis=1))
-    else:
-        def fn(params, x, y, key=None):
-            d = apply_fun(params, x, rng=key) - y
-            return total(d * d)
+            return ce(apply_fun(params, x, rng=key), y)
+        return fn
+    total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
+    scale = 0.5 if loss["kind"] == "half_squared_error" else None  # 0.5 * mse, torch's HalfSquaredError
+
+    def fn(params, x, y, key=None):
+        d = apply_fun(params, x, rng=key) - y
+        return total(d * d) if scale is None else scale * total(d * d)
     return fn
 
 
@@ -431,6 +484,9 @@ class MlpReceiptWriter:
         dense = self._dense(self.optimizer[2](state_before))
         if self.layers_json is None:
             self.layers_json = self._layers_json(dense)
+            classes = self.layers_json[-1]["out"]
+            if len(self.loss.get("weight", [0] * classes)) != classes:
+                _refuse(f"the loss option 'weight' holds {len(self.loss['weight'])} values for {classes} classes")
             for layer, (_, norm, _, rate) in zip(self.layers_json, self.extras):
                 if norm is not None:
                     layer["layer_norm"] = dict(norm)
