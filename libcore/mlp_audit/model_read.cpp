@@ -133,10 +133,10 @@ class ModelReader : public FieldReader {
   }
 
   // What the JAX writer (apps/bp/extract/jax_mlp.py) does not write is refused in a jax receipt:
-  // BCEWithLogitsLoss, CrossEntropyLoss's ignore_index, torch's LayerNorm and Dropout conventions
-  // and schedulers. Its cross_entropy (with label_smoothing and class weights), mse and
-  // half_squared_error are written in torch's operation order, jax.grad's backward of them within
-  // loss.cpp's bounds; every activation has JAX's formulas (jax_activation.cpp), LayerNorm and
+  // CrossEntropyLoss's ignore_index, torch's LayerNorm and Dropout conventions and schedulers. Its
+  // losses (cross_entropy with label_smoothing and class weights, mse, half_squared_error,
+  // bce_with_logits with pos_weight) are written in torch's operation order, jax.grad's backward
+  // of them within loss.cpp's bounds (bce_with_logits's is torch's formula, a custom_vjp); every activation has JAX's formulas (jax_activation.cpp), LayerNorm and
   // Dropout JAX's conventions (layer_conventions).
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
@@ -144,9 +144,6 @@ class ModelReader : public FieldReader {
       if (auto s = layer_conventions(lf, m.layers[i], true); !s.ok()) return s;
     }
     const JsonFields lf = fields(obj["loss"], "/model/loss");
-    if (m.loss == LossKind::bce_with_logits) {
-      return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy, mse or half_squared_error");
-    }
     if (lf.has("ignore_index")) return lf.error("ignore_index", "is PyTorch-only; not in a jax receipt");
     if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
     return {};

@@ -224,13 +224,13 @@ def _extras(layers, plan):
     return out
 
 
-_LOSSES = ("cross_entropy", "mse", "half_squared_error")
-_CE_OPTIONS = ("label_smoothing", "weight")
+_LOSSES = ("cross_entropy", "mse", "half_squared_error", "bce_with_logits")
+_OPTIONS = {"cross_entropy": ("label_smoothing", "weight"), "bce_with_logits": ("pos_weight",)}
 
 
 def _loss(loss):
-    """The receipt's loss object (class weights, when given, are checked against the output width
-    at the first record())."""
+    """The receipt's loss object (class weights and pos_weight, when given, are checked against
+    the output width at the first record())."""
     spec = (loss,) if isinstance(loss, str) else tuple(loss) if isinstance(loss, (tuple, list)) else None
     if spec is None or not 1 <= len(spec) <= 3:
         _refuse(f"the loss {loss!r} (a name, or (name, reduction[, options]))")
@@ -243,18 +243,19 @@ def _loss(loss):
         _refuse(f"the loss options {options!r}, not a dict")
     out = {"kind": kind, "reduction": reduction}
     for key in options:
-        if kind != "cross_entropy" or key not in _CE_OPTIONS:
+        if key not in _OPTIONS.get(kind, ()):
             _refuse(f"the loss option {key!r} for {kind}")
     e = options.get("label_smoothing", 0.0)
     if isinstance(e, bool) or not isinstance(e, (int, float)) or not 0 <= e <= 1:
         _refuse(f"the loss option 'label_smoothing' {e!r}, not a number in [0, 1]")
     if e != 0:
         out["label_smoothing"] = float(e)
-    if "weight" in options:
-        w = np.asarray(options["weight"])
-        if w.ndim != 1 or w.dtype.kind not in "fi" or not np.all(np.isfinite(w)):
-            _refuse(f"the loss option 'weight' of {w.dtype} {w.shape}, not a 1-d list of finite numbers (one per class)")
-        out["weight"] = [float(v) for v in w.astype(np.float32)]  # fp32 values, exact, as torch's receipts
+    for key in ("weight", "pos_weight"):
+        if key in options:
+            w = np.asarray(options[key])
+            if w.ndim != 1 or w.dtype.kind not in "fi" or not np.all(np.isfinite(w)):
+                _refuse(f"the loss option {key!r} of {w.dtype} {w.shape}, not a 1-d list of finite numbers (one per output)")
+            out[key] = [float(v) for v in w.astype(np.float32)]  # fp32 values, exact, as torch's receipts
     return out
 
 
@@ -361,12 +362,41 @@ def _cross_entropy(loss):
     return fn
 
 
+def _bce_with_logits(loss):
+    """BCEWithLogitsLoss(pos_weight=) for targets t in [0, 1], torch 2's formula
+    (libcore/mlp_audit/loss.cpp): per entry (1 - t) x - w log_sigmoid(x), w = (p - 1) t + 1 (1
+    without pos_weight), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)); summed, / numel for mean.
+    Its backward is torch's, through jax.custom_vjp: ((p t + 1 - t) sigmoid(x) - p t) g (sigmoid(x) - t
+    without pos_weight), sigmoid(x) = 1 / (1 + exp(-x)), / numel for mean. jax.grad of the formula
+    itself would compute (1 - t) - w (1 - sigmoid(x)) for x < 0, which cancels: for t = 0 and a
+    very negative x it loses every digit of sigmoid(x) that torch's formula keeps."""
+    mean = loss["reduction"] == "mean"
+    pos = jnp.asarray(loss["pos_weight"], jnp.float32) if "pos_weight" in loss else None
+
+    @jax.custom_vjp
+    def fn(x, t):
+        log_sigmoid = jnp.minimum(x, 0) - jnp.log1p(jnp.exp(-jnp.abs(x)))
+        per = (1 - t) * x - (log_sigmoid if pos is None else ((pos - 1) * t + 1) * log_sigmoid)
+        return jnp.sum(per) / x.size if mean else jnp.sum(per)
+
+    def fwd(x, t):
+        return fn(x, t), (x, t)
+
+    def bwd(res, g):
+        x, t = res
+        sigmoid = 1 / (1 + jnp.exp(-x))
+        d = ((sigmoid - t) if pos is None else ((pos * t + 1 - t) * sigmoid - pos * t)) * g
+        return (d / x.size if mean else d), jnp.zeros_like(t)
+    fn.defvjp(fwd, bwd)
+    return fn
+
+
 def _loss_fn(apply_fun, loss):
-    if loss["kind"] == "cross_entropy":
-        ce = _cross_entropy(loss)
+    if loss["kind"] in ("cross_entropy", "bce_with_logits"):
+        of_logits = _cross_entropy(loss) if loss["kind"] == "cross_entropy" else _bce_with_logits(loss)
 
         def fn(params, x, y, key=None):
-            return ce(apply_fun(params, x, rng=key), y)
+            return of_logits(apply_fun(params, x, rng=key), y)
         return fn
     total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
     scale = 0.5 if loss["kind"] == "half_squared_error" else None  # 0.5 * mse, torch's HalfSquaredError
@@ -485,8 +515,9 @@ class MlpReceiptWriter:
         if self.layers_json is None:
             self.layers_json = self._layers_json(dense)
             classes = self.layers_json[-1]["out"]
-            if len(self.loss.get("weight", [0] * classes)) != classes:
-                _refuse(f"the loss option 'weight' holds {len(self.loss['weight'])} values for {classes} classes")
+            for option in ("weight", "pos_weight"):  # not `key`: record()'s PRNG key
+                if len(self.loss.get(option, [0] * classes)) != classes:
+                    _refuse(f"the loss option {option!r} holds {len(self.loss[option])} values for {classes} outputs")
             for layer, (_, norm, _, rate) in zip(self.layers_json, self.extras):
                 if norm is not None:
                     layer["layer_norm"] = dict(norm)

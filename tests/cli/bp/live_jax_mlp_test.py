@@ -56,9 +56,9 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
             state, first = start
         for i in range(first, first + steps):
             x = jnp.asarray(rng.standard_normal((batch, widths[0])), dtype=jnp.float32)
-            classes = (loss if isinstance(loss, str) else loss[0]) == "cross_entropy"
-            y = jnp.asarray(rng.integers(0, widths[-1], batch)) if classes else jnp.asarray(
-                rng.standard_normal((batch, widths[-1])), dtype=jnp.float32)
+            kind = loss if isinstance(loss, str) else loss[0]
+            y = jnp.asarray(rng.integers(0, widths[-1], batch)) if kind == "cross_entropy" else jnp.asarray(
+                (rng.uniform if kind == "bce_with_logits" else rng.standard_normal)(size=(batch, widths[-1])), dtype=jnp.float32)
             key = jax.random.PRNGKey(1000 * seed + i)  # stax.Dropout's draws (unused without one)
             value, grads = grad_fn(get_params(state), x, y, key)
             new_state = opt_update(i, grads, state)
@@ -232,6 +232,9 @@ loss_runs = {
     "ce_smooth_weight_sum_jit": (("cross_entropy", "sum", {"label_smoothing": 0.2, "weight": WEIGHT}), True),
     "ce_smooth_jit": (("cross_entropy", "mean", {"label_smoothing": 0.15}), True),
     "ce_weight": (("cross_entropy", "mean", {"weight": np.asarray(WEIGHT, np.float32)}), False),
+    "bce": ("bce_with_logits", False),
+    "bce_pos_weight_jit": (("bce_with_logits", "mean", {"pos_weight": WEIGHT}), True),
+    "bce_pos_weight_sum": (("bce_with_logits", "sum", {"pos_weight": WEIGHT}), False),
 }
 for name, (loss, jit) in loss_runs.items():
     path = os.path.join(WORK, f"{name}.jsonl")
@@ -245,8 +248,24 @@ check(recorded == {"kind": "cross_entropy", "reduction": "mean", "label_smoothin
                    "weight": [float(np.float32(v)) for v in WEIGHT]}, f"label smoothing and fp32 class weights recorded: {recorded}")
 check(json.loads(open(os.path.join(WORK, "half_mean.jsonl"), "rb").readline())["model"]["loss"]
       == {"kind": "half_squared_error", "reduction": "mean"}, "half_squared_error recorded")
-for name in ("half_mean", "ce_smooth_weight", "ce_smooth_weight_sum_jit"):
+for name in ("half_mean", "ce_smooth_weight", "ce_smooth_weight_sum_jit", "bce_pos_weight_jit"):
     seventh_digit_caught(name, 2)  # grad.layers.1.weight
+# BCEWithLogitsLoss's backward is torch's (a custom_vjp): at logits near -12 with targets 0 the
+# gradient is sigmoid(x) / n to fp32 precision; jax.grad of the forward formula would compute it as
+# 1 - (1 - sigmoid(x)) and keep about 3 digits. The step verifies.
+bce_init, bce_apply = stax.serial(stax.Dense(3))
+with MlpReceiptWriter([stax.Dense(3)], bce_apply, loss="bce_with_logits", optimizer=("sgd", 0.1),
+                      out=os.path.join(WORK, "bce_negative.jsonl")) as w:
+    w0, b0 = bce_init(jax.random.PRNGKey(0), (-1, 4))[1][0]
+    state = w.optimizer[0]([(w0 * 0.01, jnp.full((3,), -12.0, jnp.float32))])
+    x, y = jnp.asarray(np.random.default_rng(5).standard_normal((8, 4)), jnp.float32), jnp.zeros((8, 3), jnp.float32)
+    value, grads = jax.value_and_grad(w.loss_fn)(w.optimizer[2](state), x, y)
+    logits = np.asarray(x, np.float64) @ np.asarray(w0 * 0.01, np.float64) - 12.0
+    want = (1 / (1 + np.exp(-logits))).sum(axis=0) / 24
+    got = np.asarray(grads[0][1], np.float64)
+    check(np.max(np.abs(got / want - 1)) < 1e-5, f"bce at logits near -12: bias gradient to fp32 precision: {got} vs {want}")
+    w.record(0, x, y, state, value, grads, w.optimizer[1](0, grads, state))
+check(verify(os.path.join(WORK, "bce_negative.jsonl"), "bce at logits near -12").get("receipts") == 1, "bce at logits near -12 verifies")
 # A class weight changed in the receipt: the recomputed loss differs (rule 3).
 rep = verify(mutate_line(ce_lines, 0, lambda r: r["model"]["loss"]["weight"].__setitem__(2, 2.0)), "class weight changed", want=1)
 check(first_failure(rep).get("rule") == 3, f"a changed class weight fails the loss: {first_failure(rep)}")
@@ -262,7 +281,6 @@ for label, fn, where in [
     ("torch LayerNorm", lambda r: r["model"]["layers"][0].__setitem__("layer_norm", {"eps": 1e-5, "elementwise_affine": False}),
      "/model/layers/0/layer_norm"),
     ("torch Dropout", lambda r: r["model"]["layers"][0].__setitem__("dropout", 0.3), "/model/layers/0/dropout"),
-    ("BCEWithLogitsLoss", lambda r: r["model"].__setitem__("loss", {"kind": "bce_with_logits", "reduction": "mean"}), "/model/loss/kind"),
     ("ignore_index", lambda r: r["model"]["loss"].__setitem__("ignore_index", -100), "/model/loss/ignore_index"),
 ]:
     r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
@@ -277,6 +295,7 @@ for label, args, needle in [
     ("Softplus", ([stax.Dense(2), stax.Softplus], "mse", ("sgd", 1.0)), "layer 1"),
     ("rmsprop", ([stax.Dense(2)], "mse", ("rmsprop", 1.0)), "rmsprop"),
     ("bce", ([stax.Dense(2)], "bce", ("sgd", 1.0)), "bce"),
+    ("bce with weight", ([stax.Dense(2)], ("bce_with_logits", "mean", {"weight": [1.0, 2.0]}), ("sgd", 1.0)), "'weight' for bce_with_logits"),
     ("ignore_index", ([stax.Dense(2)], ("cross_entropy", "mean", {"ignore_index": -100}), ("sgd", 1.0)), "'ignore_index'"),
     ("label_smoothing for mse", ([stax.Dense(2)], ("mse", "mean", {"label_smoothing": 0.1}), ("sgd", 1.0)), "'label_smoothing' for mse"),
     ("label_smoothing 1.5", ([stax.Dense(2)], ("cross_entropy", "mean", {"label_smoothing": 1.5}), ("sgd", 1.0)), "1.5"),
@@ -321,7 +340,7 @@ with MlpReceiptWriter([stax.Dense(3)], one_apply, loss=("cross_entropy", "mean",
         w.record(0, x, y, state, value, grads, w.optimizer[1](0, grads, state))
         check(False, "two class weights for three classes refused")
     except ValueError as e:
-        check("'weight' holds 2 values for 3 classes" in str(e), f"two class weights for three classes refused, naming it: {e}")
+        check("'weight' holds 2 values for 3 outputs" in str(e), f"two class weights for three classes refused, naming it: {e}")
 check(os.path.getsize(os.path.join(WORK, "x.jsonl")) == 0, "nothing written for the refused weights")
 
 # MNIST-sized: 784-256-10, batch 64, Adam, generated data, split across two files that chain by
