@@ -28,7 +28,7 @@ nesterov) of each parameter.
 
 This file is an OBSERVER: it copies numbers out of JAX and never judges them. The optimizer
 triple is jax.example_libraries.optimizers' own, made here only so that its settings are known;
-the loss is one of two formulas written here, in the operation order bp recomputes (torch's).
+the loss is one of the formulas written here, in the operation order bp recomputes (torch's).
 
 What it accepts (anything else is refused when the writer is created, before training):
   layers     the list given to stax.serial: stax.Dense(n) layers, each followed, in this order, by
@@ -43,8 +43,15 @@ What it accepts (anything else is refused when the writer is created, before tra
              stax.elementwise was given, not by a name: a lambda or a wrapper of them is refused.
              bp recomputes each in jax.nn's operation order, its backward as jax.grad's, with
              XLA's measured tanh / logistic / exp / erfc errors (man bp, "verify tensor").
-  loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
-             ("cross_entropy" | "mse", "sum")
+  loss       a name, (name, reduction) or (name, reduction, {options}); reduction "mean" (the
+             default) or "sum". Names: "cross_entropy" (integer class labels; options
+             "label_smoothing" (in [0, 1]) and "weight" (one class weight per output, recorded as
+             fp32 values, as torch's receipts record them)), "mse", "half_squared_error"
+             (0.5 * mse), "bce_with_logits" (targets in [0, 1]; option "pos_weight", one per
+             output, fp32 values). Any other option is refused, by name (ignore_index too).
+             Each is written in torch's operation order (libcore/mlp_audit/loss.cpp) and its
+             gradient is jax.grad's, within the bounds of torch's backward; bce_with_logits's
+             backward is torch's formula, through jax.custom_vjp (_bce_with_logits says why).
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
              ("adam", lr[, b1, b2, eps]); lr a number or one of optimizers' schedules:
              constant, exponential_decay, inverse_time_decay (staircase too), polynomial_decay,
@@ -95,7 +102,8 @@ SUPPORTED = ("layers: stax.Dense(n) each followed by, in this order, at most one
              "stax.Relu, stax.LeakyRelu, stax.Sigmoid, stax.Tanh, stax.Gelu (tanh form), stax.Identity, or stax.elementwise "
              "of jax.nn.relu, jax.nn.leaky_relu (negative_slope=), jax.nn.sigmoid, jnp.tanh, jax.nn.gelu (approximate=True "
              "or False), jax.nn.silu, and at most one stax.Dropout(rate) (mode 'train'); "
-             "loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
+             "loss: cross_entropy (options label_smoothing, weight), mse, half_squared_error, bce_with_logits (option pos_weight), "
+             "mean or sum; optimizer: sgd, momentum, "
              "nesterov, adam (jax.example_libraries.optimizers) with a number or one of optimizers' schedules as the "
              "step size (constant, exponential_decay, inverse_time_decay, polynomial_decay, piecewise_constant); "
              "clipping through the writer's clip_grads")
