@@ -132,20 +132,19 @@ class ModelReader : public FieldReader {
     return fp32_entries(lf, key, **w, out);
   }
 
-  // What bp recomputes in torch's formulas only (BCEWithLogitsLoss, the half squared error,
-  // CrossEntropyLoss's options, torch's LayerNorm and Dropout conventions) is refused in a jax
-  // receipt: JAX spells them otherwise. Every activation has JAX's formulas too
-  // (jax_activation.cpp), LayerNorm and Dropout JAX's conventions (layer_conventions).
+  // What the JAX writer (apps/bp/extract/jax_mlp.py) does not write is refused in a jax receipt:
+  // CrossEntropyLoss's ignore_index, torch's LayerNorm and Dropout conventions and schedulers. Its
+  // losses (cross_entropy with label_smoothing and class weights, mse, half_squared_error,
+  // bce_with_logits with pos_weight) are written in torch's operation order, jax.grad's backward
+  // of them within loss.cpp's bounds (bce_with_logits's is torch's formula, a custom_vjp); every activation has JAX's formulas (jax_activation.cpp), LayerNorm and
+  // Dropout JAX's conventions (layer_conventions).
   common::Status jax_model(const Json& obj, const Model& m) const {
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
       const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
       if (auto s = layer_conventions(lf, m.layers[i], true); !s.ok()) return s;
     }
     const JsonFields lf = fields(obj["loss"], "/model/loss");
-    if (m.loss != LossKind::cross_entropy && m.loss != LossKind::mse) return lf.error("kind", "is PyTorch-only; a jax receipt's loss is cross_entropy or mse");
-    for (const char* key : {"label_smoothing", "weight"}) {
-      if (lf.has(key)) return lf.error(key, "is PyTorch-only; not in a jax receipt");
-    }
+    if (lf.has("ignore_index")) return lf.error("ignore_index", "is PyTorch-only; not in a jax receipt");
     if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
     return {};
   }

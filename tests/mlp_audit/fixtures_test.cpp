@@ -162,3 +162,29 @@ TEST_CASE("mlp_audit: each trainer's LayerNorm and Dropout conventions; another'
   CHECK(error_after(run, {jax, tanh, mom, smooth, {affine, two_pass}}).find("/model/layers/0/dropout: is nn.Dropout's p") !=
         std::string::npos);
 }
+
+TEST_CASE("mlp_audit: a jax receipt's losses are the JAX writer's; ignore_index is refused") {
+  const char* run = "jax-norm-dropout-momentum.jsonl";
+  const std::string ce = "\"loss\":{\"kind\":\"cross_entropy\",\"reduction\":\"mean\"";
+  CHECK(error_after(run, {{ce, ce + ",\"ignore_index\":-100"}}).find("/model/loss/ignore_index: is PyTorch-only") !=
+        std::string::npos);
+  // What jax_mlp.py writes is read: the smoothed, weighted loss then fails rule 3 against the
+  // recorded one; half_squared_error and bce_with_logits are refused for the targets (class
+  // indices), not for the loss.
+  const std::string first = lines_of(dir() / run)[0];
+  std::string line = first;
+  line.replace(line.find(ce), ce.size(), ce + ",\"label_smoothing\":0.1,\"weight\":[0.5,1.25,2.0999999046325684]");
+  mlp_audit::StreamVerifier v("r.jsonl");
+  CHECK(v.add(line, 1).ok());
+  CHECK(v.failure_count() > 0);
+  for (const char* loss : {"\"loss\":{\"kind\":\"half_squared_error\",\"reduction\":\"sum\"",
+                           "\"loss\":{\"kind\":\"bce_with_logits\",\"reduction\":\"mean\",\"pos_weight\":[1.0,2.0,3.0]"}) {
+    line = first;
+    line.replace(line.find(ce), ce.size(), loss);
+    mlp_audit::StreamVerifier other("r.jsonl");
+    const common::Status s = other.add(line, 1);
+    REQUIRE(!s.ok());
+    CHECK(s.error().to_string().find("/model/loss") == std::string::npos);
+    CHECK(s.error().to_string().find("target") != std::string::npos);
+  }
+}

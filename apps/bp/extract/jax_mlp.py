@@ -28,7 +28,7 @@ nesterov) of each parameter.
 
 This file is an OBSERVER: it copies numbers out of JAX and never judges them. The optimizer
 triple is jax.example_libraries.optimizers' own, made here only so that its settings are known;
-the loss is one of two formulas written here, in the operation order bp recomputes (torch's).
+the loss is one of the formulas written here, in the operation order bp recomputes (torch's).
 
 What it accepts (anything else is refused when the writer is created, before training):
   layers     the list given to stax.serial: stax.Dense(n) layers, each followed, in this order, by
@@ -43,8 +43,15 @@ What it accepts (anything else is refused when the writer is created, before tra
              stax.elementwise was given, not by a name: a lambda or a wrapper of them is refused.
              bp recomputes each in jax.nn's operation order, its backward as jax.grad's, with
              XLA's measured tanh / logistic / exp / erfc errors (man bp, "verify tensor").
-  loss       "cross_entropy" (integer class labels, mean over the batch) or "mse" (mean), or
-             ("cross_entropy" | "mse", "sum")
+  loss       a name, (name, reduction) or (name, reduction, {options}); reduction "mean" (the
+             default) or "sum". Names: "cross_entropy" (integer class labels; options
+             "label_smoothing" (in [0, 1]) and "weight" (one class weight per output, recorded as
+             fp32 values, as torch's receipts record them)), "mse", "half_squared_error"
+             (0.5 * mse), "bce_with_logits" (targets in [0, 1]; option "pos_weight", one per
+             output, fp32 values). Any other option is refused, by name (ignore_index too).
+             Each is written in torch's operation order (libcore/mlp_audit/loss.cpp) and its
+             gradient is jax.grad's, within the bounds of torch's backward; bce_with_logits's
+             backward is torch's formula, through jax.custom_vjp (_bce_with_logits says why).
   optimizer  ("sgd", lr), ("momentum", lr, mass), ("nesterov", lr, mass),
              ("adam", lr[, b1, b2, eps]); lr a number or one of optimizers' schedules:
              constant, exponential_decay, inverse_time_decay (staircase too), polynomial_decay,
@@ -95,7 +102,8 @@ SUPPORTED = ("layers: stax.Dense(n) each followed by, in this order, at most one
              "stax.Relu, stax.LeakyRelu, stax.Sigmoid, stax.Tanh, stax.Gelu (tanh form), stax.Identity, or stax.elementwise "
              "of jax.nn.relu, jax.nn.leaky_relu (negative_slope=), jax.nn.sigmoid, jnp.tanh, jax.nn.gelu (approximate=True "
              "or False), jax.nn.silu, and at most one stax.Dropout(rate) (mode 'train'); "
-             "loss: cross_entropy or mse, mean or sum; optimizer: sgd, momentum, "
+             "loss: cross_entropy (options label_smoothing, weight), mse, half_squared_error, bce_with_logits (option pos_weight), "
+             "mean or sum; optimizer: sgd, momentum, "
              "nesterov, adam (jax.example_libraries.optimizers) with a number or one of optimizers' schedules as the "
              "step size (constant, exponential_decay, inverse_time_decay, polynomial_decay, piecewise_constant); "
              "clipping through the writer's clip_grads")
@@ -224,13 +232,39 @@ def _extras(layers, plan):
     return out
 
 
+_LOSSES = ("cross_entropy", "mse", "half_squared_error", "bce_with_logits")
+_OPTIONS = {"cross_entropy": ("label_smoothing", "weight"), "bce_with_logits": ("pos_weight",)}
+
+
 def _loss(loss):
-    kind, reduction = (loss, "mean") if isinstance(loss, str) else tuple(loss)
-    if kind not in ("cross_entropy", "mse"):
+    """The receipt's loss object (class weights and pos_weight, when given, are checked against
+    the output width at the first record())."""
+    spec = (loss,) if isinstance(loss, str) else tuple(loss) if isinstance(loss, (tuple, list)) else None
+    if spec is None or not 1 <= len(spec) <= 3:
+        _refuse(f"the loss {loss!r} (a name, or (name, reduction[, options]))")
+    kind, reduction, options = spec + ("mean", {})[len(spec) - 1:]
+    if kind not in _LOSSES:
         _refuse(f"the loss is {kind!r}")
     if reduction not in ("mean", "sum"):
         _refuse(f"reduction {reduction!r}")
-    return {"kind": kind, "reduction": reduction}
+    if not isinstance(options, dict):
+        _refuse(f"the loss options {options!r}, not a dict")
+    out = {"kind": kind, "reduction": reduction}
+    for key in options:
+        if key not in _OPTIONS.get(kind, ()):
+            _refuse(f"the loss option {key!r} for {kind}")
+    e = options.get("label_smoothing", 0.0)
+    if isinstance(e, bool) or not isinstance(e, (int, float)) or not 0 <= e <= 1:
+        _refuse(f"the loss option 'label_smoothing' {e!r}, not a number in [0, 1]")
+    if e != 0:
+        out["label_smoothing"] = float(e)
+    for key in ("weight", "pos_weight"):
+        if key in options:
+            w = np.asarray(options[key])
+            if w.ndim != 1 or w.dtype.kind not in "fi" or not np.all(np.isfinite(w)):
+                _refuse(f"the loss option {key!r} of {w.dtype} {w.shape}, not a 1-d list of finite numbers (one per output)")
+            out[key] = [float(v) for v in w.astype(np.float32)]  # fp32 values, exact, as torch's receipts
+    return out
 
 
 # optimizers' schedules: the closure variables each one's inner `schedule` reads.
@@ -311,16 +345,73 @@ def _optimizer(spec):
     _refuse(f"the optimizer {spec!r}")
 
 
+def _cross_entropy(loss):
+    """CrossEntropyLoss(weight=, label_smoothing=) for class indices y, in torch's operation
+    order (libcore/mlp_audit/loss.cpp): with log-probabilities p, the weights' total W over the
+    batch's targets (the batch size without weights; 1 for sum), e the smoothing over C classes,
+        L = (1 - e) * sum_i -(w[y_i] p[i, y_i]) / W + (sum_i -sum_j p[i, j] w_j) / W * (e / C).
+    jax.grad's backward of it is torch's: (1 - e) / W and (e / C) / W times the weights, summed
+    per entry, then log_softmax's backward."""
+    mean, e = loss["reduction"] == "mean", loss.get("label_smoothing", 0.0)
+    weight = jnp.asarray(loss["weight"], jnp.float32) if "weight" in loss else None
+
+    def fn(logits, y):
+        logp = jax.nn.log_softmax(logits)
+        picked = jnp.take_along_axis(logp, y[:, None], axis=1)[:, 0]
+        if weight is None:
+            nll, denom = -picked, (picked.shape[0] if mean else 1)
+        else:
+            wt = weight[y]
+            nll, denom = -(wt * picked), (jnp.sum(wt) if mean else 1)
+        if e == 0:
+            return jnp.sum(nll) / denom
+        smooth = -jnp.sum(logp if weight is None else logp * weight, axis=1)
+        return (1 - e) * (jnp.sum(nll) / denom) + (jnp.sum(smooth) / denom) * (e / logp.shape[1])
+    return fn
+
+
+def _bce_with_logits(loss):
+    """BCEWithLogitsLoss(pos_weight=) for targets t in [0, 1], torch 2's formula
+    (libcore/mlp_audit/loss.cpp): per entry (1 - t) x - w log_sigmoid(x), w = (p - 1) t + 1 (1
+    without pos_weight), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)); summed, / numel for mean.
+    Its backward is torch's, through jax.custom_vjp: ((p t + 1 - t) sigmoid(x) - p t) g (sigmoid(x) - t
+    without pos_weight), sigmoid(x) = 1 / (1 + exp(-x)), / numel for mean. jax.grad of the formula
+    itself would compute (1 - t) - w (1 - sigmoid(x)) for x < 0, which cancels: for t = 0 and a
+    very negative x it loses every digit of sigmoid(x) that torch's formula keeps."""
+    mean = loss["reduction"] == "mean"
+    pos = jnp.asarray(loss["pos_weight"], jnp.float32) if "pos_weight" in loss else None
+
+    @jax.custom_vjp
+    def fn(x, t):
+        log_sigmoid = jnp.minimum(x, 0) - jnp.log1p(jnp.exp(-jnp.abs(x)))
+        per = (1 - t) * x - (log_sigmoid if pos is None else ((pos - 1) * t + 1) * log_sigmoid)
+        return jnp.sum(per) / x.size if mean else jnp.sum(per)
+
+    def fwd(x, t):
+        return fn(x, t), (x, t)
+
+    def bwd(res, g):
+        x, t = res
+        sigmoid = 1 / (1 + jnp.exp(-x))
+        d = ((sigmoid - t) if pos is None else ((pos * t + 1 - t) * sigmoid - pos * t)) * g
+        return (d / x.size if mean else d), jnp.zeros_like(t)
+    fn.defvjp(fwd, bwd)
+    return fn
+
+
 def _loss_fn(apply_fun, loss):
+    if loss["kind"] in ("cross_entropy", "bce_with_logits"):
+        of_logits = _cross_entropy(loss) if loss["kind"] == "cross_entropy" else _bce_with_logits(loss)
+
+        def fn(params, x, y, key=None):
+            return of_logits(apply_fun(params, x, rng=key), y)
+        return fn
     total = jnp.sum if loss["reduction"] == "sum" else jnp.mean
-    if loss["kind"] == "cross_entropy":
-        def fn(params, x, y, key=None):
-            logp = jax.nn.log_softmax(apply_fun(params, x, rng=key))
-            return -total(jnp.take_along_axis(logp, y[:, None], axis=1))
-    else:
-        def fn(params, x, y, key=None):
-            d = apply_fun(params, x, rng=key) - y
-            return total(d * d)
+    scale = 0.5 if loss["kind"] == "half_squared_error" else None  # 0.5 * mse, torch's HalfSquaredError
+
+    def fn(params, x, y, key=None):
+        d = apply_fun(params, x, rng=key) - y
+        return total(d * d) if scale is None else scale * total(d * d)
     return fn
 
 
@@ -431,6 +522,10 @@ class MlpReceiptWriter:
         dense = self._dense(self.optimizer[2](state_before))
         if self.layers_json is None:
             self.layers_json = self._layers_json(dense)
+            classes = self.layers_json[-1]["out"]
+            for option in ("weight", "pos_weight"):  # not `key`: record()'s PRNG key
+                if len(self.loss.get(option, [0] * classes)) != classes:
+                    _refuse(f"the loss option {option!r} holds {len(self.loss[option])} values for {classes} outputs")
             for layer, (_, norm, _, rate) in zip(self.layers_json, self.extras):
                 if norm is not None:
                     layer["layer_norm"] = dict(norm)

@@ -10,7 +10,10 @@ across two files verifies as one stream. GELU (stax.Gelu, and jax.nn.gelu exact 
 stax.elementwise) and SiLU verify, with a gradient entry moved in its 7th digit caught;
 before="first" (the default) receipts verify and are smaller than "every"; jax_mlp.LayerNorm and
 stax.Dropout (its mask recorded) verify, a 7th-digit gradient change and a flipped mask entry are
-caught. Schedules and clipping: live_jax_schedule_test.py."""
+caught. The losses half_squared_error, cross_entropy with label smoothing and class weights, and
+bce_with_logits with pos_weight verify (eager and under jit; about 6 s), a 7th-digit gradient change
+is caught, bce's backward stays exact at very negative logits, and the writer refuses options it
+does not support by name. Schedules and clipping: live_jax_schedule_test.py."""
 import base64
 import functools
 import json
@@ -56,9 +59,9 @@ def train(path, widths, acts, loss, optimizer, steps=3, batch=8, seed=0, jit=Fal
             state, first = start
         for i in range(first, first + steps):
             x = jnp.asarray(rng.standard_normal((batch, widths[0])), dtype=jnp.float32)
-            classes = (loss if isinstance(loss, str) else loss[0]) == "cross_entropy"
-            y = jnp.asarray(rng.integers(0, widths[-1], batch)) if classes else jnp.asarray(
-                rng.standard_normal((batch, widths[-1])), dtype=jnp.float32)
+            kind = loss if isinstance(loss, str) else loss[0]
+            y = jnp.asarray(rng.integers(0, widths[-1], batch)) if kind == "cross_entropy" else jnp.asarray(
+                (rng.uniform if kind == "bce_with_logits" else rng.standard_normal)(size=(batch, widths[-1])), dtype=jnp.float32)
             key = jax.random.PRNGKey(1000 * seed + i)  # stax.Dropout's draws (unused without one)
             value, grads = grad_fn(get_params(state), x, y, key)
             new_state = opt_update(i, grads, state)
@@ -219,6 +222,58 @@ as_torch = mutate_line(drop_lines, 0, lambda r: r["model"]["layers"][0].__setite
 check(first_failure(verify(as_torch, "keep rate 0.3 for 0.7", want=1)).get("rule") == 3, "dropout: a changed keep rate fails the loss")
 print(f"layer_norm and dropout runs: {time.perf_counter() - t_norm:.1f} s")
 
+# The losses beyond cross_entropy and mse: half_squared_error (0.5 * mse) and cross_entropy with
+# label smoothing and class weights (recorded as fp32 values), eagerly and under jit; jax.grad's
+# backward of each stays within the bounds of torch's formulas. A 7th-digit change of an output
+# layer's gradient entry (the loss gradient's first product) is caught.
+t_loss = time.perf_counter()
+WEIGHT = [0.5, 1.25, 2.1]  # 2.1 is not an fp32 value: the receipt holds float32(2.1)
+loss_runs = {
+    "half_mean": ("half_squared_error", False),
+    "half_sum_jit": (("half_squared_error", "sum"), True),
+    "ce_smooth_weight": (("cross_entropy", "mean", {"label_smoothing": 0.1, "weight": WEIGHT}), False),
+    "ce_smooth_weight_sum_jit": (("cross_entropy", "sum", {"label_smoothing": 0.2, "weight": WEIGHT}), True),
+    "ce_smooth_jit": (("cross_entropy", "mean", {"label_smoothing": 0.15}), True),
+    "ce_weight": (("cross_entropy", "mean", {"weight": np.asarray(WEIGHT, np.float32)}), False),
+    "bce": ("bce_with_logits", False),
+    "bce_pos_weight_jit": (("bce_with_logits", "mean", {"pos_weight": WEIGHT}), True),
+    "bce_pos_weight_sum": (("bce_with_logits", "sum", {"pos_weight": WEIGHT}), False),
+}
+for name, (loss, jit) in loss_runs.items():
+    path = os.path.join(WORK, f"{name}.jsonl")
+    train(path, [6, 12, 3], [stax.Tanh, None], loss, ADAM, jit=jit)
+    rep = verify(path, name)
+    check(rep.get("receipts") == 3, f"{name}: three receipts verified: {rep.get('receipts')}")
+with open(os.path.join(WORK, "ce_smooth_weight.jsonl"), "rb") as f:
+    ce_lines = f.read().splitlines()
+recorded = json.loads(ce_lines[0])["model"]["loss"]
+check(recorded == {"kind": "cross_entropy", "reduction": "mean", "label_smoothing": 0.1,
+                   "weight": [float(np.float32(v)) for v in WEIGHT]}, f"label smoothing and fp32 class weights recorded: {recorded}")
+check(json.loads(open(os.path.join(WORK, "half_mean.jsonl"), "rb").readline())["model"]["loss"]
+      == {"kind": "half_squared_error", "reduction": "mean"}, "half_squared_error recorded")
+for name in ("half_mean", "ce_smooth_weight", "ce_smooth_weight_sum_jit", "bce_pos_weight_jit"):
+    seventh_digit_caught(name, 2)  # grad.layers.1.weight
+# BCEWithLogitsLoss's backward is torch's (a custom_vjp): at logits near -12 with targets 0 the
+# gradient is sigmoid(x) / n to fp32 precision; jax.grad of the forward formula would compute it as
+# 1 - (1 - sigmoid(x)) and keep about 3 digits. The step verifies.
+bce_init, bce_apply = stax.serial(stax.Dense(3))
+with MlpReceiptWriter([stax.Dense(3)], bce_apply, loss="bce_with_logits", optimizer=("sgd", 0.1),
+                      out=os.path.join(WORK, "bce_negative.jsonl")) as w:
+    w0, b0 = bce_init(jax.random.PRNGKey(0), (-1, 4))[1][0]
+    state = w.optimizer[0]([(w0 * 0.01, jnp.full((3,), -12.0, jnp.float32))])
+    x, y = jnp.asarray(np.random.default_rng(5).standard_normal((8, 4)), jnp.float32), jnp.zeros((8, 3), jnp.float32)
+    value, grads = jax.value_and_grad(w.loss_fn)(w.optimizer[2](state), x, y)
+    logits = np.asarray(x, np.float64) @ np.asarray(w0 * 0.01, np.float64) - 12.0
+    want = (1 / (1 + np.exp(-logits))).sum(axis=0) / 24
+    got = np.asarray(grads[0][1], np.float64)
+    check(np.max(np.abs(got / want - 1)) < 1e-5, f"bce at logits near -12: bias gradient to fp32 precision: {got} vs {want}")
+    w.record(0, x, y, state, value, grads, w.optimizer[1](0, grads, state))
+check(verify(os.path.join(WORK, "bce_negative.jsonl"), "bce at logits near -12").get("receipts") == 1, "bce at logits near -12 verifies")
+# A class weight changed in the receipt: the recomputed loss differs (rule 3).
+rep = verify(mutate_line(ce_lines, 0, lambda r: r["model"]["loss"]["weight"].__setitem__(2, 2.0)), "class weight changed", want=1)
+check(first_failure(rep).get("rule") == 3, f"a changed class weight fails the loss: {first_failure(rep)}")
+print(f"loss runs: {time.perf_counter() - t_loss:.1f} s")
+
 # torch's formulas are not JAX's: a jax receipt relabelled as torch's Adam or given a torch
 # scheduler, LayerNorm or Dropout is refused as malformed (the trainer says jax).
 for label, fn, where in [
@@ -229,6 +284,7 @@ for label, fn, where in [
     ("torch LayerNorm", lambda r: r["model"]["layers"][0].__setitem__("layer_norm", {"eps": 1e-5, "elementwise_affine": False}),
      "/model/layers/0/layer_norm"),
     ("torch Dropout", lambda r: r["model"]["layers"][0].__setitem__("dropout", 0.3), "/model/layers/0/dropout"),
+    ("ignore_index", lambda r: r["model"]["loss"].__setitem__("ignore_index", -100), "/model/loss/ignore_index"),
 ]:
     r = bp(BP, "verify", "tensor", "-", stdin=mutated(0, fn))
     check(r.returncode == 2 and where.encode() in r.stderr, f"malformed {label}: exit {r.returncode}, names {where}: {r.stderr.decode()[-300:]}")
@@ -242,6 +298,11 @@ for label, args, needle in [
     ("Softplus", ([stax.Dense(2), stax.Softplus], "mse", ("sgd", 1.0)), "layer 1"),
     ("rmsprop", ([stax.Dense(2)], "mse", ("rmsprop", 1.0)), "rmsprop"),
     ("bce", ([stax.Dense(2)], "bce", ("sgd", 1.0)), "bce"),
+    ("bce with weight", ([stax.Dense(2)], ("bce_with_logits", "mean", {"weight": [1.0, 2.0]}), ("sgd", 1.0)), "'weight' for bce_with_logits"),
+    ("ignore_index", ([stax.Dense(2)], ("cross_entropy", "mean", {"ignore_index": -100}), ("sgd", 1.0)), "'ignore_index'"),
+    ("label_smoothing for mse", ([stax.Dense(2)], ("mse", "mean", {"label_smoothing": 0.1}), ("sgd", 1.0)), "'label_smoothing' for mse"),
+    ("label_smoothing 1.5", ([stax.Dense(2)], ("cross_entropy", "mean", {"label_smoothing": 1.5}), ("sgd", 1.0)), "1.5"),
+    ("a 2-d weight", ([stax.Dense(2)], ("cross_entropy", "mean", {"weight": [[1.0, 2.0]]}), ("sgd", 1.0)), "'weight'"),
     ("activation first", ([stax.Relu, stax.Dense(2)], "mse", ("sgd", 1.0)), "layer 0"),
     ("clip_grads", ([stax.Dense(2)], "mse", (optimizers.clip_grads, 1.0)), "clip_grads"),
     ("clip_grads by name", ([stax.Dense(2)], "mse", ("clip_grads", 1.0)), "clip_grads"),
@@ -271,6 +332,20 @@ with MlpReceiptWriter(drop_layers, stax.serial(*drop_layers)[1], loss="mse", opt
     except ValueError as e:
         check("key" in str(e), f"record without the key refused, naming it: {e}")
 
+# Class weights are checked against the output width at the first record(), before anything is written.
+one_init, one_apply = stax.serial(stax.Dense(3))
+with MlpReceiptWriter([stax.Dense(3)], one_apply, loss=("cross_entropy", "mean", {"weight": [1.0, 2.0]}),
+                      optimizer=("sgd", 0.1), out=os.path.join(WORK, "x.jsonl")) as w:
+    state = w.optimizer[0](one_init(jax.random.PRNGKey(0), (-1, 2))[1])
+    x, y = jnp.ones((4, 2), jnp.float32), jnp.zeros((4,), jnp.int32)
+    value, grads = jax.value_and_grad(w.loss_fn)(w.optimizer[2](state), x, y)
+    try:
+        w.record(0, x, y, state, value, grads, w.optimizer[1](0, grads, state))
+        check(False, "two class weights for three classes refused")
+    except ValueError as e:
+        check("'weight' holds 2 values for 3 outputs" in str(e), f"two class weights for three classes refused, naming it: {e}")
+check(os.path.getsize(os.path.join(WORK, "x.jsonl")) == 0, "nothing written for the refused weights")
+
 # MNIST-sized: 784-256-10, batch 64, Adam, generated data, split across two files that chain by
 # digest and verify as one stream.
 part1, part2 = os.path.join(WORK, "mnist1.jsonl"), os.path.join(WORK, "mnist2.jsonl")
@@ -290,6 +365,6 @@ print(f"784-256-10 batch 64 Adam (JAX): 3 steps written in {t1 - t0:.2f} s, veri
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "tensor-step.v0.2.0.json")
 files = [os.path.join(WORK, f"{n}.jsonl") for n in ("relu", "momentum", "sgd", "adam_settings", "jit_adam", "mse_sum",
                                                    "gelu", "gelu_tanh", "silu", "jax_nn_forms", "jit_nesterov", "layer_norm",
-                                                   "dropout", "dropout_ln")]
+                                                   "dropout", "dropout_ln", *loss_runs)]
 check_schema(SCHEMA, files, "tensor-step.v0.2.0.json accepts the jax receipts")
 finish("live_jax_mlp_test")
