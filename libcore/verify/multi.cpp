@@ -22,10 +22,15 @@ bool blank(const std::string& line) {
   return true;
 }
 
+StreamError not_json(const common::Error& e, std::int64_t line_number) {
+  return StreamError(StreamFailure::not_json, "Invalid JSON at line " + std::to_string(line_number) + ": " + e.to_string(),
+                     line_number);
+}
+
 // Record `index` (physical line `line_number` of `name`, taken over) parsed and prepared, or why it
-// is not JSON. It is read as a JsonDocument, whose reader refuses exactly what the tree reader
-// refuses, with its error text, so a line that is not JSON is worded as it always was; a record
-// becomes a tree only when its schema passes (prepare_record).
+// is not JSON. A long line is read as a JsonDocument (kDocumentRecordBytes), whose reader refuses
+// exactly what the tree reader refuses, with its error text, so a line that is not JSON is worded
+// the same whichever reader read it.
 common::Expected<PreparedRecord, StreamError> parse_record(std::string&& line, std::int64_t line_number,
                                                            std::size_t index, const std::string& name) {
   common::JsonInputOptions options;
@@ -33,13 +38,14 @@ common::Expected<PreparedRecord, StreamError> parse_record(std::string&& line, s
   options.bom = common::BomPolicy::reject;
   options.max_bytes = kMaxRecordBytes;
   options.first_line = line_number;
-  auto doc = common::parse_json_document(std::move(line), options);
-  if (!doc) {
-    return StreamError(StreamFailure::not_json,
-                       "Invalid JSON at line " + std::to_string(line_number) + ": " + doc.error().to_string(),
-                       line_number);
+  if (line.size() >= kDocumentRecordBytes) {
+    auto doc = common::parse_json_document(std::move(line), options);
+    if (!doc) return not_json(doc.error(), line_number);
+    return prepare_record(std::move(*doc), index);
   }
-  return prepare_record(std::move(*doc), index);
+  auto tree = common::parse_json_text(line, options);
+  if (!tree) return not_json(tree.error(), line_number);
+  return prepare_record(std::move(*tree), index);
 }
 
 std::string too_long_message(const std::string& name, std::int64_t n) {

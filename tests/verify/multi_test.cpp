@@ -189,6 +189,17 @@ TEST_CASE("multi: input that is not a bundle stops with the failure that says wh
     CHECK(out.error().line() == 2);
     CHECK(out.error().message().rfind("Invalid JSON at line 2: b.jsonl:2", 0) == 0);
   }
+  SUBCASE("a line long enough to be read as a document, not JSON, is worded as a short one is") {
+    const std::string pad(verify::kDocumentRecordBytes, ' ');
+    const verify_test::TextInput in(bundle()[0] + "\n{not json" + pad + "\n");
+    const verify_test::TextInput short_in(bundle()[0] + "\n{not json\n");
+    auto out = verify::verify_multi(in.fd(), "b.jsonl", {});
+    auto short_out = verify::verify_multi(short_in.fd(), "b.jsonl", {});
+    REQUIRE_FALSE(out.ok());
+    REQUIRE_FALSE(short_out.ok());
+    CHECK(out.error().failure() == verify::StreamFailure::not_json);
+    CHECK(out.error().message() == short_out.error().message());
+  }
   SUBCASE("an observer that could not keep the report") {
     const verify_test::TextInput in(verify_test::joined(bundle()));
     Seen seen;
@@ -262,8 +273,14 @@ TEST_CASE("multi: records read as documents get the tree's report, byte for byte
   for (const auto& [what, lines] : bundles) {
     CAPTURE(what);
     const std::string want = tree_path(lines);
-    CHECK(run_with_jobs(verify_test::joined(lines), 1) == want);
-    CHECK(run_with_jobs(verify_test::joined(lines), 3) == want);
+    // As they are (short lines are read as trees, the huge array as a document), then every line
+    // padded with spaces to be read as a document.
+    auto padded = lines;
+    for (auto& line : padded) line.append(verify::kDocumentRecordBytes, ' ');
+    for (const auto& text : {verify_test::joined(lines), verify_test::joined(padded)}) {
+      CHECK(run_with_jobs(text, 1) == want);
+      CHECK(run_with_jobs(text, 3) == want);
+    }
   }
   // Not vacuous: the damaged records fail their schema and the golden's pass.
   const std::string report = tree_path(all);
