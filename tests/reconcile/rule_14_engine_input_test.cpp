@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
+#include "rule_14_records.hpp"
 #include "rules_state_support.hpp"
 
 using reconcile::Json;
@@ -20,17 +22,12 @@ namespace {
 bool batched_receipt(const Json& r) { return r.contains("batch") && r.contains("per_sample"); }
 
 // The engine receipt's bytes, or its refusal text.
-std::string outcome(const common::Result<Json>& r) { return r ? r->dump() : "refused: " + r.error().message(); }
-
-Json xor_golden() { return rules_state_test::load_jsonl("fixtures/xor.golden.jsonl").at(0); }
-
-// xor with an optimizer that carries state: every update gets a state_before.
-Json with_optimizer(Json config, Json state) {
-  Json r = xor_golden();
-  r["optimizer_config"] = std::move(config);
-  for (auto& u : r["updates"]) u["optimizer"]["state_before"] = state;
-  return r;
+std::string outcome(const common::Result<receipt::engine::GeneralReceipt>& r) {
+  return r ? receipt::engine::to_json(*r).dump() : "refused: " + r.error().message();
 }
+
+using rule14_records::with_optimizer;
+using rule14_records::xor_golden;
 
 std::vector<std::pair<std::string, Json>> variants() {
   std::vector<std::pair<std::string, Json>> out;

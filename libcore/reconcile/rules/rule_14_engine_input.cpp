@@ -1,11 +1,12 @@
 #include "reconcile/rules/rule_14_engine_input.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 
-#include "receipt/engine/general_step.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
@@ -165,16 +166,20 @@ std::string describe_refusal(const common::Error& e) {
   return at.empty() ? e.message() : at + ": " + e.message();
 }
 
-common::Result<Json> run_step(const receipt::engine::GeneralInput& input, bool batched) {
-  auto out = batched ? receipt::engine::run_batched_general_step(input) : receipt::engine::run_general_step(input);
+using receipt::engine::GeneralReceipt;
+
+common::Result<GeneralReceipt> run_step(receipt::engine::GeneralInput input, bool batched) {
+  auto shared = std::make_shared<const receipt::engine::GeneralInput>(std::move(input));
+  auto out = batched ? receipt::engine::compute_batched_general_step(std::move(shared))
+                     : receipt::engine::compute_general_step(std::move(shared));
   if (!out) return recompute_refused(describe_refusal(out.error()));
   return std::move(*out);
 }
 
-common::Result<Json> through_document(const Json& r, bool batched, Json derived) {
+common::Result<GeneralReceipt> through_document(const Json& r, bool batched, Json derived) {
   auto input = receipt::reproduce::extract_general_input(input_document(r, batched, std::move(derived)));
   if (!input) return recompute_refused(describe_refusal(input.error()));
-  return run_step(*input, batched);
+  return run_step(std::move(*input), batched);
 }
 
 common::Result<receipt::engine::GeneralInput> read_in_place(const Json& r, bool batched, const Json& derived) {
@@ -188,23 +193,23 @@ common::Result<receipt::engine::GeneralInput> read_in_place(const Json& r, bool 
 
 }  // namespace
 
-common::Result<Json> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path) {
+common::Result<GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path) {
   auto derived = derived_members(receipt, batched);
   if (!derived) return derived.error();
   if (path == EngineInputPath::document) return through_document(receipt, batched, std::move(*derived));
   auto input = read_in_place(receipt, batched, *derived);
   if (!input) return recompute_refused(describe_refusal(input.error()));
-  return run_step(*input, batched);
+  return run_step(std::move(*input), batched);
 }
 
-common::Result<Json> recompute_engine_receipt(const Json& receipt, bool batched) {
+common::Result<GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched) {
   auto derived = derived_members(receipt, batched);
   if (!derived) return derived.error();
   auto input = read_in_place(receipt, batched, *derived);
   // Refused: the message is the document's (where several members are wrong, the first in sorted
   // order), so the document is assembled and read only then.
   if (!input) return through_document(receipt, batched, std::move(*derived));
-  return run_step(*input, batched);
+  return run_step(std::move(*input), batched);
 }
 
 }  // namespace reconcile::rules

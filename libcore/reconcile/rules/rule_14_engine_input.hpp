@@ -6,6 +6,7 @@
 // it is read in place from the receipt's members: only the members Rule 14 derives (per_sample of
 // a batch, optimizer_config and state, a topology whose layers differ) are built.
 #include "common/result.hpp"
+#include "receipt/engine/general_receipt.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace reconcile::rules {
@@ -15,12 +16,14 @@ enum class EngineInputPath {
   document,  // ...the assembled document's, which name the first offending key in sorted order
 };
 
-// The engine's receipt for `receipt` (a batched step when `batched`), its input read by `path`.
+// The engine's receipt for `receipt` (a batched step when `batched`), its input read by `path`, as
+// the engine's struct (to_json, receipt/engine/receipt_json.hpp, gives the reference's document).
 // Errors are the reference engine's refusal texts.
-[[nodiscard]] common::Result<Json> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path);
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path);
 
 // What Rule 14 runs: in place, and through the document where that refuses, so every refusal
 // keeps the document path's exact text.
-[[nodiscard]] common::Result<Json> recompute_engine_receipt(const Json& receipt, bool batched);
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const Json& receipt,
+                                                                                      bool batched);
 
 }  // namespace reconcile::rules

@@ -1,0 +1,268 @@
+// Rule 14's differential read from the engine's GeneralReceipt: phase 1 here (the reference's
+// comparisons and completeness checks, in its order), phase 2 in rule_14_engine_extended.cpp. Each
+// step follows the JSON form it replaced (tests/reconcile/rule_14_differential_tree.cpp) check for
+// check: where that form iterated one of the engine's objects, this one visits the same ids in
+// Object.keys order (EngineKeys), so every failure comes out as it did, in the same order.
+#include "reconcile/rules/rule_14_engine_compare.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "reconcile/rules/core_js.hpp"
+#include "reconcile/rules/multi_common.hpp"
+#include "reconcile/rules/optim_common.hpp"
+#include "reconcile/rules/rule_14_engine_extended.hpp"
+#include "reconcile/rules/rule_14_engine_keys.hpp"
+#include "reconcile/rules/rule_14_findings.hpp"
+
+namespace reconcile::rules {
+namespace rule14 {  // named, so that these names meet no other file's in a unity batch
+namespace {
+
+using receipt::engine::ForwardValues;
+using receipt::engine::GeneralReceipt;
+using receipt::engine::UpdateRecord;
+
+const Json kNoMembers = Json::object();
+
+// a ?? b for JSON: a when present and not null.
+const Json* coalesce(const Json* a, const Json* b) { return a && !a->is_null() ? a : b; }
+
+class EngineDifferential {
+ public:
+  EngineDifferential(const Json& receipt, const GeneralReceipt& engine, Tolerance tol, FailureSink& out)
+      : r_(receipt), e_(engine), t_(engine.topology()), c_(engine.core), n_hidden_(t_.unit_order.hidden.size()),
+        keys_(engine), found_(tol, out) {}
+
+  void run() {
+    forward_section();
+    loss_section();
+    post_update_section();
+    per_sample_section();
+    backward_section();
+    updates_section();
+    parameters_after_section();
+    compare_extended(r_, e_, keys_, by_param_, found_);
+  }
+
+ private:
+  const std::vector<double>& loss_per_output() const { return e_.batched() ? e_.reduced_loss_per_output : c_.loss_o; }
+  double loss_total() const { return e_.batched() ? e_.reduced_loss_total : c_.loss_total; }
+  const std::string& parameter_id(const UpdateRecord& u) const { return t_.parameters[u.slot].id; }
+
+  // Forward-shaped maps ({unit: {net, out}}): the receipt's key set equals the engine's, every
+  // unit carries both numbers. post_update_forward (`reserved`) has a "status" key besides its
+  // units, skipped on both sides, and may nest its units under "units".
+  void unit_map(const std::string& base, const ForwardValues& f, const Json* receipt_units, bool reserved) {
+    std::unordered_set<std::string_view> engine_keys;
+    for (const Key& k : reserved ? keys_.post_forward : keys_.forward) {
+      if (reserved && k.name == "status") continue;
+      const std::size_t unit = reserved ? k.at - 1 : k.at;
+      engine_keys.emplace(k.name);
+      const std::string name(k.name);
+      const std::string path = base + "." + name;
+      const Json* ru = core::lookup(receipt_units, name);
+      const bool present = reserved ? (ru && js_object(*ru)) : core::truthy(ru);
+      if (!present) {
+        found_.missing(path, "the engine recomputed " + base + " unit " + Json(name).dump() +
+                          " but the receipt has NO entry for it (selective omission).");
+        continue;
+      }
+      for (const auto& [field, value] : {std::pair<const char*, double>{"net", unit_net(f, n_hidden_, unit)}, {"out", unit_out(f, n_hidden_, unit)}}) {
+        const Json* rv = core::lookup(ru, field);
+        if (!rv || !rv->is_number()) {
+          found_.missing(path + "." + field, base + " unit " + Json(name).dump() + " is missing its " + field +
+                                          " value; a unit must carry BOTH net and out.",
+                  value);
+        } else {
+          found_.compare(path + "." + field, value, rv);
+        }
+      }
+    }
+    for (const auto& key : js_object_keys(receipt_units)) {
+      if (reserved && (key == "status" || key == "units")) continue;
+      if (engine_keys.count(key) == 0) {
+        found_.missing(base + "." + key, "the receipt's " + base + " declares unit " + Json(key).dump() +
+                                      " that the engine did NOT recompute (no extra units).");
+      }
+    }
+  }
+
+  // {output unit: number} maps whose key set must equal the engine's.
+  void output_map(const std::string& base, const std::vector<double>& values, const Json* receipt_map) {
+    std::unordered_set<std::string_view> engine_keys;
+    for (const Key& k : keys_.output) {
+      engine_keys.emplace(k.name);
+      const std::string path = base + "." + std::string(k.name);
+      const Json* rv = core::lookup(receipt_map, k.name);
+      if (!rv || !rv->is_number()) {
+        found_.missing(path, "the engine recomputed " + path + " but the receipt is missing it.", values[k.at]);
+      } else {
+        found_.compare(path, values[k.at], rv);
+      }
+    }
+    for (const auto& key : js_object_keys(receipt_map)) {
+      if (engine_keys.count(key) == 0) {
+        found_.missing(base + "." + key, "the receipt's " + base + " declares " + Json(key).dump() +
+                                      " that the engine did NOT recompute.");
+      }
+    }
+  }
+
+  void forward_section() { unit_map("forward", c_.fwd, coalesce(member(r_, "forward"), &kNoMembers), false); }
+
+  void loss_section() {
+    const Json* rl = member(r_, "loss");
+    for (const Key& k : keys_.output) {
+      found_.compare("loss.per_output." + std::string(k.name), loss_per_output()[k.at],
+              core::lookup(core::lookup(rl, "per_output"), k.name));
+    }
+    found_.compare("loss.total", loss_total(), core::lookup(rl, "total"));
+  }
+
+  void post_update_section() {
+    const Json* rpf = member(r_, "post_update_forward");
+    if (core::truthy(rpf)) unit_map("post_update_forward", e_.post_forward, post_forward_units(rpf), true);
+    const Json* rpl = member(r_, "post_update_loss");
+    if (core::truthy(rpl)) {
+      output_map("post_update_loss.per_output", e_.post_loss_per_output,
+                 coalesce(core::lookup(rpl, "per_output"), &kNoMembers));
+      found_.compare("post_update_loss.total", e_.post_loss_total, core::lookup(rpl, "total"));
+    }
+  }
+
+  void per_sample_section() {
+    const Json* rps = member(r_, "per_sample");
+    if (!e_.batched() || !core::truthy(rps)) return;
+    for (const Key& k : keys_.sample) {
+      const std::string sid(k.name);
+      const Json* rs = core::lookup(rps, sid);
+      if (!core::truthy(rs)) continue;  // a missing sample is Rule 19's finding
+      const receipt::engine::SampleRecord& rec = e_.samples[k.at];
+      const std::string base = "per_sample." + sid;
+      unit_map(base + ".forward", rec.forward, coalesce(core::lookup(rs, "forward"), &kNoMembers), false);
+      output_map(base + ".loss.per_output", rec.loss_per_output,
+                 coalesce(core::lookup(core::lookup(rs, "loss"), "per_output"), &kNoMembers));
+      const Json* total = core::lookup(core::lookup(rs, "loss"), "total");
+      if (!total || !total->is_number()) {
+        found_.missing(base + ".loss.total", "receipt per-sample " + Json(sid).dump() + " is missing its loss.total.",
+                rec.loss_total);
+      } else {
+        found_.compare(base + ".loss.total", rec.loss_total, total);
+      }
+    }
+  }
+
+  void backward_section() {
+    const Json* rb = member(r_, "backward");
+    for (const Key& k : keys_.output) {
+      const Json* rs = core::lookup(core::lookup(rb, "output_error_signals"), k.name);
+      if (!core::truthy(rs)) continue;
+      found_.compare("backward.output_error_signals." + std::string(k.name) + ".signal_value", c_.sig_o[k.at],
+              core::lookup(rs, "signal_value"));
+    }
+    for (const Key& k : keys_.hidden) {
+      const Json* rs = core::lookup(core::lookup(rb, "hidden_error_signals"), k.name);
+      if (!core::truthy(rs)) continue;
+      const std::string base = "backward.hidden_error_signals." + std::string(k.name) + ".";
+      found_.compare(base + "backpropagated_sum", c_.bsum_h[k.at], core::lookup(rs, "backpropagated_sum"));
+      found_.compare(base + "activation_derivative", c_.ad_h[k.at], core::lookup(rs, "activation_derivative"));
+      found_.compare(base + "signal_value", c_.sig_h[k.at], core::lookup(rs, "signal_value"));
+    }
+  }
+
+  void updates_section() {
+    if (const Json* updates = array_member(r_, "updates")) {
+      for (const auto& u : *updates) {
+        if (u.is_null()) throw std::runtime_error("Cannot read properties of null (reading 'parameter_id')");
+        if (const std::string* pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(*pid, &u);
+      }
+    }
+    const char* name = e_.optimizer_name();
+    for (const UpdateRecord& eu : e_.updates) {
+      const std::string& pid = parameter_id(eu);
+      const auto found = by_param_.find(pid);
+      const std::string base = "updates[" + pid + "]";
+      if (found == by_param_.end()) {
+        found_.missing(base, "the engine produced an update for parameter " + Json(pid).dump() +
+                          " but the receipt's updates[] has NO entry for it (selective omission).",
+                std::nullopt, pid);
+        continue;
+      }
+      const Json& ru = *found->second;
+      found_.compare(base + ".gradient", eu.gradient, member(ru, "gradient"));
+      found_.compare(base + ".update", eu.update, member(ru, "update"));
+      found_.compare(base + ".weight_after", eu.weight_after, member(ru, "weight_after"));
+      if (!e_.stateful) continue;  // the engine's update has no state_after
+      const Json* ro = member(ru, "optimizer");
+      const Json* rname = core::lookup(ro, "name");
+      if (!core::truthy(core::lookup(ro, "state_after")) || !rname || !rname->is_string() ||
+          rname->get_ref<const std::string&>() != name) {
+        continue;
+      }
+      const Json* ra = core::lookup(ro, "state_after");
+      const std::string sbase = base + ".optimizer.state_after.";
+      const std::string_view n(name);
+      if (n == "adam" || n == "adamw") {
+        found_.compare(sbase + "m", eu.state_after.m, core::lookup(ra, "m"));
+        found_.compare(sbase + "v", eu.state_after.v, core::lookup(ra, "v"));
+      } else if (n == "sgd_momentum") {
+        found_.compare(sbase + "buffer", eu.state_after.buffer, core::lookup(ra, "buffer"));
+      }
+    }
+  }
+
+  void parameters_after_section() {
+    const Json* rpa = member(r_, "parameters_after");
+    for (const Key& k : keys_.parameter) {
+      found_.compare("parameters_after." + std::string(k.name), e_.parameters_after[k.at], core::lookup(rpa, k.name));
+    }
+    const Json* order = core::lookup(member(r_, "topology"), "parameter_order");
+    const auto observed = js_object_keys(coalesce(rpa, &kNoMembers));
+    const std::unordered_set<std::string> observed_set(observed.begin(), observed.end());
+    std::unordered_set<std::string> declared;
+    if (order && order->is_array()) {
+      for (const auto& id : *order) {
+        const std::string pid = js_string(&id);
+        declared.insert(pid);
+        if (observed_set.count(pid) == 0) {
+          found_.missing("parameters_after." + pid, "parameter " + Json(pid).dump() +
+                                                 " is declared in topology.parameter_order but ABSENT from "
+                                                 "parameters_after.",
+                  std::nullopt, pid);
+        }
+      }
+    }
+    for (const auto& pid : observed) {
+      if (declared.count(pid) == 0) {
+        found_.missing("parameters_after." + pid, "parameters_after contains parameter " + Json(pid).dump() +
+                                               " NOT declared in topology.parameter_order.",
+                std::nullopt, pid);
+      }
+    }
+  }
+
+  const Json& r_;
+  const GeneralReceipt& e_;
+  const receipt::topology::Topology& t_;
+  const receipt::engine::StepCore& c_;
+  std::size_t n_hidden_;
+  EngineKeys keys_;
+  Findings found_;
+  UpdatesById by_param_;
+};
+
+}  // namespace
+}  // namespace rule14
+
+void compare_with_engine(const Json& receipt, const receipt::engine::GeneralReceipt& engine, Tolerance tolerance,
+                         FailureSink& out) {
+  rule14::EngineDifferential(receipt, engine, tolerance, out).run();
+}
+
+}  // namespace reconcile::rules

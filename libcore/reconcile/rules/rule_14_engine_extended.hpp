@@ -1,0 +1,24 @@
+#pragma once
+// Rule 14's phase 2 (a deliberate difference from the reference): every number the engine
+// recomputed that phase 1 did not compare, where the receipt claims a number at the same place.
+#include <string>
+#include <unordered_map>
+
+#include "receipt/engine/general_receipt.hpp"
+#include "reconcile/json_access.hpp"
+#include "reconcile/rules/rule_14_engine_keys.hpp"
+#include "reconcile/rules/rule_14_findings.hpp"
+
+namespace reconcile::rules::rule14 {
+
+// The receipt's updates[] entries by parameter_id (the last entry of an id wins).
+using UpdatesById = std::unordered_map<std::string, const Json*>;
+
+// The units of a receipt's post_update_forward: its "units" member when that is an object or
+// array, else the block itself.
+[[nodiscard]] const Json* post_forward_units(const Json* post_update_forward);
+
+void compare_extended(const Json& receipt, const receipt::engine::GeneralReceipt& engine, const EngineKeys& keys,
+                      const UpdatesById& updates, Findings& findings);
+
+}  // namespace reconcile::rules::rule14
