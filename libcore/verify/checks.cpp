@@ -1,6 +1,9 @@
 #include "verify/checks.hpp"
 
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/js_text.hpp"
@@ -48,6 +51,42 @@ Check schema_check_of(const Receipt& receipt, std::string name, std::string_view
   }
   c.evidence = std::move(evidence);
   return c;
+}
+
+std::optional<std::string> string_at(common::JsonView obj, std::string_view key) {
+  if (!obj.is_object()) return std::nullopt;
+  auto v = obj.find(key);
+  if (!v || !v->is_string()) return std::nullopt;
+  return std::string(v->string());
+}
+
+const nlohmann::ordered_json* member(const nlohmann::ordered_json& obj, std::string_view key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+std::optional<common::JsonView> member(common::JsonView obj, std::string_view key) { return obj.find(key); }
+
+// Either form of a receipt (verify multi labels a record before it knows whether a tree is built).
+template <class Receipt>
+ReceiptLabel describe_receipt_of(const Receipt& r) {
+  ReceiptLabel out;
+  if (!r.is_object()) return out;
+  if (const auto v = string_at(r, "schema_version")) out.schema_version = *v;
+  for (const char* key : {"fixture", "fixture_id", "id"}) {
+    if (const auto v = string_at(r, key)) {
+      out.fixture_id = *v;
+      return out;
+    }
+  }
+  if (const auto provenance = member(r, "provenance")) {
+    if (const auto v = string_at(*provenance, "fixture_id")) {
+      out.fixture_id = *v;
+    } else if (const auto w = string_at(*provenance, "id")) {
+      out.fixture_id = *w;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -127,24 +166,8 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur) 
   return c;
 }
 
-ReceiptLabel describe_receipt(const nlohmann::ordered_json& r) {
-  ReceiptLabel out;
-  if (!r.is_object()) return out;
-  if (const auto* v = string_at(r, "schema_version")) out.schema_version = *v;
-  for (const char* key : {"fixture", "fixture_id", "id"}) {
-    if (const auto* v = string_at(r, key)) {
-      out.fixture_id = *v;
-      return out;
-    }
-  }
-  if (auto it = r.find("provenance"); it != r.end() && it->is_object()) {
-    if (const auto* v = string_at(*it, "fixture_id")) {
-      out.fixture_id = *v;
-    } else if (const auto* w = string_at(*it, "id")) {
-      out.fixture_id = *w;
-    }
-  }
-  return out;
-}
+ReceiptLabel describe_receipt(const nlohmann::ordered_json& r) { return describe_receipt_of(r); }
+
+ReceiptLabel describe_receipt(common::JsonView r) { return describe_receipt_of(r); }
 
 }  // namespace verify

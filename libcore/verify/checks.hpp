@@ -37,5 +37,6 @@ struct ReceiptLabel {
   std::optional<std::string> fixture_id;
 };
 [[nodiscard]] ReceiptLabel describe_receipt(const nlohmann::ordered_json& receipt);
+[[nodiscard]] ReceiptLabel describe_receipt(common::JsonView receipt);
 
 }  // namespace verify

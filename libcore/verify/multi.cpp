@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 #include "common/json_release.hpp"
 #include "verify/in_order_pool.hpp"
@@ -21,21 +22,30 @@ bool blank(const std::string& line) {
   return true;
 }
 
-// Record `index` (physical line `line_number` of `name`) parsed and prepared, or why it is not JSON.
-common::Expected<PreparedRecord, StreamError> parse_record(const std::string& line, std::int64_t line_number,
+StreamError not_json(const common::Error& e, std::int64_t line_number) {
+  return StreamError(StreamFailure::not_json, "Invalid JSON at line " + std::to_string(line_number) + ": " + e.to_string(),
+                     line_number);
+}
+
+// Record `index` (physical line `line_number` of `name`, taken over) parsed and prepared, or why it
+// is not JSON. A long line is read as a JsonDocument (kDocumentRecordBytes), whose reader refuses
+// exactly what the tree reader refuses, with its error text, so a line that is not JSON is worded
+// the same whichever reader read it.
+common::Expected<PreparedRecord, StreamError> parse_record(std::string&& line, std::int64_t line_number,
                                                            std::size_t index, const std::string& name) {
   common::JsonInputOptions options;
   options.file = name;
   options.bom = common::BomPolicy::reject;
   options.max_bytes = kMaxRecordBytes;
   options.first_line = line_number;
-  auto doc = common::parse_json_text(line, options);
-  if (!doc) {
-    return StreamError(StreamFailure::not_json,
-                       "Invalid JSON at line " + std::to_string(line_number) + ": " + doc.error().to_string(),
-                       line_number);
+  if (line.size() >= kDocumentRecordBytes) {
+    auto doc = common::parse_json_document(std::move(line), options);
+    if (!doc) return not_json(doc.error(), line_number);
+    return prepare_record(std::move(*doc), index);
   }
-  return prepare_record(std::move(*doc), index);
+  auto tree = common::parse_json_text(line, options);
+  if (!tree) return not_json(tree.error(), line_number);
+  return prepare_record(std::move(*tree), index);
 }
 
 std::string too_long_message(const std::string& name, std::int64_t n) {
@@ -45,9 +55,9 @@ std::string too_long_message(const std::string& name, std::int64_t n) {
 
 // --jobs 1: each record read, prepared and folded before the next is read.
 std::optional<StreamError> read_in_turn(int fd, const std::string& name, MultiRun& run) {
-  auto take = [&](const std::string& line, std::int64_t n) -> std::optional<StreamError> {
+  auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
     if (blank(line)) return std::nullopt;
-    auto record = parse_record(line, n, run.records(), name);
+    auto record = parse_record(std::move(line), n, run.records(), name);
     if (!record) return record.error();
     run.add(*record);
     common::release_json(record->receipt);
@@ -85,7 +95,7 @@ std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std
   std::vector<std::vector<nlohmann::ordered_json>> spent(jobs);  // by worker
   RecordPool pool(jobs, [&name](PendingLine& line) {
     for (auto& doc : line.spent) common::release_json(doc);
-    return parse_record(line.text, line.number, line.index, name);
+    return parse_record(std::move(line.text), line.number, line.index, name);
   });
   auto fold_oldest = [&]() -> bool {
     auto record = pool.next();

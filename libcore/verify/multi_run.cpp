@@ -29,19 +29,32 @@ PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index)
   p.schema = schema_check(p.receipt, "schema[" + std::to_string(index) + "]");
   if (p.schema.status == CheckStatus::pass) p.own = reconcile::reconcile_receipt(p.receipt, derive_every_record());
   p.label = describe_receipt(p.receipt);
+  p.traced = p.receipt.is_object() && p.receipt.contains("trace_id");
+  return p;
+}
+
+PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index) {
+  PreparedRecord p;
+  const common::JsonView root = receipt.root();
+  p.schema = schema_check(root, "schema[" + std::to_string(index) + "]");
+  p.label = describe_receipt(root);
+  p.traced = root.is_object() && root.find("trace_id").has_value();
+  if (p.schema.status != CheckStatus::pass) return p;
+  p.receipt = common::to_ordered_json(root);
+  receipt = common::JsonDocument();  // freed before the rules run: only the tree is held from here
+  p.own = reconcile::reconcile_receipt(p.receipt, derive_every_record());
   return p;
 }
 
 void MultiRun::add(PreparedRecord& record) {
   const std::size_t index = records_;
-  const nlohmann::ordered_json& receipt = record.receipt;
   const Check& schema = record.schema;
   Check rec;
   rec.name = "reconcile[" + std::to_string(index) + "]";
   if (schema.status == CheckStatus::pass) {
     reconcile::Result r;
     if (all_valid_) {
-      r = multi_.add(receipt, std::move(*record.own));
+      r = multi_.add(record.receipt, std::move(*record.own));
       send_cross_failures(r);
       const std::string prefix = "receipts[" + std::to_string(index) + "].";
       for (auto& f : r.failures) {
@@ -65,7 +78,7 @@ void MultiRun::add(PreparedRecord& record) {
     rec.status = CheckStatus::skip;
     rec.message = "skipped — schema validation failed for this record";
   }
-  if (index == 0) untraced_ = !receipt.is_object() || !receipt.contains("trace_id");
+  if (index == 0) untraced_ = !record.traced;
   note(schema);
   note(rec);
   if (observer_ != nullptr) observer_->record(index, record.label, schema, rec);

@@ -7,7 +7,7 @@
 // reference's report lists them (bp spools them, apps/bp/verify_multi_report.cpp).
 //
 // A record's work is split in two: prepare_record (schema check, the record's own rules, its
-// label) needs nothing from the other records, so it may run on any thread in any order;
+// label, whether it has a trace_id) needs nothing from the other records, so it may run on any thread in any order;
 // MultiRun::add folds prepared records into the run strictly in input order.
 #include <cstddef>
 #include <optional>
@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
 #include "reconcile/reconcile.hpp"
 #include "verify/checks.hpp"
 #include "verify/report.hpp"
@@ -55,14 +56,21 @@ struct MultiOutcome {
 
 // Record `index` with everything decided about it alone.
 struct PreparedRecord {
-  nlohmann::ordered_json receipt;           // kept for the cross-record fold, then released
+  nlohmann::ordered_json receipt;           // kept for the cross-record fold, then released; null
+                                            // when its schema failed (read as a document)
   Check schema;                             // schema[index]
   std::optional<reconcile::Result> own;     // the record's own rules; only when its schema passes
   ReceiptLabel label;
+  bool traced = false;                      // an object with a trace_id member
 };
 
 // Pure: no state, no observer; `receipt` is taken over.
 [[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
+// The same record read as a JsonDocument (16 bytes a value): the schema gate and the label are
+// decided on the document, and only a record its schema accepts becomes a tree for the rules (the
+// document freed first), so a huge record that fails its schema never costs a tree. The same
+// PreparedRecord as the tree form gives, but for `receipt` left null when the schema fails.
+[[nodiscard]] PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index);
 
 class MultiRun {
  public:

@@ -7,10 +7,14 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
+#include "common/json_input.hpp"
 #include "reconcile/result_json.hpp"
 #include "verify/multi.hpp"
+#include "verify/multi_run.hpp"
 #include "verify/report_json.hpp"
 #include "verify_fixtures.hpp"
 
@@ -68,6 +72,13 @@ struct Transcript final : verify::MultiObserver {
   void cross_failures_void() override { calls += "void\n"; }
 };
 
+std::string outcome_text(const verify::MultiOutcome& out) {
+  std::string all = "overall " + out.overall + " records " + std::to_string(out.records) + " first " + out.first_problem + "\n";
+  for (const auto& c : out.cross) all += verify::check_json(c).dump() + "\n";
+  all += reconcile::to_json(out.bundle).dump() + "\n";
+  return all;
+}
+
 // Everything verify_multi tells about `text` run with `jobs`: the observer's calls, then the
 // outcome or the error.
 std::string run_with_jobs(const std::string& text, std::size_t jobs) {
@@ -79,10 +90,21 @@ std::string run_with_jobs(const std::string& text, std::size_t jobs) {
     return all + "error " + std::to_string(static_cast<int>(out.error().failure())) + " line " +
            std::to_string(out.error().line()) + ": " + out.error().message() + "\n";
   }
-  all += "overall " + out->overall + " records " + std::to_string(out->records) + " first " + out->first_problem + "\n";
-  for (const auto& c : out->cross) all += verify::check_json(c).dump() + "\n";
-  all += reconcile::to_json(out->bundle).dump() + "\n";
-  return all;
+  return all + outcome_text(*out);
+}
+
+// The reference for the document reading: every line read as an ordered_json tree, prepared in
+// its tree form and folded by one MultiRun, as verify multi did before it read documents.
+std::string tree_path(const std::vector<std::string>& lines) {
+  Transcript seen;
+  verify::MultiRun run({}, &seen);
+  for (const auto& line : lines) {
+    auto tree = common::parse_json_text(line);
+    REQUIRE(tree.ok());
+    auto record = verify::prepare_record(std::move(*tree), run.records());
+    run.add(record);
+  }
+  return seen.calls + outcome_text(run.finish());
 }
 
 // 16 records: the golden's two steps, repeated (so Rules 9 and 10 fail across the repeats).
@@ -167,6 +189,17 @@ TEST_CASE("multi: input that is not a bundle stops with the failure that says wh
     CHECK(out.error().line() == 2);
     CHECK(out.error().message().rfind("Invalid JSON at line 2: b.jsonl:2", 0) == 0);
   }
+  SUBCASE("a line long enough to be read as a document, not JSON, is worded as a short one is") {
+    const std::string pad(verify::kDocumentRecordBytes, ' ');
+    const verify_test::TextInput in(bundle()[0] + "\n{not json" + pad + "\n");
+    const verify_test::TextInput short_in(bundle()[0] + "\n{not json\n");
+    auto out = verify::verify_multi(in.fd(), "b.jsonl", {});
+    auto short_out = verify::verify_multi(short_in.fd(), "b.jsonl", {});
+    REQUIRE_FALSE(out.ok());
+    REQUIRE_FALSE(short_out.ok());
+    CHECK(out.error().failure() == verify::StreamFailure::not_json);
+    CHECK(out.error().message() == short_out.error().message());
+  }
   SUBCASE("an observer that could not keep the report") {
     const verify_test::TextInput in(verify_test::joined(bundle()));
     Seen seen;
@@ -211,4 +244,66 @@ TEST_CASE("multi: --jobs 2, 3 and 8 tell the observer and the caller what one jo
   const std::string one = run_with_jobs(verify_test::joined(bad_json), 1);
   CHECK(one.find("error 2 line 10: Invalid JSON at line 10") != std::string::npos);
   CHECK(one.rfind("record 8 ", one.find("error")) != std::string::npos);  // records 0-8 were folded
+}
+
+TEST_CASE("multi: records read as documents get the tree's report, byte for byte, schema failures among them") {
+  const auto golden = bundle();
+  auto unknown_key = nlohmann::ordered_json::parse(golden[1]);
+  unknown_key["surprise"] = 1;
+  auto wrong_type = nlohmann::ordered_json::parse(golden[0]);
+  wrong_type["step_index"] = "zero";
+  std::string huge = "[";
+  for (int i = 0; i < 200000; ++i) huge += i == 0 ? "{}" : ",{}";
+  huge += "]";
+  const std::vector<std::pair<std::string, std::string>> damages{
+      {"unknown key", unknown_key.dump()}, {"wrong type", wrong_type.dump()}, {"not an object", "[1,\"two\"]"},
+      {"a string", "\"receipt\""}, {"huge array", huge}};
+  std::vector<std::pair<std::string, std::vector<std::string>>> bundles{{"the golden", golden}};
+  for (const auto& [what, line] : damages) {
+    for (std::size_t k = 0; k <= golden.size(); ++k) {  // first (record 0 decides trace-identity), middle, last
+      auto lines = golden;
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(k), line);
+      bundles.push_back({what + " at " + std::to_string(k), lines});
+    }
+  }
+  std::vector<std::string> all{golden[0]};
+  for (const auto& d : damages) all.push_back(d.second);
+  all.push_back(golden[1]);
+  bundles.push_back({"every damage between the two steps", all});
+  for (const auto& [what, lines] : bundles) {
+    CAPTURE(what);
+    const std::string want = tree_path(lines);
+    // As they are (short lines are read as trees, the huge array as a document), then every line
+    // padded with spaces to be read as a document.
+    auto padded = lines;
+    for (auto& line : padded) line.append(verify::kDocumentRecordBytes, ' ');
+    for (const auto& text : {verify_test::joined(lines), verify_test::joined(padded)}) {
+      CHECK(run_with_jobs(text, 1) == want);
+      CHECK(run_with_jobs(text, 3) == want);
+    }
+  }
+  // Not vacuous: the damaged records fail their schema and the golden's pass.
+  const std::string report = tree_path(all);
+  for (int k = 1; k <= 5; ++k) {
+    CHECK(report.find("{\"name\":\"schema[" + std::to_string(k) + "]\",\"status\":\"fail\"") != std::string::npos);
+  }
+  CHECK(report.find("{\"name\":\"schema[6]\",\"status\":\"pass\"") != std::string::npos);
+  CHECK(report.find("overall fail records 7") != std::string::npos);
+}
+
+TEST_CASE("multi: a record read as a document becomes a tree only when its schema passes") {
+  const auto golden = bundle();
+  auto passing = common::parse_json_document(golden[0]);
+  REQUIRE(passing.ok());
+  auto p = verify::prepare_record(std::move(*passing), 0);
+  CHECK(p.schema.status == CheckStatus::pass);
+  CHECK(p.receipt == nlohmann::ordered_json::parse(golden[0]));
+  REQUIRE(p.own.has_value());
+  auto failing = common::parse_json_document(std::string("[{},{},{}]"));
+  REQUIRE(failing.ok());
+  auto q = verify::prepare_record(std::move(*failing), 1);
+  CHECK(q.schema.status == CheckStatus::fail);
+  CHECK(q.receipt.is_null());
+  CHECK_FALSE(q.own.has_value());
+  CHECK_FALSE(q.traced);
 }

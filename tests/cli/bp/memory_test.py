@@ -61,13 +61,14 @@ def main():
         for name, path in inputs.items():
             size = os.path.getsize(path)
             # The bp commands that read a JsonDocument (16 bytes a value) stay within 8 times the
-            # input (issue "bp throughput" item 4; verify general builds a tree only of a receipt
-            # its schema accepts); from-config builds a tree only of a document
+            # input (issue "bp throughput" item 4; verify general and verify multi build a tree
+            # only of a receipt, or a record, its schema accepts); from-config builds a tree only of a document
             # small enough to be a topology input (at most 640 Ki values: a tree under 64 MiB).
             for tool, cmd, want_rc, want_err, multiple in (
                     ("bp validate-input", [bp, "validate-input", path], 1, "input schema validation failed", 8),
                     ("bp validate", [bp, "validate", path], 1, "schema validation failed", 8),
                     ("bp verify general", [bp, "verify", "general", path], 1, "verification failed", 8),
+                    ("bp verify multi", [bp, "verify", "multi", path], 1, "verify multi failed (1 record(s))", 8),
                     ("bp generate from-config", [bp, "generate", "from-config", path], 2,
                      "bp: generate from-config: input rejected: ", 8),
                     ("atenia simulate", [atenia, "simulate", path], 2, "atenia: " + path, MULTIPLE)):
