@@ -324,6 +324,17 @@ common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordere
 }  // namespace
 
 common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_ordered) {
+  // In place first: that reading accepts exactly what the sorted copy below accepts, and copying
+  // a receipt of megabytes into an unordered tree (and freeing it) was most of verify general's
+  // engine-reproduce. Only a refusal takes the copy, whose error names the first offending key
+  // in sorted order.
+  if (receipt_ordered.is_object()) {
+    const auto member = [&](const char* key) -> const ordered_json* {
+      const auto it = receipt_ordered.find(key);
+      return it == receipt_ordered.end() ? nullptr : &*it;
+    };
+    if (auto in = extract<ordered_json>(member, member)) return in;
+  }
   const json receipt = receipt_ordered;  // unordered: errors name the first offending key in sorted order
   if (!receipt.is_object()) return JsonReader{std::string_view{}}.error("", "a receipt is a JSON object");
   return extract<json>(
