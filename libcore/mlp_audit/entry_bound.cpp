@@ -6,7 +6,6 @@
 namespace mlp_audit {
 namespace {
 
-constexpr double kTiny = 0x1p-149;
 constexpr double kNormwise = 0x1p-10;
 
 }  // namespace
@@ -15,7 +14,7 @@ EntryScan first_outside_bound(std::span<const float> stored, const std::vector<c
   EntryScan scan;
   double largest = -1;  // max |ref| of the tensor, found where a bound first overflows
   for (std::size_t i = 0; i < stored.size(); ++i) {
-    double bound = ref[i].e * (1 + 0x1p-30) + kTiny;
+    double bound = tracked_tolerance(ref[i].e);
     if (!std::isfinite(bound)) {
       if (largest < 0)
         for (const auto& t : ref) largest = std::max(largest, std::abs(t.v));

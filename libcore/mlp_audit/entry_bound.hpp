@@ -18,6 +18,10 @@ struct EntryScan {
   std::uint64_t normwise = 0;          // entries held to the norm-wise tolerance, up to the first outside
 };
 
+// The Tracked tolerance of one value with bound e: e * (1 + 2^-30) + 2^-149 (the slack covers
+// the bound's own binary64 roundings and fp32's smallest subnormal).
+[[nodiscard]] constexpr double tracked_tolerance(double e) { return e * (1 + 0x1p-30) + 0x1p-149; }
+
 // `stored` and `ref` have the same length (the reader checked the shapes).
 [[nodiscard]] EntryScan first_outside_bound(std::span<const float> stored, const std::vector<common::Tracked<float>>& ref);
 

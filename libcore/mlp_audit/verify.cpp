@@ -110,7 +110,7 @@ common::Status StreamVerifier::add(std::string_view line, std::int64_t line_no) 
   std::optional<T32> scheduled;  // a jax schedule's step size, which rule 5 then uses
   if (m.jax_schedule) {
     scheduled = jax_schedule_lr(*m.jax_schedule, r.optimizer_step - 1);
-    const double bound = scheduled->e * (1 + 0x1p-30) + 0x1p-149;
+    const double bound = tracked_tolerance(scheduled->e);
     if (!(std::abs(r.lr - scheduled->v) <= bound)) {
       Failure f = failure(6, "lr", "the step's learning rate is not the " + jax_schedule_name(m.jax_schedule->kind) +
                                        " schedule's at i = " + std::to_string(r.optimizer_step - 1));
