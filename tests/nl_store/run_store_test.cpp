@@ -6,10 +6,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "common/atomic_file.hpp"
 #include "common/file_system.hpp"
@@ -151,4 +154,42 @@ TEST_CASE("run_store: a symbolic link under the run directory is refused, never 
   auto r = nl_store::load_run(run);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message().find("blobs") != std::string::npos);
+}
+
+TEST_CASE("run_store: a load that overlaps saves into the same directory gets one whole checkpoint, never an error") {
+  // A trainer saves every step while `nltrain eval`, `export` or a refused second `train
+  // --resume` reads the directory: a save replaces blobs in place and sweeps after its commit.
+  testsupport::TempDir dir;
+  std::vector<std::string> saved;
+  std::vector<nl::Checkpoint> states;
+  for (std::size_t k = 0; k < 3; ++k) {
+    nl::Trainer t = storetest::trained(nl::RuleKind::delta, 2, 1 + k);
+    states.push_back({t.state(), "{\"k\":" + std::to_string(k) + "}"});
+    saved.push_back(bytes_of(states.back()));
+  }
+  REQUIRE(nl_store::save_run(dir.path(), states[0]).ok());
+  std::atomic<bool> done{false};
+  std::atomic<bool> save_failed{false};
+  std::thread writer([&] {
+    for (std::size_t i = 1; i < 60; ++i) {
+      if (!nl_store::save_run(dir.path(), states[i % 3]).ok()) save_failed = true;
+    }
+    done = true;
+  });
+  std::size_t loads = 0;
+  std::set<std::string> failures;
+  while (!done) {
+    auto c = nl_store::load_run(dir.path());
+    ++loads;
+    if (!c.ok()) {
+      failures.insert(c.error().message());
+    } else if (std::find(saved.begin(), saved.end(), bytes_of(*c)) == saved.end()) {
+      failures.insert("a checkpoint that was never saved");
+    }
+  }
+  writer.join();
+  CHECK_FALSE(save_failed);
+  CHECK(loads > 0);
+  CHECK(failures.empty());
+  for (const auto& f : failures) MESSAGE(f);
 }
