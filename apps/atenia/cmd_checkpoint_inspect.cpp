@@ -3,10 +3,12 @@
 // length, checksum, and each entry's size against the blob limit (the manifest parser) --
 // without restoring; any bad one makes the exit 1. Each entry saved from a tensor file (--from,
 // or an nltrain run directory) shows its dtype and shape there, and every entry the drift a
-// restore on this host would report (13.9.2). It only reads: a save pending recovery is
+// restore on this host would report (13.9.2). It only reads: a save pending recovery (or running) is
 // reported, and the committed checkpoint is what is shown.
 #include <iostream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
@@ -16,7 +18,7 @@
 #include "hybrid/checkpoint/checkpoint_drift.hpp"
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
-#include "hybrid/checkpoint_root/save_rollback.hpp"
+#include "hybrid/checkpoint_root/committed_read.hpp"
 #include "hybrid/checkpoint_root/tensor_file_list.hpp"
 #include "hybrid/tensor_io/tensor_file.hpp"
 
@@ -64,26 +66,30 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return s + "]";
 }
 
-}  // namespace
+// One reading of the committed checkpoint at `root`: what inspect prints, or what stops it.
+struct Inspection {
+  std::optional<hybrid::CheckpointError> manifest_error;
+  std::optional<common::Error> error;
+  std::string out;  // for stdout
+  int bad = 0;
+};
 
-int run_inspect(const CheckpointOptions& o) {
-  auto& fs = common::real_file_system();
-  if (fs.exists(o.root) && !fs.is_dir(o.root)) return report(ensure_cache_root(CacheRoot{o.root}).error());
-  // A save that is running or was killed: its backup holds exactly the committed files, so
-  // that is what is inspected, and nothing under the root is touched.
-  const bool pending = hybrid::SaveRollback::pending(o.root);
-  if (pending) {
-    std::cerr << "atenia: note: a checkpoint save into " << o.root << " is running or was interrupted; shown: the "
-              << "committed checkpoint; `atenia checkpoint recover " << o.root << "` rolls the save back\n";
+Inspection inspect_once(const CacheRoot& root, bool json) {
+  Inspection in;
+  auto cp = hybrid::read_manifest(common::real_file_system(), root.checkpoint());
+  if (!cp) {
+    in.manifest_error = cp.error();
+    return in;
   }
-  const CacheRoot root{pending ? hybrid::SaveRollback::committed_dir(o.root) : o.root};
-  auto cp = hybrid::read_manifest(fs, root.checkpoint());
-  if (!cp) return fail_checkpoint(cp.error());
   const hybrid::PersistentHybridCache cache(root.blobs());
   auto files = hybrid::read_file_list(root);
-  if (!files) return report(files.error());
+  if (!files) {
+    in.error = files.error();
+    return in;
+  }
   const auto shapes = file_tensors(cache, *files);
-  int bad = 0;
+  int& bad = in.bad;
+  std::ostringstream text;
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
   for (const auto& e : cp->entries) {
     std::string blob = "none";
@@ -99,38 +105,62 @@ int run_inspect(const CheckpointOptions& o) {
     }
     const auto shape = e.is_grad ? shapes.end() : shapes.find(e.id);
     const std::vector<std::string> drift = drift_of(e);
-    if (o.json) {
+    if (json) {
       auto j = entry_json(e);
       j["blob"] = blob;
       if (shape != shapes.end()) j["dtype"] = shape->second.dtype, j["shape"] = shape->second.shape;
       j["drift"] = drift;
       entries.push_back(j);
     } else {
-      std::cout << "ENTRY id=" << e.id << " is_grad=" << (e.is_grad ? 1 : 0) << " tier=" << hybrid::to_string(e.tier)
-                << " len=" << e.len_bytes << " cache_key=" << e.cache_key.value_or("none")
-                << " desired_tier=" << (e.desired_tier ? hybrid::to_string(*e.desired_tier) : "none")
-                << " blob=" << blob;
-      if (shape != shapes.end()) std::cout << " dtype=" << shape->second.dtype << " shape=" << shape_text(shape->second.shape);
-      std::cout << " drift=";
-      for (std::size_t i = 0; i < drift.size(); ++i) std::cout << (i ? "," : "") << drift[i];
-      std::cout << (drift.empty() ? "none" : "") << "\n";
+      text << "ENTRY id=" << e.id << " is_grad=" << (e.is_grad ? 1 : 0) << " tier=" << hybrid::to_string(e.tier)
+           << " len=" << e.len_bytes << " cache_key=" << e.cache_key.value_or("none")
+           << " desired_tier=" << (e.desired_tier ? hybrid::to_string(*e.desired_tier) : "none") << " blob=" << blob;
+      if (shape != shapes.end()) text << " dtype=" << shape->second.dtype << " shape=" << shape_text(shape->second.shape);
+      text << " drift=";
+      for (std::size_t i = 0; i < drift.size(); ++i) text << (i ? "," : "") << drift[i];
+      text << (drift.empty() ? "none" : "") << "\n";
     }
   }
   for (const hybrid::SavedFile& f : *files) {
     if (auto why = header_problem(cache, f); !why.empty()) {
       ++bad;
-      if (!o.json) std::cout << "FILE file=" << f.file << " header=" << why << "\n";
+      if (!json) text << "FILE file=" << f.file << " header=" << why << "\n";
     }
   }
-  if (o.json) {
-    std::cout << nlohmann::ordered_json{{"version", cp->version}, {"created_unix", cp->created_unix},
-                                        {"entries", entries}, {"bad_blobs", bad}}.dump()
-              << "\n";
+  if (json) {
+    text << nlohmann::ordered_json{{"version", cp->version}, {"created_unix", cp->created_unix},
+                                   {"entries", entries}, {"bad_blobs", bad}}.dump()
+         << "\n";
   } else {
-    std::cout << "version=" << cp->version << " created_unix=" << cp->created_unix << " entries=" << cp->entries.size()
-              << " bad_blobs=" << bad << "\n";
+    text << "version=" << cp->version << " created_unix=" << cp->created_unix << " entries=" << cp->entries.size()
+         << " bad_blobs=" << bad << "\n";
   }
-  return bad == 0 ? kExitOk : kExitFailure;
+  in.out = std::move(text).str();
+  return in;
+}
+
+}  // namespace
+
+int run_inspect(const CheckpointOptions& o) {
+  auto& fs = common::real_file_system();
+  if (fs.exists(o.root) && !fs.is_dir(o.root)) return report(ensure_cache_root(CacheRoot{o.root}).error());
+  // A save that is running or was killed: its backup holds exactly the committed files, so that
+  // is what is inspected, and nothing under the root is touched. A save that starts or commits
+  // while the blobs are read would show a healthy root as damaged: the reading is then taken
+  // again (committed_read.hpp), and only a settled one is printed.
+  bool pending = false;
+  const Inspection in = hybrid::read_committed(o.root, [&](const CacheRoot& root, bool save_pending) {
+    pending = save_pending;
+    return inspect_once(root, o.json);
+  });
+  if (pending) {
+    std::cerr << "atenia: note: a checkpoint save into " << o.root << " is running or was interrupted; shown: the "
+              << "committed checkpoint; `atenia checkpoint recover " << o.root << "` rolls the save back\n";
+  }
+  if (in.manifest_error) return fail_checkpoint(*in.manifest_error);
+  if (in.error) return report(*in.error);
+  std::cout << in.out;
+  return in.bad == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace atenia::cli

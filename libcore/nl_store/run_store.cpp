@@ -1,13 +1,10 @@
 #include "nl_store/run_store.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <memory>
-#include <optional>
-#include <thread>
 
 #include "hybrid/cache/persistent_cache.hpp"
 #include "hybrid/checkpoint/manifest_format.hpp"
+#include "hybrid/checkpoint_root/committed_read.hpp"
 #include "hybrid/checkpoint_root/dir_fd.hpp"
 #include "hybrid/checkpoint_root/root_save.hpp"
 #include "hybrid/checkpoint_root/save_rollback.hpp"
@@ -51,42 +48,6 @@ common::Result<std::vector<std::uint8_t>> load_root_bytes(const std::string& dir
   return std::move(whole->bytes);
 }
 
-// Which checkpoint DIR's readers see: whether a save is under way (then they read its backup)
-// and the committed manifest's bytes. Every save writes a new manifest (created_unix is the step).
-struct CommitMark {
-  bool pending = false;
-  std::optional<std::string> manifest;
-  bool operator==(const CommitMark&) const = default;
-};
-
-CommitMark commit_mark(const std::string& dir) {
-  CommitMark m;
-  m.pending = hybrid::SaveRollback::pending(dir);
-  auto text = common::read_text(common::real_file_system(), hybrid::manifest_path(hybrid::committed_root(dir).checkpoint()),
-                                hybrid::kMaxManifestBytes);
-  if (text.ok()) m.manifest = std::move(*text);
-  return m;
-}
-
-// A trainer saving into DIR while it is read (`nltrain eval` on a live run, a second `train
-// --resume` about to be refused by the lock) replaces blobs in place and sweeps the old ones
-// after its commit, so a read that overlaps a save can miss a blob or take blobs of two
-// checkpoints. The read counts only when DIR's commit mark is the same before and after it;
-// otherwise it is read again (a save takes 0.1-0.7 s: kMaxAttempts with a growing pause wait
-// out about 30 s of saves before the last answer is given as it is).
-template <class Out, class Read>
-common::Result<Out> read_between_saves(const std::string& dir, Read read) {
-  constexpr int kMaxAttempts = 40;
-  CommitMark before = commit_mark(dir);
-  for (int attempt = 1;; ++attempt) {
-    common::Result<Out> out = read();
-    CommitMark after = commit_mark(dir);
-    if (after == before || attempt == kMaxAttempts) return out;
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt, 20) * 40));
-    before = std::move(after);
-  }
-}
-
 // The checkpoint in DIR by `decode` (one precision, or either): the new layout, else the legacy
 // file (fp32 only: `legacy` converts or refuses it).
 template <class Out, class Decode, class Legacy>
@@ -95,7 +56,9 @@ common::Result<Out> load_with(const std::string& dir, Decode decode, Legacy lega
   if (fs.node_kind(dir) == common::NodeKind::regular) return legacy(dir);
   if (fs.exists(dir) && !fs.is_dir(dir)) return common::Error::io(dir + ": not a run directory");
   if (has_manifest(hybrid::committed_root(dir))) {
-    return read_between_saves<Out>(dir, [&]() -> common::Result<Out> {
+    // A trainer may be saving into DIR meanwhile (`nltrain eval` on a live run, a second `train
+    // --resume` that its lock will refuse): committed_read.hpp.
+    return hybrid::read_committed(dir, [&](const hybrid::CacheRoot&, bool) -> common::Result<Out> {
       auto bytes = load_root_bytes(dir);
       if (!bytes) return bytes.error();
       return decode(*bytes, dir + "/" + kStateFileName);

@@ -17,6 +17,10 @@ add_test(NAME nltrain_cli_checkpoint_root
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/checkpoint_root_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>
                  "${SUITE_PYTHON_VENV}")
 set_tests_properties(nltrain_cli_checkpoint_root PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;atenia;cli")
+# atenia checkpoint inspect, nltrain eval and a second trainer on a run that saves every step.
+add_test(NAME nltrain_cli_live_readers
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/live_readers_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>)
+set_tests_properties(nltrain_cli_live_readers PROPERTIES LABELS "nltrain;atenia;cli")
 # gradcheck over the matrix: one test per rule (K = 1, 2, 4; plain, --stress, --fp64, both).
 foreach(_rule delta titans hebbian moneta yaad memora lattice trellis atlas)
   add_test(NAME nltrain_cli_gradcheck_${_rule}

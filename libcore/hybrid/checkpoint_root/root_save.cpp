@@ -7,6 +7,7 @@
 #include "hybrid/checkpoint_root/batched_sync.hpp"
 #include "hybrid/checkpoint_root/blob_sweep.hpp"
 #include "hybrid/checkpoint_root/dir_fd.hpp"
+#include "hybrid/checkpoint_root/save_lock.hpp"
 #include "hybrid/checkpoint_root/save_rollback.hpp"
 #include "hybrid/checkpoint_root/tensor_file_list.hpp"
 #include "hybrid/graph/batch_scenario.hpp"
@@ -80,6 +81,9 @@ common::Result<HybridCheckpoint> write_all(const CacheRoot& root, HybridMemoryMa
 common::Result<SaveOutcome> save_into_root(const CacheRoot& root, HybridMemoryManager& mem, SaveInputs inputs,
                                            common::FileSystem& fs) {
   if (auto s = refuse_links_below(root.root); !s) return s.error();
+  // Readers wait for the whole save, its sweep included (save_lock.hpp).
+  auto save_lock = SaveLock::for_save(root.root);
+  if (!save_lock) return save_lock.error();
   // A save that fails part-way removes every file it added and puts back every file it
   // replaced (blobs of the same id and length, the file list), so the previous checkpoint
   // stays loadable, bit for bit; the caller's lock keeps other writers out.

@@ -1,5 +1,7 @@
 #include "hybrid/checkpoint_root/save_rollback.hpp"
 
+#include "hybrid/checkpoint_root/save_lock.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -145,7 +147,12 @@ bool SaveRollback::pending(const std::string& root) {
 
 std::string SaveRollback::committed_dir(const std::string& root) { return root + "/" + kBackupDir; }
 
-common::Result<bool> SaveRollback::recover(const std::string& root) { return roll_back_leftover(root); }
+common::Result<bool> SaveRollback::recover(const std::string& root) {
+  // Files move back into the committed places: readers wait (save_lock.hpp).
+  auto lock = SaveLock::for_recovery(root);
+  if (!lock) return lock.error();
+  return roll_back_leftover(root);
+}
 
 common::Result<SaveRollback> SaveRollback::begin(const std::string& root) {
   if (auto s = roll_back_leftover(root); !s) return s.error();
