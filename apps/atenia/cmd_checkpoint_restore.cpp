@@ -12,6 +12,7 @@
 #include "hybrid/checkpoint/checkpoint_store.hpp"
 #include "hybrid/checkpoint/lazy_restore.hpp"
 #include "hybrid/checkpoint/warm_start.hpp"
+#include "hybrid/checkpoint_root/save_lock.hpp"
 #include "hybrid/checkpoint_root/save_rollback.hpp"
 #include "hybrid/checkpoint_root/tensor_file_list.hpp"
 
@@ -29,6 +30,9 @@ common::Status refuse_pending(const std::string& root) {
 
 int run_restore(const CheckpointOptions& o) {
   const CacheRoot root{o.root};
+  // A running save (an nltrain run checkpointing) is waited for, and none starts until the
+  // restore is done (save_lock.hpp): what is pending after that is an interrupted save.
+  const auto save_lock = hybrid::SaveLock::for_read(root.root);
   if (auto s = refuse_pending(root.root); !s) return report(s.error());
   auto& fs = common::real_file_system();
   if (fs.exists(root.root) && !fs.is_dir(root.root)) return report(ensure_cache_root(root).error());

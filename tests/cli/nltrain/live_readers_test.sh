@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Readers of a run directory while its trainer checkpoints every step: `atenia checkpoint
-# inspect` and `nltrain eval` read whole, committed checkpoints (hybrid/checkpoint_root/
+# inspect`, `restore` and `nltrain eval` read whole, committed checkpoints (hybrid/checkpoint_root/
 # save_lock.hpp), never half of a save. Before the save lock, 16 of 60 inspects reported a
 # healthy run as damaged ("no cache entry ...", exit 1) and a second `train --resume` exited 3
 # instead of being refused by the run's lock.
@@ -22,6 +22,8 @@ for i in $(seq 1 40); do
   expect_out_has " bad_blobs=0"
   if [ $((i % 4)) = 0 ]; then
     run "$NLTRAIN" eval --checkpoint R --max-chunks 1
+    expect_rc 0
+    run "$ATENIA" checkpoint restore R
     expect_rc 0
   fi
 done
