@@ -34,7 +34,9 @@ for c in "${CASES[@]}"; do
     expect_err_has "$opt: "
     expect_err_has "\"$v\""
     [ ! -s "$WORK/out" ] || fail "stdout is not empty"
-    # The --opt=value spelling goes through the same reader.
+    # The --opt=value spelling goes through the same reader: three of the values are enough
+    # (each run is an ASan process start; the 550 runs of both spellings took a minute).
+    case "$v" in -5 | "" | 18446744073709551616) ;; *) continue ;; esac
     # shellcheck disable=SC2086
     run "$NLTRAIN" "$cmd" $rest "$opt=$v"
     expect_rc 2

@@ -16,7 +16,7 @@ trap 'kill $trainer 2>/dev/null; wait $trainer 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 600); do [ -f R/checkpoint/checkpoint.meta ] && break; sleep 0.05; done
 [ -f R/checkpoint/checkpoint.meta ] || fail "no first checkpoint within 30 s: $(cat "$WORK/trainer.err")"
 first=$(grep -a '^created_unix=' R/checkpoint/checkpoint.meta)
-for i in $(seq 1 40); do
+for i in $(seq 1 24); do
   run "$ATENIA" checkpoint inspect R
   expect_rc 0
   expect_out_has " bad_blobs=0"
