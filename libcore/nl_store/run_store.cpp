@@ -30,10 +30,10 @@ common::Result<nl::Checkpoint> load_legacy(const std::string& path) {
 }
 
 // The run directory's state file, assembled from its blobs.
-common::Result<std::vector<std::uint8_t>> load_root_bytes(const std::string& dir) {
+// `root` is DIR's committed root (DIR itself, or the backup of a save left pending).
+common::Result<std::vector<std::uint8_t>> load_root_bytes(const std::string& dir, const hybrid::CacheRoot& root) {
   // Blobs are read through paths under DIR: a link planted there would carry the read outside.
   if (auto s = hybrid::refuse_links_below(dir); !s) return s.error();
-  const hybrid::CacheRoot root = hybrid::committed_root(dir);
   auto manifest = hybrid::read_manifest(common::real_file_system(), root.checkpoint());
   if (!manifest) return common::Error(manifest.error());
   auto files = hybrid::read_file_list(root);
@@ -58,8 +58,8 @@ common::Result<Out> load_with(const std::string& dir, Decode decode, Legacy lega
   if (has_manifest(hybrid::committed_root(dir))) {
     // A trainer may be saving into DIR meanwhile (`nltrain eval` on a live run, a second `train
     // --resume` that its lock will refuse): committed_read.hpp.
-    return hybrid::read_committed(dir, [&](const hybrid::CacheRoot&, bool) -> common::Result<Out> {
-      auto bytes = load_root_bytes(dir);
+    return hybrid::read_committed(dir, [&](const hybrid::CacheRoot& root, bool) -> common::Result<Out> {
+      auto bytes = load_root_bytes(dir, root);
       if (!bytes) return bytes.error();
       return decode(*bytes, dir + "/" + kStateFileName);
     });
