@@ -1,6 +1,7 @@
 #include "reconcile/coverage.hpp"
 
 #include "reconcile/receipt_traits.hpp"
+#include "reconcile/rules/core_js.hpp"
 
 namespace reconcile {
 
@@ -28,8 +29,9 @@ std::vector<int> RuleSet::gated_off() const {
 
 RuleSet record_coverage(const Json& r) {
   RuleSet s;
+  // The reference gates on `typeof backward === "object"`, which arrays pass too.
   const Json* backward = member(r, "backward");
-  if (backward && backward->is_object()) {
+  if (rules::core::is_object(backward)) {
     s.add(1);
     s.add(2);
     s.add(3);
@@ -43,12 +45,14 @@ RuleSet record_coverage(const Json& r) {
   const bool has_loss = loss && !loss->is_null();
   const bool has_batch = batch && !batch->is_null();
   if (has_loss && !has_batch) s.add(12);
-  if (const Json* signals = backward ? object_member(*backward, "output_error_signals") : nullptr) {
-    for (const auto& [unit, signal] : signals->get_ref<const Json::object_t&>()) {
-      // The reference tests truthiness: any dual_form that is not null, false, 0 or "".
-      const Json* dual = signal.is_object() ? member(signal, "dual_form") : nullptr;
-      if (dual && !dual->is_null() && !(dual->is_boolean() && !dual->get<bool>()) &&
-          !(dual->is_number() && dual->get<double>() == 0) && !(dual->is_string() && dual->get_ref<const std::string&>().empty())) {
+  // Rule 13's own gate, in JavaScript terms: Object.keys of the signals (an array's indices
+  // too), then the first unit that is an object with a truthy dual_form.
+  const Json* signals = backward && backward->is_object() ? member(*backward, "output_error_signals") : nullptr;
+  if (rules::core::truthy(signals) && rules::core::is_object(signals)) {
+    const rules::core::KeyList units(signals);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const Json* signal = units.value(i);
+      if (rules::core::is_object(signal) && rules::core::truthy(member(*signal, "dual_form"))) {
         s.add(13);
         break;
       }
