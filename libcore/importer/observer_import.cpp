@@ -11,13 +11,13 @@
 #include "importer/helper_capture.hpp"
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
+#include "importer/stream_facts.hpp"
 #include "receipt/emit/emit_receipt.hpp"
 #include "reconcile/json_access.hpp"
 
 namespace importer {
 
 using nlohmann::ordered_json;
-using reconcile::member;  // never throws: nullptr for a missing key or a non-object
 
 namespace {
 
@@ -163,8 +163,27 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     return fail("sidecar JSONL stream contains zero records. Multi-step ingestion requires ≥1 record (one JSON "
                 "object per line, in step order).");
   }
-  std::vector<ordered_json> sidecars;
-  sidecars.reserve(lines.size());
+  // One record at a time: parse, its own checks, its facts for the cross-record rules, then
+  // witness, build and emit, and free its trees before the next, so memory does not grow with
+  // the record count (only the receipts' text does). The outcome is that of checking every
+  // record, then the cross-record rules, then witnessing every record and emitting the bundle:
+  // a record's own failure returns at once (every earlier record passed its checks); a broken
+  // cross-record rule wins over any witness failure; a witness failure wins over an emission
+  // failure at an earlier record, and an emission failure names the first receipt holding a
+  // number a receipt cannot spell. After a witness failure only the checks still run.
+  StreamFacts facts(fw, label);
+  std::optional<std::string> witness_error;
+  ImportResult result;
+  result.steps.reserve(lines.size());
+  std::string out;             // the receipts, each with the placeholder digest
+  // A receipt is about its sidecar's size: room for that up front spares the doublings' copies.
+  out.reserve(bytes.size() + bytes.size() / 8);
+  common::Sha256 unbound_hash;  // the digest's input: the same bytes without the field
+  std::optional<common::Error> emit_error;
+  std::optional<std::string> unwritable_at;
+  bool name_field = true;  // false for a failure of the re-emission without the field
+  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
+  std::string trace_id;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string line_label = label + ": sidecar line " + std::to_string(i + 1);
     auto parsed = parse_sidecar(lines[i], label, "sidecar line " + std::to_string(i + 1) + " is");
@@ -184,101 +203,24 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     }
     if (auto s = check_collection_caps(*parsed, line_label); !s) return s.error();
     if (auto s = check_cross_references(*parsed, line_label); !s) return s.error();
-    sidecars.push_back(std::move(*parsed));
-  }
+    facts.observe(i, *parsed);
+    if (i == 0) trace_id = facts.trace_id(source_hash);
+    if (witness_error) continue;
 
-  // One framework and version throughout.
-  const ordered_json& first = sidecars.front()["source_framework"];
-  const std::string first_name = first["name"].get<std::string>();
-  const std::string first_version = first["version"].get<std::string>();
-  if (first_name != fw) {
-    return fail("sidecar line 1 declares source_framework.name='" + first_name + "', but " + label +
-                " accepts only '" + fw + "'. Use the matching importer for this framework.");
-  }
-  for (std::size_t i = 1; i < sidecars.size(); ++i) {
-    const ordered_json& sf = sidecars[i]["source_framework"];
-    if (sf["name"] != first_name || sf["version"] != first_version) {
-      return fail("framework mismatch at sidecar line " + std::to_string(i + 1) +
-                  ". Expected source_framework.name='" + first_name + "' version='" + first_version +
-                  "' (from line 1); got name='" + sf["name"].get<std::string>() + "' version='" +
-                  sf["version"].get<std::string>() +
-                  "'. A multi-step bundle must be a single training trace from one framework version. If you have "
-                  "mixed-framework sidecars, split them and import each framework separately.");
-    }
-  }
-
-  // trace_id on every record (all equal) or on none (synthesized from the source hash).
-  std::size_t with_trace = 0, with_step = 0;
-  for (const auto& s : sidecars) {
-    with_trace += member(s, "trace_id") ? 1 : 0;
-    with_step += member(s, "step_index") ? 1 : 0;
-  }
-  std::string trace_id;
-  if (with_trace != 0 && with_trace != sidecars.size()) {
-    const auto missing = std::find_if(sidecars.begin(), sidecars.end(), [](const auto& s) { return !member(s, "trace_id"); });
-    return fail("trace_id co-presence violated. Some records declare trace_id and others do not. First record "
-                "missing trace_id: line " + std::to_string(missing - sidecars.begin() + 1) +
-                ". Either declare trace_id on all records or none.");
-  }
-  if (with_trace == sidecars.size()) {
-    trace_id = sidecars.front()["trace_id"].get<std::string>();
-    for (std::size_t i = 1; i < sidecars.size(); ++i) {
-      const std::string t = sidecars[i]["trace_id"].get<std::string>();
-      if (t != trace_id) {
-        return fail("trace_id mismatch at line " + std::to_string(i + 1) + ". Expected '" + trace_id +
-                    "' (from line 1); got '" + t + "'. A multi-step bundle must share trace_id across all records.");
-      }
-    }
-  } else {
-    trace_id = source_hash.substr(7, 32);
-  }
-  // step_index dense from 0 on every record, or on none (then 0..N-1).
-  if (with_step != 0 && with_step != sidecars.size()) {
-    const auto missing =
-        std::find_if(sidecars.begin(), sidecars.end(), [](const auto& s) { return !member(s, "step_index"); });
-    return fail("step_index co-presence violated. Some records declare step_index and others do not. First record "
-                "missing step_index: line " + std::to_string(missing - sidecars.begin() + 1) +
-                ". Either declare step_index on all records or none.");
-  }
-  if (with_step == sidecars.size()) {
-    for (std::size_t i = 0; i < sidecars.size(); ++i) {
-      const ordered_json& s = sidecars[i]["step_index"];
-      if (!s.is_number() || s.get<double>() != static_cast<double>(i)) {
-        return fail("step_index sequence violated at line " + std::to_string(i + 1) + ". Expected step_index=" +
-                    std::to_string(i) + " (dense monotonic from 0); got step_index=" + s.dump() +
-                    ". Rule 10 enforces dense + monotonic step_index across a trace.");
-      }
-    }
-  }
-
-  // Record by record: witness, build, emit, then free the sidecar and the receipt, so the heap
-  // reuses one record's memory for the next instead of holding every tree until the end. The
-  // outcome is the same as witnessing every record and then emitting the bundle: a witness
-  // failure wins over an emission failure at an earlier record (witnessing goes on after one),
-  // and an emission failure names the first receipt holding a number a receipt cannot spell.
-  ImportResult result;
-  result.steps.reserve(sidecars.size());
-  std::string out;             // the receipts, each with the placeholder digest
-  common::Sha256 unbound_hash;  // the digest's input: the same bytes without the field
-  std::optional<common::Error> emit_error;
-  std::optional<std::string> unwritable_at;
-  bool name_field = true;  // false for a failure of the re-emission without the field
-  const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
-  for (std::size_t i = 0; i < sidecars.size(); ++i) {
-    ordered_json sidecar = std::move(sidecars[i]);
-    sidecars[i] = ordered_json();
+    ordered_json sidecar = std::move(*parsed);
     auto w = witness(sidecar, options.differential_tolerance);
     if (!w) {
-      return fail("record " + std::to_string(i + 1) + " (step_index " + std::to_string(i) +
-                  ") failed during engine recompute: " + w.error().message() + " HINT: this record (1-based line " +
-                  std::to_string(i + 1) +
-                  " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing — "
-                  "the whole bundle is rejected so a partial trace is never emitted.");
+      witness_error = "record " + std::to_string(i + 1) + " (step_index " + std::to_string(i) +
+                      ") failed during engine recompute: " + w.error().message() +
+                      " HINT: this record (1-based line " + std::to_string(i + 1) +
+                      " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing "
+                      "— the whole bundle is rejected so a partial trace is never emitted.";
+      continue;
     }
     ObserverFields f;
     f.framework = options.framework;
     f.multi = true;
-    f.fixture = first_name + "-imported-multi-step-step-" + std::to_string(i);
+    f.fixture = facts.framework_name() + "-imported-multi-step-step-" + std::to_string(i);
     f.source_hash = source_hash;
     f.import_timestamp = options.import_timestamp;
     f.differential_tolerance = options.differential_tolerance;
@@ -320,6 +262,8 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     }
     out += *line;
   }
+  if (auto broken = facts.first_error()) return fail(*broken);
+  if (witness_error) return fail(*witness_error);
   if (emit_error) {
     return fail(name_field && unwritable_at ? emit_error->message() + " (receipt field " + *unwritable_at + ")"
                               : emit_error->message());

@@ -189,3 +189,57 @@ TEST_CASE("observer_import: multi-step without trace_id synthesizes it from the 
   REQUIRE(lines.ok());
   for (const auto& rec : *lines) CHECK(rec.value["trace_id"] == common::sha256_hex(bytes).substr(0, 32));
 }
+
+TEST_CASE("observer_import: multi-step failures rank as if every record were checked before any was witnessed") {
+  // Records are imported one at a time, yet the error is the one the whole-bundle order gives:
+  // a record's own failure, then the cross-record rules, then the first witness failure.
+  const auto records = xor_trace();
+  REQUIRE(records.size() >= 2);
+  auto unwitnessable = records;  // valid against the schema; the engine refuses it
+  unwitnessable[0]["inputs"].erase(unwitnessable[0]["inputs"].begin().key());
+  auto w = importer::import_sidecar_stream(jsonl(unwitnessable), options());
+  REQUIRE_FALSE(w.ok());
+  CHECK_MESSAGE(w.error().message().find("record 1 (step_index 0) failed during engine recompute") != std::string::npos,
+                w.error().message());
+
+  auto later_schema = unwitnessable;  // a later record's own failure wins
+  later_schema.back()["inputs"] = "x";
+  auto s = importer::import_sidecar_stream(jsonl(later_schema), options());
+  REQUIRE_FALSE(s.ok());
+  CHECK_MESSAGE(s.error().message().find("sidecar line " + std::to_string(records.size())) != std::string::npos,
+                s.error().message());
+
+  auto later_gap = unwitnessable;  // and so does a broken cross-record rule at the last line
+  later_gap.back()["step_index"] = 99;
+  auto g = importer::import_sidecar_stream(jsonl(later_gap), options());
+  REQUIRE_FALSE(g.ok());
+  CHECK_MESSAGE(g.error().message().find("step_index sequence violated at line " + std::to_string(records.size())) !=
+                    std::string::npos, g.error().message());
+
+  auto unwritable_first = records;  // a witness failure wins over an earlier emission failure
+  unwritable_first[0]["inputs"][unwritable_first[0]["inputs"].begin().key()] = 1e300;
+  unwritable_first[1]["inputs"].erase(unwritable_first[1]["inputs"].begin().key());
+  auto e = importer::import_sidecar_stream(jsonl(unwritable_first), options());
+  REQUIRE_FALSE(e.ok());
+  CHECK_MESSAGE(e.error().message().find("record 2 (step_index 1) failed during engine recompute") != std::string::npos,
+                e.error().message());
+  unwritable_first.pop_back();  // and alone, the emission failure names its field
+  auto alone = importer::import_sidecar_stream(jsonl(unwritable_first), options());
+  REQUIRE_FALSE(alone.ok());
+  CHECK_MESSAGE(alone.error().message().find("record 1: PLAIN_DECIMAL_OUT_OF_SCOPE") != std::string::npos,
+                alone.error().message());
+  CHECK(alone.error().message().find("(receipt field /inputs/") != std::string::npos);
+
+  auto first_untraced = records;  // record 1 decides the trace_id; a mix is still refused
+  first_untraced[0].erase("trace_id");
+  first_untraced[0].erase("step_index");
+  auto t = importer::import_sidecar_stream(jsonl(first_untraced), options());
+  REQUIRE_FALSE(t.ok());
+  CHECK_MESSAGE(t.error().message().find("trace_id co-presence violated") != std::string::npos, t.error().message());
+  CHECK(t.error().message().find("missing trace_id: line 1.") != std::string::npos);
+  auto other_trace = records;
+  other_trace[1]["trace_id"] = std::string(32, 'e');
+  auto o = importer::import_sidecar_stream(jsonl(other_trace), options());
+  REQUIRE_FALSE(o.ok());
+  CHECK(o.error().message().find("trace_id mismatch at line 2") != std::string::npos);
+}
