@@ -183,6 +183,10 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
   std::optional<std::string> unwritable_at;
   bool name_field = true;  // false for a failure of the re-emission without the field
   const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
+  const std::string key_and_placeholder = "\"bundle_root_digest\":\"" + kDigestPlaceholder;
+  // Where the field's placeholders are in `out`: only they get the digest, not a sidecar's
+  // string that happens to spell the placeholder.
+  std::vector<std::size_t> digest_at;
   std::string trace_id;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string line_label = label + ": sidecar line " + std::to_string(i + 1);
@@ -249,7 +253,12 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
     if (at != std::string_view::npos && text.find(field, at + 1) == std::string_view::npos) {
       unbound_hash.update(text.substr(0, at));
       unbound_hash.update(text.substr(at + field.size()));
+      digest_at.push_back(out.size() + at + field.size() - kDigestPlaceholder.size() - 1);
     } else {
+      for (auto k = text.find(key_and_placeholder); k != std::string_view::npos;
+           k = text.find(key_and_placeholder, k + 1)) {
+        digest_at.push_back(out.size() + k + key_and_placeholder.size() - kDigestPlaceholder.size());
+      }
       receipt["attestor"].erase("bundle_root_digest");
       auto plain = receipt::emit::emit_receipt_line(receipt);
       if (!plain) {
@@ -269,10 +278,7 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
                               : emit_error->message());
   }
   const std::string digest = "sha256:" + common::to_hex(unbound_hash.finish());
-  for (std::size_t at = out.find(kDigestPlaceholder); at != std::string::npos;
-       at = out.find(kDigestPlaceholder, at + digest.size())) {
-    out.replace(at, digest.size(), digest);
-  }
+  for (const std::size_t at : digest_at) out.replace(at, digest.size(), digest);
   result.bytes = std::move(out);
   result.bundle_root_digest = digest;
   return result;

@@ -243,3 +243,21 @@ TEST_CASE("observer_import: multi-step failures rank as if every record were che
   REQUIRE_FALSE(o.ok());
   CHECK(o.error().message().find("trace_id mismatch at line 2") != std::string::npos);
 }
+
+TEST_CASE("observer_import: only the digest field gets the digest, not a sidecar string that spells its placeholder") {
+  auto records = xor_trace();
+  const std::string placeholder = "sha256:" + std::string(64, '0');
+  for (auto& r : records) r["source_framework"]["version"] = placeholder;
+  auto r = importer::import_sidecar_stream(jsonl(records), options());
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
+  REQUIRE(r->bundle_root_digest.has_value());
+  CHECK(*r->bundle_root_digest != placeholder);
+  auto lines = common::parse_jsonl_text(r->bytes);
+  REQUIRE(lines.ok());
+  REQUIRE(lines->size() == records.size());
+  for (const auto& line : *lines) {
+    CHECK(line.value["source_framework"]["version"] == placeholder);
+    CHECK(line.value["attestor"]["computed_by"]["identity"] == "pytorch@" + placeholder);
+    CHECK(line.value["attestor"]["bundle_root_digest"] == *r->bundle_root_digest);
+  }
+}
