@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "common/blas_server.hpp"
 #include "common/checked_stdout.hpp"
 #include "common/temp_file_cleanup.hpp"
 
@@ -47,6 +48,7 @@ void reserve_standard_descriptors() {
 
 int run_tool(int argc, char** argv, int (*run)(int, char**), const ToolFrame& frame) {
   reserve_standard_descriptors();
+  (void)end_idle_blas_threads();  // CPU only: a product's bits do not depend on it
   if (frame.buffered_stdout) install_checked_stdout();
   install_temp_file_cleanup();
   install_out_of_memory_exit(frame.oom_line, frame.exit_io);

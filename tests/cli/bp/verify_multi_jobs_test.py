@@ -150,6 +150,10 @@ def main():
                 threads_while_reading(bp, lines[0].encode(), cpus[:1], []),
                 threads_while_reading(bp, lines[0].encode(), cpus[:1], ["--jobs", "1"]))
         if len(cpus) >= 2:
+            # OpenBLAS starts a worker per further core when it is loaded, and each spins for
+            # 0.1 s: bp ends them as it starts (common/blas_server.hpp).
+            f.check("--jobs 1 on two cores: one thread, no idle BLAS workers",
+                    threads_while_reading(bp, lines[0].encode(), cpus[:2], ["--jobs", "1"]), 1)
             f.check("default on two cores: the threads of --jobs 2",
                     threads_while_reading(bp, lines[0].encode(), cpus[:2], []),
                     threads_while_reading(bp, lines[0].encode(), cpus[:2], ["--jobs", "2"]))
