@@ -9,13 +9,14 @@
 
 namespace common {
 
-Expected<DirLock, LockError> DirLock::acquire(const std::string& dir, LockWait wait) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+Expected<DirLock, LockError> DirLock::acquire(const std::string& dir, LockWait wait, LockShare share,
+                                              LockLinks links) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (links == LockLinks::refuse ? O_NOFOLLOW : 0));
   if (fd < 0) {
     return LockError(Error::io(std::string("cannot open directory to lock it: ") + std::strerror(errno), Location{dir, 0, {}}),
                      false);
   }
-  const int op = wait == LockWait::wait ? LOCK_EX : LOCK_EX | LOCK_NB;
+  const int op = (share == LockShare::exclusive ? LOCK_EX : LOCK_SH) | (wait == LockWait::wait ? 0 : LOCK_NB);
   int rc = 0;
   while ((rc = ::flock(fd, op)) != 0 && errno == EINTR) {
   }

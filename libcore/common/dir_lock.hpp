@@ -15,6 +15,11 @@
 namespace common {
 
 enum class LockWait : unsigned char { wait, fail_at_once };
+// exclusive: one holder; shared: any number of holders, none while an exclusive one holds it.
+enum class LockShare : unsigned char { exclusive, shared };
+// follow: a symbolic link naming the directory is followed; refuse: it is not (a directory that
+// must be a root's own, never one a link points elsewhere).
+enum class LockLinks : unsigned char { follow, refuse };
 
 // The io Error of a lock not taken; held_elsewhere() says another process holds it (only with
 // LockWait::fail_at_once), so a caller words that case itself without reading the message.
@@ -31,7 +36,9 @@ class DirLock {
  public:
   // io error when `dir` cannot be opened (missing, not a directory, no permission), or when
   // another process holds the lock and `wait` is fail_at_once.
-  [[nodiscard]] static Expected<DirLock, LockError> acquire(const std::string& dir, LockWait wait = LockWait::wait);
+  [[nodiscard]] static Expected<DirLock, LockError> acquire(const std::string& dir, LockWait wait = LockWait::wait,
+                                                            LockShare share = LockShare::exclusive,
+                                                            LockLinks links = LockLinks::follow);
   DirLock(DirLock&& other) noexcept;
   DirLock& operator=(DirLock&&) = delete;
   DirLock(const DirLock&) = delete;

@@ -1,9 +1,6 @@
 #include "hybrid/checkpoint_root/save_lock.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -13,18 +10,21 @@
 namespace hybrid {
 namespace {
 
-common::Result<int> lock_dir(const std::string& dir, int op) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return common::Error::io(dir + ": cannot open to lock it: " + std::strerror(errno));
-  int rc = 0;
-  while ((rc = ::flock(fd, op)) != 0 && errno == EINTR) {
-  }
-  if (rc != 0) {
-    const int e = errno;
-    ::close(fd);
-    return common::Error::io(dir + ": cannot lock: " + std::strerror(e));
-  }
-  return fd;
+// ROOT/checkpoint itself, never a link in its place: the lock must be the root's own.
+common::Result<common::DirLock> lock_dir(const std::string& dir, common::LockShare share) {
+  auto lock = common::DirLock::acquire(dir, common::LockWait::wait, share, common::LockLinks::refuse);
+  if (!lock) return common::Error(lock.error());
+  return std::move(*lock);
+}
+
+// The lock on ROOT/checkpoint if it exists, else none.
+common::Result<std::optional<common::DirLock>> lock_if_present(const std::string& root, common::LockShare share) {
+  const std::string dir = CacheRoot{root}.checkpoint();
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 && errno == ENOENT) return std::optional<common::DirLock>();
+  auto lock = lock_dir(dir, share);
+  if (!lock) return lock.error();
+  return std::optional<common::DirLock>(std::move(*lock));
 }
 
 }  // namespace
@@ -34,33 +34,21 @@ common::Result<SaveLock> SaveLock::for_save(const std::string& root) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return common::Error::io(dir + ": cannot create: " + std::strerror(errno));
   }
-  auto fd = lock_dir(dir, LOCK_EX);
-  if (!fd) return fd.error();
-  return SaveLock(*fd);
-}
-
-// The lock on ROOT/checkpoint if it exists, else none.
-static common::Result<int> lock_if_present(const std::string& root, int op) {
-  const std::string dir = CacheRoot{root}.checkpoint();
-  struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 && errno == ENOENT) return -1;
-  return lock_dir(dir, op);
+  auto lock = lock_dir(dir, common::LockShare::exclusive);
+  if (!lock) return lock.error();
+  return SaveLock(std::move(*lock));
 }
 
 common::Result<SaveLock> SaveLock::for_recovery(const std::string& root) {
-  auto fd = lock_if_present(root, LOCK_EX);
-  if (!fd) return fd.error();
-  return SaveLock(*fd);
+  auto lock = lock_if_present(root, common::LockShare::exclusive);
+  if (!lock) return lock.error();
+  return SaveLock(std::move(*lock));
 }
 
 common::Result<SaveLock> SaveLock::for_read(const std::string& root) {
-  auto fd = lock_if_present(root, LOCK_SH);
-  if (!fd) return fd.error();
-  return SaveLock(*fd);
-}
-
-SaveLock::~SaveLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  auto lock = lock_if_present(root, common::LockShare::shared);
+  if (!lock) return lock.error();
+  return SaveLock(std::move(*lock));
 }
 
 }  // namespace hybrid

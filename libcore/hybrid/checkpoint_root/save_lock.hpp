@@ -6,8 +6,11 @@
 // takes it, so a reader could meet a save half done; this lock is what lets it wait for the
 // save to end instead. Locking the directory leaves no file behind, and opening it to lock it
 // (O_RDONLY) writes nothing, so a command that only reads stays one that never writes.
+#include <optional>
 #include <string>
+#include <utility>
 
+#include "common/dir_lock.hpp"
 #include "common/result.hpp"
 
 namespace hybrid {
@@ -21,15 +24,9 @@ class SaveLock {
   [[nodiscard]] static common::Result<SaveLock> for_recovery(const std::string& root);
   [[nodiscard]] static common::Result<SaveLock> for_read(const std::string& root);
 
-  SaveLock(SaveLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  SaveLock& operator=(SaveLock&&) = delete;
-  SaveLock(const SaveLock&) = delete;
-  SaveLock& operator=(const SaveLock&) = delete;
-  ~SaveLock();
-
  private:
-  explicit SaveLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit SaveLock(std::optional<common::DirLock> lock) : lock_(std::move(lock)) {}
+  std::optional<common::DirLock> lock_;  // empty: nothing to hold (no ROOT/checkpoint yet)
 };
 
 }  // namespace hybrid
