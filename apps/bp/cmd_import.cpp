@@ -35,8 +35,8 @@ int run_one_import(const Invocation& inv, importer::Framework framework, bool mu
     verbose_log(inv, multi ? "wrote " + *inv.out + " (" + std::to_string(result->steps.size()) +
                                  " receipts, bundle_root_digest=" + result->bundle_root_digest.value_or("") + ")"
                            : "wrote " + *inv.out);
-  } else if (auto e = write_to_stdout(result->bytes)) {
-    return fail(inv, *e);
+  } else if (!write_stdout(result->bytes)) {
+    return stdout_write_failed();
   }
   return report_import_outcome(inv, *result, multi);
 }

@@ -48,7 +48,7 @@ int run_scaffold(const Invocation& inv) {
   const std::string text = common::js_stringify_pretty(doc.value(), 2) + "\n";
   if (!inv.has_out()) {
     // --json without --out prints the document itself: it already is JSON.
-    if (auto e = write_to_stdout(text)) return fail(inv, *e);
+    if (!write_stdout(text)) return stdout_write_failed();
     return kExitOk;
   }
   if (auto e = write_out_file(*inv.out, text)) return fail(inv, *e);

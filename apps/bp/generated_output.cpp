@@ -64,7 +64,7 @@ int deliver_generated(const Invocation& inv, const GeneratedBytes& g) {
     }
     return kExitOk;
   }
-  if (auto e = write_to_stdout(g.bytes)) return fail(inv, *e);
+  if (!write_stdout(g.bytes)) return stdout_write_failed();
   return kExitOk;
 }
 

@@ -27,13 +27,6 @@ std::optional<CliError> write_out_file(const std::string& out_path, std::string_
   return std::nullopt;
 }
 
-std::optional<CliError> write_to_stdout(std::string_view bytes) {
-  if (write_stdout(bytes)) return std::nullopt;
-  CliError e;
-  e.code = "IO_ERROR";
-  e.message = "could not write to stdout";
-  e.retryable = false;
-  return e;
-}
+int stdout_write_failed() { return kExitMalformedOrIo; }
 
 }  // namespace bp::cli

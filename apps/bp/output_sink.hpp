@@ -12,7 +12,9 @@ namespace bp::cli {
 // Writes `bytes` to `out_path` atomically; the error is the reference's write-failure shape (exit 2).
 [[nodiscard]] std::optional<CliError> write_out_file(const std::string& out_path, std::string_view bytes);
 
-// Writes all of `bytes` to stdout; an error when stdout is closed or full.
-[[nodiscard]] std::optional<CliError> write_to_stdout(std::string_view bytes);
+// The exit status for stdout that could not take a command's product (2). The failed write is
+// remembered (common::stdout_write_error) and main prints the one line, with the system's
+// reason, for every command alike: a command must not print its own line as well.
+[[nodiscard]] int stdout_write_failed();
 
 }  // namespace bp::cli

@@ -8,10 +8,6 @@
 
 namespace bp::cli {
 
-// The failed write is remembered (stdout_write_error): main prints the one line, with the
-// system's reason, for every command alike.
-int stdout_write_failed() { return kExitMalformedOrIo; }
-
 int emit_verify_report(const Invocation& inv, const verify::VerifyReport& report) {
   if (inv.json) {
     if (!write_stdout(report_envelope(report))) return stdout_write_failed();
