@@ -27,8 +27,12 @@ namespace verify {
 [[nodiscard]] std::optional<Check> math_gate_check(const reconcile::Result& result);
 
 // Regenerate the receipt from its own inputs and compare canonical bytes with a re-emission of it.
-// `mazur` phrases an engine abort the way `verify mazur` does.
-[[nodiscard]] Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur);
+// `mazur` phrases an engine abort the way `verify mazur` does. `receipt_text`, when given, is the
+// text the receipt was parsed from: when our bytes equal it (a receipt as generated), the
+// re-emission is skipped, because canonical emission is idempotent (emitting a parse of its own
+// output gives that output back; tests/verify/engine_reproduce_text_test.cpp checks it).
+[[nodiscard]] Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur,
+                                           std::string_view receipt_text = {});
 
 // What the reference's verbose lines and multi report call a receipt: schema_version and the
 // fixture id (fixture, fixture_id, id, provenance.fixture_id or provenance.id; strings only).

@@ -79,7 +79,9 @@ bool front_gates(const std::string* schema_version, const Receipt& receipt, cons
 }
 
 // The gates after the schema, which passed: reconcile, math-gate, engine-reproduce.
-VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const GeneralOptions& general, VerifyReport report) {
+// `text`: what the receipt was parsed from, when known (engine_reproduce_check).
+VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const GeneralOptions& general, VerifyReport report,
+                                 std::string_view text = {}) {
   const VerdictOptions& options = general.verdict;
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
@@ -91,7 +93,7 @@ VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const Ge
   if (is_external_imported(receipt)) {
     report.add(observer_skip(receipt, result.ok));
   } else {
-    report.add(engine_reproduce_check(receipt, false));
+    report.add(engine_reproduce_check(receipt, false, text));
   }
   report.finalize(options);
   set_coverage(report, result);
@@ -114,8 +116,9 @@ VerifyReport verify_general(common::JsonDocument&& receipt, const GeneralOptions
   }
   if (!front_gates(version ? &*version : nullptr, receipt.root(), general, report)) return report;
   nlohmann::ordered_json tree = common::to_ordered_json(receipt.root());
+  const std::string text = std::move(receipt.text());  // the nodes, not the text, are let go
   receipt = common::JsonDocument();
-  return verify_schema_valid(tree, general, std::move(report));
+  return verify_schema_valid(tree, general, std::move(report), text);
 }
 
 VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& mazur) {
