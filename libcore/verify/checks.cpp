@@ -150,7 +150,7 @@ Check engine_reproduce_check(const nlohmann::ordered_json& receipt, bool mazur, 
   };
   auto regenerated = receipt::reproduce::reproduce(std::span(&receipt, 1));  // no copy of a receipt of megabytes
   if (!regenerated) return aborted(regenerated.error());
-  auto ours = receipt::emit::emit_receipts(*regenerated);
+  auto ours = receipt::emit::emit_receipts(*regenerated, receipt_text.size() + 1);
   if (!ours) return aborted(ours.error());
   if (text_is(receipt_text, *ours)) return c;
   auto theirs = receipt::emit::emit_receipt_line(receipt);

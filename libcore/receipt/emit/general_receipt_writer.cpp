@@ -882,8 +882,9 @@ common::Result<std::string> emit_receipt_line(const GeneralReceipt& receipt) {
   return out;
 }
 
-common::Result<std::string> emit_receipts(const std::vector<engine::EngineReceipt>& receipts) {
+common::Result<std::string> emit_receipts(const std::vector<engine::EngineReceipt>& receipts, std::size_t expected_bytes) {
   std::string out;
+  out.reserve(expected_bytes);
   for (std::size_t i = 0; i < receipts.size(); ++i) {
     common::Status status;
     if (const auto* general = std::get_if<GeneralReceipt>(&receipts[i])) {

@@ -3,6 +3,7 @@
 // written straight from its arrays, in the same bytes emit_receipt_line(to_json(r)) produces.
 // When a number falls outside the canonical range the document path is taken instead, so errors
 // carry the same message and JSON path as for any other receipt.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ namespace receipt::emit {
 [[nodiscard]] common::Result<std::string> emit_receipt_line(const engine::GeneralReceipt& receipt);
 
 // Every receipt in order, one line each; errors as emit_receipts() of documents ("record N: ...").
-[[nodiscard]] common::Result<std::string> emit_receipts(const std::vector<engine::EngineReceipt>& receipts);
+// `expected_bytes`: the output's likely size, when known (a receipt being reproduced), reserved
+// up front so that megabytes are not copied at each doubling of the string.
+[[nodiscard]] common::Result<std::string> emit_receipts(const std::vector<engine::EngineReceipt>& receipts,
+                                                        std::size_t expected_bytes = 0);
 
 }  // namespace receipt::emit
