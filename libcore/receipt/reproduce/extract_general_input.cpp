@@ -7,6 +7,7 @@
 #include "receipt/reproduce/reproduce.hpp"
 #include "common/json_reader.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
+#include "receipt/topology/topology_memo.hpp"
 #include "receipt/topology/topology_index.hpp"
 
 namespace receipt::reproduce {
@@ -241,9 +242,10 @@ common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordere
   opts.allow_softmax = true;
   opts.max_layer_units = topology::kMaxEngineLayerUnits;
   auto t = [&] {
-    // The topology reader takes nlohmann::json: only this block is copied into one.
+    // The topology reader takes nlohmann::json: only this block is copied into one, and in place
+    // (a stream's records) the last block parsed is remembered.
     if constexpr (std::is_same_v<Json, json>) return topology::parse_topology(*part("topology"), "/topology", opts);
-    else return topology::parse_topology(json(*part("topology")), "/topology", opts);
+    else return topology::parse_topology_remembered(*part("topology"), "/topology", opts);
   }();
   if (!t) return t.error();
   b.topology = std::move(*t);
