@@ -47,12 +47,41 @@ std::vector<std::string> quoted(const std::vector<std::string>& ids) {
   return out;
 }
 
-// Writes through a cursor into a chunk of its own, appended to `out` when full: a write checks the
+// Where a Writer's bytes go: appended to a string, or compared with the bytes expected there (a
+// receipt being reproduced is checked against its own text without a second copy of megabytes).
+class Sink {
+ public:
+  explicit Sink(std::string& out) : out_(&out) {}
+  explicit Sink(std::string_view expected) : expected_(expected) {}
+
+  void put(const char* s, std::size_t n) {
+    if (out_ != nullptr) {
+      out_->append(s, n);
+      return;
+    }
+    if (differs_ || expected_.size() - at_ < n || std::memcmp(expected_.data() + at_, s, n) != 0) {
+      differs_ = true;
+      return;
+    }
+    at_ += n;
+  }
+  // Comparing: every byte so far was the expected one, and this many were consumed.
+  [[nodiscard]] bool differs() const { return differs_; }
+  [[nodiscard]] std::size_t consumed() const { return at_; }
+
+ private:
+  std::string* out_ = nullptr;
+  std::string_view expected_;
+  std::size_t at_ = 0;
+  bool differs_ = false;
+};
+
+// Writes through a cursor into a chunk of its own, handed to the sink when full: a write checks the
 // room left and copies, where std::string::append would call out per key and per value (keys and
 // constant values are compile-time literals, so their copies inline to a few moves).
 class Writer {
  public:
-  Writer(const GeneralReceipt& r, std::string& out)
+  Writer(const GeneralReceipt& r, Sink& out)
       : r_(r),
         t_(r.topology()),
         out_(out),
@@ -73,7 +102,7 @@ class Writer {
   static constexpr std::size_t kChunk = 4000;
 
   void flush() {
-    out_.append(buf_, static_cast<std::size_t>(p_ - buf_));
+    out_.put(buf_, static_cast<std::size_t>(p_ - buf_));
     p_ = buf_;
   }
   // Room for n <= kChunk bytes at the cursor.
@@ -94,7 +123,7 @@ class Writer {
   void raw(const char* s, std::size_t n) {
     if (n > kChunk) {
       flush();
-      out_.append(s, n);
+      out_.put(s, n);
       return;
     }
     room(n);
@@ -221,7 +250,7 @@ class Writer {
 
   const GeneralReceipt& r_;
   const topology::Topology& t_;
-  std::string& out_;
+  Sink& out_;
   std::vector<std::string> in_, hid_, outs_, params_;
   std::string opt_name_;  // the optimizer's name, quoted once
   std::string scratch_;
@@ -867,7 +896,8 @@ void Writer::updates() {
 
 common::Status append_receipt_line(std::string& out, const GeneralReceipt& receipt) {
   const std::size_t mark = out.size();
-  if (Writer(receipt, out).receipt()) return {};
+  Sink sink(out);
+  if (Writer(receipt, sink).receipt()) return {};
   // Some number is outside the canonical range: the document path names where.
   out.resize(mark);
   auto line = emit_receipt_line(engine::to_json(receipt));
@@ -880,6 +910,22 @@ common::Result<std::string> emit_receipt_line(const GeneralReceipt& receipt) {
   std::string out;
   if (auto s = append_receipt_line(out, receipt); !s) return s.error();
   return out;
+}
+
+bool emits_exactly(const std::vector<engine::EngineReceipt>& receipts, std::string_view expected) {
+  std::size_t at = 0;
+  for (const auto& receipt : receipts) {
+    if (const auto* general = std::get_if<GeneralReceipt>(&receipt)) {
+      Sink sink(expected.substr(at));
+      if (!Writer(*general, sink).receipt() || sink.differs()) return false;
+      at += sink.consumed();
+    } else {
+      auto line = emit_receipt_line(std::get<nlohmann::ordered_json>(receipt));
+      if (!line || expected.substr(at, line->size()) != *line) return false;
+      at += line->size();
+    }
+  }
+  return at == expected.size();
 }
 
 common::Result<std::string> emit_receipts(const std::vector<engine::EngineReceipt>& receipts, std::size_t expected_bytes) {

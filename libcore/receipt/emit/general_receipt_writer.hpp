@@ -5,6 +5,7 @@
 // carry the same message and JSON path as for any other receipt.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/result.hpp"
@@ -15,6 +16,10 @@ namespace receipt::emit {
 // Appends "{...}\n"; on error `out` is left as it was.
 [[nodiscard]] common::Status append_receipt_line(std::string& out, const engine::GeneralReceipt& receipt);
 [[nodiscard]] common::Result<std::string> emit_receipt_line(const engine::GeneralReceipt& receipt);
+
+// emit_receipts(receipts) would succeed and give exactly `expected`; found by comparing as the
+// bytes are written, without building the output (false at the first difference or error).
+[[nodiscard]] bool emits_exactly(const std::vector<engine::EngineReceipt>& receipts, std::string_view expected);
 
 // Every receipt in order, one line each; errors as emit_receipts() of documents ("record N: ...").
 // `expected_bytes`: the output's likely size, when known (a receipt being reproduced), reserved

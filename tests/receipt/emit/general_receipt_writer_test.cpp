@@ -216,3 +216,37 @@ TEST_CASE("receipt writer: ids longer than the writer's chunk, appended after ea
   REQUIRE(receipt::emit::append_receipt_line(out, *r).ok());
   CHECK(out == "earlier line\n" + *document);
 }
+
+TEST_CASE("receipt writer: emits_exactly agrees with comparing emit_receipts' bytes") {
+  // Two receipts (one over several of the writer's 4000-byte chunks) and one document receipt.
+  std::vector<EngineReceipt> receipts;
+  receipts.emplace_back(*compute(xor_input()));
+  receipts.emplace_back(*compute(iris_input()));
+  receipts.emplace_back(to_json(*compute(xor_input())));
+  auto all = receipt::emit::emit_receipts(receipts);
+  REQUIRE(all.ok());
+  const std::string& bytes = *all;
+  REQUIRE(bytes.size() > 12000);
+  CHECK(receipt::emit::emits_exactly(receipts, bytes));
+  // One byte changed anywhere, at and around the chunk boundaries included: not exactly.
+  for (std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{3999}, std::size_t{4000}, std::size_t{4001},
+                         bytes.size() / 2, bytes.size() - 2, bytes.size() - 1}) {
+    CAPTURE(at);
+    std::string changed = bytes;
+    changed[at] = changed[at] == '0' ? '1' : '0';
+    CHECK_FALSE(receipt::emit::emits_exactly(receipts, changed));
+  }
+  CHECK_FALSE(receipt::emit::emits_exactly(receipts, bytes.substr(0, bytes.size() - 1)));
+  CHECK_FALSE(receipt::emit::emits_exactly(receipts, bytes + "\n"));
+  CHECK_FALSE(receipt::emit::emits_exactly(receipts, ""));
+  CHECK(receipt::emit::emits_exactly({}, ""));
+  CHECK_FALSE(receipt::emit::emits_exactly({}, "\n"));
+  // A receipt that cannot be emitted (a number out of the canonical range) is never exactly anything.
+  GeneralInput in = xor_input();
+  in.base.parameters_before[0] = 1e-20;
+  auto r = compute(in);
+  REQUIRE(r.ok());
+  std::vector<EngineReceipt> bad;
+  bad.emplace_back(std::move(*r));
+  CHECK_FALSE(receipt::emit::emits_exactly(bad, bytes));
+}
