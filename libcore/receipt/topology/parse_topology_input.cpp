@@ -23,7 +23,8 @@ common::Error engine_level(const JsonReader& r, const std::string& path, std::st
 
 std::size_t parameter_limit(std::size_t max_units) { return 2 * max_units * max_units + 2 * max_units; }
 
-common::Result<Parameter> parse_parameter(const JsonReader& r, const json& node, const std::string& path,
+template <class Json>
+common::Result<Parameter> parse_parameter(const JsonReader& r, const Json& node, const std::string& path,
                                           std::size_t max_units) {
   if (auto s = r.check_object(node, path, {"id", "role", "from_unit", "to_unit", "applies_to_units"}, {"id", "role"});
       !s) {
@@ -55,7 +56,8 @@ common::Result<Parameter> parse_parameter(const JsonReader& r, const json& node,
   return p;
 }
 
-common::Result<Activation> parse_activation(const JsonReader& r, const json& node, const std::string& path,
+template <class Json>
+common::Result<Activation> parse_activation(const JsonReader& r, const Json& node, const std::string& path,
                                             bool allow_softmax) {
   auto a = allow_softmax ? r.one_of(node, path, {"sigmoid", "identity", "relu", "softmax"})
                          : r.one_of(node, path, {"sigmoid", "identity", "relu"});
@@ -203,9 +205,10 @@ common::Result<Metadata> parse_metadata(const JsonReader& r, const json& node, c
   return m;
 }
 
-}  // namespace
-
-common::Result<Topology> parse_topology(const json& node, std::string_view path_view, ParseOptions options) {
+// Either form of the block: nlohmann::json (members sorted, so a refusal names the first
+// offending key in sorted order) or ordered_json read in place.
+template <class Json>
+common::Result<Topology> parse_topology_of(const Json& node, std::string_view path_view, ParseOptions options) {
   const JsonReader r{std::string_view{}};
   const std::string path(path_view);
   if (auto s = r.check_object(node, path,
@@ -219,7 +222,7 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
   const auto max_units = static_cast<std::int64_t>(options.max_layer_units);
   Topology t;
   // `layers` is checked for shape only: receipts always say ["input","hidden","output"].
-  const json& layers = node["layers"];
+  const Json& layers = node["layers"];
   if (!layers.is_array() || layers.size() > 16) return r.error(path + "/layers", "expected an array of strings");
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (auto s = r.string(layers[i], common::json_child_path(path + "/layers", i), kMaxIdLength); !s) return s.error();
@@ -230,7 +233,7 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
     if (!v) return v.error();
     *field = *v;
   }
-  const json& uo = node["unit_order"];
+  const Json& uo = node["unit_order"];
   const std::string uopath = path + "/unit_order";
   if (auto s = r.check_object(uo, uopath, {"input", "hidden", "output"}, {"input", "hidden", "output"}); !s) {
     return s.error();
@@ -253,7 +256,7 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
       }
     }
   }
-  const json& params = node["parameters"];
+  const Json& params = node["parameters"];
   const std::string ppath = path + "/parameters";
   if (auto s = r.array(params, ppath); !s) return s.error();
   if (params.empty() || params.size() > max_params) {
@@ -284,6 +287,19 @@ common::Result<Topology> parse_topology(const json& node, std::string_view path_
     return under_path(ix.error(), path);
   }
   return t;
+}
+
+}  // namespace
+
+common::Result<Topology> parse_topology(const json& node, std::string_view path, ParseOptions options) {
+  return parse_topology_of(node, path, options);
+}
+
+common::Result<Topology> parse_topology(const ordered_json& node, std::string_view path, ParseOptions options) {
+  auto in_place = parse_topology_of(node, path, options);
+  if (in_place) return in_place;
+  // The refusal's words are the sorted copy's, as for every other reader of a topology.
+  return parse_topology_of(json(node), path, options);
 }
 
 common::Result<TopologyInput> parse_topology_input(const json& doc, std::string_view file, ParseOptions options) {

@@ -32,5 +32,10 @@ struct ParseOptions {
 // The Topology object alone (used for receipts too); `path` is the JSON Pointer of `node`.
 [[nodiscard]] common::Result<Topology> parse_topology(const nlohmann::json& node, std::string_view path,
                                                       ParseOptions options = {});
+// The same block read in place (a receipt's tree): it accepts exactly what the copy into
+// nlohmann::json accepts, with the same result; a refusal is made again on that copy, so its
+// words name the first offending key in sorted order.
+[[nodiscard]] common::Result<Topology> parse_topology(const nlohmann::ordered_json& node, std::string_view path,
+                                                      ParseOptions options = {});
 
 }  // namespace receipt::topology

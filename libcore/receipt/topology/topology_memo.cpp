@@ -55,13 +55,13 @@ bool same_json_exactly(const ordered_json& a, const ordered_json& b) {
 
 common::Result<Topology> parse_topology_remembered(const ordered_json& block, std::string_view path,
                                                    ParseOptions options) {
-  if (!small_enough(block)) return parse_topology(nlohmann::json(block), path, options);
+  if (!small_enough(block)) return parse_topology(block, path, options);
   thread_local Remembered last;
   if (last.result && last.path == path && last.options.allow_softmax == options.allow_softmax &&
       last.options.max_layer_units == options.max_layer_units && same_json_exactly(last.block, block)) {
     return *last.result;
   }
-  auto result = parse_topology(nlohmann::json(block), path, options);
+  auto result = parse_topology(block, path, options);
   last.block = block;
   last.path = std::string(path);
   last.options = options;

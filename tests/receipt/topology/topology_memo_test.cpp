@@ -96,3 +96,36 @@ TEST_CASE("topology memo: every answer is parse_topology's, through a sequence o
   CHECK(outcome(receipt::topology::parse_topology_remembered(softmax, "/t", strict)) ==
         outcome(receipt::topology::parse_topology(nlohmann::json(softmax), "/t", strict)));
 }
+
+TEST_CASE("topology in place: the ordered_json reading answers what the sorted copy answers") {
+  ParseOptions opts;
+  opts.allow_softmax = true;
+  std::vector<ordered_json> blocks;
+  blocks.push_back(xor_topology());
+  // Two unknown keys out of sorted order: the copy names the first in sorted order ("aaa").
+  auto unknown = xor_topology();
+  unknown["zzz"] = 1;
+  unknown["aaa"] = 2;
+  blocks.push_back(unknown);
+  auto unknown_in_parameter = xor_topology();
+  unknown_in_parameter["parameters"][2]["zeta"] = 1;
+  unknown_in_parameter["parameters"][2]["alpha"] = 1;
+  blocks.push_back(unknown_in_parameter);
+  auto missing = xor_topology();
+  missing.erase("loss");
+  missing.erase("bias_sharing");
+  blocks.push_back(missing);
+  auto twice = xor_topology();
+  twice["parameter_order"][1] = "w_x1_h1";
+  blocks.push_back(twice);
+  auto bad_role = xor_topology();
+  bad_role["parameters"][0]["role"] = "bias";
+  blocks.push_back(bad_role);
+  blocks.push_back(ordered_json("topology"));
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    CAPTURE(i);
+    CHECK(outcome(receipt::topology::parse_topology(blocks[i], "/topology", opts)) ==
+          outcome(receipt::topology::parse_topology(nlohmann::json(blocks[i]), "/topology", opts)));
+  }
+  CHECK(outcome(receipt::topology::parse_topology(unknown, "/topology", opts)).find("aaa") != std::string::npos);
+}
