@@ -81,7 +81,8 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
       }
       const auto& receipt = std::get<nlohmann::ordered_json>(doc);
       // A v0.1.0 (Mazur) receipt gets the Mazur gate, as `bp verify mazur FILE` would.
-      const verify::VerifyReport report = verify::verify_receipt(receipt, {options, file}, fixtures);
+      const verify::VerifyReport report =
+          verify::verify_receipt(receipt, {options, file}, fixtures, std::get<InputText>(input).text);
       const CheckStatus shown = t.add_verdict(report.overall);
       if (inv.json) {
         nlohmann::ordered_json j;

@@ -38,9 +38,9 @@ ReceiptPaths receipt_paths(const std::string& arg) {
 }
 
 VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,
-                            const MazurFixtures& fixtures) {
+                            const MazurFixtures& fixtures, std::string_view text) {
   if (is_mazur_receipt(receipt)) return verify_mazur(receipt, {general.verdict, fixtures});
-  return verify_general(receipt, general);
+  return verify_general(receipt, general, text);
 }
 
 CheckStatus BatchTally::add_verdict(std::string_view overall) {

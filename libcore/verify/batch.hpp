@@ -28,9 +28,10 @@ struct ReceiptPaths {
 // directory's receipt files in path order.
 [[nodiscard]] ReceiptPaths receipt_paths(const std::string& arg);
 
-// The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general.
+// The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general
+// (given `text`, the text the receipt was parsed from, when known).
 [[nodiscard]] VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,
-                                          const MazurFixtures& fixtures);
+                                          const MazurFixtures& fixtures, std::string_view text = {});
 
 // The summary line of a batch: how many receipts passed, passed with warnings, failed, or could
 // not be read.

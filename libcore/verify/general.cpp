@@ -102,10 +102,10 @@ VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const Ge
 
 }  // namespace
 
-VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& general) {
+VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& general, std::string_view text) {
   VerifyReport report;
   if (!front_gates(string_member(receipt, "schema_version"), receipt, general, report)) return report;
-  return verify_schema_valid(receipt, general, std::move(report));
+  return verify_schema_valid(receipt, general, std::move(report), text);
 }
 
 VerifyReport verify_general(common::JsonDocument&& receipt, const GeneralOptions& general) {

@@ -7,6 +7,7 @@
 //   mazur:   schema (v0.1.0), reconcile, engine-reproduce, byte-equal-vs-golden,
 //            fixture-status, published-anchor-drift (bundled fixtures/mazur.published.json).
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,10 @@ struct MazurOptions {
   MazurFixtures fixtures;
 };
 
-[[nodiscard]] VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& options);
+// `text`, when given, is the text the receipt was parsed from (engine-reproduce compares with it
+// first; verify/checks.hpp).
+[[nodiscard]] VerifyReport verify_general(const nlohmann::ordered_json& receipt, const GeneralOptions& options,
+                                          std::string_view text = {});
 // The same report for a receipt read as a JsonDocument: schema-dispatch and schema read it in
 // place, and only a receipt its schema accepts becomes a tree (for the rules and the engine), the
 // document freed first. A text the schema refuses, however large (12 million empty objects),

@@ -2,7 +2,7 @@
 // text the re-emission of the receipt is skipped; that is sound only because canonical emission
 // is idempotent, which the first case checks on every receipt of fixtures/. The others: the
 // verdict and its evidence are the same with and without the text, for goldens and tampered
-// receipts alike, and through verify_general's JsonDocument path.
+// receipts alike, through verify_general's JsonDocument path and through a batch's verify_receipt.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "common/json_document_reader.hpp"
 #include "receipt/emit/emit_receipt.hpp"
+#include "verify/batch.hpp"
 #include "verify/checks.hpp"
 #include "verify/general.hpp"
 #include "verify_fixtures.hpp"
@@ -116,4 +117,35 @@ TEST_CASE("engine-reproduce text: verify general from a JsonDocument, golden and
   const auto tree_r = verify::verify_general(tampered, {{}, "iris.json"});
   REQUIRE(r.checks.size() == tree_r.checks.size());
   for (std::size_t i = 0; i < r.checks.size(); ++i) check_same(r.checks[i], tree_r.checks[i]);
+}
+
+TEST_CASE("engine-reproduce text: a batch's receipt is checked against the text it was read from") {
+  const verify::MazurFixtures fixtures{verify_test::fixture_path("mazur.golden.jsonl"),
+                                       verify_test::fixture_path("mazur.published.json"), {}};
+  for (const auto& name : kGoldens) {
+    CAPTURE(name);
+    const std::string text = verify_test::fixture_text(name);
+    const auto tree = tree_of(text);
+    const auto with = verify::verify_receipt(tree, {{}, name}, fixtures, text);
+    const auto without = verify::verify_receipt(tree, {{}, name}, fixtures);
+    CHECK(with.overall == "pass");
+    REQUIRE(with.checks.size() == without.checks.size());
+    for (std::size_t i = 0; i < with.checks.size(); ++i) check_same(with.checks[i], without.checks[i]);
+  }
+  // The text reaches engine-reproduce: a tree whose gradient differs from its (golden) text
+  // passes that check against the text, where the tree's own re-emission would not.
+  const std::string text = verify_test::fixture_text("xor.golden.jsonl");
+  auto tree = tree_of(text);
+  tree["updates"][0]["gradient"] = 0.0063;
+  const auto r = verify::verify_receipt(tree, {{}, "xor.json"}, fixtures, text);
+  const auto without = verify::verify_receipt(tree, {{}, "xor.json"}, fixtures);
+  auto status_of = [](const verify::VerifyReport& rep, const std::string& check) {
+    for (const auto& c : rep.checks) {
+      if (c.name == check) return c.status;
+    }
+    FAIL("no check " << check);
+    return verify::CheckStatus::skip;
+  };
+  CHECK(status_of(r, "engine-reproduce") == verify::CheckStatus::pass);
+  CHECK(status_of(without, "engine-reproduce") == verify::CheckStatus::fail);
 }
