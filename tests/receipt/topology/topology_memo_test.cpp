@@ -30,6 +30,13 @@ ordered_json xor_topology() {
     "activation_hidden":"sigmoid","activation_output":"sigmoid","loss":"half_squared_error","bias_sharing":"per_layer"})");
 }
 
+// A receipt's topology options (softmax allowed), as Rule 14's engine input reads them.
+ParseOptions receipt_options() {
+  ParseOptions opts;
+  opts.allow_softmax = true;
+  return opts;
+}
+
 // What a caller can see of a result: the error's words, or the parsed fields.
 std::string outcome(const common::Result<Topology>& r) {
   if (!r) return "error: " + r.error().to_string();
@@ -60,10 +67,8 @@ TEST_CASE("topology memo: same_json_exactly sees what == does not") {
 }
 
 TEST_CASE("topology memo: every answer is parse_topology's, through a sequence of near-identical blocks") {
-  ParseOptions opts;
-  opts.allow_softmax = true;
-  std::vector<ordered_json> blocks;
-  blocks.push_back(xor_topology());
+  const ParseOptions opts = receipt_options();
+  std::vector<ordered_json> blocks{xor_topology()};
   auto as_float = xor_topology();
   as_float["input_size"] = 2.0;  // == to the first block, but a float (accepted as JavaScript would)
   blocks.push_back(as_float);
@@ -98,10 +103,8 @@ TEST_CASE("topology memo: every answer is parse_topology's, through a sequence o
 }
 
 TEST_CASE("topology in place: the ordered_json reading answers what the sorted copy answers") {
-  ParseOptions opts;
-  opts.allow_softmax = true;
-  std::vector<ordered_json> blocks;
-  blocks.push_back(xor_topology());
+  const ParseOptions opts = receipt_options();
+  std::vector<ordered_json> blocks{xor_topology()};
   // Two unknown keys out of sorted order: the copy names the first in sorted order ("aaa").
   auto unknown = xor_topology();
   unknown["zzz"] = 1;
