@@ -242,8 +242,8 @@ common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordere
   opts.allow_softmax = true;
   opts.max_layer_units = topology::kMaxEngineLayerUnits;
   auto t = [&] {
-    // The topology reader takes nlohmann::json: only this block is copied into one, and in place
-    // (a stream's records) the last block parsed is remembered.
+    // In place the block is read as it is, and the last small one parsed on this thread is
+    // remembered (a stream's records share one topology).
     if constexpr (std::is_same_v<Json, json>) return topology::parse_topology(*part("topology"), "/topology", opts);
     else return topology::parse_topology_remembered(*part("topology"), "/topology", opts);
   }();
