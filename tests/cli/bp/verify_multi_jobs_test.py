@@ -22,15 +22,24 @@ JOBS = (["--jobs", "2"], ["--jobs", "3"], ["--jobs=8"], [])
 
 def threads_while_reading(bp, line, cpus, jobs):
     """The threads of `bp verify multi - [--jobs N]` run on the CPUs `cpus` (sched_setaffinity, as
-    taskset does), counted while it waits for its second record on stdin; the most of a few looks."""
+    taskset does), counted while it waits for its second record on stdin; the most of a few looks.
+    The looks start once its main thread blocks reading descriptor 0 (/proc/PID/syscall): OpenBLAS
+    starts its workers as the binary loads and bp ends them as it starts, and an ASan binary under
+    a loaded -j2 run was seen taking 0.45 s to get there, so a fixed wait raced with it."""
     p = subprocess.Popen([bp, "verify", "multi", "-", "--json"] + jobs, stdin=subprocess.PIPE,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     p.stdin.write(line + b"\n")
     p.stdin.flush()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with open("/proc/%d/syscall" % p.pid) as s:
+            if s.read().startswith("0 0x0 "):  # read(0, ...)
+                break
+        time.sleep(0.02)
     most = 0
-    for _ in range(10):
-        time.sleep(0.1)
+    for _ in range(5):
+        time.sleep(0.05)
         most = max(most, len(os.listdir("/proc/%d/task" % p.pid)))
     p.stdin.close()
     p.wait()
