@@ -183,7 +183,7 @@ common::Result<ImportResult> import_sidecar_stream(std::string_view bytes, const
   std::optional<std::string> unwritable_at;
   bool name_field = true;  // false for a failure of the re-emission without the field
   const std::string field = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
-  const std::string key_and_placeholder = "\"bundle_root_digest\":\"" + kDigestPlaceholder;
+  const std::string key_and_placeholder = field.substr(1, field.size() - 2);  // "bundle_root_digest":"sha256:0...
   // Where the field's placeholders are in `out`: only they get the digest, not a sidecar's
   // string that happens to spell the placeholder.
   std::vector<std::size_t> digest_at;
