@@ -154,16 +154,19 @@ Result<std::vector<std::string>> JsonReader::identifier_array(const Json& node, 
 template <class Json>
 Result<std::size_t> JsonReader::one_of(const Json& node, const std::string& path,
                                        std::initializer_list<std::string_view> choices) const {
+  if (node.is_string()) {
+    const auto& s = node.template get_ref<const std::string&>();
+    std::size_t i = 0;
+    for (const auto c : choices) {
+      if (s == c) return i;
+      ++i;
+    }
+  }
+  // The list is spelled only for the error: this runs for every parameter of a topology.
   std::string list;
   for (const auto c : choices) list += (list.empty() ? "" : ", ") + std::string(c);
   if (!node.is_string()) return error(path, "expected one of " + list + "; got " + got(node));
-  const auto& s = node.template get_ref<const std::string&>();
-  std::size_t i = 0;
-  for (const auto c : choices) {
-    if (s == c) return i;
-    ++i;
-  }
-  return error(path, "expected one of " + list + "; got '" + excerpt(s) + "'");
+  return error(path, "expected one of " + list + "; got '" + excerpt(node.template get_ref<const std::string&>()) + "'");
 }
 
 template <class Json>

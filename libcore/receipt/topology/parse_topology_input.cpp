@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "common/json_reader.hpp"
+#include "receipt/topology/parse_parameter.hpp"
 #include "receipt/topology/topology_index.hpp"
 
 namespace receipt::topology {
@@ -22,39 +23,6 @@ common::Error engine_level(const JsonReader& r, const std::string& path, std::st
 }
 
 std::size_t parameter_limit(std::size_t max_units) { return 2 * max_units * max_units + 2 * max_units; }
-
-template <class Json>
-common::Result<Parameter> parse_parameter(const JsonReader& r, const Json& node, const std::string& path,
-                                          std::size_t max_units) {
-  if (auto s = r.check_object(node, path, {"id", "role", "from_unit", "to_unit", "applies_to_units"}, {"id", "role"});
-      !s) {
-    return s.error();
-  }
-  Parameter p;
-  auto id = r.identifier(node["id"], path + "/id", kMaxIdLength);
-  if (!id) return id.error();
-  p.id = std::move(*id);
-  auto role = r.one_of(node["role"], path + "/role",
-                       {"input_to_hidden_weight", "hidden_to_output_weight", "hidden_bias", "output_bias"});
-  if (!role) return role.error();
-  p.role = static_cast<Role>(*role);
-  if (node.contains("from_unit")) {
-    auto u = r.identifier(node["from_unit"], path + "/from_unit", kMaxIdLength);
-    if (!u) return u.error();
-    p.from_unit = std::move(*u);
-  }
-  if (node.contains("to_unit")) {
-    auto u = r.identifier(node["to_unit"], path + "/to_unit", kMaxIdLength);
-    if (!u) return u.error();
-    p.to_unit = std::move(*u);
-  }
-  if (node.contains("applies_to_units")) {
-    auto u = r.identifier_array(node["applies_to_units"], path + "/applies_to_units", 0, max_units, kMaxIdLength);
-    if (!u) return u.error();
-    p.applies_to_units = std::move(*u);
-  }
-  return p;
-}
 
 template <class Json>
 common::Result<Activation> parse_activation(const JsonReader& r, const Json& node, const std::string& path,
@@ -265,6 +233,10 @@ common::Result<Topology> parse_topology_of(const Json& node, std::string_view pa
   }
   t.parameters.reserve(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) {
+    if (auto p = accepted_parameter(params[i], options.max_layer_units)) {
+      t.parameters.push_back(std::move(*p));
+      continue;
+    }
     auto p = parse_parameter(r, params[i], common::json_child_path(ppath, i), options.max_layer_units);
     if (!p) return p.error();
     t.parameters.push_back(std::move(*p));

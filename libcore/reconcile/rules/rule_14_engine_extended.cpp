@@ -46,10 +46,11 @@ class ExtendedWalk {
   void leaf(const std::string& path, std::string_view key, double value, const Json& stored) {
     const Json* s = member(stored, key);
     if (!s || !s->is_number()) return;
-    std::string at = path;
-    at += '.';
-    at += key;
-    if (!found_.compared(at)) found_.compare(at, value, s, true);
+    // One buffer for every leaf's path: most were compared in phase 1 and are only looked up.
+    at_.assign(path);
+    at_ += '.';
+    at_ += key;
+    if (!found_.compared(at_)) found_.compare(at_, value, s, true);
   }
 
   void walk_units(const std::string& path, const ForwardValues& f, const Json& stored, bool with_status) {
@@ -255,6 +256,7 @@ class ExtendedWalk {
   const EngineKeys& keys_;
   const UpdatesById& by_param_;
   Findings& found_;
+  std::string at_;  // leaf's scratch
 };
 
 }  // namespace
