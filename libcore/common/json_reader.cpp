@@ -24,6 +24,16 @@ std::string JsonReader::got(const Json& node) const {
   return dialect_ == Dialect::quoting ? excerpt(node.dump()) : std::string(node.type_name());
 }
 
+bool is_identifier(std::string_view s) noexcept {
+  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (s.empty() || !alpha(s[0])) return false;
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    if (!alpha(s[i]) && !digit(s[i]) && s[i] != '_') return false;
+  }
+  return true;
+}
+
 template <class Json>
 Status JsonReader::check_object(const Json& node, const std::string& path,
                                 std::initializer_list<std::string_view> allowed,
@@ -124,11 +134,7 @@ Result<std::string> JsonReader::identifier(const Json& node, const std::string& 
   auto s = string(node, path, max_length);
   if (!s) return s.error();
   const std::string& id = *s;
-  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  bool ok = !id.empty() && alpha(id[0]);
-  for (std::size_t i = 1; ok && i < id.size(); ++i) ok = alpha(id[i]) || digit(id[i]) || id[i] == '_';
-  if (!ok) return error(path, "'" + id + "' is not an identifier (expected ^[a-zA-Z][a-zA-Z0-9_]*$)");
+  if (!is_identifier(id)) return error(path, "'" + id + "' is not an identifier (expected ^[a-zA-Z][a-zA-Z0-9_]*$)");
   return s;
 }
 

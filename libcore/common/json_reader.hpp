@@ -32,6 +32,9 @@ namespace common {
 [[nodiscard]] std::string json_child_path(const std::string& parent, std::string_view key);
 [[nodiscard]] std::string json_child_path(const std::string& parent, std::size_t index);
 
+// ^[a-zA-Z][a-zA-Z0-9_]*$: what JsonReader::identifier accepts (besides its length limit).
+[[nodiscard]] bool is_identifier(std::string_view s) noexcept;
+
 class JsonReader {
  public:
   enum class Dialect { terse, quoting };

@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace receipt::topology {
 namespace {
@@ -12,18 +13,12 @@ constexpr std::array<std::string_view, 5> kKeys = {"id", "role", "from_unit", "t
 constexpr std::array<std::string_view, 4> kRoles = {"input_to_hidden_weight", "hidden_to_output_weight",
                                                     "hidden_bias", "output_bias"};
 
-// What JsonReader::identifier accepts: a string of at most kMaxIdLength bytes, ^[a-zA-Z][a-zA-Z0-9_]*$.
+// What JsonReader::identifier accepts: a string of at most kMaxIdLength bytes that is_identifier.
 template <class Json>
 const std::string* identifier_of(const Json& node) {
   if (!node.is_string()) return nullptr;
   const auto& s = node.template get_ref<const std::string&>();
-  if (s.empty() || s.size() > kMaxIdLength) return nullptr;
-  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (!alpha(s[0])) return nullptr;
-  for (std::size_t i = 1; i < s.size(); ++i) {
-    if (!alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') && s[i] != '_') return nullptr;
-  }
-  return &s;
+  return s.size() <= kMaxIdLength && common::is_identifier(s) ? &s : nullptr;
 }
 
 }  // namespace
