@@ -12,6 +12,9 @@
 namespace schema_authoring {
 
 namespace {
+// Named so that a unity batch can hold both receipt_versions.cpp and framework_trace_versions.cpp,
+// whose versions have the same names.
+namespace trace {
 
 constexpr Style kStyle = kTraceStyle;
 
@@ -202,9 +205,11 @@ SchemaDocument v0_8_0(const SchemaDocument& prev) {
   return doc;
 }
 
+}  // namespace trace
 }  // namespace
 
 std::vector<SchemaDocument> framework_trace_schemas() {
+  using namespace trace;
   return history(v0_1_0(), {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0});
 }
 

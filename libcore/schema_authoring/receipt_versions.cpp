@@ -10,6 +10,9 @@
 namespace schema_authoring {
 
 namespace {
+// Named so that a unity batch can hold both receipt_versions.cpp and framework_trace_versions.cpp,
+// whose versions have the same names.
+namespace receipt {
 
 constexpr Style kStyle = kReceiptStyle;
 
@@ -262,9 +265,11 @@ SchemaDocument v0_8_0(const SchemaDocument& prev) {
   return doc;
 }
 
+}  // namespace receipt
 }  // namespace
 
 std::vector<SchemaDocument> receipt_schemas() {
+  using namespace receipt;
   return history(v0_1_0(), {v0_2_0, v0_3_0, v0_4_0, v0_5_0, v0_6_0, v0_7_0, v0_8_0});
 }
 

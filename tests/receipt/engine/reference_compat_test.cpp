@@ -29,7 +29,7 @@ fs::path fixtures_dir() {
   return fs::path(dir) / "fixtures";
 }
 
-std::string slurp(const fs::path& p) {
+std::string fixture_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), p.string());
   std::ostringstream ss;
@@ -38,7 +38,7 @@ std::string slurp(const fs::path& p) {
 }
 
 std::vector<ordered_json> records(const fs::path& p) {
-  auto recs = common::parse_jsonl_text(slurp(p), {.file = p.string()});
+  auto recs = common::parse_jsonl_text(fixture_text(p), {.file = p.string()});
   REQUIRE_MESSAGE(recs.ok(), (recs.ok() ? "" : recs.error().to_string()));
   std::vector<ordered_json> out;
   for (auto& r : *recs) out.push_back(std::move(r.value));
@@ -46,7 +46,7 @@ std::vector<ordered_json> records(const fs::path& p) {
 }
 
 template <class Receipts>
-std::string emit(const Receipts& receipts) {
+std::string emitted_text(const Receipts& receipts) {
   auto bytes = receipt::emit::emit_receipts(receipts);
   REQUIRE_MESSAGE(bytes.ok(), (bytes.ok() ? "" : bytes.error().to_string()));
   return *bytes;
@@ -76,7 +76,7 @@ TEST_CASE("compat: engine builtins emit the reference goldens byte for byte" * d
     CAPTURE(name);
     auto r = receipt::engine::generate_builtin(name);
     REQUIRE(r.ok());
-    CHECK(emit(*r) == slurp(dir / file));
+    CHECK(emitted_text(*r) == fixture_text(dir / file));
   }
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("compat: engine reproduces every engine-made reference golden byte for
   CHECK(files.size() >= 11);  // mazur, xor (+multi), iris, per-neuron, softmax-ce, hero (+multi), coupled L2 (x3)
   for (const auto& f : files) {
     CAPTURE(f.filename().string());
-    CHECK(emit(reproduced(f)) == slurp(f));
+    CHECK(emitted_text(reproduced(f)) == fixture_text(f));
   }
 }
 
@@ -114,6 +114,6 @@ TEST_CASE("compat: engine recomputes the engine fields of the imported goldens" 
         if (golden[i].contains(key)) ours[i][key] = golden[i][key];
       }
     }
-    CHECK(emit(ours) == slurp(f));
+    CHECK(emitted_text(ours) == fixture_text(f));
   }
 }
