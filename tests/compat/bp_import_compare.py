@@ -18,8 +18,10 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from reference_gate import reference_missing
@@ -138,8 +140,34 @@ def main():
     if missing is not None:
         return missing
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, NO_COLOR="1")
-    ref_cli = os.path.join(args.reference, "dist", "bin", "bp.js")
+    work = tempfile.mkdtemp(prefix="bp_import_compare_")
+    try:
+        return compare(args, env, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def reference_batch(args, env, work, command_lines):
+    """Starts the reference on every command line in one node process (bp_verify_reference.mjs:
+    each start of its CLI costs about a second, 60 of them were most of this test's time), with
+    its Date pinned; returns a function that waits for it and gives [(exit, stdout, stderr)]."""
+    cases, results = os.path.join(work, "reference_cases.json"), os.path.join(work, "reference_results.json")
+    with open(cases, "w", encoding="utf-8") as fh:
+        json.dump([{"args": words} for words in command_lines], fh)
     pin = os.path.join(HERE, "bp_import_pin_date.cjs")
+    proc = subprocess.Popen([args.node, "-r", pin, os.path.join(HERE, "bp_verify_reference.mjs"), args.reference,
+                             cases, results], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def wait():
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit("reference batch failed (%d): %s" % (proc.returncode, (out + err)[-2000:].decode()))
+        with open(results, encoding="utf-8") as fh:
+            return [(r["code"], r["stdout"].encode(), r["stderr"].encode()) for r in json.load(fh)]
+    return wait
+
+
+def compare(args, env, work):
     external = sorted(glob.glob(os.path.join(args.reference, "fixtures", "external", "*.sidecar.jsonl")))
     bad = sorted(f for f in glob.glob(os.path.join(args.reference, "fixtures", "bad", "*.jsonl"))
                  if os.path.basename(f).split(".", 1)[0] in FAMILIES)
@@ -148,13 +176,38 @@ def main():
         fw, multi = framework_and_mode(os.path.basename(f))
         words = ["import", fw] + (["multi"] if multi else []) + [f, "--json"]
         cases.append((f, words))
+    # Ours reads the mutated sidecars below from stdin; the reference, run in one batch, from a
+    # file of the same bytes (its stdin is its own process's).
+    stdin_cases = []
+    for label, (fname, mutate, path) in STRICTER.items():
+        with open(os.path.join(args.reference, "fixtures", "external", fname), encoding="utf-8") as fh:
+            doc = json.loads(fh.read())
+        mutate(doc)
+        stdin_cases.append((label, ["import", "pytorch", "-", "--json"], json.dumps(doc).encode(), path))
+    # A sidecar string that spells the bundle digest's placeholder is carried as it is: only the
+    # digest field gets the digest (bp once rewrote every occurrence in the bundle's bytes).
+    trace = os.path.join(args.reference, "fixtures", "external", "pytorch.sgd-momentum.multi-step.sidecar.jsonl")
+    with open(trace, encoding="utf-8") as fh:
+        records = [json.loads(line) for line in fh if line.strip()]
+    for record in records:
+        record["source_framework"]["version"] = "sha256:" + "0" * 64
+    text = "".join(json.dumps(record) + "\n" for record in records).encode()
+    stdin_cases.append(("placeholder-spelling version", ["import", "pytorch", "multi", "-"], text, None))
+    from_files = []
+    for i, (_, words, text, _) in enumerate(stdin_cases):
+        name = os.path.join(work, "stdin_%02d.jsonl" % i)
+        with open(name, "wb") as fh:
+            fh.write(text)
+        from_files.append([name if w == "-" else w for w in words])
+    reference = reference_batch(args, env, work, [words for _, words in cases] + from_files)
 
-    def both(case):
-        f, words = case
-        return (run([args.bp] + words, env), run([args.node, "-r", pin, ref_cli] + words, env))
-
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        results = list(pool.map(both, cases))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ours_cases = list(pool.map(lambda case: run([args.bp] + case[1], env), cases))
+        ours_stdin = list(pool.map(lambda case: subprocess.run([args.bp] + case[1], input=case[2], capture_output=True,
+                                                                env=env), stdin_cases))
+    ref_results = reference()
+    results = list(zip(ours_cases, ref_results[:len(cases)]))
+    ref_stdin = ref_results[len(cases):]
     failures = []
     counts = {"external": [0, 0], "bad": [0, 0]}
     for (f, words), ((rc, out, err), (ref_rc, ref_out, ref_err)) in zip(cases, results):
@@ -192,34 +245,18 @@ def main():
         else:
             counts[kind][1] += 1
     stricter_ok = 0
-    for label, (fname, mutate, path) in STRICTER.items():
-        with open(os.path.join(args.reference, "fixtures", "external", fname), encoding="utf-8") as fh:
-            doc = json.loads(fh.read())
-        mutate(doc)
-        text = json.dumps(doc).encode()
-        words = ["import", "pytorch", "-", "--json"]
-        ours = subprocess.run([args.bp] + words, input=text, capture_output=True, env=env)
-        ref = subprocess.run([args.node, "-r", pin, ref_cli] + words, input=text, capture_output=True, env=env)
+    for (label, words, _, path), ours, (ref_rc, ref_out, _) in zip(stdin_cases, ours_stdin, ref_stdin):
+        if path is None:  # the placeholder spelling: the same bytes
+            if (ours.returncode, ours.stdout) != (ref_rc, ref_out) or ref_rc != 0:
+                failures.append("%s: exit %d, reference %d; stdout %s" % (
+                    label, ours.returncode, ref_rc, "same" if ours.stdout == ref_out else "differs"))
+            continue
         reported = disagreements(json_or_none(ours.stderr))
-        if ref.returncode != 0 or ours.returncode != 1 or path not in reported:
+        if ref_rc != 0 or ours.returncode != 1 or path not in reported:
             failures.append("stricter %s: reference exit %d (want 0), ours %d (want 1), ours reports %s: %s"
-                            % (label, ref.returncode, ours.returncode, path, path in reported))
+                            % (label, ref_rc, ours.returncode, path, path in reported))
         else:
             stricter_ok += 1
-    # A sidecar string that spells the bundle digest's placeholder is carried as it is: only the
-    # digest field gets the digest (bp once rewrote every occurrence in the bundle's bytes).
-    trace = os.path.join(args.reference, "fixtures", "external", "pytorch.sgd-momentum.multi-step.sidecar.jsonl")
-    with open(trace, encoding="utf-8") as fh:
-        records = [json.loads(line) for line in fh if line.strip()]
-    for record in records:
-        record["source_framework"]["version"] = "sha256:" + "0" * 64
-    text = "".join(json.dumps(record) + "\n" for record in records).encode()
-    words = ["import", "pytorch", "multi", "-"]
-    ours = subprocess.run([args.bp] + words, input=text, capture_output=True, env=env)
-    ref = subprocess.run([args.node, "-r", pin, ref_cli] + words, input=text, capture_output=True, env=env)
-    if (ours.returncode, ours.stdout) != (ref.returncode, ref.stdout) or ref.returncode != 0:
-        failures.append("placeholder-spelling version: exit %d, reference %d; stdout %s" % (
-            ours.returncode, ref.returncode, "same" if ours.stdout == ref.stdout else "differs"))
     for line in failures:
         print("MISMATCH", line)
     print("stricter: %d/%d fields the reference accepts are rejected by ours" % (stricter_ok, len(STRICTER)))

@@ -1,4 +1,6 @@
-// Runs many reference `bp` command lines in ONE node process (each node start costs ~0.9 s):
+// Runs many reference `bp` command lines in ONE node process (each start of the reference CLI
+// costs about a second, most of it compiling its schemas; used by the verify and import
+// cross-checks and the CLI grammar replay):
 // bp.js does its work while its module is evaluated and ends with process.exit(), so each case
 // imports it afresh (a new query string is a new module instance; the library it imports is
 // shared) with process.argv set, process.exit turned into an exception, and stdout / stderr captured.

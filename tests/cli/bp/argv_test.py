@@ -5,9 +5,8 @@ The cases marked REF behave exactly as the reference; tests/compat/bp_cli_gramma
 them against the reference CLI."""
 import re
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-from bp_cli import Failures, bp_from_argv, expect, run
+from bp_cli import Failures, bp_from_argv, expect, run, run_many
 
 RERUN = "Run 'bp --help' for usage."
 # libcore/build_info: the project's version, "+g<commit>" from a checkout, ".dirty" with changes.
@@ -124,9 +123,7 @@ def main():
     reference_only = "--reference-only" in sys.argv[3:]
     f = Failures()
     cases = [c for c in CASES if c[5] or not reference_only]
-    # Processes run in parallel (the reference CLI needs about a second each to start).
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda c: run(bp, substitute(c[1], data_dir)), cases))
+    results = run_many(bp, [substitute(c[1], data_dir) for c in cases])
     for (name, args, code, out, err, _), (rc, got_out, got_err) in zip(cases, results):
         f.check(name + " exit", rc, code)
         if out is not None:

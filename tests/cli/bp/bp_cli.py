@@ -1,7 +1,10 @@
 """Runs the built `bp` and checks exact stdout / stderr / exit status (tests/cli/bp/*_test.py)."""
+import json
 import os
 import subprocess
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from output_checks import Failures  # noqa: E402,F401  (re-exported for the bp tests)
@@ -16,6 +19,27 @@ def run(bp, args, stdin=b"", env=None, cwd=None):
     cmd = ["node", bp] if bp.endswith(".js") else [bp]
     p = subprocess.run(cmd + args, input=stdin, capture_output=True, env=full_env, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
+
+
+def run_many(bp, arg_lists):
+    """run(bp, args) for each of arg_lists, in order. The reference CLI runs them all in one node
+    process (tests/compat/bp_verify_reference.mjs): each start of it costs about a second."""
+    if not bp.endswith(".js"):
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            return list(pool.map(lambda args: run(bp, args), arg_lists))
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(bp))))  # <pkg>/dist/bin/bp.js
+    driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "compat", "bp_verify_reference.mjs")
+    with tempfile.TemporaryDirectory(prefix="bp_cli_reference_") as work:
+        cases, results = os.path.join(work, "cases.json"), os.path.join(work, "results.json")
+        with open(cases, "w", encoding="utf-8") as fh:
+            json.dump([{"args": args} for args in arg_lists], fh)
+        p = subprocess.run(["node", driver, package, cases, results], capture_output=True, env=env)
+        if p.returncode != 0:
+            raise SystemExit("reference batch failed (%d): %s" % (p.returncode, (p.stdout + p.stderr)[-2000:].decode()))
+        with open(results, encoding="utf-8") as fh:
+            return [(r["code"], r["stdout"].encode(), r["stderr"].encode()) for r in json.load(fh)]
 
 
 def expect(f, bp, name, args, code, stdout=None, stderr=None, stdin=b"", env=None, cwd=None):
