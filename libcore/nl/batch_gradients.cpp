@@ -12,7 +12,10 @@
 #include "nl/traced_cms_forward.hpp"
 
 namespace nl {
-namespace {
+// Outside the anonymous namespace: batch_gradients (a template, external linkage) captures these
+// in a lambda, which GCC reports (-Wsubobject-linkage) when this file is compiled inside a unity
+// batch, where it is not the main file.
+namespace batch_detail {
 
 template <typename T>
 struct SequenceGradients {
@@ -21,6 +24,12 @@ struct SequenceGradients {
   ContextMemory<T> context_after;
   Pulse pulse;
 };
+
+}  // namespace batch_detail
+
+namespace {
+
+using batch_detail::SequenceGradients;
 template <typename T>
 using SequenceResult = common::Expected<SequenceGradients<T>, StepError>;
 

@@ -26,7 +26,7 @@ struct RecorderOptions {
   std::uint64_t data_bytes = 0;
   std::string gradient_path = "tape";
   nl::TokenFormat data_format = nl::TokenFormat::bytes;  // how the data file spells its tokens
-  std::string device;  // kernels.device: libgpu's kernels that ran the steps ("cpu-launcher", "cuda:I"); empty: nl's own
+  std::string device{};  // kernels.device: libgpu's kernels that ran the steps ("cpu-launcher", "cuda:I"); empty: nl's own
 };
 
 struct StepData {
