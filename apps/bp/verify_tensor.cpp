@@ -42,7 +42,11 @@ std::string text_report(const mlp_audit::StreamVerifier& v) {
   for (const mlp_audit::Failure& f : v.failures()) {
     s += "  rule " + std::to_string(f.rule) + " " + rule_name(f.rule) + ": line " + std::to_string(f.line) + " step " +
          std::to_string(f.step);
-    if (!f.tensor.empty()) s += " " + f.tensor + (f.index ? "[" + std::to_string(*f.index) + "]" : "");
+    if (!f.tensor.empty()) {
+      // Appended piece by piece: GCC 12 at -O2 reports a false -Wrestrict on "[" + temporary.
+      s.append(" ").append(f.tensor);
+      if (f.index) s.append("[").append(std::to_string(*f.index)).append("]");
+    }
     s += ": " + f.message;
     if (!f.stored.empty()) s += " (stored " + f.stored + ", recomputed " + f.recomputed + ", bound " + f.bound + ")";
     s += "\n";
