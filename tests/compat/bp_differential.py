@@ -15,12 +15,12 @@ Exit 77 (ctest: skipped) when the reference is not installed and CI is not "true
 usage: bp_differential.py --bp BP --node NODE --reference PKG_DIR --work DIR [--count N] [--seed S]
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 
+import reference_batch
 from reference_gate import reference_missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,20 +86,14 @@ def main():
             else:
                 refused += 1
 
-    # A few through the reference's CLI too, in one node process (bp_verify_reference.mjs: each
-    # start of the CLI costs about a second).
+    # A few through the reference's CLI too, in one node process (reference_batch.py).
     cli_cases = small_ok[:args.cli_cases]
-    with open(os.path.join(args.work, "cli_cases.json"), "w", encoding="utf-8") as fh:
-        json.dump([{"args": ["generate", "from-config", base + ".json"]} for base, _ in cli_cases], fh)
-    subprocess.run([args.node, os.path.join(HERE, "bp_verify_reference.mjs"), args.reference,
-                    os.path.join(args.work, "cli_cases.json"), os.path.join(args.work, "cli_results.json")], check=True)
-    with open(os.path.join(args.work, "cli_results.json"), encoding="utf-8") as fh:
-        cli_results = json.load(fh)
-    for (base, want), ref in zip(cli_cases, cli_results):
-        got = ref["stdout"].encode()
-        if ref["code"] != 0 or got != want:
+    cli_results = reference_batch.run(args.node, args.reference,
+                                      [["generate", "from-config", base + ".json"] for base, _ in cli_cases])
+    for (base, want), (code, got, _) in zip(cli_cases, cli_results):
+        if code != 0 or got != want:
             failures.append("%s.json: reference CLI (exit %s, %d bytes) disagrees with the receipt ours matched" % (
-                base, ref["code"], len(got)))
+                base, code, len(got)))
 
     for line in failures[:20]:
         print("MISMATCH", line)

@@ -24,6 +24,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+import reference_batch
 from reference_gate import reference_missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -147,26 +148,6 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
-def reference_batch(args, env, work, command_lines):
-    """Starts the reference on every command line in one node process (bp_verify_reference.mjs:
-    each start of its CLI costs about a second, 60 of them were most of this test's time), with
-    its Date pinned; returns a function that waits for it and gives [(exit, stdout, stderr)]."""
-    cases, results = os.path.join(work, "reference_cases.json"), os.path.join(work, "reference_results.json")
-    with open(cases, "w", encoding="utf-8") as fh:
-        json.dump([{"args": words} for words in command_lines], fh)
-    pin = os.path.join(HERE, "bp_import_pin_date.cjs")
-    proc = subprocess.Popen([args.node, "-r", pin, os.path.join(HERE, "bp_verify_reference.mjs"), args.reference,
-                             cases, results], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-    def wait():
-        out, err = proc.communicate()
-        if proc.returncode != 0:
-            raise SystemExit("reference batch failed (%d): %s" % (proc.returncode, (out + err)[-2000:].decode()))
-        with open(results, encoding="utf-8") as fh:
-            return [(r["code"], r["stdout"].encode(), r["stderr"].encode()) for r in json.load(fh)]
-    return wait
-
-
 def compare(args, env, work):
     external = sorted(glob.glob(os.path.join(args.reference, "fixtures", "external", "*.sidecar.jsonl")))
     bad = sorted(f for f in glob.glob(os.path.join(args.reference, "fixtures", "bad", "*.jsonl"))
@@ -199,7 +180,9 @@ def compare(args, env, work):
         with open(name, "wb") as fh:
             fh.write(text)
         from_files.append([name if w == "-" else w for w in words])
-    reference = reference_batch(args, env, work, [words for _, words in cases] + from_files)
+    # One node process for all of them (reference_batch.py), its Date pinned, while ours run.
+    reference = reference_batch.start(args.node, args.reference, [words for _, words in cases] + from_files, env,
+                                      os.path.join(HERE, "bp_import_pin_date.cjs"))
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         ours_cases = list(pool.map(lambda case: run([args.bp] + case[1], env), cases))

@@ -1,13 +1,13 @@
 """Runs the built `bp` and checks exact stdout / stderr / exit status (tests/cli/bp/*_test.py)."""
-import json
 import os
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "compat"))
 from output_checks import Failures  # noqa: E402,F401  (re-exported for the bp tests)
+import reference_batch  # noqa: E402
 
 
 def run(bp, args, stdin=b"", env=None, cwd=None):
@@ -30,16 +30,7 @@ def run_many(bp, arg_lists):
     env = dict(os.environ)
     env.pop("NO_COLOR", None)
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(bp))))  # <pkg>/dist/bin/bp.js
-    driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "compat", "bp_verify_reference.mjs")
-    with tempfile.TemporaryDirectory(prefix="bp_cli_reference_") as work:
-        cases, results = os.path.join(work, "cases.json"), os.path.join(work, "results.json")
-        with open(cases, "w", encoding="utf-8") as fh:
-            json.dump([{"args": args} for args in arg_lists], fh)
-        p = subprocess.run(["node", driver, package, cases, results], capture_output=True, env=env)
-        if p.returncode != 0:
-            raise SystemExit("reference batch failed (%d): %s" % (p.returncode, (p.stdout + p.stderr)[-2000:].decode()))
-        with open(results, encoding="utf-8") as fh:
-            return [(r["code"], r["stdout"].encode(), r["stderr"].encode()) for r in json.load(fh)]
+    return reference_batch.run("node", package, arg_lists, env)
 
 
 def expect(f, bp, name, args, code, stdout=None, stderr=None, stdin=b"", env=None, cwd=None):
