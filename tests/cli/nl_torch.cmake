@@ -28,3 +28,13 @@ else()
            COMMAND sh -c "if [ \"$CI\" = true ]; then echo 'CI=true but ${SUITE_TORCH_PYTHON} is missing' >&2; exit 1; fi; echo 'SKIP: ${SUITE_TORCH_PYTHON} not found; AdamW cross-check skipped'; exit 77")
 endif()
 set_tests_properties(nl_torch_adamw PROPERTIES SKIP_RETURN_CODE 77 LABELS "nl;torch")
+
+# nl_torch_batch_model: the batched PyTorch MAG model that times issue 27's GPU goal
+# (tests/bench/mag_torch_batch.py) is the cross-check model above: loss and every gradient of a
+# batch of 3, float64, against the mean of single-sequence calls, DeltaRule and TitansLMM, K = 1, 2.
+if(EXISTS ${SUITE_TORCH_PYTHON})
+  add_test(NAME nl_torch_batch_model
+           COMMAND sh -c "for r in delta titans; do \"$0\" \"$1\" --check $r 8 4 2 2 2 1 cpu || exit 1; done"
+                   ${SUITE_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench/mag_torch_batch.py)
+  set_tests_properties(nl_torch_batch_model PROPERTIES LABELS "nl;torch")
+endif()
