@@ -86,11 +86,13 @@ fi
 # on all of this machine's cores.
 if has speed; then
   say "nltrain tokens/s (B 64, s 64)"
-  for d in 128 512; do
+  # SPEED_D, SPEED_DEVICES and SPEED_CFGS narrow it for a short call (defaults: all of it).
+  for d in ${SPEED_D:-128 512}; do
     cfgs=("delta 1" "delta 2" "titans 1" "titans 2"); [ $d = 512 ] && cfgs=("delta 1" "titans 1")
+    [ -n "${SPEED_CFGS:-}" ] && IFS=, read -r -a cfgs <<<"$SPEED_CFGS"
     for cfg in "${cfgs[@]}"; do
       set -- $cfg
-      for dev in cuda cpu; do
+      for dev in ${SPEED_DEVICES:-cuda cpu}; do
         steps=4; [ $d = 512 ] && steps=2
         timeout 60 "$nl" train --data "$w/corpus.txt" --rule $1 --levels $2 --d $d --seq-len 64 --batch 64 \
           --steps $steps --device $dev --threads "$(nproc)" --out "$w/s-$1-$2-$d-$dev" \
@@ -100,7 +102,7 @@ if has speed; then
     done
   done
   say gpu_pairs_bench
-  run 120 .device-run/gpu_pairs_bench
+  run 120 .device-run/gpu_pairs_bench --benchmark_filter="${GPU_PAIRS_FILTER:-.}"
 fi
 if has torch; then
   say "PyTorch eager, the same model (tests/bench/mag_torch_batch.py)"

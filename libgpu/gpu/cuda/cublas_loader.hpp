@@ -9,12 +9,20 @@
 namespace gpu {
 
 struct Cublas {
-  cublasHandle_t handle = nullptr;
+  cublasHandle_t handle = nullptr;  // the probe's handle: set when the library works
   decltype(&cublasSgemm_v2) sgemm = nullptr;
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasDestroy_v2) destroy = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
   std::string error;  // why it is not available (empty when it is)
 };
 
 // The process-wide instance (loaded once, thread-safe); check `handle` before use.
 [[nodiscard]] const Cublas& cublas();
+
+// This host thread's handle for the current device, bound to cudaStreamPerThread, so that a
+// batch's worker threads multiply on their own streams (created at first use, destroyed when the
+// thread ends). Throws GpuError when it cannot be created. Needs cublas().handle.
+[[nodiscard]] cublasHandle_t cublas_thread_handle(int device);
 
 }  // namespace gpu
