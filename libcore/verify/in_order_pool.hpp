@@ -72,6 +72,12 @@ class InOrderPool {
     return window_.size();
   }
 
+  // Whether next() would return without waiting. Precondition: in_flight() > 0.
+  [[nodiscard]] bool next_ready() const {
+    std::lock_guard lock(mutex_);
+    return window_.front()->done;
+  }
+
   // The oldest item's result, once its work is done (waits for it); its exception, rethrown.
   // Precondition: in_flight() > 0.
   [[nodiscard]] Out next() {

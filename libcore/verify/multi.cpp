@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <exception>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -72,58 +73,88 @@ struct PendingLine {
   std::size_t index = 0;
   // Records already folded, freed by the worker before it parses: freeing a record costs about
   // as much as a tenth of checking it, too much to leave on the one thread that folds, and
-  // each goes back to the worker that parsed it (the pool runs record k on worker k mod N).
+  // each goes back to the worker that parsed it (the pool runs its item p on worker p mod W).
   std::vector<nlohmann::ordered_json> spent;
 };
-using RecordPool = InOrderPool<PendingLine, common::Expected<PreparedRecord, StreamError>>;
+using ParsedRecord = common::Expected<PreparedRecord, StreamError>;
+using RecordPool = InOrderPool<PendingLine, ParsedRecord>;
 
-// --jobs N > 1: this thread reads lines and hands them to N workers (parse and prepare_record),
-// then folds the results in input order. The first error in input order ends the run, as it
-// does with one job: a record's error is met when its turn comes, after every record before it
-// was folded; an error of the reader (a read failure, a line too long) only once every record
-// before that line was.
+// --jobs N > 1: this thread reads lines, hands them to N - 1 workers (parse and prepare_record)
+// and parses the others itself, then folds the results in input order. N threads for N jobs:
+// with a thread that only read and folded beside N workers, 2 jobs on 2 cores ran 3 threads and
+// paid for it in context switches (1.3x one job). A line goes to the pool while its workers have
+// fewer than two lines each, so that they never wait for this thread, which parses the rest.
+// The first error in input order ends the run, as it does with one job: a record's error is met
+// when its turn comes, after every record before it was folded; an error of the reader (a read
+// failure, a line too long) only once every record before that line was.
 std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std::size_t jobs, MultiRun& run) {
-  // At most 4 records per worker in flight, and no more than kMaxBytesInFlight of them (one
-  // record is always let through): memory stays flat in the number of records, and a stream of
-  // huge records is not held many at a time.
+  // At most 4 records per job in flight, and no more than kMaxBytesInFlight of them (one record
+  // is always let through): memory stays flat in the number of records, and a stream of huge
+  // records is not held many at a time.
   constexpr std::size_t kMaxBytesInFlight = std::size_t{16} * 1024 * 1024;
   const std::size_t max_records = 4 * jobs;
-  std::deque<std::size_t> sizes;  // the lines in flight, in order
+  const std::size_t workers = jobs - 1;
+  struct InFlight {
+    std::size_t bytes = 0;
+    std::optional<ParsedRecord> here;  // parsed by this thread; empty: the pool's next result
+    std::exception_ptr thrown;         // by this thread's parse: rethrown in turn, as the pool's are
+    std::size_t worker = 0;            // the pool's worker that parses it
+  };
+  std::deque<InFlight> window;  // in input order
   std::size_t bytes = 0;
-  std::size_t submitted = 0;
+  std::size_t pooled = 0;  // lines handed to the pool
   std::optional<StreamError> record_error;
-  std::vector<std::vector<nlohmann::ordered_json>> spent(jobs);  // by worker
-  RecordPool pool(jobs, [&name](PendingLine& line) {
+  std::vector<std::vector<nlohmann::ordered_json>> spent(workers);  // by worker
+  RecordPool pool(workers, [&name](PendingLine& line) {
     for (auto& doc : line.spent) common::release_json(doc);
     return parse_record(std::move(line.text), line.number, line.index, name);
   });
   auto fold_oldest = [&]() -> bool {
-    auto record = pool.next();
-    bytes -= sizes.front();
-    sizes.pop_front();
+    InFlight oldest = std::move(window.front());
+    window.pop_front();
+    bytes -= oldest.bytes;
+    if (oldest.thrown) std::rethrow_exception(oldest.thrown);
+    ParsedRecord record = oldest.here ? std::move(*oldest.here) : pool.next();
     if (!record) {
       record_error = record.error();
       return false;
     }
-    const std::size_t worker = run.records() % jobs;  // the one that parsed it
     run.add(*record);
-    spent[worker].push_back(std::move(record->receipt));
+    if (oldest.here) {
+      common::release_json(record->receipt);
+    } else {
+      spent[oldest.worker].push_back(std::move(record->receipt));
+    }
     return true;
+  };
+  auto oldest_ready = [&] {
+    return !window.empty() && (window.front().here || window.front().thrown || pool.next_ready());
   };
   auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
     if (blank(line)) return std::nullopt;
-    while (!sizes.empty() && (sizes.size() >= max_records || bytes + line.size() > kMaxBytesInFlight)) {
+    while (oldest_ready() ||
+           (!window.empty() && (window.size() >= max_records || bytes + line.size() > kMaxBytesInFlight))) {
       if (!fold_oldest()) return record_error;
     }
-    sizes.push_back(line.size());
-    bytes += line.size();
-    pool.submit({std::move(line), n, submitted, std::exchange(spent[submitted % jobs], {})});
-    ++submitted;
+    InFlight entry{line.size(), std::nullopt, nullptr, pooled % workers};
+    const std::size_t index = run.records() + window.size();
+    if (pool.in_flight() < 2 * workers) {
+      pool.submit({std::move(line), n, index, std::exchange(spent[entry.worker], {})});
+      ++pooled;
+    } else {
+      try {
+        entry.here.emplace(parse_record(std::move(line), n, index, name));
+      } catch (...) {
+        entry.thrown = std::current_exception();
+      }
+    }
+    bytes += entry.bytes;
+    window.push_back(std::move(entry));
     return std::nullopt;
   };
   auto stop = for_each_line(fd, kMaxRecordBytes, name, [&](std::int64_t n) { return too_long_message(name, n); }, take);
   if (record_error) return record_error;
-  while (!sizes.empty()) {
+  while (!window.empty()) {
     if (!fold_oldest()) return record_error;
   }
   return stop;

@@ -143,3 +143,27 @@ TEST_CASE("in_order_pool: destroying the pool drops the queued items and joins t
   sleep_us(20000);
   CHECK(ran.load() == after);  // and no worker is left running
 }
+
+TEST_CASE("in_order_pool: next_ready says whether the oldest item is done, without waiting") {
+  // Item 0 waits for the test's go; item 1 is quick. next_ready stays false while item 0 runs,
+  // although item 1 (not the oldest) is done, and turns true once item 0 is.
+  std::promise<void> go;
+  std::shared_future<void> released = go.get_future().share();
+  std::atomic<bool> second_done{false};
+  Pool pool(2, [&](int& i) {
+    if (i == 0) released.wait();
+    if (i == 1) second_done = true;
+    return i + 10;
+  });
+  pool.submit(0);
+  pool.submit(1);
+  while (!second_done) sleep_us(50);
+  sleep_us(2000);
+  CHECK_FALSE(pool.next_ready());
+  go.set_value();
+  for (int spins = 0; spins < 20000 && !pool.next_ready(); ++spins) sleep_us(100);
+  CHECK(pool.next_ready());
+  CHECK(pool.next() == 10);
+  CHECK(pool.next_ready());  // item 1 finished long ago
+  CHECK(pool.next() == 11);
+}
