@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -56,8 +57,23 @@ struct Tally {
 };
 
 // Compares the two validators on one (schema, document) for several max_errors.
-void compare(const ojson& schema, const schema_registry::CompiledSchema* compiled, const ojson& doc,
+// A document and, where its text holds the same value (not so for a NaN a mutation made, or a
+// string that is not UTF-8), that text read as a JsonDocument (common/json_document.hpp). Made
+// once per document: every schema and error limit it is compared under reads the same forms.
+struct Forms {
+  explicit Forms(const ojson& d) : doc(d), text(d.dump(-1, ' ', false, ojson::error_handler_t::replace)) {
+    if (auto read = common::parse_json_document(text); read && common::to_ordered_json(read->root()) == doc) {
+      arena.emplace(std::move(*read));
+    }
+  }
+  const ojson& doc;
+  std::string text;
+  std::optional<common::JsonDocument> arena;
+};
+
+void compare(const ojson& schema, const schema_registry::CompiledSchema* compiled, const Forms& forms,
              const std::string& label, Tally& tally) {
+  const ojson& doc = forms.doc;
   for (const std::size_t max : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
     const auto expected = schema_registry::legacy::validate(schema, doc, max);
     const auto got = compiled != nullptr ? compiled->validate(doc, max) : schema_registry::validate(schema, doc, max);
@@ -73,19 +89,20 @@ void compare(const ojson& schema, const schema_registry::CompiledSchema* compile
       FAIL_CHECK(label << " (max_errors " << max << ")\nlegacy:\n" << want << "compiled:\n" << have << "document: "
                        << doc.dump().substr(0, 2000));
     }
-    // The same document read as a JsonDocument (common/json_document.hpp), where its text holds
-    // the same value (not so for a NaN a mutation made, or a string that is not UTF-8).
-    const std::string text = doc.dump(-1, ' ', false, ojson::error_handler_t::replace);
-    const auto arena = common::parse_json_document(text);
-    if (!arena || common::to_ordered_json(arena->root()) != doc) continue;
-    const auto on_arena = compiled != nullptr ? compiled->validate(arena->root(), max)
-                                              : schema_registry::validate(schema, arena->root(), max);
+    if (!forms.arena) continue;
+    const auto on_arena = compiled != nullptr ? compiled->validate(forms.arena->root(), max)
+                                              : schema_registry::validate(schema, forms.arena->root(), max);
     ++tally.document_cases;
     if (const std::string arena_have = render(on_arena); want != arena_have && ++tally.mismatches <= 10) {
       FAIL_CHECK(label << " (max_errors " << max << ", JsonDocument)\nlegacy:\n" << want << "compiled:\n"
-                       << arena_have << "document: " << text.substr(0, 2000));
+                       << arena_have << "document: " << forms.text.substr(0, 2000));
     }
   }
+}
+
+void compare(const ojson& schema, const schema_registry::CompiledSchema* compiled, const ojson& doc,
+             const std::string& label, Tally& tally) {
+  compare(schema, compiled, Forms(doc), label, tally);
 }
 
 // ---- documents ----
@@ -486,25 +503,28 @@ TEST_CASE("compiled validator: same errors as the walking validator on every sch
     const int mutations = doc.dump().size() > 100'000 ? std::min(per_doc, 3) : per_doc;
     for (int m = 0; m <= mutations; ++m) {
       const ojson d = m == 0 ? doc : mutator.mutate(doc);
+      const Forms forms(d);
       ++documents;
       // The schema it is meant for, through the public API (the registry's compiled form) ...
       const std::string mine = own_schema(d);
-      compare(*schema_registry::find_schema(mine), nullptr, d, label + " #" + std::to_string(m) + " [" + mine + "]",
+      compare(*schema_registry::find_schema(mine), nullptr, forms, label + " #" + std::to_string(m) + " [" + mine + "]",
               tally);
       // ... and one other schema of the registry, chosen by the seed (mostly another receipt
       // version, which reads deeper into a receipt than the other families).
       const auto& versions = schema_registry::receipt_versions();
       const std::string other = mutator.rng()() % 4 != 0 ? "receipt.v" + versions[mutator.rng()() % versions.size()]
                                                          : names[mutator.rng()() % names.size()];
-      compare(*schema_registry::find_schema(other), schema_registry::find_compiled_schema(other), d,
+      compare(*schema_registry::find_schema(other), schema_registry::find_compiled_schema(other), forms,
               label + " #" + std::to_string(m) + " [" + other + "]", tally);
     }
   }
   // Every schema once on every unmutated document.
-  for (const auto& name : names)
-    for (const auto& [label, doc] : docs)
-      compare(*schema_registry::find_schema(name), schema_registry::find_compiled_schema(name), doc,
+  for (const auto& [label, doc] : docs) {
+    const Forms forms(doc);
+    for (const auto& name : names)
+      compare(*schema_registry::find_schema(name), schema_registry::find_compiled_schema(name), forms,
               label + " [" + name + "]", tally);
+  }
   MESSAGE(docs.size() << " fixture documents, " << documents << " documents with mutations, " << tally.cases
                       << " comparisons (" << tally.invalid << " invalid), " << tally.first_messages.size()
                       << " kinds of first error, " << tally.mismatches << " mismatches, "
