@@ -10,7 +10,7 @@
 #   mkdir -p .device-pack && tar -cJf .device-pack/run.tar.xz .device-run   (77 MB -> 15 MB; ignore .device-pack)
 #
 # then run `bash tests/gpu/device_checks.sh [PARTS]` there with carry [".device-pack", ".whl"].
-# PARTS (default all): tests memcheck cli resume curves speed torch fla. Everything goes to $OUT/log.txt;
+# PARTS (default all): tests memcheck cli resume curves speed trace torch fla. Everything goes to $OUT/log.txt;
 # metrics files to $OUT/runs.tgz. Each part has its own time limit, so one slow part cannot
 # starve the rest.
 set -u
@@ -20,7 +20,7 @@ log=$out/log.txt
 [ -d .device-run ] || python3 -c 'import tarfile; tarfile.open(".device-pack/run.tar.xz").extractall()'
 . .device-run/env.sh
 export PYTHONUNBUFFERED=1
-parts=${*:-tests memcheck cli resume curves speed torch fla}
+parts=${*:-tests memcheck cli resume curves speed trace torch fla}
 w=/tmp/dc; rm -rf "$w"; mkdir -p "$w"
 nl=.device-run/nltrain
 say() { echo "== $*" | tee -a "$log"; }
@@ -104,6 +104,15 @@ if has speed; then
   say gpu_pairs_bench
   run 120 .device-run/gpu_pairs_bench --benchmark_filter="${GPU_PAIRS_FILTER:-.}"
 fi
+# Where a cuda step's time goes: nltrain's Chrome trace (forward and backward per batch stream,
+# the reduction and the optimizer) of 4 steps at d = 128, B = 64, beside the CPU path's.
+if has trace; then
+  say "traces (d 128, B 64, s 64, 4 steps): \$OUT/trace-cuda.json, \$OUT/trace-cpu.json"
+  for dev in cuda cpu; do
+    timeout 60 "$nl" train --data "$w/corpus.txt" --rule delta --levels 2 --d 128 --seq-len 64 --batch 64 --steps 4 \
+      --device $dev --out "$w/t-$dev" --trace-out "$out/trace-$dev.json" --checkpoint-every 1000 --quiet 2>&1 | tee -a "$log"
+  done
+fi
 if has torch; then
   say "PyTorch eager, the same model (tests/bench/mag_torch_batch.py)"
   run 60 python3 tests/bench/mag_torch_batch.py --check delta 32 16 4 2 4 3 cpu
@@ -123,5 +132,5 @@ if has fla; then
   # Triton compiles (and autotunes) each shape on first use: a minute or more each on the H200.
   run 150 python3 tests/bench/fla_delta_rule.py 64 64 1 ${FLA_D:-512}
 fi
-tar -czf "$out/runs.tgz" -C "$w" --exclude corpus.txt --exclude '*/checkpoint' . 2>/dev/null
+tar -czf "$out/runs.tgz" -C "$w" --exclude corpus.txt --exclude checkpoint --exclude blobs --exclude spill . 2>/dev/null
 say done
