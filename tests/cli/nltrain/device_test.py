@@ -26,21 +26,22 @@ operation (same BLAS calls, the softmax in column order, the rows' losses summed
 in row order): they add no term there; on cuda (cuBLAS, expf/logf) the bound above is theirs.
 That bound holds where both devices evaluate the SAME parameters: steps 0 and 1 (the warm-up's
 lr is 0 at step 0, so step 1's parameters are step 0's), and one step resumed on each device from
-one checkpoint. Along a trained trajectory it does not: AdamW divides each entry's gradient by its
-own running RMS, so an entry whose gradient is at the level of the rounding (cancellation: the
-memory rules' and the head's sums of terms of both signs) can move the other way on the other
-device, by up to R_t lr per step, where R_t bounds |m_hat| / sqrt(v_hat) (Cauchy-Schwarz over the
-moments' weights: R_t = (1-b1)/(1-b1^t) sqrt((1-b2^t)/(1-b2)) sqrt(sum_{k<t} (b1^2/b2)^k); 1 at
-t = 1, below 7.3 for b1 = 0.9, b2 = 0.999). So at step n no entry differs by more than
-D_n = 2 sum_{m<n} R_{m+1} lr_m, and to first order the loss by at most |grad L|_1 D_n <=
-sqrt(P) grad_norm D_n (P parameters, read from the checkpoint): on the trajectory the loss is held
-to 2 gamma_n + sqrt(P) grad_norm D_n / loss (loose; the measured difference is printed). The first run on a
-real GPU (an H200) failed here for another reason, the test's own: its cuda run lacked the clip
-configuration of the cpu run it was compared with (step 0's norm 0.0322 was clipped on cpu only),
-and grad_norm was 8.45e-5 apart at step 3; a cpu-launcher run without the clip gives the cuda
-value to 9 digits. On the CPU launcher the head is
-nl's arithmetic and the runs stay within 2 gamma_n throughout (measured at most 5.4e-8, one ulp of
-the loss, at 20 to 30 steps on this machine)."""
+one checkpoint. Along a trained trajectory nothing guarantees it: AdamW divides each entry's
+gradient by its own running RMS, so an entry whose gradient is at the level of the rounding
+(cancellation: the memory rules' and the head's sums of terms of both signs) can move the other
+way on the other device, by up to R_t lr per step, where R_t bounds |m_hat| / sqrt(v_hat)
+(Cauchy-Schwarz over the moments' weights: R_t = (1-b1)/(1-b1^t) sqrt((1-b2^t)/(1-b2))
+sqrt(sum_{k<t} (b1^2/b2)^k); 1 at t = 1, below 7.3 for b1 = 0.9, b2 = 0.999). So at step n no
+entry differs by more than D_n = 2 sum_{m<n} R_{m+1} lr_m, and to first order the loss by at
+most |grad L|_1 D_n <= sqrt(P) grad_norm D_n (P parameters, read from the checkpoint): on the
+trajectory the loss is held to 2 gamma_n + sqrt(P) grad_norm D_n / loss, a loose net for gross
+errors (the measured difference is printed; on an H200 it was 0, and at most 1.5e-7 over 100
+steps of tests/gpu/device_checks.sh's curves). The first run of this test on that H200 failed
+for the test's own reason: its cuda run lacked the clip configuration of the cpu run it was
+compared with (step 0's norm 0.0322 was clipped on cpu only), and grad_norm was 8.45e-5 apart at
+step 3; a cpu-launcher run without the clip gives the cuda value to 9 digits. On the CPU launcher
+the head is nl's arithmetic and the runs stay within 2 gamma_n throughout (measured at most
+5.4e-8, one ulp of the loss, at 20 to 30 steps on this machine)."""
 import json
 import math
 import os
