@@ -27,13 +27,7 @@ RULES = {"delta": "DeltaRule", "titans": "TitansLMM"}
 
 
 def model(torch):
-    def sigmoid(x):
-        s = torch.sigmoid(x)
-        return torch.where(x >= 15, torch.ones_like(x), torch.where(x <= -15, torch.zeros_like(x), s))
-
-    def softplus(x):
-        sp = torch.log1p(torch.exp(torch.clamp(x, -15, 15)))
-        return torch.where(x >= 15, x, torch.where(x <= -15, torch.zeros_like(x), sp))
+    sigmoid, softplus = mag_crosscheck.clamped_gates(torch)
 
     def nrm_rows(u):
         return u / torch.clamp(torch.sqrt((u * u).sum(dim=-1, keepdim=True)), min=1e-8)

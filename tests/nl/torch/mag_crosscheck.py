@@ -36,11 +36,8 @@ def import_torch():
         sys.exit(77)
 
 
-def build(torch, dtype=None):
-    """Returns (run, loss_fn): run(case) evaluates a dumped case in float64 with autograd;
-    loss_fn(case, params) is the model itself (mag_timing.py times it)."""
-    f64 = dtype or torch.float64
-
+def clamped_gates(torch):
+    """The spec's sigmoid and softplus, saturated beyond |x| >= 15 (also tests/bench/mag_torch_batch.py's)."""
     def sigmoid(x):
         s = torch.sigmoid(x)
         return torch.where(x >= 15, torch.ones_like(x), torch.where(x <= -15, torch.zeros_like(x), s))
@@ -48,6 +45,15 @@ def build(torch, dtype=None):
     def softplus(x):
         sp = torch.log1p(torch.exp(torch.clamp(x, -15, 15)))
         return torch.where(x >= 15, x, torch.where(x <= -15, torch.zeros_like(x), sp))
+
+    return sigmoid, softplus
+
+
+def build(torch, dtype=None):
+    """Returns (run, loss_fn): run(case) evaluates a dumped case in float64 with autograd;
+    loss_fn(case, params) is the model itself (mag_timing.py times it)."""
+    f64 = dtype or torch.float64
+    sigmoid, softplus = clamped_gates(torch)
 
     def nrm_rows(u):
         n = torch.sqrt((u * u).sum(dim=1, keepdim=True))
