@@ -87,6 +87,21 @@ class Buffer {
     if (n_) b_->download(out.data(), p_, n_);
     return out;
   }
+  // Values [offset, offset + n) only.
+  [[nodiscard]] std::vector<float> to_host(std::size_t offset, std::size_t n) const {
+    if (offset > n_ || n > n_ - offset) {
+      std::string what = "Buffer::to_host: ";
+      what += std::to_string(n);
+      what += " values from ";
+      what += std::to_string(offset);
+      what += " of ";
+      what += std::to_string(n_);
+      throw GpuError(what);
+    }
+    std::vector<float> out(n);
+    if (n) b_->download(out.data(), p_ + offset, n);
+    return out;
+  }
   void upload_prefix(std::span<const float> host) {
     if (host.size() > n_) throw GpuError("Buffer::upload_prefix: " + std::to_string(host.size()) + " values into " + std::to_string(n_));
     if (!host.empty()) b_->upload(p_, host.data(), host.size());

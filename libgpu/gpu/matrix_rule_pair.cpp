@@ -19,15 +19,34 @@ MatrixRule matrix_rule(RuleKind kind) {
   }
 }
 
-// What the pair's backward needs, packed with nl::pack_cache: the front cache, the trajectories
-// of M (and S), the per-step drive or error, and Atlas's silu([k;v]).
+// What the pair's backward needs, packed with nl::pack_cache: the front cache, the state the chunk
+// started from (M_0; S_0 is zero), Atlas's drive and silu([k;v]). Not the trajectories of M and S:
+// the backward runs the forward kernel again from M_0, which gives them bit for bit (the same body
+// on the same inputs), instead of taking (s+1) d^2 values (twice that for the momentum rules) to
+// the host after the forward and back to the device for the backward: 68 MB each way per
+// sequence and level at d = 512, s = 64, on a device that computes them in microseconds.
 struct MatrixCache {
   nl::FrontCache<float> front;
-  std::vector<float> m, sm, e, u;
+  std::vector<float> m0, drive, u;
   template <typename F>
   void visit(F&& f) {
-    front.visit(f), f(m), f(sm), f(e), f(u);
+    front.visit(f), f(m0), f(drive), f(u);
   }
+};
+
+// One run of the forward kernel over a chunk, its buffers on the backend: from M_0 (and S_0 = 0),
+// the trajectories of M (and S), the error or drive e, and the outputs y.
+struct Trajectory {
+  Trajectory(Backend& b, MatrixRule rule, std::size_t s, std::size_t d, const nl::FrontCache<float>& f,
+             std::span<const float> drive, std::span<const float> m0)
+      : k(b, f.k), v(b, f.v), q(b, f.q), alpha(b, f.alpha), theta(b, f.theta), eta(b, f.eta), drv(b, drive),
+        m(b, (s + 1) * d * d), sm(b, has_momentum(rule) ? (s + 1) * d * d : 0), e(b, s * d), y(b, s * d) {
+    m.upload_prefix(m0);
+    const MatrixForwardArgs args{rule,        s,        d,         k.get(), v.get(),  q.get(), alpha.get(),
+                                 theta.get(), eta.get(), drv.get(), m.get(), sm.get(), e.get(), y.get()};
+    launch<KernelId::matrix_forward>(b, args, d);
+  }
+  Buffer k, v, q, alpha, theta, eta, drv, m, sm, e, y;
 };
 
 class MatrixRulePair final : public nl::KernelPair {
@@ -57,21 +76,12 @@ class MatrixRulePair final : public nl::KernelPair {
         }
       }
     }
-    const bool mom = has_momentum(rule_);
-    Buffer k(b_, c.front.k), v(b_, c.front.v), q(b_, c.front.q), alpha(b_, c.front.alpha), theta(b_, c.front.theta),
-        eta(b_, c.front.eta), drv(b_, drive), m(b_, (s + 1) * dd), sm(b_, mom ? (s + 1) * dd : 0), e(b_, s * d),
-        y(b_, s * d);
-    m.upload_prefix(state0);
-    const MatrixForwardArgs args{rule_,       s,           d,         k.get(),  v.get(),  q.get(), alpha.get(),
-                                 theta.get(), eta.get(),   drv.get(), m.get(),  sm.get(), e.get(), y.get()};
-    launch<KernelId::matrix_forward>(b_, args, d);
-    b_.synchronize();
+    const Trajectory run(b_, rule_, s, d, c.front, drive, state0);
     nl::KernelChunk out;
-    out.y = y.to_host();
-    c.m = m.to_host();
-    c.sm = sm.to_host();
-    if (rule_ != MatrixRule::hebbian) c.e = e.to_host();
-    out.final_state.assign(c.m.end() - static_cast<std::ptrdiff_t>(dd), c.m.end());
+    out.y = run.y.to_host();
+    out.final_state = run.m.to_host(s * dd, dd);
+    c.m0.assign(state0.begin(), state0.end());
+    c.drive = std::move(drive);
     out.cache = nl::pack_cache(c);
     return out;
   }
@@ -83,13 +93,13 @@ class MatrixRulePair final : public nl::KernelPair {
     const std::size_t d = cfg.d, dd = d * d;
     MatrixCache c;
     nl::unpack_cache(layout, data, c);
-    Buffer k(b_, c.front.k), v(b_, c.front.v), q(b_, c.front.q), alpha(b_, c.front.alpha), theta(b_, c.front.theta),
-        eta(b_, c.front.eta), m(b_, c.m), sm(b_, c.sm), e(b_, c.e), g_y(b_, gy), gm(b_, dd),
-        gs(b_, has_momentum(rule_) ? dd : 0), pk(b_, d * s * d), pq(b_, d * s * d), palpha(b_, d * s),
-        ptheta(b_, d * s), peta(b_, d * s), gv(b_, s * d);
-    const MatrixBackwardArgs args{rule_,    s,        d,       k.get(),   v.get(),      q.get(),      alpha.get(),
-                                  theta.get(), eta.get(), m.get(), sm.get(), e.get(),   g_y.get(),    gm.get(),
-                                  gs.get(), pk.get(), pq.get(), palpha.get(), ptheta.get(), peta.get(), gv.get()};
+    const Trajectory run(b_, rule_, s, d, c.front, c.drive, c.m0);  // M, S and e again, on the device
+    Buffer g_y(b_, gy), gm(b_, dd), gs(b_, has_momentum(rule_) ? dd : 0), pk(b_, d * s * d), pq(b_, d * s * d),
+        palpha(b_, d * s), ptheta(b_, d * s), peta(b_, d * s), gv(b_, s * d);
+    const MatrixBackwardArgs args{rule_,           s,           d,           run.k.get(),  run.v.get(),  run.q.get(),
+                                  run.alpha.get(), run.theta.get(), run.eta.get(), run.m.get(), run.sm.get(),
+                                  run.e.get(),     g_y.get(),   gm.get(),    gs.get(),     pk.get(),     pq.get(),
+                                  palpha.get(),    ptheta.get(), peta.get(), gv.get()};
     launch<KernelId::matrix_backward>(b_, args, d);
     Buffer gk(b_, s * d), gq(b_, s * d), galpha(b_, s), gtheta(b_, s), geta(b_, s);
     launch<KernelId::reduce_rows>(b_, {pk.get(), d, s * d, gk.get()}, s * d);
