@@ -7,12 +7,16 @@ namespace {
 
 using nl::RuleKind;
 
+// What the pair's backward needs: the front cache and the weights the chunk started from. The
+// trajectory of the memory's weights ((s+1) x 2 d_h d) and the per-step activations are made
+// again on the device by the forward kernel (bit for bit: the same body on the same inputs)
+// rather than taken to the host and back (matrix_rule_pair.cpp says why).
 struct MlpCache {
   nl::FrontCache<float> front;
-  std::vector<float> w, a, h, aq, r, c, e;
+  std::vector<float> w0;
   template <typename F>
   void visit(F&& f) {
-    front.visit(f), f(w), f(a), f(h), f(aq), f(r), f(c), f(e);
+    front.visit(f), f(w0);
   }
 };
 
@@ -28,6 +32,22 @@ MlpArgs base_args(RuleKind kind, const nl::RuleConfig& cfg, std::size_t s) {
   return a;
 }
 
+// One run of the forward kernel over a chunk, its buffers on the backend.
+struct MlpTrajectory {
+  MlpTrajectory(Backend& b, const MlpArgs& base, const nl::FrontCache<float>& f, std::span<const float> w0)
+      : k(b, f.k), v(b, f.v), q(b, f.q), alpha(b, f.alpha), theta(b, f.theta), w(b, (base.s + 1) * 2 * base.dh * base.d),
+        a(b, base.s * base.dh), h(b, base.s * base.dh), aq(b, base.s * base.dh), r(b, base.s * base.dh),
+        c(b, base.s * base.dh), e(b, base.s * base.d), y(b, base.s * base.d), args(base) {
+    w.upload_prefix(w0);
+    args.k = k.get(), args.v = v.get(), args.q = q.get(), args.alpha = alpha.get(), args.theta = theta.get();
+    args.w = w.get(), args.a = a.get(), args.h = h.get(), args.aq = aq.get(), args.r = r.get(), args.c = c.get();
+    args.e = e.get(), args.y = y.get();
+    launch_phased<PhasedId::mlp_forward>(b, args, base.s);
+  }
+  Buffer k, v, q, alpha, theta, w, a, h, aq, r, c, e, y;
+  MlpArgs args;  // the forward's, pointing at the buffers above
+};
+
 class MlpRulePair final : public nl::KernelPair {
  public:
   MlpRulePair(RuleKind kind, Backend& backend) : kind_(kind), b_(backend) {}
@@ -39,21 +59,11 @@ class MlpRulePair final : public nl::KernelPair {
     const std::size_t d = cfg.d, dh = cfg.d_h, n = 2 * dh * d;
     MlpCache c;
     c.front = nl::front_forward<float>(kind_, s, x, p);
-    Buffer k(b_, c.front.k), v(b_, c.front.v), q(b_, c.front.q), alpha(b_, c.front.alpha), theta(b_, c.front.theta),
-        w(b_, (s + 1) * n), ba(b_, s * dh), h(b_, s * dh), aq(b_, s * dh), r(b_, s * dh), cc(b_, s * dh),
-        e(b_, s * d), y(b_, s * d);
-    w.upload_prefix(state0);
-    MlpArgs args = base_args(kind_, cfg, s);
-    args.k = k.get(), args.v = v.get(), args.q = q.get(), args.alpha = alpha.get(), args.theta = theta.get();
-    args.w = w.get(), args.a = ba.get(), args.h = h.get(), args.aq = aq.get(), args.r = r.get(), args.c = cc.get();
-    args.e = e.get(), args.y = y.get();
-    launch_phased<PhasedId::mlp_forward>(b_, args, s);
-    b_.synchronize();
+    const MlpTrajectory run(b_, base_args(kind_, cfg, s), c.front, state0);
     nl::KernelChunk out;
-    out.y = y.to_host();
-    c.w = w.to_host(), c.a = ba.to_host(), c.h = h.to_host(), c.aq = aq.to_host(), c.r = r.to_host();
-    c.c = cc.to_host(), c.e = e.to_host();
-    out.final_state.assign(c.w.end() - static_cast<std::ptrdiff_t>(n), c.w.end());
+    out.y = run.y.to_host();
+    out.final_state = run.w.to_host(s * n, n);
+    c.w0.assign(state0.begin(), state0.end());
     out.cache = nl::pack_cache(c);
     return out;
   }
@@ -65,15 +75,13 @@ class MlpRulePair final : public nl::KernelPair {
     const std::size_t d = cfg.d, dh = cfg.d_h, n = 2 * dh * d, rows = dh + d;
     MlpCache c;
     nl::unpack_cache(layout, data, c);
-    Buffer k(b_, c.front.k), v(b_, c.front.v), q(b_, c.front.q), alpha(b_, c.front.alpha), theta(b_, c.front.theta),
-        w(b_, c.w), ba(b_, c.a), h(b_, c.h), aq(b_, c.aq), r(b_, c.r), cc(b_, c.c), e(b_, c.e), g_y(b_, gy),
-        gw(b_, n), gz(b_, n), gaq(b_, dh), gc(b_, dh), gr(b_, dh), ga(b_, dh), gh(b_, dh), ggv(b_, d), ge(b_, d),
-        gk(b_, s * d), gv(b_, s * d), gq(b_, s * d), palpha(b_, rows * s), ptheta(b_, rows * s), galpha(b_, s),
-        gtheta(b_, s);
-    MlpArgs args = base_args(kind_, cfg, s);
-    args.k = k.get(), args.v = v.get(), args.q = q.get(), args.alpha = alpha.get(), args.theta = theta.get();
-    args.w = w.get(), args.a = ba.get(), args.h = h.get(), args.aq = aq.get(), args.r = r.get(), args.c = cc.get();
-    args.e = e.get(), args.gy = g_y.get(), args.gw = gw.get(), args.gz = gz.get(), args.gaq = gaq.get();
+    const MlpTrajectory run(b_, base_args(kind_, cfg, s), c.front, c.w0);  // weights and activations again
+    Buffer g_y(b_, gy), gw(b_, n), gz(b_, n), gaq(b_, dh), gc(b_, dh), gr(b_, dh), ga(b_, dh), gh(b_, dh), ggv(b_, d),
+        ge(b_, d), gk(b_, s * d), gv(b_, s * d), gq(b_, s * d), palpha(b_, rows * s), ptheta(b_, rows * s),
+        galpha(b_, s), gtheta(b_, s);
+    MlpArgs args = run.args;
+    args.y = nullptr;  // the backward writes no outputs
+    args.gy = g_y.get(), args.gw = gw.get(), args.gz = gz.get(), args.gaq = gaq.get();
     args.gc = gc.get(), args.gr = gr.get(), args.ga = ga.get(), args.gh = gh.get(), args.ggv = ggv.get();
     args.ge = ge.get(), args.gk = gk.get(), args.gv = gv.get(), args.gq = gq.get();
     args.palpha = palpha.get(), args.ptheta = ptheta.get();
