@@ -140,14 +140,19 @@ def main(argv):
     args = argv[1:]
     do_check = bool(args) and args[0] == "--check"
     args = args[1:] if do_check else args
-    if len(args) not in (7, 8, 9) or args[0] not in RULES:
+    try:
+        d, s, heads, levels, b, steps = (int(a) for a in args[1:7])
+    except ValueError:
+        d = s = heads = levels = b = steps = 0
+    dtype_name = args[8] if len(args) > 8 else "fp32"
+    if (len(args) not in (7, 8, 9) or args[0] not in RULES or dtype_name not in ("fp32", "bf16")
+            or min(d, s, heads, levels, b, steps) < 1 or d % heads != 0):
         print(__doc__, file=sys.stderr)
         return 2
     import torch
     rule = args[0]
-    d, s, heads, levels, b, steps = (int(a) for a in args[1:7])
     device = args[7] if len(args) > 7 else ("cuda" if torch.cuda.is_available() else "cpu")
-    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[args[8] if len(args) > 8 else "fp32"]
+    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[dtype_name]
     if do_check and not check(torch, rule):
         return 1
     vocab = 256
@@ -174,7 +179,7 @@ def main(argv):
         loss = step(n)
     sync()
     dt = (time.perf_counter() - t0) / steps
-    print(f"rule={rule} d={d} s={s} B={b} K={levels} device={device} dtype={args[8] if len(args) > 8 else 'fp32'} "
+    print(f"rule={rule} d={d} s={s} B={b} K={levels} device={device} dtype={dtype_name} "
           f"tokens_per_s={b * s / dt:.6g} ms_per_step={dt * 1e3:.4g} loss={loss.item():.6g}")
     return 0
 

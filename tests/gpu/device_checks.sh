@@ -21,7 +21,7 @@ log=$out/log.txt
 . .device-run/env.sh
 export PYTHONUNBUFFERED=1
 parts=${*:-tests memcheck cli resume curves speed trace torch fla}
-w=/tmp/dc; rm -rf "$w"; mkdir -p "$w"
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 nl=.device-run/nltrain
 say() { echo "== $*" | tee -a "$log"; }
 run() { local t=$1; shift; timeout "$t" "$@" 2>&1 | tee -a "$log"; echo "rc=${PIPESTATUS[0]}" | tee -a "$log"; }
