@@ -14,7 +14,11 @@ import sys
 
 
 def main(argv):
-    if len(argv) < 5:
+    try:
+        sizes = [int(a) for a in argv[1:]]
+    except ValueError:
+        sizes = []
+    if len(sizes) < 4 or min(sizes) < 1 or any(d % sizes[2] for d in sizes[3:]):
         print(__doc__, file=sys.stderr)
         return 2
     try:
@@ -28,8 +32,8 @@ def main(argv):
     if not torch.cuda.is_available():
         print("SKIP: no CUDA device")
         return 77
-    b, t, heads = int(argv[1]), int(argv[2]), int(argv[3])
-    for d in (int(a) for a in argv[4:]):
+    b, t, heads = sizes[:3]
+    for d in sizes[3:]:
         k = d // heads
         for dtype in (torch.float32, torch.bfloat16):
             g = torch.Generator(device="cuda").manual_seed(1)
