@@ -118,6 +118,8 @@ std::vector<std::pair<std::string, Json>> bases() {
                                                   Json::parse(R"({"buffer":0.25})")));
   raw.emplace_back("batch", with_batch(xor_golden(), R"({"size":3,"sample_order":["s","10","2"],"reduction":"mean"})"));
   raw.emplace_back("unit status", renamed({{"h2", "status"}, {"h1", "units"}}));
+  // Only "status": post_update_forward's own key and a unit's (the unit's value is the one read).
+  raw.emplace_back("unit status alone", renamed({{"h2", "status"}}));
   raw.emplace_back("batch index ids",
                    with_batch(renamed({{"h1", "units"}}), R"({"size":2,"sample_order":["9","1"],"reduction":"sum"})"));
   std::vector<std::pair<std::string, Json>> out;

@@ -64,30 +64,29 @@ class EngineDifferential {
       if (reserved && k.name == "status") continue;
       const std::size_t unit = reserved ? k.at - 1 : k.at;
       engine_keys.emplace(k.name);
-      const std::string name(k.name);
-      const std::string path = base + "." + name;
-      const Json* ru = core::lookup(receipt_units, name);
+      const Json* ru = core::lookup(receipt_units, k.name);
       const bool present = reserved ? (ru && js_object(*ru)) : core::truthy(ru);
       if (!present) {
-        found_.missing(path, "the engine recomputed " + base + " unit " + Json(name).dump() +
-                          " but the receipt has NO entry for it (selective omission).");
+        found_.missing(base + "." + std::string(k.name), "the engine recomputed " + base + " unit " + json_quoted(k.name) +
+                                                           " but the receipt has NO entry for it (selective omission).");
         continue;
       }
       for (const auto& [field, value] : {std::pair<const char*, double>{"net", unit_net(f, n_hidden_, unit)}, {"out", unit_out(f, n_hidden_, unit)}}) {
         const Json* rv = core::lookup(ru, field);
         if (!rv || !rv->is_number()) {
-          found_.missing(path + "." + field, base + " unit " + Json(name).dump() + " is missing its " + field +
-                                          " value; a unit must carry BOTH net and out.",
-                  value);
+          found_.missing(base + "." + std::string(k.name) + "." + field,
+                         base + " unit " + json_quoted(k.name) + " is missing its " + field +
+                             " value; a unit must carry BOTH net and out.",
+                         value);
         } else {
-          found_.compare(path + "." + field, value, rv);
+          found_.compare({base, ".", k.name, ".", field}, value, rv);
         }
       }
     }
     for (const auto& key : js_object_keys(receipt_units)) {
       if (reserved && (key == "status" || key == "units")) continue;
       if (engine_keys.count(key) == 0) {
-        found_.missing(base + "." + key, "the receipt's " + base + " declares unit " + Json(key).dump() +
+        found_.missing(base + "." + key, "the receipt's " + base + " declares unit " + json_quoted(key) +
                                       " that the engine did NOT recompute (no extra units).");
       }
     }
@@ -98,17 +97,17 @@ class EngineDifferential {
     std::unordered_set<std::string_view> engine_keys;
     for (const Key& k : keys_.output) {
       engine_keys.emplace(k.name);
-      const std::string path = base + "." + std::string(k.name);
       const Json* rv = core::lookup(receipt_map, k.name);
       if (!rv || !rv->is_number()) {
+        const std::string path = base + "." + std::string(k.name);
         found_.missing(path, "the engine recomputed " + path + " but the receipt is missing it.", values[k.at]);
       } else {
-        found_.compare(path, values[k.at], rv);
+        found_.compare({base, ".", k.name}, values[k.at], rv);
       }
     }
     for (const auto& key : js_object_keys(receipt_map)) {
       if (engine_keys.count(key) == 0) {
-        found_.missing(base + "." + key, "the receipt's " + base + " declares " + Json(key).dump() +
+        found_.missing(base + "." + key, "the receipt's " + base + " declares " + json_quoted(key) +
                                       " that the engine did NOT recompute.");
       }
     }
@@ -119,10 +118,10 @@ class EngineDifferential {
   void loss_section() {
     const Json* rl = member(r_, "loss");
     for (const Key& k : keys_.output) {
-      found_.compare("loss.per_output." + std::string(k.name), loss_per_output()[k.at],
-              core::lookup(core::lookup(rl, "per_output"), k.name));
+      found_.compare({"loss.per_output.", k.name}, loss_per_output()[k.at],
+                     core::lookup(core::lookup(rl, "per_output"), k.name));
     }
-    found_.compare("loss.total", loss_total(), core::lookup(rl, "total"));
+    found_.compare({"loss.total"}, loss_total(), core::lookup(rl, "total"));
   }
 
   void post_update_section() {
@@ -132,7 +131,7 @@ class EngineDifferential {
     if (core::truthy(rpl)) {
       output_map("post_update_loss.per_output", e_.post_loss_per_output,
                  coalesce(core::lookup(rpl, "per_output"), &kNoMembers));
-      found_.compare("post_update_loss.total", e_.post_loss_total, core::lookup(rpl, "total"));
+      found_.compare({"post_update_loss.total"}, e_.post_loss_total, core::lookup(rpl, "total"));
     }
   }
 
@@ -150,10 +149,10 @@ class EngineDifferential {
                  coalesce(core::lookup(core::lookup(rs, "loss"), "per_output"), &kNoMembers));
       const Json* total = core::lookup(core::lookup(rs, "loss"), "total");
       if (!total || !total->is_number()) {
-        found_.missing(base + ".loss.total", "receipt per-sample " + Json(sid).dump() + " is missing its loss.total.",
-                rec.loss_total);
+        found_.missing(base + ".loss.total", "receipt per-sample " + json_quoted(sid) + " is missing its loss.total.",
+                       rec.loss_total);
       } else {
-        found_.compare(base + ".loss.total", rec.loss_total, total);
+        found_.compare({base, ".loss.total"}, rec.loss_total, total);
       }
     }
   }
@@ -163,16 +162,16 @@ class EngineDifferential {
     for (const Key& k : keys_.output) {
       const Json* rs = core::lookup(core::lookup(rb, "output_error_signals"), k.name);
       if (!core::truthy(rs)) continue;
-      found_.compare("backward.output_error_signals." + std::string(k.name) + ".signal_value", c_.sig_o[k.at],
-              core::lookup(rs, "signal_value"));
+      found_.compare({"backward.output_error_signals.", k.name, ".signal_value"}, c_.sig_o[k.at],
+                     core::lookup(rs, "signal_value"));
     }
     for (const Key& k : keys_.hidden) {
       const Json* rs = core::lookup(core::lookup(rb, "hidden_error_signals"), k.name);
       if (!core::truthy(rs)) continue;
-      const std::string base = "backward.hidden_error_signals." + std::string(k.name) + ".";
-      found_.compare(base + "backpropagated_sum", c_.bsum_h[k.at], core::lookup(rs, "backpropagated_sum"));
-      found_.compare(base + "activation_derivative", c_.ad_h[k.at], core::lookup(rs, "activation_derivative"));
-      found_.compare(base + "signal_value", c_.sig_h[k.at], core::lookup(rs, "signal_value"));
+      constexpr std::string_view kBase = "backward.hidden_error_signals.";
+      found_.compare({kBase, k.name, ".backpropagated_sum"}, c_.bsum_h[k.at], core::lookup(rs, "backpropagated_sum"));
+      found_.compare({kBase, k.name, ".activation_derivative"}, c_.ad_h[k.at], core::lookup(rs, "activation_derivative"));
+      found_.compare({kBase, k.name, ".signal_value"}, c_.sig_h[k.at], core::lookup(rs, "signal_value"));
     }
   }
 
@@ -187,32 +186,25 @@ class EngineDifferential {
     for (const UpdateRecord& eu : e_.updates) {
       const std::string& pid = parameter_id(eu);
       const auto found = by_param_.find(pid);
-      const std::string base = "updates[" + pid + "]";
       if (found == by_param_.end()) {
-        found_.missing(base, "the engine produced an update for parameter " + Json(pid).dump() +
-                          " but the receipt's updates[] has NO entry for it (selective omission).",
-                std::nullopt, pid);
+        found_.missing("updates[" + pid + "]", "the engine produced an update for parameter " + json_quoted(pid) +
+                                                   " but the receipt's updates[] has NO entry for it (selective omission).",
+                       std::nullopt, pid);
         continue;
       }
       const Json& ru = *found->second;
-      found_.compare(base + ".gradient", eu.gradient, member(ru, "gradient"));
-      found_.compare(base + ".update", eu.update, member(ru, "update"));
-      found_.compare(base + ".weight_after", eu.weight_after, member(ru, "weight_after"));
-      if (!e_.stateful) continue;  // the engine's update has no state_after
-      const Json* ro = member(ru, "optimizer");
-      const Json* rname = core::lookup(ro, "name");
-      if (!core::truthy(core::lookup(ro, "state_after")) || !rname || !rname->is_string() ||
-          rname->get_ref<const std::string&>() != name) {
-        continue;
-      }
-      const Json* ra = core::lookup(ro, "state_after");
-      const std::string sbase = base + ".optimizer.state_after.";
+      found_.compare({"updates[", pid, "].gradient"}, eu.gradient, member(ru, "gradient"));
+      found_.compare({"updates[", pid, "].update"}, eu.update, member(ru, "update"));
+      found_.compare({"updates[", pid, "].weight_after"}, eu.weight_after, member(ru, "weight_after"));
+      if (!e_.stateful || !state_after_compared(ru, name)) continue;  // stateless: no state_after
+      const Json* ra = core::lookup(member(ru, "optimizer"), "state_after");
       const std::string_view n(name);
       if (n == "adam" || n == "adamw") {
-        found_.compare(sbase + "m", eu.state_after.m, core::lookup(ra, "m"));
-        found_.compare(sbase + "v", eu.state_after.v, core::lookup(ra, "v"));
+        found_.compare({"updates[", pid, "].optimizer.state_after.m"}, eu.state_after.m, core::lookup(ra, "m"));
+        found_.compare({"updates[", pid, "].optimizer.state_after.v"}, eu.state_after.v, core::lookup(ra, "v"));
       } else if (n == "sgd_momentum") {
-        found_.compare(sbase + "buffer", eu.state_after.buffer, core::lookup(ra, "buffer"));
+        found_.compare({"updates[", pid, "].optimizer.state_after.buffer"}, eu.state_after.buffer,
+                       core::lookup(ra, "buffer"));
       }
     }
   }
@@ -220,7 +212,7 @@ class EngineDifferential {
   void parameters_after_section() {
     const Json* rpa = member(r_, "parameters_after");
     for (const Key& k : keys_.parameter) {
-      found_.compare("parameters_after." + std::string(k.name), e_.parameters_after[k.at], core::lookup(rpa, k.name));
+      found_.compare({"parameters_after.", k.name}, e_.parameters_after[k.at], core::lookup(rpa, k.name));
     }
     const Json* order = core::lookup(member(r_, "topology"), "parameter_order");
     const auto observed = js_object_keys(coalesce(rpa, &kNoMembers));
@@ -231,7 +223,7 @@ class EngineDifferential {
         const std::string pid = js_string(&id);
         declared.insert(pid);
         if (observed_set.count(pid) == 0) {
-          found_.missing("parameters_after." + pid, "parameter " + Json(pid).dump() +
+          found_.missing("parameters_after." + pid, "parameter " + json_quoted(pid) +
                                                  " is declared in topology.parameter_order but ABSENT from "
                                                  "parameters_after.",
                   std::nullopt, pid);
@@ -240,7 +232,7 @@ class EngineDifferential {
     }
     for (const auto& pid : observed) {
       if (declared.count(pid) == 0) {
-        found_.missing("parameters_after." + pid, "parameters_after contains parameter " + Json(pid).dump() +
+        found_.missing("parameters_after." + pid, "parameters_after contains parameter " + json_quoted(pid) +
                                                " NOT declared in topology.parameter_order.",
                 std::nullopt, pid);
       }

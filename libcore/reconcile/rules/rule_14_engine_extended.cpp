@@ -42,47 +42,15 @@ class ExtendedWalk {
         by_param_(updates),
         found_(findings) {}
 
-  // The receipt's number at path.key, compared when no earlier comparison took that path.
-  void leaf(const std::string& path, std::string_view key, double value, const Json& stored) {
+  // The receipt's number at path.key, when it claims one there.
+  void leaf(std::string_view path, std::string_view key, double value, const Json& stored) {
     const Json* s = member(stored, key);
-    if (!s || !s->is_number()) return;
-    // One buffer for every leaf's path: most were compared in phase 1 and are only looked up.
-    at_.assign(path);
-    at_ += '.';
-    at_ += key;
-    if (!found_.compared(at_)) found_.compare(at_, value, s, true);
-  }
-
-  void walk_units(const std::string& path, const ForwardValues& f, const Json& stored, bool with_status) {
-    for (const Key& k : with_status ? keys_.post_forward : keys_.forward) {
-      if (with_status && k.at == 0) continue;  // the "status" string
-      const std::size_t unit = with_status ? k.at - 1 : k.at;
-      const Json* su = object_member(stored, k.name);
-      if (!su) continue;
-      const std::string at = path + "." + std::string(k.name);
-      leaf(at, "net", unit_net(f, n_hidden_, unit), *su);
-      leaf(at, "out", unit_out(f, n_hidden_, unit), *su);
-    }
+    if (s && s->is_number()) found_.compare({path, ".", key}, value, s, true);
   }
 
   template <class Values>
   void walk_map(const std::string& path, const std::vector<Key>& keys, const Values& values, const Json& stored) {
     for (const Key& k : keys) leaf(path, k.name, values[k.at], stored);
-  }
-
-  void walk_loss(const std::string& path, const std::vector<double>& per_output, double total, const Json& stored) {
-    if (const Json* po = object_member(stored, "per_output")) walk_map(path + ".per_output", keys_.output, per_output, *po);
-    leaf(path, "total", total, stored);
-  }
-
-  void walk_batched_loss(const Json& stored) {
-    if (const Json* po = object_member(stored, "per_output")) {
-      walk_map("loss.per_output", keys_.output, e_.reduced_loss_per_output, *po);
-    }
-    if (const Json* ps = object_member(stored, "per_sample")) {
-      for (const Key& k : keys_.sample) leaf("loss.per_sample", k.name, e_.samples[k.at].loss_total, *ps);
-    }
-    leaf("loss", "total", e_.reduced_loss_total, stored);
   }
 
   // An engine array of named factors against the receipt's `factors` array: entry i pairs with the
@@ -98,6 +66,7 @@ class ExtendedWalk {
     }
   }
 
+  // signal_value: phase 1's.
   void walk_output_signal(const std::string& path, std::size_t u, const Json& stored) {
     const std::size_t n_out = t_.unit_order.output.size();
     const bool softmax = t_.loss == receipt::topology::Loss::cross_entropy_softmax;
@@ -105,9 +74,8 @@ class ExtendedWalk {
       walk_factors(path, {{"target_minus_probability", c_.sig_o[u]}}, stored);
     } else {
       walk_factors(path, {{"target_minus_output", c_.tmo[u]}, {"activation_derivative", c_.ad_o[u]}}, stored);
+      return;
     }
-    leaf(path, "signal_value", c_.sig_o[u], stored);
-    if (!softmax) return;
     const Json* dual = object_member(stored, "dual_form");
     if (!dual) return;
     const std::string dpath = path + ".dual_form";
@@ -124,25 +92,23 @@ class ExtendedWalk {
     leaf(dpath, "summed_value", c_.dual_sum[u], *dual);
   }
 
+  // backpropagated_sum, activation_derivative and signal_value: phase 1's.
   void walk_hidden_signal(const std::string& path, std::size_t h, const Json& stored) {
     const auto& outs = t_.unit_order.output;
     const std::size_t n_out = outs.size();
-    if (const Json* arr = array_member(stored, "downstream_contributions")) {
-      const double* params = e_.input->base.parameters_before.data();
-      for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
-        const Json& b = (*arr)[o];
-        const std::string* bf = b.is_object() ? string_member(b, "from") : nullptr;
-        if (!bf || *bf != outs[o]) continue;  // downstream contributions pair by source unit
-        const std::uint32_t w = e_.index.w_ho[o * e_.index.n_hid + h];
-        const std::string cpath = path + ".downstream_contributions[" + std::to_string(o) + "]";
-        leaf(cpath, "downstream_signal", c_.sig_o[o], b);
-        leaf(cpath, "weight_value", params[w], b);
-        leaf(cpath, "value", c_.contrib[h * n_out + o], b);
-      }
+    const Json* arr = array_member(stored, "downstream_contributions");
+    if (!arr) return;
+    const double* params = e_.input->base.parameters_before.data();
+    for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
+      const Json& b = (*arr)[o];
+      const std::string* bf = b.is_object() ? string_member(b, "from") : nullptr;
+      if (!bf || *bf != outs[o]) continue;  // downstream contributions pair by source unit
+      const std::uint32_t w = e_.index.w_ho[o * e_.index.n_hid + h];
+      const std::string cpath = path + ".downstream_contributions[" + std::to_string(o) + "]";
+      leaf(cpath, "downstream_signal", c_.sig_o[o], b);
+      leaf(cpath, "weight_value", params[w], b);
+      leaf(cpath, "value", c_.contrib[h * n_out + o], b);
     }
-    leaf(path, "backpropagated_sum", c_.bsum_h[h], stored);
-    leaf(path, "activation_derivative", c_.ad_h[h], stored);
-    leaf(path, "signal_value", c_.sig_h[h], stored);
   }
 
   void walk_backward(const Json& stored) {
@@ -162,17 +128,15 @@ class ExtendedWalk {
     }
   }
 
+  // A sample's inputs and targets (its forward and loss: phase 1's).
   void walk_per_sample(const Json& stored) {
     for (const Key& k : keys_.sample) {
       const Json* entry = object_member(stored, k.name);
       if (!entry) continue;
       const receipt::engine::Sample& smp = e_.input->batch->samples[k.at];
-      const receipt::engine::SampleRecord& rec = e_.samples[k.at];
       const std::string path = "per_sample." + std::string(k.name);
       if (const Json* in = object_member(*entry, "inputs")) walk_map(path + ".inputs", keys_.input, smp.inputs, *in);
       if (const Json* tg = object_member(*entry, "targets")) walk_map(path + ".targets", keys_.output, smp.targets, *tg);
-      if (const Json* fw = object_member(*entry, "forward")) walk_units(path + ".forward", rec.forward, *fw, false);
-      if (const Json* loss = object_member(*entry, "loss")) walk_loss(path + ".loss", rec.loss_per_output, rec.loss_total, *loss);
     }
   }
 
@@ -204,6 +168,8 @@ class ExtendedWalk {
     }
   }
 
+  // gradient, update and weight_after, and state_after where the update names the engine's
+  // optimizer: phase 1's.
   void walk_update(const UpdateRecord& u, const Json& stored) {
     const std::string path = "updates[" + t_.parameters[u.slot].id + "]";
     leaf(path, "weight_before", u.weight_before, stored);
@@ -213,35 +179,40 @@ class ExtendedWalk {
       walk_factors(opath, gradient_factors(u), *opt);
       if (e_.stateful) {
         walk_state(opath, "state_before", u.state_before, *opt);
-        walk_state(opath, "state_after", u.state_after, *opt);
+        if (!state_after_compared(stored, e_.optimizer_name())) walk_state(opath, "state_after", u.state_after, *opt);
       }
     }
-    leaf(path, "gradient", u.gradient, stored);
-    leaf(path, "update", u.update, stored);
-    leaf(path, "weight_after", u.weight_after, stored);
   }
 
+  // post_update_forward's units: phase 1 passes over the key "status" (the block's own), so a unit
+  // named "status" (its value the unit's, `at` past 0) is compared here.
+  void walk_status_unit() {
+    const Json* units = post_forward_units(member(r_, "post_update_forward"));
+    if (!units || !units->is_object()) return;
+    for (const Key& k : keys_.post_forward) {
+      if (k.name != "status" || k.at == 0) continue;
+      const Json* su = object_member(*units, k.name);
+      if (!su) continue;
+      leaf("post_update_forward.status", "net", unit_net(e_.post_forward, n_hidden_, k.at - 1), *su);
+      leaf("post_update_forward.status", "out", unit_out(e_.post_forward, n_hidden_, k.at - 1), *su);
+    }
+  }
+
+  // The sections in the order the engine's JSON receipt holds them; forward, parameters_after
+  // and post_update_loss have nothing phase 1 did not compare.
   void run() {
-    if (const Json* s = object_member(r_, "forward")) walk_units("forward", c_.fwd, *s, false);
-    if (const Json* s = object_member(r_, "loss")) {
-      if (e_.batched()) {
-        walk_batched_loss(*s);
-      } else {
-        walk_loss("loss", c_.loss_o, c_.loss_total, *s);
+    if (e_.batched()) {
+      if (const Json* loss = object_member(r_, "loss")) {
+        if (const Json* ps = object_member(*loss, "per_sample")) {
+          for (const Key& k : keys_.sample) leaf("loss.per_sample", k.name, e_.samples[k.at].loss_total, *ps);
+        }
       }
     }
     if (const Json* s = object_member(r_, "backward")) walk_backward(*s);
-    if (const Json* s = object_member(r_, "parameters_after")) {
-      walk_map("parameters_after", keys_.parameter, e_.parameters_after, *s);
-    }
-    if (const Json* s = object_member(r_, "post_update_loss")) {
-      walk_loss("post_update_loss", e_.post_loss_per_output, e_.post_loss_total, *s);
-    }
     if (e_.batched()) {
       if (const Json* s = object_member(r_, "per_sample")) walk_per_sample(*s);
     }
-    const Json* units = post_forward_units(member(r_, "post_update_forward"));
-    if (units && units->is_object()) walk_units("post_update_forward", e_.post_forward, *units, true);
+    walk_status_unit();
     for (const UpdateRecord& u : e_.updates) {
       const auto found = by_param_.find(t_.parameters[u.slot].id);
       if (found != by_param_.end() && found->second->is_object()) walk_update(u, *found->second);
@@ -256,10 +227,16 @@ class ExtendedWalk {
   const EngineKeys& keys_;
   const UpdatesById& by_param_;
   Findings& found_;
-  std::string at_;  // leaf's scratch
 };
 
 }  // namespace
+
+bool state_after_compared(const Json& update, std::string_view optimizer_name) {
+  const Json* ro = member(update, "optimizer");
+  const Json* rname = core::lookup(ro, "name");
+  return core::truthy(core::lookup(ro, "state_after")) && rname && rname->is_string() &&
+         rname->get_ref<const std::string&>() == optimizer_name;
+}
 
 const Json* post_forward_units(const Json* post_update_forward) {
   const Json* nested = core::lookup(post_update_forward, "units");

@@ -6,12 +6,16 @@
 
 namespace reconcile::rules::rule14 {
 
-void Findings::compare(const std::string& path, double recomputed, const Json* claimed, bool extended) {
+std::string json_quoted(std::string_view text) { return Json(std::string(text)).dump(); }
+
+void Findings::compare(std::initializer_list<std::string_view> pieces, double recomputed, const Json* claimed,
+                       bool extended) {
   if (!claimed || !claimed->is_number()) return;  // shape is the schema's domain
-  compared_.insert(path);
   const double stored = claimed->get<double>();
   const auto c = check_tolerance(recomputed, stored, tol_);
   if (c.ok) return;
+  std::string path;
+  for (std::string_view piece : pieces) path += piece;
   // The reference names no parameter on these.
   std::string message =
       c.finite ? std::string(kTag) + (extended ? "(extended) " : "") + "foreign claim at " + path + " (" +
