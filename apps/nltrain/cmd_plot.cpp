@@ -18,13 +18,16 @@ struct PlotOptions {
   std::string metrics, out = "loss.svg", title = "nltrain loss";
 };
 
-// Round tick values: 1, 2 or 5 times a power of ten.
-std::vector<double> ticks(double lo, double hi, int want) {
-  const double span = hi > lo ? hi - lo : 1.0;
-  const double raw = span / want, mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
-  std::vector<double> t;
-  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) t.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+// Round tick values: 1, 2 or 5 times a power of ten. In long double, as all of the picture's
+// arithmetic: finite values far apart (a loss of -1e308 and 1e308) have a span beyond double's
+// range, which made every coordinate NaN.
+using Real = long double;
+std::vector<Real> ticks(Real lo, Real hi, int want) {
+  const Real span = hi > lo ? hi - lo : 1.0L;
+  const Real raw = span / want, mag = std::pow(10.0L, std::floor(std::log10(raw)));
+  const Real step = raw / mag < 1.5L ? mag : raw / mag < 3.5L ? 2 * mag : raw / mag < 7.5L ? 5 * mag : 10 * mag;
+  std::vector<Real> t;
+  for (Real v = std::ceil(lo / step) * step; v <= hi + step * 1e-9L; v += step) t.push_back(std::fabs(v) < step * 1e-9L ? 0 : v);
   return t;
 }
 
@@ -56,29 +59,31 @@ int run_plot(const PlotOptions& o) {
     if (!r.value.is_object() || !r.value.contains("step") || !r.value.contains("loss")) return bad("not an nltrain metrics line (needs \"step\" and \"loss\")");
     const auto& step = r.value.at("step");
     const auto& loss = r.value.at("loss");
-    if (!step.is_number() || !loss.is_number() || !std::isfinite(loss.get<double>())) return bad("\"step\" and \"loss\" must be finite numbers");
+    if (!step.is_number() || !loss.is_number() || !std::isfinite(step.get<double>()) || !std::isfinite(loss.get<double>())) {
+      return bad("\"step\" and \"loss\" must be finite numbers");
+    }
     pts.emplace_back(step.get<double>(), loss.get<double>());
   }
   std::stable_sort(pts.begin(), pts.end(), [](auto a, auto b) { return a.first < b.first; });
-  double x0 = pts.front().first, x1 = pts.back().first, y0 = pts.front().second, y1 = y0;
-  for (auto [x, y] : pts) y0 = std::min(y0, y), y1 = std::max(y1, y);
+  Real x0 = pts.front().first, x1 = pts.back().first, y0 = pts.front().second, y1 = y0;
+  for (auto [x, y] : pts) y0 = std::min<Real>(y0, y), y1 = std::max<Real>(y1, y);
   if (x1 <= x0) x1 = x0 + 1;
-  const double pad = (y1 - y0) * 0.05 + 1e-6;
+  const Real pad = (y1 - y0) * 0.05L + 1e-6L;
   y0 -= pad, y1 += pad;
   constexpr double W = 800, H = 450, L = 70, R = 20, T = 40, B = 50;
-  auto sx = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-  auto sy = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
+  auto sx = [&](Real x) { return static_cast<double>(L + (x - x0) / (x1 - x0) * (W - L - R)); };
+  auto sy = [&](Real y) { return static_cast<double>(H - B - (y - y0) / (y1 - y0) * (H - T - B)); };
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">{}</text>\n",
       W, H, W, H, W / 2, xml_escape(o.title));
-  for (double t : ticks(y0, y1, 6)) {
+  for (Real t : ticks(y0, y1, 6)) {
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n"
                        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n",
                        L, sy(t), W - R, sy(t), L - 6, sy(t) + 4, t);
   }
-  for (double t : ticks(x0, x1, 8)) {
+  for (Real t : ticks(x0, x1, 8)) {
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n"
                        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:g}</text>\n",
                        sx(t), T, sx(t), H - B, sx(t), H - B + 18, t);

@@ -23,14 +23,30 @@ common::Status ReceiptStream::open(const ReceiptFlags& f, const RunRecord& run, 
     }
     return j["step"]["n"].get<std::uint64_t>();
   };
+  // A resumed chain goes on as it was written: its --receipt-every and --compact-receipts unless
+  // restated. A different N is refused (the chain would no longer verify); --compact-receipts may
+  // be added, which the verifier reads across (there is no flag that takes it away).
+  const nl_audit::ChainPosition& at = run.receipts;
+  every_ = f.every.value_or(1);
+  compact_ = f.compact;
+  if (resume_step && at.next_index > 0) {
+    if (run.receipt_every) {
+      if (f.every && *f.every != *run.receipt_every) {
+        return common::Error::invalid_argument("--receipt-every: " + std::to_string(*f.every) + " differs from the " +
+                                               std::to_string(*run.receipt_every) +
+                                               " of the run's receipt chain; --resume keeps it");
+      }
+      every_ = *run.receipt_every;
+    }
+    compact_ = compact_ || run.compact_receipts;
+  }
   std::string tail;
   if (common::Status s = sink_.open("--receipts", "a file of nltrain step receipts", f.path, resume_step, step_of, &tail); !s.ok()) return s;
-  const nl_audit::ChainPosition& at = run.receipts;
   if (!tail.empty() && (at.next_index == 0 || common::sha256_hex(tail) != at.last_sha256)) {
     return common::Error::malformed("--receipts: " + f.path + " does not end with the receipt the checkpoint's chain continues from (receipt " +
                                     std::to_string(at.next_index) + " of the run); write the resumed receipts to a new file");
   }
-  recorder_.emplace(nl_audit::RecorderOptions{f.compact, f.every.value_or(1), std::string(build_info::version()), run.data_sha256,
+  recorder_.emplace(nl_audit::RecorderOptions{compact_, every_, std::string(build_info::version()), run.data_sha256,
                                               run.data_bytes, fp64 ? "hand_written" : "tape", run.data_format, f.device},
                     at);
   return {};

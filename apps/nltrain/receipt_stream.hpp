@@ -41,10 +41,15 @@ class ReceiptStream {
   template <typename T>
   [[nodiscard]] common::Status after(const nl::BasicTrainer<T>& t, const nl_audit::StepData& d, const nl::BasicStepReport<T>& r);
   [[nodiscard]] nl_audit::ChainPosition position() const { return recorder_ ? recorder_->position() : nl_audit::ChainPosition{}; }
+  // How the receipts are written (meaningful when enabled()): the run record keeps them.
+  [[nodiscard]] std::uint64_t every() const { return every_; }
+  [[nodiscard]] bool compact() const { return compact_; }
 
  private:
   JsonlSink sink_;
   std::optional<nl_audit::ReceiptRecorder> recorder_;
+  std::uint64_t every_ = 1;
+  bool compact_ = false;
   // The state before the audited step and its trace, in the run's precision.
   std::optional<nl::TrainerState> before_;
   nl::StepTrace trace_;

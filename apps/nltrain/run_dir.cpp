@@ -1,5 +1,8 @@
 #include "run_dir.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +23,8 @@ std::string encode_run(const RunRecord& r) {
     j["receipts"] = {{"next_index", r.receipts.next_index},
                      {"last_sha256", r.receipts.last_sha256.value_or("")},
                      {"last_step", r.receipts.last_step.value_or(0)}};
+    if (r.receipt_every) j["receipts"]["every"] = *r.receipt_every;
+    if (r.compact_receipts) j["receipts"]["compact"] = true;  // absent: full receipts
   }
   if (r.batch > 1) j["batch"] = r.batch;  // absent for 1: an unbatched run's bytes stay as they were
   // absent for bytes: a byte-level run's record stays as it was
@@ -42,6 +47,9 @@ common::Result<RunRecord> decode_run(const std::string& text, const std::string&
       const auto& c = j->at("receipts");
       r.receipts = {c.at("next_index").get<std::uint64_t>(), c.at("last_sha256").get<std::string>(),
                     c.at("last_step").get<std::uint64_t>()};
+      if (c.contains("every")) r.receipt_every = c.at("every").get<std::uint64_t>();
+      if (c.contains("compact")) r.compact_receipts = c.at("compact").get<bool>();
+      if (r.receipt_every == 0u) return bad();
     }
     if (j->contains("batch")) r.batch = j->at("batch").get<std::uint64_t>();
     if (j->contains("data_format")) {
@@ -62,6 +70,24 @@ std::string checkpoint_path(const std::string& dir) {
   const std::string legacy = dir + "/" + nl_store::kLegacyCheckpointFile;
   if (!fs.exists(nl_store::run_manifest_path(dir)) && fs.exists(legacy)) return legacy;
   return nl_store::run_manifest_path(dir);
+}
+
+std::vector<std::string> missing_dirs(const std::string& dir) {
+  common::FileSystem& fs = common::real_file_system();
+  std::vector<std::string> out;
+  for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal(); !p.empty() && p != p.root_path();
+       p = p.parent_path()) {
+    if (p.filename().empty()) continue;  // "a/b/": the trailing separator
+    if (fs.node_kind(p.string()) != common::NodeKind::missing) break;
+    out.push_back(p.string());
+  }
+  return out;
+}
+
+void remove_empty_dirs(const std::vector<std::string>& dirs) {
+  for (const std::string& d : dirs) {
+    if (::rmdir(d.c_str()) != 0) return;  // not empty (a checkpoint, a file of the user's), or gone: keep the rest
+  }
 }
 
 common::Result<common::DirLock> lock_run_dir(const std::string& dir) {

@@ -3,7 +3,9 @@
 // the trainer's state (nl_store/run_store.hpp; an old DIR/checkpoint.nltrain still loads); the
 // trainer writing DIR holds a lock on it (lock_run_dir) for the whole run.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "common/dir_lock.hpp"
 #include "common/result.hpp"
@@ -22,6 +24,11 @@ struct RunRecord {
   std::uint64_t steps = 0;   // the planned total
   std::uint64_t checkpoint_every = 0;
   nl_audit::ChainPosition receipts;  // where the run's step receipts stand (next_index 0: none yet)
+  // How the chain's receipts are written (--receipt-every, --compact-receipts), kept so that a
+  // resumed run continues the chain as it was (bp verify nltrain refuses a chain whose every
+  // changes); unset in a record written before they were kept.
+  std::optional<std::uint64_t> receipt_every;
+  bool compact_receipts = false;
   std::uint64_t batch = 1;           // sequences per step (--batch); the checkpoint holds as many streams
   nl::TokenFormat data_format = nl::TokenFormat::bytes;  // --data-format; data_bytes counts the file's bytes
 };
@@ -32,6 +39,13 @@ struct RunRecord {
 // The file reports name for DIR's checkpoint: its manifest, or the old checkpoint file where DIR
 // holds only that (or DIR is such a file).
 [[nodiscard]] std::string checkpoint_path(const std::string& dir);
+
+// The directories lock_run_dir(DIR) would create, DIR first and its missing parents after it
+// (none when DIR exists).
+[[nodiscard]] std::vector<std::string> missing_dirs(const std::string& dir);
+// Removes each of `dirs`, in order, that is still an empty directory (rmdir(2), which never
+// removes anything else): what a refused or failed start created, so that it leaves nothing.
+void remove_empty_dirs(const std::vector<std::string>& dirs);
 
 // Creates DIR when missing and locks it (common::DirLock on the directory itself, flock(2)),
 // failing at once when another trainer holds it: two trainers never write one run directory,

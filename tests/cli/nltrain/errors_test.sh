@@ -235,6 +235,21 @@ expect_error 2 "st_nod.json: /config: missing required key 'd'"
 run "$NLTRAIN" grads nothere.json
 expect_error 2 "nothere.json"
 
+# A start refused once the run directory was taken leaves no directory behind (the run's own,
+# nested ones too), and never removes one that was there already.
+head -c 3000 /dev/urandom | tr -dc 'a-z ' >refused.txt
+for opts in "--episodes ep.jsonl" "--placement-table t.tab" "--memory-budget 0" "--metrics nodir/m.jsonl" \
+            "--receipts nodir/r.jsonl" "--trace-out nodir/t.json"; do
+  # shellcheck disable=SC2086
+  run "$NLTRAIN" train "${SMALL[@]}" --data refused.txt --steps 3 --out refused-run/a/b $opts
+  [ "$RC" -ne 0 ] || fail "$opts: not refused"
+  [ ! -e refused-run ] || fail "$opts: a refused start left $(find refused-run | head -3 | tr '\n' ' ')"
+done
+mkdir -p kept-run
+run "$NLTRAIN" train "${SMALL[@]}" --data refused.txt --steps 3 --out kept-run --metrics nodir/m.jsonl
+expect_rc 2
+[ -d kept-run ] || fail "a refused start removed a directory it did not create"
+
 # Output files are never partial: init to a directory fails cleanly.
 mkdir outdir
 run "$NLTRAIN" init --out outdir --d 8 --heads 2 --seq-len 8

@@ -120,6 +120,28 @@ with tempfile.TemporaryDirectory() as w:
                          *SMALL]).stdout
     if hashlib.sha256(first + rest).digest() != hashlib.sha256(uninterrupted).digest():
         failures.append("a stopped and resumed run's receipts differ from an uninterrupted run's")
+    # A resumed run keeps its chain's --receipt-every and --compact-receipts without restating
+    # them (the bytes of an uninterrupted run), and refuses another N (its chain would not verify).
+    for how in (["--receipt-every", "3"], ["--compact-receipts"], ["--receipt-every", "2", "--compact-receipts"]):
+        label = " ".join(how)
+        whole = run([nltrain, "train", "--data", data, "--steps", "12", "--out", os.path.join(w, "kept-whole"), "--receipts", "-",
+                     "--force", *how, *SMALL]).stdout
+        kept_dir, kept = os.path.join(w, "kept"), os.path.join(w, "kept.jsonl")
+        run([nltrain, "train", "--data", data, "--steps", "12", "--stop-at", "5", "--out", kept_dir, "--receipts", kept, "--force",
+             *how, *SMALL])
+        if "--receipt-every" in how:
+            before = open(kept, "rb").read()
+            p = run([nltrain, "train", "--resume", kept_dir, "--receipts", kept, "--receipt-every", "5", "--quiet"], 3,
+                    what="--resume with another --receipt-every (%s)" % label)
+            one_line_error(p, "--resume with another --receipt-every", "--receipt-every: 5 differs from the")
+            if open(kept, "rb").read() != before:
+                failures.append("a refused --receipt-every changed the receipts file (%s)" % label)
+        run([nltrain, "train", "--resume", kept_dir, "--receipts", kept, "--data", data, "--quiet"], what="resume (%s)" % label)
+        with open(kept, "rb") as f:
+            resumed = f.read()
+        if resumed != whole:
+            failures.append("resumed without restating %s: the receipts differ from an uninterrupted run's" % label)
+        verify(resumed.splitlines(keepends=True), 0, extra=("--data", data), what="resumed chain (%s)" % label)
     # kill -9 mid-run, then --resume into the same file: the receipts past the checkpoint are
     # dropped, the chain continues, and the file ends up byte for byte an uninterrupted run's.
     import signal

@@ -140,4 +140,21 @@ assert all(70 <= x <= 780 and 40 <= y <= 400 for x, y in pts), "points outside t
 assert pts[-1][1] > pts[0][1], "the loss fell, so the curve's end must sit lower (larger y)"
 assert os.path.getsize(sys.argv[1]) > 2000
 PY
+# Finite values whose span is beyond a double (a loss of -1e308 and 1e308, steps as far apart):
+# every coordinate still a number inside the frame.
+printf '{"step":0,"loss":-1}\n{"step":1,"loss":1e308}\n{"step":2,"loss":-1.7e308}\n' >wide-loss.jsonl
+printf '{"step":-1e308,"loss":1}\n{"step":1e308,"loss":2}\n' >wide-step.jsonl
+for m in wide-loss wide-step; do
+  run "$NLTRAIN" plot $m.jsonl --out $m.svg
+  expect_rc 0
+  /usr/bin/env python3 - $m.svg <<'PY' || fail "plot $m: coordinates"
+import math, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+line = [e for e in root.iter("{http://www.w3.org/2000/svg}polyline") if e.get("id") == "loss"][0]
+pts = [tuple(map(float, p.split(","))) for p in line.get("points").split()]
+assert all(math.isfinite(v) for p in pts for v in p), pts
+assert all(70 <= x <= 780 and 40 <= y <= 400 for x, y in pts), pts
+assert "nan" not in open(sys.argv[1]).read().lower()
+PY
+done
 finish
