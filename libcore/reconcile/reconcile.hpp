@@ -28,6 +28,12 @@ struct Options {
   // label cannot switch the arithmetic off. Every record's parameters_before must then name
   // exactly topology.parameter_order. `bp verify multi` sets it.
   bool derive_every_record = false;
+  // Rules 2, 6, 7 and 13 judge a sum (backpropagated_sum, weight_before + update, the dual form's
+  // summed_value) within rtol of the larger of it and the sum of its terms' magnitudes, not of the
+  // sum alone: every term is printed with 9 significant digits, and where terms cancel their
+  // rounding exceeds rtol of the sum (bp generate from-config's own receipts of 8-8-8 networks
+  // failed the reference's bound about half the time). `bp verify` sets it.
+  bool term_scaled_sums = false;
 };
 
 [[nodiscard]] Result reconcile_receipt(const Json& receipt, const Options& options = {}) noexcept;

@@ -54,6 +54,7 @@ struct RuleContext {
   FailureSink& failures;
   CascadeTracker& cascades;
   bool derive_every_record = false;  // Options::derive_every_record
+  bool term_scaled_sums = false;     // Options::term_scaled_sums
 };
 
 }  // namespace reconcile

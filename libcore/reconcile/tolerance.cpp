@@ -17,6 +17,14 @@ ToleranceCheck check_tolerance(double recomputed, double stored, Tolerance t) no
   return {delta <= applied, delta, applied, true};
 }
 
+ToleranceCheck check_tolerance(double recomputed, double stored, Tolerance t, double terms) noexcept {
+  ToleranceCheck c = check_tolerance(recomputed, stored, t);
+  if (!c.finite || c.ok || !std::isfinite(terms)) return c;
+  c.applied = std::max(c.applied, t.rtol * terms);
+  c.ok = c.delta <= c.applied;
+  return c;
+}
+
 std::optional<Tolerance> read_tolerance_policy(const nlohmann::ordered_json& policy) noexcept {
   auto usable = [](std::optional<double> v) { return v && std::isfinite(*v) && *v >= 0; };
   if (auto scalar = as_number(policy)) {

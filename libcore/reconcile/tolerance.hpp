@@ -31,6 +31,11 @@ struct ToleranceCheck {
 };
 
 [[nodiscard]] ToleranceCheck check_tolerance(double recomputed, double stored, Tolerance t) noexcept;
+// The same with the relative part taken of max(|a|, |b|, terms): a sum judged against the size of
+// its terms (Options::term_scaled_sums). Terms printed at 9 significant digits each carry up to
+// half a unit of their 9th digit, so a sum whose terms cancel (|sum| much less than the sum of
+// |term|) differs from its printed value by more than rtol of the sum, though nothing is wrong.
+[[nodiscard]] ToleranceCheck check_tolerance(double recomputed, double stored, Tolerance t, double terms) noexcept;
 
 // A tolerance policy as receipts spell it: a finite non-negative number (v0.1/v0.2, meaning
 // {atol: n, rtol: 0}) or an object {atol, rtol} of finite non-negative numbers. Anything else: nullopt.

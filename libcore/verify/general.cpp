@@ -83,7 +83,8 @@ bool front_gates(const std::string* schema_version, const Receipt& receipt, cons
 VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const GeneralOptions& general, VerifyReport report,
                                  std::string_view text = {}) {
   const VerdictOptions& options = general.verdict;
-  const reconcile::Result result = reconcile::reconcile_receipt(receipt);
+  // Deliberate difference (bp(1)): sums are judged against their terms' size.
+  const reconcile::Result result = reconcile::reconcile_receipt(receipt, {.term_scaled_sums = true});
   report.add(reconcile_check(result, "reconcile"));
   if (auto gate = math_gate_check(result)) {
     report.math_gate_skipped = true;

@@ -8,8 +8,9 @@
 namespace verify {
 namespace {
 
-// Deliberate difference from the reference: every record's numbers are derived (bp(1)).
-reconcile::Options derive_every_record() { return {.derive_every_record = true}; }
+// Deliberate differences from the reference (bp(1)): every record's numbers are derived, and sums
+// are judged against their terms' size.
+reconcile::Options derive_every_record() { return {.derive_every_record = true, .term_scaled_sums = true}; }
 
 }  // namespace
 

@@ -18,3 +18,7 @@ add_test(NAME bp_cli_verify_multi_stream
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_multi_stream_test.py $<TARGET_FILE:bp>
           $<TARGET_FILE:bundle_gen>)
 set_tests_properties(bp_cli_verify_multi_stream PROPERTIES LABELS "cli;bp" TIMEOUT 900)
+# verify general|multi judge a sum against its terms' size; reconcile keeps the reference's bound.
+add_test(NAME bp_cli_verify_sums
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/bp/verify_sums_test.py $<TARGET_FILE:bp>)
+set_tests_properties(bp_cli_verify_sums PROPERTIES LABELS "cli;bp" TIMEOUT 300)

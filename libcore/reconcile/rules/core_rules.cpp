@@ -26,6 +26,17 @@ ToleranceCheck check(Val a, Val b, Tolerance t) noexcept {
   return check_tolerance(a.num, b.num, t);
 }
 
+ToleranceCheck check_sum(Val sum, Val stored, Tolerance t, bool terms_scaled, double terms) noexcept {
+  if (!terms_scaled) return check(sum, stored, t);
+  if (sum.kind != Val::Kind::Number || stored.kind != Val::Kind::Number) return {false, kNaN, 0, false};
+  return check_tolerance(sum.num, stored.num, t, terms);
+}
+
+double terms_of(Val a, Val b) noexcept {
+  if (a.kind != Val::Kind::Number || b.kind != Val::Kind::Number) return kNaN;
+  return std::fabs(a.num) + std::fabs(b.num);
+}
+
 std::optional<std::string> parameter_id(Ref v) {
   if (v && v->is_string()) return v->get_ref<const std::string&>();
   return std::nullopt;
@@ -112,7 +123,9 @@ Val multiply_left_to_right(const Json& factors) {
   return multiply_left_to_right(factors, value_key);
 }
 
-Val sum_in_order(const Json& items, const Json& order, std::string_view key_name, std::string_view value_name) {
+Val sum_in_order(const Json& items, const Json& order, std::string_view key_name, std::string_view value_name,
+                 double* terms) {
+  if (terms) *terms = 0;
   if (order.empty()) return Val::of_number(0);
   // The first item per key, for orders long enough that a scan per entry would be quadratic.
   // Objects and arrays are === only to themselves, so an order entry that is one matches nothing.
@@ -151,6 +164,7 @@ Val sum_in_order(const Json& items, const Json& order, std::string_view key_name
     }
     if (!item) return Val::of_number(kNaN);
     const Val v = Val::of(get(item, value_name));
+    if (terms) *terms += std::fabs(v.num);
     sum = first ? v : add(sum, v);
     first = false;
   }

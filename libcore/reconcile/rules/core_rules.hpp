@@ -18,6 +18,11 @@ inline constexpr const char* kLeftToRight = "left_to_right";
 
 // applyToleranceCheck(a, b): both must be finite numbers (typeof "number"), else not finite.
 [[nodiscard]] ToleranceCheck check(Val a, Val b, Tolerance t) noexcept;
+// A sum of terms whose magnitudes add to `terms`: judged against them when `terms_scaled`
+// (RuleContext::term_scaled_sums), else as check() does.
+[[nodiscard]] ToleranceCheck check_sum(Val sum, Val stored, Tolerance t, bool terms_scaled, double terms) noexcept;
+// |a.num| + |b.num| for the two operands of an add() (NaN unless both are numbers).
+[[nodiscard]] double terms_of(Val a, Val b) noexcept;
 
 // The receipt's parameter id as the failure carries it (only strings can be rendered).
 [[nodiscard]] std::optional<std::string> parameter_id(Ref v);
@@ -48,8 +53,9 @@ void record(CascadeTracker& cascades, int rule, std::string_view parameter_id);
 
 // sumInOrder(items, order, item => item[key_name], item => item[value_name]): the first item whose
 // key is === each order entry, summed with JavaScript's `+` in order; NaN when one is missing.
+// `terms`, when given, gets the sum of the terms' magnitudes (|ToNumber| of each).
 [[nodiscard]] Val sum_in_order(const Json& items, const Json& order, std::string_view key_name,
-                               std::string_view value_name);
+                               std::string_view value_name, double* terms = nullptr);
 
 // resolvePath(receipt, path) without building text on success; nullopt when it does not resolve
 // to a finite number (then resolve_path() gives the reason).

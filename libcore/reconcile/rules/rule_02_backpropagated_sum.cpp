@@ -45,9 +45,10 @@ void check_rule_02_backpropagated_sum(RuleContext& ctx) {
                                       "). Receipts require a declared summation_order."));
       continue;
     }
-    const Val sum = sum_in_order(*contributions, *order, "from", "value");
+    double terms = 0;
+    const Val sum = sum_in_order(*contributions, *order, "from", "value", &terms);
     const Val stored = Val::of(lookup(unit, "backpropagated_sum"));
-    const auto result = check(sum, stored, ctx.tolerance);
+    const auto result = check_sum(sum, stored, ctx.tolerance, ctx.term_scaled_sums, terms);
     if (result.ok) continue;
     ctx.failures.add(numeric(2, std::string(id), base() + ".backpropagated_sum", stored, sum, result));
     record(ctx.cascades, 2, id);

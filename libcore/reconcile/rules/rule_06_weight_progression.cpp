@@ -21,15 +21,12 @@ void check_rule_06_weight_progression(RuleContext& ctx) {
     const Ref before = k_before.get(update);
     const Val step = Val::of(k_update.in(update));
     const Ref optimizer = k_optimizer.in(update);
-    Val recomputed;
-    if (decoupled_wd && equals(k_name.opt(optimizer), "adamw")) {
-      const double lr = to_number(lookup(optimizer, "learning_rate"));
-      recomputed = add(Val::of_number((1 - lr * number(wd)) * to_number(before)), step);
-    } else {
-      recomputed = add(Val::of(before), step);
-    }
+    const Val kept = decoupled_wd && equals(k_name.opt(optimizer), "adamw")
+                         ? Val::of_number((1 - to_number(lookup(optimizer, "learning_rate")) * number(wd)) * to_number(before))
+                         : Val::of(before);
+    const Val recomputed = add(kept, step);
     const Val stored = Val::of(k_after.in(update));
-    const auto c = check(recomputed, stored, ctx.tolerance);
+    const auto c = check_sum(recomputed, stored, ctx.tolerance, ctx.term_scaled_sums, terms_of(kept, step));
     if (c.ok) continue;
     const Ref pid = k_pid.in(update);
     Failure f = numeric(6, parameter_id(pid), "updates[" + std::to_string(i) + "].weight_after", stored, recomputed, c);

@@ -54,7 +54,7 @@ void check_rule_07_final_state(RuleContext& ctx) {
     if (found) {
       const Ref u = *found;
       const Ref optimizer = k_optimizer.in(u);
-      Val recomputed;
+      Val kept, step;  // recomputed = kept + step
       if (equals(k_name.opt(optimizer), "adamw")) {
         const Ref lr = lookup(optimizer, "learning_rate");
         const Ref wd = opt(lookup(&r, "optimizer_config"), "weight_decay");
@@ -76,11 +76,14 @@ void check_rule_07_final_state(RuleContext& ctx) {
           record(ctx.cascades, 7, id);
           continue;
         }
-        recomputed = add(Val::of_number((1 - to_number(lr) * number(wd)) * before_value), Val::of(lookup(u, "update")));
+        kept = Val::of_number((1 - to_number(lr) * number(wd)) * before_value);
+        step = Val::of(lookup(u, "update"));
       } else {
-        recomputed = add(Val::of_number(before_value), Val::of(k_update.in(u)));
+        kept = Val::of_number(before_value);
+        step = Val::of(k_update.in(u));
       }
-      const auto c = check(recomputed, Val::of_number(stored_after), ctx.tolerance);
+      const Val recomputed = add(kept, step);
+      const auto c = check_sum(recomputed, Val::of_number(stored_after), ctx.tolerance, ctx.term_scaled_sums, terms_of(kept, step));
       if (c.ok) continue;
       Failure f = numeric(7, std::string(id), "parameters_after." + std::string(id), Val::of_number(stored_after),
                           recomputed, c);

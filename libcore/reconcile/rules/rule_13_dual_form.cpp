@@ -70,10 +70,11 @@ void check_rule_13_dual_form(RuleContext& ctx) {
                                   base() + ".summation_order is not an array."));
       continue;
     }
-    const Val sum = sum_in_order(*terms, *summation_order, "target_unit", "term_value");
+    double magnitudes = 0;
+    const Val sum = sum_in_order(*terms, *summation_order, "target_unit", "term_value", &magnitudes);
     const Ref summed_ref = lookup(dual, "summed_value");
     const Val summed = Val::of(summed_ref);
-    const auto c = check(sum, summed, ctx.tolerance);
+    const auto c = check_sum(sum, summed, ctx.tolerance, ctx.term_scaled_sums, magnitudes);
     if (!c.ok) {
       Failure f = numeric(13, std::string(id), base() + ".summed_value", summed, sum, c);
       if (c.finite) {
