@@ -64,6 +64,13 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
     }
     for (const auto& file : paths.files) {
       verbose_log(inv, "verify general subject: " + file);
+      if (const common::Error* why = paths.unreadable_reason(file)) {
+        CliError e;
+        e.code = "IO_ERROR";
+        e.message = why->message();
+        error_line(file, e);
+        continue;
+      }
       auto input = read_input(file);
       if (auto* e = std::get_if<CliError>(&input)) {
         error_line(file, *e);

@@ -378,6 +378,31 @@ def main():
         f.check("bad bundle --json", (bad.get("ok"), bad.get("bundle", {}).get("record_count")), (False, 2))
         f.truth("bad bundle names its first problem", bad.get("bundle", {}).get("first_problem", "").startswith(
             "reconcile[1]: "), repr(bad))
+        # A directory entry named like a receipt that is not a regular file (a dangling link, a FIFO) is
+        # reported unreadable, not skipped: it may be the step that was meant to be verified.
+        holes = path("holes")
+        os.mkdir(holes)
+        shutil.copy(xor_path, os.path.join(holes, "step1.jsonl"))
+        os.symlink("../gone/step2.jsonl", os.path.join(holes, "step2.jsonl"))
+        os.mkfifo(os.path.join(holes, "step3.json"))
+        os.symlink("loop.json", os.path.join(holes, "loop.json"))
+        rc, out, err = expect(f, bp, "dangling link and FIFO", ["verify", "general", holes], 2, "",
+                              "[ERROR] %s: symbolic link that cannot be followed: Too many levels of "
+                              "symbolic links\n[PASS] %s\n[ERROR] %s: dangling symbolic link (its target "
+                              "../gone/step2.jsonl does not exist)\n[ERROR] %s: not a regular file (a FIFO)\n"
+                              % (os.path.join(holes, "loop.json"), os.path.join(holes, "step1.jsonl"),
+                                 os.path.join(holes, "step2.jsonl"), os.path.join(holes, "step3.json"))
+                              + summary % (4, 1, 0, 3))
+        rc, out, err = expect(f, bp, "dangling link --json", ["verify", "general", holes, "--json"], 2, None, "")
+        lines = [json.loads(l) for l in out.decode().splitlines()]
+        f.check("dangling link --json summary", lines[-1]["summary"],
+                {"receipts": 4, "passed": 1, "warned": 0, "failed": 0, "errors": 3})
+        only = path("only-dangling")
+        os.mkdir(only)
+        os.symlink("../gone/step2.jsonl", os.path.join(only, "step2.jsonl"))
+        expect(f, bp, "only a dangling link", ["verify", "general", only], 2, "",
+               "[ERROR] %s: dangling symbolic link (its target ../gone/step2.jsonl does not exist)\n"
+               % os.path.join(only, "step2.jsonl") + summary % (1, 0, 0, 1))
         os.mkdir(path("nothing"))
         expect(f, bp, "no receipts", ["verify", "general", path("nothing")], 2, "",
                "bp: no receipts to verify: the directories given hold no *.json or *.jsonl file.\n")
