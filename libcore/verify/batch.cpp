@@ -15,11 +15,6 @@ bool receipt_extension(const std::filesystem::path& p) {
   return ext == ".json" || ext == ".jsonl";
 }
 
-bool is_mazur_receipt(const nlohmann::ordered_json& r) {
-  const auto it = r.is_object() ? r.find("schema_version") : r.end();
-  return it != r.end() && it->is_string() && it->get_ref<const std::string&>() == "0.1.0";
-}
-
 // Why a directory entry named like a receipt is not a file bp reads; nullopt for a regular file
 // (through a link or not) and for a directory (walked, or a link to one, which is not followed).
 std::optional<common::Error> not_readable(const std::filesystem::directory_entry& entry) {
@@ -52,6 +47,11 @@ std::optional<common::Error> not_readable(const std::filesystem::directory_entry
 
 }  // namespace
 
+bool gets_mazur_gate(const nlohmann::ordered_json& r) {
+  const auto it = r.is_object() ? r.find("schema_version") : r.end();
+  return it != r.end() && it->is_string() && it->get_ref<const std::string&>() == "0.1.0";
+}
+
 const common::Error* ReceiptPaths::unreadable_reason(const std::string& file) const {
   for (const auto& [path, why] : unreadable) {
     if (path == file) return &why;
@@ -81,7 +81,7 @@ ReceiptPaths receipt_paths(const std::string& arg) {
 
 VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,
                             const MazurFixtures& fixtures, std::string_view text) {
-  if (is_mazur_receipt(receipt)) return verify_mazur(receipt, {general.verdict, fixtures});
+  if (gets_mazur_gate(receipt)) return verify_mazur(receipt, {general.verdict, fixtures});
   return verify_general(receipt, general, text);
 }
 

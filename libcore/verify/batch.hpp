@@ -34,6 +34,10 @@ struct ReceiptPaths {
 // directory's receipt entries in path order (every one that is not a directory).
 [[nodiscard]] ReceiptPaths receipt_paths(const std::string& arg);
 
+// Whether verify_receipt gives `receipt` the Mazur gate (schema_version "0.1.0"), which reads the
+// Mazur fixtures: a caller loads them only when some receipt needs them.
+[[nodiscard]] bool gets_mazur_gate(const nlohmann::ordered_json& receipt);
+
 // The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general
 // (given `text`, the text the receipt was parsed from, when known).
 [[nodiscard]] VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,

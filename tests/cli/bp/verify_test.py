@@ -193,6 +193,38 @@ def main():
                 in err, repr(err))
         expect(f, bp, "skip fails --strict", ["verify", "mazur", "--strict"], 1, "", None, env=env)
         expect(f, bp, "skip passes --warn-as-fail", ["verify", "mazur", "--warn-as-fail"], 0, "", None, env=env)
+        # A broken installation (a bundled fixture missing or not JSON) is not a failed receipt: exit 4,
+        # one line naming the file (bp(1) EXIT STATUS; the reference fails a check, exit 1).
+        ledger_path = os.path.join(fx, "mazur.published.json")
+        golden_path = os.path.join(fx, "mazur.golden.jsonl")
+        broken = "bp: this installation is broken: "
+        with open(ledger_path, "w") as g:
+            g.write("{")
+        for label, args in (("", []), (" FILE", [os.path.join(fixtures, "mazur.golden.jsonl")])):
+            rc, out, err = expect(f, bp, "malformed ledger" + label, ["verify", "mazur"] + args, 4, "", env=env)
+            f.truth("malformed ledger%s: one line naming it" % label,
+                    err.startswith((broken + ledger_path + ":1: ").encode()) and b"invalid JSON" in err and
+                    err.count(b"\n") == 1, repr(err))
+        rc, out, err = expect(f, bp, "malformed ledger --json", ["verify", "mazur", "--json"], 4, None, "", env=env)
+        f.check("malformed ledger --json code", json.loads(out).get("error", {}).get("code"), "BROKEN_INSTALLATION")
+        os.remove(ledger_path)
+        expect(f, bp, "missing ledger", ["verify", "mazur"], 4, "",
+               broken + ledger_path + ": cannot open file: No such file or directory\n", env=env)
+        json.dump(ledger, open(ledger_path, "w"))
+        os.rename(golden_path, golden_path + ".away")
+        expect(f, bp, "missing golden", ["verify", "mazur"], 4, "",
+               broken + golden_path + ": cannot open file: No such file or directory\n", env=env)
+        expect(f, bp, "missing golden FILE", ["verify", "mazur", os.path.join(fixtures, "mazur.golden.jsonl")], 4, "",
+               broken + golden_path + ": cannot open file: No such file or directory\n", env=env)
+        # verify general on a v0.1.0 receipt needs the same fixtures; xor needs none.
+        expect(f, bp, "missing golden, batch with a v0.1.0 receipt",
+               ["verify", "general", xor_path, os.path.join(fixtures, "mazur.golden.jsonl")], 4, "",
+               "[PASS] %s\n%s%s: cannot open file: No such file or directory\n" % (xor_path, broken, golden_path),
+               env=env)
+        expect(f, bp, "missing golden, batch without one", ["verify", "general", xor_path, xor_path], 0, "", None,
+               env=env)
+        os.rename(golden_path + ".away", golden_path)
+        expect(f, bp, "restored fixtures", ["verify", "mazur"], 0, "", MAZUR_PASS, env=env)
 
         # --- color ----------------------------------------------------------------------------------------
         green = "\x1b[1m\x1b[32mverification passed\x1b[0m\n\n  [\x1b[32mPASS\x1b[0m] schema\n"
