@@ -29,7 +29,7 @@ int run_one_import(const Invocation& inv, importer::Framework framework, bool mu
   options.import_timestamp = std::get<std::string>(stamp);
   const std::string& bytes = std::get<InputText>(input).text;
   auto result = multi ? importer::import_sidecar_stream(bytes, options) : importer::import_sidecar(bytes, options);
-  if (!result) return report_import_failure(inv, result.error(), multi);
+  if (!result) return report_import_failure(inv, result.error(), multi, shown);
   if (inv.has_out()) {
     if (auto e = write_out_file(*inv.out, result->bytes)) return fail(inv, *e);
     verbose_log(inv, multi ? "wrote " + *inv.out + " (" + std::to_string(result->steps.size()) +

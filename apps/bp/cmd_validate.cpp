@@ -23,7 +23,12 @@ int run_validate(const Invocation& inv) {
   // A document, not a tree: a schema check only reads, and at 16 bytes a value the peak stays
   // within a few times the input (a tree of 12 million empty objects took 17 times its 36 MB).
   auto doc = read_one_receipt_document(std::get<InputText>(input), file);
-  if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
+  if (auto* e = std::get_if<CliError>(&doc)) {
+    // The reader's hint ("validate the receipt structure ... (bp validate)") is advice for the
+    // commands that come after validation; here it would tell the user to run this command.
+    if (e->code == "INVALID_JSON") e->hint.reset();
+    return fail(inv, *e);
+  }
   const common::JsonView receipt = std::get<common::JsonDocument>(doc).root();
   if (inv.verbose && receipt.is_object()) {
     for (const char* key : {"schema_version", "fixture"}) {

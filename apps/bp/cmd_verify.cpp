@@ -40,11 +40,14 @@ int run_mazur(const Invocation& inv) {
     auto r = file_argument(inv, 2, {"verify mazur", "<file>", {}, false, kExitInvalidArgument});
     if (auto* code = std::get_if<int>(&r)) return *code;
   }
+  // The installation first: its golden is also the default receipt, and a missing one is exit 4.
+  auto fixtures = bundled_mazur_fixtures();
+  if (auto* e = std::get_if<CliError>(&fixtures)) return fail(inv, *e);
   const std::string path = given && !given->empty() ? *given : bundled_fixture("mazur.golden.jsonl");
   verbose_log(inv, "verify subject: " + path);
   auto receipt = read_receipt(inv, path);
   if (auto* code = std::get_if<int>(&receipt)) return *code;
-  const verify::MazurOptions options{verdict_options(inv), bundled_mazur_fixtures()};
+  const verify::MazurOptions options{verdict_options(inv), std::move(std::get<verify::MazurFixtures>(fixtures))};
   return emit_verify_report(inv, verify::verify_mazur(std::get<nlohmann::ordered_json>(receipt), options));
 }
 

@@ -52,7 +52,7 @@ std::string top_usage() {
          "  1  verdict failure: verification failed, drift under --check, a schema violation\n"
          "  2  usage, I/O or malformed input (file, line and JSON path on stderr)\n"
          "  3  invalid option or option value\n"
-         "  4  this installation lacks what the command needs (a schema file)\n"
+         "  4  this installation lacks what the command needs (a schema file, a bundled fixture)\n"
          "\n"
          "See bp(1) for limits and for where bp deliberately differs from the reference.\n";
 }

@@ -133,16 +133,16 @@ int multi_outcome(const Invocation& inv, const importer::ImportResult& result) {
 
 }  // namespace
 
-int report_import_failure(const Invocation& inv, const common::Error& e, bool multi) {
+int report_import_failure(const Invocation& inv, const common::Error& e, bool multi, const std::string& file) {
   if (inv.json) {
     ordered_json o = {{"ok", false},
                       {"error", {{"kind", multi ? "IMPORT_STREAM_FAILED" : "IMPORT_FAILED"}, {"message", e.message()}}}};
     write_stderr(common::js_stringify(o) + "\n");
     return kExitMalformedOrIo;
   }
-  const bool color = use_color(STDERR_FILENO, inv.color, inv.json);
-  write_stderr(paint(multi ? "multi-step import failed" : "import failed", sgr_bold_red(), color) + "\n\n  " +
-               e.message() + "\n\n");
+  // One line naming the sidecar (bp(1): every error is one line naming the file), where the
+  // reference prints a heading, a blank line and the indented message.
+  write_stderr("bp: " + e.at_file(file).to_string() + "\n");
   return kExitMalformedOrIo;
 }
 

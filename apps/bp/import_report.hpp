@@ -11,8 +11,10 @@
 
 namespace bp::cli {
 
-// The sidecar was refused: "import failed" (multi: "multi-step import failed") and the message. Exit 2.
-[[nodiscard]] int report_import_failure(const Invocation& inv, const common::Error& e, bool multi);
+// The sidecar was refused: one line "bp: <file>: <message>" (under --json the reference's
+// IMPORT_FAILED / IMPORT_STREAM_FAILED object, which names no file). Exit 2.
+[[nodiscard]] int report_import_failure(const Invocation& inv, const common::Error& e, bool multi,
+                                        const std::string& file);
 
 // Receipts already delivered; the differential outcome. Returns 0 or 1.
 [[nodiscard]] int report_import_outcome(const Invocation& inv, const importer::ImportResult& result, bool multi);

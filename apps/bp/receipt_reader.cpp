@@ -18,9 +18,10 @@ bool has_jsonl_extension(const std::string& path) {
   return ext == ".jsonl";
 }
 
+// The reader's line already says "file:line: path: invalid JSON: ..."; prefixing it again would
+// say "invalid JSON" twice.
 CliError invalid_json(const common::Error& e) {
   CliError c = from_library_error(e, "INVALID_JSON");
-  c.message = "invalid JSON: " + e.to_string();
   c.hint = "validate the receipt structure against its schema (bp validate) before reconciling.";
   return c;
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <optional>
 #include <variant>
 
 #include "command_support.hpp"
@@ -22,7 +23,8 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
   const bool color = use_color(STDERR_FILENO, inv.color, inv.json);
   using verify::CheckStatus;
   const verify::VerdictOptions options = verdict_options(inv);
-  const verify::MazurFixtures fixtures = bundled_mazur_fixtures();
+  // Loaded at the first v0.1.0 receipt: a batch without one does not need them.
+  std::optional<verify::MazurFixtures> fixtures;
   verify::BatchTally t;
   bool out_ok = true;
   auto error_line = [&](const std::string& file, const CliError& e) {
@@ -64,6 +66,13 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
     }
     for (const auto& file : paths.files) {
       verbose_log(inv, "verify general subject: " + file);
+      if (const common::Error* why = paths.unreadable_reason(file)) {
+        CliError e;
+        e.code = "IO_ERROR";
+        e.message = why->message();
+        error_line(file, e);
+        continue;
+      }
       auto input = read_input(file);
       if (auto* e = std::get_if<CliError>(&input)) {
         error_line(file, *e);
@@ -80,9 +89,16 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
         continue;
       }
       const auto& receipt = std::get<nlohmann::ordered_json>(doc);
+      if (!fixtures && verify::gets_mazur_gate(receipt)) {
+        // A broken installation stops the batch: every later v0.1.0 receipt would hit it too.
+        auto loaded = bundled_mazur_fixtures();
+        if (auto* e = std::get_if<CliError>(&loaded)) return fail(inv, *e);
+        fixtures = std::move(std::get<verify::MazurFixtures>(loaded));
+      }
       // A v0.1.0 (Mazur) receipt gets the Mazur gate, as `bp verify mazur FILE` would.
       const verify::VerifyReport report =
-          verify::verify_receipt(receipt, {options, file}, fixtures, std::get<InputText>(input).text);
+          verify::verify_receipt(receipt, {options, file}, fixtures ? *fixtures : verify::MazurFixtures{},
+                                 std::get<InputText>(input).text);
       const CheckStatus shown = t.add_verdict(report.overall);
       if (inv.json) {
         nlohmann::ordered_json j;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,11 +23,20 @@ namespace verify {
 struct ReceiptPaths {
   std::vector<std::string> files;
   std::optional<common::Error> error;  // the directory could not be listed (whole); `files` has what was seen
+  // Entries of `files` a directory holds under a receipt's name that are no file bp can read (a
+  // dangling or looping link, a FIFO, a socket, a device), with why: reported, never opened (a
+  // FIFO would block the run), never skipped (it may be the step that was meant to be verified).
+  std::vector<std::pair<std::string, common::Error>> unreadable;
+  [[nodiscard]] const common::Error* unreadable_reason(const std::string& file) const;
 };
 
 // The receipts an argument names: itself ("-" and anything that is not a directory), or a
-// directory's receipt files in path order.
+// directory's receipt entries in path order (every one that is not a directory).
 [[nodiscard]] ReceiptPaths receipt_paths(const std::string& arg);
+
+// Whether verify_receipt gives `receipt` the Mazur gate (schema_version "0.1.0"), which reads the
+// Mazur fixtures: a caller loads them only when some receipt needs them.
+[[nodiscard]] bool gets_mazur_gate(const nlohmann::ordered_json& receipt);
 
 // The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general
 // (given `text`, the text the receipt was parsed from, when known).

@@ -59,6 +59,31 @@ common::Result<std::string> read_fixture(const MazurFixtures& fixtures, const st
 
 }  // namespace
 
+common::Result<MazurFixtures> load_mazur_fixtures(const MazurFixtures& fixtures) {
+  auto golden = read_fixture(fixtures, fixtures.golden_path, common::kMaxJsonInputBytes);
+  if (!golden) return golden.error().at_file(fixtures.golden_path);
+  auto ledger = read_fixture(fixtures, fixtures.published_path, kMaxLedgerBytes);
+  if (!ledger) return ledger.error().at_file(fixtures.published_path);
+  if (auto parsed = common::parse_json_text(*ledger, {.file = fixtures.published_path, .bom = common::BomPolicy::strip});
+      !parsed) {
+    return parsed.error();
+  }
+  MazurFixtures loaded = fixtures;
+  loaded.read = [golden_path = fixtures.golden_path, ledger_path = fixtures.published_path,
+                 golden_text = std::move(*golden), ledger_text = std::move(*ledger)](
+                    const std::string& path, std::size_t max_bytes) -> common::Result<std::string> {
+    if (path != golden_path && path != ledger_path) return common::Error::io("not a loaded fixture", {path, 0, {}});
+    const std::string& text = path == golden_path ? golden_text : ledger_text;
+    if (text.size() > max_bytes) {
+      return common::Error::io("file is " + std::to_string(text.size()) + " bytes; the limit is " +
+                                   std::to_string(max_bytes),
+                               {path, 0, {}});
+    }
+    return text;
+  };
+  return loaded;
+}
+
 Check byte_equal_vs_golden_check(const MazurFixtures& fixtures) {
   const std::string name = "byte-equal-vs-golden";
   auto golden = read_fixture(fixtures, fixtures.golden_path, common::kMaxJsonInputBytes);

@@ -5,7 +5,9 @@
 //   fixture-status          authoring_state / verification_state / canonical hold v0.1 values;
 //   published-anchor-drift  the receipt's post_update_loss.total against the claims of
 //                           fixtures/mazur.published.json (hard_gate claims fail, others warn).
-// A fixture that cannot be read fails its check ("... check could not run: <the reader's message>").
+// A fixture that cannot be read fails its check ("... check could not run: <the reader's message>"),
+// as in the reference; a caller that can tell a broken installation from a bad receipt loads the
+// fixtures first (load_mazur_fixtures) and reports that before any receipt is judged.
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -25,6 +27,11 @@ struct MazurFixtures {
   std::string published_path;  // mazur.published.json
   FixtureReader read;          // empty: common::read_text on the real file system
 };
+
+// Reads both fixtures once, through `fixtures.read`, and parses the ledger: the error names the
+// file that is missing, unreadable or not JSON. The result serves the texts read (no second read,
+// so the checks judge what was loaded).
+[[nodiscard]] common::Result<MazurFixtures> load_mazur_fixtures(const MazurFixtures& fixtures);
 
 [[nodiscard]] Check byte_equal_vs_golden_check(const MazurFixtures& fixtures);
 [[nodiscard]] Check fixture_status_check(const nlohmann::ordered_json& receipt);

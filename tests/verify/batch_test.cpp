@@ -1,8 +1,10 @@
-// Many receipts in one run (verify/batch.hpp): a directory names its receipt files in path order,
-// a v0.1.0 receipt gets the Mazur gate and any other the general one, and the tally says what the
+// Many receipts in one run (verify/batch.hpp): a directory names its receipt files in path order
+// (an entry so named that is no regular file, with the reason it cannot be read), a v0.1.0
+// receipt gets the Mazur gate and any other the general one, and the tally says what the
 // summary line does.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -24,6 +26,26 @@ TEST_CASE("batch: a directory contributes its *.json and *.jsonl files, recursiv
                                                 (dir / "sub/c.json").string()});
   CHECK(verify::receipt_paths("-").files == std::vector<std::string>{"-"});
   CHECK(verify::receipt_paths((dir / "b.jsonl").string()).files.size() == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("batch: a directory entry named like a receipt that is no regular file is listed with why, never skipped") {
+  const auto dir = std::filesystem::temp_directory_path() / ("verify_batch_holes_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "linked-dir.json");
+  std::ofstream(dir / "a.json") << "{}";
+  std::filesystem::create_symlink("../gone/b.jsonl", dir / "b.jsonl");
+  REQUIRE(::mkfifo((dir / "c.json").c_str(), 0600) == 0);
+  const auto paths = verify::receipt_paths(dir.string());
+  CHECK(paths.files == std::vector<std::string>{(dir / "a.json").string(), (dir / "b.jsonl").string(),
+                                                (dir / "c.json").string()});
+  CHECK(paths.unreadable_reason((dir / "a.json").string()) == nullptr);
+  const auto* dangling = paths.unreadable_reason((dir / "b.jsonl").string());
+  REQUIRE(dangling != nullptr);
+  CHECK(dangling->message() == "dangling symbolic link (its target ../gone/b.jsonl does not exist)");
+  const auto* fifo = paths.unreadable_reason((dir / "c.json").string());
+  REQUIRE(fifo != nullptr);
+  CHECK(fifo->message() == "not a regular file (a FIFO)");
   std::filesystem::remove_all(dir);
 }
 

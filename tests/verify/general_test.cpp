@@ -1,7 +1,8 @@
 // The single-receipt gates as library calls (verify/general.hpp): the goldens of fixtures/ pass
 // every check in the reference's order; a tampered gradient fails reconcile with the Rule 4
 // failure as evidence and engine-reproduce at the field; a v0.1.0 receipt is sent to mazur; a
-// Mazur fixture that cannot be read fails its check with the reader's words.
+// Mazur fixture that cannot be read fails its check with the reader's words, and loading the
+// fixtures first names the file that is missing or not JSON.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -150,4 +151,30 @@ TEST_CASE("mazur: a golden the reader cannot give fails byte-equal-vs-golden wit
   CHECK(r.overall == "fail");
   CHECK(check(r, "byte-equal-vs-golden").message == "byte-equal check could not run: no such fixture: gone.jsonl");
   CHECK(check(r, "published-anchor-drift").status == CheckStatus::fail);
+}
+
+TEST_CASE("mazur: load_mazur_fixtures names the fixture that is missing or not JSON, and serves what it read") {
+  auto options = mazur_options();
+  auto loaded = verify::load_mazur_fixtures(options.fixtures);
+  REQUIRE(loaded.ok());
+  const auto r = verify::verify_mazur(verify_test::fixture_json("mazur.golden.jsonl"), {options.verdict, *loaded});
+  CHECK(r.overall == "pass");
+
+  auto broken = options.fixtures;
+  broken.read = [&](const std::string& path, std::size_t) -> common::Result<std::string> {
+    if (path == broken.published_path) return std::string("{");
+    return verify_test::fixture_text("mazur.golden.jsonl");
+  };
+  auto malformed = verify::load_mazur_fixtures(broken);
+  REQUIRE_FALSE(malformed.ok());
+  CHECK(malformed.error().where().file == broken.published_path);
+  CHECK(malformed.error().to_string().find("invalid JSON") != std::string::npos);
+
+  broken.golden_path = "gone.jsonl";
+  broken.read = [](const std::string&, std::size_t) -> common::Result<std::string> {
+    return common::Error::io("no such fixture");
+  };
+  auto missing = verify::load_mazur_fixtures(broken);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().to_string() == "gone.jsonl: no such fixture");
 }

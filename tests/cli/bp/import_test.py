@@ -94,8 +94,20 @@ def main():
 
     # Refused sidecars: exit 2, no receipt, the reason on stderr ("import failed") or as JSON on stderr.
     rc, o, e = expect(f, bp, "wrong framework", ["import", "jax", path], 2, stdout="", env=dict(EPOCH0, NO_COLOR="1"))
-    f.truth("wrong framework message", e.startswith(b"import failed\n\n  bp import jax: sidecar declares "
-                                                    b"source_framework.name='pytorch'"), repr(e[:120]))
+    f.truth("wrong framework message", e.startswith(("bp: %s: bp import jax: sidecar declares "
+                                                     "source_framework.name='pytorch'" % path).encode())
+            and e.count(b"\n") == 1, repr(e[:300]))
+    # One line naming the file, also for a schema refusal and from stdin.
+    no_framework = os.path.join(scratch, "no-framework.json")
+    with open(no_framework, "w") as g:
+        g.write('{"format":"framework-trace.v0.7.0"}')
+    expect(f, bp, "schema refusal", ["import", "pytorch", no_framework], 2, stdout="",
+           stderr="bp: %s: bp import pytorch: sidecar failed framework-trace.v0.7.0 validation: /: must have "
+                  "required property 'source_framework'\n" % no_framework, env=dict(EPOCH0, NO_COLOR="1"))
+    expect(f, bp, "schema refusal from stdin", ["import", "pytorch", "-"], 2, stdout="",
+           stderr="bp: <stdin>: bp import pytorch: sidecar failed framework-trace.v0.7.0 validation: /: must have "
+                  "required property 'source_framework'\n", stdin=b'{"format":"framework-trace.v0.7.0"}',
+           env=dict(EPOCH0, NO_COLOR="1"))
     rc, o, e = expect(f, bp, "wrong framework json", ["import", "tensorflow", path, "--json"], 2, stdout="", env=EPOCH0)
     f.check("wrong framework json kind", json.loads(e)["error"]["kind"], "IMPORT_FAILED")
     for name, text in (("empty", "  \n"), ("not json", "{"), ("array", "[]"), ("nan", '{"format": NaN}')):
@@ -202,7 +214,8 @@ def main():
         p = write(os.path.join(scratch, "bad.multi.jsonl"), docs)
         rc, o, e = expect(f, bp, "multi " + name, ["import", "pytorch", "multi", p], 2, stdout="",
                           env=dict(EPOCH0, NO_COLOR="1"))
-        f.truth("multi %s message" % name, e.startswith(b"multi-step import failed\n\n") and needle in e, repr(e[:300]))
+        f.truth("multi %s message" % name, e.startswith(("bp: %s: bp import pytorch multi: " % p).encode()) and
+                needle in e and e.count(b"\n") == 1, repr(e[:300]))
     rc, o, e = expect(f, bp, "multi wrong framework json", ["import", "jax", "multi", mpath, "--json"], 2, stdout="",
                       env=EPOCH0)
     f.check("multi failure kind", json.loads(e)["error"]["kind"], "IMPORT_STREAM_FAILED")

@@ -56,8 +56,22 @@ def main():
         f.truth("validate wrong type names the path", b"  error at /learning_rate: " in err, repr(err))
         bad = write("bad.json", "{\"schema_version\": ")
         rc, out, err = expect(f, bp, "validate malformed", ["validate", bad], 2, "")
+        # One line, "file:line: path: what is wrong", and no hint to run bp validate: this is bp validate.
         f.truth("validate malformed: one line with the file",
-                err.startswith(("bp: invalid JSON: %s:1: " % bad).encode()) and err.count(b"\n") == 2, repr(err))
+                err.startswith(("bp: %s:1: /schema_version: invalid JSON: column 20: " % bad).encode()) and err.count(b"\n") == 1,
+                repr(err))
+        empty = write("empty.jsonl", "")
+        expect(f, bp, "validate empty file", ["validate", empty], 2, "",
+               "bp: %s:1: invalid JSON: column 1: syntax error while parsing value - unexpected end of input; "
+               "expected '[', '{', or a literal\n" % empty)
+        rc, out, err = expect(f, bp, "validate empty file --json", ["validate", empty, "--json"], 2, None, "")
+        f.check("validate empty file --json", (json.loads(out)["error"]["code"], "hint" in json.loads(out)["error"]),
+                ("INVALID_JSON", False))
+        # Before reconciling, the hint to validate first still applies (the reference's second line).
+        expect(f, bp, "reconcile empty file", ["reconcile", "receipt", empty], 2, "",
+               "bp: %s:1: invalid JSON: column 1: syntax error while parsing value - unexpected end of input; "
+               "expected '[', '{', or a literal\nHint: validate the receipt structure against its schema "
+               "(bp validate) before reconciling.\n" % empty)
         bom = write("bom.json", b"\xef\xbb\xbf" + xor)
         rc, out, err = expect(f, bp, "validate BOM is refused on receipts", ["validate", bom], 2, "")
 

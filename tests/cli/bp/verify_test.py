@@ -193,6 +193,38 @@ def main():
                 in err, repr(err))
         expect(f, bp, "skip fails --strict", ["verify", "mazur", "--strict"], 1, "", None, env=env)
         expect(f, bp, "skip passes --warn-as-fail", ["verify", "mazur", "--warn-as-fail"], 0, "", None, env=env)
+        # A broken installation (a bundled fixture missing or not JSON) is not a failed receipt: exit 4,
+        # one line naming the file (bp(1) EXIT STATUS; the reference fails a check, exit 1).
+        ledger_path = os.path.join(fx, "mazur.published.json")
+        golden_path = os.path.join(fx, "mazur.golden.jsonl")
+        broken = "bp: this installation is broken: "
+        with open(ledger_path, "w") as g:
+            g.write("{")
+        for label, args in (("", []), (" FILE", [os.path.join(fixtures, "mazur.golden.jsonl")])):
+            rc, out, err = expect(f, bp, "malformed ledger" + label, ["verify", "mazur"] + args, 4, "", env=env)
+            f.truth("malformed ledger%s: one line naming it" % label,
+                    err.startswith((broken + ledger_path + ":1: ").encode()) and b"invalid JSON" in err and
+                    err.count(b"\n") == 1, repr(err))
+        rc, out, err = expect(f, bp, "malformed ledger --json", ["verify", "mazur", "--json"], 4, None, "", env=env)
+        f.check("malformed ledger --json code", json.loads(out).get("error", {}).get("code"), "BROKEN_INSTALLATION")
+        os.remove(ledger_path)
+        expect(f, bp, "missing ledger", ["verify", "mazur"], 4, "",
+               broken + ledger_path + ": cannot open file: No such file or directory\n", env=env)
+        json.dump(ledger, open(ledger_path, "w"))
+        os.rename(golden_path, golden_path + ".away")
+        expect(f, bp, "missing golden", ["verify", "mazur"], 4, "",
+               broken + golden_path + ": cannot open file: No such file or directory\n", env=env)
+        expect(f, bp, "missing golden FILE", ["verify", "mazur", os.path.join(fixtures, "mazur.golden.jsonl")], 4, "",
+               broken + golden_path + ": cannot open file: No such file or directory\n", env=env)
+        # verify general on a v0.1.0 receipt needs the same fixtures; xor needs none.
+        expect(f, bp, "missing golden, batch with a v0.1.0 receipt",
+               ["verify", "general", xor_path, os.path.join(fixtures, "mazur.golden.jsonl")], 4, "",
+               "[PASS] %s\n%s%s: cannot open file: No such file or directory\n" % (xor_path, broken, golden_path),
+               env=env)
+        expect(f, bp, "missing golden, batch without one", ["verify", "general", xor_path, xor_path], 0, "", None,
+               env=env)
+        os.rename(golden_path + ".away", golden_path)
+        expect(f, bp, "restored fixtures", ["verify", "mazur"], 0, "", MAZUR_PASS, env=env)
 
         # --- color ----------------------------------------------------------------------------------------
         green = "\x1b[1m\x1b[32mverification passed\x1b[0m\n\n  [\x1b[32mPASS\x1b[0m] schema\n"
@@ -378,6 +410,31 @@ def main():
         f.check("bad bundle --json", (bad.get("ok"), bad.get("bundle", {}).get("record_count")), (False, 2))
         f.truth("bad bundle names its first problem", bad.get("bundle", {}).get("first_problem", "").startswith(
             "reconcile[1]: "), repr(bad))
+        # A directory entry named like a receipt that is not a regular file (a dangling link, a FIFO) is
+        # reported unreadable, not skipped: it may be the step that was meant to be verified.
+        holes = path("holes")
+        os.mkdir(holes)
+        shutil.copy(xor_path, os.path.join(holes, "step1.jsonl"))
+        os.symlink("../gone/step2.jsonl", os.path.join(holes, "step2.jsonl"))
+        os.mkfifo(os.path.join(holes, "step3.json"))
+        os.symlink("loop.json", os.path.join(holes, "loop.json"))
+        rc, out, err = expect(f, bp, "dangling link and FIFO", ["verify", "general", holes], 2, "",
+                              "[ERROR] %s: symbolic link that cannot be followed: Too many levels of "
+                              "symbolic links\n[PASS] %s\n[ERROR] %s: dangling symbolic link (its target "
+                              "../gone/step2.jsonl does not exist)\n[ERROR] %s: not a regular file (a FIFO)\n"
+                              % (os.path.join(holes, "loop.json"), os.path.join(holes, "step1.jsonl"),
+                                 os.path.join(holes, "step2.jsonl"), os.path.join(holes, "step3.json"))
+                              + summary % (4, 1, 0, 3))
+        rc, out, err = expect(f, bp, "dangling link --json", ["verify", "general", holes, "--json"], 2, None, "")
+        lines = [json.loads(l) for l in out.decode().splitlines()]
+        f.check("dangling link --json summary", lines[-1]["summary"],
+                {"receipts": 4, "passed": 1, "warned": 0, "failed": 0, "errors": 3})
+        only = path("only-dangling")
+        os.mkdir(only)
+        os.symlink("../gone/step2.jsonl", os.path.join(only, "step2.jsonl"))
+        expect(f, bp, "only a dangling link", ["verify", "general", only], 2, "",
+               "[ERROR] %s: dangling symbolic link (its target ../gone/step2.jsonl does not exist)\n"
+               % os.path.join(only, "step2.jsonl") + summary % (1, 0, 0, 1))
         os.mkdir(path("nothing"))
         expect(f, bp, "no receipts", ["verify", "general", path("nothing")], 2, "",
                "bp: no receipts to verify: the directories given hold no *.json or *.jsonl file.\n")
