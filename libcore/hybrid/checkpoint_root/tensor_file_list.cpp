@@ -11,7 +11,6 @@
 
 namespace hybrid {
 
-
 std::string files_path(const CacheRoot& root) { return root.checkpoint() + "/tensor_files.json"; }
 std::string header_key(const std::string& file) { return "tensorfile:" + file; }
 
@@ -56,9 +55,28 @@ common::Status write_file_list(common::FileSystem& fs, const CacheRoot& root, co
   return {};
 }
 
+namespace {
+
+// A blob the checkpoint names that the cache cannot give back is a damaged checkpoint: gone (its
+// .bin or .meta missing) or unreadable is io, exit 2, as a missing manifest is; one that does not
+// match its .meta is malformed. The cache's own not_found (invalid_argument) fits a lookup under
+// a caller's key, not a reference the checkpoint promised. The message names the file.
+common::Error checkpoint_blob_error(const CacheError& e) {
+  switch (e.kind()) {
+    case CacheFailure::not_found:
+    case CacheFailure::io: return common::Error::io(e.message());
+    case CacheFailure::corrupt:
+    case CacheFailure::already_exists:
+    case CacheFailure::invalid_key: break;
+  }
+  return common::Error::malformed(e.message());
+}
+
+}  // namespace
+
 common::Result<TensorFile> saved_file_layout(const PersistentHybridCache& cache, const SavedFile& file) {
   auto header = cache.get_blob(CacheKind::kernel_meta, header_key(file.file));
-  if (!header) return header.error();
+  if (!header) return checkpoint_blob_error(header.error());
   std::string stem = file.file;
   if (stem.size() > 4 && stem.ends_with(".npy")) stem.resize(stem.size() - 4);
   return parse_tensor_header(file.format == "npy" ? TensorFileFormat::npy : TensorFileFormat::safetensors,
@@ -71,7 +89,7 @@ common::Result<AssembledFile> assemble_saved_file(const PersistentHybridCache& c
   std::vector<std::vector<std::uint8_t>> blobs;
   for (const auto& t : layout->tensors) {
     auto b = cache.get_blob(CacheKind::tensor, tensor_cache_key(t.name, t.length));
-    if (!b) return b.error();
+    if (!b) return checkpoint_blob_error(b.error());
     blobs.push_back(std::move(b.value()));
   }
   std::vector<std::span<const std::uint8_t>> spans(blobs.begin(), blobs.end());

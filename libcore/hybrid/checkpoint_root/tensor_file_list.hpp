@@ -33,7 +33,8 @@ struct SavedFile {
                                              const std::vector<std::vector<std::string>>& tensors);
 
 // The layout of one saved file, parsed from its verified header blob (what restore --out and
-// inspect both read).
+// inspect both read). A blob gone (.bin or .meta) is an io error naming the missing file (a
+// damaged checkpoint, exit 2); a damaged one is malformed. assemble_saved_file fails the same way.
 [[nodiscard]] common::Result<TensorFile> saved_file_layout(const PersistentHybridCache& cache, const SavedFile& file);
 
 // One saved file, whole, from its verified blobs: the bytes `save --from` read, bit for bit.
