@@ -29,14 +29,8 @@ namespace {
 // What restore --out would trip on in one saved file: its header blob, the header itself, or a
 // tensor blob it names; empty when all is well.
 std::string header_problem(const hybrid::PersistentHybridCache& cache, const hybrid::SavedFile& f) {
-  auto layout = hybrid::saved_file_layout(cache, f);
-  if (!layout) return layout.error().message();
-  for (const auto& t : layout->tensors) {
-    auto len = cache.verify_blob(hybrid::CacheKind::tensor, hybrid::tensor_cache_key(t.name, t.length));
-    if (!len) return hybrid::to_string(len.error());
-    if (*len != t.length) return "tensor " + t.name + ": length mismatch with the header";
-  }
-  return {};
+  auto s = hybrid::verify_saved_file(cache, f);  // the check restore --out makes before it writes
+  return s ? std::string{} : s.error().message();
 }
 
 // dtype and shape of every tensor of the saved files, by entry id; a file whose header does

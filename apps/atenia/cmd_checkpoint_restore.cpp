@@ -1,8 +1,11 @@
 // atenia checkpoint restore ROOT [--lazy] [--gpu-available] [--out DIR] [--json]
 // Materializes the checkpoint into a fresh manager and prints what came back, the drift and the
-// warm-start plan; --out writes the files saved with --from back. It only reads ROOT: with a
-// save pending recovery it refuses and names the command that recovers.
+// warm-start plan; --out writes the files saved with --from back, all or nothing, before anything
+// is printed (hybrid::write_tensor_files). It only reads ROOT: with a save pending recovery it
+// refuses and names the command that recovers.
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
@@ -49,6 +52,14 @@ int run_restore(const CheckpointOptions& o) {
   for (const auto& f : fallbacks) {
     std::cerr << "atenia: note: " << f.id << " was saved on VRAM and is restored in RAM: " << f.reason << "\n";
   }
+  // The files go to --out before anything is printed: a restore that cannot write them all (a
+  // damaged checkpoint, a failed write) prints no RESTORED line and leaves DIR as it was.
+  std::vector<std::string> written;
+  if (!o.out.empty()) {
+    auto w = hybrid::write_tensor_files(root, o.out);
+    if (!w) return report(w.error());
+    written = std::move(w.value());
+  }
   const auto plan = hybrid::build_warm_start_plan(mem, cp.value(), drift.reports(), o.gpu_available);
 
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
@@ -74,14 +85,8 @@ int run_restore(const CheckpointOptions& o) {
     if (o.json) decisions.push_back({{"id", d.id}, {"action", hybrid::to_string(d.action)}, {"reason", d.reason}});
     else std::cout << "WARM_START id=" << d.id << " action=" << hybrid::to_string(d.action) << " reason=" << d.reason << "\n";
   }
-  nlohmann::ordered_json written = nlohmann::ordered_json::array();
-  if (!o.out.empty()) {
-    auto w = hybrid::write_tensor_files(root, o.out);
-    if (!w) return report(w.error());
-    for (const auto& f : *w) {
-      if (!o.json) std::cout << "WROTE " << f << "\n";
-      written.push_back(f);
-    }
+  for (const auto& f : written) {
+    if (!o.json) std::cout << "WROTE " << f << "\n";
   }
   if (o.json) {
     std::cout << nlohmann::ordered_json{{"entries", entries}, {"drift", drifts}, {"warm_start", decisions},

@@ -1,7 +1,7 @@
 # atenia CLI tests: each script runs the built binary and checks exit codes, stdout and the
 # exact stderr line of every documented error.
 foreach(_t explain learn_stats simulate simulate_rates checkpoint checkpoint_rollback checkpoint_links
-           checkpoint_integrity place_profile
+           checkpoint_integrity checkpoint_restore_out place_profile
            answers)
   add_test(NAME atenia_cli_${_t}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/atenia/${_t}_test.sh $<TARGET_FILE:atenia>

@@ -143,7 +143,8 @@ TEST_CASE("error_kinds: persistent cache (was CacheError) -- each failure, its k
   REQUIRE(cache.ensure_root().ok());
   auto missing = cache.get_blob(hybrid::CacheKind::tensor, "k");
   REQUIRE_FALSE(missing.ok());
-  CHECK(hybrid::to_string(missing.error()) == "NotFound: no cache entry tensor/k");
+  CHECK(hybrid::to_string(missing.error()) ==
+        "NotFound: no cache entry tensor/k: " + cache.meta_path(hybrid::CacheKind::tensor, "k") + " is missing");
   CHECK(missing.error().code() == common::ErrorCode::invalid_argument);
   auto bad_key = cache.put_blob(hybrid::CacheKind::tensor, "", hybrid::Bytes{1}, 0, true);
   REQUIRE_FALSE(bad_key.ok());

@@ -93,7 +93,10 @@ CacheResult<void> PersistentHybridCache::ensure_root() const {
 CacheResult<CacheEntryMeta> PersistentHybridCache::get_meta(CacheKind kind, std::string_view key) const {
   if (auto v = validate_key(key); !v) return v.error();
   const std::string mpath = meta_path(kind, key);
-  if (!fs_->exists(mpath)) return CacheError::not_found("no cache entry " + entry_name(kind, key));
+  // The message names the file that is missing: the cache key alone does not say where to look.
+  if (!fs_->exists(mpath)) {
+    return CacheError::not_found("no cache entry " + entry_name(kind, key) + ": " + mpath + " is missing");
+  }
   auto text = common::read_text(*fs_, mpath, kMaxMetaBytes);
   if (!text) return io("Cannot read cache meta " + mpath, text.error());
   auto meta = parse_cache_meta(*text);
@@ -129,7 +132,7 @@ CacheResult<std::vector<std::uint8_t>> PersistentHybridCache::get_blob(CacheKind
   auto next = read_matching(*fs_, bin + ".next", *meta);
   if (next) return next;
   if (main.error().kind() == CacheFailure::not_found && next.error().kind() == CacheFailure::not_found) {
-    return CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
+    return CacheError::not_found("no payload for cache entry " + entry_name(kind, key) + ": " + bin + " is missing");
   }
   return main.error().kind() == CacheFailure::not_found ? next.error() : main.error();
 }
@@ -138,7 +141,8 @@ CacheResult<std::size_t> PersistentHybridCache::verify_blob(CacheKind kind, std:
   auto meta = get_meta(kind, key);
   if (!meta) return meta.error();
   const std::string bin = bin_path(kind, key);
-  CacheResult<std::size_t> last = CacheError::not_found("no payload for cache entry " + entry_name(kind, key));
+  CacheResult<std::size_t> last =
+      CacheError::not_found("no payload for cache entry " + entry_name(kind, key) + ": " + bin + " is missing");
   for (const std::string& path : {bin, bin + ".next"}) {
     std::ifstream in(path, std::ios::binary);
     if (!in) continue;

@@ -33,8 +33,14 @@ struct SavedFile {
                                              const std::vector<std::vector<std::string>>& tensors);
 
 // The layout of one saved file, parsed from its verified header blob (what restore --out and
-// inspect both read).
+// inspect both read). A blob gone (.bin or .meta) is an io error naming the missing file (a
+// damaged checkpoint, exit 2); a damaged one is malformed. assemble_saved_file fails the same way.
 [[nodiscard]] common::Result<TensorFile> saved_file_layout(const PersistentHybridCache& cache, const SavedFile& file);
+
+// What restore --out and inspect check of one saved file without loading it: its header blob
+// parses, and each tensor blob it names has the header's length and its checksum (streamed, 1 MiB
+// at a time), failing as saved_file_layout does.
+[[nodiscard]] common::Status verify_saved_file(const PersistentHybridCache& cache, const SavedFile& file);
 
 // One saved file, whole, from its verified blobs: the bytes `save --from` read, bit for bit.
 struct AssembledFile {
@@ -43,7 +49,11 @@ struct AssembledFile {
 };
 [[nodiscard]] common::Result<AssembledFile> assemble_saved_file(const PersistentHybridCache& cache, const SavedFile& file);
 
-// Writes every file `save --from` took in back under `dir`, from the verified blobs.
-[[nodiscard]] common::Result<std::vector<std::string>> write_tensor_files(const CacheRoot& root, const std::string& dir);
+// Writes every file `save --from` took in back under `dir` (created when absent), from the
+// verified blobs, all or nothing: nothing is written unless every file verifies, and a failing
+// write removes what the call wrote. A symbolic link at a name in `dir` is replaced, never
+// written through (see the .cpp for why and for the one case a failure cannot undo).
+[[nodiscard]] common::Result<std::vector<std::string>> write_tensor_files(
+    const CacheRoot& root, const std::string& dir, common::FileSystem& fs = common::real_file_system());
 
 }  // namespace hybrid

@@ -15,6 +15,7 @@ expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
 expect_out_eq() { [ "$(cat "$WORK/out")" == "$1" ] || fail "stdout differs from: $1"; }
 expect_err_eq() { [ "$(cat "$WORK/err")" == "$1" ] || fail "stderr differs from: $1"; }
 expect_out_has() { grep -qF -- "$1" "$WORK/out" || fail "stdout lacks: $1"; }
+expect_err_has() { grep -qF -- "$1" "$WORK/err" || fail "stderr lacks: $1"; }
 expect_out_file() { diff -u "$1" "$WORK/out" >&2 || fail "stdout differs from $1"; }
 expect_err_empty() { [ ! -s "$WORK/err" ] || fail "stderr is not empty"; }
 expect_out_empty() { [ ! -s "$WORK/out" ] || fail "stdout is not empty"; }

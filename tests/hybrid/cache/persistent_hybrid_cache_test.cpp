@@ -176,6 +176,10 @@ TEST_CASE("persistent_cache: missing payload is NotFound, bad meta is Corrupt, r
   std::filesystem::remove(cache.bin_path(CacheKind::gradient, "g"));
   CHECK_FALSE(cache.exists(CacheKind::gradient, "g"));
   CHECK(cache.get_blob(CacheKind::gradient, "g").error().kind() == CacheFailure::not_found);
+  // The message names the missing file, not only the key (a user looks for a file).
+  const std::string gone = cache.bin_path(CacheKind::gradient, "g") + " is missing";
+  CHECK(cache.get_blob(CacheKind::gradient, "g").error().message().ends_with(gone));
+  CHECK(cache.verify_blob(CacheKind::gradient, "g").error().message().ends_with(gone));
   REQUIRE(cache.put_blob(CacheKind::gradient, "g", Bytes{4, 5}, 0, true).ok());
   spit(cache.meta_path(CacheKind::gradient, "g"), "kind=gradient\nlen=2\nchecksum32=1\ncreated_unix=0\nextra=1\n");
   auto bad = cache.get_blob(CacheKind::gradient, "g");

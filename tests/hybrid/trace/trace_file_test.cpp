@@ -13,7 +13,7 @@
 
 namespace {
 
-std::string slurp(const std::string& path) {
+std::string read_trace_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
@@ -48,7 +48,7 @@ TEST_CASE("trace_file: events streamed in batches give the bytes of one TraceEve
   REQUIRE(f->append(none).ok());
   REQUIRE(f->append(second).ok());
   REQUIRE(f->finish().ok());
-  CHECK(slurp(path) == whole.json());
+  CHECK(read_trace_file(path) == whole.json());
   CHECK(entries(dir.path()) == 1);
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("trace_file: an empty trace is valid JSON; an unfinished one leaves th
     REQUIRE(f.ok());
     REQUIRE(f->finish().ok());
   }
-  CHECK(slurp(path) == hybrid::TraceEvents{}.json());
+  CHECK(read_trace_file(path) == hybrid::TraceEvents{}.json());
   {
     auto f = hybrid::TraceFile::open(common::real_file_system(), path);
     REQUIRE(f.ok());
@@ -69,7 +69,7 @@ TEST_CASE("trace_file: an empty trace is valid JSON; an unfinished one leaves th
     REQUIRE(f->append(ev).ok());
     CHECK(entries(dir.path()) == 2);  // the target and the temporary
   }
-  CHECK(slurp(path) == hybrid::TraceEvents{}.json());
+  CHECK(read_trace_file(path) == hybrid::TraceEvents{}.json());
   CHECK(entries(dir.path()) == 1);
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("trace_file: the Nth write, fsync or rename failing leaves the old fil
       if (common::Status s = f->append(b); !s.ok()) return s;
       return f->finish();
     }();
-    const std::string now = slurp(path);
+    const std::string now = read_trace_file(path);
     CHECK((now == "old" || now == whole.json()));  // a failed directory fsync comes after the rename
     CHECK(entries(dir.path()) == 1);
     if (done.ok()) {
