@@ -111,4 +111,17 @@ run "$NLTRAIN" train --resume S
 expect_error 2 "S/blobs is a symbolic link or a special file"
 listing elsewhere >e.after
 cmp -s e.before e.after || fail "a write went through the link"
+
+# A blob or .meta file missing from the run directory: a damaged checkpoint (exit 2, as a
+# corrupt one), named by its path; export writes nothing.
+for gone in "blobs/tensor/tensor:E:len16384.bin" "blobs/tensor/tensor:E:len16384.meta"; do
+  rm -rf M && cp -r R M && rm "M/$gone"
+  run "$NLTRAIN" train --resume M
+  expect_error 2 "M/$gone"
+  run "$NLTRAIN" eval --checkpoint M
+  expect_error 2 "M/$gone"
+  run "$NLTRAIN" export M --to m.safetensors
+  expect_error 2 "M/$gone"
+  [ ! -e m.safetensors ] || fail "export of a damaged checkpoint wrote m.safetensors"
+done
 finish
