@@ -64,14 +64,8 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
     if (!t.ok()) return report(t.error());
     trace = std::move(*t);
   }
-  // Only the writing rank takes the run directory (the others never write). What this call
-  // creates for it is removed again on the way out while still empty: a start refused after this
-  // point (an output that cannot be opened, a budget, a placement table) leaves nothing behind.
-  struct RemoveIfEmpty {
-    std::vector<std::string> dirs;
-    ~RemoveIfEmpty() { remove_empty_dirs(dirs); }
-  } created{writer ? missing_dirs(out) : std::vector<std::string>{}};
-  std::optional<common::DirLock> lock;
+  // Only the writing rank takes the run directory; a start refused below leaves none (RunDirLock).
+  std::optional<RunDirLock> lock;
   if (writer) {
     auto l = lock_run_dir(out);
     if (!l.ok()) return report(l.error());
@@ -118,9 +112,7 @@ int train_planned(const TrainOptions& o, TrainPlan& plan, std::optional<nl::Basi
     }
     if (!writer) return {};
     const nl::TimedPhase save(trace.get(), nl::StepPhase::checkpoint);
-    run.receipts = receipts.position();
-    run.receipt_every = receipts.enabled() ? std::optional(receipts.every()) : std::nullopt;
-    run.compact_receipts = receipts.enabled() && receipts.compact();
+    receipts.keep_in(run);
     return save_checkpoint(out, nl::BasicCheckpoint<T>{trainer->state(), encode_run(run)});
   };
   // A rank that cannot go on while the others wait in an exchange ends them all.

@@ -41,9 +41,13 @@ class ReceiptStream {
   template <typename T>
   [[nodiscard]] common::Status after(const nl::BasicTrainer<T>& t, const nl_audit::StepData& d, const nl::BasicStepReport<T>& r);
   [[nodiscard]] nl_audit::ChainPosition position() const { return recorder_ ? recorder_->position() : nl_audit::ChainPosition{}; }
-  // How the receipts are written (meaningful when enabled()): the run record keeps them.
-  [[nodiscard]] std::uint64_t every() const { return every_; }
-  [[nodiscard]] bool compact() const { return compact_; }
+  // Into the run record a checkpoint saves: where the chain stands and how its receipts are
+  // written (none of it without receipts).
+  void keep_in(RunRecord& run) const {
+    run.receipts = position();
+    run.receipt_every = enabled() ? std::optional(every_) : std::nullopt;
+    run.compact_receipts = enabled() && compact_;
+  }
 
  private:
   JsonlSink sink_;

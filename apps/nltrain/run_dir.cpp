@@ -72,6 +72,9 @@ std::string checkpoint_path(const std::string& dir) {
   return nl_store::run_manifest_path(dir);
 }
 
+namespace {
+
+// The directories create_dirs(dir) would make, dir first (none when it exists).
 std::vector<std::string> missing_dirs(const std::string& dir) {
   common::FileSystem& fs = common::real_file_system();
   std::vector<std::string> out;
@@ -84,20 +87,26 @@ std::vector<std::string> missing_dirs(const std::string& dir) {
   return out;
 }
 
-void remove_empty_dirs(const std::vector<std::string>& dirs) {
-  for (const std::string& d : dirs) {
+}  // namespace
+
+RunDirLock::~RunDirLock() {
+  for (const std::string& d : created_) {
     if (::rmdir(d.c_str()) != 0) return;  // not empty (a checkpoint, a file of the user's), or gone: keep the rest
   }
 }
 
-common::Result<common::DirLock> lock_run_dir(const std::string& dir) {
+common::Result<RunDirLock> lock_run_dir(const std::string& dir) {
   common::FileSystem& fs = common::real_file_system();
   if (fs.node_kind(dir) != common::NodeKind::missing && !fs.is_dir(dir)) {
     return common::Error::io("--out: " + dir + " exists and is not a directory");
   }
+  std::vector<std::string> created = missing_dirs(dir);
   if (common::Status s = fs.create_dirs(dir); !s.ok()) return s.error().at_file(dir);
   auto lock = common::DirLock::acquire(dir, common::LockWait::fail_at_once);
-  if (lock.ok()) return std::move(*lock);
+  if (lock.ok()) return RunDirLock(std::move(*lock), std::move(created));
+  for (const std::string& d : created) {
+    if (::rmdir(d.c_str()) != 0) break;
+  }
   if (lock.error().held_elsewhere()) {
     return common::Error::io(dir + ": another nltrain is training into this directory (its lock is held)");
   }

@@ -40,17 +40,26 @@ struct RunRecord {
 // holds only that (or DIR is such a file).
 [[nodiscard]] std::string checkpoint_path(const std::string& dir);
 
-// The directories lock_run_dir(DIR) would create, DIR first and its missing parents after it
-// (none when DIR exists).
-[[nodiscard]] std::vector<std::string> missing_dirs(const std::string& dir);
-// Removes each of `dirs`, in order, that is still an empty directory (rmdir(2), which never
-// removes anything else): what a refused or failed start created, so that it leaves nothing.
-void remove_empty_dirs(const std::vector<std::string>& dirs);
+// A run directory this process holds: its lock, and the directories lock_run_dir created for it
+// (DIR and missing parents), removed again when this goes while they are still empty (rmdir(2),
+// which never removes anything else): a start refused after the directory was taken leaves
+// nothing behind, and one that saved a checkpoint keeps it.
+class RunDirLock {
+ public:
+  RunDirLock(common::DirLock lock, std::vector<std::string> created) : lock_(std::move(lock)), created_(std::move(created)) {}
+  RunDirLock(RunDirLock&&) noexcept = default;  // the moved-from one has nothing to remove
+  RunDirLock& operator=(RunDirLock&&) = delete;
+  ~RunDirLock();
+
+ private:
+  common::DirLock lock_;
+  std::vector<std::string> created_;  // DIR first, then its parents
+};
 
 // Creates DIR when missing and locks it (common::DirLock on the directory itself, flock(2)),
 // failing at once when another trainer holds it: two trainers never write one run directory,
 // and the kernel drops the lock when the process dies.
-[[nodiscard]] common::Result<common::DirLock> lock_run_dir(const std::string& dir);
+[[nodiscard]] common::Result<RunDirLock> lock_run_dir(const std::string& dir);
 
 // Saves into DIR (locked) all or nothing: a failure leaves the previous checkpoint as it was.
 [[nodiscard]] common::Status save_checkpoint(const std::string& dir, const nl::Checkpoint& c);

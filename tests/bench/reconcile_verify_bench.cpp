@@ -3,6 +3,8 @@
 //                                  the reference's reconcileReceipt in a node loop on the same record
 //   BM_reconcile_multi_xor_library MultiStepReconciler over the xor multi-step bundle (records/s),
 //                                  against the reference's reconcileMultiStep on the same records
+//   BM_reconcile_derived_record_library  the rules of one 7 KB bundle record as verify multi runs them
+//                                  (Rule 14 on every record), already parsed; no reference ratio
 //   BM_bp_verify_general_iris_process  one `bp verify general` process on the iris golden, against
 //                                  one `node <reference>/dist/bin/bp.js verify general` process
 //   BM_bp_verify_multi_per_record  records verified per second inside one `bp verify multi --jobs 1` process
@@ -149,6 +151,26 @@ BENCHMARK(BM_bp_verify_general_iris_process)->UseManualTime()->Unit(benchmark::k
 
 // A valid `records`-record bundle written by bundle_gen, made once per run; empty when it cannot be.
 std::string bundle(int records) { return bench::generated_bundle(records, "bp_verify_multi_bench"); }
+
+// The rules of one `bp verify multi` record as verify multi runs them (every record derived: Rule 14
+// re-runs the engine on it; sums judged against their terms): the second record of a generated
+// bundle, 7 KB, already parsed. Rule 14 is most of it (a record compares about a hundred numbers).
+void BM_reconcile_derived_record_library(benchmark::State& state) {
+  static const std::optional<nlohmann::ordered_json> record = []() -> std::optional<nlohmann::ordered_json> {
+    std::ifstream in(bundle(2));
+    std::string first, second;
+    if (!std::getline(in, first) || !std::getline(in, second)) return std::nullopt;
+    return nlohmann::ordered_json::parse(second);
+  }();
+  if (!record) return state.SkipWithError("bundle_gen is not built or failed");
+  const reconcile::Options options{.derive_every_record = true, .term_scaled_sums = true};
+  for (auto _ : state) {
+    const auto r = reconcile::reconcile_receipt(*record, options);
+    if (!r.ok) return state.SkipWithError("the generated record does not reconcile");
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_reconcile_derived_record_library)->Unit(benchmark::kMicrosecond)->MinTime(1.0);
 
 // CPU seconds of one `args... file` process (the best of `runs`: the least disturbed by a busy machine).
 std::optional<double> process_cpu_seconds(std::vector<std::string> args, const std::string& file, int runs) {
