@@ -139,8 +139,8 @@ int run_gradcheck(const GradcheckOptions& o) {
 Registration add_gradcheck_command(CLI::App& app) {
   auto o = std::make_shared<GradcheckOptions>();
   CLI::App* cmd = app.add_subcommand("gradcheck", "Check gradients: tape vs hand-written backward vs finite differences");
-  cmd->add_option("--rule", o->rule, "Memory rule (default delta)");
-  cmd->add_flag("--all-rules", o->all, "Check all nine rules");
+  CLI::Option* rule = cmd->add_option("--rule", o->rule, "Memory rule (default delta)");
+  cmd->add_flag("--all-rules", o->all, "Check all nine rules (not with --rule)")->excludes(rule);
   cli_common::add_count_option(cmd, "--levels", o->levels, "CMS levels K (default 2, as train)");
   cmd->add_option("--schedule", o->schedule,
                   "CMS frequency schedule: fixed or learned (the straight-through gate; needs --levels >= 2; "

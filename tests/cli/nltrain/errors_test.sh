@@ -20,6 +20,8 @@ run "$NLTRAIN" gradcheck --rule DeltaRule --levels 1
 expect_rc 0
 run "$NLTRAIN" gradcheck --rule TITANSLMM --levels 1
 expect_rc 0
+run "$NLTRAIN" gradcheck --rule delta --all-rules
+expect_error 2 "--rule excludes --all-rules"
 run "$NLTRAIN" train --levels 0
 expect_error 3 "levels: must be in 1..6"
 run "$NLTRAIN" train --schedule sometimes --out x
@@ -234,6 +236,20 @@ run "$NLTRAIN" grads st_nod.json
 expect_error 2 "st_nod.json: /config: missing required key 'd'"
 run "$NLTRAIN" grads nothere.json
 expect_error 2 "nothere.json"
+# A target id, as an input id, must be below the vocabulary (the loss would read past the logits).
+/usr/bin/env python3 -c '
+import json
+s = json.load(open("st.json"))
+s["tokens"]["targets"][0] = 256
+json.dump(s, open("st_target.json", "w"))
+s["tokens"]["targets"][0] = 18446744073709551615
+json.dump(s, open("st_target64.json", "w"))'
+for f in st_target.json st_target64.json; do
+  run "$NLTRAIN" grads $f
+  expect_error 2 "$f: /tokens/targets/0: token must be < vocab"
+  run "$NLTRAIN" grads $f --fp64 --exact
+  expect_error 2 "$f: /tokens/targets/0: token must be < vocab"
+done
 
 # A start refused once the run directory was taken leaves no directory behind (the run's own,
 # nested ones too), and never removes one that was there already.
