@@ -5,6 +5,8 @@
 #include "terminal.hpp"
 #include "verify_output.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "common/file_system.hpp"
 
 namespace bp::cli {
@@ -18,6 +20,7 @@ constexpr std::string_view kUsage =
     "\n"
     "    bp examples pytorch            path of pytorch.py (TraceDumper for a PyTorch loop)\n"
     "    bp examples pytorch --print    its text on standard output\n"
+    "    bp examples pytorch --json     {\"ok\":true,\"helper_path\":\"...\"}\n"
     "    bp examples pytorch_mlp        path of pytorch_mlp.py (MlpReceiptWriter: tensor receipts of\n"
     "                                   an nn.Sequential MLP's steps, for bp verify tensor)\n"
     "    bp examples jax                path of jax.py (TraceDumper for a JAX loop)\n"
@@ -72,7 +75,10 @@ int run_examples(const Invocation& inv) {
     e.hint = "set BP_EXTRACT_DIR to the directory holding pytorch.py and jax.py, or reinstall bp.";
     return fail(inv, e);
   }
-  const std::string shown = print ? std::move(*text) : path + "\n";
+  // --json: the reference's {"ok":true,"helper_path":...}; --print writes the text either way.
+  const std::string shown = print     ? std::move(*text)
+                            : inv.json ? nlohmann::ordered_json{{"ok", true}, {"helper_path", path}}.dump() + "\n"
+                                       : path + "\n";
   return write_stdout(shown) ? kExitOk : stdout_write_failed();
 }
 

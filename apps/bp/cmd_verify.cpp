@@ -102,8 +102,13 @@ int run_tensor(const Invocation& inv) {
     return usage_error(inv, "verify tensor takes one stream of receipts; unexpected '" + inv.words[3] +
                                 "' (concatenate the files: cat a.jsonl b.jsonl | bp verify tensor -).");
   }
-  if (inv.data || inv.cross_machine || inv.threads) {
-    return usage_error(inv, "verify tensor takes no --data, --cross-machine or --threads (they are verify nltrain's).");
+  if (inv.data || inv.cross_machine || inv.threads || inv.jobs) {
+    // An option of another verify kind is an invalid argument here (exit 3, as an unknown flag).
+    CliError e;
+    e.exit_code = kExitInvalidArgument;
+    e.code = "INVALID_FLAG";
+    e.message = "verify tensor takes no --data, --cross-machine, --threads (verify nltrain's) or --jobs (verify multi's).";
+    return fail(inv, e);
   }
   return verify_tensor_file(inv, std::get<std::string>(file));
 }

@@ -68,7 +68,8 @@ std::string generate_builtin_usage(std::string_view name) {
          "\n"
          "  (no option)      receipt on stdout\n"
          "  --out <file>     receipt to <file>, written atomically\n"
-         "  --check          compare with the bundled golden; exit 0 when the bytes are equal, 1 otherwise\n"
+         "  --check          compare with the bundled golden (with --out F: with F); exit 0 when the bytes\n"
+         "                   are equal, 1 otherwise\n"
          "  --json           with --check or --out: a one-line JSON result on stdout\n"
          "\n"
          "  Exit status: 0 written or equal, 1 drift, 2 usage or I/O error.\n";

@@ -95,8 +95,15 @@ common::Status check_ingest_cap(std::string_view bytes, std::string_view label) 
 common::Result<ordered_json> parse_sidecar(std::string_view text, std::string_view label, std::string_view what) {
   common::JsonInputOptions options;
   options.bom = common::BomPolicy::strip;
-  auto doc = common::parse_json_text(js_trim(text), options);
-  if (!doc) return fail(label, std::string(what) + " not valid JSON: " + doc.error().to_string());
+  const std::string_view trimmed = js_trim(text);
+  // Lines count from the file's first, not the first after the whitespace trimmed off.
+  options.first_line = 1 + std::count(text.data(), trimmed.data(), '\n');
+  auto doc = common::parse_json_text(trimmed, options);
+  if (!doc) {
+    const common::Error& e = doc.error();
+    const std::string line = e.where().line > 0 ? " at line " + std::to_string(e.where().line) : "";
+    return fail(label, std::string(what) + " not valid JSON" + line + ": " + e.to_string());
+  }
   return std::move(*doc);
 }
 

@@ -152,6 +152,16 @@ def main():
     rc, out, err = expect(f, bp, "unknown command", ["zzzzzzzzzz"], 2, "")
     f.truth("unknown command usage", re.match(re.escape(b"bp: unknown command 'zzzzzzzzzz'. " + RERUN.encode() + b"\n\nbp ")
                                               + VERSION.pattern[:-2].encode() + b" ", err) is not None, repr(err[:120]))
+    # examples --json: the reference's {"ok":true,"helper_path":...}, the path bp examples prints.
+    rc, path, _ = expect(f, bp, "examples path", ["examples", "pytorch"], 0, None, "")
+    rc, out, _ = expect(f, bp, "examples --json", ["examples", "pytorch", "--json"], 0, None, "")
+    f.check("examples --json stdout", out.decode(),
+            '{"ok":true,"helper_path":%s}\n' % __import__("json").dumps(path.decode().rstrip("\n")))
+    # Another verify kind's option given to verify tensor: an invalid argument (exit 3, bp(1)).
+    for opt in (["--threads", "2"], ["--jobs", "2"], ["--data", "x"], ["--cross-machine"]):
+        expect(f, bp, "verify tensor " + opt[0], ["verify", "tensor", "-", *opt], 3, "",
+               "bp: verify tensor takes no --data, --cross-machine, --threads (verify nltrain's) or --jobs "
+               "(verify multi's).\n")
     # Missing file argument in human mode: the command's usage on stderr, exit 2.
     rc, out, err = expect(f, bp, "from-config missing file", ["generate", "from-config"], 2, "")
     f.truth("from-config usage on stderr", err.startswith(b"Usage: bp generate from-config <file>"), repr(err[:60]))

@@ -69,6 +69,15 @@ def main():
                env=EPOCH0)
     expect(f, bp, "single json", ["import", "pytorch", path, "--json"], 0, stdout=out.decode(),
            stderr='{"ok":true,"differential":{"passed":true,"disagreements":[]}}\n', env=EPOCH0)
+    # Two documents, or a malformed one after blank lines: the refusal names the file's line.
+    one = json.dumps(sidecar, separators=(",", ":")).encode() + b"\n"
+    for name, text, line in (("two documents", one + one, 2), ("after blank lines", b"\n\n" + one[:-3] + b"\n", 3)):
+        bad = os.path.join(scratch, "bad-%s.json" % name.replace(" ", "-"))
+        with open(bad, "wb") as fh:
+            fh.write(text)
+        rc, _, err = expect(f, bp, "single " + name, ["import", "pytorch", bad], 2, stdout="")
+        f.truth("single %s: one line naming line %d" % (name, line),
+                err.count(b"\n") == 1 and (b"not valid JSON at line %d: " % line) in err, repr(err[:300]))
     out_file = os.path.join(scratch, "single.receipt.jsonl")
     expect(f, bp, "single --out", ["import", "pytorch", path, "--out", out_file], 0, stdout="",
            stderr="import ok: differential check passed; wrote %s\n" % out_file, env=dict(EPOCH0, NO_COLOR="1"))
