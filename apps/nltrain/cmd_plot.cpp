@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli_common/path_option.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
@@ -105,7 +106,7 @@ Registration add_plot_command(CLI::App& app) {
   auto o = std::make_shared<PlotOptions>();
   CLI::App* cmd = app.add_subcommand("plot", "Draw the loss curve of a metrics file as SVG");
   cmd->add_option("METRICS", o->metrics, "Metrics JSONL written by nltrain train --metrics ('-': stdin)")->required();
-  cmd->add_option("--out", o->out, "SVG file (default loss.svg; '-': stdout)");
+  cli_common::add_path_option(cmd, "--out", o->out, "SVG file (default loss.svg; '-': stdout)");
   cmd->add_option("--title", o->title, "Title of the picture");
   return {cmd, [o] { return run_plot(*o); }};
 }

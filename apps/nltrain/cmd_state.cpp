@@ -6,6 +6,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "cli_common/count_option.hpp"
+#include "cli_common/path_option.hpp"
 #include "common/file_system.hpp"
 #include "common/json_input.hpp"
 #include "corpus.hpp"
@@ -113,7 +114,7 @@ Registration add_init_command(CLI::App& app) {
   cmd->add_option("--data-format", o->data_format, "bytes (default), u16 or u32, as nltrain train");
   cli_common::add_count_option(cmd, "--chunk", o->chunk, "Which chunk of the text (default 0)");
   cli_common::add_count_option(cmd, "--step", o->step, "The conductor's step for the chunk (sets which levels are active; default 0)");
-  cmd->add_option("--out", o->out, "Output file ('-': stdout)")->required();
+  cli_common::add_path_option(cmd, "--out", o->out, "Output file ('-': stdout)")->required();
   return {cmd, [o] { return run_init(*o); }};
 }
 
@@ -124,7 +125,7 @@ Registration add_grads_command(CLI::App& app) {
   cli_common::add_count_option(cmd, "--step", o->step, "Override the state's step");
   cmd->add_flag("--fp64", o->fp64, "Evaluate in double precision (hand-written backward), rounded to fp32");
   cmd->add_flag("--exact", o->exact, "With --fp64: every number is the binary64 value itself, not its fp32 rounding");
-  cmd->add_option("--out", o->out, "Output file (default '-': stdout)");
+  cli_common::add_path_option(cmd, "--out", o->out, "Output file (default '-': stdout)");
   return {cmd, [o] { return run_grads(*o); }};
 }
 

@@ -104,8 +104,14 @@ common::Result<TensorFileState> load_tensor_file(const std::string& path) {
     const std::vector<std::uint64_t> need(s.shape.begin(), s.shape.end());
     if (t.shape != need) return bad(path, "tensor \"" + s.name + "\": shape " + hybrid::shape_text(t.shape) + ", expected " + hybrid::shape_text(need));
     std::memcpy(s.data.data(), text->data() + t.offset, s.data.size() * sizeof(float));
+    // AdamW's second moment is a running mean of squares: a negative one is no state AdamW can
+    // reach, and its square root in the update would be NaN.
+    const bool second_moment = s.name.starts_with("adam_v/");
     for (std::size_t i = 0; i < s.data.size(); ++i) {
       if (!std::isfinite(s.data[i])) return bad(path, "tensor \"" + s.name + "\": element " + std::to_string(i) + " is not finite");
+      if (second_moment && s.data[i] < 0) {
+        return bad(path, "tensor \"" + s.name + "\": element " + std::to_string(i) + " is negative (a second moment)");
+      }
     }
     in_file.erase(it);
   }

@@ -1,5 +1,6 @@
 // nltrain train's command line (the options; cmd_train.cpp runs them).
 #include "cli_common/count_option.hpp"
+#include "cli_common/path_option.hpp"
 #include "commands.hpp"
 #include "device_option.hpp"
 #include "train_options.hpp"
@@ -17,7 +18,7 @@ Registration add_train_command(CLI::App& app) {
   cmd->add_option("--data-format", o->data.format,
                   "bytes (default: every byte a token), u16 or u32 (little-endian token ids, each below --vocab); "
                   "--resume keeps the run's");
-  cmd->add_option("--out", o->out, "Run directory for checkpoints (default nltrain-run)");
+  cli_common::add_path_option(cmd, "--out", o->out, "Run directory for checkpoints (default nltrain-run)");
   cmd->add_option("--resume", o->resume, "Continue the run saved in this directory");
   cmd->add_option("--from", o->from, "Start a new run from the parameters and configuration of a safetensors file (nltrain export)");
   cmd->add_option("--metrics", o->metrics,

@@ -22,6 +22,13 @@ run "$NLTRAIN" gradcheck --rule TITANSLMM --levels 1
 expect_rc 0
 run "$NLTRAIN" gradcheck --rule delta --all-rules
 expect_error 2 "--rule excludes --all-rules"
+# An empty --out is refused, never read as "not given" (train wrote into nltrain-run).
+for cmd in "init --d 8 --heads 2 --seq-len 8" "train ${SMALL[*]} --steps 2" "plot none.jsonl" "grads none.json"; do
+  # shellcheck disable=SC2086
+  run "$NLTRAIN" $cmd --out ''
+  expect_error 2 "--out: must not be empty"
+  [ ! -e nltrain-run ] || fail "$cmd --out '': wrote nltrain-run"
+done
 run "$NLTRAIN" train --levels 0
 expect_error 3 "levels: must be in 1..6"
 run "$NLTRAIN" train --schedule sometimes --out x

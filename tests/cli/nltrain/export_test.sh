@@ -137,6 +137,11 @@ put("wrongcfg.safetensors", t, {**meta, "nltrain.config": meta["nltrain.config"]
 put("invalidcfg.safetensors", t, {**meta, "nltrain.config": meta["nltrain.config"].replace('"d":16', '"d":8')})
 put("badstep.safetensors", t, {**meta, "nltrain.step": "-1"})
 put("unknown.safetensors", t, {**meta, "nltrain.epoch": "3"})
+o = load_file("ro.safetensors")
+with safe_open("ro.safetensors", "np") as f:
+    ometa = f.metadata()
+v = o["adam_v/E"].copy(); v[0, 1] = -1e-3
+save_file({**o, "adam_v/E": v}, "negv.safetensors", metadata=ometa)
 PY
 head -c 40000 r.safetensors >trunc.safetensors
 check_bad() {  # file, text
@@ -157,6 +162,7 @@ check_bad wrongcfg.safetensors 'tensor "E": shape [256, 16], expected [128, 16]'
 check_bad invalidcfg.safetensors 'metadata key "nltrain.config": mag config: rule config: d_c'
 check_bad badstep.safetensors 'metadata key "nltrain.step": expected a decimal step'
 check_bad unknown.safetensors 'metadata key "nltrain.epoch": unknown'
+check_bad negv.safetensors 'tensor "adam_v/E": element 1 is negative (a second moment)'
 [ ! -e B ] || fail "a refused --from left a run directory"
 run "$NLTRAIN" eval --from nowhere.safetensors
 expect_error 2 "nowhere.safetensors: no such file"
