@@ -44,9 +44,12 @@ std::string iso8601_utc_millis(std::int64_t epoch_ms) {
 std::variant<std::string, CliError> import_timestamp() {
   if (const char* env = std::getenv("SOURCE_DATE_EPOCH"); env != nullptr) {
     const std::string_view text(env);
+    // Leading zeros are digits of the same number (a zero-padded value is still whole seconds).
+    std::string_view digits = text;
+    while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
     std::int64_t secs = 0;
-    bool ok = !text.empty() && text.size() <= 12;
-    for (char c : text) {
+    bool ok = !digits.empty() && digits.size() <= 12;
+    for (char c : digits) {
       ok = ok && c >= '0' && c <= '9';
       if (ok) secs = secs * 10 + (c - '0');
     }

@@ -94,10 +94,12 @@ def main():
     _, later, _ = run(bp, ["import", "pytorch", path], env={"SOURCE_DATE_EPOCH": "1700000000"})
     f.check("SOURCE_DATE_EPOCH", json.loads(later)["attestor"]["import_provenance"]["import_timestamp"],
             "2023-11-14T22:13:20.000Z")
+    _, padded, _ = run(bp, ["import", "pytorch", path], env={"SOURCE_DATE_EPOCH": "00000000000000000001700000000"})
+    f.check("SOURCE_DATE_EPOCH with leading zeros", padded, later)
     rc, clock, _ = run(bp, ["import", "pytorch", path])  # the clock, or SOURCE_DATE_EPOCH if CI sets one
     f.truth("wall clock timestamp", re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
             json.loads(clock)["attestor"]["import_provenance"]["import_timestamp"]) is not None)
-    for bad in ("abc", "-1", "1.5", "", "99999999999999"):
+    for bad in ("abc", "-1", "1.5", "", "99999999999999", "0099999999999999", "+1"):
         expect(f, bp, "bad SOURCE_DATE_EPOCH %r" % bad, ["import", "pytorch", path], 3, stdout="",
                env={"SOURCE_DATE_EPOCH": bad})
 
