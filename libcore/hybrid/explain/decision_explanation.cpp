@@ -43,7 +43,7 @@ std::string confidence_sentence(const std::optional<ChoiceStats>& s, const std::
            " in this context (" + std::to_string(s->success_count) +
            " successful), too few for a firm confidence in it; the choice is tentative.";
   }
-  return "Only " + counts + ", too few for a firm confidence in it; the choice is tentative.";
+  return "Only " + counts + ", too weak a record for a firm confidence in it; the choice is tentative.";
 }
 
 }  // namespace

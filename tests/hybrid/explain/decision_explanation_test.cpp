@@ -117,6 +117,18 @@ TEST_CASE("decision_explanation: the learned value decides, and the confidence i
         "context, so the confidence in it is 0%.");
 }
 
+TEST_CASE("decision_explanation: many observations with a weak success rate are called weak, not few") {
+  SelfTrainer t;
+  for (int i = 0; i < 40; ++i) record(t, kCtx, BackendChoice::cpu, i < 14, 5);
+  auto e = explain_decision(t, {true, 0, 1});
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendChoice::cpu);
+  CHECK(e->confidence == doctest::Approx(observation_confidence(14, 40)));
+  CHECK(e->explanation.ends_with("CPU 5 (average score 5 over 40 episodes). Only 14 of 40 CPU observations in this "
+                                 "context succeeded, too weak a record for a firm confidence in it; the choice is "
+                                 "tentative."));
+}
+
 TEST_CASE("decision_explanation: confidence grows with the number of observations") {
   CHECK(observation_confidence(0, 0) == 0.0F);
   CHECK(observation_confidence(4, 4) == doctest::Approx(4.0 / (4.0 + 1.96 * 1.96)).epsilon(1e-4));
