@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -19,11 +20,42 @@ namespace hybrid {
 std::string files_path(const CacheRoot& root) { return root.checkpoint() + "/tensor_files.json"; }
 std::string header_key(const std::string& file) { return "tensorfile:" + file; }
 
+namespace {
+
+// A root without the list is a checkpoint of --tensors only, unless the cache holds a saved
+// file's header blob: a save writes the list with the headers, so the list was lost, and the
+// files it named would silently not be restored (or checked) at all.
+common::Status refuse_orphaned_headers(common::FileSystem& fs, const CacheRoot& root) {
+  const std::string dir = root.blobs() + "/" + std::string(to_string(CacheKind::kernel_meta));
+  if (!fs.is_dir(dir)) return {};
+  auto names = fs.list_dir(dir);
+  if (!names) return names.error();
+  const std::string prefix = header_key("");
+  for (const std::string& name : *names) {
+    if (!name.starts_with(prefix)) continue;
+    std::string key = name;  // <key>.bin, .meta or .bin.next
+    for (const char* suffix : {".bin.next", ".bin", ".meta"}) {
+      if (key.ends_with(suffix)) {
+        key.resize(key.size() - std::string_view(suffix).size());
+        break;
+      }
+    }
+    return common::Error::io(files_path(root) + " is missing, but " + dir + " holds the header blob of a saved file (" +
+                             key + "); the checkpoint is damaged");
+  }
+  return {};
+}
+
+}  // namespace
+
 common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root) {
   std::vector<SavedFile> out;
   auto& fs = common::real_file_system();
   const std::string path = files_path(root);
-  if (!fs.exists(path)) return out;
+  if (!fs.exists(path)) {
+    if (auto s = refuse_orphaned_headers(fs, root); !s) return s.error();
+    return out;
+  }
   auto text = common::read_text(fs, path, common::kMaxJsonInputBytes);
   if (!text) return text.error().at_file(path);
   auto doc = common::parse_json_text(*text, {.file = path, .bom = common::BomPolicy::strip});

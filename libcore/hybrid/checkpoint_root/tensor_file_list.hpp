@@ -24,7 +24,9 @@ struct SavedFile {
   std::string format;  // "npy" or "safetensors"
 };
 
-// The list, validated; empty when the root holds none (a checkpoint of --tensors only).
+// The list, validated; empty when the root holds none (a checkpoint of --tensors only). A root
+// without the list whose cache holds a saved file's header blob (kernel_meta/tensorfile:*) lost
+// its list: an io error naming the missing file (a damaged checkpoint, exit 2), for every reader.
 [[nodiscard]] common::Result<std::vector<SavedFile>> read_file_list(const CacheRoot& root);
 
 // Replaces the list atomically; `tensors[i]` are the names of `files[i]`'s tensors, in order.

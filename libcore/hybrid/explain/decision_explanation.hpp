@@ -1,5 +1,7 @@
 #pragma once
-// "Why did Atenia choose CPU or GPU for this context?" in two or three sentences (APX 13.11.1).
+// "Why did Atenia choose CPU or GPU for this context?" in two or three sentences (APX 13.11.1):
+// the comparison the trainer made (SelfTrainer::value_for of both backends), then what the
+// confidence in the chosen backend rests on.
 #include <optional>
 #include <string>
 
@@ -10,7 +12,9 @@ namespace hybrid {
 struct DecisionExplanation {
   LearningContextSnapshot context;
   BackendChoice recommended_backend = BackendChoice::cpu;
-  float confidence = 0.0F;  // observation_confidence() of the evidence row, in [0, 1]
+  // observation_confidence() of the chosen backend's own row, in [0, 1]; 0 when it has none
+  // (the evidence row may then be the other backend's: decision_factors.hpp).
+  float confidence = 0.0F;
   std::string explanation;
 };
 

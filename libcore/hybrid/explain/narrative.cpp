@@ -51,8 +51,15 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
   const std::string backend(display_name(structured.evidence_backend));
   const std::uint32_t n = structured.evidence_episodes, ok = structured.evidence_successes;
   std::string p2;
-  if (structured.confidence >= kFirmConfidence) {
-    p2 = std::string("The decision is based on a ") + success_phrase(structured.confidence) + " historical " + backend +
+  // The success rate only ever backs the confidence; the learned value decides (the first
+  // paragraph). The other backend's record, when the chosen one has none, backs nothing.
+  if (structured.evidence_backend != structured.recommended_backend) {
+    p2 = std::string(display_name(structured.recommended_backend)) +
+         " has not been observed in this context; the evidence is the " + backend + "'s record: " +
+         std::to_string(ok) + " of " + std::to_string(n) +
+         " executions succeeded. A success rate does not decide the choice. ";
+  } else if (structured.confidence >= kFirmConfidence) {
+    p2 = std::string("The confidence rests on a ") + success_phrase(structured.confidence) + " historical " + backend +
          " success rate under similar memory conditions (" + std::to_string(ok) + " of " + std::to_string(n) +
          " executions succeeded). ";
   } else if (n < kFullObservationCount / 5) {
@@ -81,6 +88,10 @@ NarrativeExplanation build_narrative(const DecisionExplanation& text, const Stru
     first = false;
   }
   p3 += ".";
+  if (structured.evidence_backend != structured.recommended_backend) {
+    p3 += " They describe the " + backend + "'s record, not the " +
+          std::string(display_name(structured.recommended_backend)) + "'s.";
+  }
   if (structured.confidence < kFirmConfidence) {
     p3 += " These weights rest on " + std::to_string(n) + (n == 1 ? " observation" : " observations") +
           " and are provisional.";

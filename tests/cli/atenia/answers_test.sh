@@ -137,7 +137,8 @@ run "$ATENIA" learn "$WORK/band31.jsonl" --table "$WORK/t/e.table"
 expect_rc 0
 run "$ATENIA" explain --gpu-available=true --vram-band=3 --ram-band=1 --table "$WORK/t/e.table"
 expect_rc 0
-expect_out_has "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes."
+# The drift decides through its penalty (5 for drift in 1 of 1), quoted with the GPU's episodes.
+expect_out_has "CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not higher than the CPU's: GPU -4 (average score 1 over 1 episode, less 5 for drift in 1), CPU 5 (average score 5 over 3 episodes)."
 expect_out_has "No significant drift or instability has been observed in CPU execution in this context."
 # 3 of 3 is not 100%: the Wilson lower bound, 3/(3+1.96^2) = 44%.
 expect_out_has "with a confidence of 44%."

@@ -4,7 +4,7 @@
 # with one line naming the missing file under the checkpoint. Before the fix, a link DIR/a.npy ->
 # ../victim/keep.txt had the victim overwritten (exit 0); a missing header blob or an invalid
 # tensor_files.json left DIR/a.npy written and RESTORED lines printed before failing (exit 3 / 2);
-# a missing blob named only a cache key.
+# a missing blob named only a cache key; a deleted tensor_files.json went unnoticed (exit 0).
 ATENIA=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/cli_assert.sh"
 cd "$WORK" || exit 1
@@ -57,9 +57,10 @@ damage() {
     tensor) rm "ck2/blobs/tensor/tensor:E:len16.bin" ;;
     tensor_meta) rm "ck2/blobs/tensor/tensor:E:len16.meta" ;;
     list) echo '{bad' > ck2/checkpoint/tensor_files.json ;;
+    nolist) rm ck2/checkpoint/tensor_files.json ;;
   esac
 }
-for d in header header_meta tensor tensor_meta list; do
+for d in header header_meta tensor tensor_meta list nolist; do
   for target in fresh existing; do
     damage $d
     rm -rf o2
@@ -92,6 +93,18 @@ run "$ATENIA" checkpoint restore ck2 --lazy --out o3
 expect_rc 2
 grep -qF "ck2/blobs/tensor/tensor:E:len16.bin is missing" "$WORK/err" || fail "the missing tensor blob is not named"
 [ ! -e o3 ] || fail "DIR was created by a lazy restore that failed"
+# Header blobs with no tensor_files.json listing them: the list was lost, so the checkpoint is
+# damaged for inspect as for restore --out (before, inspect said bad_blobs=0 and restore --out
+# wrote nothing, exit 0).
+damage nolist
+run "$ATENIA" checkpoint inspect ck2
+expect_rc 2
+expect_out_empty
+expect_err_eq "atenia: ck2/checkpoint/tensor_files.json is missing, but ck2/blobs/kernel_meta holds the header blob of a saved file (tensorfile:a.npy); the checkpoint is damaged"
+run "$ATENIA" checkpoint restore ck2 --out o3
+expect_rc 2
+expect_err_eq "atenia: ck2/checkpoint/tensor_files.json is missing, but ck2/blobs/kernel_meta holds the header blob of a saved file (tensorfile:a.npy); the checkpoint is damaged"
+[ ! -e o3 ] || fail "DIR was created by a restore whose file list is missing"
 
 # A directory at one of the names cannot be replaced: refused before anything is written.
 rm -rf o4 && mkdir -p o4/m.safetensors

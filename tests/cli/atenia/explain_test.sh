@@ -24,7 +24,7 @@ run "$ATENIA" learn "$WORK/episodes.jsonl" --table "$WORK/t.table"
 expect_rc 0
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/t.table"
 expect_rc 0
-expect_out_eq "Atenia selected GPU execution with a confidence of 34%. GPU was selected because GPU execution in this context has been observed 2 times, with 2 successful executions and no drift. That is too few observations for a firm conclusion; the choice is tentative.
+expect_out_eq "Atenia selected GPU execution with a confidence of 34%. GPU was selected because its learned value (average score less drift penalty) in this context is higher than the CPU's: GPU 10 (average score 10 over 2 episodes), CPU 4 (average score 4 over 1 episode). GPU was observed only 2 times in this context (2 successful), too few for a firm confidence in it; the choice is tentative.
 
 The evidence is thin: GPU was observed only 2 times in this context (2 successful), too few for a firm conclusion. No significant drift or instability has been observed in GPU execution in this context.
 
@@ -43,7 +43,8 @@ printf 'NOT_A_TABLE\n' > "$WORK/bad.table"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/bad.table"
 expect_rc 2; expect_err_eq "atenia: $WORK/bad.table:1: not a self-training table; expected header ATENIA_SELFTRAINER_V2 (or ATENIA_SELFTRAINER_V3, ATENIA_SELFTRAINER_V1)"
 # The narrative follows from the numbers. One GPU success (21% confidence) is not "strong";
-# two CPU failures of two (0%) do not make the CPU "more reliable"; the factor list is a list.
+# two CPU failures of two (0%) do not make the CPU "more reliable" (it is chosen for its score of
+# 5 against an unobserved GPU's 0); the factor list is a list.
 learn_rows() { printf '%s\n' "$@" > "$WORK/rows.jsonl"; rm -f "$WORK/rows.table"; run "$ATENIA" learn "$WORK/rows.jsonl" --table "$WORK/rows.table"; expect_rc 0; }
 row() { printf '{"id":"%s","gpu_available":true,"vram_pressure":0.1,"ram_pressure":0.1,"backend":"%s","success":%s,"score":5,"had_drift":false}' "$1" "$2" "$3"; }
 learn_rows "$(row a gpu true)"
@@ -59,7 +60,7 @@ expect_rc 0
 expect_out_has "Atenia selected CPU execution with a confidence of 0%."
 grep -qF "more reliable" "$WORK/out" && fail "two failures of two are called more reliable"
 grep -qF "is reliable" "$WORK/out" && fail "two failures of two are called reliable"
-expect_out_has "Only 0 of 2 CPU observations in this context succeeded, so CPU is chosen as the default, not for a proven record."
+expect_out_has "CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not higher than the CPU's: GPU 0 (not observed in this context), CPU 5 (average score 5 over 2 episodes). CPU was observed only 2 times in this context (0 successful), too few for a firm confidence in it; the choice is tentative."
 grep -qF "factor has" "$WORK/out" && fail "the factor list is not a sentence list"
 expect_out_has "Key contributing factors: historical success (low influence), drift impact (low influence), observation count (low influence), memory stability (high influence). These weights rest on 2 observations and are provisional."
 # Firm evidence still reads as firm: 40 CPU successes of 40.
@@ -68,7 +69,46 @@ learn_rows "${rows[@]}"
 run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/rows.table"
 expect_rc 0
 expect_out_has "Historical data indicates CPU is reliable under the current memory pressure: 40 of 40 CPU observations in this context succeeded."
-expect_out_has "The decision is based on a strong historical CPU success rate under similar memory conditions (40 of 40 executions succeeded)."
+expect_out_has "The confidence rests on a strong historical CPU success rate under similar memory conditions (40 of 40 executions succeeded)."
+# The learned value (average score less drift penalty) decides, not the success rate: 20 GPU
+# successes of 20 at score 0 against no CPU row is a tie at 0, and a tie goes to the CPU. Before,
+# the text put the GPU row's 84% on the CPU "because historical data does not strongly favor GPU",
+# then said the decision rested on the strong GPU success rate.
+rows=(); for i in $(seq 1 20); do rows+=("{\"id\":\"z$i\",\"gpu_available\":true,\"vram_pressure\":0.2,\"ram_pressure\":0.6,\"backend\":\"gpu\",\"success\":true,\"score\":0,\"had_drift\":false}"); done
+learn_rows "${rows[@]}"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=1 --table "$WORK/rows.table"
+expect_rc 0
+expect_out_eq "Atenia selected CPU execution with a confidence of 0%. CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not higher than the CPU's: GPU 0 (average score 0 over 20 episodes), CPU 0 (not observed in this context); a tie goes to the CPU. CPU itself has not been observed in this context, so the confidence in it is 0%.
+
+CPU has not been observed in this context; the evidence is the GPU's record: 20 of 20 executions succeeded. A success rate does not decide the choice. No significant drift or instability has been observed in GPU execution in this context.
+
+Key contributing factors: historical success (high influence), drift impact (low influence), observation count (medium influence), memory stability (high influence). They describe the GPU's record, not the CPU's."
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=1 --table "$WORK/rows.table" --json
+expect_rc 0
+expect_out_has '"recommended_backend":"CPU","confidence":0.0,"explanation":"CPU was selected because the GPU'"'"'s learned value'
+# A full GPU row with a score sum of 1: its average is 0 in whole units, a tie again; no "Only
+# 4294967295 of 4294967295" and no 100% for a CPU never observed.
+/usr/bin/python3 - "$WORK/full.table" <<'PY'
+import sys
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+body = b"ATENIA_SELFTRAINER_V2\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=4294967295;success=4294967295;score_sum=1;drift=0\n"
+open(sys.argv[1], "wb").write(body + b"table_end;len=%d;crc32c=%d\n" % (len(body), crc32c(body)))
+PY
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/full.table"
+expect_rc 0
+expect_out_has "Atenia selected CPU execution with a confidence of 0%. CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not higher than the CPU's: GPU 0 (average score 0 over 4294967295 episodes), CPU 0 (not observed in this context); a tie goes to the CPU."
+grep -qF "Only 4294967295" "$WORK/out" && fail "a GPU row's counts are quoted as the CPU's weak evidence"
+# Drift decides through the penalty: GPU average 5 less 5 for drift in 1 of 1 is below CPU's 4.
+learn_rows "$(row g gpu true | sed 's/"had_drift":false/"had_drift":true/')" "$(row c cpu true | sed 's/"score":5/"score":4/')"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/rows.table"
+expect_rc 0
+expect_out_has "CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not higher than the CPU's: GPU 0 (average score 5 over 1 episode, less 5 for drift in 1), CPU 4 (average score 4 over 1 episode)."
 # --spill: the learned spill tier and codec of a RAM band, with the evidence (nltrain's episodes).
 SPILL_USAGE='   or: atenia explain --spill --ram-band=<0..3>'
 for bad in "--spill --ram-band=4" "--spill --ram-band=0 --vram-band=0" "--spill --ram-band=0 --gpu-available=true"; do

@@ -4,7 +4,8 @@
 # atenia checkpoint restore --out writes them back as a tensor file whose tensors equal nltrain
 # export --optimizer's bit for bit (the venv's safetensors); an old-format run directory
 # (checkpoint.nltrain) loads, resumes bit for bit and is converted by the next save; a symbolic
-# link inside the run directory is refused, never followed.
+# link inside the run directory is refused, never followed; a lost tensor_files.json is a damaged
+# checkpoint for both tools.
 # $1 nltrain, $2 atenia, $3 the Python venv with numpy + safetensors (skipped, exit 77, when absent).
 NLTRAIN=$1
 ATENIA=$2
@@ -124,4 +125,16 @@ for gone in "blobs/tensor/tensor:E:len16384.bin" "blobs/tensor/tensor:E:len16384
   expect_error 2 "M/$gone"
   [ ! -e m.safetensors ] || fail "export of a damaged checkpoint wrote m.safetensors"
 done
+# tensor_files.json deleted while the header blob of the state file stays: damaged for nltrain
+# and atenia alike (exit 2, naming the list). Before, atenia inspect said bad_blobs=0 and restore
+# --out wrote nothing, both exit 0, while eval refused the run.
+rm -rf M && cp -r R M && rm M/checkpoint/tensor_files.json
+LOST="M/checkpoint/tensor_files.json is missing, but M/blobs/kernel_meta holds the header blob of a saved file (tensorfile:trainer_state.safetensors)"
+run "$NLTRAIN" eval --checkpoint M
+expect_error 2 "$LOST"
+run "$ATENIA" checkpoint inspect M
+expect_error 2 "$LOST"
+run "$ATENIA" checkpoint restore M --out M.out
+expect_error 2 "$LOST"
+[ ! -e M.out ] || fail "restore --out of a run without its tensor_files.json created DIR"
 finish

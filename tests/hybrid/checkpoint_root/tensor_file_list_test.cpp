@@ -168,4 +168,27 @@ TEST_CASE("tensor_file_list: a missing blob or .meta is an io error naming the m
   }
 }
 
+TEST_CASE("tensor_file_list: header blobs without tensor_files.json are a damaged checkpoint, not an empty list") {
+  testsupport::TempDir tmp;
+  const hybrid::CacheRoot root{tmp.file("ck")};
+  make_root(root, {{"a.npy", npy_file(6, 1)}});
+  REQUIRE(std::filesystem::remove(hybrid::files_path(root)));
+  // Main read the missing list as "no files": inspect passed and restore --out wrote nothing, exit 0.
+  auto list = hybrid::read_file_list(root);
+  REQUIRE_FALSE(list.ok());
+  CHECK(list.error().code() == common::ErrorCode::io);
+  CHECK(list.error().to_string() == hybrid::files_path(root) + " is missing, but " + root.blobs() +
+                                        "/kernel_meta holds the header blob of a saved file (tensorfile:a.npy); the "
+                                        "checkpoint is damaged");
+  auto w = hybrid::write_tensor_files(root, tmp.file("out"));
+  REQUIRE_FALSE(w.ok());
+  CHECK_FALSE(std::filesystem::exists(tmp.file("out")));
+  // Without a header blob a root without the list is a checkpoint of --tensors only.
+  REQUIRE(std::filesystem::remove(root.blobs() + "/kernel_meta/tensorfile:a.npy.bin"));
+  REQUIRE(std::filesystem::remove(root.blobs() + "/kernel_meta/tensorfile:a.npy.meta"));
+  auto none = hybrid::read_file_list(root);
+  REQUIRE(none.ok());
+  CHECK(none->empty());
+}
+
 }  // namespace tensor_file_list_test

@@ -33,8 +33,10 @@ TEST_CASE("decision_explanation: explanation_for_gpu_context") {
   // One success out of one is weak evidence: the Wilson lower bound, 1 / (1 + 1.96^2).
   CHECK(e->confidence == doctest::Approx(1.0 / (1.0 + 1.96 * 1.96)).epsilon(1e-4));
   CHECK(e->explanation ==
-        "GPU was selected because GPU execution in this context has been observed 1 times, with 1 successful "
-        "executions and no drift. That is too few observations for a firm conclusion; the choice is tentative.");
+        "GPU was selected because its learned value (average score less drift penalty) in this context is higher "
+        "than the CPU's: GPU 8 (average score 8 over 1 episode), CPU 0 (not observed in this context). GPU was "
+        "observed only 1 time in this context (1 successful), too few for a firm confidence in it; the choice is "
+        "tentative.");
 }
 
 TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
@@ -46,9 +48,12 @@ TEST_CASE("decision_explanation: explanation_for_cpu_context_due_to_drift") {
   REQUIRE(e.has_value());
   CHECK(e->recommended_backend == BackendChoice::cpu);
   CHECK(e->explanation.find("CPU") != std::string::npos);
+  // The drift decides through its penalty, and the text gives the numbers the trainer compared.
   CHECK(e->explanation ==
-        "CPU was selected because GPU execution in this context drifted in 1 of 1 episodes. Only 1 of 1 CPU "
-        "observations in this context succeeded, so CPU is chosen as the default, not for a proven record.");
+        "CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not "
+        "higher than the CPU's: GPU -4 (average score 1 over 1 episode, less 5 for drift in 1), CPU 4 (average "
+        "score 4 over 1 episode). CPU was observed only 1 time in this context (1 successful), too few for a firm "
+        "confidence in it; the choice is tentative.");
 }
 
 TEST_CASE("decision_explanation: explanation_is_deterministic") {
@@ -61,7 +66,8 @@ TEST_CASE("decision_explanation: explanation_is_deterministic") {
   CHECK(a->recommended_backend == b->recommended_backend);
   CHECK(a->confidence == b->confidence);
   CHECK(a->explanation == b->explanation);
-  CHECK(a->explanation.find("does not strongly favor GPU") != std::string::npos);
+  CHECK(a->explanation.find("is not higher than the CPU's: GPU 0 (not observed in this context), CPU 3") !=
+        std::string::npos);
 }
 
 TEST_CASE("decision_explanation: band 3 contexts are explained with their own statistics") {
@@ -83,9 +89,44 @@ TEST_CASE("decision_explanation: the recommended backend's row is the evidence, 
   REQUIRE(e.has_value());
   CHECK(e->recommended_backend == BackendChoice::gpu);
   // Main explained a GPU choice with the CPU row's "3 times, 2 successful".
-  CHECK(e->explanation.find("GPU execution in this context has been observed 1 times, with 1 successful") !=
+  CHECK(e->explanation.find("GPU 9 (average score 9 over 1 episode), CPU 2 (average score 2 over 3 episodes)") !=
         std::string::npos);
+  CHECK(e->explanation.find("GPU was observed only 1 time in this context (1 successful)") != std::string::npos);
   CHECK(e->confidence == doctest::Approx(observation_confidence(1, 1)));
+}
+
+TEST_CASE("decision_explanation: the learned value decides, and the confidence is the chosen backend's") {
+  SelfTrainer t;
+  for (int i = 0; i < 20; ++i) record(t, kCtx, BackendChoice::gpu, true, 0);
+  auto e = explain_decision(t, {true, 0, 1});
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendChoice::cpu);
+  // Main gave the GPU row's 84% to the CPU, "because historical data does not strongly favor GPU".
+  CHECK(e->confidence == 0.0F);
+  CHECK(e->explanation ==
+        "CPU was selected because the GPU's learned value (average score less drift penalty) in this context is not "
+        "higher than the CPU's: GPU 0 (average score 0 over 20 episodes), CPU 0 (not observed in this context); a "
+        "tie goes to the CPU. CPU itself has not been observed in this context, so the confidence in it is 0%.");
+  // Without a GPU nothing is compared.
+  record(t, {false, 0.1F, 0.6F}, BackendChoice::gpu, true, 7);
+  auto none = explain_decision(t, {false, 0, 1});
+  REQUIRE(none.has_value());
+  CHECK(none->recommended_backend == BackendChoice::cpu);
+  CHECK(none->explanation ==
+        "CPU was selected because no GPU is available in this context. CPU itself has not been observed in this "
+        "context, so the confidence in it is 0%.");
+}
+
+TEST_CASE("decision_explanation: many observations with a weak success rate are called weak, not few") {
+  SelfTrainer t;
+  for (int i = 0; i < 40; ++i) record(t, kCtx, BackendChoice::cpu, i < 14, 5);
+  auto e = explain_decision(t, {true, 0, 1});
+  REQUIRE(e.has_value());
+  CHECK(e->recommended_backend == BackendChoice::cpu);
+  CHECK(e->confidence == doctest::Approx(observation_confidence(14, 40)));
+  CHECK(e->explanation.ends_with("CPU 5 (average score 5 over 40 episodes). Only 14 of 40 CPU observations in this "
+                                 "context succeeded, too weak a record for a firm confidence in it; the choice is "
+                                 "tentative."));
 }
 
 TEST_CASE("decision_explanation: confidence grows with the number of observations") {

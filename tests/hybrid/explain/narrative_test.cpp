@@ -93,3 +93,17 @@ TEST_CASE("narrative: thin evidence is said to be thin, whatever the raw rate") 
   CHECK(std::string(influence_label(0.40F)) == "medium");
   CHECK(std::string(influence_label(0.39F)) == "low");
 }
+
+TEST_CASE("narrative: the other backend's record is named as such and backs nothing") {
+  // CPU chosen, never observed; the evidence row is the GPU's 20 successes of 20. Main said "The
+  // decision is based on a strong historical GPU success rate" under a CPU choice.
+  auto s = structured(0.84F, 0.0F, 0.4F, 20, 20);
+  s.recommended_backend = BackendChoice::cpu;
+  const auto n = build_narrative(text(BackendChoice::cpu, 0.0F), s).narrative;
+  CHECK(n.starts_with("Atenia selected CPU execution with a confidence of 0%. Because."));
+  CHECK(n.find("The decision is based on") == std::string::npos);
+  CHECK(n.find("strong") == std::string::npos);
+  CHECK(n.find("CPU has not been observed in this context; the evidence is the GPU's record: 20 of 20 executions "
+               "succeeded. A success rate does not decide the choice.") != std::string::npos);
+  CHECK(n.ends_with("They describe the GPU's record, not the CPU's."));
+}
