@@ -19,13 +19,7 @@ path, extra = sys.argv[1], sys.argv[2]
 text = open(path, "rb").read().decode()
 body = text[: text.index("manifest_len=")]
 body = body.replace("entry_count=1\n", "entry_count=2\n") + extra
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
+from crc32c import crc32c
 raw = body.encode()
 open(path, "wb").write(raw + ("manifest_len=%d\nmanifest_crc32c=%d\n" % (len(raw), crc32c(raw))).encode())
 PY

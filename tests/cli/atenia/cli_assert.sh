@@ -2,6 +2,8 @@
 # Usage in a test:  run "$ATENIA" explain ...; expect_rc 0; expect_out_eq "..."; expect_err_eq "..."
 set -u
 FAILS=0
+# The tests' inline Python imports its helpers (crc32c.py) from this directory.
+export PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/atenia-cli-XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
