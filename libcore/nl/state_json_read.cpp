@@ -191,10 +191,10 @@ common::Result<StateInput> parse_state(const Json& doc) {
     }
     *field = std::move(*v);
   }
-  for (auto [key, field] : {std::pair{"/tokens/ids", &in.ids}, std::pair{"/tokens/targets", &in.targets}}) {
-    for (std::size_t t = 0; t < field->size(); ++t) {
-      if ((*field)[t] >= in.cfg.vocab) return state_error(common::json_child_path(key, t), "token must be < vocab");
-    }
+  // Input ids index the embedding; a target id >= vocab is an ignored position of the loss
+  // (nltrain-math section 9, as PyTorch's ignore_index), not an error.
+  for (std::size_t t = 0; t < in.ids.size(); ++t) {
+    if (in.ids[t] >= in.cfg.vocab) return state_error(common::json_child_path("/tokens/ids", t), "token must be < vocab");
   }
   if (doc.contains("context")) {
     const Json& c = doc.at("context");
