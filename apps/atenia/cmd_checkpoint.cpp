@@ -4,6 +4,7 @@
 // back, the files it added removed), then removes the blobs no manifest entry references.
 #include <iostream>
 
+#include "cli_common/path_option.hpp"
 #include "cache_root.hpp"
 #include "checkpoint_commands.hpp"
 #include "cli_common/count_option.hpp"
@@ -58,7 +59,7 @@ Registration add_checkpoint_command(CLI::App& app) {
   restore->add_option("root", o->root, "cache root directory")->required();
   restore->add_flag("--lazy", o->lazy, "register entries without loading their bytes (13.9.3)");
   restore->add_flag("--gpu-available", o->gpu_available, "a GPU is available: VRAM entries go back on VRAM when they fit, and the warm start is planned for it");
-  restore->add_option("--out", o->out, "write the .npy / .safetensors files saved with --from back into this directory");
+  cli_common::add_path_option(restore, "--out", o->out, "write the .npy / .safetensors files saved with --from back into this directory");
   restore->add_flag("--json", o->json, "machine-readable output");
   auto* inspect = sub->add_subcommand("inspect", "List the manifest and verify every blob restore would read (writes nothing)");
   inspect->add_option("root", o->root, "cache root directory")->required();

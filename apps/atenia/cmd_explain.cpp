@@ -4,6 +4,7 @@
 // seed says.
 #include <iostream>
 
+#include "cli_common/path_option.hpp"
 #include "commands.hpp"
 #include "explain_spill.hpp"
 #include "common/file_system.hpp"
@@ -36,7 +37,7 @@ int run_explain(int argc, char** argv) {
   auto* vram_opt = app.add_option("--vram-band", vram, "VRAM pressure band, 0..3 (0: < 0.50, 1: < 0.75, 2: < 0.90, 3: >= 0.90)");
   app.add_option("--ram-band", ram, "RAM pressure band, 0..3 (same bands)")->required();
   app.add_flag("--spill", spill, "Explain the learned spill tier and codec for the RAM band instead (nltrain train --episodes)");
-  app.add_option("--table", table, "a learning table saved by `atenia learn` (default: an empty one)");
+  cli_common::add_path_option(&app, "--table", table, "a learning table saved by `atenia learn` (default: an empty one)");
   app.add_flag("--json", json, "machine-readable output");
   try {
     app.parse(argc - 1, argv + 1);

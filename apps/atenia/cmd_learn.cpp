@@ -18,6 +18,7 @@
 #include <set>
 #include <variant>
 
+#include "cli_common/path_option.hpp"
 #include "commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/dir_lock.hpp"
@@ -157,7 +158,7 @@ Registration add_learn_command(CLI::App& app) {
   auto o = std::make_shared<LearnOptions>();
   auto* sub = app.add_subcommand("learn", "Record episodes (JSONL) into a self-training table");
   sub->add_option("episodes", o->episodes, "episodes, one JSON object per line (- for stdin)")->required();
-  sub->add_option("--table", o->table, "the learning table to update (created when absent; its directory must exist)")
+  cli_common::add_path_option(sub, "--table", o->table, "the learning table to update (created when absent; its directory must exist)")
       ->required();
   sub->add_flag("--json", o->json, "machine-readable output");
   return {sub, [o] { return run_learn(*o); }};

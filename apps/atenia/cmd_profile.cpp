@@ -3,6 +3,7 @@
 // atenia's own cache ($XDG_CACHE_HOME/atenia, else ~/.cache/atenia). The output names it.
 #include <iostream>
 
+#include "cli_common/path_option.hpp"
 #include "cache_root.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
@@ -55,7 +56,7 @@ int run_profile(const ProfileOptions& o) {
 Registration add_profile_command(CLI::App& app) {
   auto o = std::make_shared<ProfileOptions>();
   auto* sub = app.add_subcommand("profile", "Probe this machine (CPU, RAM, GPUs, SSD) and print the snapshot");
-  sub->add_option("--cache-dir", o->cache_dir,
+  cli_common::add_path_option(sub, "--cache-dir", o->cache_dir,
                   "SSD cache directory to measure (default: $XDG_CACHE_HOME/atenia, else ~/.cache/atenia)");
   sub->add_flag("--json", o->json, "print the snapshot as JSON");
   return {sub, [o] { return run_profile(*o); }};

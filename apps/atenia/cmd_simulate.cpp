@@ -13,6 +13,7 @@
 #include <map>
 #include <tuple>
 
+#include "cli_common/path_option.hpp"
 #include "cache_root.hpp"
 #include "chrome_trace.hpp"
 #include "commands.hpp"
@@ -231,10 +232,10 @@ Registration add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* sub = app.add_subcommand("simulate", "Run a batch-loop scenario (graph + offload per tick) with real byte moves");
   sub->add_option("scenario", o->scenario, "scenario JSON file (- for stdin)")->required();
-  sub->add_option("--cache-dir", o->cache_dir, "cache root for SSD blobs and the persistent cache (default: a temporary directory)");
-  sub->add_option("--timeline-out", o->timeline_out, "write the timeline lines to this file");
-  sub->add_option("--plans-out", o->plans_out, "write the per-tick plans as JSONL to this file");
-  sub->add_option("--trace-out", o->trace_out, "write the timeline as Chrome trace-event JSON (Perfetto)");
+  cli_common::add_path_option(sub, "--cache-dir", o->cache_dir, "cache root for SSD blobs and the persistent cache (default: a temporary directory)");
+  cli_common::add_path_option(sub, "--timeline-out", o->timeline_out, "write the timeline lines to this file");
+  cli_common::add_path_option(sub, "--plans-out", o->plans_out, "write the per-tick plans as JSONL to this file");
+  cli_common::add_path_option(sub, "--trace-out", o->trace_out, "write the timeline as Chrome trace-event JSON (Perfetto)");
   auto* snap = sub->add_option("--snapshot", o->snapshot,
                                "hardware snapshot JSON from `atenia profile --json` whose rates time the tasks (- for stdin)");
   sub->add_flag("--profile", o->profile, "time the tasks with rates probed from this machine now")->excludes(snap);

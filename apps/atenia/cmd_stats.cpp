@@ -1,6 +1,7 @@
 // atenia stats --table F [--json]: the learning snapshot of a saved table (APX 13.11.0).
 #include <iostream>
 
+#include "cli_common/path_option.hpp"
 #include "commands.hpp"
 #include "common/file_system.hpp"
 #include "hybrid/explain/learning_snapshot.hpp"
@@ -65,7 +66,7 @@ int run_stats(const StatsOptions& o) {
 Registration add_stats_command(CLI::App& app) {
   auto o = std::make_shared<StatsOptions>();
   auto* sub = app.add_subcommand("stats", "Show what a saved self-training table has learned");
-  sub->add_option("--table", o->table, "a table saved by `atenia learn`")->required();
+  cli_common::add_path_option(sub, "--table", o->table, "a table saved by `atenia learn`")->required();
   sub->add_flag("--json", o->json, "machine-readable output");
   return {sub, [o] { return run_stats(*o); }};
 }

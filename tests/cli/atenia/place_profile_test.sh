@@ -58,4 +58,12 @@ run "$ATENIA" place
 expect_rc 2
 run "$ATENIA" nonsense
 expect_rc 2
+# An empty path is refused, never read as "not given" (profile --cache-dir '' used ~/.cache/atenia).
+for args in "profile --cache-dir" "stats --table" "learn /dev/null --table" "simulate --timeline-out" \
+            "simulate --plans-out" "simulate --trace-out" "simulate --cache-dir" "checkpoint restore ck --out"; do
+  # shellcheck disable=SC2086
+  run "$ATENIA" $args ''
+  expect_rc 2
+  expect_err_has "${args##* }: must not be empty"
+done
 finish
