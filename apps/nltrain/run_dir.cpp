@@ -87,13 +87,16 @@ std::vector<std::string> missing_dirs(const std::string& dir) {
   return out;
 }
 
-}  // namespace
-
-RunDirLock::~RunDirLock() {
-  for (const std::string& d : created_) {
+// Removes `created` (dir first) while each is an empty directory: rmdir(2) removes nothing else.
+void remove_empty(const std::vector<std::string>& created) {
+  for (const std::string& d : created) {
     if (::rmdir(d.c_str()) != 0) return;  // not empty (a checkpoint, a file of the user's), or gone: keep the rest
   }
 }
+
+}  // namespace
+
+RunDirLock::~RunDirLock() { remove_empty(created_); }
 
 common::Result<RunDirLock> lock_run_dir(const std::string& dir) {
   common::FileSystem& fs = common::real_file_system();
@@ -104,9 +107,7 @@ common::Result<RunDirLock> lock_run_dir(const std::string& dir) {
   if (common::Status s = fs.create_dirs(dir); !s.ok()) return s.error().at_file(dir);
   auto lock = common::DirLock::acquire(dir, common::LockWait::fail_at_once);
   if (lock.ok()) return RunDirLock(std::move(*lock), std::move(created));
-  for (const std::string& d : created) {
-    if (::rmdir(d.c_str()) != 0) break;
-  }
+  remove_empty(created);
   if (lock.error().held_elsewhere()) {
     return common::Error::io(dir + ": another nltrain is training into this directory (its lock is held)");
   }
