@@ -9,12 +9,50 @@
 #include "import_report.hpp"
 #include "import_timestamp.hpp"
 #include "importer/observer_import.hpp"
+#include "importer/stream_file_import.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
 #include "terminal.hpp"
+#include "verify_stream_error.hpp"
 
 namespace bp::cli {
 namespace {
+
+// A stream: read a line at a time, receipts spooled, so memory does not grow with its length.
+int run_stream_import(const Invocation& inv, const importer::ImportOptions& options, const std::string& file) {
+  auto opened = open_input_fd(file);
+  if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
+  const InputFd input{std::get<int>(opened)};
+  common::Spool receipts;
+  if (auto e = receipts.open("bp-import")) {
+    return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", *e + " (set TMPDIR to a writable directory)"));
+  }
+  const std::string shown = input_display_name(file);
+  auto outcome = importer::import_sidecar_stream_fd(input.fd, options, receipts);
+  if (!outcome) return report_import_failure(inv, outcome.error(), true, shown);
+  importer::ImportResult result;
+  result.steps = std::move(outcome->steps);
+  result.bundle_root_digest = outcome->bundle_root_digest;
+  if (inv.has_out()) {
+    auto to_file = [&](common::WritableFile& f) -> common::Status {
+      common::Status st;
+      const bool read_back = importer::replay_receipts(receipts, *outcome, [&](std::string_view chunk) {
+        st = f.append(std::span<const std::byte>(reinterpret_cast<const std::byte*>(chunk.data()), chunk.size()));
+        return st.ok();
+      });
+      if (!st) return st;
+      if (!read_back) return common::Error::io("could not read back the receipts' temporary file");
+      return {};
+    };
+    if (auto e = write_out_file(*inv.out, to_file)) return fail(inv, *e);
+    verbose_log(inv, "wrote " + *inv.out + " (" + std::to_string(result.steps.size()) +
+                         " receipts, bundle_root_digest=" + outcome->bundle_root_digest + ")");
+  } else if (!importer::replay_receipts(receipts, *outcome, [](std::string_view chunk) { return write_stdout(chunk); })) {
+    if (stdout_write_error() != 0) return stdout_write_failed();
+    return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read back the receipts' temporary file"));
+  }
+  return report_import_outcome(inv, result, true);
+}
 
 int run_one_import(const Invocation& inv, importer::Framework framework, bool multi, const std::string& file) {
   const std::string label = importer::caller_label(framework, multi);
@@ -22,23 +60,21 @@ int run_one_import(const Invocation& inv, importer::Framework framework, bool mu
   verbose_log(inv, std::string("importing ") + (multi ? "multi-step " : "") + shown + " via " + label);
   auto stamp = import_timestamp();
   if (auto* e = std::get_if<CliError>(&stamp)) return fail(inv, *e);
-  auto input = read_input(file);
-  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
   importer::ImportOptions options;
   options.framework = framework;
   options.import_timestamp = std::get<std::string>(stamp);
-  const std::string& bytes = std::get<InputText>(input).text;
-  auto result = multi ? importer::import_sidecar_stream(bytes, options) : importer::import_sidecar(bytes, options);
-  if (!result) return report_import_failure(inv, result.error(), multi, shown);
+  if (multi) return run_stream_import(inv, options, file);
+  auto input = read_input(file);
+  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
+  auto result = importer::import_sidecar(std::get<InputText>(input).text, options);
+  if (!result) return report_import_failure(inv, result.error(), false, shown);
   if (inv.has_out()) {
     if (auto e = write_out_file(*inv.out, result->bytes)) return fail(inv, *e);
-    verbose_log(inv, multi ? "wrote " + *inv.out + " (" + std::to_string(result->steps.size()) +
-                                 " receipts, bundle_root_digest=" + result->bundle_root_digest.value_or("") + ")"
-                           : "wrote " + *inv.out);
+    verbose_log(inv, "wrote " + *inv.out);
   } else if (!write_stdout(result->bytes)) {
     return stdout_write_failed();
   }
-  return report_import_outcome(inv, *result, multi);
+  return report_import_outcome(inv, *result, false);
 }
 
 }  // namespace

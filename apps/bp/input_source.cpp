@@ -1,9 +1,11 @@
 #include "input_source.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 
 #include "common/file_system.hpp"
@@ -92,6 +94,26 @@ std::variant<std::string, CliError> read_file_text(const std::string& path, std:
   return simple("IO_ERROR", "could not read " + path + ": " + text.error().error.message(),
                 "verify the path is a readable file; if this persists, the file or filesystem may be damaged.");
 }
+
+std::variant<int, CliError> open_input_fd(const std::string& path_or_dash) {
+  if (path_or_dash == "-") {
+    if (auto e = check_stdin_piped()) return *e;
+    return STDIN_FILENO;
+  }
+  if (auto e = check_input_path(path_or_dash)) return *e;
+  const int fd = ::open(path_or_dash.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return simple("IO_ERROR", "could not read " + path_or_dash + ": " + std::strerror(errno),
+                  "verify the path is a readable file; if this persists, the file or filesystem may be damaged.");
+  }
+  return fd;
+}
+
+InputFd::~InputFd() {
+  if (fd != STDIN_FILENO) ::close(fd);
+}
+
+std::string input_display_name(const std::string& path_or_dash) { return path_or_dash == "-" ? "<stdin>" : path_or_dash; }
 
 std::variant<InputText, CliError> read_input(const std::string& path_or_dash) {
   if (path_or_dash == "-") return read_stdin(common::kMaxJsonInputBytes);

@@ -7,6 +7,13 @@
 namespace bp::cli {
 
 std::optional<CliError> write_out_file(const std::string& out_path, std::string_view bytes) {
+  return write_out_file(out_path, [bytes](common::WritableFile& file) {
+    return file.append(std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()));
+  });
+}
+
+std::optional<CliError> write_out_file(const std::string& out_path,
+                                       const std::function<common::Status(common::WritableFile&)>& write) {
   common::FileSystem& fs = common::real_file_system();
   if (fs.is_dir(out_path)) {
     CliError e;
@@ -16,7 +23,7 @@ std::optional<CliError> write_out_file(const std::string& out_path, std::string_
     e.retryable = false;
     return e;
   }
-  if (auto st = common::write_file_atomic(fs, out_path, bytes); !st) {
+  if (auto st = common::write_file_atomic(fs, out_path, write); !st) {
     CliError e;
     e.code = "IO_ERROR";
     e.message = "could not write " + out_path + ": " + st.error().message();

@@ -1,8 +1,5 @@
 #include "verify_multi.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -52,27 +49,6 @@ CliError stream_error(const verify::StreamError& e, const std::string& name) {
   return plain_error("BP_JSONL_PARSE_ERROR", e.message());
 }
 
-// Opens `file` ("-" = stdin, checked to be piped) for reading; the descriptor or the error.
-std::variant<int, CliError> open_input(const std::string& file) {
-  if (file == "-") {
-    if (auto e = check_stdin_piped()) return *e;
-    return STDIN_FILENO;
-  }
-  if (auto e = check_input_path(file)) return *e;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return plain_error("IO_ERROR", "could not read " + file + ": " + std::strerror(errno), kReadHint);
-  return fd;
-}
-
-struct Closer {
-  int fd;
-  ~Closer() {
-    if (fd != STDIN_FILENO) ::close(fd);
-  }
-};
-
-std::string input_name(const std::string& file) { return file == "-" ? "<stdin>" : file; }
-
 // More threads than this gain nothing: the in-order fold is one thread's work.
 constexpr std::size_t kMaxDefaultJobs = 8;
 constexpr std::size_t kMaxJobs = 256;
@@ -99,22 +75,22 @@ std::variant<std::size_t, CliError> jobs_option(const Invocation& inv) {
 int verify_multi_file(const Invocation& inv, const std::string& file) {
   auto jobs = jobs_option(inv);
   if (auto* e = std::get_if<CliError>(&jobs)) return fail(inv, *e);
-  auto opened = open_input(file);
+  auto opened = open_input_fd(file);
   if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
-  Closer closer{std::get<int>(opened)};
+  const InputFd closer{std::get<int>(opened)};
   MultiReportSpool spool(inv);
   if (auto e = spool.open()) return fail(inv, plain_error("IO_ERROR", *e, "set TMPDIR to a writable directory."));
-  const std::string name = input_name(file);
+  const std::string name = input_display_name(file);
   auto outcome = verify::verify_multi(closer.fd, name, {verdict_options(inv), std::get<std::size_t>(jobs)}, &spool);
   if (!outcome) return fail(inv, stream_error(outcome.error(), name));
   return write_multi_report(inv, spool, *outcome);
 }
 
 std::variant<verify::MultiOutcome, CliError> verify_multi_verdict(const Invocation& inv, const std::string& file) {
-  auto opened = open_input(file);
+  auto opened = open_input_fd(file);
   if (auto* e = std::get_if<CliError>(&opened)) return *e;
-  Closer closer{std::get<int>(opened)};
-  const std::string name = input_name(file);
+  const InputFd closer{std::get<int>(opened)};
+  const std::string name = input_display_name(file);
   auto outcome = verify::verify_multi(closer.fd, name, {verdict_options(inv)});
   if (!outcome) return stream_error(outcome.error(), name);
   return std::move(*outcome);

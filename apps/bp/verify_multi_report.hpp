@@ -2,14 +2,14 @@
 // The report of `bp verify multi`, the reference's shape: the overall verdict, then the per-record
 // entries and the cross-record checks (--json: one object on stdout; otherwise text on stderr).
 // The verdict comes last from the library (verify/multi.hpp) but is printed first, so what the
-// library tells about each record as it goes is rendered at once into spools (verify/spool.hpp,
+// library tells about each record as it goes is rendered at once into spools (common/spool.hpp,
 // temporary files) and copied out after the verdict.
 #include <optional>
 #include <string>
 
 #include "argv_scan.hpp"
 #include "verify/multi_run.hpp"
-#include "verify/spool.hpp"
+#include "common/spool.hpp"
 
 namespace bp::cli {
 
@@ -26,14 +26,14 @@ class MultiReportSpool final : public verify::MultiObserver {
   void cross_failures_void() override { cross_evidence_.clear(); }
   [[nodiscard]] bool failed() override { return per_record_.failed() || cross_evidence_.failed(); }
 
-  [[nodiscard]] verify::Spool& per_record() { return per_record_; }
-  [[nodiscard]] verify::Spool& cross_evidence() { return cross_evidence_; }
+  [[nodiscard]] common::Spool& per_record() { return per_record_; }
+  [[nodiscard]] common::Spool& cross_evidence() { return cross_evidence_; }
   [[nodiscard]] bool color() const { return color_; }
 
  private:
   const Invocation& inv_;
   bool color_;
-  verify::Spool per_record_, cross_evidence_;
+  common::Spool per_record_, cross_evidence_;
 };
 
 // Writes the report; returns the exit status.

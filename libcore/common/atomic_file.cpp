@@ -18,10 +18,10 @@ namespace {
 // A device or a FIFO cannot be replaced by rename (as root that would replace /dev/full
 // with a regular file): its bytes are written in place, without the atomicity guarantee.
 Status write_in_place(FileSystem& fs, const std::string& path, const std::string& node,
-                      std::span<const std::byte> data) {
+                      const std::function<Status(WritableFile&)>& write) {
   auto file = fs.create(node);
   if (!file) return file.error().for_file(path);
-  if (auto s = file.value()->append(data); !s) {
+  if (auto s = write(*file.value()); !s) {
     (void)file.value()->close();
     return s.error().for_file(path);
   }
@@ -32,13 +32,17 @@ Status write_in_place(FileSystem& fs, const std::string& path, const std::string
 }  // namespace
 
 Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<const std::byte> data) {
+  return write_file_atomic(fs, path, [data](WritableFile& file) { return file.append(data); });
+}
+
+Status write_file_atomic(FileSystem& fs, const std::string& path, const std::function<Status(WritableFile&)>& write) {
   // A symbolic link stays a link: its target is what gets replaced.
   auto resolved = fs.resolve_symlinks(path);
   if (!resolved) return resolved.error().for_file(path);
   const std::string& target = *resolved;
   switch (fs.node_kind(target)) {
     case NodeKind::directory: return Error::io("is a directory", Location{path, 0, {}});
-    case NodeKind::other: return write_in_place(fs, path, target, data);
+    case NodeKind::other: return write_in_place(fs, path, target, write);
     case NodeKind::missing:
     case NodeKind::regular: break;
   }
@@ -53,7 +57,7 @@ Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<cons
     (void)file.close();
     return e.for_file(path);
   };
-  if (auto s = file.append(data); !s) return fail(s.error());
+  if (auto s = write(file); !s) return fail(s.error());
   if (auto s = file.sync(); !s) return fail(s.error());
   // Renamed while still open: the temporary's lock marks it as a live writer's until then.
   {

@@ -8,6 +8,7 @@
 //  - The temporary ("<target>.atomic-tmp.<k>", see FileSystem::create_temp_beside) is removed
 //    on SIGINT / SIGTERM / SIGHUP when the tool installed install_temp_file_cleanup(), and a
 //    SIGKILLed one by the next write to the same target.
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,9 @@
 namespace common {
 
 Status write_file_atomic(FileSystem& fs, const std::string& path, std::span<const std::byte> data);
+// The content written by `write` into the file, in as many appends as it likes (content that is
+// not held in memory at once); its error ends the write as any other.
+Status write_file_atomic(FileSystem& fs, const std::string& path, const std::function<Status(WritableFile&)>& write);
 Status write_file_atomic(FileSystem& fs, const std::string& path, std::string_view text);
 
 // The directory part of `path` ("" -> ".").

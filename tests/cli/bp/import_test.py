@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
 
 from bp_cli import Failures, bp_from_argv, expect, run
@@ -245,6 +246,23 @@ def main():
     expect(f, bp, "import | verify general -", ["verify", "general", "-"], 0, stdin=single_receipt)
     _, tampered_bundle, _ = run(bp, ["import", "pytorch", "multi", tpath], env=EPOCH0)
     expect(f, bp, "tampered import | verify multi -", ["verify", "multi", "-"], 1, stdin=tampered_bundle)
+
+    # A trace is streamed (bp(1), IMPORT): read twice, from a pipe through a temporary copy, from
+    # stdin where it stands, with the same bytes out as from the file.
+    expect(f, bp, "multi piped", ["import", "pytorch", "multi", "-"], 0, stdout=bundle.decode(), stdin=open(
+        mpath, "rb").read(), env=EPOCH0)
+    prefixed = os.path.join(scratch, "prefixed.multi.jsonl")
+    with open(prefixed, "wb") as fh:
+        fh.write(b"not a sidecar\n" + open(mpath, "rb").read())
+    with open(prefixed, "rb") as fh:
+        os.lseek(fh.fileno(), len(b"not a sidecar\n"), os.SEEK_SET)
+        p = subprocess.run([bp, "import", "pytorch", "multi", "-"], stdin=fh, capture_output=True,
+                           env=dict(os.environ, **EPOCH0))
+    f.check("multi stdin read into: exit", p.returncode, 0)
+    f.truth("multi stdin read into: the rest's receipts", p.stdout == bundle, repr(p.stdout[:200]))
+    rc, o, e = expect(f, bp, "multi TMPDIR missing", ["import", "pytorch", "multi", mpath], 2, stdout="",
+                      env=dict(EPOCH0, TMPDIR=os.path.join(scratch, "no-such-dir")))
+    f.truth("multi TMPDIR missing: one line", e.count(b"\n") == 1 and b"TMPDIR" in e, repr(e[:300]))
 
     # --- grammar ----------------------------------------------------------------------------------
     for args in (["import", "pytorch", "--help"], ["import", "jax", "multi", "-h"], ["import", "--help"]):

@@ -1,4 +1,4 @@
-#include "verify/spool.hpp"
+#include "common/spool.hpp"
 
 #include <unistd.h>
 
@@ -7,15 +7,15 @@
 #include <cstring>
 #include <vector>
 
-namespace verify {
+namespace common {
 
 Spool::~Spool() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
-std::optional<std::string> Spool::open() {
+std::optional<std::string> Spool::open(std::string_view prefix) {
   const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/bp-verify-XXXXXX";
+  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + std::string(prefix) + "-XXXXXX";
   std::vector<char> name(path.begin(), path.end());
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());
@@ -38,6 +38,12 @@ void Spool::append(std::string_view text) {
 bool Spool::failed() {
   if (file_ != nullptr && !write_failed_ && std::fflush(file_) != 0) write_failed_ = true;
   return write_failed_;
+}
+
+int Spool::reading_fd() {
+  if (file_ == nullptr || failed()) return -1;
+  const int fd = ::fileno(file_);
+  return ::lseek(fd, 0, SEEK_SET) == 0 ? fd : -1;
 }
 
 void Spool::clear() {
@@ -63,4 +69,4 @@ bool Spool::replay(const std::function<bool(std::string_view)>& sink) {
   return true;
 }
 
-}  // namespace verify
+}  // namespace common

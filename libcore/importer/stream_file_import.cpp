@@ -1,0 +1,152 @@
+#include "importer/stream_file_import.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/json_input.hpp"
+#include "common/line_reader.hpp"
+#include "common/sha256.hpp"
+#include "importer/helper_capture.hpp"
+#include "importer/sidecar_checks.hpp"
+
+namespace importer {
+namespace {
+
+// The file's name comes first in the line the CLI prints, so these name only the importer.
+common::Error read_failed(const ImportOptions& options, int err) {
+  return common::Error::io(caller_label(options.framework, true) + ": a read failed: " + std::strerror(err));
+}
+
+common::Error spool_failed(const ImportOptions& options) {
+  return common::Error::io(
+      caller_label(options.framework, true) + ": could not keep the stream in a temporary file (in $TMPDIR, else /tmp): a write failed, is its file system "
+      "full?");
+}
+
+// The first reading: the bytes' sha256, whether they are a helper capture, and a descriptor from
+// which the same bytes can be read again (`fd` itself, rewound, or a copy of what a pipe gave).
+struct FirstReading {
+  std::string source_hash;
+  bool capture = false;
+  int again = -1;
+};
+
+common::Result<FirstReading> read_first(int fd, const ImportOptions& options, common::Spool& copy) {
+  struct stat st {};
+  const off_t start = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? ::lseek(fd, 0, SEEK_CUR) : off_t{-1};
+  if (start < 0) {
+    if (auto e = copy.open("bp-import-input")) return common::Error::io(caller_label(options.framework, true) + ": " + *e);
+  }
+  common::Sha256 hash;
+  std::string head;  // the first bytes, for the capture's magic
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return read_failed(options, errno);
+    if (n == 0) break;
+    const std::string_view chunk(buf, static_cast<std::size_t>(n));
+    hash.update(chunk);
+    if (head.size() < 8) head.append(chunk.substr(0, 8 - head.size()));
+    if (start < 0) copy.append(chunk);
+  }
+  FirstReading r;
+  r.source_hash = "sha256:" + common::to_hex(hash.finish());
+  r.capture = is_capture(head);
+  if (start >= 0) {
+    if (::lseek(fd, start, SEEK_SET) != start) return read_failed(options, errno);
+    r.again = fd;
+  } else {
+    r.again = copy.reading_fd();
+    if (r.again < 0) return spool_failed(options);
+  }
+  return r;
+}
+
+// A capture is expanded whole, so its bytes are read whole, within the cap on one input.
+common::Result<StreamOutcome> import_capture(int fd, const ImportOptions& options,
+                                             common::Spool& receipts) {
+  std::string bytes;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return read_failed(options, errno);
+    if (n == 0) break;
+    if (bytes.size() + static_cast<std::size_t>(n) > common::kMaxJsonInputBytes) {
+      return common::Error::io(caller_label(options.framework, true) + ": a helper capture is read whole, and this one is longer than " +
+                               std::to_string(common::kMaxJsonInputBytes) + " bytes, the limit.");
+    }
+    bytes.append(buf, static_cast<std::size_t>(n));
+  }
+  auto result = import_sidecar_stream(bytes, options);
+  if (!result) return result.error();
+  receipts.append(result->bytes);
+  StreamOutcome out;
+  out.steps = std::move(result->steps);
+  out.bundle_root_digest = result->bundle_root_digest.value_or("");
+  return out;  // the digest is in place already: no offsets to patch
+}
+
+}  // namespace
+
+common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& source_hash,
+                                                   const ImportOptions& options, common::Spool& receipts) {
+  StreamImport stream(options, source_hash, [&receipts](std::string_view r) { receipts.append(r); });
+  common::LineReader lines(fd, common::kMaxJsonInputBytes);
+  common::Sha256 read;
+  lines.observe_chunks([&read](std::string_view chunk) { read.update(chunk); });
+  std::string line;
+  for (bool more = true; more;) {
+    switch (lines.next(line)) {
+      case common::LineReader::Status::end: more = false; break;
+      case common::LineReader::Status::io_error: return read_failed(options, lines.last_errno());
+      case common::LineReader::Status::too_long:
+        return common::Error::io(caller_label(options.framework, true) + ": line " +
+                                 std::to_string(lines.line_number()) + " is longer than " +
+                                 std::to_string(common::kMaxJsonInputBytes) + " bytes, the limit for one record.");
+      case common::LineReader::Status::line:
+        if (auto s = stream.add_line(line); !s) return s.error();
+        break;
+    }
+  }
+  if ("sha256:" + common::to_hex(read.finish()) != source_hash) {
+    return common::Error::io(caller_label(options.framework, true) +
+                             ": the input changed while it was being read (its bytes differ between the two readings "
+                             "the import makes); nothing was imported.");
+  }
+  if (stream.records() == 0) {
+    if (auto s = check_not_empty("", caller_label(options.framework, true)); !s) return s.error();
+  }
+  auto outcome = stream.finish();
+  if (outcome && receipts.failed()) return spool_failed(options);
+  return outcome;
+}
+
+common::Result<StreamOutcome> import_sidecar_stream_fd(int fd, const ImportOptions& options,
+                                                       common::Spool& receipts) {
+  common::Spool copy;
+  auto first = read_first(fd, options, copy);
+  if (!first) return first.error();
+  if (!first->capture) return import_hashed_stream(first->again, first->source_hash, options, receipts);
+  auto outcome = import_capture(first->again, options, receipts);
+  if (outcome && receipts.failed()) return spool_failed(options);
+  return outcome;
+}
+
+bool replay_receipts(common::Spool& receipts, const StreamOutcome& outcome,
+                     const std::function<bool(std::string_view)>& sink) {
+  std::uint64_t at = 0;
+  std::string chunk;
+  return receipts.replay([&](std::string_view bytes) {
+    chunk.assign(bytes);
+    patch_digests(outcome, at, chunk);
+    at += bytes.size();
+    return sink(chunk);
+  });
+}
+
+}  // namespace importer

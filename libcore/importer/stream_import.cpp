@@ -1,0 +1,157 @@
+#include "importer/stream_import.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "importer/observer_receipt.hpp"
+#include "importer/sidecar_checks.hpp"
+#include "importer/witnessed_step.hpp"
+#include "receipt/emit/emit_receipt.hpp"
+
+namespace importer {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// Same length as a real digest, so replacing it in place moves nothing.
+const std::string kDigestPlaceholder = "sha256:" + std::string(64, '0');
+const std::string kField = ",\"bundle_root_digest\":\"" + kDigestPlaceholder + "\"";
+const std::string kKeyAndPlaceholder = kField.substr(1, kField.size() - 2);  // "bundle_root_digest":"sha256:0...
+
+}  // namespace
+
+StreamImport::StreamImport(const ImportOptions& options, std::string source_hash,
+                           std::function<void(std::string_view)> write)
+    : options_(options),
+      label_(caller_label(options.framework, true)),
+      source_hash_(std::move(source_hash)),
+      write_(std::move(write)),
+      facts_(std::string(framework_name(options.framework)), label_) {}
+
+common::Status StreamImport::add_line(std::string_view line) {
+  line = js_trim(line);
+  if (line.empty()) return {};
+  const std::size_t i = records_++;
+  const std::string n = std::to_string(i + 1);
+  const std::string line_label = label_ + ": sidecar line " + n;
+  auto parsed = parse_sidecar(line, label_, "sidecar line " + n + " is");
+  if (!parsed) return parsed.error();
+  if (auto s = check_optimizer_supported(*parsed, line_label); !s) return s.error();
+  auto version = validate_sidecar(*parsed, line_label,
+                                  ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
+                                  "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
+                                  "the CLI invocation).");
+  if (!version) return version.error();
+  if (*version == "0.1.0") {
+    return common::Error::malformed(
+        label_ + ": sidecar line " + n +
+        " declares format='framework-trace.v0.1.0' but multi-step ingestion requires "
+        "'framework-trace.v0.2.0', 'framework-trace.v0.3.0', 'framework-trace.v0.4.0', "
+        "'framework-trace.v0.5.0', 'framework-trace.v0.6.0', 'framework-trace.v0.7.0', or "
+        "'framework-trace.v0.8.0'. Use the single-step subcommand for v0.1.0 sidecars.");
+  }
+  if (auto s = check_collection_caps(*parsed, line_label); !s) return s.error();
+  if (auto s = check_cross_references(*parsed, line_label); !s) return s.error();
+  facts_.observe(i, *parsed);
+  if (i == 0) trace_id_ = facts_.trace_id(source_hash_);
+  if (witness_error_) return {};
+
+  ordered_json sidecar = std::move(*parsed);
+  auto w = detail::witness(sidecar, options_.differential_tolerance);
+  if (!w) {
+    witness_error_ = "record " + n + " (step_index " + std::to_string(i) +
+                     ") failed during engine recompute: " + w.error().message() +
+                     " HINT: this record (1-based line " + n +
+                     " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing "
+                     "— the whole bundle is rejected so a partial trace is never emitted.";
+    return {};
+  }
+  ObserverFields f;
+  f.framework = options_.framework;
+  f.multi = true;
+  f.fixture = facts_.framework_name() + "-imported-multi-step-step-" + std::to_string(i);
+  f.source_hash = source_hash_;
+  f.import_timestamp = options_.import_timestamp;
+  f.differential_tolerance = options_.differential_tolerance;
+  f.differential_passed = w->outcome.passed;
+  f.trace_id = trace_id_;
+  f.step_index = static_cast<std::int64_t>(i);
+  ordered_json receipt = build_observer_receipt(std::move(sidecar), w->engine, f);
+  outcome_.steps.push_back(std::move(w->outcome));
+  emit(i, receipt);
+  return {};
+}
+
+void StreamImport::emit(std::size_t i, ordered_json& receipt) {
+  if (emit_error_) {  // only the field of the failure's message is still wanted
+    if (name_field_ && !unwritable_at_) unwritable_at_ = detail::unwritable_number_path(receipt, "");
+    return;
+  }
+  auto failed = [&](const common::Error& e) {
+    emit_error_ = common::Error(e.code(), "record " + std::to_string(i + 1) + ": " + e.message(), e.where());
+  };
+  receipt["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
+  auto line = receipt::emit::emit_receipt_line(receipt);
+  if (!line) {
+    failed(line.error());
+    unwritable_at_ = detail::unwritable_number_path(receipt, "");
+    return;
+  }
+  // The line without the field: its one occurrence cut out (a key's quotes are never escaped, a
+  // string's always are), or, should it not occur exactly once, the receipt emitted again without
+  // it. Only the field's placeholders get the digest, not a sidecar's string that spells it.
+  const std::string_view text(*line);
+  const auto at = text.find(kField);
+  if (at != std::string_view::npos && text.find(kField, at + 1) == std::string_view::npos) {
+    unbound_hash_.update(text.substr(0, at));
+    unbound_hash_.update(text.substr(at + kField.size()));
+    outcome_.digest_at.push_back(written_ + at + kField.size() - kDigestPlaceholder.size() - 1);
+  } else {
+    for (auto k = text.find(kKeyAndPlaceholder); k != std::string_view::npos; k = text.find(kKeyAndPlaceholder, k + 1)) {
+      outcome_.digest_at.push_back(written_ + k + kKeyAndPlaceholder.size() - kDigestPlaceholder.size());
+    }
+    receipt["attestor"].erase("bundle_root_digest");
+    auto plain = receipt::emit::emit_receipt_line(receipt);
+    if (!plain) {
+      failed(plain.error());
+      name_field_ = false;
+      return;
+    }
+    unbound_hash_.update(*plain);
+  }
+  write_(text);
+  written_ += text.size();
+}
+
+common::Result<StreamOutcome> StreamImport::finish() {
+  const auto fail = [&](const std::string& message) { return common::Error::malformed(label_ + ": " + message); };
+  if (records_ == 0) {
+    return fail("sidecar JSONL stream contains zero records. Multi-step ingestion requires ≥1 record (one JSON "
+                "object per line, in step order).");
+  }
+  if (auto broken = facts_.first_error()) return fail(*broken);
+  if (witness_error_) return fail(*witness_error_);
+  if (emit_error_) {
+    return fail(name_field_ && unwritable_at_ ? emit_error_->message() + " (receipt field " + *unwritable_at_ + ")"
+                                              : emit_error_->message());
+  }
+  outcome_.bundle_root_digest = "sha256:" + common::to_hex(unbound_hash_.finish());
+  return std::move(outcome_);
+}
+
+void patch_digests(const StreamOutcome& outcome, std::uint64_t chunk_at, std::span<char> chunk) {
+  const std::string& digest = outcome.bundle_root_digest;
+  const std::uint64_t chunk_end = chunk_at + chunk.size();
+  // The first placeholder that ends after the chunk's start.
+  auto it = std::upper_bound(outcome.digest_at.begin(), outcome.digest_at.end(), chunk_at,
+                             [&](std::uint64_t at, std::uint64_t p) { return at < p + digest.size(); });
+  for (; it != outcome.digest_at.end() && *it < chunk_end; ++it) {
+    const std::uint64_t from = std::max(*it, chunk_at);
+    const std::uint64_t to = std::min<std::uint64_t>(*it + digest.size(), chunk_end);
+    std::copy(digest.begin() + static_cast<std::ptrdiff_t>(from - *it),
+              digest.begin() + static_cast<std::ptrdiff_t>(to - *it), chunk.begin() + static_cast<std::ptrdiff_t>(from - chunk_at));
+  }
+}
+
+}  // namespace importer

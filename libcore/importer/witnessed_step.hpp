@@ -1,0 +1,34 @@
+#pragma once
+// What every import does with one parsed sidecar step, single or within a stream: the engine
+// re-runs it and the differential compares (witness), and an emission failure is worded with the
+// receipt field that holds the number a receipt cannot spell.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "common/result.hpp"
+#include "importer/observer_import.hpp"
+#include "receipt/engine/general_receipt.hpp"
+
+namespace importer::detail {
+
+struct Witnessed {
+  receipt::engine::GeneralReceipt engine;
+  StepOutcome outcome;
+};
+
+// The engine's receipt stays a struct: the differential reads it, and the observer receipt
+// takes only the blocks it needs from it, so no tree of the whole engine receipt is built.
+[[nodiscard]] common::Result<Witnessed> witness(const nlohmann::ordered_json& sidecar, reconcile::Tolerance tolerance);
+
+// JSON pointer of the first number a receipt cannot spell (outside [1e-13, 1e7)), so the
+// refusal says where: Adam's second moment of a tiny gradient is the usual one.
+[[nodiscard]] std::optional<std::string> unwritable_number_path(const nlohmann::ordered_json& j, const std::string& path);
+
+// An emission failure, with the receipt field it came from when that can be found.
+[[nodiscard]] std::string emission_failure(const common::Error& e, const nlohmann::ordered_json& receipt,
+                                           const std::string& where_prefix);
+
+}  // namespace importer::detail

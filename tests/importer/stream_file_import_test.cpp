@@ -1,0 +1,161 @@
+#include "importer/stream_file_import.hpp"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "common/sha256.hpp"
+#include "importer/helper_capture.hpp"
+#include "sidecar_fixture.hpp"
+
+using namespace importer_test;
+using nlohmann::ordered_json;
+
+namespace stream_file_import_test {
+
+importer::ImportOptions stream_options() {
+  importer::ImportOptions o;
+  o.framework = importer::Framework::pytorch;
+  o.import_timestamp = "2026-01-02T03:04:05.000Z";
+  return o;
+}
+
+// A file holding `bytes`, open for reading, removed at once.
+int file_with(const std::string& bytes) {
+  char name[] = "/tmp/stream-import-test-XXXXXX";
+  const int fd = ::mkstemp(name);
+  REQUIRE(fd >= 0);
+  ::unlink(name);
+  REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+  REQUIRE(::lseek(fd, 0, SEEK_SET) == 0);
+  return fd;
+}
+
+struct Imported {
+  common::Result<importer::StreamOutcome> outcome;
+  std::string bytes;  // the receipts as replayed, digest in place
+};
+
+Imported import_fd(int fd, std::size_t chunk_limit = 0) {
+  common::Spool receipts;
+  REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+  Imported r{importer::import_sidecar_stream_fd(fd, stream_options(), receipts), {}};
+  if (r.outcome) {
+    REQUIRE(importer::replay_receipts(receipts, *r.outcome, [&](std::string_view chunk) {
+      CHECK((chunk_limit == 0 || chunk.size() <= chunk_limit));
+      r.bytes += chunk;
+      return true;
+    }));
+  }
+  return r;
+}
+
+void same_as_in_memory(const Imported& got, const std::string& input) {
+  auto want = importer::import_sidecar_stream(input, stream_options());
+  REQUIRE_MESSAGE(want.ok(), want.error().to_string());
+  REQUIRE_MESSAGE(got.outcome.ok(), got.outcome.error().to_string());
+  CHECK(got.bytes == want->bytes);
+  CHECK(got.outcome->bundle_root_digest == want->bundle_root_digest.value_or(""));
+  CHECK(got.outcome->steps.size() == want->steps.size());
+}
+
+}  // namespace stream_file_import_test
+
+using namespace stream_file_import_test;
+
+TEST_CASE("stream_file_import: a file and a pipe give the in-memory import's receipts, digest in place") {
+  const std::string input = jsonl(xor_trace());
+  const int fd = file_with(input);
+  same_as_in_memory(import_fd(fd), input);
+  ::close(fd);
+
+  int p[2];
+  REQUIRE(::pipe(p) == 0);
+  std::thread writer([&] {
+    for (std::size_t at = 0; at < input.size();) {
+      const ssize_t n = ::write(p[1], input.data() + at, std::min<std::size_t>(1000, input.size() - at));
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(p[1]);
+  });
+  const Imported piped = import_fd(p[0]);
+  writer.join();
+  ::close(p[0]);
+  same_as_in_memory(piped, input);
+}
+
+TEST_CASE("stream_file_import: a descriptor already read into is imported from where it stands") {
+  const std::string rest = jsonl(xor_trace());
+  const int fd = file_with("not a sidecar\n" + rest);
+  REQUIRE(::lseek(fd, 14, SEEK_SET) == 14);
+  same_as_in_memory(import_fd(fd), rest);
+  ::close(fd);
+}
+
+TEST_CASE("stream_file_import: only the digest field gets the digest, in every chunk a placeholder straddles") {
+  auto records = xor_trace();
+  for (auto& r : records) r["source_framework"]["version"] = "sha256:" + std::string(64, '0');
+  const std::string input = jsonl(records);
+  const int fd = file_with(input);
+  const Imported got = import_fd(fd, 1 << 16);
+  ::close(fd);
+  same_as_in_memory(got, input);
+  // Chunks cut anywhere, a placeholder split between two or more of them.
+  REQUIRE(got.outcome.ok());
+  std::string unpatched = got.bytes;
+  for (const auto at : got.outcome->digest_at) unpatched.replace(at, 71, "sha256:" + std::string(64, '0'));
+  for (std::size_t size : {1, 5, 70, 71, 72, 1000}) {
+    std::string patched = unpatched;
+    for (std::size_t at = 0; at < patched.size(); at += size) {
+      const std::size_t n = std::min(size, patched.size() - at);
+      importer::patch_digests(*got.outcome, at, std::span<char>(patched.data() + at, n));
+    }
+    CHECK_MESSAGE(patched == got.bytes, "chunks of " << size);
+  }
+}
+
+TEST_CASE("stream_file_import: bytes that differ from the first reading are refused, nothing imported") {
+  const std::string input = jsonl(xor_trace());
+  const int fd = file_with(input);
+  common::Spool receipts;
+  REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+  const std::string other = "sha256:" + common::sha256_hex(input + "\n");
+  auto r = importer::import_hashed_stream(fd, other, stream_options(), receipts);
+  ::close(fd);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message() ==
+        "bp import pytorch multi: the input changed while it was being read (its bytes differ between the two "
+        "readings the import makes); nothing was imported.");
+}
+
+TEST_CASE("stream_file_import: empty, blank and capture inputs are refused as the in-memory import refuses them") {
+  const std::string capture = std::string(importer::kCaptureMagic) + "Z";
+  for (const std::string& input : {std::string(), std::string(" \n\r\n\t\n"), capture}) {
+    auto want = importer::import_sidecar_stream(input, stream_options());
+    REQUIRE_FALSE(want.ok());
+    const int fd = file_with(input);
+    const Imported got = import_fd(fd);
+    ::close(fd);
+    REQUIRE_FALSE(got.outcome.ok());
+    CHECK(got.outcome.error().message() == want.error().message());
+  }
+}
+
+TEST_CASE("stream_file_import: a record's own failure names its line, as in memory") {
+  auto records = xor_trace();
+  records.back()["step_index"] = 7;
+  records.insert(records.begin() + 1, ordered_json::parse(R"({"format":"framework-trace.v0.1.0"})"));
+  const std::string input = jsonl(records) + "{not json\n";
+  auto want = importer::import_sidecar_stream(input, stream_options());
+  REQUIRE_FALSE(want.ok());
+  const int fd = file_with(input);
+  const Imported got = import_fd(fd);
+  ::close(fd);
+  REQUIRE_FALSE(got.outcome.ok());
+  CHECK(got.outcome.error().message() == want.error().message());
+}
