@@ -34,6 +34,10 @@ struct Options {
   // rounding exceeds rtol of the sum (bp generate from-config's own receipts of 8-8-8 networks
   // failed the reference's bound about half the time). `bp verify` sets it.
   bool term_scaled_sums = false;
+  // Rule 14 on an observer-mode (imported) receipt also compares its labels with the engine's for
+  // its own topology (rule_14_engine_labels.hpp): the reference compares only the numbers.
+  // `bp verify` sets it.
+  bool engine_labels = false;
 };
 
 [[nodiscard]] Result reconcile_receipt(const Json& receipt, const Options& options = {}) noexcept;

@@ -109,7 +109,8 @@ Result reconcile_checked(const Json& receipt, const Options& options) {
   Result result;
   FailureSink sink(result);
   CascadeTracker cascades;
-  RuleContext ctx{receipt, clamped.effective, sink, cascades, options.derive_every_record, options.term_scaled_sums};
+  RuleContext ctx{receipt, clamped.effective, sink, cascades, options.derive_every_record, options.term_scaled_sums,
+                 options.engine_labels};
   bool complete = false;
   try {
     complete = run_rules(ctx, result);

@@ -55,6 +55,7 @@ struct RuleContext {
   CascadeTracker& cascades;
   bool derive_every_record = false;  // Options::derive_every_record
   bool term_scaled_sums = false;     // Options::term_scaled_sums
+  bool engine_labels = false;        // Options::engine_labels
 };
 
 }  // namespace reconcile

@@ -84,7 +84,7 @@ VerifyReport verify_schema_valid(const nlohmann::ordered_json& receipt, const Ge
                                  std::string_view text = {}) {
   const VerdictOptions& options = general.verdict;
   // Deliberate difference (bp(1)): sums are judged against their terms' size.
-  const reconcile::Result result = reconcile::reconcile_receipt(receipt, {.term_scaled_sums = true});
+  const reconcile::Result result = reconcile::reconcile_receipt(receipt, {.term_scaled_sums = true, .engine_labels = true});
   report.add(reconcile_check(result, "reconcile"));
   if (auto gate = math_gate_check(result)) {
     report.math_gate_skipped = true;

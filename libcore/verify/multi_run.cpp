@@ -8,9 +8,11 @@
 namespace verify {
 namespace {
 
-// Deliberate differences from the reference (bp(1)): every record's numbers are derived, and sums
-// are judged against their terms' size.
-reconcile::Options derive_every_record() { return {.derive_every_record = true, .term_scaled_sums = true}; }
+// Deliberate differences from the reference (bp(1)): every record's numbers are derived, sums are
+// judged against their terms' size, and an imported record's labels are the engine's.
+reconcile::Options derive_every_record() {
+  return {.derive_every_record = true, .term_scaled_sums = true, .engine_labels = true};
+}
 
 }  // namespace
 

@@ -24,6 +24,7 @@
 #include "reconcile/rules/optim_common.hpp"
 #include "reconcile/rules/rule_14_engine_compare.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
+#include "reconcile/rules/rule_14_engine_labels.hpp"
 #include "reconcile/rules/rule_14_findings.hpp"
 #include "reconcile/rules/rules.hpp"
 
@@ -111,6 +112,8 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
     return {};
   }
   compare_with_engine(r, *engine, tol, ctx.failures);
+  // Engine-mode receipts have their labels checked byte for byte (engine-reproduce).
+  if (imported && ctx.engine_labels) compare_engine_labels(r, *engine, ctx.failures);
   return {};
 }
 

@@ -244,6 +244,29 @@ def main():
     expect(f, bp, "import multi | verify multi -", ["verify", "multi", "-"], 0, stdin=bundle)
     _, single_receipt, _ = run(bp, ["import", "pytorch", path], env=EPOCH0)
     expect(f, bp, "import | verify general -", ["verify", "general", "-"], 0, stdin=single_receipt)
+    # An imported receipt's labels are the engine's for its own topology (bp(1), DIFFERENCES): a
+    # moved name fails verify (Rule 14), though every number still matches; reconcile keeps the
+    # reference's verdict.
+    honest = json.loads(single_receipt)
+    hidden = sorted(honest["backward"]["hidden_error_signals"])
+    relabels = {
+        "via_weight": lambda r: r["backward"]["hidden_error_signals"][hidden[0]]["downstream_contributions"][0].update(
+            via_weight=r["backward"]["hidden_error_signals"][hidden[1]]["downstream_contributions"][0]["via_weight"]),
+        "from_unit": lambda r: r["updates"][0].update(from_unit="zz"),
+        "parameter_role": lambda r: r["updates"][0].update(parameter_role="zz_to_yy"),
+        "factors[0].name": lambda r: next(iter(r["backward"]["output_error_signals"].values()))["factors"][0].update(
+            name="zz"),
+        "layers": lambda r: r["topology"]["layers"].__setitem__(-1, "outputs"),
+    }
+    for name, edit in relabels.items():
+        r = json.loads(single_receipt)
+        edit(r)
+        text = (json.dumps(r, separators=(",", ":")) + "\n").encode()
+        rc, o, e = expect(f, bp, "relabelled " + name + " | verify general -", ["verify", "general", "-", "--json"], 1,
+                          stdin=text)
+        f.truth("relabelled %s: a Rule 14 label failure" % name,
+                b"label: the receipt says" in o and name.encode() in o, repr(o[:300]))
+        expect(f, bp, "relabelled " + name + " | reconcile receipt -", ["reconcile", "receipt", "-"], 0, stdin=text)
     _, tampered_bundle, _ = run(bp, ["import", "pytorch", "multi", tpath], env=EPOCH0)
     expect(f, bp, "tampered import | verify multi -", ["verify", "multi", "-"], 1, stdin=tampered_bundle)
 

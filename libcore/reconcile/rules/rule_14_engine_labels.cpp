@@ -1,0 +1,102 @@
+#include "reconcile/rules/rule_14_engine_labels.hpp"
+
+#include <string>
+#include <unordered_map>
+
+#include "common/json_document_reader.hpp"
+#include "receipt/emit/general_receipt_writer.hpp"
+#include "reconcile/rules/optim_common.hpp"
+#include "reconcile/rules/rule_14_findings.hpp"
+
+namespace reconcile::rules {
+namespace {
+
+using rule14::json_quoted;
+using rule14::kTag;
+
+class LabelWalk {
+ public:
+  explicit LabelWalk(FailureSink& out) : out_(out) {}
+
+  // Every string under `engine` against the receipt's value at the same place, `path` naming it.
+  void walk(const Json& claimed, common::JsonView engine, std::string_view path) {
+    path_.assign(path);
+    visit(claimed, engine);
+  }
+
+ private:
+  // path_ grows and shrinks with the descent: one buffer, no string per node.
+  void visit(const Json& claimed, common::JsonView engine) {
+    if (engine.is_string()) {
+      if (!claimed.is_string() || claimed.get_ref<const std::string&>() != engine.string()) differ(claimed, engine);
+    } else if (engine.is_object()) {
+      if (!claimed.is_object()) return;
+      for (auto it = engine.members().begin(); it != engine.members().end(); ++it) {
+        const std::string_view key = it.key().string();
+        const Json* c = member(claimed, key);
+        if (c == nullptr) continue;
+        const std::size_t at = path_.size();
+        path_.append(".").append(key);
+        visit(*c, *it);
+        path_.resize(at);
+      }
+    } else if (engine.is_array()) {
+      if (!claimed.is_array()) return;
+      std::size_t i = 0;
+      for (const common::JsonView e : engine.elements()) {
+        if (i >= claimed.size()) break;
+        const std::size_t at = path_.size();
+        path_.append("[").append(std::to_string(i)).append("]");
+        visit(claimed[i], e);
+        path_.resize(at);
+        ++i;
+      }
+    }
+  }
+
+  void differ(const Json& claimed, common::JsonView engine) {
+    out_.add(plain_failure(14, path_,
+                           std::string(kTag) + "label: the receipt says " + claimed.dump() + " at " + path_ +
+                               " where the engine, re-running the step from the receipt's own topology, says " +
+                               json_quoted(engine.string()) +
+                               ": the numbers compared there are named for something else."));
+  }
+
+  std::string path_;
+  FailureSink& out_;
+};
+
+}  // namespace
+
+void compare_engine_labels(const Json& receipt, const receipt::engine::GeneralReceipt& engine, FailureSink& out) {
+  // The engine's receipt as it would write it: its labels are made in one place, the writer.
+  auto line = receipt::emit::emit_receipt_line(engine);
+  if (!line) return;  // a number outside the canonical range: the numeric comparison speaks
+  auto doc = common::parse_json_document(std::move(*line));
+  if (!doc) return;
+  const common::JsonView want = doc->root();
+  LabelWalk walk(out);
+  const auto topology = want.find("topology");
+  if (const auto layers = topology ? topology->find("layers") : std::nullopt) {
+    if (const Json* claimed = member(member(receipt, "topology"), "layers")) walk.walk(*claimed, *layers, "topology.layers");
+  }
+  if (const auto backward = want.find("backward")) {
+    if (const Json* claimed = member(receipt, "backward")) walk.walk(*claimed, *backward, "backward");
+  }
+  const auto engine_updates = want.find("updates");
+  const Json* claimed_updates = array_member(receipt, "updates");
+  if (!engine_updates || !engine_updates->is_array() || !claimed_updates) return;
+  std::unordered_map<std::string_view, common::JsonView> by_id;
+  for (const common::JsonView u : engine_updates->elements()) {
+    const auto id = u.is_object() ? u.find("parameter_id") : std::nullopt;
+    if (id && id->is_string()) by_id.emplace(id->string(), u);
+  }
+  for (const Json& u : *claimed_updates) {
+    const std::string* id = string_member(u, "parameter_id");
+    if (!id) continue;
+    const auto found = by_id.find(*id);
+    if (found != by_id.end()) walk.walk(u, found->second, "updates[" + *id + "]");
+  }
+}
+
+}  // namespace reconcile::rules
