@@ -78,4 +78,23 @@ for p in "${pids[@]}"; do wait "$p" || fail "a concurrent learner failed: $(cat 
 [ -L "$WORK/links/shared.table" ] || fail "the table's symbolic link was replaced by a file"
 run "$ATENIA" stats --table "$WORK/links/shared.table" --json
 expect_rc 0; expect_out_has '"total_episodes":320'
+# A row with a field the table format does not have is refused by every command that reads the
+# table (one line naming the file, the line and the field), and learn leaves the table as it was.
+/usr/bin/python3 - "$WORK/unknown.table" <<'PY'
+import sys
+from crc32c import crc32c
+body = b"ATENIA_SELFTRAINER_V2\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=9;drift=0;future=1\n"
+open(sys.argv[1], "wb").write(body + b"table_end;len=%d;crc32c=%d\n" % (len(body), crc32c(body)))
+PY
+cp "$WORK/unknown.table" "$WORK/unknown.before"
+UNKNOWN="atenia: $WORK/unknown.table:2: unknown field 'future'; expected gpu_avail, vram_band, ram_band, backend, count, success, score_sum, drift"
+run "$ATENIA" stats --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+cmp -s "$WORK/unknown.before" "$WORK/unknown.table" || fail "learn changed a table it refused"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+run "$ATENIA" explain --spill --ram-band=0 --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
 finish
