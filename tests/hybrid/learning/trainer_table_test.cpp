@@ -28,6 +28,12 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// `body` sealed with the V2/V3 trailer, as the writer seals it: a hand-made table the checksum accepts.
+std::string with_trailer(const std::string& body) {
+  return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
+}
+
 SelfTrainer trained() {
   SelfTrainer t;
   const auto a = context_from_pressures(true, 0.1F, 0.1F);
@@ -246,10 +252,6 @@ TEST_CASE("trainer_table: spill rows make a V3 table that reads back; without th
 
 TEST_CASE("trainer_table: a bad spill row, or one in a V2 table, is refused by the strict reader with its line") {
   testsupport::TempDir dir;
-  auto with_trailer = [](std::string body) {
-    return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
-           std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
-  };
   const std::string row = "spill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9\n";
   struct Case {
     std::string text, message;
@@ -280,10 +282,6 @@ TEST_CASE("trainer_table: a bad spill row, or one in a V2 table, is refused by t
 
 TEST_CASE("trainer_table: the strict reader refuses a row with an unknown field, naming the line and the field") {
   testsupport::TempDir dir;
-  auto with_trailer = [](std::string body) {
-    return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
-           std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
-  };
   const std::string row = "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=5;drift=0";
   const std::string spill = "spill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9";
   const std::string keys = "; expected gpu_avail, vram_band, ram_band, backend, count, success, score_sum, drift";
