@@ -130,11 +130,13 @@ int run_learn(const LearnOptions& o) {
   std::size_t added = 0;
   for (const auto& [key, ep] : episodes) {
     if (table.episodes.contains(key)) continue;
-    const auto* spill = std::get_if<hybrid::SpillEpisode>(&ep);
-    if (spill ? !table.spill.record_episode(*spill) : !table.trainer.record_episode(std::get<hybrid::TrainingEpisode>(ep))) {
-      return report(common::Error::invalid_argument(
-          o.table + ": a row already holds 4294967295 episodes, the most a row can count; nothing was written"));
+    std::string refused;  // why the episode cannot be counted, the run's last word
+    if (const auto* spill = std::get_if<hybrid::SpillEpisode>(&ep)) {
+      if (auto s = table.spill.record_episode(*spill); !s) refused = s.error().message();
+    } else if (!table.trainer.record_episode(std::get<hybrid::TrainingEpisode>(ep))) {
+      refused = "a row already holds 4294967295 episodes, the most a row can count";
     }
+    if (!refused.empty()) return report(common::Error::invalid_argument(o.table + ": " + refused + "; nothing was written"));
     table.episodes.insert(key);
     ++added;
   }

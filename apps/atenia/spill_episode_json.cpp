@@ -1,6 +1,7 @@
 #include "spill_episode_json.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 namespace atenia::cli {
 
@@ -27,6 +28,9 @@ common::Result<hybrid::SpillEpisode> parse_spill_episode(const common::JsonlReco
     auto n = f.unsigned_int(key);
     if (!n) return n.error();
     *into = *n;
+  }
+  if (ep.outcome.restored_bytes > UINT64_MAX - ep.outcome.spilled_bytes) {
+    return f.error("restored_bytes", "spilled_bytes + restored_bytes is over 18446744073709551615 (2^64-1)");
   }
   for (auto [key, into] : {std::pair{"write_s", &ep.outcome.write_s}, std::pair{"read_s", &ep.outcome.read_s}}) {
     auto x = f.number(key);

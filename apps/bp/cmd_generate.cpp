@@ -41,8 +41,9 @@ int run_builtin(const Invocation& inv, std::string_view name) {
   auto bytes = receipt::emit::emit_receipts(receipts.value());
   if (!bytes) return fail_library(inv, bytes.error(), "EMIT_ERROR", "generate: ");
   // --check --out F compares against F (as from-config does); the reference ignores F there.
-  std::string golden = inv.check && inv.has_out() ? *inv.out : bundled_fixture(golden_file_for(name));
-  return deliver_generated(inv, {std::move(bytes.value()), std::string(name), std::move(golden)});
+  const bool bundled = !(inv.check && inv.has_out());
+  std::string golden = bundled ? bundled_fixture(golden_file_for(name)) : *inv.out;
+  return deliver_generated(inv, {std::move(bytes.value()), std::string(name), std::move(golden), bundled});
 }
 
 int run_from_config(const Invocation& inv) {
@@ -87,7 +88,7 @@ int run_from_config(const Invocation& inv) {
         "Example: bp generate from-config my.json --check --out fixtures/my.golden.jsonl";
     return fail(inv, e);
   }
-  return deliver_generated(inv, {std::move(bytes.value()), "from-config", inv.out.value_or(in.argument)});
+  return deliver_generated(inv, {std::move(bytes.value()), "from-config", inv.out.value_or(in.argument), false});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "common/json_string.hpp"
 #include "input_source.hpp"
 #include "output_sink.hpp"
+#include "share_locator.hpp"
 #include "terminal.hpp"
 
 namespace bp::cli {
@@ -17,9 +18,16 @@ namespace bp::cli {
 namespace {
 
 int check_against_golden(const Invocation& inv, const GeneratedBytes& g) {
-  auto golden = read_file_text(g.golden_path, common::kMaxJsonInputBytes);
-  if (auto* e = std::get_if<CliError>(&golden)) return fail(inv, *e);
-  const std::string& want = std::get<std::string>(golden);
+  std::string want;
+  if (g.golden_bundled) {
+    auto golden = read_bundled_file(g.golden_path, common::kMaxJsonInputBytes);
+    if (!golden) return fail(inv, broken_installation(golden.error()));
+    want = std::move(golden.value());
+  } else {
+    auto golden = read_file_text(g.golden_path, common::kMaxJsonInputBytes);
+    if (auto* e = std::get_if<CliError>(&golden)) return fail(inv, *e);
+    want = std::move(std::get<std::string>(golden));
+  }
   if (g.bytes == want) {
     if (inv.json) {
       (void)write_stdout("{\"ok\":true}\n");

@@ -12,6 +12,7 @@ struct GeneratedBytes {
   std::string bytes;
   std::string label;        // "mazur", "from-config", ...
   std::string golden_path;  // compared under --check
+  bool golden_bundled = false;  // bp's own golden: unreadable is a broken installation (exit 4)
 };
 
 [[nodiscard]] int deliver_generated(const Invocation& inv, const GeneratedBytes& g);

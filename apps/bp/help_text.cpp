@@ -72,7 +72,8 @@ std::string generate_builtin_usage(std::string_view name) {
          "                   are equal, 1 otherwise\n"
          "  --json           with --check or --out: a one-line JSON result on stdout\n"
          "\n"
-         "  Exit status: 0 written or equal, 1 drift, 2 usage or I/O error.\n";
+         "  Exit status: 0 written or equal, 1 drift, 2 usage or I/O error, 4 the bundled golden\n"
+         "  missing or unreadable (a broken installation).\n";
 }
 
 std::string generate_from_config_usage() {

@@ -57,6 +57,21 @@ std::string fixtures_dir() {
 
 std::string bundled_fixture(const std::string& file_name) { return fixtures_dir() + "/" + file_name; }
 
+common::Result<std::string> read_bundled_file(const std::string& path, std::size_t max_bytes) {
+  auto text = common::real_file_system().read_file(path, max_bytes);
+  if (!text) return text.error().error;
+  return std::move(text.value());
+}
+
+CliError broken_installation(const common::Error& e) {
+  CliError out;
+  out.exit_code = kExitNotInstalled;
+  out.code = "BROKEN_INSTALLATION";
+  out.message = "this installation is broken: " + e.to_string();
+  out.retryable = false;
+  return out;
+}
+
 std::string helper_path(const std::string& framework) {
   return absolute(locate("BP_EXTRACT_DIR", "extract", std::string(build_info::source_dir()) + "/apps/bp/extract",
                          "/" + framework + ".py", Kind::file));

@@ -16,7 +16,7 @@ bool receipt_extension(const std::filesystem::path& p) {
 }
 
 // Why a directory entry named like a receipt is not a file bp reads; nullopt for a regular file
-// (through a link or not) and for a directory (walked, or a link to one, which is not followed).
+// (through a link or not). Directories and links to them are receipt_paths' own.
 std::optional<common::Error> not_readable(const std::filesystem::directory_entry& entry) {
   const std::string path = entry.path().string();
   std::error_code ec;
@@ -35,8 +35,7 @@ std::optional<common::Error> not_readable(const std::filesystem::directory_entry
                              {path, 0, {}});
   }
   switch (st.type()) {
-    case std::filesystem::file_type::regular:
-    case std::filesystem::file_type::directory: return std::nullopt;
+    case std::filesystem::file_type::regular: return std::nullopt;
     case std::filesystem::file_type::fifo: return common::Error::io("not a regular file (a FIFO)", {path, 0, {}});
     case std::filesystem::file_type::socket: return common::Error::io("not a regular file (a socket)", {path, 0, {}});
     case std::filesystem::file_type::character:
@@ -66,15 +65,40 @@ ReceiptPaths receipt_paths(const std::string& arg) {
     out.files.push_back(arg);
     return out;
   }
-  std::filesystem::recursive_directory_iterator it(arg, std::filesystem::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (!receipt_extension(it->path())) continue;
-    std::error_code kind_ec;
-    if (it->is_directory(kind_ec)) continue;
-    if (auto why = not_readable(*it)) out.unreadable.emplace_back(it->path().string(), std::move(*why));
-    out.files.push_back(it->path().string());
+  // The walk is recursive and never skips a directory silently: a link to one is not followed
+  // (it could lead out of the tree or round in a loop) and one that cannot be listed is an
+  // unreadable entry, each with its [ERROR] line, like a dangling link named *.json.
+  std::vector<std::filesystem::path> pending{arg};
+  while (!pending.empty()) {
+    const std::filesystem::path dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code list_ec;
+    std::filesystem::directory_iterator it(dir, list_ec);
+    for (; !list_ec && it != std::filesystem::directory_iterator(); it.increment(list_ec)) {
+      std::error_code kind_ec;
+      const bool link = it->is_symlink(kind_ec);
+      if (it->is_directory(kind_ec)) {  // follows a link
+        if (!link) {
+          pending.push_back(it->path());
+          continue;
+        }
+        out.unreadable.emplace_back(it->path().string(),
+                                    common::Error::io("symbolic link to a directory (not followed)", {it->path().string(), 0, {}}));
+        out.files.push_back(it->path().string());
+        continue;
+      }
+      if (!receipt_extension(it->path())) continue;
+      if (auto why = not_readable(*it)) out.unreadable.emplace_back(it->path().string(), std::move(*why));
+      out.files.push_back(it->path().string());
+    }
+    if (!list_ec) continue;
+    if (dir == arg) {
+      out.error = common::Error::io("could not list " + arg + ": " + list_ec.message());
+    } else {
+      out.unreadable.emplace_back(dir.string(), common::Error::io("cannot list directory: " + list_ec.message(), {dir.string(), 0, {}}));
+      out.files.push_back(dir.string());
+    }
   }
-  if (ec) out.error = common::Error::io("could not list " + arg + ": " + ec.message());
   std::sort(out.files.begin(), out.files.end());
   return out;
 }

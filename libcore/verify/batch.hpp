@@ -24,14 +24,16 @@ struct ReceiptPaths {
   std::vector<std::string> files;
   std::optional<common::Error> error;  // the directory could not be listed (whole); `files` has what was seen
   // Entries of `files` a directory holds under a receipt's name that are no file bp can read (a
-  // dangling or looping link, a FIFO, a socket, a device), with why: reported, never opened (a
-  // FIFO would block the run), never skipped (it may be the step that was meant to be verified).
+  // dangling or looping link, a FIFO, a socket, a device), and the links to directories and the
+  // subdirectories that could not be listed, with why: reported, never opened (a FIFO would block
+  // the run), never skipped (it may be the step that was meant to be verified).
   std::vector<std::pair<std::string, common::Error>> unreadable;
   [[nodiscard]] const common::Error* unreadable_reason(const std::string& file) const;
 };
 
 // The receipts an argument names: itself ("-" and anything that is not a directory), or a
-// directory's receipt entries in path order (every one that is not a directory).
+// directory's receipt entries in path order, walked recursively; a symbolic link to a directory
+// (not followed) and a subdirectory that cannot be listed are `unreadable` entries, never skipped.
 [[nodiscard]] ReceiptPaths receipt_paths(const std::string& arg);
 
 // Whether verify_receipt gives `receipt` the Mazur gate (schema_version "0.1.0"), which reads the

@@ -49,10 +49,10 @@ std::variant<SpillStatsEntry, std::string> parse_spill_row(std::string_view line
       auto n = parse_decimal<std::uint64_t>(val);
       if (!n) return bad + "must be an unsigned 64-bit integer, got '" + std::string(val) + "'";
       e.stats.moved_bytes = *n;
-    }  // other keys: for forward compatibility, as in the CPU/GPU rows
+    }  // other keys: ignored here, as in the CPU/GPU rows; the tools' strict reader refuses them
   }
-  for (const char* k : {"ram_band", "tier", "codec", "count", "score_sum", "moved_bytes"}) {
-    if (!seen.contains(k)) return std::string("spill row: missing required key '") + k + "'";
+  for (std::string_view k : kSpillRowKeys) {
+    if (!seen.contains(k)) return "spill row: missing required key '" + std::string(k) + "'";
   }
   return e;
 }

@@ -5,6 +5,7 @@
 //
 // The leading "spill" tells them from the CPU/GPU rows; a V2 reader (the seed's loader) skips
 // them as rows without its required keys.
+#include <array>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -14,6 +15,8 @@
 namespace hybrid {
 
 inline constexpr std::string_view kSpillRowTag = "spill;";
+// The fields of a spill row (after the tag), all required, in the order the writer puts them.
+inline constexpr std::array<std::string_view, 6> kSpillRowKeys{"ram_band", "tier", "codec", "count", "score_sum", "moved_bytes"};
 
 [[nodiscard]] std::string format_spill_row(const SpillStatsEntry& e);
 // A row (the line starts with kSpillRowTag), or why it is not one.

@@ -7,16 +7,36 @@
 
 namespace hybrid {
 
-bool SpillTrainer::record_episode(const SpillEpisode& ep) {
-  SpillStats& s = table_[{band_for_pressure(ep.ram_pressure), ep.decision.tier, ep.decision.codec}];
-  if (s.count == std::numeric_limits<std::uint32_t>::max()) return false;
+common::Status SpillTrainer::record_episode(const SpillEpisode& ep) {
+  constexpr std::uint64_t kMaxBytes = std::numeric_limits<std::uint64_t>::max();
+  const std::uint8_t band = band_for_pressure(ep.ram_pressure);
+  auto row = [&] {  // named only in a refusal
+    return "the spill row (ram_band " + std::to_string(band) + ", tier " + ep.decision.tier + ", codec " + ep.decision.codec + ")";
+  };
+  const SpillOutcome& o = ep.outcome;
+  if (o.restored_bytes > kMaxBytes - o.spilled_bytes) {
+    return common::Error::invalid_argument("an episode for " + row() + " moved more than " + std::to_string(kMaxBytes) +
+                                           " bytes out and back, the most a row can count");
+  }
+  const std::uint64_t moved = o.spilled_bytes + o.restored_bytes;
+  const auto key = std::make_tuple(band, ep.decision.tier, ep.decision.codec);
+  const auto it = table_.find(key);
+  const SpillStats before = it == table_.end() ? SpillStats{} : it->second;
+  if (before.count == std::numeric_limits<std::uint32_t>::max()) {
+    return common::Error::invalid_argument(row() + " already holds " + std::to_string(before.count) +
+                                           " episodes, the most a row can count");
+  }
+  if (moved > kMaxBytes - before.moved_bytes) {
+    return common::Error::invalid_argument(row() + " already counts " + std::to_string(before.moved_bytes) +
+                                           " bytes moved; " + std::to_string(moved) + " more would pass " +
+                                           std::to_string(kMaxBytes) + ", the most a row can count");
+  }
+  SpillStats& s = table_[key];
   ++s.count;
   // Scores are int32 and counts below 2^32: the sum stays far inside int64.
-  s.score_sum += ep.outcome.score;
-  const std::uint64_t moved = ep.outcome.spilled_bytes + ep.outcome.restored_bytes;
-  const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - s.moved_bytes;
-  s.moved_bytes += std::min(moved, room);
-  return true;
+  s.score_sum += o.score;
+  s.moved_bytes += moved;
+  return {};
 }
 
 void SpillTrainer::set_stats_entry(std::uint8_t ram_band, const SpillDecision& d, const SpillStats& s) {

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/result.hpp"
 #include "hybrid/learning/spill_episode.hpp"
 
 namespace hybrid {
@@ -16,7 +17,7 @@ namespace hybrid {
 struct SpillStats {
   std::uint32_t count = 0;
   std::int64_t score_sum = 0;     // sum of the runs' KiB/s
-  std::uint64_t moved_bytes = 0;  // out and back, all runs (saturating)
+  std::uint64_t moved_bytes = 0;  // out and back, all runs (at most 2^64-1: record_episode)
   bool operator==(const SpillStats&) const = default;
   // The mean KiB/s (integer division); 0 without runs.
   [[nodiscard]] std::int64_t mean_score() const { return count == 0 ? 0 : score_sum / static_cast<std::int64_t>(count); }
@@ -30,8 +31,9 @@ struct SpillStatsEntry {
 
 class SpillTrainer {
  public:
-  // false (and nothing recorded) when the row already holds 2^32-1 episodes.
-  bool record_episode(const SpillEpisode& ep);
+  // Refused, invalid_argument, and nothing recorded (no row added) when the row already holds
+  // 2^32-1 episodes, or when its bytes moved would pass 2^64-1 (counted exactly, never saturated).
+  [[nodiscard]] common::Status record_episode(const SpillEpisode& ep);
   void set_stats_entry(std::uint8_t ram_band, const SpillDecision& d, const SpillStats& s);
 
   // Every entry, ordered by (ram_band, tier, codec).

@@ -1,5 +1,7 @@
 #include "hybrid/learning/trainer_table.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <set>
 #include <variant>
@@ -31,6 +33,26 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     start = pos + 1;
   }
   return out;
+}
+
+// The fields of a CPU/GPU row, all required, in the order the writer puts them.
+constexpr std::array<std::string_view, 8> kRowKeys{"gpu_avail", "vram_band", "ram_band", "backend",
+                                                   "count",     "success",   "score_sum", "drift"};
+
+// The first field of `fields` (';'-separated) that is not key=value with a key in `known`, as the
+// strict reader reports it; nullopt when there is none. The seed's loader ignores such fields
+// (forward compatibility); the tools refuse them, so a mistyped or foreign field is never lost.
+template <std::size_t N>
+std::optional<std::string> unknown_field(std::string_view fields, const std::array<std::string_view, N>& known) {
+  for (std::string_view seg : split(fields, ';')) {
+    const auto kv = split_key_value(seg);
+    if (kv && std::find(known.begin(), known.end(), kv->key) != known.end()) continue;
+    std::string expected;
+    for (std::string_view k : known) expected += (expected.empty() ? "" : ", ") + std::string(k);
+    return "unknown field '" + common::excerpt(kv ? kv->key : seg) + "'" + (kv ? "" : " (not key=value)") +
+           "; expected " + expected;
+  }
+  return std::nullopt;
 }
 
 struct Row {
@@ -75,8 +97,8 @@ std::variant<Row, std::string> parse_row(std::string_view line) {
     }
     if (known && !seen.insert(key).second) return "key '" + std::string(key) + "' appears twice";
   }
-  for (const char* k : {"gpu_avail", "vram_band", "ram_band", "backend", "count", "success", "score_sum", "drift"}) {
-    if (!seen.contains(k)) return std::string("missing required key '") + k + "'";
+  for (std::string_view k : kRowKeys) {
+    if (!seen.contains(k)) return "missing required key '" + std::string(k) + "'";
   }
   if (*success > *count || *drift > *count) return std::string("success and drift cannot exceed count");
   return Row{{*gpu, *vram, *ram}, *backend, {*count, *success, *score_sum, *drift}};
@@ -167,6 +189,9 @@ ParsedTable parse_trainer_table(std::string_view text) {
           out.skipped.push_back({line_no, "duplicate spill row for this band, tier and codec (the later row wins)"});
         }
         out.spill.set_stats_entry(e.ram_band, e.decision, e.stats);
+        if (auto why = unknown_field(line.substr(kSpillRowTag.size()), kSpillRowKeys)) {
+          out.unknown_fields.push_back({line_no, "spill row: " + *why});
+        }
       }
       continue;
     }
@@ -180,6 +205,7 @@ ParsedTable parse_trainer_table(std::string_view text) {
       out.skipped.push_back({line_no, "duplicate row for this context and backend (the later row wins)"});
     }
     out.trainer.set_stats_entry(r.bucket, r.backend, r.stats);
+    if (auto why = unknown_field(line, kRowKeys)) out.unknown_fields.push_back({line_no, std::move(*why)});
   }
   return out;
 }
@@ -214,7 +240,12 @@ common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, con
                      std::string(kTrainerTableHeaderV3) + ", " + std::string(kTrainerTableHeaderV1) + ")");
   }
   if (parsed.integrity) return at(parsed.integrity->line, parsed.integrity->message);
-  if (!parsed.skipped.empty()) return at(parsed.skipped.front().line, parsed.skipped.front().message);
+  // The earliest line that is not a clean row: one left out, or one with a field the format lacks.
+  const TableIssue* first = nullptr;
+  for (const auto* issues : {&parsed.skipped, &parsed.unknown_fields}) {
+    if (!issues->empty() && (first == nullptr || issues->front().line < first->line)) first = &issues->front();
+  }
+  if (first != nullptr) return at(first->line, first->message);
   if (!parsed.verified) {
     std::int64_t lines = 0;
     for (char c : *text) lines += c == '\n' ? 1 : 0;

@@ -58,14 +58,15 @@ struct ParsedTable {
   bool header_ok = false;                // false: the trainer is empty
   bool verified = false;                 // a trailer was present and matched
   std::vector<TableIssue> skipped;       // rows left out, with why
+  std::vector<TableIssue> unknown_fields;  // rows kept whose fields the format lacks (the seed ignores them)
   std::optional<TableIssue> integrity;   // trailer present but length/checksum disagree
 };
 
 // Never fails: what cannot be read is reported in the result (best-effort, as the seed says).
 [[nodiscard]] ParsedTable parse_trainer_table(std::string_view text);
 
-// For tools: anything short of a clean table (missing file, wrong header, a bad row,
-// a missing trailer (a table cut short), a trailer mismatch) is an error naming the file
+// For tools: anything short of a clean table (missing file, wrong header, a bad row, a row
+// with an unknown field, a missing trailer (a table cut short), a trailer mismatch) is an error naming the file
 // and line.
 [[nodiscard]] common::Result<SelfTrainer> read_trainer_table_strict(common::FileSystem& fs, const std::string& path);
 [[nodiscard]] common::Result<TrainerTable> read_trainer_table_full(common::FileSystem& fs, const std::string& path);

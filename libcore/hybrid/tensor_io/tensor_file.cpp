@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "common/json_duplicate_key.hpp"
 #include "common/json_input.hpp"
 
 namespace hybrid {
@@ -179,6 +180,12 @@ common::Result<TensorFile> safetensors_header(std::string_view header, const std
   auto doc = common::parse_json_text(json, {.file = file, .bom = common::BomPolicy::reject, .max_bytes = kMaxTensorHeaderBytes});
   if (!doc) return doc.error();
   if (!doc->is_object()) return bad(file, "safetensors header is not a JSON object");
+  // The JSON reader keeps the last of a repeated key (Python's safetensors too, for tensor names):
+  // a tensor named twice would be dropped without a word.
+  if (auto dup = common::first_duplicate_key(json)) {
+    return bad(file, "safetensors header " + common::excerpt(dup->pointer, common::kMaxErrorPathBytes) + ": key \"" +
+                         common::excerpt(dup->key) + "\" appears twice");
+  }
   TensorFile tf;
   tf.format = TensorFileFormat::safetensors;
   tf.header = std::string(header);

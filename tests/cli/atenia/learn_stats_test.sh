@@ -78,4 +78,43 @@ for p in "${pids[@]}"; do wait "$p" || fail "a concurrent learner failed: $(cat 
 [ -L "$WORK/links/shared.table" ] || fail "the table's symbolic link was replaced by a file"
 run "$ATENIA" stats --table "$WORK/links/shared.table" --json
 expect_rc 0; expect_out_has '"total_episodes":320'
+# A row with a field the table format does not have is refused by every command that reads the
+# table (one line naming the file, the line and the field), and learn leaves the table as it was.
+/usr/bin/python3 - "$WORK/unknown.table" <<'PY'
+import sys
+from crc32c import crc32c
+body = b"ATENIA_SELFTRAINER_V2\ngpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=9;drift=0;future=1\n"
+open(sys.argv[1], "wb").write(body + b"table_end;len=%d;crc32c=%d\n" % (len(body), crc32c(body)))
+PY
+cp "$WORK/unknown.table" "$WORK/unknown.before"
+UNKNOWN="atenia: $WORK/unknown.table:2: unknown field 'future'; expected gpu_avail, vram_band, ram_band, backend, count, success, score_sum, drift"
+run "$ATENIA" stats --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+run "$ATENIA" learn "$WORK/e1.jsonl" --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+cmp -s "$WORK/unknown.before" "$WORK/unknown.table" || fail "learn changed a table it refused"
+run "$ATENIA" explain --gpu-available=true --vram-band=0 --ram-band=0 --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+run "$ATENIA" explain --spill --ram-band=0 --table "$WORK/unknown.table"
+expect_rc 2; expect_err_eq "$UNKNOWN"; expect_out_empty
+# Spill rows count the bytes moved up to 2^64-1: an episode that would pass it is refused (exit 3,
+# nothing written), never saturated; an episode whose own bytes add up past it is malformed (exit 2).
+/usr/bin/python3 - "$WORK/full_spill.table" <<'PY'
+import sys
+from crc32c import crc32c
+body = b"ATENIA_SELFTRAINER_V3\nspill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=1024;moved_bytes=18446744073709551605\n"
+open(sys.argv[1], "wb").write(body + b"table_end;len=%d;crc32c=%d\n" % (len(body), crc32c(body)))
+PY
+cp "$WORK/full_spill.table" "$WORK/full_spill.before"
+printf '%s\n' '{"decision":"spill","ram_pressure":0.1,"tier":"fast","codec":"zstd","spilled_bytes":1048576,"restored_bytes":1048576,"stored_bytes":900000,"write_s":1,"read_s":1,"score":1024}' > "$WORK/spill1.jsonl"
+run "$ATENIA" learn "$WORK/spill1.jsonl" --table "$WORK/full_spill.table"
+expect_rc 3
+expect_err_eq "atenia: $WORK/full_spill.table: the spill row (ram_band 0, tier fast, codec zstd) already counts 18446744073709551605 bytes moved; 2097152 more would pass 18446744073709551615, the most a row can count; nothing was written"
+expect_out_empty
+cmp -s "$WORK/full_spill.before" "$WORK/full_spill.table" || fail "learn changed a table after refusing an episode"
+printf '%s\n' '{"decision":"spill","ram_pressure":0.1,"tier":"fast","codec":"zstd","spilled_bytes":18446744073709551615,"restored_bytes":1,"stored_bytes":1,"write_s":1,"read_s":1,"score":0}' > "$WORK/spill2.jsonl"
+run "$ATENIA" learn "$WORK/spill2.jsonl" --table "$WORK/full_spill.table"
+expect_rc 2
+expect_err_eq "atenia: $WORK/spill2.jsonl:1: /restored_bytes: spilled_bytes + restored_bytes is over 18446744073709551615 (2^64-1)"
+cmp -s "$WORK/full_spill.before" "$WORK/full_spill.table" || fail "learn changed a table after a malformed episode"
 finish

@@ -69,13 +69,20 @@ h = json.dumps({"a": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 1]}}).enc
 open("x.safetensors", "wb").write(struct.pack("<Q", len(h)) + h + b"\0")'
 run "$ATENIA" checkpoint save "$WORK/bad3" --from x.safetensors
 expect_rc 2; expect_err_eq 'atenia: x.safetensors: safetensors header /a/dtype: unknown dtype "Q7"; expected BOOL, U8, I8, F8_E5M2, F8_E4M3, I16, U16, F16, BF16, I32, U32, F32, I64, U64 or F64'
+# A tensor named twice: Python's safetensors keeps the last one (the first is dropped without a
+# word); our reader refuses the file, naming it and the key.
+printf '\x69\x00\x00\x00\x00\x00\x00\x00{"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"w":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}}ab' > dup.safetensors
+"$PY" -c 'from safetensors.numpy import load_file; assert list(load_file("dup.safetensors")["w"]) == [97, 98]' \
+  || fail "Python's safetensors no longer keeps the last of a duplicated tensor: update this comment"
+run "$ATENIA" checkpoint save "$WORK/bad6" --from dup.safetensors
+expect_rc 2; expect_err_eq 'atenia: dup.safetensors: safetensors header /w: key "w" appears twice'; expect_out_empty
 head -c 150 acts.npy > cut.npy
 run "$ATENIA" checkpoint save "$WORK/bad4" --from cut.npy
 expect_rc 2; expect_err_eq "atenia: cut.npy: npy file is 150 bytes; its header describes 608"
 "$PY" -c 'import numpy as np; np.save("obj.npy", np.array([1, "a"], dtype=object), allow_pickle=True)'
 run "$ATENIA" checkpoint save "$WORK/bad5" --from obj.npy
 expect_rc 2; expect_err_eq "atenia: obj.npy: .npy dtype '|O' is not supported (bool, integers, floats, complex)"
-for d in bad1 bad2 bad3 bad4 bad5; do [ ! -e "$WORK/$d/checkpoint" ] || fail "$d: a refused save wrote a checkpoint"; done
+for d in bad1 bad2 bad3 bad4 bad5 bad6; do [ ! -e "$WORK/$d/checkpoint" ] || fail "$d: a refused save wrote a checkpoint"; done
 run "$ATENIA" checkpoint save "$WORK/dup" --from acts.npy --from acts.npy
 expect_rc 3
 # A tensor name is a name, not a path (issue 26): names with '/', '..', an absolute path, '\\',

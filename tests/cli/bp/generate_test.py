@@ -83,8 +83,19 @@ def main():
                "\x1b[1m\x1b[31mgenerate mazur --check: drift detected\x1b[0m\n  drift_offset:   100\n"
                "  emitted_length: %d\n  golden_length:  %d\n" % (n, n), env=env)
         missing = os.path.join(drift_dir, "xor.golden.jsonl")
-        expect(f, bp, "check without golden", ["generate", "xor", "--check"], 2, "",
-               "bp: file not found: %s.\nHint: check the path.\n" % missing, env=env)
+        # A bundled golden that is missing is a broken installation, as verify mazur's fixtures are:
+        # exit 4, one line naming the file (bp(1) EXIT STATUS).
+        expect(f, bp, "check without golden", ["generate", "xor", "--check"], 4, "",
+               "bp: this installation is broken: %s: cannot open file: No such file or directory\n" % missing, env=env)
+        rc, out, err = expect(f, bp, "check without golden --json", ["generate", "xor", "--check", "--json"], 4, None, "",
+                              env=env)
+        f.check("check without golden --json code", json.loads(out).get("error", {}).get("code"), "BROKEN_INSTALLATION")
+        os.mkdir(missing)
+        rc, out, err = expect(f, bp, "check with a directory for a golden", ["generate", "xor", "--check"], 4, "", env=env)
+        f.truth("a directory for a golden: one line naming it",
+                err.startswith(("bp: this installation is broken: %s: " % missing).encode()) and err.count(b"\n") == 1,
+                repr(err))
+        os.rmdir(missing)
 
         # --out: exact bytes, JSON result, no temporary left behind.
         out = os.path.join(work, "out", "iris.jsonl")

@@ -435,6 +435,38 @@ def main():
         expect(f, bp, "only a dangling link", ["verify", "general", only], 2, "",
                "[ERROR] %s: dangling symbolic link (its target ../gone/step2.jsonl does not exist)\n"
                % os.path.join(only, "step2.jsonl") + summary % (1, 0, 0, 1))
+        # The walk is recursive, so a subdirectory is never skipped silently: a symbolic link to a
+        # directory (not followed) and a subdirectory that cannot be listed are unreadable entries.
+        walls = path("walls")
+        locked = os.path.join(walls, "locked")
+        os.makedirs(locked)
+        os.mkdir(path("elsewhere"))
+        for d, name in ((walls, "step1.jsonl"), (locked, "step2.jsonl"), (path("elsewhere"), "step3.jsonl")):
+            shutil.copy(xor_path, os.path.join(d, name))
+        os.symlink("../elsewhere", os.path.join(walls, "linked"))
+        link_line = "[ERROR] %s: symbolic link to a directory (not followed)\n" % os.path.join(walls, "linked")
+        step1 = "[PASS] %s\n" % os.path.join(walls, "step1.jsonl")
+        expect(f, bp, "a link to a directory", ["verify", "general", walls], 2, "",
+               link_line + "[PASS] %s\n" % os.path.join(locked, "step2.jsonl") + step1 + summary % (3, 2, 0, 1))
+        # Root lists any directory: it runs bp without the capabilities that let it (setpriv).
+        sandbox = [] if os.geteuid() != 0 else ["--bounding-set", "-dac_override,-dac_read_search"]
+        runner = "setpriv" if sandbox else bp
+        os.chmod(locked, 0)
+        try:
+            if sandbox and run(runner, sandbox + ["ls", locked])[0] == 0:
+                print("note: cannot make a directory unlistable here; the locked-subdirectory case is not checked")
+            else:
+                expect(f, runner, "an unlistable subdirectory", sandbox + [bp, "verify", "general", walls], 2, "",
+                       link_line + "[ERROR] %s: cannot list directory: Permission denied\n" % locked + step1 +
+                       summary % (3, 1, 0, 2))
+                rc, out, err = expect(f, runner, "an unlistable subdirectory --json",
+                                      sandbox + [bp, "verify", "general", walls, "--json"], 2, None, "")
+                lines = [json.loads(l) for l in out.decode().splitlines()]
+                f.check("an unlistable subdirectory --json files", [(l.get("file"), l.get("ok")) for l in lines],
+                        [(os.path.join(walls, "linked"), False), (locked, False),
+                         (os.path.join(walls, "step1.jsonl"), True), (None, False)])
+        finally:
+            os.chmod(locked, 0o700)
         os.mkdir(path("nothing"))
         expect(f, bp, "no receipts", ["verify", "general", path("nothing")], 2, "",
                "bp: no receipts to verify: the directories given hold no *.json or *.jsonl file.\n")

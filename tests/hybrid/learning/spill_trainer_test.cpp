@@ -57,13 +57,21 @@ TEST_CASE("spill_trainer: candidates limit the choice; ties go to more runs, the
   CHECK(t.recommend(0)->decision == SpillDecision{"a", "zstd"});
 }
 
-TEST_CASE("spill_trainer: a full row takes nothing more; moved bytes saturate") {
+TEST_CASE("spill_trainer: a full row takes nothing more; moved bytes past 2^64-1 are refused, never saturated") {
   SpillTrainer t;
   t.set_stats_entry(0, {"fast", "zstd"}, {0xFFFFFFFFU, 5, UINT64_MAX - 10});
   CHECK_FALSE(t.record_episode(ep(0.0F, "fast", "zstd", 7)));
   t.set_stats_entry(0, {"fast", "zstd"}, {1, 5, UINT64_MAX - 10});
-  REQUIRE(t.record_episode(ep(0.0F, "fast", "zstd", 7, 1000)));
+  CHECK_FALSE(t.record_episode(ep(0.0F, "fast", "zstd", 7, 1000)));
+  CHECK(t.all_stats().front().stats == SpillStats{1, 5, UINT64_MAX - 10});  // nothing counted
+  REQUIRE(t.record_episode(ep(0.0F, "fast", "zstd", 7, 10)));              // up to the limit exactly
   CHECK(t.all_stats().front().stats == SpillStats{2, 12, UINT64_MAX});
+  // An episode whose own bytes out and back add up past 2^64-1 is refused, and leaves no row.
+  SpillEpisode big = ep(0.0F, "slow", "none", 1);
+  big.outcome.spilled_bytes = UINT64_MAX;
+  big.outcome.restored_bytes = 1;
+  CHECK_FALSE(t.record_episode(big));
+  CHECK(t.all_stats().size() == 1);
 }
 
 TEST_CASE("spill_episode: labels, codecs and the score") {

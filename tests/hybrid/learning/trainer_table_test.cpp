@@ -28,6 +28,12 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// `body` sealed with the V2/V3 trailer, as the writer seals it: a hand-made table the checksum accepts.
+std::string with_trailer(const std::string& body) {
+  return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
+         std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
+}
+
 SelfTrainer trained() {
   SelfTrainer t;
   const auto a = context_from_pressures(true, 0.1F, 0.1F);
@@ -246,10 +252,6 @@ TEST_CASE("trainer_table: spill rows make a V3 table that reads back; without th
 
 TEST_CASE("trainer_table: a bad spill row, or one in a V2 table, is refused by the strict reader with its line") {
   testsupport::TempDir dir;
-  auto with_trailer = [](std::string body) {
-    return body + "table_end;len=" + std::to_string(body.size()) + ";crc32c=" +
-           std::to_string(format_checksum(FormatSum::crc32c, body)) + "\n";
-  };
   const std::string row = "spill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9\n";
   struct Case {
     std::string text, message;
@@ -276,4 +278,38 @@ TEST_CASE("trainer_table: a bad spill row, or one in a V2 table, is refused by t
   auto ok = read_trainer_table_full(fs(), dir.file("t.txt"));
   REQUIRE(ok.ok());
   CHECK(ok->spill.all_stats().front().stats == SpillStats{1, 5, 9});
+}
+
+TEST_CASE("trainer_table: the strict reader refuses a row with an unknown field, naming the line and the field") {
+  testsupport::TempDir dir;
+  const std::string row = "gpu_avail=1;vram_band=0;ram_band=0;backend=gpu;count=1;success=1;score_sum=5;drift=0";
+  const std::string spill = "spill;ram_band=0;tier=fast;codec=zstd;count=1;score_sum=5;moved_bytes=9";
+  const std::string keys = "; expected gpu_avail, vram_band, ram_band, backend, count, success, score_sum, drift";
+  const std::string spill_keys = "; expected ram_band, tier, codec, count, score_sum, moved_bytes";
+  struct Case {
+    std::string text, message;
+  } cases[] = {
+      {"ATENIA_SELFTRAINER_V2\n" + row + ";future=9\n", ":2: unknown field 'future'" + keys},
+      {"ATENIA_SELFTRAINER_V2\n" + row + ";junk\n", ":2: unknown field 'junk' (not key=value)" + keys},
+      {"ATENIA_SELFTRAINER_V3\n" + row + "\n" + spill + ";colour=red\n", ":3: spill row: unknown field 'colour'" + spill_keys},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    // The seed's best-effort load keeps the row and ignores the field ...
+    const ParsedTable lenient = parse_trainer_table(with_trailer(c.text));
+    CHECK(lenient.verified);
+    CHECK(lenient.skipped.empty());
+    CHECK(lenient.trainer.all_stats().size() == 1);
+    // ... the tools' strict reader refuses the table.
+    write(dir.file("t.txt"), with_trailer(c.text));
+    auto r = read_trainer_table_full(fs(), dir.file("t.txt"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code() == common::ErrorCode::malformed);
+    CHECK(r.error().to_string() == dir.file("t.txt") + c.message);
+  }
+  // The earliest bad line is the one named, whatever its kind.
+  write(dir.file("t.txt"), with_trailer("ATENIA_SELFTRAINER_V2\n" + row + ";future=9\nepisode=xyz\n"));
+  auto first = read_trainer_table_full(fs(), dir.file("t.txt"));
+  REQUIRE_FALSE(first.ok());
+  CHECK(first.error().to_string() == dir.file("t.txt") + ":2: unknown field 'future'" + keys);
 }

@@ -57,6 +57,32 @@ TEST_CASE("tensor_file: safetensors refusals") {
   CHECK_FALSE(parse_safetensors(bytes("\xff\xff\xff\xff\xff\xff\xff\xff{}"), "f").ok());
 }
 
+TEST_CASE("tensor_file: a key twice in one object of a safetensors header is refused, naming the key") {
+  const std::string w = R"("w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]})";
+  // Each header is sound when the last value of a repeated key wins (Python's safetensors keeps
+  // the last "w": the first tensor is dropped without a word); we refuse the file.
+  struct Case {
+    std::string json;
+    std::size_t data;
+    std::string message;
+  } cases[] = {
+      {"{" + w + R"(,"w":{"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", 2, "f: safetensors header /w: key \"w\" appears twice"},
+      {R"({"w":{"dtype":"U8","shape":[1],"dtype":"U8","data_offsets":[0,1]}})", 1, "f: safetensors header /w/dtype: key \"dtype\" appears twice"},
+      {R"({"__metadata__":{"a":"1","a":"2"},)" + w + "}", 1, "f: safetensors header /__metadata__/a: key \"a\" appears twice"},
+      {R"({"a/b~":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"a/b~":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})", 1,
+       "f: safetensors header /a~1b~0: key \"a/b~\" appears twice"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.json);
+    auto t = parse_safetensors(st(c.json, c.data), "f");
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().code() == common::ErrorCode::malformed);
+    CHECK(t.error().to_string() == c.message);
+  }
+  // The same key in different objects is no duplicate.
+  CHECK(parse_safetensors(st(R"({"__metadata__":{"w":"x"},)" + w + "}", 1), "f").ok());
+}
+
 TEST_CASE("tensor_file: npy dict literal, shapes, versions") {
   auto a = parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", 48), "a", "a.npy");
   REQUIRE(a.ok());
