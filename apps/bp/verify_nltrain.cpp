@@ -125,17 +125,12 @@ int verify_nltrain_file(const Invocation& inv, const std::string& file) {
     if (!text.ok()) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "--data: " + text.error().to_string()));
     opt.data = std::move(*text);
   }
-  int fd = STDIN_FILENO;
-  if (file == "-") {
-    if (auto e = check_stdin_piped()) return fail(inv, *e);
-  } else {
-    if (auto e = check_input_path(file)) return fail(inv, *e);
-    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
-  }
-  const std::string name = file == "-" ? "<stdin>" : file;
+  auto opened = open_input_fd(file);
+  if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
+  const InputFd input{std::get<int>(opened)};
+  const int fd = input.fd;
+  const std::string name = input_display_name(file);
   auto verified = verify::verify_nltrain(fd, name, std::move(opt));
-  if (fd != STDIN_FILENO) ::close(fd);
   if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));
   const nl_audit::StreamVerifier& v = *verified;
   const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;

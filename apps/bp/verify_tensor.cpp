@@ -96,15 +96,11 @@ std::string verify_tensor_usage() {
 }
 
 int verify_tensor_file(const Invocation& inv, const std::string& file) {
-  int fd = STDIN_FILENO;
-  if (file == "-") {
-    if (auto e = check_stdin_piped()) return fail(inv, *e);
-  } else {
-    if (auto e = check_input_path(file)) return fail(inv, *e);
-    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", "could not read " + file + ": " + std::strerror(errno)));
-  }
-  const std::string name = file == "-" ? "<stdin>" : file;
+  auto opened = open_input_fd(file);
+  if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
+  const InputFd input{std::get<int>(opened)};
+  const int fd = input.fd;
+  const std::string name = input_display_name(file);
   // Each receipt allocates and frees its tensors again (megabytes each, above glibc's default
   // mmap threshold, and the heap's top trimmed after each): kept on the heap instead, the pages
   // are not faulted in anew for every receipt (a sixth of the CPU time of a 784-256-10 receipt).
@@ -112,7 +108,6 @@ int verify_tensor_file(const Invocation& inv, const std::string& file) {
   ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
   ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
   auto verified = verify::verify_tensor(fd, name);
-  if (fd != STDIN_FILENO) ::close(fd);
   if (!verified) return fail(inv, tensor_step_stream_error(verified.error()));
   const mlp_audit::StreamVerifier& v = *verified;
   const int code = v.failure_count() == 0 ? kExitOk : kExitFailure;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 #include "common/json_input.hpp"
 #include "common/line_reader.hpp"
@@ -21,9 +22,21 @@ common::Error read_failed(const ImportOptions& options, int err) {
 }
 
 common::Error spool_failed(const ImportOptions& options) {
-  return common::Error::io(
-      caller_label(options.framework, true) + ": could not keep the stream in a temporary file (in $TMPDIR, else /tmp): a write failed, is its file system "
-      "full?");
+  return common::Error::io(caller_label(options.framework, true) +
+                           ": could not keep the stream in a temporary file (in $TMPDIR, else /tmp): a write failed, "
+                           "is its file system full?");
+}
+
+// Every chunk `fd` gives, until its end, to `take` (false: stop there); the errno of a failed read,
+// else 0.
+int read_chunks(int fd, const std::function<bool(std::string_view)>& take) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0 || !take(std::string_view(buf, static_cast<std::size_t>(n)))) return 0;
+  }
 }
 
 // The first reading: the bytes' sha256, whether they are a helper capture, and a descriptor from
@@ -38,21 +51,19 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
   struct stat st {};
   const off_t start = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? ::lseek(fd, 0, SEEK_CUR) : off_t{-1};
   if (start < 0) {
-    if (auto e = copy.open("bp-import-input")) return common::Error::io(caller_label(options.framework, true) + ": " + *e);
+    if (auto e = copy.open("bp-import-input")) {
+      return common::Error::io(caller_label(options.framework, true) + ": " + *e);
+    }
   }
   common::Sha256 hash;
   std::string head;  // the first bytes, for the capture's magic
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return read_failed(options, errno);
-    if (n == 0) break;
-    const std::string_view chunk(buf, static_cast<std::size_t>(n));
+  const int err = read_chunks(fd, [&](std::string_view chunk) {
     hash.update(chunk);
     if (head.size() < 8) head.append(chunk.substr(0, 8 - head.size()));
     if (start < 0) copy.append(chunk);
-  }
+    return true;
+  });
+  if (err != 0) return read_failed(options, err);
   FirstReading r;
   r.source_hash = "sha256:" + common::to_hex(hash.finish());
   r.capture = is_capture(head);
@@ -67,20 +78,19 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
 }
 
 // A capture is expanded whole, so its bytes are read whole, within the cap on one input.
-common::Result<StreamOutcome> import_capture(int fd, const ImportOptions& options,
-                                             common::Spool& receipts) {
+common::Result<StreamOutcome> import_capture(int fd, const ImportOptions& options, common::Spool& receipts) {
   std::string bytes;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return read_failed(options, errno);
-    if (n == 0) break;
-    if (bytes.size() + static_cast<std::size_t>(n) > common::kMaxJsonInputBytes) {
-      return common::Error::io(caller_label(options.framework, true) + ": a helper capture is read whole, and this one is longer than " +
-                               std::to_string(common::kMaxJsonInputBytes) + " bytes, the limit.");
-    }
-    bytes.append(buf, static_cast<std::size_t>(n));
+  bool too_long = false;
+  const int err = read_chunks(fd, [&](std::string_view chunk) {
+    too_long = bytes.size() + chunk.size() > common::kMaxJsonInputBytes;
+    if (!too_long) bytes.append(chunk);
+    return !too_long;
+  });
+  if (err != 0) return read_failed(options, err);
+  if (too_long) {
+    return common::Error::io(caller_label(options.framework, true) +
+                             ": a helper capture is read whole, and this one is longer than " +
+                             std::to_string(common::kMaxJsonInputBytes) + " bytes, the limit.");
   }
   auto result = import_sidecar_stream(bytes, options);
   if (!result) return result.error();
@@ -126,8 +136,7 @@ common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& so
   return outcome;
 }
 
-common::Result<StreamOutcome> import_sidecar_stream_fd(int fd, const ImportOptions& options,
-                                                       common::Spool& receipts) {
+common::Result<StreamOutcome> import_sidecar_stream_fd(int fd, const ImportOptions& options, common::Spool& receipts) {
   common::Spool copy;
   auto first = read_first(fd, options, copy);
   if (!first) return first.error();

@@ -54,6 +54,17 @@ Imported import_fd(int fd, std::size_t chunk_limit = 0) {
   return r;
 }
 
+// `input` refused from a file as import_sidecar_stream refuses it in memory, in the same words.
+void same_refusal(const std::string& input) {
+  auto want = importer::import_sidecar_stream(input, stream_options());
+  REQUIRE_FALSE(want.ok());
+  const int fd = file_with(input);
+  const Imported got = import_fd(fd);
+  ::close(fd);
+  REQUIRE_FALSE(got.outcome.ok());
+  CHECK(got.outcome.error().message() == want.error().message());
+}
+
 void same_as_in_memory(const Imported& got, const std::string& input) {
   auto want = importer::import_sidecar_stream(input, stream_options());
   REQUIRE_MESSAGE(want.ok(), want.error().to_string());
@@ -135,27 +146,12 @@ TEST_CASE("stream_file_import: bytes that differ from the first reading are refu
 
 TEST_CASE("stream_file_import: empty, blank and capture inputs are refused as the in-memory import refuses them") {
   const std::string capture = std::string(importer::kCaptureMagic) + "Z";
-  for (const std::string& input : {std::string(), std::string(" \n\r\n\t\n"), capture}) {
-    auto want = importer::import_sidecar_stream(input, stream_options());
-    REQUIRE_FALSE(want.ok());
-    const int fd = file_with(input);
-    const Imported got = import_fd(fd);
-    ::close(fd);
-    REQUIRE_FALSE(got.outcome.ok());
-    CHECK(got.outcome.error().message() == want.error().message());
-  }
+  for (const std::string& input : {std::string(), std::string(" \n\r\n\t\n"), capture}) same_refusal(input);
 }
 
 TEST_CASE("stream_file_import: a record's own failure names its line, as in memory") {
   auto records = xor_trace();
   records.back()["step_index"] = 7;
   records.insert(records.begin() + 1, ordered_json::parse(R"({"format":"framework-trace.v0.1.0"})"));
-  const std::string input = jsonl(records) + "{not json\n";
-  auto want = importer::import_sidecar_stream(input, stream_options());
-  REQUIRE_FALSE(want.ok());
-  const int fd = file_with(input);
-  const Imported got = import_fd(fd);
-  ::close(fd);
-  REQUIRE_FALSE(got.outcome.ok());
-  CHECK(got.outcome.error().message() == want.error().message());
+  same_refusal(jsonl(records) + "{not json\n");
 }
