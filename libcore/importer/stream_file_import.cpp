@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 
@@ -25,6 +26,12 @@ common::Error spool_failed(const ImportOptions& options) {
   return common::Error::io(caller_label(options.framework, true) +
                            ": could not keep the stream in a temporary file (in $TMPDIR, else /tmp): a write failed, "
                            "is its file system full?");
+}
+
+common::Error line_too_long(const ImportOptions& options, std::int64_t line_number) {
+  return common::Error::io(caller_label(options.framework, true) + ": line " + std::to_string(line_number) +
+                           " is longer than " + std::to_string(common::kMaxJsonInputBytes) +
+                           " bytes, the limit for one record.");
 }
 
 // Every chunk `fd` gives, until its end, to `take` (false: stop there); the errno of a failed read,
@@ -57,13 +64,27 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
   }
   common::Sha256 hash;
   std::string head;  // the first bytes, for the capture's magic
+  // The line being read, so that an endless line (/dev/zero) ends the reading at the limit, as the
+  // second reading would, rather than at the end of the disk or of time.
+  std::int64_t line_number = 1;
+  std::size_t line_bytes = 0;
   const int err = read_chunks(fd, [&](std::string_view chunk) {
     hash.update(chunk);
     if (head.size() < 8) head.append(chunk.substr(0, 8 - head.size()));
+    for (std::size_t at = 0; at < chunk.size();) {
+      const std::size_t nl = chunk.find('\n', at);
+      line_bytes += (nl == std::string_view::npos ? chunk.size() : nl) - at;
+      if (line_bytes > common::kMaxJsonInputBytes) return false;
+      if (nl == std::string_view::npos) break;
+      ++line_number;
+      line_bytes = 0;
+      at = nl + 1;
+    }
     if (start < 0) copy.append(chunk);
     return true;
   });
   if (err != 0) return read_failed(options, err);
+  if (line_bytes > common::kMaxJsonInputBytes) return line_too_long(options, line_number);
   FirstReading r;
   r.source_hash = "sha256:" + common::to_hex(hash.finish());
   r.capture = is_capture(head);
@@ -114,10 +135,7 @@ common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& so
     switch (lines.next(line)) {
       case common::LineReader::Status::end: more = false; break;
       case common::LineReader::Status::io_error: return read_failed(options, lines.last_errno());
-      case common::LineReader::Status::too_long:
-        return common::Error::io(caller_label(options.framework, true) + ": line " +
-                                 std::to_string(lines.line_number()) + " is longer than " +
-                                 std::to_string(common::kMaxJsonInputBytes) + " bytes, the limit for one record.");
+      case common::LineReader::Status::too_long: return line_too_long(options, lines.line_number());
       case common::LineReader::Status::line:
         if (auto s = stream.add_line(line); !s) return s.error();
         break;

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -154,4 +156,34 @@ TEST_CASE("stream_file_import: a record's own failure names its line, as in memo
   records.back()["step_index"] = 7;
   records.insert(records.begin() + 1, ordered_json::parse(R"({"format":"framework-trace.v0.1.0"})"));
   same_refusal(jsonl(records) + "{not json\n");
+}
+
+TEST_CASE("stream_file_import: an endless line (/dev/zero) ends the first reading at the limit, naming the line") {
+  int p[2];
+  REQUIRE(::pipe(p) == 0);
+  // Twice the limit on offer: the reading must stop just past it, not read (and copy) it all.
+  const std::size_t offered = 2 * common::kMaxJsonInputBytes;
+  std::size_t written = 0;
+  std::thread writer([w = p[1], offered, &written] {
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);  // a closed reader is EPIPE here, not the end of the test
+    std::string block(1 << 20, 'x');
+    block[0] = '\n';  // line 1 is empty; line 2 never ends
+    while (written < offered) {
+      const ssize_t n = ::write(w, block.data(), block.size());
+      if (n <= 0) break;
+      written += static_cast<std::size_t>(n);
+      block[0] = 'x';
+    }
+    ::close(w);
+  });
+  const Imported got = import_fd(p[0]);
+  ::close(p[0]);
+  writer.join();
+  REQUIRE_FALSE(got.outcome.ok());
+  CHECK(got.outcome.error().message() ==
+        "bp import pytorch multi: line 2 is longer than 268435456 bytes, the limit for one record.");
+  CHECK(written < offered);
 }
