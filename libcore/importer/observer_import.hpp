@@ -17,11 +17,13 @@
 // the source hash), step_index dense from 0 or absent everywhere (then 0..N-1), and
 // attestor.bundle_root_digest = sha256 of the receipts' canonical bytes without it.
 // The import timestamp is the caller's (the library reads no clock).
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/json_input.hpp"
 #include "common/result.hpp"
 #include "importer/differential.hpp"
 #include "importer/framework.hpp"
@@ -32,6 +34,8 @@ struct ImportOptions {
   Framework framework = Framework::pytorch;
   std::string import_timestamp;  // written to attestor.import_provenance.import_timestamp
   reconcile::Tolerance differential_tolerance = kDefaultDifferentialTolerance;
+  // One line of a streamed trace (stream_file_import.hpp) at most; smaller only in tests.
+  std::size_t max_line_bytes = common::kMaxJsonInputBytes;
 };
 
 struct StepOutcome {

@@ -30,7 +30,7 @@ common::Error spool_failed(const ImportOptions& options) {
 
 common::Error line_too_long(const ImportOptions& options, std::int64_t line_number) {
   return common::Error::io(caller_label(options.framework, true) + ": line " + std::to_string(line_number) +
-                           " is longer than " + std::to_string(common::kMaxJsonInputBytes) +
+                           " is longer than " + std::to_string(options.max_line_bytes) +
                            " bytes, the limit for one record.");
 }
 
@@ -74,7 +74,7 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
     for (std::size_t at = 0; at < chunk.size();) {
       const std::size_t nl = chunk.find('\n', at);
       line_bytes += (nl == std::string_view::npos ? chunk.size() : nl) - at;
-      if (line_bytes > common::kMaxJsonInputBytes) return false;
+      if (line_bytes > options.max_line_bytes) return false;
       if (nl == std::string_view::npos) break;
       ++line_number;
       line_bytes = 0;
@@ -84,7 +84,7 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
     return true;
   });
   if (err != 0) return read_failed(options, err);
-  if (line_bytes > common::kMaxJsonInputBytes) return line_too_long(options, line_number);
+  if (line_bytes > options.max_line_bytes) return line_too_long(options, line_number);
   FirstReading r;
   r.source_hash = "sha256:" + common::to_hex(hash.finish());
   r.capture = is_capture(head);
@@ -127,7 +127,7 @@ common::Result<StreamOutcome> import_capture(int fd, const ImportOptions& option
 common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& source_hash,
                                                    const ImportOptions& options, common::Spool& receipts) {
   StreamImport stream(options, source_hash, [&receipts](std::string_view r) { receipts.append(r); });
-  common::LineReader lines(fd, common::kMaxJsonInputBytes);
+  common::LineReader lines(fd, options.max_line_bytes);
   common::Sha256 read;
   lines.observe_chunks([&read](std::string_view chunk) { read.update(chunk); });
   std::string line;

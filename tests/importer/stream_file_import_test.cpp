@@ -161,15 +161,17 @@ TEST_CASE("stream_file_import: a record's own failure names its line, as in memo
 TEST_CASE("stream_file_import: an endless line (/dev/zero) ends the first reading at the limit, naming the line") {
   int p[2];
   REQUIRE(::pipe(p) == 0);
-  // Twice the limit on offer: the reading must stop just past it, not read (and copy) it all.
-  const std::size_t offered = 2 * common::kMaxJsonInputBytes;
+  // Four times the limit on offer: the reading must stop just past it, not read (and copy) it all.
+  importer::ImportOptions options = stream_options();
+  options.max_line_bytes = std::size_t{1} << 20;
+  const std::size_t offered = 4 * options.max_line_bytes;
   std::size_t written = 0;
   std::thread writer([w = p[1], offered, &written] {
     sigset_t pipe_signal;
     sigemptyset(&pipe_signal);
     sigaddset(&pipe_signal, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);  // a closed reader is EPIPE here, not the end of the test
-    std::string block(1 << 20, 'x');
+    std::string block(1 << 16, 'x');
     block[0] = '\n';  // line 1 is empty; line 2 never ends
     while (written < offered) {
       const ssize_t n = ::write(w, block.data(), block.size());
@@ -179,11 +181,12 @@ TEST_CASE("stream_file_import: an endless line (/dev/zero) ends the first readin
     }
     ::close(w);
   });
-  const Imported got = import_fd(p[0]);
+  common::Spool receipts;
+  REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+  auto got = importer::import_sidecar_stream_fd(p[0], options, receipts);
   ::close(p[0]);
   writer.join();
-  REQUIRE_FALSE(got.outcome.ok());
-  CHECK(got.outcome.error().message() ==
-        "bp import pytorch multi: line 2 is longer than 268435456 bytes, the limit for one record.");
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.error().message() == "bp import pytorch multi: line 2 is longer than 1048576 bytes, the limit for one record.");
   CHECK(written < offered);
 }
