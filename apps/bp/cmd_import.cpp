@@ -19,7 +19,9 @@ namespace bp::cli {
 namespace {
 
 // A stream: read a line at a time, receipts spooled, so memory does not grow with its length.
-int run_stream_import(const Invocation& inv, const importer::ImportOptions& options, const std::string& file) {
+// `shown`: the input as messages name it.
+int run_stream_import(const Invocation& inv, const importer::ImportOptions& options, const std::string& file,
+                      const std::string& shown) {
   auto opened = open_input_fd(file);
   if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);
   const InputFd input{std::get<int>(opened)};
@@ -27,7 +29,6 @@ int run_stream_import(const Invocation& inv, const importer::ImportOptions& opti
   if (auto e = receipts.open("bp-import")) {
     return fail(inv, cli_error(kExitMalformedOrIo, "IO_ERROR", *e + " (set TMPDIR to a writable directory)"));
   }
-  const std::string shown = input_display_name(file);
   auto outcome = importer::import_sidecar_stream_fd(input.fd, options, receipts);
   if (!outcome) return report_import_failure(inv, outcome.error(), true, shown);
   importer::ImportResult result;
@@ -56,14 +57,14 @@ int run_stream_import(const Invocation& inv, const importer::ImportOptions& opti
 
 int run_one_import(const Invocation& inv, importer::Framework framework, bool multi, const std::string& file) {
   const std::string label = importer::caller_label(framework, multi);
-  const std::string shown = file == "-" ? "<stdin>" : file;
+  const std::string shown = input_display_name(file);
   verbose_log(inv, std::string("importing ") + (multi ? "multi-step " : "") + shown + " via " + label);
   auto stamp = import_timestamp();
   if (auto* e = std::get_if<CliError>(&stamp)) return fail(inv, *e);
   importer::ImportOptions options;
   options.framework = framework;
   options.import_timestamp = std::get<std::string>(stamp);
-  if (multi) return run_stream_import(inv, options, file);
+  if (multi) return run_stream_import(inv, options, file, shown);
   auto input = read_input(file);
   if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
   auto result = importer::import_sidecar(std::get<InputText>(input).text, options);

@@ -1,9 +1,7 @@
 #include "verify_multi.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <optional>
 
 #include "command_support.hpp"

@@ -1,10 +1,5 @@
 #include "verify_nltrain.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <thread>
 
 #include <nlohmann/json.hpp>

@@ -1,11 +1,6 @@
 #include "verify_tensor.hpp"
 
-#include <fcntl.h>
 #include <malloc.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 #include <nlohmann/json.hpp>
 

@@ -9,10 +9,7 @@
 
 #include "common/result.hpp"
 
-namespace CLI {
-class App;
-class Option;
-}  // namespace CLI
+#include "cli_common/cli11_fwd.hpp"
 
 namespace cli_common {
 

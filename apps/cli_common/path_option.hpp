@@ -5,10 +5,7 @@
 // a rename(2) of "" whose message names no option.
 #include <string>
 
-namespace CLI {
-class App;
-class Option;
-}  // namespace CLI
+#include "cli_common/cli11_fwd.hpp"
 
 namespace cli_common {
 
