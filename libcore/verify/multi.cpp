@@ -1,16 +1,14 @@
 #include "verify/multi.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <exception>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "common/in_order_fold.hpp"
 #include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 #include "common/json_release.hpp"
-#include "verify/in_order_pool.hpp"
 #include "verify/line_reader.hpp"
 
 namespace verify {
@@ -54,117 +52,37 @@ std::string too_long_message(const std::string& name, std::int64_t n) {
          std::to_string(kMaxRecordBytes) + " bytes, the limit for one record.";
 }
 
-// --jobs 1: each record read, prepared and folded before the next is read.
-std::optional<StreamError> read_in_turn(int fd, const std::string& name, MultiRun& run) {
-  auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
-    if (blank(line)) return std::nullopt;
-    auto record = parse_record(std::move(line), n, run.records(), name);
-    if (!record) return record.error();
-    run.add(*record);
-    common::release_json(record->receipt);
-    return std::nullopt;
-  };
-  return for_each_line(fd, kMaxRecordBytes, name, [&](std::int64_t n) { return too_long_message(name, n); }, take);
-}
-
-struct PendingLine {
-  std::string text;
-  std::int64_t number = 0;
-  std::size_t index = 0;
-  // Records already folded, freed by the worker before it parses: freeing a record costs about
-  // as much as a tenth of checking it, too much to leave on the one thread that folds, and
-  // each goes back to the worker that parsed it (the pool runs its item p on worker p mod W).
-  std::vector<nlohmann::ordered_json> spent;
-};
 using ParsedRecord = common::Expected<PreparedRecord, StreamError>;
-using RecordPool = InOrderPool<PendingLine, ParsedRecord>;
 
-// --jobs N > 1: this thread reads lines, hands them to N - 1 workers (parse and prepare_record)
-// and parses the others itself, then folds the results in input order. N threads for N jobs:
-// with a thread that only read and folded beside N workers, 2 jobs on 2 cores ran 3 threads and
-// paid for it in context switches (1.3x one job). A line goes to the pool while its workers have
-// fewer than four lines each (done or not), so that they never wait for this thread, which parses
-// the rest: at 2 jobs, 2 and 3 lines left the worker idle more often (about 1.45x and 1.6x one
-// job against 1.6-1.75x; 5 and 6 left this thread too little to parse).
-// The first error in input order ends the run, as it does with one job: a record's error is met
-// when its turn comes, after every record before it was folded; an error of the reader (a read
-// failure, a line too long) only once every record before that line was.
-std::optional<StreamError> read_in_parallel(int fd, const std::string& name, std::size_t jobs, MultiRun& run) {
-  // At most 4 records per job in flight, and no more than kMaxBytesInFlight of them (one record
-  // is always let through): memory stays flat in the number of records, and a stream of huge
-  // records is not held many at a time.
-  constexpr std::size_t kMaxBytesInFlight = std::size_t{16} * 1024 * 1024;
-  const std::size_t max_records = 4 * jobs;
-  const std::size_t workers = jobs - 1;
-  struct InFlight {
-    std::size_t bytes = 0;
-    std::optional<ParsedRecord> here;  // parsed by this thread; empty: the pool's next result
-    std::exception_ptr thrown;         // by this thread's parse: rethrown in turn, as the pool's are
-    std::size_t worker = 0;            // the pool's worker that parses it
-  };
-  std::deque<InFlight> window;  // in input order
-  std::size_t bytes = 0;
-  std::size_t pooled = 0;  // lines handed to the pool
+// Reads every record of `fd` into `run` on `jobs` threads (common/in_order_fold.hpp), folded in
+// input order; an error ends the reading. The first error in input order ends the run, whatever
+// the jobs: a record's error is met when its turn comes, after every record before it was folded;
+// an error of the reader (a read failure, a line too long) only once every record before that
+// line was.
+std::optional<StreamError> read_records(int fd, const std::string& name, std::size_t jobs, MultiRun& run) {
   std::optional<StreamError> record_error;
-  std::vector<std::vector<nlohmann::ordered_json>> spent(workers);  // by worker
-  RecordPool pool(workers, [&name](PendingLine& line) {
-    for (auto& doc : line.spent) common::release_json(doc);
-    return parse_record(std::move(line.text), line.number, line.index, name);
-  });
-  auto fold_oldest = [&]() -> bool {
-    InFlight oldest = std::move(window.front());
-    window.pop_front();
-    bytes -= oldest.bytes;
-    if (oldest.thrown) std::rethrow_exception(oldest.thrown);
-    ParsedRecord record = oldest.here ? std::move(*oldest.here) : pool.next();
-    if (!record) {
-      record_error = record.error();
-      return false;
-    }
-    run.add(*record);
-    if (oldest.here) {
-      common::release_json(record->receipt);
-    } else {
-      spent[oldest.worker].push_back(std::move(record->receipt));
-    }
-    return true;
-  };
-  auto oldest_ready = [&] {
-    return !window.empty() && (window.front().here || window.front().thrown || pool.next_ready());
-  };
+  common::InOrderFold<ParsedRecord> records(
+      jobs,
+      [&name](std::string&& line, std::int64_t number, std::size_t index) {
+        return parse_record(std::move(line), number, index, name);
+      },
+      [&](ParsedRecord& record) {
+        if (!record) {
+          record_error = record.error();
+          return false;
+        }
+        run.add(*record);
+        return true;
+      },
+      [](ParsedRecord& record) {
+        if (record) common::release_json(record->receipt);
+      });
   auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
-    if (blank(line)) return std::nullopt;
-    while (oldest_ready() ||
-           (!window.empty() && (window.size() >= max_records || bytes + line.size() > kMaxBytesInFlight))) {
-      if (!fold_oldest()) return record_error;
-    }
-    InFlight entry{line.size(), std::nullopt, nullptr, pooled % workers};
-    const std::size_t index = run.records() + window.size();
-    if (pool.in_flight() < 4 * workers) {
-      pool.submit({std::move(line), n, index, std::exchange(spent[entry.worker], {})});
-      ++pooled;
-    } else {
-      try {
-        entry.here.emplace(parse_record(std::move(line), n, index, name));
-      } catch (...) {
-        entry.thrown = std::current_exception();
-      }
-    }
-    bytes += entry.bytes;
-    window.push_back(std::move(entry));
-    return std::nullopt;
+    if (blank(line) || records.offer(line, n)) return std::nullopt;
+    return record_error;
   };
   auto stop = for_each_line(fd, kMaxRecordBytes, name, [&](std::int64_t n) { return too_long_message(name, n); }, take);
-  if (record_error) return record_error;
-  while (!window.empty()) {
-    if (!fold_oldest()) return record_error;
-  }
-  return stop;
-}
-
-// Reads every record of `fd` into `run`; an error ends the reading.
-std::optional<StreamError> read_records(int fd, const std::string& name, std::size_t jobs, MultiRun& run) {
-  auto stop = jobs > 1 ? read_in_parallel(fd, name, jobs, run) : read_in_turn(fd, name, run);
+  if (record_error || !records.drain()) return record_error;
   if (stop) return stop;
   if (run.records() == 0) return StreamError(StreamFailure::no_records, name + " contains no JSON records");
   return std::nullopt;

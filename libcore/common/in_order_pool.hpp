@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-namespace verify {
+namespace common {
 
 template <typename In, typename Out>
 class InOrderPool {
@@ -161,4 +161,4 @@ class InOrderPool {
   std::vector<std::jthread> threads_;
 };
 
-}  // namespace verify
+}  // namespace common

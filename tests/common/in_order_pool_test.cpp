@@ -1,4 +1,4 @@
-// verify/in_order_pool.hpp: results come back in submission order whatever order the workers
+// common/in_order_pool.hpp: results come back in submission order whatever order the workers
 // finish in (random delays, and an item forced to finish after the one submitted behind it); an
 // exception at any position reaches the consumer at that position, after every earlier result;
 // destroying the pool with items queued and running returns.
@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
-#include "verify/in_order_pool.hpp"
+#include "common/in_order_pool.hpp"
 
 namespace {
 
-using Pool = verify::InOrderPool<int, int>;
+using Pool = common::InOrderPool<int, int>;
 
 void sleep_us(int us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
 
