@@ -11,6 +11,7 @@
 #include "importer/observer_import.hpp"
 #include "importer/stream_file_import.hpp"
 #include "input_source.hpp"
+#include "jobs_option.hpp"
 #include "output_sink.hpp"
 #include "terminal.hpp"
 #include "verify_stream_error.hpp"
@@ -64,7 +65,20 @@ int run_one_import(const Invocation& inv, importer::Framework framework, bool mu
   importer::ImportOptions options;
   options.framework = framework;
   options.import_timestamp = std::get<std::string>(stamp);
-  if (multi) return run_stream_import(inv, options, file, shown);
+  if (multi) {
+    auto jobs = jobs_option(inv, "bp import " + std::string(importer::framework_name(framework)) + " multi");
+    if (auto* e = std::get_if<CliError>(&jobs)) return fail(inv, *e);
+    options.jobs = std::get<std::size_t>(jobs);
+    return run_stream_import(inv, options, file, shown);
+  }
+  if (inv.jobs) {
+    CliError e;
+    e.exit_code = kExitInvalidArgument;
+    e.code = "INVALID_FLAG";
+    e.message = "--jobs is for a trace of many steps (bp import " + std::string(importer::framework_name(framework)) +
+                " multi); a one-step import runs on one thread.";
+    return fail(inv, e);
+  }
   auto input = read_input(file);
   if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
   auto result = importer::import_sidecar(std::get<InputText>(input).text, options);

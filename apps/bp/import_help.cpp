@@ -9,14 +9,16 @@ const char* const kExitCodes =
     "    1  imported, but the differential DISAGREED (the receipts are still written, with\n"
     "       verification_state 'engine_recompute_disagreed', for audit)\n"
     "    2  usage, I/O, or a sidecar refused (not JSON, schema, framework, format, sequence)\n"
-    "    3  invalid argument (a flag-shaped file name, a malformed SOURCE_DATE_EPOCH)\n";
+    "    3  invalid argument (a flag-shaped file name, a malformed SOURCE_DATE_EPOCH, --jobs\n"
+    "       out of range or given to a one-step import)\n";
 
 const char* const kOptions =
     "  Options:\n"
     "    --out <file>   write the receipts to <file> (atomically) instead of stdout\n"
     "    --json         one JSON summary line on stderr (the differential outcome)\n"
-    "    --verbose, -V  diagnostics on stderr\n"
-    "  SOURCE_DATE_EPOCH (seconds) pins attestor.import_provenance.import_timestamp.\n";
+    "    --verbose, -V  diagnostics on stderr\n";
+
+const char* const kEnvironment = "  SOURCE_DATE_EPOCH (seconds) pins attestor.import_provenance.import_timestamp.\n";
 
 }  // namespace
 
@@ -44,19 +46,23 @@ std::string import_framework_usage(std::string_view framework) {
          "\n"
          "  Import one " + fw + " step: a framework-trace sidecar (v0.1.0, v0.3.0 .. v0.8.0) whose\n"
          "  source_framework.name is '" + fw + "'. '-' reads stdin. The receipt goes to stdout.\n"
-         "\n" + kOptions + "\n" + kExitCodes;
+         "\n" + kOptions + kEnvironment + "\n" + kExitCodes;
 }
 
 std::string import_multi_usage(std::string_view framework) {
   const std::string fw(framework);
-  return "Usage: bp import " + fw + " multi <sidecar.jsonl> [--out <file>] [--json] [--verbose]\n"
+  return "Usage: bp import " + fw + " multi <sidecar.jsonl> [--jobs N] [--out <file>] [--json] [--verbose]\n"
          "\n"
          "  Import a " + fw + " training trace: one framework-trace record (v0.2.0 .. v0.8.0) per line,\n"
          "  in step order, all from one framework version. trace_id on every record or on none\n"
          "  (then derived from the sidecar's hash); step_index dense from 0 or absent everywhere.\n"
          "  Every receipt carries attestor.bundle_root_digest, the sha256 of the bundle's canonical\n"
          "  bytes without it (Rule 17: integrity, not authenticity). '-' reads stdin.\n"
-         "\n" + kOptions + "\n" + kExitCodes +
+         "\n" + kOptions +
+         "    --jobs N       N threads import the steps (default: the cores available, as nproc\n"
+         "                   counts them, at most 8; 1 to 256); the receipts, the exit status and\n"
+         "                   the first error are the same for every N\n" +
+         kEnvironment + "\n" + kExitCodes +
          "\n  Example: bp import " + fw + " multi train.sidecar.jsonl | bp verify multi -\n";
 }
 

@@ -1,12 +1,10 @@
 #include "verify_multi.hpp"
 
-#include <algorithm>
-#include <charconv>
 #include <optional>
 
 #include "command_support.hpp"
-#include "common/worker_pool.hpp"
 #include "input_source.hpp"
+#include "jobs_option.hpp"
 #include "verify/multi.hpp"
 #include "verify_multi_report.hpp"
 #include "verify_options.hpp"
@@ -47,31 +45,10 @@ CliError stream_error(const verify::StreamError& e, const std::string& name) {
   return plain_error("BP_JSONL_PARSE_ERROR", e.message());
 }
 
-// More threads than this gain nothing: the in-order fold is one thread's work.
-constexpr std::size_t kMaxDefaultJobs = 8;
-constexpr std::size_t kMaxJobs = 256;
-
-// --jobs N (1 <= N <= 256), by default the cores available, at most kMaxDefaultJobs. Available:
-// the process's CPU affinity (taskset, a container's cpuset), not the cores the machine has
-// online, which is what std::thread::hardware_concurrency counts.
-std::variant<std::size_t, CliError> jobs_option(const Invocation& inv) {
-  if (!inv.jobs) return std::min(common::available_cores(), kMaxDefaultJobs);
-  const std::string& text = *inv.jobs;
-  std::size_t n = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > kMaxJobs) {
-    CliError e = plain_error("INVALID_JOBS", "--jobs: '" + text + "': bp verify multi runs on 1 to " +
-                                                 std::to_string(kMaxJobs) + " jobs");
-    e.exit_code = kExitInvalidArgument;
-    return e;
-  }
-  return n;
-}
-
 }  // namespace
 
 int verify_multi_file(const Invocation& inv, const std::string& file) {
-  auto jobs = jobs_option(inv);
+  auto jobs = jobs_option(inv, "bp verify multi");
   if (auto* e = std::get_if<CliError>(&jobs)) return fail(inv, *e);
   auto opened = open_input_fd(file);
   if (auto* e = std::get_if<CliError>(&opened)) return fail(inv, *e);

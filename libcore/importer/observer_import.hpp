@@ -36,6 +36,9 @@ struct ImportOptions {
   reconcile::Tolerance differential_tolerance = kDefaultDifferentialTolerance;
   // One line of a streamed trace (stream_file_import.hpp) at most; smaller only in tests.
   std::size_t max_line_bytes = common::kMaxJsonInputBytes;
+  // Threads that import a streamed trace's records (stream_file_import.hpp); the receipts are
+  // the same bytes whatever the number.
+  std::size_t jobs = 1;
 };
 
 struct StepOutcome {

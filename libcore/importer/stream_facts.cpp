@@ -12,43 +12,54 @@ using reconcile::member;
 StreamFacts::StreamFacts(std::string framework, std::string label)
     : framework_(std::move(framework)), label_(std::move(label)) {}
 
-void StreamFacts::observe(std::size_t index, const ordered_json& sidecar) {
+StepFacts StepFacts::of(const ordered_json& sidecar, std::size_t index) {
+  StepFacts f;
+  // at(): a const tree's operator[] on a missing key is undefined behaviour.
+  const ordered_json& sf = sidecar.at("source_framework");
+  f.name = sf.at("name").get<std::string>();
+  f.version = sf.at("version").get<std::string>();
+  if (const ordered_json* t = member(sidecar, "trace_id")) f.trace_id = t->get<std::string>();
+  if (const ordered_json* s = member(sidecar, "step_index")) {
+    f.has_step = true;
+    f.step_in_place = s->is_number() && s->get<double>() == static_cast<double>(index);
+    if (!f.step_in_place) f.step_text = s->dump();
+  }
+  return f;
+}
+
+std::string receipts_trace_id(const std::optional<std::string>& first_trace, const std::string& source_hash) {
+  return first_trace ? *first_trace : source_hash.substr(7, 32);
+}
+
+void StreamFacts::observe(std::size_t index, const StepFacts& f) {
   const std::size_t line = index + 1;
   ++records_;
-  // The record's own checks (the sidecar schema) guarantee source_framework's name and version.
-  // (at() all the same: a const tree's operator[] on a missing key is undefined behaviour).
-  const ordered_json& sf = sidecar.at("source_framework");
-  const std::string name = sf.at("name").get<std::string>();
-  const std::string version = sf.at("version").get<std::string>();
   if (index == 0) {
-    first_name_ = name;
-    first_version_ = version;
-  } else if (!framework_mismatch_ && (name != first_name_ || version != first_version_)) {
-    framework_mismatch_ = Miss{line, "got name='" + name + "' version='" + version + "'"};
+    first_name_ = f.name;
+    first_version_ = f.version;
+  } else if (!framework_mismatch_ && (f.name != first_name_ || f.version != first_version_)) {
+    framework_mismatch_ = Miss{line, "got name='" + f.name + "' version='" + f.version + "'"};
   }
-  if (const ordered_json* t = member(sidecar, "trace_id")) {
+  if (f.trace_id) {
     ++with_trace_;
-    const std::string value = t->get<std::string>();
     if (index == 0) {
-      first_trace_ = value;
-    } else if (first_trace_ && !trace_mismatch_ && value != *first_trace_) {
-      trace_mismatch_ = Miss{line, value};
+      first_trace_ = f.trace_id;
+    } else if (first_trace_ && !trace_mismatch_ && *f.trace_id != *first_trace_) {
+      trace_mismatch_ = Miss{line, *f.trace_id};
     }
   } else if (!first_without_trace_) {
     first_without_trace_ = line;
   }
-  if (const ordered_json* s = member(sidecar, "step_index")) {
+  if (f.has_step) {
     ++with_step_;
-    if (!step_mismatch_ && (!s->is_number() || s->get<double>() != static_cast<double>(index))) {
-      step_mismatch_ = Miss{line, s->dump()};
-    }
+    if (!step_mismatch_ && !f.step_in_place) step_mismatch_ = Miss{line, f.step_text};
   } else if (!first_without_step_) {
     first_without_step_ = line;
   }
 }
 
 std::string StreamFacts::trace_id(const std::string& source_hash) const {
-  return first_trace_ ? *first_trace_ : source_hash.substr(7, 32);
+  return receipts_trace_id(first_trace_, source_hash);
 }
 
 std::optional<std::string> StreamFacts::first_error() const {

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 
+#include "common/in_order_fold.hpp"
 #include "common/json_input.hpp"
 #include "common/line_reader.hpp"
 #include "common/sha256.hpp"
@@ -130,16 +132,32 @@ common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& so
   common::LineReader lines(fd, options.max_line_bytes);
   common::Sha256 read;
   lines.observe_chunks([&read](std::string_view chunk) { read.update(chunk); });
+  // Record 0 is imported here, alone: the others' receipts carry its framework name and trace_id.
+  // The rest are prepared on options.jobs threads and folded in stream order.
+  std::optional<common::Error> failed;
+  common::InOrderFold<PreparedStep> rest(
+      options.jobs,
+      [&stream](std::string&& line, std::int64_t, std::size_t k) { return stream.prepare(std::move(line), k + 1); },
+      [&](PreparedStep& step) {
+        if (auto s = stream.fold(step); !s) failed = s.error();
+        return !failed;
+      });
   std::string line;
   for (bool more = true; more;) {
-    switch (lines.next(line)) {
-      case common::LineReader::Status::end: more = false; break;
-      case common::LineReader::Status::io_error: return read_failed(options, lines.last_errno());
-      case common::LineReader::Status::too_long: return line_too_long(options, lines.line_number());
-      case common::LineReader::Status::line:
+    const auto status = lines.next(line);
+    if (status == common::LineReader::Status::line) {
+      if (stream.records() == 0) {
         if (auto s = stream.add_line(line); !s) return s.error();
-        break;
+      } else if (!js_trim(line).empty() && !rest.offer(line, lines.line_number())) {
+        return *failed;
+      }
+      continue;
     }
+    // The end, or a reading that failed: the records before it come first.
+    if (!rest.drain()) return *failed;
+    if (status == common::LineReader::Status::io_error) return read_failed(options, lines.last_errno());
+    if (status == common::LineReader::Status::too_long) return line_too_long(options, lines.line_number());
+    more = false;
   }
   if ("sha256:" + common::to_hex(read.finish()) != source_hash) {
     return common::Error::io(caller_label(options.framework, true) +

@@ -30,95 +30,147 @@ StreamImport::StreamImport(const ImportOptions& options, std::string source_hash
       facts_(std::string(framework_name(options.framework)), label_) {}
 
 common::Status StreamImport::add_line(std::string_view line) {
-  line = js_trim(line);
-  if (line.empty()) return {};
-  const std::size_t i = records_++;
+  if (js_trim(line).empty()) return {};
+  PreparedStep step = prepare(std::string(line), records_, !witness_error_);
+  return fold(step);
+}
+
+std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::size_t i, bool witness) const {
   const std::string n = std::to_string(i + 1);
   const std::string line_label = label_ + ": sidecar line " + n;
-  auto parsed = parse_sidecar(line, label_, "sidecar line " + n + " is");
-  if (!parsed) return parsed.error();
-  if (auto s = check_optimizer_supported(*parsed, line_label); !s) return s.error();
+  auto parsed = parse_sidecar(js_trim(p.line), label_, "sidecar line " + n + " is");
+  auto refuse = [&p](const common::Error& e) {
+    p.error = e;
+    return std::nullopt;
+  };
+  if (!parsed) return refuse(parsed.error());
+  if (auto s = check_optimizer_supported(*parsed, line_label); !s) return refuse(s.error());
   auto version = validate_sidecar(*parsed, line_label,
                                   ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
                                   "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
                                   "the CLI invocation).");
-  if (!version) return version.error();
+  if (!version) return refuse(version.error());
   if (*version == "0.1.0") {
-    return common::Error::malformed(
+    return refuse(common::Error::malformed(
         label_ + ": sidecar line " + n +
         " declares format='framework-trace.v0.1.0' but multi-step ingestion requires "
         "'framework-trace.v0.2.0', 'framework-trace.v0.3.0', 'framework-trace.v0.4.0', "
         "'framework-trace.v0.5.0', 'framework-trace.v0.6.0', 'framework-trace.v0.7.0', or "
-        "'framework-trace.v0.8.0'. Use the single-step subcommand for v0.1.0 sidecars.");
+        "'framework-trace.v0.8.0'. Use the single-step subcommand for v0.1.0 sidecars."));
   }
-  if (auto s = check_collection_caps(*parsed, line_label); !s) return s.error();
-  if (auto s = check_cross_references(*parsed, line_label); !s) return s.error();
-  facts_.observe(i, *parsed);
-  if (i == 0) trace_id_ = facts_.trace_id(source_hash_);
-  if (witness_error_) return {};
+  if (auto s = check_collection_caps(*parsed, line_label); !s) return refuse(s.error());
+  if (auto s = check_cross_references(*parsed, line_label); !s) return refuse(s.error());
+  p.facts = StepFacts::of(*parsed, i);
+  if (!witness) return std::nullopt;
 
   ordered_json sidecar = std::move(*parsed);
   auto w = detail::witness(sidecar, options_.differential_tolerance);
   if (!w) {
-    witness_error_ = "record " + n + " (step_index " + std::to_string(i) +
-                     ") failed during engine recompute: " + w.error().message() +
-                     " HINT: this record (1-based line " + n +
-                     " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing "
-                     "— the whole bundle is rejected so a partial trace is never emitted.";
-    return {};
+    p.witness_error = "record " + n + " (step_index " + std::to_string(i) +
+                      ") failed during engine recompute: " + w.error().message() +
+                      " HINT: this record (1-based line " + n +
+                      " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing "
+                      "— the whole bundle is rejected so a partial trace is never emitted.";
+    return std::nullopt;
   }
   ObserverFields f;
   f.framework = options_.framework;
   f.multi = true;
-  f.fixture = facts_.framework_name() + "-imported-multi-step-step-" + std::to_string(i);
+  // Record 0 names the bundle; the others are prepared once it is folded.
+  f.fixture = (i == 0 ? p.facts.name : first_name_) + "-imported-multi-step-step-" + std::to_string(i);
   f.source_hash = source_hash_;
   f.import_timestamp = options_.import_timestamp;
   f.differential_tolerance = options_.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  f.trace_id = trace_id_;
+  f.trace_id = i == 0 ? receipts_trace_id(p.facts.trace_id, source_hash_) : trace_id_;
   f.step_index = static_cast<std::int64_t>(i);
-  ordered_json receipt = build_observer_receipt(std::move(sidecar), w->engine, f);
-  outcome_.steps.push_back(std::move(w->outcome));
-  emit(i, receipt);
-  return {};
+  p.witnessed = true;
+  p.outcome = std::move(w->outcome);
+  return build_observer_receipt(std::move(sidecar), w->engine, f);
 }
 
-void StreamImport::emit(std::size_t i, ordered_json& receipt) {
-  if (emit_error_) {  // only the field of the failure's message is still wanted
-    if (name_field_ && !unwritable_at_) unwritable_at_ = detail::unwritable_number_path(receipt, "");
-    return;
-  }
-  auto failed = [&](const common::Error& e) {
-    emit_error_ = common::Error(e.code(), "record " + std::to_string(i + 1) + ": " + e.message(), e.where());
-  };
-  receipt["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
-  auto line = receipt::emit::emit_receipt_line(receipt);
-  if (!line) {
-    failed(line.error());
-    unwritable_at_ = detail::unwritable_number_path(receipt, "");
-    return;
+PreparedStep StreamImport::prepare(std::string&& line, std::size_t index, bool witness) const {
+  PreparedStep p;
+  p.line = std::move(line);
+  auto receipt = checked_receipt(p, index, witness);
+  if (!receipt) return p;
+  (*receipt)["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
+  auto emitted = receipt::emit::emit_receipt_line(*receipt);
+  if (!emitted) {
+    p.emit_error = emitted.error();
+    p.unwritable = detail::unwritable_number_path(*receipt, "");
+    return p;
   }
   // The line without the field: its one occurrence cut out (a key's quotes are never escaped, a
   // string's always are), or, should it not occur exactly once, the receipt emitted again without
   // it. Only the field's placeholders get the digest, not a sidecar's string that spells it.
-  const std::string_view text(*line);
+  p.text = std::move(*emitted);
+  const std::string_view text(p.text);
   const auto at = text.find(kField);
   if (at != std::string_view::npos && text.find(kField, at + 1) == std::string_view::npos) {
-    unbound_hash_.update(text.substr(0, at));
-    unbound_hash_.update(text.substr(at + kField.size()));
-    outcome_.digest_at.push_back(written_ + at + kField.size() - kDigestPlaceholder.size() - 1);
-  } else {
-    for (auto k = text.find(kKeyAndPlaceholder); k != std::string_view::npos; k = text.find(kKeyAndPlaceholder, k + 1)) {
-      outcome_.digest_at.push_back(written_ + k + kKeyAndPlaceholder.size() - kDigestPlaceholder.size());
+    p.field_at = at;
+    p.placeholders.push_back(at + kField.size() - kDigestPlaceholder.size() - 1);
+    return p;
+  }
+  for (auto k = text.find(kKeyAndPlaceholder); k != std::string_view::npos; k = text.find(kKeyAndPlaceholder, k + 1)) {
+    p.placeholders.push_back(k + kKeyAndPlaceholder.size() - kDigestPlaceholder.size());
+  }
+  (*receipt)["attestor"].erase("bundle_root_digest");
+  auto plain = receipt::emit::emit_receipt_line(*receipt);
+  if (!plain) {
+    p.emit_error = plain.error();
+    p.plain_failed = true;
+    return p;
+  }
+  p.plain = std::move(*plain);
+  return p;
+}
+
+common::Status StreamImport::fold(PreparedStep& step) {
+  const std::size_t i = records_++;
+  if (step.error) return *step.error;
+  facts_.observe(i, step.facts);
+  if (i == 0) {
+    first_name_ = facts_.framework_name();
+    trace_id_ = facts_.trace_id(source_hash_);
+  }
+  if (witness_error_) return {};
+  if (step.witness_error) {
+    witness_error_ = std::move(step.witness_error);
+    return {};
+  }
+  if (!step.witnessed) return {};  // prepared without the witness, which an earlier failure made moot
+  outcome_.steps.push_back(std::move(step.outcome));
+  emit(i, step);
+  return {};
+}
+
+void StreamImport::emit(std::size_t i, PreparedStep& step) {
+  if (emit_error_) {  // only the field of the failure's message is still wanted: the receipt again
+    if (name_field_ && !unwritable_at_) {
+      PreparedStep again;
+      again.line = step.line;
+      if (auto receipt = checked_receipt(again, i, true)) unwritable_at_ = detail::unwritable_number_path(*receipt, "");
     }
-    receipt["attestor"].erase("bundle_root_digest");
-    auto plain = receipt::emit::emit_receipt_line(receipt);
-    if (!plain) {
-      failed(plain.error());
+    return;
+  }
+  if (step.emit_error) {
+    emit_error_ = common::Error(step.emit_error->code(), "record " + std::to_string(i + 1) + ": " + step.emit_error->message(),
+                                step.emit_error->where());
+    if (step.plain_failed) {
       name_field_ = false;
-      return;
+    } else {
+      unwritable_at_ = step.unwritable;
     }
-    unbound_hash_.update(*plain);
+    return;
+  }
+  const std::string_view text(step.text);
+  for (const std::size_t at : step.placeholders) outcome_.digest_at.push_back(written_ + at);
+  if (step.field_at != std::string::npos) {
+    unbound_hash_.update(text.substr(0, step.field_at));
+    unbound_hash_.update(text.substr(step.field_at + kField.size()));
+  } else {
+    unbound_hash_.update(step.plain);
   }
   write_(text);
   written_ += text.size();

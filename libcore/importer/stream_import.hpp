@@ -12,6 +12,12 @@
 // failure names the first receipt holding a number a receipt cannot spell. After a witness failure
 // only the checks still run, and nothing more is written.
 //
+// A record's work is split in two (import multi --jobs, common/in_order_fold.hpp): prepare (parse,
+// its own checks, its facts, the engine's witness, the receipt's bytes) needs nothing from the
+// other records but record 0's framework name and trace_id, so once record 0 is folded it may run
+// on any thread in any order; fold takes the prepared records strictly in stream order and keeps
+// everything that runs across them. add_line is the two in turn.
+//
 // Each receipt is written with a placeholder bundle_root_digest of the digest's length; finish()
 // gives the digest (sha256 of the receipts' canonical bytes without the field) and the offsets, in
 // the bytes written, where it replaces the placeholder (patch_digests).
@@ -36,6 +42,23 @@ struct StreamOutcome {
   std::vector<std::uint64_t> digest_at;  // ascending offsets of the placeholders in the bytes written
 };
 
+// What one record's import decided alone.
+struct PreparedStep {
+  std::string line;                          // the record's text: a rare failure needs its receipt again
+  std::optional<common::Error> error;        // its own checks failed (nothing below is set)
+  StepFacts facts;
+  std::optional<std::string> witness_error;  // the engine's re-run failed: the stream's message
+  bool witnessed = false;                    // outcome and the emission below are set
+  StepOutcome outcome;
+  std::optional<common::Error> emit_error;   // the receipt has a number it cannot spell
+  bool plain_failed = false;                 // emit_error is the re-emission's without the field
+  std::optional<std::string> unwritable;     // the field of that number, when emit_error is the first emission's
+  std::string text;                          // the receipt line, with placeholder digests
+  std::vector<std::size_t> placeholders;     // their offsets in text
+  std::size_t field_at = std::string::npos;  // where the one bundle_root_digest field starts in text, or:
+  std::string plain;                         // the receipt emitted without the field
+};
+
 class StreamImport {
  public:
   // `source_hash`: "sha256:<hex>" of the whole stream's bytes (receipts carry it, and a stream
@@ -45,15 +68,25 @@ class StreamImport {
   // One line of the stream, its "\n" and a "\r" before it removed. A line that is blank (JavaScript
   // whitespace only) is not a record.
   [[nodiscard]] common::Status add_line(std::string_view line);
+  // Record `index` (the non-blank lines before it), not blank; any thread, once record 0 is folded
+  // (index 0: this thread, folded before the next is prepared). Without `witness` (a witness of an
+  // earlier record failed, so none is wanted) only the checks and facts.
+  [[nodiscard]] PreparedStep prepare(std::string&& line, std::size_t index, bool witness = true) const;
+  // The next record, prepared, in stream order; a record's own failure ends the stream.
+  [[nodiscard]] common::Status fold(PreparedStep& step);
   [[nodiscard]] std::size_t records() const { return records_; }
   // After the last line (and at least one record).
   [[nodiscard]] common::Result<StreamOutcome> finish();
 
  private:
-  void emit(std::size_t i, nlohmann::ordered_json& receipt);
+  // The checks, the facts and, when `witness`, the engine's re-run into `p`; the receipt, when
+  // there is one.
+  std::optional<nlohmann::ordered_json> checked_receipt(PreparedStep& p, std::size_t i, bool witness) const;
+  void emit(std::size_t i, PreparedStep& step);
 
   ImportOptions options_;
-  std::string label_, source_hash_, trace_id_;
+  std::string label_, source_hash_;
+  std::string first_name_, trace_id_;  // record 0's framework name, the receipts' trace_id
   std::function<void(std::string_view)> write_;
   std::uint64_t written_ = 0;
   std::size_t records_ = 0;

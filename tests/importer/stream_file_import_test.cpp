@@ -190,3 +190,102 @@ TEST_CASE("stream_file_import: an endless line (/dev/zero) ends the first readin
   CHECK(got.error().message() == "bp import pytorch multi: line 2 is longer than 1048576 bytes, the limit for one record.");
   CHECK(written < offered);
 }
+
+namespace stream_file_import_test {
+
+// `n` records: the xor trace's steps over and over, step_index 0..n-1 (each is witnessed alone).
+std::vector<ordered_json> long_trace(std::size_t n) {
+  const auto steps = xor_trace();
+  std::vector<ordered_json> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(steps[i % steps.size()]);
+    out.back()["step_index"] = i;
+  }
+  return out;
+}
+
+// What one job gives in memory, from a file on 1, 2, 3 and 8 jobs: the same receipts, digest and
+// outcomes, or the same first error.
+void same_on_every_jobs(const std::string& input, const std::string& what) {
+  auto want = importer::import_sidecar_stream(input, stream_options());
+  for (std::size_t jobs : {1, 2, 3, 8}) {
+    INFO(what << ", " << jobs << " jobs");
+    const int fd = file_with(input);
+    common::Spool receipts;
+    REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+    importer::ImportOptions options = stream_options();
+    options.jobs = jobs;
+    auto got = importer::import_sidecar_stream_fd(fd, options, receipts);
+    ::close(fd);
+    REQUIRE(got.ok() == want.ok());
+    if (!want.ok()) {
+      CHECK(got.error().message() == want.error().message());
+      continue;
+    }
+    std::string bytes;
+    REQUIRE(importer::replay_receipts(receipts, *got, [&](std::string_view chunk) {
+      bytes += chunk;
+      return true;
+    }));
+    CHECK(bytes == want->bytes);
+    CHECK(got->bundle_root_digest == want->bundle_root_digest.value_or(""));
+    REQUIRE(got->steps.size() == want->steps.size());
+    for (std::size_t i = 0; i < want->steps.size(); ++i) {
+      CHECK(got->steps[i].passed == want->steps[i].passed);
+      CHECK(got->steps[i].disagreements.size() == want->steps[i].disagreements.size());
+    }
+  }
+}
+
+}  // namespace stream_file_import_test
+
+TEST_CASE("stream_file_import: 2, 3 and 8 jobs give one job's receipts and first error, for every damage at every record") {
+  constexpr std::size_t kRecords = 10;
+  const auto clean = long_trace(kRecords);
+  same_on_every_jobs(jsonl(clean), "clean");
+  {
+    auto records = clean;
+    records[3]["loss"]["total"] = 0.5;
+    auto disagreeing = importer::import_sidecar_stream(jsonl(records), stream_options());
+    REQUIRE(disagreeing.ok());
+    CHECK_FALSE(disagreeing->steps[3].passed);  // so the damage below reaches the outcomes compared
+  }
+  using Damage = void (*)(std::vector<ordered_json>&, std::size_t);
+  const std::vector<std::pair<const char*, Damage>> damages = {
+      {"schema", [](auto& r, std::size_t k) { r[k]["inputs"] = "x"; }},
+      {"step_index", [](auto& r, std::size_t k) { r[k]["step_index"] = 99; }},
+      {"trace_id", [](auto& r, std::size_t k) { r[k]["trace_id"] = std::string(32, 'e'); }},
+      {"no trace_id", [](auto& r, std::size_t k) { r[k].erase("trace_id"); }},
+      {"framework version", [](auto& r, std::size_t k) { r[k]["source_framework"]["version"] = "9.9"; }},
+      {"unwitnessable", [](auto& r, std::size_t k) { r[k]["inputs"].erase(r[k]["inputs"].begin().key()); }},
+      {"unwritable", [](auto& r, std::size_t k) { r[k]["inputs"][r[k]["inputs"].begin().key()] = 1e300; }},
+      {"spells the placeholder",
+       [](auto& r, std::size_t k) { r[k]["source_framework"]["version"] = "sha256:" + std::string(64, '0'); }},
+      {"disagrees", [](auto& r, std::size_t k) { r[k]["loss"]["total"] = 0.5; }},
+  };
+  for (std::size_t k = 0; k < kRecords; ++k) {
+    for (const auto& [name, damage] : damages) {
+      auto records = clean;
+      damage(records, k);
+      same_on_every_jobs(jsonl(records), std::string(name) + " at record " + std::to_string(k));
+    }
+    // Not JSON, and a blank line before record k (not a record: the numbering goes on).
+    std::string text = jsonl(clean);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < k; ++i) at = text.find('\n', at) + 1;
+    same_on_every_jobs(text.substr(0, at) + "{not json\n" + text.substr(at), "not JSON at record " + std::to_string(k));
+    same_on_every_jobs(text.substr(0, at) + " \t\n" + text.substr(at), "blank before record " + std::to_string(k));
+  }
+  // Two failures: the first in stream order wins, and an emission failure's field is searched for
+  // in the receipts after it (each prepared on another thread and already released).
+  for (std::size_t k = 0; k + 2 < kRecords; ++k) {
+    auto records = clean;
+    damages[6].second(records, k);
+    damages[6].second(records, k + 2);
+    same_on_every_jobs(jsonl(records), "unwritable at " + std::to_string(k) + " and " + std::to_string(k + 2));
+    damages[5].second(records, k + 1);
+    same_on_every_jobs(jsonl(records), "and unwitnessable at " + std::to_string(k + 1));
+    records[k + 2] = "not a sidecar";
+    same_on_every_jobs(jsonl(records), "and not a sidecar at " + std::to_string(k + 2));
+  }
+}

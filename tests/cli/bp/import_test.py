@@ -287,6 +287,26 @@ def main():
                       env=dict(EPOCH0, TMPDIR=os.path.join(scratch, "no-such-dir")))
     f.truth("multi TMPDIR missing: one line", e.count(b"\n") == 1 and b"TMPDIR" in e, repr(e[:300]))
 
+    # --jobs N (bp(1), IMPORT): the same receipts and the same first error on any number of threads.
+    for jobs in ("1", "2", "5"):
+        expect(f, bp, "multi --jobs " + jobs, ["import", "pytorch", "multi", mpath, "--jobs", jobs], 0,
+               stdout=bundle.decode(), env=EPOCH0)
+        expect(f, bp, "tampered multi --jobs " + jobs, ["import", "pytorch", "multi", tpath, "--jobs", jobs], 1,
+               stdout=tampered_bundle.decode(), env=EPOCH0)
+    late = [dict(r) for r in records] + [dict(records[-1], step_index=len(records) + 3)]
+    lpath = write(os.path.join(scratch, "late-gap.multi.jsonl"), late)
+    _, _, one_job = expect(f, bp, "late gap --jobs 1", ["import", "pytorch", "multi", lpath, "--jobs", "1"], 2,
+                           stdout="", env=EPOCH0)
+    f.truth("late gap named", b"step_index sequence violated at line %d" % len(late) in one_job, repr(one_job[:300]))
+    expect(f, bp, "late gap --jobs 3", ["import", "pytorch", "multi", lpath, "--jobs", "3"], 2, stdout="",
+           stderr=one_job.decode(), env=EPOCH0)
+    for bad in ("0", "257", "two", "-1", ""):
+        rc, o, e = expect(f, bp, "--jobs %r" % bad, ["import", "pytorch", "multi", mpath, "--jobs", bad], 3, stdout="")
+        f.truth("--jobs %r message" % bad, b"bp import pytorch multi runs on 1 to 256 jobs" in e or
+                b"--jobs needs a number" in e, repr(e[:200]))
+    rc, o, e = expect(f, bp, "one step --jobs", ["import", "pytorch", os.path.join(scratch, "softmax.sidecar.json"), "--jobs", "2"], 3, stdout="")
+    f.truth("one step --jobs message", b"--jobs is for a trace of many steps" in e, repr(e[:200]))
+
     # --- grammar ----------------------------------------------------------------------------------
     for args in (["import", "pytorch", "--help"], ["import", "jax", "multi", "-h"], ["import", "--help"]):
         rc, o, e = expect(f, bp, "help " + " ".join(args), args, 0, stderr="")
