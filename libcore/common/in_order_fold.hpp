@@ -13,10 +13,10 @@
 // kMaxBytesInFlight of lines are in flight (one record always goes), so memory stays flat in the
 // number of records and a stream of huge records is not held many at a time.
 //
-// A prepared record is released (Release, then destroyed) on the thread that prepared it, once
-// folded: the allocator pays for frees on another thread, and freeing a record costs about a
-// tenth of checking it, too much to leave on the one thread that folds. Item p of the pool runs
-// on worker p mod W, so a worker's next item carries the records it prepared back to it.
+// A prepared record is destroyed on the thread that prepared it, once folded: the allocator pays
+// for frees on another thread, and the one thread that folds has the least time to spare. Item p
+// of the pool runs on worker p mod W, so a worker's next item carries the records it prepared
+// back to it.
 //
 // The first record whose fold says stop ends the folding, as it does with one job; an exception
 // thrown while preparing surfaces when its record's turn comes, after every record before it.
@@ -41,20 +41,16 @@ class InOrderFold {
   using Prepare = std::function<Prepared(std::string&& line, std::int64_t number, std::size_t index)>;
   // The offering thread, in input order; false: stop (the caller keeps why).
   using Fold = std::function<bool(Prepared&)>;
-  // The thread that prepared it, after its fold: a faster free than the destructor's, say.
-  using Release = std::function<void(Prepared&)>;
 
   static constexpr std::size_t kMaxBytesInFlight = std::size_t{16} * 1024 * 1024;
 
-  InOrderFold(std::size_t jobs, Prepare prepare, Fold fold, Release release = {})
+  InOrderFold(std::size_t jobs, Prepare prepare, Fold fold)
       : prepare_(std::move(prepare)),
         fold_(std::move(fold)),
-        release_(std::move(release)),
         workers_(jobs > 1 ? jobs - 1 : 0),
         spent_(workers_) {
     if (workers_ > 0) {
       pool_.emplace(workers_, [this](Pending& p) {
-        for (auto& s : p.spent) free(s);
         p.spent.clear();
         return prepare_(std::move(p.text), p.number, p.index);
       });
@@ -70,7 +66,6 @@ class InOrderFold {
     if (workers_ == 0) {
       Prepared p = prepare_(std::move(line), number, index);
       const bool go = fold_(p);
-      free(p);
       stopped_ = !go;
       return go;
     }
@@ -117,10 +112,6 @@ class InOrderFold {
     std::size_t worker = 0;        // the pool's worker that prepares it
   };
 
-  void free(Prepared& p) {
-    if (release_) release_(p);
-  }
-
   bool oldest_ready() const {
     return !window_.empty() && (window_.front().here || window_.front().thrown || pool_->next_ready());
   }
@@ -132,18 +123,13 @@ class InOrderFold {
     if (oldest.thrown) std::rethrow_exception(oldest.thrown);
     Prepared p = oldest.here ? std::move(*oldest.here) : pool_->next();
     const bool go = fold_(p);
-    if (oldest.here) {
-      free(p);
-    } else {
-      spent_[oldest.worker].push_back(std::move(p));
-    }
+    if (!oldest.here) spent_[oldest.worker].push_back(std::move(p));
     stopped_ = !go;
     return go;
   }
 
   Prepare prepare_;
   Fold fold_;
-  Release release_;
   std::size_t workers_;
   std::vector<std::vector<Prepared>> spent_;  // by worker
   std::deque<InFlight> window_;               // in input order

@@ -91,16 +91,27 @@ RuleSet record_coverage(const Json& r) {
   return s;
 }
 
-void BundleCoverage::observe(const Json& r) {
-  if (!r.is_object() || !array_member(r, "updates")) return;
-  ++valid_records_;
-  rules_.merge(record_coverage(r));
+CoverageNotes coverage_notes(const Json& r) {
+  CoverageNotes n;
+  if (!r.is_object() || !array_member(r, "updates")) return n;
+  n.counted = true;
+  n.rules = record_coverage(r);
   const Json* attestor = member(r, "attestor");
-  if (attestor && string_member(*attestor, "bundle_root_digest")) any_bundle_root_ = true;
+  n.bundle_root = attestor && string_member(*attestor, "bundle_root_digest");
   for (const auto& u : *array_member(r, "updates")) {
-    if (is_adam_family_update(u) || is_sgd_momentum_update(u)) any_stateful_optimizer_ = true;
+    if (is_adam_family_update(u) || is_sgd_momentum_update(u)) n.stateful_optimizer = true;
   }
-  if (has_optimizer_config(r)) any_optimizer_config_ = true;
+  n.optimizer_config = has_optimizer_config(r);
+  return n;
+}
+
+void BundleCoverage::observe(const CoverageNotes& n) {
+  if (!n.counted) return;
+  ++valid_records_;
+  rules_.merge(n.rules);
+  any_bundle_root_ = any_bundle_root_ || n.bundle_root;
+  any_stateful_optimizer_ = any_stateful_optimizer_ || n.stateful_optimizer;
+  any_optimizer_config_ = any_optimizer_config_ || n.optimizer_config;
 }
 
 RuleSet BundleCoverage::result() const {

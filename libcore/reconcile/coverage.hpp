@@ -23,11 +23,20 @@ class RuleSet {
 // Per-record coverage; `receipt` must be an object whose updates is an array.
 [[nodiscard]] RuleSet record_coverage(const Json& receipt);
 
+// What bundle coverage reads of one record, taken from the record alone (any thread).
+struct CoverageNotes {
+  bool counted = false;  // an object whose updates is an array: nothing below is set otherwise
+  RuleSet rules;         // record_coverage
+  bool bundle_root = false, stateful_optimizer = false, optimizer_config = false;
+};
+[[nodiscard]] CoverageNotes coverage_notes(const Json& receipt);
+
 // Bundle coverage is the union over records, plus the cross-record rules once two or more
-// records are seen; the caller feeds records and then asks.
+// records are seen; the caller feeds records (or their notes, in order) and then asks.
 class BundleCoverage {
  public:
-  void observe(const Json& receipt);
+  void observe(const Json& receipt) { observe(coverage_notes(receipt)); }
+  void observe(const CoverageNotes& notes);
   [[nodiscard]] RuleSet result() const;
 
  private:

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -10,21 +12,59 @@
 
 namespace reconcile {
 
+namespace {
+
+// In the order their failures report.
+std::vector<std::unique_ptr<rules::CrossRecordRule>> cross_record_rules() {
+  std::vector<std::unique_ptr<rules::CrossRecordRule>> cross;
+  cross.push_back(rules::make_rule_09_parameter_chain());
+  cross.push_back(rules::make_rule_10_trace_identity());
+  cross.push_back(rules::make_rule_17_bundle_binding());
+  cross.push_back(rules::make_rule_25_optimizer_state_chain());
+  cross.push_back(rules::make_rule_26_optimizer_config_constancy());
+  return cross;
+}
+
+}  // namespace
+
+struct RecordFacts::Data {
+  std::vector<std::unique_ptr<rules::RecordNotes>> notes;  // one per cross-record rule, in order
+  CoverageNotes coverage;
+  std::exception_ptr error;
+};
+
+RecordFacts::RecordFacts() = default;
+RecordFacts::~RecordFacts() = default;
+RecordFacts::RecordFacts(RecordFacts&&) noexcept = default;
+RecordFacts& RecordFacts::operator=(RecordFacts&&) noexcept = default;
+
+RecordFacts record_facts(const Json& receipt) noexcept {
+  // notes() is const and reads no state: one set of rules serves every thread.
+  static const auto rules = cross_record_rules();
+  RecordFacts facts;
+  try {
+    facts.data_ = std::make_unique<RecordFacts::Data>();
+    try {
+      facts.data_->coverage = coverage_notes(receipt);
+      for (const auto& rule : rules) facts.data_->notes.push_back(rule->notes(receipt));
+    } catch (...) {
+      facts.data_->error = std::current_exception();
+    }
+  } catch (...) {
+    facts.data_.reset();  // no room for the facts: add() reports it
+  }
+  return facts;
+}
+
 struct MultiStepReconciler::State {
-  std::vector<std::unique_ptr<rules::CrossRecordRule>> cross;  // in the order their failures report
+  std::vector<std::unique_ptr<rules::CrossRecordRule>> cross = cross_record_rules();
   BundleCoverage coverage;
   std::size_t records = 0;
   std::vector<std::size_t> skipped_records;
   bool skipped_rule14 = false;
   Options options;
 
-  explicit State(const Options& o) : options(o) {
-    cross.push_back(rules::make_rule_09_parameter_chain());
-    cross.push_back(rules::make_rule_10_trace_identity());
-    cross.push_back(rules::make_rule_17_bundle_binding());
-    cross.push_back(rules::make_rule_25_optimizer_state_chain());
-    cross.push_back(rules::make_rule_26_optimizer_config_constancy());
-  }
+  explicit State(const Options& o) : options(o) {}
 };
 
 MultiStepReconciler::MultiStepReconciler(const Options& options) : state_(std::make_unique<State>(options)) {}
@@ -37,6 +77,10 @@ Result MultiStepReconciler::add(const Json& receipt) noexcept {
 }
 
 Result MultiStepReconciler::add(const Json& receipt, Result own) noexcept {
+  return add(record_facts(receipt), std::move(own));
+}
+
+Result MultiStepReconciler::add(RecordFacts facts, Result own) noexcept {
   const std::size_t index = state_->records++;
   char at[48];  // no allocation outside contained()
   std::snprintf(at, sizeof at, "receipts[%zu]", index);
@@ -48,8 +92,10 @@ Result MultiStepReconciler::add(const Json& receipt, Result own) noexcept {
       state_->skipped_records.push_back(index);
       state_->skipped_rule14 = true;
     }
-    state_->coverage.observe(receipt);
-    for (auto& rule : state_->cross) rule->observe(index, receipt);
+    if (!facts.data_) throw std::bad_alloc();
+    if (facts.data_->error) std::rethrow_exception(facts.data_->error);
+    state_->coverage.observe(facts.data_->coverage);
+    for (std::size_t k = 0; k < state_->cross.size(); ++k) state_->cross[k]->observe(index, *facts.data_->notes[k]);
     return result;
   });
 }

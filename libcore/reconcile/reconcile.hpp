@@ -42,6 +42,25 @@ struct Options {
 
 [[nodiscard]] Result reconcile_receipt(const Json& receipt, const Options& options = {}) noexcept;
 
+// What the cross-record rules and the bundle coverage read of one record, taken from it alone
+// (record_facts): pure, so it may run on any thread ahead of the record's turn, and the record's
+// tree may be released before its facts are folded (MultiStepReconciler::add). An exception met
+// while taking them is kept and surfaces when they are folded, as it would have there.
+class RecordFacts {
+ public:
+  RecordFacts();
+  ~RecordFacts();
+  RecordFacts(RecordFacts&&) noexcept;
+  RecordFacts& operator=(RecordFacts&&) noexcept;
+
+ private:
+  friend RecordFacts record_facts(const Json& receipt) noexcept;
+  friend class MultiStepReconciler;
+  struct Data;
+  std::unique_ptr<Data> data_;
+};
+[[nodiscard]] RecordFacts record_facts(const Json& receipt) noexcept;
+
 // Records are given one at a time and may be released by the caller after add(): only the state
 // the cross-record rules need (the previous record's parameters and optimizer state, the first
 // record's trace id and optimizer config, a running bundle hash) is kept.
@@ -60,6 +79,8 @@ class MultiStepReconciler {
   // order, and feed the records here in order (bp verify multi --jobs); only the cross-record
   // state is folded here.
   [[nodiscard]] Result add(const Json& receipt, Result own) noexcept;
+  // The same from the record's facts (record_facts(receipt)): the fold never reads the record.
+  [[nodiscard]] Result add(RecordFacts facts, Result own) noexcept;
   // Cross-record failures (rules 9, 10, 17, 25, 26, in that order) and the coverage of the whole
   // bundle; math_gate_skipped* summarise the records seen.
   [[nodiscard]] Result finish() noexcept;

@@ -8,7 +8,6 @@
 #include "common/in_order_fold.hpp"
 #include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
-#include "common/json_release.hpp"
 #include "verify/line_reader.hpp"
 
 namespace verify {
@@ -73,9 +72,6 @@ std::optional<StreamError> read_records(int fd, const std::string& name, std::si
         }
         run.add(*record);
         return true;
-      },
-      [](ParsedRecord& record) {
-        if (record) common::release_json(record->receipt);
       });
   auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
     if (blank(line) || records.offer(line, n)) return std::nullopt;

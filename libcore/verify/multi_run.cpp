@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/json_release.hpp"
 #include "reconcile/coverage.hpp"
 
 namespace verify {
@@ -28,11 +29,14 @@ void MultiRun::note(const Check& c) {
 
 PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index) {
   PreparedRecord p;
-  p.receipt = std::move(receipt);
-  p.schema = schema_check(p.receipt, "schema[" + std::to_string(index) + "]");
-  if (p.schema.status == CheckStatus::pass) p.own = reconcile::reconcile_receipt(p.receipt, derive_every_record());
-  p.label = describe_receipt(p.receipt);
-  p.traced = p.receipt.is_object() && p.receipt.contains("trace_id");
+  p.schema = schema_check(receipt, "schema[" + std::to_string(index) + "]");
+  if (p.schema.status == CheckStatus::pass) {
+    p.own = reconcile::reconcile_receipt(receipt, derive_every_record());
+    p.facts = reconcile::record_facts(receipt);
+  }
+  p.label = describe_receipt(receipt);
+  p.traced = receipt.is_object() && receipt.contains("trace_id");
+  common::release_json(receipt);
   return p;
 }
 
@@ -43,9 +47,11 @@ PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index)
   p.label = describe_receipt(root);
   p.traced = root.is_object() && root.find("trace_id").has_value();
   if (p.schema.status != CheckStatus::pass) return p;
-  p.receipt = common::to_ordered_json(root);
+  nlohmann::ordered_json tree = common::to_ordered_json(root);
   receipt = common::JsonDocument();  // freed before the rules run: only the tree is held from here
-  p.own = reconcile::reconcile_receipt(p.receipt, derive_every_record());
+  p.own = reconcile::reconcile_receipt(tree, derive_every_record());
+  p.facts = reconcile::record_facts(tree);
+  common::release_json(tree);
   return p;
 }
 
@@ -57,7 +63,7 @@ void MultiRun::add(PreparedRecord& record) {
   if (schema.status == CheckStatus::pass) {
     reconcile::Result r;
     if (all_valid_) {
-      r = multi_.add(record.receipt, std::move(*record.own));
+      r = multi_.add(std::move(*record.facts), std::move(*record.own));
       send_cross_failures(r);
       const std::string prefix = "receipts[" + std::to_string(index) + "].";
       for (auto& f : r.failures) {

@@ -54,22 +54,22 @@ struct MultiOutcome {
   std::string first_problem;    // "reconcile[3]: 2 rule failure(s)": the first check that is not a pass
 };
 
-// Record `index` with everything decided about it alone.
+// Record `index` with everything decided about it alone; its tree is released where it was
+// prepared (the cross-record fold reads only its facts).
 struct PreparedRecord {
-  nlohmann::ordered_json receipt;           // kept for the cross-record fold, then released; null
-                                            // when its schema failed (read as a document)
   Check schema;                             // schema[index]
   std::optional<reconcile::Result> own;     // the record's own rules; only when its schema passes
+  std::optional<reconcile::RecordFacts> facts;  // what the cross-record rules read; the same
   ReceiptLabel label;
   bool traced = false;                      // an object with a trace_id member
 };
 
-// Pure: no state, no observer; `receipt` is taken over.
+// Pure: no state, no observer; `receipt` is taken over and released.
 [[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
 // The same record read as a JsonDocument (16 bytes a value): the schema gate and the label are
 // decided on the document, and only a record its schema accepts becomes a tree for the rules (the
 // document freed first), so a huge record that fails its schema never costs a tree. The same
-// PreparedRecord as the tree form gives, but for `receipt` left null when the schema fails.
+// PreparedRecord as the tree form gives.
 [[nodiscard]] PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index);
 
 class MultiRun {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/sha256.hpp"
@@ -214,4 +215,56 @@ TEST_CASE("MultiStepReconciler: a 100,000-record bundle keeps its failures cappe
   CHECK(result.failures.size() <= reconcile::kMaxFailures);
   CHECK(result.failures.size() + result.failures_dropped >= 99'999);
   (void)per_record_failures;
+}
+
+namespace rules_state_multi_test {
+
+// Every cross-record finding, its path and message, in order, and the coverage.
+std::string findings(const reconcile::Result& r) {
+  std::string out;
+  for (const auto& f : r.failures) {
+    out += std::to_string(f.rule) + " " + f.field_path + " " + f.message.value_or("") + " " +
+           std::to_string(f.stored.value_or(-7)) + " " + std::to_string(f.recomputed.value_or(-7)) + "\n";
+  }
+  for (int rule : r.rules_evaluated) out += "evaluated " + std::to_string(rule) + "\n";
+  return out + "dropped " + std::to_string(r.failures_dropped);
+}
+
+}  // namespace rules_state_multi_test
+
+TEST_CASE("MultiStepReconciler: facts taken on other threads, the trees gone, fold to the trees' findings") {
+  // Records that break every cross-record rule somewhere, each record's damage different.
+  std::vector<Json> records = adam_bundle(12);
+  const std::string digest = "sha256:" + std::string(64, 'b');
+  for (auto& r : records) r["attestor"] = Json{{"bundle_root_digest", digest}};
+  records[2]["parameters_before"]["w"] = -1.0;                          // rule 9
+  records[3]["step_index"] = 9;                                         // rule 10
+  records[4]["trace_id"] = "t-other";                                   // rule 10
+  records[5]["updates"][0]["optimizer"]["state_before"]["v"] = -2.0;    // rule 25
+  records[6]["optimizer_config"]["t"] = 40;                             // rule 25
+  records[7]["optimizer_config"]["beta2"] = 0.5;                        // rule 26
+  records[8]["attestor"]["bundle_root_digest"] = "sha256:" + std::string(64, 'c');  // rule 17
+  records[9]["step_index"] = "9";                                       // rule 10, a string
+  records[10]["parameters_before"] = Json::array({1, 2});               // no ids to chain
+  reconcile::MultiStepReconciler from_trees;
+  for (const auto& r : records) (void)from_trees.add(r);
+  const std::string want = rules_state_multi_test::findings(from_trees.finish());
+  for (int rule : {9, 10, 17, 25, 26}) CHECK_MESSAGE(("\n" + want).find("\n" + std::to_string(rule) + " ") != std::string::npos, want);
+
+  std::vector<reconcile::RecordFacts> facts(records.size());
+  std::vector<reconcile::Result> own(records.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = t; i < records.size(); i += 3) {
+        own[i] = reconcile::reconcile_receipt(records[i]);
+        facts[i] = reconcile::record_facts(records[i]);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  records.clear();  // the fold reads the facts alone
+  reconcile::MultiStepReconciler from_facts;
+  for (std::size_t i = 0; i < facts.size(); ++i) (void)from_facts.add(std::move(facts[i]), std::move(own[i]));
+  CHECK(rules_state_multi_test::findings(from_facts.finish()) == want);
 }

@@ -4,6 +4,12 @@
 // state). Only the previous record's parameters_after is kept between records.
 //
 // Field paths are "parameters_before.<id>" without a record prefix, as the reference prints them.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "reconcile/rules/multi_common.hpp"
 #include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
@@ -12,61 +18,79 @@
 namespace reconcile::rules {
 namespace {
 
+// What Rule 9 reads of a record: as the current record, its effective tolerance and its
+// parameters_before numbers (in JavaScript's member order); as the prior one, its
+// parameters_after numbers by id.
+struct ChainNotes final : RecordNotes {
+  bool is_object = false;
+  std::optional<Tolerance> tolerance;  // the declared one, clamped to the record's ceiling
+  bool has_before = false;             // parameters_before is truthy and an object or array
+  std::vector<std::pair<std::string, std::optional<double>>> before;
+  bool has_after = false;              // parameters_after is truthy and an object or array
+  std::unordered_map<std::string, std::optional<double>> after;  // only when it is an object
+};
+
 class ParameterChain final : public CrossRecordRule {
  public:
-  void observe(std::size_t index, const Json& r) override {
-    if (index > 0) check(r);
-    prior_index_ = ObjectIndex();
-    prior_after_ = Json();
-    has_prior_after_ = false;
-    if (r.is_object()) {
-      const Json* after = member(r, "parameters_after");
-      if (core::truthy(after) && js_object(*after)) {
-        prior_after_ = *after;
-        prior_index_ = ObjectIndex(&prior_after_);
-        has_prior_after_ = true;
+  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+    auto n = std::make_unique<ChainNotes>();
+    if (!r.is_object()) return n;
+    n->is_object = true;
+    const Json* policy = member(r, "numeric_policy");
+    const Json* declared = policy ? member(*policy, "tolerance") : nullptr;
+    if (const auto tolerance = declared ? read_tolerance_policy(*declared) : std::nullopt) {
+      n->tolerance = clamp_tolerance(*tolerance, numeric_ceiling_for(r)).effective;
+    }
+    const Json* before_map = member(r, "parameters_before");
+    if (core::truthy(before_map) && js_object(*before_map)) {
+      n->has_before = true;
+      for (const auto& [id, value] : js_members(before_map)) n->before.emplace_back(std::string(id), as_number(value));
+    }
+    const Json* after = member(r, "parameters_after");
+    if (core::truthy(after) && js_object(*after)) {
+      n->has_after = true;
+      if (after->is_object()) {
+        n->after.reserve(after->size());
+        for (const auto& [id, value] : after->get_ref<const Json::object_t&>()) {
+          n->after.insert_or_assign(id, as_number(value));
+        }
       }
     }
+    return n;
+  }
+
+  void observe(std::size_t index, RecordNotes& notes) override {
+    auto& n = static_cast<ChainNotes&>(notes);
+    if (index > 0) check(n);
+    prior_after_ = std::move(n.after);
+    has_prior_after_ = n.has_after;
   }
 
   void finish(FailureSink& out) override { failures_.flush(out); }
 
-  std::size_t retained_state() const override {
-    return failures_.kept() + (has_prior_after_ ? retained_elements(prior_after_) : 0);
-  }
+  std::size_t retained_state() const override { return failures_.kept() + prior_after_.size(); }
 
  private:
-  void check(const Json& cur) {
-    if (!cur.is_object() || !has_prior_after_) return;
-    const Json* policy = member(cur, "numeric_policy");
-    const Json* declared = policy ? member(*policy, "tolerance") : nullptr;
-    const auto tolerance = declared ? read_tolerance_policy(*declared) : std::nullopt;
-    if (!tolerance) return;
-    const Tolerance tol = clamp_tolerance(*tolerance, numeric_ceiling_for(cur)).effective;
-    const Json* before_map = member(cur, "parameters_before");
-    if (!core::truthy(before_map) || !js_object(*before_map)) return;
-    auto prior_value = [&](std::string_view id) -> const Json* {
-      if (prior_after_.is_object()) return prior_index_.find(id);
-      return nullptr;  // an array parameters_after holds no parameter ids worth chaining
-    };
-    for (const auto& [id, before_value] : js_members(before_map)) {
-      const auto before = as_number(before_value);
-      const auto after = as_number(prior_value(id));
-      if (!before || !after) continue;
-      const auto c = check_tolerance(*before, *after, tol);
+  void check(const ChainNotes& cur) {
+    if (!cur.is_object || !has_prior_after_ || !cur.tolerance || !cur.has_before) return;
+    const Tolerance tol = *cur.tolerance;
+    for (const auto& [id, before] : cur.before) {
+      const auto it = prior_after_.find(id);  // an array parameters_after holds no ids worth chaining
+      if (!before || it == prior_after_.end() || !it->second) continue;
+      const double after = *it->second;
+      const auto c = check_tolerance(*before, after, tol);
       if (c.ok) continue;
-      const std::string path = "parameters_before." + std::string(id);
+      const std::string path = "parameters_before." + id;
       std::string message =
-          c.finite ? "Multi-step chain violation: " + path + " disagrees with prior step's parameters_after." +
-                         std::string(id) + " (delta=" + js_number(c.delta) + ", tolerance=" + js_number(c.applied) + ")."
+          c.finite ? "Multi-step chain violation: " + path + " disagrees with prior step's parameters_after." + id +
+                         " (delta=" + js_number(c.delta) + ", tolerance=" + js_number(c.applied) + ")."
                    : "Multi-step chain non-finite value at " + path + ": before=" + js_number(*before) +
-                         ", prior parameters_after=" + js_number(*after) + ".";
-      failures_.add(numeric_failure(9, path, *before, *after, c, std::move(message), std::string(id)));
+                         ", prior parameters_after=" + js_number(after) + ".";
+      failures_.add(numeric_failure(9, path, *before, after, c, std::move(message), id));
     }
   }
 
-  Json prior_after_;
-  ObjectIndex prior_index_;
+  std::unordered_map<std::string, std::optional<double>> prior_after_;
   bool has_prior_after_ = false;
   CappedFailures failures_;
 };

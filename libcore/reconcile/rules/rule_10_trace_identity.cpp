@@ -3,6 +3,8 @@
 // or reorderings). A first record without trace_id exempts the bundle (legacy single-step use).
 // Kept between records: the first record's trace_id.
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "reconcile/rules/multi_common.hpp"
 #include "reconcile/rules/optim_common.hpp"
@@ -11,25 +13,37 @@
 namespace reconcile::rules {
 namespace {
 
+// What Rule 10 reads of a record: its trace_id and step_index.
+struct TraceNotes final : RecordNotes {
+  bool is_record = false;              // an object or array (typeof "object"): the rule reads only these
+  std::optional<Json> trace_id;        // absent: undefined
+  std::optional<Json> step;            // step_index; absent: undefined
+};
+
 class TraceIdentity final : public CrossRecordRule {
  public:
-  void observe(std::size_t index, const Json& r) override {
+  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+    auto n = std::make_unique<TraceNotes>();
+    if (!js_object(r)) return n;
+    n->is_record = true;
+    if (const Json* id = member(r, "trace_id")) n->trace_id = *id;
+    if (const Json* step = member(r, "step_index")) n->step = *step;
+    return n;
+  }
+
+  void observe(std::size_t index, RecordNotes& notes) override {
+    auto& n = static_cast<TraceNotes&>(notes);
     if (index == 0) {
-      if (!js_object(r)) {
+      if (!n.is_record || !n.trace_id) {
         exempt_ = true;
         return;
       }
-      const Json* id = member(r, "trace_id");
-      if (!id) {
-        exempt_ = true;
-        return;
-      }
-      expected_ = *id;
+      expected_ = *n.trace_id;
       // An object or array trace_id is only === to itself (record 0's own).
-      expected_is_value_ = !(id->is_object() || id->is_array());
+      expected_is_value_ = !(expected_.is_object() || expected_.is_array());
     }
-    if (exempt_ || !js_object(r)) return;
-    const Json* id = member(r, "trace_id");
+    if (exempt_ || !n.is_record) return;
+    const Json* id = n.trace_id ? &*n.trace_id : nullptr;
     const bool same = index == 0 || (expected_is_value_ && js_strict_equal(id, &expected_));
     const std::string at = "receipts[" + std::to_string(index) + "]";
     if (!same) {
@@ -41,7 +55,7 @@ class TraceIdentity final : public CrossRecordRule {
       f.recomputed.reset();
       failures_.add(std::move(f));
     }
-    const Json* step = member(r, "step_index");
+    const Json* step = n.step ? &*n.step : nullptr;
     const auto step_number = as_number(step);
     if (!step_number || *step_number != static_cast<double>(index)) {
       const double observed = step_number.value_or(-1);

@@ -21,10 +21,47 @@ const std::string* declared_digest(const Json& r) {
   return attestor ? string_member(*attestor, "bundle_root_digest") : nullptr;
 }
 
+// What Rule 17 reads of a record: its declared digest and, when that is one the bundle can be
+// hashed under, its canonical line without the field.
+struct BindingNotes final : RecordNotes {
+  std::optional<std::string> digest;
+  std::optional<CanonicalBytes> unbound;  // when digest is "sha256:<64 hex>"
+};
+
+// The record's canonical line without attestor.bundle_root_digest. Emitted once with the field and
+// the field cut out when its key and value occur exactly once, after a comma (a key's quotes are
+// never escaped, a string's always are, and a well-formed digest needs no escaping); otherwise
+// emitted again from a copy without it.
+CanonicalBytes unbound_bytes(const Json& r, const std::string& digest) {
+  CanonicalBytes bytes = canonical_bytes(r);
+  if (bytes.ok) {
+    const std::string field = "\"bundle_root_digest\":\"" + digest + "\"";
+    const auto at = bytes.text.find(field);
+    if (at != std::string::npos && at > 0 && bytes.text[at - 1] == ',' &&
+        bytes.text.find(field, at + 1) == std::string::npos) {
+      bytes.text.erase(at - 1, field.size() + 1);
+      return bytes;
+    }
+  }
+  Json stripped = r;
+  erase_member(stripped, "attestor", "bundle_root_digest");
+  return canonical_bytes(stripped);
+}
+
 class BundleBinding final : public CrossRecordRule {
  public:
-  void observe(std::size_t index, const Json& r) override {
-    const std::string* digest = declared_digest(r);
+  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+    auto n = std::make_unique<BindingNotes>();
+    if (const std::string* digest = declared_digest(r)) {
+      n->digest = *digest;
+      if (is_sha256_digest(*digest)) n->unbound = unbound_bytes(r, *digest);
+    }
+    return n;
+  }
+
+  void observe(std::size_t index, RecordNotes& notes) override {
+    auto& n = static_cast<BindingNotes&>(notes);
+    const std::optional<std::string>& digest = n.digest;
     if (digest) any_declared_ = true;
     if (!digest && !first_missing_) first_missing_ = index;
     if (index == 0) {
@@ -36,16 +73,14 @@ class BundleBinding final : public CrossRecordRule {
       mismatch_ = index;
       mismatch_value_ = *digest;
     }
-    // Hash only while the digest can still be the verdict's deciding step.
+    // Hash only while the digest can still be the verdict's deciding step (then this record's
+    // digest is the first's, well formed, so its notes hold the bytes).
     if (first_missing_ || mismatch_ || !first_well_formed_ || emit_error_) return;
-    Json stripped = r;
-    erase_member(stripped, "attestor", "bundle_root_digest");
-    auto bytes = canonical_bytes(stripped);
-    if (!bytes.ok) {
-      emit_error_ = "record " + std::to_string(index) + ": " + bytes.error;
+    if (!n.unbound->ok) {
+      emit_error_ = "record " + std::to_string(index) + ": " + n.unbound->error;
       return;
     }
-    hash_.update(bytes.text);
+    hash_.update(n.unbound->text);
   }
 
   void finish(FailureSink& out) override {

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "reconcile/rules/multi_common.hpp"
 #include "reconcile/rules/core_js.hpp"
@@ -35,12 +37,59 @@ std::string parameter_key(const Json& update) {
   return id ? id->dump() : std::string("undefined");
 }
 
+// One update's state_before, as the chain check reads it.
+struct StateBefore {
+  std::size_t j = 0;                  // the update's index
+  std::optional<std::string> name;    // update_optimizer_name
+  std::optional<std::string> pid;     // update_parameter_id
+  std::string key;                    // parameter_key
+  std::optional<double> buffer;       // a number buffer
+  double m = kNaN, v = kNaN;          // strict numbers
+};
+
+// What Rule 25 reads of a record: as the prior record, its state summary; as the current one,
+// its tolerance (clamped to the engine ceiling) and every non-null update's truthy state_before.
+struct StateNotes final : RecordNotes {
+  StepState state;
+  std::optional<Tolerance> tolerance;
+  std::vector<StateBefore> befores;
+};
+
 class OptimizerStateChain final : public CrossRecordRule {
  public:
-  void observe(std::size_t index, const Json& r) override {
-    StepState cur = summarize(r);
-    if (index > 0 && prev_.valid && cur.valid) check(index, r, cur);
-    prev_ = std::move(cur);
+  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+    auto n = std::make_unique<StateNotes>();
+    n->state = summarize(r);
+    if (!n->state.valid) return n;
+    const Json* policy = member(r, "numeric_policy");
+    const Json* declared = policy ? member(*policy, "tolerance") : nullptr;
+    if (const auto tolerance = declared ? read_tolerance_policy(*declared) : std::nullopt) {
+      n->tolerance = clamp_tolerance(*tolerance, kNumericCeiling).effective;
+    }
+    const Json* updates = array_member(r, "updates");
+    if (!updates) return n;
+    for (std::size_t j = 0; j < updates->size(); ++j) {
+      const Json& u = (*updates)[j];
+      if (u.is_null()) continue;
+      const Json* before = member(member(u, "optimizer"), "state_before");
+      if (!core::truthy(before)) continue;
+      StateBefore b;
+      b.j = j;
+      if (const std::string* name = update_optimizer_name(u)) b.name = *name;
+      b.pid = update_parameter_id(u);
+      b.key = parameter_key(u);
+      b.buffer = number_member(*before, "buffer");
+      b.m = strict_number(member(*before, "m"));
+      b.v = strict_number(member(*before, "v"));
+      n->befores.push_back(std::move(b));
+    }
+    return n;
+  }
+
+  void observe(std::size_t index, RecordNotes& notes) override {
+    auto& n = static_cast<StateNotes&>(notes);
+    if (index > 0 && prev_.valid && n.state.valid) check(index, n);
+    prev_ = std::move(n.state);
   }
 
   void finish(FailureSink& out) override { failures_.flush(out); }
@@ -73,69 +122,59 @@ class OptimizerStateChain final : public CrossRecordRule {
     return s;
   }
 
-  void check(std::size_t i, const Json& r, const StepState& cur) {
-    const bool adam_pair = (cur.name == "adam" || cur.name == "adamw") && (prev_.name == "adam" || prev_.name == "adamw");
-    const bool momentum_pair = cur.name == "sgd_momentum" && prev_.name == "sgd_momentum";
+  void check(std::size_t i, const StateNotes& cur) {
+    const std::string& name_now = cur.state.name;
+    const bool adam_pair = (name_now == "adam" || name_now == "adamw") && (prev_.name == "adam" || prev_.name == "adamw");
+    const bool momentum_pair = name_now == "sgd_momentum" && prev_.name == "sgd_momentum";
     if (!adam_pair && !momentum_pair) return;
-    const Json* policy = member(r, "numeric_policy");
-    const Json* declared = policy ? member(*policy, "tolerance") : nullptr;
-    const auto tolerance = declared ? read_tolerance_policy(*declared) : std::nullopt;
-    if (!tolerance) return;
-    const Tolerance tol = clamp_tolerance(*tolerance, kNumericCeiling).effective;
-    const Json* updates = array_member(r, "updates");
+    if (!cur.tolerance) return;
+    const Tolerance tol = *cur.tolerance;
     const std::string at = "receipts[" + std::to_string(i) + "]";
     const std::string prev_at = "receipts[" + std::to_string(i - 1) + "]";
-    if (updates) {
-      for (std::size_t j = 0; j < updates->size(); ++j) {
-        const Json& u = (*updates)[j];
-        if (u.is_null()) continue;
-        const std::string* name = update_optimizer_name(u);
-        if (adam_pair ? !is_adam_name(name) : !(name && *name == "sgd_momentum")) continue;
-        const Json* before = member(*member(u, "optimizer"), "state_before");
-        if (!core::truthy(before)) continue;
-        const auto pid = update_parameter_id(u);
-        const std::string path = at + ".updates[" + std::to_string(j) + "].optimizer.state_before";
-        const std::string label = pid ? *pid : parameter_key(u);
-        if (momentum_pair && !number_member(*before, "buffer")) continue;
-        const std::string key = parameter_key(u);
-        const bool found = adam_pair ? prev_.adam.count(key) > 0 : prev_.momentum.count(key) > 0;
-        if (!found) {
-          failures_.add(plain_failure(25, path,
-                                      "Rule 25 (optimizer-state chain): parameter '" + label + "' has state_before at step " +
-                                          std::to_string(i) + " but no matching state_after at prior step " +
-                                          std::to_string(i - 1) + ". Every " + (adam_pair ? "Adam/AdamW" : "sgd_momentum") +
-                                          " parameter's state must chain forward.",
-                                      pid));
-          continue;
-        }
-        auto compare = [&](const char* field, double prior, double stored) {
-          const auto c = check_tolerance(prior, stored, tol);
-          if (c.ok) return;
-          failures_.add(numeric_failure(25, path + "." + field, stored, prior, c,
-                                        "Rule 25 (optimizer-state chain): " + path + "." + field + "=" + js_number(stored) +
-                                            " does not match " + prev_at + ".state_after." + field + "=" +
-                                            js_number(prior) + " for parameter '" + label + "'.",
-                                        pid));
-        };
-        if (adam_pair) {
-          const auto& [m, v] = prev_.adam.at(key);
-          compare("m", m, strict_number(member(*before, "m")));
-          compare("v", v, strict_number(member(*before, "v")));
-        } else {
-          compare("buffer", prev_.momentum.at(key), *number_member(*before, "buffer"));
-        }
+    for (const StateBefore& b : cur.befores) {
+      const std::string* name = b.name ? &*b.name : nullptr;
+      if (adam_pair ? !is_adam_name(name) : !(name && *name == "sgd_momentum")) continue;
+      const std::string path = at + ".updates[" + std::to_string(b.j) + "].optimizer.state_before";
+      const std::string label = b.pid ? *b.pid : b.key;
+      if (momentum_pair && !b.buffer) continue;
+      const bool found = adam_pair ? prev_.adam.count(b.key) > 0 : prev_.momentum.count(b.key) > 0;
+      if (!found) {
+        failures_.add(plain_failure(25, path,
+                                    "Rule 25 (optimizer-state chain): parameter '" + label + "' has state_before at step " +
+                                        std::to_string(i) + " but no matching state_after at prior step " +
+                                        std::to_string(i - 1) + ". Every " + (adam_pair ? "Adam/AdamW" : "sgd_momentum") +
+                                        " parameter's state must chain forward.",
+                                    b.pid));
+        continue;
+      }
+      auto compare = [&](const char* field, double prior, double stored) {
+        const auto c = check_tolerance(prior, stored, tol);
+        if (c.ok) return;
+        failures_.add(numeric_failure(25, path + "." + field, stored, prior, c,
+                                      "Rule 25 (optimizer-state chain): " + path + "." + field + "=" + js_number(stored) +
+                                          " does not match " + prev_at + ".state_after." + field + "=" +
+                                          js_number(prior) + " for parameter '" + label + "'.",
+                                      b.pid));
+      };
+      if (adam_pair) {
+        const auto& [m, v] = prev_.adam.at(b.key);
+        compare("m", m, b.m);
+        compare("v", v, b.v);
+      } else {
+        compare("buffer", prev_.momentum.at(b.key), *b.buffer);
       }
     }
-    if (adam_pair && cur.t && prev_.t) {
+    const auto& t_now = cur.state.t;
+    if (adam_pair && t_now && prev_.t) {
       const double expected = *prev_.t + 1;
-      if (*cur.t != expected) {
+      if (*t_now != expected) {
         Failure f = plain_failure(25, at + ".optimizer_config.t",
-                                  "Rule 25 (optimizer-state chain): " + at + ".optimizer_config.t=" + js_number(*cur.t) +
+                                  "Rule 25 (optimizer-state chain): " + at + ".optimizer_config.t=" + js_number(*t_now) +
                                       " but " + prev_at + ".optimizer_config.t=" + js_number(*prev_.t) +
                                       " (expected t to increment by 1 = " + js_number(expected) + ").");
-        f.stored = *cur.t;
+        f.stored = *t_now;
         f.recomputed = expected;
-        f.delta = std::fabs(*cur.t - expected);
+        f.delta = std::fabs(*t_now - expected);
         failures_.add(std::move(f));
       }
     }

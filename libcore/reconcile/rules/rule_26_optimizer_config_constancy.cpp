@@ -55,13 +55,31 @@ std::string join(const std::vector<std::string_view>& keys) {
   return out;
 }
 
+// What Rule 26 reads of a record: whether it has an optimizer_config, its name, and the
+// hyperparameters of that name's constancy keys.
+struct ConfigNotes final : RecordNotes {
+  bool has_config = false;
+  std::string name;
+  std::vector<Hyper> values;  // constancy_keys(name), in order
+};
+
 class OptimizerConfigConstancy final : public CrossRecordRule {
  public:
-  void observe(std::size_t index, const Json& r) override {
+  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+    auto n = std::make_unique<ConfigNotes>();
+    const std::optional<OptimizerConfigView> oc = r.is_object() ? read_optimizer_config(r) : std::nullopt;
+    if (!oc) return n;
+    n->has_config = true;
+    n->name = oc->name;
+    for (auto key : constancy_keys(oc->name)) n->values.push_back(read_hyper(*oc, key));
+    return n;
+  }
+
+  void observe(std::size_t index, RecordNotes& notes) override {
+    auto& n = static_cast<ConfigNotes&>(notes);
     ++records_;
-    std::optional<OptimizerConfigView> oc = r.is_object() ? read_optimizer_config(r) : std::nullopt;
-    if (oc) any_declared_ = true;
-    if (!oc) {
+    if (n.has_config) any_declared_ = true;
+    if (!n.has_config) {
       if (!first_missing_) {
         first_missing_ = index;
         failures_.clear();  // the missing config is the one finding
@@ -70,22 +88,22 @@ class OptimizerConfigConstancy final : public CrossRecordRule {
     }
     if (first_missing_) return;
     if (index == 0) {
-      first_name_ = oc->name;
-      keys_ = constancy_keys(oc->name);
-      for (auto key : keys_) first_values_.push_back(read_hyper(*oc, key));
+      first_name_ = n.name;
+      keys_ = constancy_keys(n.name);
+      first_values_ = std::move(n.values);
       return;
     }
     const std::string at = "receipts[" + std::to_string(index) + "].optimizer_config";
-    if (oc->name != first_name_) {
+    if (n.name != first_name_) {
       failures_.add(plain_failure(26, at + ".name",
-                                  "Rule 26 (optimizer-config constancy): " + at + ".name='" + oc->name +
+                                  "Rule 26 (optimizer-config constancy): " + at + ".name='" + n.name +
                                       "' differs from receipts[0].optimizer_config.name='" + first_name_ +
                                       "'. A training run cannot switch optimizers mid-stream."));
       return;
     }
     for (std::size_t k = 0; k < keys_.size(); ++k) {
       const Hyper& a = first_values_[k];
-      const Hyper b = read_hyper(*oc, keys_[k]);
+      const Hyper& b = n.values[k];
       const bool equal = (!a.value && !b.value) ||
                          (a.value && b.value && a.is_value_type && b.is_value_type && js_strict_equal(&*a.value, &*b.value));
       if (equal) continue;

@@ -51,13 +51,23 @@ void check_rule_22_adam_moments(RuleContext& ctx);
 void check_rule_23_adam_bias_correction(RuleContext& ctx);
 void check_rule_24_adam_update(RuleContext& ctx);
 
-// Cross-record rules. observe() is called once per record in order (index 0-based), with the
-// record's parsed JSON; finish() appends this rule's failures, field paths prefixed
-// "receipts[i]." as the reference prints them. State kept between records is O(one record).
+// Cross-record rules. A rule reads a record in two steps: notes() takes what the rule needs from
+// the record alone (pure: no state, any thread, ahead of the record's turn: bp verify multi --jobs
+// runs it where the record was parsed, so the in-order fold never walks a tree another core
+// built), and observe() folds those notes in record order (index 0-based). finish() appends the
+// rule's failures, field paths prefixed "receipts[i]." as the reference prints them. State kept
+// between records is O(one record).
+struct RecordNotes {
+  virtual ~RecordNotes() = default;
+};
+
 class CrossRecordRule {
  public:
   virtual ~CrossRecordRule() = default;
-  virtual void observe(std::size_t index, const Json& receipt) = 0;
+  [[nodiscard]] virtual std::unique_ptr<RecordNotes> notes(const Json& receipt) const = 0;
+  // `notes` is what this rule's notes() gave for record `index`; it may be taken apart.
+  virtual void observe(std::size_t index, RecordNotes& notes) = 0;
+  void observe(std::size_t index, const Json& receipt) { observe(index, *notes(receipt)); }
   virtual void finish(FailureSink& out) = 0;
   // How many values the rule holds between records (copied JSON nodes, map entries, buffered
   // failures): tests assert it stays bounded whatever the number of records.
