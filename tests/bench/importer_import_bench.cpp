@@ -1,8 +1,10 @@
 // `bp import pytorch multi` on a 1,000-step sidecar, the reference measured in the same run:
 //   BM_import_multi_1000_library  importer::import_sidecar_stream on the bytes (steps/s), against
 //                                 the reference's importPytorchSidecarStream in a warmed node loop
-//   BM_import_multi_1000_process  one `bp import pytorch multi F` process (stdout to /dev/null),
-//                                 against one `node <reference>/dist/bin/bp.js import pytorch multi F`
+//   BM_import_multi_1000_process/jobs:N  one `bp import pytorch multi F --jobs N` process (stdout to
+//                                 /dev/null), N = 1 and 2, against one `node <reference>/dist/bin/bp.js
+//                                 import pytorch multi F`; counters "us_per_step" (wall) and
+//                                 "cpu_us_per_step" (user + system of the process)
 // The sidecar repeats one step written by bp's PyTorch helper from a real PyTorch run
 // (tests/bench/data/pytorch_sgd_momentum_step.sidecar.json: a 2-3-2 sigmoid net, SGD with
 // momentum) with step_index 0..999, so every record costs a full parse, schema check, engine
@@ -104,23 +106,36 @@ void BM_import_multi_1000_process(benchmark::State& state) {
     const double s = bench::seconds_per_run({"node", bench::kReferenceCli, "import", "pytorch", "multi", kSidecar}, 2);
     return s > 0 ? std::optional<double>(s) : std::nullopt;
   }();
-  double total = 0;
+  const std::string jobs = std::to_string(state.range(0));
+  double total = 0, cpu = 0;
   for (auto _ : state) {
+    const double c0 = bench::children_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
-    if (!bench::run_quiet({bench::kBp, "import", "pytorch", "multi", kSidecar})) {
+    if (!bench::run_quiet({bench::kBp, "import", "pytorch", "multi", kSidecar, "--jobs", jobs})) {
       state.SkipWithError("bp import pytorch multi failed");
       return;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(s);
     total += s;
+    cpu += bench::children_cpu_seconds() - c0;
   }
-  if (reference && state.iterations() > 0) {
+  if (state.iterations() == 0) return;
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["us_per_step"] = total / runs / kSteps * 1e6;
+  state.counters["cpu_us_per_step"] = cpu / runs / kSteps * 1e6;
+  if (reference) {
     state.counters["reference_s"] = *reference;
-    state.counters["ratio_vs_reference"] = *reference / (total / static_cast<double>(state.iterations()));
+    state.counters["ratio_vs_reference"] = *reference / (total / runs);
   }
 }
-BENCHMARK(BM_import_multi_1000_process)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_import_multi_1000_process)
+    ->ArgName("jobs")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
 
 }  // namespace
 
