@@ -4,6 +4,7 @@
 
 #include "command_support.hpp"
 #include "common/js_json_text.hpp"
+#include "common/json_string.hpp"
 #include "reconcile/result_json.hpp"
 #include "reconcile_report.hpp"
 #include "terminal.hpp"
@@ -23,13 +24,23 @@ std::optional<std::string> MultiReportSpool::open() {
 void MultiReportSpool::record(std::size_t index, const verify::ReceiptLabel& label, const verify::Check& schema,
                               const verify::Check& rec) {
   if (inv_.json) {
-    nlohmann::ordered_json j;
-    j["step_index"] = index;
-    if (label.schema_version) j["schema_version"] = *label.schema_version;
-    if (label.fixture_id) j["fixture_id"] = *label.fixture_id;
-    j["schema"] = verify::check_json(schema);
-    j["reconcile"] = verify::check_json(rec);
-    per_record_.append((index > 0 ? "," : "") + common::js_stringify(j));
+    // js_stringify of {step_index, schema_version?, fixture_id?, schema, reconcile}, written directly.
+    std::string j = index > 0 ? "," : "";
+    j += "{\"step_index\":" + std::to_string(index);
+    if (label.schema_version) {
+      j += ",\"schema_version\":";
+      common::append_json_string(j, *label.schema_version);
+    }
+    if (label.fixture_id) {
+      j += ",\"fixture_id\":";
+      common::append_json_string(j, *label.fixture_id);
+    }
+    j += ",\"schema\":";
+    verify::append_check_json(j, schema);
+    j += ",\"reconcile\":";
+    verify::append_check_json(j, rec);
+    j += '}';
+    per_record_.append(j);
   } else {
     std::string text = "record " + std::to_string(index) + (label.fixture_id ? " (" + *label.fixture_id + ")" : "") +
                        ":\n";

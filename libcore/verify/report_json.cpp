@@ -1,5 +1,8 @@
 #include "verify/report_json.hpp"
 
+#include "common/js_json_text.hpp"
+#include "common/json_string.hpp"
+
 namespace verify {
 
 nlohmann::ordered_json check_json(const Check& c) {
@@ -10,6 +13,23 @@ nlohmann::ordered_json check_json(const Check& c) {
   if (c.message) j["message"] = *c.message;
   if (c.evidence) j["evidence"] = *c.evidence;
   return j;
+}
+
+void append_check_json(std::string& out, const Check& c) {
+  out += "{\"name\":";
+  common::append_json_string(out, c.name);
+  out += ",\"status\":";
+  common::append_json_string(out, status_name(c.status));
+  if (c.strict_exempt) out += ",\"strictExempt\":true";
+  if (c.message) {
+    out += ",\"message\":";
+    common::append_json_string(out, *c.message);
+  }
+  if (c.evidence) {
+    out += ",\"evidence\":";
+    out += common::js_stringify(*c.evidence);
+  }
+  out += '}';
 }
 
 nlohmann::ordered_json report_json(const VerifyReport& r) {
