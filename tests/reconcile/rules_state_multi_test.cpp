@@ -57,6 +57,21 @@ TEST_CASE("rule 9: parameters chain from the previous record's parameters_after"
   CHECK(run.at(0).field_path == "parameters_before.w_x1_h1");  // as the reference prints it
   CHECK(run.at(0).parameter_id == std::optional<std::string>("w_x1_h1"));
   CHECK(*run.at(0).delta == doctest::Approx(1e-6));
+
+  // An id the prior record's parameters_after does not hold is not chained, whatever its
+  // neighbours in that record hold; nor is anything when that parameters_after is an array.
+  auto renamed = xor_bundle();
+  const double value = renamed[1]["parameters_before"]["w_x1_h1"].get<double>();
+  renamed[1]["parameters_before"].erase("w_x1_h1");
+  renamed[1]["parameters_before"]["w_x1_h1_renamed"] = value + 1.0;
+  renamed[1]["parameters_before"]["a_first"] = value + 1.0;
+  renamed[1]["parameters_before"]["zz_last"] = value + 1.0;
+  rule = rules::make_rule_09_parameter_chain();
+  CHECK(run_cross(*rule, renamed).size() == 0);
+  auto listed = bundle;
+  listed[0]["parameters_after"] = Json::array({1.0, 2.0});
+  rule = rules::make_rule_09_parameter_chain();
+  CHECK(run_cross(*rule, listed).size() == 0);
 }
 
 TEST_CASE("rule 10: one trace id, step_index 0, 1, 2, ...") {

@@ -4,9 +4,9 @@
 // state). Only the previous record's parameters_after is kept between records.
 //
 // Field paths are "parameters_before.<id>" without a record prefix, as the reference prints them.
+#include <algorithm>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -27,7 +27,8 @@ struct ChainNotes final : RecordNotes {
   bool has_before = false;             // parameters_before is truthy and an object or array
   std::vector<std::pair<std::string, std::optional<double>>> before;
   bool has_after = false;              // parameters_after is truthy and an object or array
-  std::unordered_map<std::string, std::optional<double>> after;  // only when it is an object
+  // Only when it is an object, sorted by id (one allocation a record, not one per parameter).
+  std::vector<std::pair<std::string, std::optional<double>>> after;
 };
 
 class ParameterChain final : public CrossRecordRule {
@@ -49,11 +50,10 @@ class ParameterChain final : public CrossRecordRule {
     const Json* after = member(r, "parameters_after");
     if (core::truthy(after) && js_object(*after)) {
       n->has_after = true;
-      if (after->is_object()) {
+      if (after->is_object()) {  // its keys are distinct (the reader keeps a repeated key's last value)
         n->after.reserve(after->size());
-        for (const auto& [id, value] : after->get_ref<const Json::object_t&>()) {
-          n->after.insert_or_assign(id, as_number(value));
-        }
+        for (const auto& [id, value] : after->get_ref<const Json::object_t&>()) n->after.emplace_back(id, as_number(value));
+        std::sort(n->after.begin(), n->after.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       }
     }
     return n;
@@ -75,8 +75,10 @@ class ParameterChain final : public CrossRecordRule {
     if (!cur.is_object || !has_prior_after_ || !cur.tolerance || !cur.has_before) return;
     const Tolerance tol = *cur.tolerance;
     for (const auto& [id, before] : cur.before) {
-      const auto it = prior_after_.find(id);  // an array parameters_after holds no ids worth chaining
-      if (!before || it == prior_after_.end() || !it->second) continue;
+      // An array parameters_after holds no ids worth chaining (prior_after_ is empty then).
+      const auto it = std::lower_bound(prior_after_.begin(), prior_after_.end(), id,
+                                       [](const auto& entry, const std::string& key) { return entry.first < key; });
+      if (!before || it == prior_after_.end() || it->first != id || !it->second) continue;
       const double after = *it->second;
       const auto c = check_tolerance(*before, after, tol);
       if (c.ok) continue;
@@ -90,7 +92,7 @@ class ParameterChain final : public CrossRecordRule {
     }
   }
 
-  std::unordered_map<std::string, std::optional<double>> prior_after_;
+  std::vector<std::pair<std::string, std::optional<double>>> prior_after_;  // sorted by id
   bool has_prior_after_ = false;
   CappedFailures failures_;
 };
