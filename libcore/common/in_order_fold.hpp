@@ -43,6 +43,7 @@ class InOrderFold {
   using Fold = std::function<bool(Prepared&)>;
 
   static constexpr std::size_t kMaxBytesInFlight = std::size_t{16} * 1024 * 1024;
+  static constexpr std::size_t kLinesPerJob = 4;  // in flight, and queued for each worker
 
   InOrderFold(std::size_t jobs, Prepare prepare, Fold fold)
       : prepare_(std::move(prepare)),
@@ -70,11 +71,11 @@ class InOrderFold {
       return go;
     }
     while (oldest_ready() ||
-           (!window_.empty() && (window_.size() >= 4 * (workers_ + 1) || bytes_ + line.size() > kMaxBytesInFlight))) {
+           (!window_.empty() && (window_.size() >= kLinesPerJob * (workers_ + 1) || bytes_ + line.size() > kMaxBytesInFlight))) {
       if (!fold_oldest()) return false;
     }
     InFlight entry{line.size(), std::nullopt, nullptr, pooled_ % workers_};
-    if (pool_->in_flight() < 4 * workers_) {
+    if (pool_->in_flight() < kLinesPerJob * workers_) {
       pool_->submit({std::move(line), number, index, std::exchange(spent_[entry.worker], {})});
       ++pooled_;
     } else {
@@ -94,9 +95,6 @@ class InOrderFold {
     while (!stopped_ && !window_.empty()) fold_oldest();
     return !stopped_;
   }
-
-  // Records offered so far (folded or not).
-  [[nodiscard]] std::size_t offered() const { return offered_; }
 
  private:
   struct Pending {

@@ -98,9 +98,7 @@ CoverageNotes coverage_notes(const Json& r) {
   n.rules = record_coverage(r);
   const Json* attestor = member(r, "attestor");
   n.bundle_root = attestor && string_member(*attestor, "bundle_root_digest");
-  for (const auto& u : *array_member(r, "updates")) {
-    if (is_adam_family_update(u) || is_sgd_momentum_update(u)) n.stateful_optimizer = true;
-  }
+  n.stateful_optimizer = n.rules.has(20);  // record_coverage's: an Adam-family or momentum update
   n.optimizer_config = has_optimizer_config(r);
   return n;
 }
