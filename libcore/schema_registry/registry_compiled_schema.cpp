@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/resident_heap.hpp"
 #include "schema_registry/registry_slots.hpp"
 #include "schema_registry/schema_registry.hpp"
 
@@ -30,7 +31,8 @@ const CompiledSchema* registry_compiled_schema(const ojson& schema) {
   const auto slot = registry_slot_of(schema);
   if (!slot) return nullptr;
   auto& s = registry_slots()[*slot];
-  std::call_once(s.once, [&] { s.compiled = std::make_unique<CompiledSchema>(schema); });
+  // Built apart (common/resident_heap.hpp): every thread that validates reads it.
+  std::call_once(s.once, [&] { common::build_resident([&] { s.compiled = std::make_unique<CompiledSchema>(schema); }); });
   return s.compiled.get();
 }
 
