@@ -5,6 +5,7 @@
 #include <memory_resource>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -24,32 +25,48 @@ class DisagreementSink {
   // From now on, what is found is bp's own comparison (`extended`).
   void set_extended() { extended_ = true; }
 
-  // The engine's number against the sidecar's claim at `path`: nothing when the claim is not a
-  // number or the path was compared (or found missing) before.
-  void compare(std::string_view path, double recomputed, const nlohmann::ordered_json* stored) {
+  // The engine's number against the sidecar's claim `stored`, found at `path`: nothing when the
+  // claim is not a number or was compared before. `path` is a string, or a function that spells
+  // it, called only when the claim disagrees (most steps agree everywhere: hundreds of paths a
+  // step were spelled and hashed for nothing).
+  template <typename Path>
+  void compare(const Path& path, double recomputed, const nlohmann::ordered_json* stored) {
     if (!stored || !stored->is_number()) return;
-    if (!first_time(path)) return;
+    // A claim is one node of the sidecar's tree, so the node says whether its path was compared.
+    if (!compared_.insert(stored).second) return;
     const double s = stored->get<double>();
     const auto c = reconcile::check_tolerance(recomputed, s, tol_);
     if (c.ok) return;
-    out_.push_back({std::string(path), c.delta, c.applied, s, recomputed, extended_});
+    out_.push_back({spell(path), c.delta, c.applied, s, recomputed, extended_});
   }
 
-  void missing(std::string_view path) {
-    if (!first_time(path)) return;
-    out_.push_back({std::string(path), std::numeric_limits<double>::quiet_NaN(), 0, 0, 0, extended_});
+  // No number at `path` (a string, or a function that spells it); reported once a path.
+  template <typename Path>
+  void missing(const Path& path) {
+    std::string p = spell(path);
+    if (!missing_.insert(p).second) return;
+    out_.push_back({std::move(p), std::numeric_limits<double>::quiet_NaN(), 0, 0, 0, extended_});
   }
 
   [[nodiscard]] std::vector<Disagreement> take() { return std::move(out_); }
 
  private:
-  bool first_time(std::string_view path) { return compared_.emplace(path).second; }
+  template <typename Path>
+  static std::string spell(const Path& path) {
+    if constexpr (std::is_invocable_v<const Path&>) {
+      return std::string(path());
+    } else {
+      return std::string(path);
+    }
+  }
 
   reconcile::Tolerance tol_;
   bool extended_ = false;
-  // Paths compared so far: hundreds per step, kept in one arena freed at once.
-  std::pmr::monotonic_buffer_resource arena_{64 * 1024};
-  std::pmr::unordered_set<std::pmr::string> compared_{1024, &arena_};
+  // The claims compared so far (hundreds a step), in one arena freed at once. Paths where a number
+  // is missing are kept apart: no number stands there to be compared.
+  std::pmr::monotonic_buffer_resource arena_{16 * 1024};
+  std::pmr::unordered_set<const nlohmann::ordered_json*> compared_{512, &arena_};
+  std::unordered_set<std::string> missing_;
   std::vector<Disagreement> out_;
 };
 

@@ -77,8 +77,8 @@ class StructDifferential {
       for_each_unit(c_.fwd, [&](const std::string& unit, double net, double out) {
         const ordered_json* su = member(member(&s_, "forward"), unit);
         if (!su) return;
-        sink_.compare("forward." + unit + ".net", net, member(su, "net"));
-        sink_.compare("forward." + unit + ".out", out, member(su, "out"));
+        sink_.compare([&] { return "forward." + unit + ".net"; }, net, member(su, "net"));
+        sink_.compare([&] { return "forward." + unit + ".out"; }, out, member(su, "out"));
       });
     }
     backward_updates_parameters();
@@ -110,7 +110,7 @@ class StructDifferential {
         return;
       }
       for (const auto& [field, value] : {std::pair<const char*, double>{"net", net}, {"out", out}}) {
-        const std::string path = base + "." + unit + "." + field;
+        const auto path = [&, field = field] { return base + "." + unit + "." + field; };
         if (!is_number_json(member(su, field))) {
           sink_.missing(path);
         } else {
@@ -128,10 +128,11 @@ class StructDifferential {
     const auto& outs = t_.unit_order.output;
     for (std::size_t o = 0; o < outs.size(); ++o) {
       const ordered_json* sv = member(stored, outs[o]);
+      const auto path = [&] { return base + "." + outs[o]; };
       if (!is_number_json(sv)) {
-        sink_.missing(base + "." + outs[o]);
+        sink_.missing(path);
       } else {
-        sink_.compare(base + "." + outs[o], values[o], sv);
+        sink_.compare(path, values[o], sv);
       }
     }
     if (!stored || !stored->is_object()) return;
@@ -157,13 +158,13 @@ class StructDifferential {
         if (!is_number_json(total)) {
           sink_.missing(base + ".loss.total");
         } else {
-          sink_.compare(base + ".loss.total", rec.loss_total, total);
+          sink_.compare([&] { return base + ".loss.total"; }, rec.loss_total, total);
         }
       }
     }
     const auto& outs = t_.unit_order.output;
     for (std::size_t o = 0; o < outs.size(); ++o) {
-      sink_.compare("loss.per_output." + outs[o], loss_per_output()[o],
+      sink_.compare([&] { return "loss.per_output." + outs[o]; }, loss_per_output()[o],
                     member(member(member(&s_, "loss"), "per_output"), outs[o]));
     }
     sink_.compare("loss.total", loss_total(), member(member(&s_, "loss"), "total"));
@@ -178,15 +179,18 @@ class StructDifferential {
     for (std::size_t u = 0; u < outs.size(); ++u) {
       const ordered_json* ss = member(member(sb, "output_error_signals"), outs[u]);
       if (!ss) continue;
-      sink_.compare("backward.output_error_signals." + outs[u] + ".signal_value", c_.sig_o[u], member(ss, "signal_value"));
+      sink_.compare([&] { return "backward.output_error_signals." + outs[u] + ".signal_value"; }, c_.sig_o[u],
+                    member(ss, "signal_value"));
     }
     for (std::size_t h = 0; h < hids.size(); ++h) {
       const ordered_json* ss = member(member(sb, "hidden_error_signals"), hids[h]);
       if (!ss) continue;
-      const std::string base = "backward.hidden_error_signals." + hids[h] + ".";
-      sink_.compare(base + "backpropagated_sum", c_.bsum_h[h], member(ss, "backpropagated_sum"));
-      sink_.compare(base + "activation_derivative", c_.ad_h[h], member(ss, "activation_derivative"));
-      sink_.compare(base + "signal_value", c_.sig_h[h], member(ss, "signal_value"));
+      const auto at = [&](const char* field) {
+        return [&, field] { return "backward.hidden_error_signals." + hids[h] + "." + field; };
+      };
+      sink_.compare(at("backpropagated_sum"), c_.bsum_h[h], member(ss, "backpropagated_sum"));
+      sink_.compare(at("activation_derivative"), c_.ad_h[h], member(ss, "activation_derivative"));
+      sink_.compare(at("signal_value"), c_.sig_h[h], member(ss, "signal_value"));
     }
     index_updates();
     const char* name = r_.optimizer_name();
@@ -195,25 +199,25 @@ class StructDifferential {
       const auto found = by_param_.find(pid);
       if (found == by_param_.end()) continue;
       const ordered_json& s = *found->second;
-      const std::string base = "updates[" + pid + "]";
-      sink_.compare(base + ".gradient", u.gradient, member(&s, "gradient"));
-      sink_.compare(base + ".update", u.update, member(&s, "update"));
-      sink_.compare(base + ".weight_after", u.weight_after, member(&s, "weight_after"));
+      const auto at = [&](const char* field) { return [&, field] { return "updates[" + pid + "]" + field; }; };
+      sink_.compare(at(".gradient"), u.gradient, member(&s, "gradient"));
+      sink_.compare(at(".update"), u.update, member(&s, "update"));
+      sink_.compare(at(".weight_after"), u.weight_after, member(&s, "weight_after"));
       if (!r_.stateful) continue;  // the engine's update has no state_after
       const ordered_json* so = member(&s, "optimizer");
       const ordered_json* sa = member(so, "state_after");
       const ordered_json* sn = member(so, "name");
       if (!sa || !sn || !sn->is_string() || sn->get_ref<const std::string&>() != name) continue;
       if (std::strcmp(name, "adam") == 0 || std::strcmp(name, "adamw") == 0) {
-        sink_.compare(base + ".optimizer.state_after.m", u.state_after.m, member(sa, "m"));
-        sink_.compare(base + ".optimizer.state_after.v", u.state_after.v, member(sa, "v"));
+        sink_.compare(at(".optimizer.state_after.m"), u.state_after.m, member(sa, "m"));
+        sink_.compare(at(".optimizer.state_after.v"), u.state_after.v, member(sa, "v"));
       } else if (std::strcmp(name, "sgd_momentum") == 0) {
-        sink_.compare(base + ".optimizer.state_after.buffer", u.state_after.buffer, member(sa, "buffer"));
+        sink_.compare(at(".optimizer.state_after.buffer"), u.state_after.buffer, member(sa, "buffer"));
       }
     }
     const auto& order = t_.parameter_order;
     for (std::size_t k = 0; k < order.size(); ++k) {
-      sink_.compare("parameters_after." + order[k], r_.parameters_after[k],
+      sink_.compare([&] { return "parameters_after." + order[k]; }, r_.parameters_after[k],
                     member(member(&s_, "parameters_after"), order[k]));
     }
   }
