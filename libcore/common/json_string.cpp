@@ -1,6 +1,7 @@
 #include "common/json_string.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 namespace common {
 namespace {
@@ -44,16 +45,39 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, std::size_t& bad_le
 
 bool is_plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
 
+// How many bytes from s[i] on are plain, eight at a time: a receipt's strings and keys (ids,
+// names) are plain from end to end, and their emission scanned them a byte at a time.
+std::size_t plain_run(std::string_view s, std::size_t i) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  const auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const auto has_below = [](std::uint64_t x, std::uint64_t n) { return (x - kOnes * n) & ~x & kHigh; };
+  std::size_t run = i;
+  for (; run + 8 <= s.size(); run += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + run, 8);
+    // A byte >= 0x80, below 0x20, a quote or a backslash somewhere in these eight: look closer.
+    if (((x & kHigh) | has_below(x, 0x20) | has_zero(x ^ (kOnes * '"')) | has_zero(x ^ (kOnes * '\\'))) != 0) break;
+  }
+  while (run < s.size() && is_plain(static_cast<unsigned char>(s[run]))) ++run;
+  return run;
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
+  std::size_t i = plain_run(s, 0);
+  if (i == s.size()) {  // nearly every key and string of a receipt: one growth, one copy
+    const std::size_t at = out.size();
+    out.append(s.size() + 2, '"');
+    std::memcpy(out.data() + at + 1, s.data(), s.size());
+    return;
+  }
   out.push_back('"');
-  std::size_t i = 0;
+  out.append(s.data(), i);
   while (i < s.size()) {
     // Runs of printable ASCII (ids, names: nearly every byte) are copied in one go.
-    std::size_t run = i;
-    while (run < s.size() && is_plain(static_cast<unsigned char>(s[run]))) ++run;
+    const std::size_t run = plain_run(s, i);
     if (run > i) {
       out.append(s.data() + i, run - i);
       i = run;

@@ -30,3 +30,26 @@ TEST_CASE("json_string: append_json_string appends") {
   common::append_json_string(out, "a\"");
   CHECK(out == "x:\"a\\\"\"");
 }
+
+// The plain runs are scanned eight bytes at a time: each byte that needs care, at every position
+// of strings up to 24 bytes (so before, inside and after whole words), is still found.
+TEST_CASE("json_string: a byte that needs escaping or decoding is found at any position") {
+  struct Case {
+    std::string bytes, spelled;
+  };
+  const std::string r = "\xef\xbf\xbd";
+  const Case cases[] = {{"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {std::string(1, '\0'), "\\u0000"},
+                        {"\x1f", "\\u001f"}, {"\x7f", "\x7f"}, {" ", " "}, {"\xc3\xa9", "\xc3\xa9"},
+                        {"\xff", r}, {"\x80", r}, {"\xe2\x82", r}};
+  for (std::size_t length = 0; length <= 24; ++length) {
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const auto& c : cases) {
+        const std::string before(at, 'a'), after(length - at, '~');
+        CAPTURE(length);
+        CAPTURE(at);
+        CAPTURE(c.spelled);
+        CHECK(json_string(before + c.bytes + after) == "\"" + before + c.spelled + after + "\"");
+      }
+    }
+  }
+}
