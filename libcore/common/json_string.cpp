@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/json_lexer.hpp"
+
 namespace common {
 namespace {
 
@@ -43,23 +45,12 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, std::size_t& bad_le
   return need + 1;
 }
 
-bool is_plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
-
-// How many bytes from s[i] on are plain, eight at a time: a receipt's strings and keys (ids,
-// names) are plain from end to end, and their emission scanned them a byte at a time.
+// How many bytes from s[i] on are plain (json_lexer's test, eight bytes at a time): a receipt's
+// keys and strings (ids, names) are plain from end to end.
 std::size_t plain_run(std::string_view s, std::size_t i) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  const auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  const auto has_below = [](std::uint64_t x, std::uint64_t n) { return (x - kOnes * n) & ~x & kHigh; };
-  std::size_t run = i;
-  for (; run + 8 <= s.size(); run += 8) {
-    std::uint64_t x;
-    std::memcpy(&x, s.data() + run, 8);
-    // A byte >= 0x80, below 0x20, a quote or a backslash somewhere in these eight: look closer.
-    if (((x & kHigh) | has_below(x, 0x20) | has_zero(x ^ (kOnes * '"')) | has_zero(x ^ (kOnes * '\\'))) != 0) break;
-  }
-  while (run < s.size() && is_plain(static_cast<unsigned char>(s[run]))) ++run;
-  return run;
+  json_lexer::Cursor c{s.data() + i, s.data() + s.size()};
+  json_lexer::skip_plain(c);
+  return static_cast<std::size_t>(c.p - s.data());
 }
 
 }  // namespace
