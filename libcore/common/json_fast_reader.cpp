@@ -109,12 +109,12 @@ class Reader {
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {
-        s.append(run, p_);
+        s.append(run, static_cast<std::size_t>(p_ - run));
         ++p_;
         return true;
       }
       if (c == '\\') {
-        s.append(run, p_);
+        s.append(run, static_cast<std::size_t>(p_ - run));
         json_lexer::Cursor at{p_, end_};
         if (!json_lexer::escape(at, s)) return false;
         p_ = at.p;
