@@ -12,7 +12,7 @@ const Json* member(const Json& obj, std::string_view key) noexcept {
   const auto& map = obj.get_ref<const Json::object_t&>();
   // Scan from the back: with duplicate keys in the text the last one is what JSON.parse keeps.
   for (auto it = map.rbegin(); it != map.rend(); ++it) {
-    if (it->first == key) return &it->second;
+    if (same_key(it->first, key)) return &it->second;
   }
   return nullptr;
 }

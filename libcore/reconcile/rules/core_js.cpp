@@ -108,11 +108,8 @@ std::optional<std::size_t> array_index(std::string_view key) noexcept {
 
 Ref find_key(const Json& object, std::string_view key) noexcept {
   const auto& map = object.get_ref<const Json::object_t&>();
-  const std::size_t n = key.size();
-  // Length and first byte before memcmp: most keys of a receipt object differ in one of them.
   for (auto it = map.rbegin(); it != map.rend(); ++it) {
-    const std::string& k = it->first;
-    if (k.size() == n && (n == 0 || (k[0] == key[0] && std::memcmp(k.data(), key.data(), n) == 0))) return &it->second;
+    if (same_key(it->first, key)) return &it->second;
   }
   return nullptr;
 }

@@ -11,7 +11,6 @@
 // the path a well-formed receipt takes, except where noted.
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -82,9 +81,7 @@ class KeyHint {
   [[nodiscard]] Ref opt(Ref obj) noexcept { return !obj || obj->is_null() ? nullptr : in(obj); }
 
  private:
-  [[nodiscard]] bool matches(const std::string& k) const noexcept {
-    return k.size() == key_.size() && (k.empty() || (k[0] == key_[0] && std::memcmp(k.data(), key_.data(), k.size()) == 0));
-  }
+  [[nodiscard]] bool matches(const std::string& k) const noexcept { return same_key(k, key_); }
   std::string_view key_;
   std::size_t hint_ = 0;
 };
