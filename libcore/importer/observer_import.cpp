@@ -60,12 +60,9 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   if (auto s = check_not_empty(bytes, label); !s) return s.error();
   const std::string source_hash = sha256_label(bytes);
   if (auto s = check_ingest_cap(bytes, label); !s) return s.error();
-  auto parsed = parse_sidecar(bytes, label, "sidecar bytes are");
-  if (!parsed) return parsed.error();
-  const ordered_json& sidecar = *parsed;
-  if (auto s = check_single_step_format(sidecar, options.framework, label); !s) return s.error();
-  if (auto s = check_optimizer_supported(sidecar, label); !s) return s.error();
-  if (auto v = validate_sidecar(sidecar, label); !v) return v.error();
+  auto read = read_sidecar(bytes, label, "sidecar bytes are", {.label = label, .single_step = options.framework});
+  if (!read) return read.error();
+  const ordered_json& sidecar = read->doc;
   if (auto s = check_framework_name(sidecar, options.framework, label); !s) return s.error();
   if (auto s = check_format_matches_body(sidecar, label); !s) return s.error();
   if (auto s = check_collection_caps(sidecar, label); !s) return s.error();
@@ -80,7 +77,7 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   f.import_timestamp = options.import_timestamp;
   f.differential_tolerance = options.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  const ordered_json receipt_doc = build_observer_receipt(std::move(*parsed), w->engine, f);
+  const ordered_json receipt_doc = build_observer_receipt(std::move(read->doc), w->engine, f);
   auto line = receipt::emit::emit_receipt_line(receipt_doc);
   if (!line) return common::Error::malformed(label + ": " + detail::emission_failure(line.error(), receipt_doc, ""));
   ImportResult result;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
 #include "common/js_json_text.hpp"
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 #include "schema_registry/schema_registry.hpp"
 #include "schema_registry/validator.hpp"
@@ -92,25 +94,48 @@ common::Status check_ingest_cap(std::string_view bytes, std::string_view label) 
                          "correct the producer.");
 }
 
-common::Result<ordered_json> parse_sidecar(std::string_view text, std::string_view label, std::string_view what) {
-  common::JsonInputOptions options;
-  options.bom = common::BomPolicy::strip;
-  const std::string_view trimmed = js_trim(text);
-  // Lines count from the file's first, not the first after the whitespace trimmed off.
-  options.first_line = 1 + std::count(text.data(), trimmed.data(), '\n');
-  auto doc = common::parse_json_text(trimmed, options);
-  if (!doc) {
-    const common::Error& e = doc.error();
-    const std::string line = e.where().line > 0 ? " at line " + std::to_string(e.where().line) : "";
-    return fail(label, std::string(what) + " not valid JSON" + line + ": " + e.to_string());
-  }
-  return std::move(*doc);
+namespace {
+
+common::Error not_json(std::string_view label, std::string_view what, const common::Error& e) {
+  const std::string line = e.where().line > 0 ? " at line " + std::to_string(e.where().line) : "";
+  return fail(label, std::string(what) + " not valid JSON" + line + ": " + e.to_string());
 }
 
-common::Status check_single_step_format(const ordered_json& doc, Framework f, std::string_view label) {
-  const ordered_json* format = member(doc, "format");
-  if (!format || !format->is_string()) return {};
-  const auto& declared = format->get_ref<const std::string&>();
+// The sidecar's trimmed text and the reader's options for it.
+struct Trimmed {
+  std::string_view text;
+  common::JsonInputOptions options;
+};
+
+Trimmed trimmed_sidecar(std::string_view text) {
+  Trimmed t;
+  t.options.bom = common::BomPolicy::strip;
+  t.text = js_trim(text);
+  // Lines count from the file's first, not the first after the whitespace trimmed off.
+  t.options.first_line = 1 + std::count(text.data(), t.text.data(), '\n');
+  return t;
+}
+
+// doc.key1.key2 when it is a string: of the tree and of the document alike.
+std::optional<std::string_view> string_at(const ordered_json& doc, std::string_view key1, std::string_view key2 = {}) {
+  const ordered_json* v = member(doc, key1);
+  if (v && !key2.empty()) v = member(*v, key2);
+  if (!v || !v->is_string()) return std::nullopt;
+  return std::string_view(v->get_ref<const std::string&>());
+}
+
+std::optional<std::string_view> string_at(common::JsonView doc, std::string_view key1, std::string_view key2 = {}) {
+  std::optional<common::JsonView> v = doc.is_object() ? doc.find(key1) : std::nullopt;
+  if (v && !key2.empty()) v = v->is_object() ? v->find(key2) : std::nullopt;
+  if (!v || !v->is_string()) return std::nullopt;
+  return v->string();
+}
+
+template <typename Doc>
+common::Status single_step_format_of(const Doc& doc, Framework f, std::string_view label) {
+  const auto format = string_at(doc, "format");
+  if (!format) return {};
+  const std::string declared(*format);
   if (std::find(kSingleStepFormats.begin(), kSingleStepFormats.end(), declared) != kSingleStepFormats.end()) return {};
   const std::string fw(framework_name(f));
   if (declared == kMultiStepBaseline) {
@@ -128,11 +153,11 @@ common::Status check_single_step_format(const ordered_json& doc, Framework f, st
                          "than this bp supports.");
 }
 
-common::Status check_optimizer_supported(const ordered_json& doc, std::string_view label) {
-  const ordered_json* optimizer = member(doc, "optimizer");
-  const ordered_json* name = optimizer ? member(*optimizer, "name") : nullptr;
-  if (!name || !name->is_string()) return {};
-  const auto& n = name->get_ref<const std::string&>();
+template <typename Doc>
+common::Status optimizer_supported_of(const Doc& doc, std::string_view label) {
+  const auto name = string_at(doc, "optimizer", "name");
+  if (!name) return {};
+  const std::string n(*name);
   if (std::find(kSupportedOptimizers.begin(), kSupportedOptimizers.end(), n) != kSupportedOptimizers.end()) return {};
   return fail(label, "sidecar declares optimizer.name='" + n + "', which is not a supported optimizer. "
                      "Supported optimizers: " + join(kSupportedOptimizers, ", ") +
@@ -143,8 +168,8 @@ common::Status check_optimizer_supported(const ordered_json& doc, std::string_vi
                      "omit the optimizer block for a plain-SGD step.");
 }
 
-common::Result<std::string> validate_sidecar(const ordered_json& doc, std::string_view label,
-                                             std::string_view suffix) {
+template <typename Doc>
+common::Result<std::string> validated_version_of(const Doc& doc, std::string_view label, std::string_view suffix) {
   const std::string version = schema_registry::pick_framework_trace_version(doc);
   const ordered_json* schema = schema_registry::find_schema("framework-trace.v" + version);
   if (!schema) return fail(label, "no framework-trace schema v" + version + " in this build");
@@ -154,6 +179,83 @@ common::Result<std::string> validate_sidecar(const ordered_json& doc, std::strin
   const std::string path = e.where().json_path.empty() ? "/" : e.where().json_path;
   return fail(label, "sidecar failed framework-trace.v" + version + " validation: " + path + ": " + e.message() +
                          std::string(suffix));
+}
+
+// The gate's checks, in the reference's order; the version the schema check settled on.
+template <typename Doc>
+common::Result<std::string> gate_of(const Doc& doc, const SidecarGate& gate) {
+  if (gate.single_step) {
+    if (auto s = single_step_format_of(doc, *gate.single_step, gate.label); !s) return s.error();
+  }
+  if (auto s = optimizer_supported_of(doc, gate.label); !s) return s.error();
+  return validated_version_of(doc, gate.label, gate.suffix);
+}
+
+}  // namespace
+
+common::Result<ordered_json> parse_sidecar(std::string_view text, std::string_view label, std::string_view what) {
+  const Trimmed t = trimmed_sidecar(text);
+  auto doc = common::parse_json_text(t.text, t.options);
+  if (!doc) return not_json(label, what, doc.error());
+  return std::move(*doc);
+}
+
+common::Status check_single_step_format(const ordered_json& doc, Framework f, std::string_view label) {
+  return single_step_format_of(doc, f, label);
+}
+
+common::Status check_optimizer_supported(const ordered_json& doc, std::string_view label) {
+  return optimizer_supported_of(doc, label);
+}
+
+common::Result<std::string> validate_sidecar(const ordered_json& doc, std::string_view label,
+                                             std::string_view suffix) {
+  return validated_version_of(doc, label, suffix);
+}
+
+namespace {
+
+// read_sidecar; `owner`, when given, holds `text` (from its first byte).
+common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owner, std::string_view label,
+                                        std::string_view what, const SidecarGate& gate) {
+  if (text.size() < kDocumentSidecarBytes) {
+    auto tree = parse_sidecar(text, label, what);
+    if (!tree) return tree.error();
+    auto version = gate_of(*tree, gate);
+    if (!version) return version.error();
+    return GatedSidecar{std::move(*tree), std::move(*version)};
+  }
+  // The document owns its text: the caller's string, trimmed in place, or else a copy.
+  const Trimmed t = trimmed_sidecar(text);
+  std::string local;
+  std::string& owned = owner != nullptr ? *owner : local;
+  if (owner != nullptr) {
+    const auto from = static_cast<std::size_t>(t.text.data() - text.data());
+    owner->resize(from + t.text.size());
+    owner->erase(0, from);
+  } else {
+    local.assign(t.text);
+  }
+  auto doc = common::parse_json_document_keeping(owned, t.options);
+  if (!doc) return not_json(label, what, doc.error());
+  auto version = gate_of(doc->root(), gate);
+  std::optional<GatedSidecar> out;
+  if (version) out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version)});
+  if (owned.empty()) owned = std::move(doc->text());  // taken by the document: given back
+  if (!out) return version.error();
+  return std::move(*out);
+}
+
+}  // namespace
+
+common::Result<GatedSidecar> read_sidecar(std::string_view text, std::string_view label, std::string_view what,
+                                          const SidecarGate& gate) {
+  return read_gated(text, nullptr, label, what, gate);
+}
+
+common::Result<GatedSidecar> read_sidecar(std::string& text, std::string_view label, std::string_view what,
+                                          const SidecarGate& gate) {
+  return read_gated(text, &text, label, what, gate);
 }
 
 common::Status check_framework_name(const ordered_json& doc, Framework f, std::string_view label) {

@@ -6,6 +6,7 @@
 // collections, and parameters_after covering exactly topology.parameter_order.
 // Every failure is ErrorCode::malformed whose message starts with `label` (bp import: exit 2).
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,29 @@ inline constexpr std::size_t kMaxSidecarCollectionEntries = 4096;
 // ("0.7.0"). `suffix` is appended to the message (the multi-step hint).
 [[nodiscard]] common::Result<std::string> validate_sidecar(const nlohmann::ordered_json& doc, std::string_view label,
                                                            std::string_view suffix = {});
+
+// The checks a sidecar's own JSON passes first, before the engine's (they read little of it): the
+// single-step format (single-step importers only), a supported optimizer, the schema its format
+// names (`suffix`: validate_sidecar's).
+struct SidecarGate {
+  std::string_view label = {};  // what their failures start with
+  std::optional<Framework> single_step = std::nullopt;
+  std::string_view suffix = {};
+};
+struct GatedSidecar {
+  nlohmann::ordered_json doc;
+  std::string version;  // the framework-trace schema's ("0.7.0")
+};
+// From this many bytes on a sidecar is read as a JsonDocument (16 bytes a value) and gated there,
+// and becomes a tree only once it passes: a tree costs 48 bytes and more a value (an empty object,
+// 3 bytes of text, took 48), so a line of 12 million empty objects took 23 times its size.
+inline constexpr std::size_t kDocumentSidecarBytes = std::size_t{64} * 1024;
+// parse_sidecar, then the gate's checks, with their errors. A long text is copied for its document.
+[[nodiscard]] common::Result<GatedSidecar> read_sidecar(std::string_view text, std::string_view label,
+                                                        std::string_view what, const SidecarGate& gate);
+// The same, a long `text` read in place (trimmed) rather than copied; it holds the same text after.
+[[nodiscard]] common::Result<GatedSidecar> read_sidecar(std::string& text, std::string_view label,
+                                                        std::string_view what, const SidecarGate& gate);
 [[nodiscard]] common::Status check_framework_name(const nlohmann::ordered_json& doc, Framework f,
                                                   std::string_view label);
 // v0.4.0 needs adam|adamw, v0.5.0/v0.6.0 sgd_momentum, v0.8.0 sgd|sgd_momentum (a mislabelled body).

@@ -147,7 +147,7 @@ common::Result<StreamOutcome> import_hashed_stream(int fd, const std::string& so
     const auto status = lines.next(line);
     if (status == common::LineReader::Status::line) {
       if (stream.records() == 0) {
-        if (auto s = stream.add_line(line); !s) return s.error();
+        if (auto s = stream.add_line(std::move(line)); !s) return s.error();
       } else if (!js_trim(line).empty() && !rest.offer(line, lines.line_number())) {
         return *failed;
       }

@@ -29,28 +29,30 @@ StreamImport::StreamImport(const ImportOptions& options, std::string source_hash
       write_(std::move(write)),
       facts_(std::string(framework_name(options.framework)), label_) {}
 
-common::Status StreamImport::add_line(std::string_view line) {
+common::Status StreamImport::add_line(std::string_view line) { return add_line(std::string(line)); }
+
+common::Status StreamImport::add_line(std::string&& line) {
   if (js_trim(line).empty()) return {};
-  PreparedStep step = prepare(std::string(line), records_, !witness_error_);
+  PreparedStep step = prepare(std::move(line), records_, !witness_error_);
   return fold(step);
 }
 
 std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::size_t i, bool witness) const {
   const std::string n = std::to_string(i + 1);
   const std::string line_label = label_ + ": sidecar line " + n;
-  auto parsed = parse_sidecar(js_trim(p.line), label_, "sidecar line " + n + " is");
+  auto read = read_sidecar(p.line, label_, "sidecar line " + n + " is",
+                           {.label = line_label,
+                            .single_step = std::nullopt,
+                            .suffix = ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
+                                      "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
+                                      "the CLI invocation)."});
   auto refuse = [&p](const common::Error& e) {
     p.error = e;
     return std::nullopt;
   };
-  if (!parsed) return refuse(parsed.error());
-  if (auto s = check_optimizer_supported(*parsed, line_label); !s) return refuse(s.error());
-  auto version = validate_sidecar(*parsed, line_label,
-                                  ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
-                                  "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
-                                  "the CLI invocation).");
-  if (!version) return refuse(version.error());
-  if (*version == "0.1.0") {
+  if (!read) return refuse(read.error());
+  ordered_json& parsed = read->doc;
+  if (read->version == "0.1.0") {
     return refuse(common::Error::malformed(
         label_ + ": sidecar line " + n +
         " declares format='framework-trace.v0.1.0' but multi-step ingestion requires "
@@ -58,12 +60,12 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
         "'framework-trace.v0.5.0', 'framework-trace.v0.6.0', 'framework-trace.v0.7.0', or "
         "'framework-trace.v0.8.0'. Use the single-step subcommand for v0.1.0 sidecars."));
   }
-  if (auto s = check_collection_caps(*parsed, line_label); !s) return refuse(s.error());
-  if (auto s = check_cross_references(*parsed, line_label); !s) return refuse(s.error());
-  p.facts = StepFacts::of(*parsed, i);
+  if (auto s = check_collection_caps(parsed, line_label); !s) return refuse(s.error());
+  if (auto s = check_cross_references(parsed, line_label); !s) return refuse(s.error());
+  p.facts = StepFacts::of(parsed, i);
   if (!witness) return std::nullopt;
 
-  ordered_json sidecar = std::move(*parsed);
+  ordered_json sidecar = std::move(parsed);
   auto w = detail::witness(sidecar, options_.differential_tolerance);
   if (!w) {
     p.witness_error = "record " + n + " (step_index " + std::to_string(i) +

@@ -68,6 +68,8 @@ class StreamImport {
   // One line of the stream, its "\n" and a "\r" before it removed. A line that is blank (JavaScript
   // whitespace only) is not a record.
   [[nodiscard]] common::Status add_line(std::string_view line);
+  // The same, the line taken rather than copied (a file's first record may be the whole file).
+  [[nodiscard]] common::Status add_line(std::string&& line);
   // Record `index` (the non-blank lines before it), not blank; any thread, once record 0 is folded
   // (index 0: this thread, folded before the next is prepared). Without `witness` (a witness of an
   // earlier record failed, so none is wanted) only the checks and facts.

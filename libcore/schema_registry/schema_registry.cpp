@@ -125,13 +125,27 @@ std::string pick_receipt_version(common::JsonView receipt, bool* known) {
   return "0.2.0";
 }
 
+namespace {
+
+std::string framework_trace_version_of(std::string_view format) {
+  if (format.starts_with("framework-trace.v") && find_schema(format) != nullptr) return std::string(format.substr(17));
+  return "0.1.0";
+}
+
+}  // namespace
+
 std::string pick_framework_trace_version(const ojson& sidecar) {
   if (sidecar.is_object()) {
     const auto f = sidecar.find("format");
-    if (f != sidecar.end() && f->is_string()) {
-      const std::string& s = f->get_ref<const std::string&>();
-      if (s.starts_with("framework-trace.v") && find_schema(s) != nullptr) return s.substr(17);
-    }
+    if (f != sidecar.end() && f->is_string()) return framework_trace_version_of(f->get_ref<const std::string&>());
+  }
+  return "0.1.0";
+}
+
+std::string pick_framework_trace_version(common::JsonView sidecar) {
+  if (sidecar.is_object()) {
+    const auto f = sidecar.find("format");
+    if (f && f->is_string()) return framework_trace_version_of(f->string());
   }
   return "0.1.0";
 }

@@ -35,5 +35,6 @@ namespace schema_registry {
 // The framework-trace schema version a sidecar's "format" names
 // ("framework-trace.v0.7.0" -> "0.7.0"); "0.1.0" when it names none we ship.
 [[nodiscard]] std::string pick_framework_trace_version(const nlohmann::ordered_json& sidecar);
+[[nodiscard]] std::string pick_framework_trace_version(common::JsonView sidecar);
 
 }  // namespace schema_registry

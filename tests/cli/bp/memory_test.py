@@ -69,6 +69,13 @@ def main():
                     ("bp validate", [bp, "validate", path], 1, "schema validation failed", 8),
                     ("bp verify general", [bp, "verify", "general", path], 1, "verification failed", 8),
                     ("bp verify multi", [bp, "verify", "multi", path], 1, "verify multi failed (1 record(s))", 8),
+                    # import reads a long sidecar line as a JsonDocument and builds a tree only of
+                    # one its first checks (optimizer, schema) accept.
+                    ("bp import pytorch multi", [bp, "import", "pytorch", "multi", path], 2,
+                     "bp: %s: bp import pytorch multi: sidecar line 1: sidecar failed framework-trace.v0.1.0 "
+                     "validation: /: must " % path, 8),
+                    ("bp import pytorch", [bp, "import", "pytorch", path], 2,
+                     "bp: %s: bp import pytorch: sidecar " % path, 8),
                     ("bp generate from-config", [bp, "generate", "from-config", path], 2,
                      "bp: generate from-config: input rejected: ", 8),
                     ("atenia simulate", [atenia, "simulate", path], 2, "atenia: " + path, MULTIPLE)):
