@@ -24,12 +24,14 @@
 namespace bp::cli {
 namespace {
 
-std::variant<nlohmann::ordered_json, int> read_receipt(const Invocation& inv, const std::string& path) {
+// The one receipt of `path` as a JsonDocument (the gates build a tree only of one their schema
+// accepts), or the exit status of its failure.
+std::variant<common::JsonDocument, int> read_receipt(const Invocation& inv, const std::string& path) {
   auto input = read_input(path);
   if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
-  auto doc = read_one_receipt(std::get<InputText>(input), path);
+  auto doc = read_one_receipt_document(std::get<InputText>(input), path);
   if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
-  return std::move(std::get<nlohmann::ordered_json>(doc));
+  return std::move(std::get<common::JsonDocument>(doc));
 }
 
 int run_mazur(const Invocation& inv) {
@@ -48,7 +50,7 @@ int run_mazur(const Invocation& inv) {
   auto receipt = read_receipt(inv, path);
   if (auto* code = std::get_if<int>(&receipt)) return *code;
   const verify::MazurOptions options{verdict_options(inv), std::move(std::get<verify::MazurFixtures>(fixtures))};
-  return emit_verify_report(inv, verify::verify_mazur(std::get<nlohmann::ordered_json>(receipt), options));
+  return emit_verify_report(inv, verify::verify_mazur(std::move(std::get<common::JsonDocument>(receipt)), options));
 }
 
 int run_general(const Invocation& inv) {
@@ -63,10 +65,8 @@ int run_general(const Invocation& inv) {
     return verify_general_many(inv, paths);
   }
   verbose_log(inv, "verify general subject: " + path);
-  auto input = read_input(path);
-  if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
-  auto receipt = read_one_receipt_document(std::get<InputText>(input), path);
-  if (auto* e = std::get_if<CliError>(&receipt)) return fail(inv, *e);
+  auto receipt = read_receipt(inv, path);
+  if (auto* code = std::get_if<int>(&receipt)) return *code;
   const verify::GeneralOptions options{verdict_options(inv), path};
   return emit_verify_report(inv, verify::verify_general(std::move(std::get<common::JsonDocument>(receipt)), options));
 }

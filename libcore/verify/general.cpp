@@ -122,10 +122,11 @@ VerifyReport verify_general(common::JsonDocument&& receipt, const GeneralOptions
   return verify_schema_valid(tree, general, std::move(report), text);
 }
 
-VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& mazur) {
+namespace {
+
+// The Mazur gate after its schema check passed (in `report`).
+VerifyReport mazur_after_schema(const nlohmann::ordered_json& receipt, const MazurOptions& mazur, VerifyReport report) {
   const VerdictOptions& options = mazur.verdict;
-  VerifyReport report;
-  if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), options)) return report;
   if (auto topology = mazur_topology_check(receipt)) report.add(std::move(*topology));
   const reconcile::Result result = reconcile::reconcile_receipt(receipt);
   report.add(reconcile_check(result, "reconcile"));
@@ -136,6 +137,22 @@ VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOpti
   report.finalize(options);
   set_coverage(report, result);
   return report;
+}
+
+}  // namespace
+
+VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& mazur) {
+  VerifyReport report;
+  if (!schema_passes(report, schema_check(receipt, "schema", "0.1.0"), mazur.verdict)) return report;
+  return mazur_after_schema(receipt, mazur, std::move(report));
+}
+
+VerifyReport verify_mazur(common::JsonDocument&& receipt, const MazurOptions& mazur) {
+  VerifyReport report;
+  if (!schema_passes(report, schema_check(receipt.root(), "schema", "0.1.0"), mazur.verdict)) return report;
+  nlohmann::ordered_json tree = common::to_ordered_json(receipt.root());
+  receipt = common::JsonDocument();
+  return mazur_after_schema(tree, mazur, std::move(report));
 }
 
 }  // namespace verify

@@ -38,5 +38,8 @@ struct MazurOptions {
 [[nodiscard]] VerifyReport verify_general(common::JsonDocument&& receipt, const GeneralOptions& options);
 
 [[nodiscard]] VerifyReport verify_mazur(const nlohmann::ordered_json& receipt, const MazurOptions& options);
+// The same for a receipt read as a JsonDocument: the schema (the gate's first check) reads it in
+// place, and only a receipt it accepts becomes a tree, as verify_general's document form does.
+[[nodiscard]] VerifyReport verify_mazur(common::JsonDocument&& receipt, const MazurOptions& options);
 
 }  // namespace verify

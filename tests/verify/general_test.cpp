@@ -178,3 +178,27 @@ TEST_CASE("mazur: load_mazur_fixtures names the fixture that is missing or not J
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().to_string() == "gone.jsonl: no such fixture");
 }
+
+TEST_CASE("mazur: a receipt read as a document gets the tree's report, byte for byte") {
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> cases;
+  const auto golden = verify_test::fixture_json("mazur.golden.jsonl");
+  cases.emplace_back("golden", golden);
+  auto tampered = golden;
+  tampered["updates"][0]["gradient"] = tampered["updates"][0]["gradient"].get<double>() + 0.001;
+  cases.emplace_back("tampered gradient", tampered);
+  auto unknown = golden;
+  unknown["surprise"] = nlohmann::ordered_json::array({nlohmann::ordered_json::object(), 1, "x"});
+  cases.emplace_back("unknown key", unknown);
+  auto missing = golden;
+  missing.erase("topology");
+  cases.emplace_back("no topology", missing);
+  cases.emplace_back("a v0.2 receipt", verify_test::fixture_json("xor.golden.jsonl"));
+  cases.emplace_back("not an object", nlohmann::ordered_json::array({1, 2}));
+  for (const auto& [label, receipt] : cases) {
+    CAPTURE(label);
+    const std::string want = verify::report_json(verify::verify_mazur(receipt, mazur_options())).dump();
+    auto doc = common::parse_json_document(receipt.dump(), {});
+    REQUIRE(doc);
+    CHECK(verify::report_json(verify::verify_mazur(std::move(*doc), mazur_options())).dump() == want);
+  }
+}
