@@ -78,7 +78,7 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
         error_line(file, *e);
         continue;
       }
-      auto doc = read_one_receipt(std::get<InputText>(input), file);
+      auto doc = read_one_receipt_document(std::get<InputText>(input), file);
       if (auto* e = std::get_if<CliError>(&doc)) {
         // A run of steps (bp generate xor-multi-step, bp import ... multi) is one bundle here.
         if (e->code == "BP_JSONL_MULTI_RECORD" && file != "-") {  // stdin is already read
@@ -88,8 +88,8 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
         }
         continue;
       }
-      const auto& receipt = std::get<nlohmann::ordered_json>(doc);
-      if (!fixtures && verify::gets_mazur_gate(receipt)) {
+      auto& receipt = std::get<common::JsonDocument>(doc);
+      if (!fixtures && verify::gets_mazur_gate(receipt.root())) {
         // A broken installation stops the batch: every later v0.1.0 receipt would hit it too.
         auto loaded = bundled_mazur_fixtures();
         if (auto* e = std::get_if<CliError>(&loaded)) return fail(inv, *e);
@@ -97,8 +97,7 @@ int verify_general_many(const Invocation& inv, const std::vector<std::string>& a
       }
       // A v0.1.0 (Mazur) receipt gets the Mazur gate, as `bp verify mazur FILE` would.
       const verify::VerifyReport report =
-          verify::verify_receipt(receipt, {options, file}, fixtures ? *fixtures : verify::MazurFixtures{},
-                                 std::get<InputText>(input).text);
+          verify::verify_receipt(std::move(receipt), {options, file}, fixtures ? *fixtures : verify::MazurFixtures{});
       const CheckStatus shown = t.add_verdict(report.overall);
       if (inv.json) {
         nlohmann::ordered_json j;

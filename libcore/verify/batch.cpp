@@ -51,6 +51,11 @@ bool gets_mazur_gate(const nlohmann::ordered_json& r) {
   return it != r.end() && it->is_string() && it->get_ref<const std::string&>() == "0.1.0";
 }
 
+bool gets_mazur_gate(common::JsonView r) {
+  const auto v = r.is_object() ? r.find("schema_version") : std::nullopt;
+  return v && v->is_string() && v->string() == "0.1.0";
+}
+
 const common::Error* ReceiptPaths::unreadable_reason(const std::string& file) const {
   for (const auto& [path, why] : unreadable) {
     if (path == file) return &why;
@@ -107,6 +112,11 @@ VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const General
                             const MazurFixtures& fixtures, std::string_view text) {
   if (gets_mazur_gate(receipt)) return verify_mazur(receipt, {general.verdict, fixtures});
   return verify_general(receipt, general, text);
+}
+
+VerifyReport verify_receipt(common::JsonDocument&& receipt, const GeneralOptions& general, const MazurFixtures& fixtures) {
+  if (gets_mazur_gate(receipt.root())) return verify_mazur(std::move(receipt), {general.verdict, fixtures});
+  return verify_general(std::move(receipt), general);
 }
 
 CheckStatus BatchTally::add_verdict(std::string_view overall) {

@@ -39,11 +39,16 @@ struct ReceiptPaths {
 // Whether verify_receipt gives `receipt` the Mazur gate (schema_version "0.1.0"), which reads the
 // Mazur fixtures: a caller loads them only when some receipt needs them.
 [[nodiscard]] bool gets_mazur_gate(const nlohmann::ordered_json& receipt);
+[[nodiscard]] bool gets_mazur_gate(common::JsonView receipt);
 
 // The gate a receipt gets in a batch: verify_mazur for schema_version "0.1.0", else verify_general
 // (given `text`, the text the receipt was parsed from, when known).
 [[nodiscard]] VerifyReport verify_receipt(const nlohmann::ordered_json& receipt, const GeneralOptions& general,
                                           const MazurFixtures& fixtures, std::string_view text = {});
+// The same for a receipt read as a JsonDocument (both gates build a tree only of a receipt their
+// schema accepts).
+[[nodiscard]] VerifyReport verify_receipt(common::JsonDocument&& receipt, const GeneralOptions& general,
+                                          const MazurFixtures& fixtures);
 
 // The summary line of a batch: how many receipts passed, passed with warnings, failed, or could
 // not be read.

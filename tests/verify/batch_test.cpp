@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "verify/batch.hpp"
+#include "verify/report_json.hpp"
 #include "verify_fixtures.hpp"
 
 TEST_CASE("batch: a directory contributes its *.json and *.jsonl files, recursively, in path order") {
@@ -58,6 +60,16 @@ TEST_CASE("batch: a v0.1.0 receipt gets the Mazur gate, a v0.2.0 one the general
   const auto xor_report = verify::verify_receipt(verify_test::fixture_json("xor.golden.jsonl"), {{}, "x"}, fixtures);
   CHECK(xor_report.overall == "pass");
   CHECK(xor_report.checks.back().name == "engine-reproduce");
+  // Read as documents (bp verify general with several files): the same gates, the same reports.
+  for (const char* name : {"mazur.golden.jsonl", "xor.golden.jsonl"}) {
+    CAPTURE(name);
+    const auto tree = verify_test::fixture_json(name);
+    auto doc = common::parse_json_document(tree.dump(), {});
+    REQUIRE(doc);
+    CHECK(verify::gets_mazur_gate(doc->root()) == verify::gets_mazur_gate(tree));
+    CHECK(verify::report_json(verify::verify_receipt(std::move(*doc), {{}, name}, fixtures)).dump() ==
+          verify::report_json(verify::verify_receipt(tree, {{}, name}, fixtures)).dump());
+  }
 }
 
 TEST_CASE("batch: the tally counts verdicts and unreadable files") {

@@ -69,6 +69,7 @@ def main():
                     ("bp validate", [bp, "validate", path], 1, "schema validation failed", 8),
                     ("bp verify general", [bp, "verify", "general", path], 1, "verification failed", 8),
                     ("bp verify mazur", [bp, "verify", "mazur", path], 1, "verification failed", 8),
+                    ("bp verify general, two files", [bp, "verify", "general", path, path], 1, "[FAIL] " + path, 8),
                     ("bp verify multi", [bp, "verify", "multi", path], 1, "verify multi failed (1 record(s))", 8),
                     # import reads a long sidecar line as a JsonDocument and builds a tree only of
                     # one its first checks (optimizer, schema) accept.
