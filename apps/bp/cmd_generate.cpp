@@ -48,7 +48,7 @@ int run_builtin(const Invocation& inv, std::string_view name) {
 
 int run_from_config(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
-  // Read as a JsonDocument (16 bytes a value, the same refusals): a tree is built only of a
+  // Read as a JsonDocument (8 bytes a value, 16 a number, the same refusals): a tree is built only of a
   // document small enough to be a topology input at all.
   auto input = read_document_argument(
       inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitInvalidArgument});

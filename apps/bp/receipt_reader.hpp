@@ -18,7 +18,7 @@ namespace bp::cli {
 [[nodiscard]] std::variant<nlohmann::ordered_json, CliError> read_one_receipt(const InputText& in,
                                                                             const std::string& path_or_dash);
 
-// The same receipt as a JsonDocument (16 bytes a value: a few times the input's size, where a tree
+// The same receipt as a JsonDocument (8 bytes a value, 16 a number: a few times the input's size, where a tree
 // of small objects takes fifty), for a command that only reads it. The same refusals with the same
 // texts: what the document reader refuses is read as above, whose error says what the text is.
 // `in.text` is moved into the document.

@@ -1,6 +1,7 @@
 #include "common/json_document_reader.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -88,10 +89,11 @@ class Tokenizer {
     }
   }
 
-  void number_node(std::uint32_t tag, const char* start, Node n) {
+  void number_node(std::uint32_t tag, const char* start, std::uint64_t bits) {
+    Node n{};
     n.head = tag | (static_cast<std::uint32_t>(p_ - start) << 4);
     n.offset = static_cast<std::uint32_t>(start - base_);
-    doc_.append(n);
+    doc_.append_number(n, bits);
   }
 
   bool number() {
@@ -102,20 +104,12 @@ class Tokenizer {
     // A number text must fit the node's 28-bit length (only a 256 MiB number could not).
     if (static_cast<std::size_t>(c.p - start) >= (std::size_t{1} << 28)) return false;
     p_ = c.p;
-    Node n{};
     switch (v.kind) {
-      case json_lexer::NumberKind::unsigned_integer:
-        n.payload.u = v.u;
-        number_node(JsonDocument::kUnsigned, start, n);
-        break;
+      case json_lexer::NumberKind::unsigned_integer: number_node(JsonDocument::kUnsigned, start, v.u); break;
       case json_lexer::NumberKind::integer:
-        n.payload.i = v.i;
-        number_node(JsonDocument::kInteger, start, n);
+        number_node(JsonDocument::kInteger, start, std::bit_cast<std::uint64_t>(v.i));
         break;
-      case json_lexer::NumberKind::floating:
-        n.payload.d = v.d;
-        number_node(JsonDocument::kFloat, start, n);
-        break;
+      case json_lexer::NumberKind::floating: number_node(JsonDocument::kFloat, start, std::bit_cast<std::uint64_t>(v.d)); break;
     }
     return true;
   }
@@ -140,7 +134,7 @@ class Tokenizer {
           decoded = &doc_.decoded();
           decoded_start = decoded->size();
         }
-        decoded->append(run, p_);
+        decoded->append(run, static_cast<std::size_t>(p_ - run));
         json_lexer::Cursor at{p_, end_};
         if (!json_lexer::escape(at, *decoded)) return false;
         p_ = at.p;
@@ -157,7 +151,7 @@ class Tokenizer {
       n.head = JsonDocument::kStringInText | (static_cast<std::uint32_t>(p_ - first) << 4);
       n.offset = static_cast<std::uint32_t>(first - base_);
     } else {
-      decoded->append(run, p_);
+      decoded->append(run, static_cast<std::size_t>(p_ - run));
       n.head = JsonDocument::kStringDecoded | (static_cast<std::uint32_t>(decoded->size() - decoded_start) << 4);
       n.offset = static_cast<std::uint32_t>(decoded_start);
     }
@@ -172,10 +166,12 @@ class Tokenizer {
     n.head = tag;
     return doc_.append(n);
   }
+  // A container holds fewer than 2^27 values (each takes a byte and a separator of a text of at
+  // most 2^28 bytes): its count fits the 28 bits beside the tag.
   void close(std::uint32_t at, std::uint32_t count) {
     Node& n = doc_.node(at);
-    n.payload.c.count = count;
-    n.payload.c.end = static_cast<std::uint32_t>(doc_.node_count());
+    n.head |= count << 4;
+    n.offset = static_cast<std::uint32_t>(doc_.node_count());
   }
 
   bool array(std::size_t depth) {

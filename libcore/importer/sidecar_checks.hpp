@@ -50,7 +50,7 @@ struct GatedSidecar {
   nlohmann::ordered_json doc;
   std::string version;  // the framework-trace schema's ("0.7.0")
 };
-// From this many bytes on a sidecar is read as a JsonDocument (16 bytes a value) and gated there,
+// From this many bytes on a sidecar is read as a JsonDocument (8 bytes a value, 16 a number) and gated there,
 // and becomes a tree only once it passes: a tree costs 48 bytes and more a value (an empty object,
 // 3 bytes of text, took 48), so a line of 12 million empty objects took 23 times its size.
 inline constexpr std::size_t kDocumentSidecarBytes = std::size_t{64} * 1024;

@@ -66,7 +66,7 @@ struct PreparedRecord {
 
 // Pure: no state, no observer; `receipt` is taken over and released.
 [[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
-// The same record read as a JsonDocument (16 bytes a value): the schema gate and the label are
+// The same record read as a JsonDocument (8 bytes a value, 16 a number): the schema gate and the label are
 // decided on the document, and only a record its schema accepts becomes a tree for the rules (the
 // document freed first), so a huge record that fails its schema never costs a tree. The same
 // PreparedRecord as the tree form gives.
