@@ -48,7 +48,7 @@ int run_builtin(const Invocation& inv, std::string_view name) {
 
 int run_from_config(const Invocation& inv) {
   if (is_help_word(inv, 2)) return print_help(generate_from_config_usage());
-  // Read as a JsonDocument (8 bytes a value, 16 a number, the same refusals): a tree is built only of a
+  // Read as a JsonDocument (8 bytes a value, 16 a number beyond 28 bits, the same refusals): a tree is built only of a
   // document small enough to be a topology input at all.
   auto input = read_document_argument(
       inv, 2, {"generate from-config", "<file>", generate_from_config_usage(), false, kExitInvalidArgument});
@@ -57,9 +57,9 @@ int run_from_config(const Invocation& inv) {
     return fail_library(inv, *e, "JSON_SYNTAX", "generate from-config: input rejected: ");
   }
   const DocumentArgument& in = std::get<DocumentArgument>(input);
-  if (in.doc.node_count() > receipt::topology::kMaxTopologyInputValues) {
+  if (in.doc.value_count() > receipt::topology::kMaxTopologyInputValues) {
     const common::Error too_many = common::Error::malformed(
-        "the document holds " + std::to_string(in.doc.node_count()) + " JSON values; a topology input within its limits holds at most " +
+        "the document holds " + std::to_string(in.doc.value_count()) + " JSON values; a topology input within its limits holds at most " +
             std::to_string(receipt::topology::kMaxTopologyInputValues),
         {in.name, 0, ""});
     return fail_library(inv, too_many, "SCHEMA_VIOLATION", "generate from-config: input rejected: ");

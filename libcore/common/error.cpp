@@ -56,12 +56,16 @@ std::string Error::to_string() const {
 }
 
 std::string excerpt(std::string_view input, std::size_t max_bytes) {
-  if (input.size() <= max_bytes) return std::string(input);
+  return excerpt_of_prefix(input, input.size(), max_bytes);
+}
+
+std::string excerpt_of_prefix(std::string_view prefix, std::size_t total_bytes, std::size_t max_bytes) {
+  if (total_bytes <= max_bytes) return std::string(prefix.substr(0, total_bytes));
   std::size_t cut = max_bytes;
   // Back off over UTF-8 continuation bytes (10xxxxxx) so the cut lands on a character start.
-  while (cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0) == 0x80) --cut;
-  std::string out(input.substr(0, cut));
-  out += "...(" + std::to_string(input.size()) + " bytes)";
+  while (cut > 0 && (static_cast<unsigned char>(prefix[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(prefix.substr(0, cut));
+  out += "...(" + std::to_string(total_bytes) + " bytes)";
   return out;
 }
 

@@ -90,5 +90,9 @@ inline constexpr std::size_t kMaxErrorMessageBytes = 10 * kMaxQuotedInputBytes;
 // `input` when it fits in `max_bytes`; otherwise its first bytes (never splitting a UTF-8
 // sequence) followed by "...(N bytes)", so an error never echoes a 50 MB value.
 [[nodiscard]] std::string excerpt(std::string_view input, std::size_t max_bytes = kMaxQuotedInputBytes);
+// The same excerpt of a text of `total_bytes` of which only the first bytes are at hand: `prefix`
+// holds at least max_bytes + 1 of them when total_bytes > max_bytes (a writer that stops early).
+[[nodiscard]] std::string excerpt_of_prefix(std::string_view prefix, std::size_t total_bytes,
+                                            std::size_t max_bytes = kMaxQuotedInputBytes);
 
 }  // namespace common

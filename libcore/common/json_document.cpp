@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "common/error.hpp"
+
 namespace common {
 
 void JsonDocument::grow() {
@@ -17,6 +19,92 @@ std::optional<JsonView> JsonView::find(std::string_view key) const {
     if (it.key().string() == key) return *it;
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The first `keep` bytes of a text written piece by piece, and its whole length.
+struct PrefixWriter {
+  std::size_t keep;
+  std::string kept;
+  std::size_t total = 0;
+  void add(std::string_view s) {
+    if (kept.size() < keep) kept.append(s.substr(0, keep - kept.size()));
+    total += s.size();
+  }
+};
+
+// A string as nlohmann's dump() writes it (ensure_ascii off): quotes, the two-character escapes,
+// \u00xx (lowercase) for the other control characters, every other byte as it is.
+void dump_string(std::string_view s, PrefixWriter& w) {
+  w.add("\"");
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    w.add(s.substr(run, i - run));
+    run = i + 1;
+    switch (c) {
+      case '"': w.add("\\\""); break;
+      case '\\': w.add("\\\\"); break;
+      case '\b': w.add("\\b"); break;
+      case '\f': w.add("\\f"); break;
+      case '\n': w.add("\\n"); break;
+      case '\r': w.add("\\r"); break;
+      case '\t': w.add("\\t"); break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char u[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+        w.add(std::string_view(u, sizeof u));
+      }
+    }
+  }
+  w.add(s.substr(run));
+  w.add("\"");
+}
+
+void dump_into(JsonView v, PrefixWriter& w) {
+  switch (v.type()) {
+    case JsonType::string: dump_string(v.string(), w); return;
+    case JsonType::array: {
+      w.add("[");
+      bool first = true;
+      for (JsonView e : v.elements()) {
+        if (!first) w.add(",");
+        first = false;
+        dump_into(e, w);
+      }
+      w.add("]");
+      return;
+    }
+    case JsonType::object: {
+      w.add("{");
+      const auto range = v.members();
+      for (auto it = range.begin(); it != range.end(); ++it) {
+        if (it != range.begin()) w.add(",");
+        dump_string(it.key().string(), w);
+        w.add(":");
+        dump_into(*it, w);
+      }
+      w.add("}");
+      return;
+    }
+    default: w.add(to_ordered_json(v).dump());  // a number or a literal: a few bytes
+  }
+}
+
+}  // namespace
+
+std::string dump_excerpt(JsonView v, std::size_t max_bytes) {
+  PrefixWriter w{max_bytes + 1, {}};
+  dump_into(v, w);
+  return excerpt_of_prefix(w.kept, w.total, max_bytes);
+}
+
+std::string dump_json(JsonView v) {
+  PrefixWriter w{std::string::npos, {}};
+  dump_into(v, w);
+  return std::move(w.kept);
 }
 
 nlohmann::ordered_json to_ordered_json(JsonView v) {

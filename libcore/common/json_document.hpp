@@ -2,9 +2,9 @@
 // A read-only JSON document in one arena: the nodes of the whole value in a flat array (depth
 // first, each container followed by its subtree), strings and keys as views into the text the
 // document owns, numbers as their source text beside the value parsed from it. It costs 8 bytes
-// a value, 16 a number, where an ordered_json node is 16 bytes plus a heap block per string,
-// array and object (about 80 bytes for an empty object): 12 million empty objects take 96 MB,
-// not 1.7 GB.
+// a value, 16 a number other than a small non-negative integer, where an ordered_json node is 16
+// bytes plus a heap block per string, array and object (about 80 bytes for an empty object): 12
+// million empty objects take 96 MB, not 1.7 GB.
 //
 //   auto doc = common::parse_json_document(std::move(text), {.file = "in.json"});  // json_document_reader.hpp
 //   if (!doc) return doc.error();
@@ -98,6 +98,9 @@ class JsonDocument {
   // double, as its type says) fills the slot after it. An object's subtree is key, value, key,
   // value... Two 16-byte slots a value, as before, made nested empty arrays ("[]", 2 bytes a
   // value) take 8 times their text in slots alone: 12 million empty objects, 36 MB, took 0.23 GB.
+  // A non-negative integer below 2^28 written without fraction or exponent (kSmallUnsigned) keeps
+  // its value in the 28 bits and takes one slot: its text is its value's decimal digits, so the
+  // length need not be kept. Single-digit numbers ("1,", 2 bytes a value) took 8 times their text.
   // Trivial (no member initializers), so that a block is allocated without writing it.
   struct Node {
     std::uint32_t head;
@@ -106,8 +109,15 @@ class JsonDocument {
   static_assert(sizeof(Node) == 8 && std::is_trivial_v<Node>);
   // Storage tags in `head` (the JsonType, plus where a string's bytes are).
   enum Tag : std::uint32_t {
-    kNull = 0, kFalse, kTrue, kInteger, kUnsigned, kFloat, kStringInText, kStringDecoded, kArray, kObject
+    kNull = 0, kFalse, kTrue, kInteger, kUnsigned, kFloat, kStringInText, kStringDecoded, kArray, kObject,
+    kSmallUnsigned
   };
+  static constexpr std::uint64_t kSmallUnsignedLimit = std::uint64_t{1} << 28;
+  [[nodiscard]] static bool is_number_tag(std::uint32_t tag) {
+    return (tag >= kInteger && tag <= kFloat) || tag == kSmallUnsigned;
+  }
+  // A number whose value fills the slot after its own.
+  [[nodiscard]] static bool is_wide_number_tag(std::uint32_t tag) { return tag >= kInteger && tag <= kFloat; }
   // The longest text (json_input.hpp's kMaxJsonInputBytes): a string's length, less than the
   // text's, fits the 28 bits (a number's is checked), and offsets fit 32.
   static constexpr std::size_t kMaxTextBytes = std::size_t{1} << 28;
@@ -119,6 +129,7 @@ class JsonDocument {
     if (this != &o) {
       blocks_ = std::move(o.blocks_);
       count_ = std::exchange(o.count_, 0);
+      wide_numbers_ = std::exchange(o.wide_numbers_, 0);
       next_ = std::exchange(o.next_, nullptr);
       block_end_ = std::exchange(o.block_end_, nullptr);
       text_ = std::move(o.text_);
@@ -128,7 +139,8 @@ class JsonDocument {
   }
 
   [[nodiscard]] JsonView root() const { return {this, 0}; }
-  [[nodiscard]] std::size_t node_count() const { return count_; }
+  [[nodiscard]] std::size_t node_count() const { return count_; }  // slots
+  [[nodiscard]] std::size_t value_count() const { return count_ - wide_numbers_; }  // JSON values, keys included
   [[nodiscard]] const Node& node(std::uint32_t i) const {
     const auto [block, at] = locate(i);
     return blocks_[block][at];
@@ -143,12 +155,19 @@ class JsonDocument {
   // A number's node and, in the next slot, its value's bits.
   void append_number(const Node& n, std::uint64_t bits) {
     append(n);
+    ++wide_numbers_;
     Node value;
     std::memcpy(&value, &bits, sizeof value);
     append(value);
   }
-  // The bits of the value of the number at slot i.
+  // A small non-negative integer's node (value < kSmallUnsignedLimit, text at `offset`).
+  void append_small_unsigned(std::uint64_t value, std::uint32_t offset) {
+    append(Node{kSmallUnsigned | static_cast<std::uint32_t>(value << 4), offset});
+  }
+  // The bits of the value of the number at slot i (int64, uint64 or double, as its tag says).
   [[nodiscard]] std::uint64_t number_bits(std::uint32_t i) const {
+    const Node& n = node(i);
+    if ((n.head & 0xF) == kSmallUnsigned) return n.head >> 4;
     std::uint64_t bits = 0;
     const Node& value = node(i + 1);
     std::memcpy(&bits, &value, sizeof bits);
@@ -187,6 +206,7 @@ class JsonDocument {
 
   std::vector<std::unique_ptr<Node[]>> blocks_;
   std::uint32_t count_ = 0;
+  std::uint32_t wide_numbers_ = 0;  // numbers that took two slots
   Node* next_ = nullptr;  // where append writes, in the last block
   Node* block_end_ = nullptr;
   std::string text_;     // the input; strings without escapes and number texts point into it
@@ -196,6 +216,12 @@ class JsonDocument {
 // The same value as an ordered_json tree (for output, or for code that still reads nlohmann).
 [[nodiscard]] nlohmann::ordered_json to_ordered_json(JsonView v);
 
+// excerpt(to_ordered_json(v).dump(), max_bytes) (error.hpp), written in memory of max_bytes: an
+// error that quotes a 12-million-element array does not build its tree or its text.
+[[nodiscard]] std::string dump_excerpt(JsonView v, std::size_t max_bytes);
+// to_ordered_json(v).dump(), without the tree.
+[[nodiscard]] std::string dump_json(JsonView v);
+
 // ---- inline: the accessors are on every path that reads a document ----
 
 inline JsonType JsonView::type() const {
@@ -204,7 +230,8 @@ inline JsonType JsonView::type() const {
     case JsonDocument::kFalse:
     case JsonDocument::kTrue: return JsonType::boolean;
     case JsonDocument::kInteger: return JsonType::number_integer;
-    case JsonDocument::kUnsigned: return JsonType::number_unsigned;
+    case JsonDocument::kUnsigned:
+    case JsonDocument::kSmallUnsigned: return JsonType::number_unsigned;
     case JsonDocument::kFloat: return JsonType::number_float;
     case JsonDocument::kStringInText:
     case JsonDocument::kStringDecoded: return JsonType::string;
@@ -213,10 +240,7 @@ inline JsonType JsonView::type() const {
   }
 }
 
-inline bool JsonView::is_number() const {
-  const std::uint32_t tag = doc_->node(index_).head & 0xF;
-  return tag >= JsonDocument::kInteger && tag <= JsonDocument::kFloat;
-}
+inline bool JsonView::is_number() const { return JsonDocument::is_number_tag(doc_->node(index_).head & 0xF); }
 
 inline bool JsonView::boolean() const { return (doc_->node(index_).head & 0xF) == JsonDocument::kTrue; }
 
@@ -224,7 +248,8 @@ inline double JsonView::number() const {
   const std::uint64_t bits = doc_->number_bits(index_);
   switch (doc_->node(index_).head & 0xF) {
     case JsonDocument::kInteger: return static_cast<double>(std::bit_cast<std::int64_t>(bits));
-    case JsonDocument::kUnsigned: return static_cast<double>(bits);
+    case JsonDocument::kUnsigned:
+    case JsonDocument::kSmallUnsigned: return static_cast<double>(bits);
     default: return std::bit_cast<double>(bits);
   }
 }
@@ -234,7 +259,10 @@ inline std::uint64_t JsonView::unsigned_integer() const { return doc_->number_bi
 
 inline std::string_view JsonView::number_text() const {
   const auto& n = doc_->node(index_);
-  return doc_->text_view().substr(n.offset, n.head >> 4);
+  if ((n.head & 0xF) != JsonDocument::kSmallUnsigned) return doc_->text_view().substr(n.offset, n.head >> 4);
+  std::size_t digits = 1;
+  for (std::uint32_t v = n.head >> 4; v >= 10; v /= 10) ++digits;
+  return doc_->text_view().substr(n.offset, digits);
 }
 
 inline std::string_view JsonView::string() const {
@@ -258,7 +286,7 @@ inline JsonView::Iterator& JsonView::Iterator::operator++() {
   if (tag == JsonDocument::kArray || tag == JsonDocument::kObject) {
     index_ = n.offset;
   } else {
-    index_ += tag >= JsonDocument::kInteger && tag <= JsonDocument::kFloat ? 2 : 1;
+    index_ += JsonDocument::is_wide_number_tag(tag) ? 2 : 1;
   }
   return *this;
 }

@@ -105,7 +105,13 @@ class Tokenizer {
     if (static_cast<std::size_t>(c.p - start) >= (std::size_t{1} << 28)) return false;
     p_ = c.p;
     switch (v.kind) {
-      case json_lexer::NumberKind::unsigned_integer: number_node(JsonDocument::kUnsigned, start, v.u); break;
+      case json_lexer::NumberKind::unsigned_integer:
+        if (v.u < JsonDocument::kSmallUnsignedLimit) {
+          doc_.append_small_unsigned(v.u, static_cast<std::uint32_t>(start - base_));
+        } else {
+          number_node(JsonDocument::kUnsigned, start, v.u);
+        }
+        break;
       case json_lexer::NumberKind::integer:
         number_node(JsonDocument::kInteger, start, std::bit_cast<std::uint64_t>(v.i));
         break;

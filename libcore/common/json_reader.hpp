@@ -15,15 +15,19 @@
 // ("expected a number, got string"), `quoting` quotes the offending value, cut with
 // common::excerpt ("expected a number, got \"x\"") and lists the allowed keys of an object.
 // Every check costs time linear in what it reads; a message quotes at most
-// kMaxQuotedInputBytes of the input. Both nlohmann::json and nlohmann::ordered_json are read.
+// kMaxQuotedInputBytes of the input. nlohmann::json, nlohmann::ordered_json and JsonView
+// (json_document.hpp: a document read without a tree) are read, with the same messages.
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
 #include "common/result.hpp"
 
 namespace common {
@@ -101,11 +105,16 @@ class JsonReader {
   Dialect dialect_;
 };
 
-// The reader's checks by key on one JSON object (ordered_json), in the quoting dialect: the
-// object sits at `path` of `file` (`line` for a JSONL record, 0 otherwise).
-class JsonFields {
+// The reader's checks by key on one JSON object, in the quoting dialect: the object sits at
+// `path` of `file` (`line` for a JSONL record, 0 otherwise). Node is nlohmann::ordered_json
+// (JsonFields: array() and object() give pointers into the tree) or JsonView (JsonViewFields:
+// they give views of the document); the same checks, the same messages.
+template <class Node>
+class BasicJsonFields {
  public:
-  JsonFields(const nlohmann::ordered_json& obj, std::string file, std::int64_t line, std::string path);
+  using Ref = std::conditional_t<std::is_same_v<Node, JsonView>, JsonView, const Node*>;
+
+  BasicJsonFields(const Node& obj, std::string file, std::int64_t line, std::string path);
 
   [[nodiscard]] Status only(std::initializer_list<const char*> allowed) const;  // the object check too
   [[nodiscard]] bool has(const char* key) const;
@@ -115,8 +124,8 @@ class JsonFields {
   [[nodiscard]] Result<double> number(const char* key) const;
   [[nodiscard]] Result<float> unit_float(const char* key) const;  // finite, in [0, 1]
   [[nodiscard]] Result<std::string> string(const char* key) const;
-  [[nodiscard]] Result<const nlohmann::ordered_json*> array(const char* key) const;
-  [[nodiscard]] Result<const nlohmann::ordered_json*> object(const char* key) const;
+  [[nodiscard]] Result<Ref> array(const char* key) const;
+  [[nodiscard]] Result<Ref> object(const char* key) const;
   // An error at obj/key (at the object itself when key is empty).
   [[nodiscard]] Error error(const std::string& key, const std::string& msg) const;
   [[nodiscard]] std::string pointer(const std::string& key) const;
@@ -126,9 +135,37 @@ class JsonFields {
   std::string path;
 
  private:
-  [[nodiscard]] Result<const nlohmann::ordered_json*> get(const char* key) const;
+  [[nodiscard]] Result<Ref> get(const char* key) const;
   [[nodiscard]] JsonReader reader() const { return JsonReader(file, line, JsonReader::Dialect::quoting); }
-  const nlohmann::ordered_json& obj_;
+  [[nodiscard]] static const Node& node(const Ref& r) {
+    if constexpr (std::is_same_v<Node, JsonView>) {
+      return r;
+    } else {
+      return *r;
+    }
+  }
+  Ref obj_;
 };
+
+using JsonFields = BasicJsonFields<nlohmann::ordered_json>;
+using JsonViewFields = BasicJsonFields<JsonView>;
+
+// For readers written once for trees and documents: an object's member (the tree's pointer or
+// nullptr, the document's view or nullopt; either tests and dereferences alike), and what a
+// range-for over an array's elements takes.
+[[nodiscard]] inline const nlohmann::ordered_json* find_member(const nlohmann::ordered_json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+[[nodiscard]] inline std::optional<JsonView> find_member(JsonView obj, std::string_view key) {
+  return obj.is_object() ? obj.find(key) : std::nullopt;
+}
+template <class Json>
+  requires(!std::is_same_v<Json, JsonView>)
+[[nodiscard]] const Json& elements_of(const Json& arr) {
+  return arr;
+}
+[[nodiscard]] inline JsonView::Range elements_of(JsonView arr) { return arr.elements(); }
 
 }  // namespace common

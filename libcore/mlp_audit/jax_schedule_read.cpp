@@ -7,19 +7,19 @@
 namespace mlp_audit {
 namespace jax_schedule_read_detail {  // named: the unity build shares one anonymous namespace
 
-using common::JsonFields;
+using JsonFields = common::JsonViewFields;
 
 // Boundaries and values as numbers that are fp32 values (JAX holds them in fp32 arrays).
 common::Status fp32_array(const FieldReader& at, const JsonFields& f, const char* key, std::size_t lo, std::vector<float>& out) {
   auto arr = f.array(key);
   if (!arr.ok()) return arr.error();
-  if ((*arr)->size() < lo || (*arr)->size() > 4096) return f.error(key, "must hold " + std::to_string(lo) + " to 4096 numbers");
-  return at.fp32_entries(f, key, **arr, out);
+  if (arr->size() < lo || arr->size() > 4096) return f.error(key, "must hold " + std::to_string(lo) + " to 4096 numbers");
+  return at.fp32_entries(f, key, *arr, out);
 }
 
 }  // namespace jax_schedule_read_detail
 
-common::Status read_jax_schedule(const FieldReader& at, const Json& obj, const Optimizer& o, JaxSchedule& s) {
+common::Status read_jax_schedule(const FieldReader& at, const View& obj, const Optimizer& o, JaxSchedule& s) {
   using namespace jax_schedule_read_detail;
   JsonFields f = at.fields(obj, "/model/scheduler");
   auto kind = pick<JaxScheduleKind>(f, "kind", {{"jax_exponential_decay", JaxScheduleKind::exponential_decay},

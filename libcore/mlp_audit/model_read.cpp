@@ -8,13 +8,13 @@
 namespace mlp_audit {
 namespace model_read_detail {  // named: the unity build shares one anonymous namespace
 
-using common::JsonFields;
+using JsonFields = common::JsonViewFields;
 
 class ModelReader : public FieldReader {
  public:
   explicit ModelReader(const FieldReader& at) : FieldReader(at) {}
 
-  common::Result<Layer> layer(const Json& obj, const std::string& path) const {
+  common::Result<Layer> layer(const View& obj, const std::string& path) const {
     JsonFields f = fields(obj, path);
     if (auto s = f.only({"in", "out", "layer_norm", "activation", "negative_slope", "dropout", "dropout_keep"}); !s.ok()) return s.error();
     Layer l;
@@ -41,7 +41,7 @@ class ModelReader : public FieldReader {
     if (f.has("layer_norm")) {
       auto n = f.object("layer_norm");
       if (!n.ok()) return n.error();
-      JsonFields nf = fields(**n, f.pointer("layer_norm"));
+      JsonFields nf = fields(*n, f.pointer("layer_norm"));
       if (auto s = nf.only({"eps", "elementwise_affine", "variance"}); !s.ok()) return s.error();
       auto eps = finite(nf, "eps", 0, 1);
       if (!eps.ok()) return eps.error();
@@ -73,7 +73,7 @@ class ModelReader : public FieldReader {
     return {};
   }
 
-  common::Status optimizer(const Json& obj, Optimizer& o) const {
+  common::Status optimizer(const View& obj, Optimizer& o) const {
     JsonFields f = fields(obj, "/model/optimizer");
     auto kind = pick<OptimizerKind>(f, "kind", {{"sgd", OptimizerKind::sgd}, {"adam", OptimizerKind::adam}, {"adamw", OptimizerKind::adamw},
                                                {"jax_sgd", OptimizerKind::jax_sgd}, {"jax_momentum", OptimizerKind::jax_momentum},
@@ -128,8 +128,8 @@ class ModelReader : public FieldReader {
   common::Status fp32_list(const JsonFields& lf, const char* key, std::size_t n, std::vector<float>& out) const {
     auto w = lf.array(key);
     if (!w.ok()) return w.error();
-    if ((*w)->size() != n) return lf.error(key, "must hold one value per output of the last layer");
-    return fp32_entries(lf, key, **w, out);
+    if (w->size() != n) return lf.error(key, "must hold one value per output of the last layer");
+    return fp32_entries(lf, key, *w, out);
   }
 
   // What the JAX writer (apps/bp/extract/jax_mlp.py) does not write is refused in a jax receipt:
@@ -138,12 +138,13 @@ class ModelReader : public FieldReader {
   // bce_with_logits with pos_weight) are written in torch's operation order, jax.grad's backward
   // of them within loss.cpp's bounds (bce_with_logits's is torch's formula, a custom_vjp); every activation has JAX's formulas (jax_activation.cpp), LayerNorm and
   // Dropout JAX's conventions (layer_conventions).
-  common::Status jax_model(const Json& obj, const Model& m) const {
-    for (std::size_t i = 0; i < m.layers.size(); ++i) {
-      const JsonFields lf = fields(obj["layers"][i], common::json_child_path("/model/layers", i));
+  common::Status jax_model(const View& obj, const Model& m) const {
+    auto layer_obj = obj.find("layers")->elements().begin();
+    for (std::size_t i = 0; i < m.layers.size(); ++i, ++layer_obj) {
+      const JsonFields lf = fields(*layer_obj, common::json_child_path("/model/layers", i));
       if (auto s = layer_conventions(lf, m.layers[i], true); !s.ok()) return s;
     }
-    const JsonFields lf = fields(obj["loss"], "/model/loss");
+    const JsonFields lf = fields(*obj.find("loss"), "/model/loss");
     if (lf.has("ignore_index")) return lf.error("ignore_index", "is PyTorch-only; not in a jax receipt");
     if (m.scheduler) return fields(obj, "/model").error("scheduler", "is PyTorch-only (torch.optim.lr_scheduler); not in a jax receipt");
     return {};
@@ -162,9 +163,10 @@ class ModelReader : public FieldReader {
     return {};
   }
 
-  common::Status torch_model(const Json& obj, const Model& m) const {
-    for (std::size_t i = 0; i < m.layers.size(); ++i) {
-      if (auto s = layer_conventions(fields(obj["layers"][i], common::json_child_path("/model/layers", i)), m.layers[i], false); !s.ok()) return s;
+  common::Status torch_model(const View& obj, const Model& m) const {
+    auto layer_obj = obj.find("layers")->elements().begin();
+    for (std::size_t i = 0; i < m.layers.size(); ++i, ++layer_obj) {
+      if (auto s = layer_conventions(fields(*layer_obj, common::json_child_path("/model/layers", i)), m.layers[i], false); !s.ok()) return s;
     }
     return {};
   }
@@ -199,7 +201,7 @@ class ModelReader : public FieldReader {
     return {};
   }
 
-  common::Status model(const Json& obj, Model& m) const {
+  common::Status model(const View& obj, Model& m) const {
     JsonFields f = fields(obj, "/model");
     if (auto s = f.only({"kind", "layers", "loss", "optimizer", "scheduler"}); !s.ok()) return s.error();
     auto kind = f.string("kind");
@@ -207,18 +209,18 @@ class ModelReader : public FieldReader {
     if (*kind != "mlp") return f.error("kind", "expected \"mlp\" (bp verify tensor reads MLP receipts; nltrain's go to bp verify nltrain)");
     auto layers = f.array("layers");
     if (!layers.ok()) return layers.error();
-    if ((*layers)->empty() || (*layers)->size() > kMaxLayers) return f.error("layers", "must hold 1 to " + std::to_string(kMaxLayers) + " layers");
-    for (std::size_t i = 0; i < (*layers)->size(); ++i) {
-      auto l = layer((**layers)[i], common::json_child_path("/model/layers", i));
+    if (layers->size() == 0 || layers->size() > kMaxLayers) return f.error("layers", "must hold 1 to " + std::to_string(kMaxLayers) + " layers");
+    std::size_t i = 0;
+    for (const View layer_obj : layers->elements()) {
+      const std::string at = common::json_child_path("/model/layers", i);
+      auto l = layer(layer_obj, at);
       if (!l.ok()) return l.error();
-      if (i > 0 && l->in != m.layers.back().out) {
-        return fields((**layers)[i], common::json_child_path("/model/layers", i)).error("in", "differs from the previous layer's out");
-      }
+      if (i++ > 0 && l->in != m.layers.back().out) return fields(layer_obj, at).error("in", "differs from the previous layer's out");
       m.layers.push_back(*l);
     }
     auto loss = f.object("loss");
     if (!loss.ok()) return loss.error();
-    JsonFields lf = fields(**loss, "/model/loss");
+    JsonFields lf = fields(*loss, "/model/loss");
     if (auto s = lf.only({"kind", "reduction", "label_smoothing", "weight", "pos_weight", "ignore_index"}); !s.ok()) {
       return s.error();
     }
@@ -233,29 +235,29 @@ class ModelReader : public FieldReader {
     if (auto s = loss_options(lf, m); !s.ok()) return s.error();
     auto opt = f.object("optimizer");
     if (!opt.ok()) return opt.error();
-    if (auto s = optimizer(**opt, m.optimizer); !s.ok()) return s.error();
+    if (auto s = optimizer(*opt, m.optimizer); !s.ok()) return s.error();
     if (!f.has("scheduler")) return {};
     auto sched = f.object("scheduler");
     if (!sched.ok()) return sched.error();
-    if (auto k = (*sched)->find("kind"); k != (*sched)->end() && k->is_string() && k->get_ref<const std::string&>().starts_with("jax_")) {
+    if (auto k = sched->find("kind"); k && k->is_string() && k->string().starts_with("jax_")) {
       if (!is_jax(m.optimizer.kind)) return f.error("scheduler", "is a jax schedule; the optimizer is not one of jax's");
       m.jax_schedule.emplace();
-      return read_jax_schedule(*this, **sched, m.optimizer, *m.jax_schedule);
+      return read_jax_schedule(*this, *sched, m.optimizer, *m.jax_schedule);
     }
     m.scheduler.emplace();
-    return read_scheduler(*this, **sched, *m.scheduler);
+    return read_scheduler(*this, *sched, *m.scheduler);
   }
 };
 
 }  // namespace model_read_detail
 
-common::Status read_model(const FieldReader& at, const Json& obj, Model& m) { return model_read_detail::ModelReader(at).model(obj, m); }
+common::Status read_model(const FieldReader& at, const View& obj, Model& m) { return model_read_detail::ModelReader(at).model(obj, m); }
 
-common::Status check_jax_model(const FieldReader& at, const Json& obj, const Model& m) {
+common::Status check_jax_model(const FieldReader& at, const View& obj, const Model& m) {
   return model_read_detail::ModelReader(at).jax_model(obj, m);
 }
 
-common::Status check_torch_model(const FieldReader& at, const Json& obj, const Model& m) {
+common::Status check_torch_model(const FieldReader& at, const View& obj, const Model& m) {
   return model_read_detail::ModelReader(at).torch_model(obj, m);
 }
 

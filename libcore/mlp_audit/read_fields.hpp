@@ -15,11 +15,12 @@
 
 namespace mlp_audit {
 
-using Json = nlohmann::ordered_json;
+// Receipts are read as JsonDocuments (8 bytes a value), never as trees.
+using View = common::JsonView;
 
 // The value named by the string at `key`, or an error listing the supported names.
 template <class V>
-common::Result<V> pick(const common::JsonFields& f, const char* key, std::initializer_list<std::pair<const char*, V>> names) {
+common::Result<V> pick(const common::JsonViewFields& f, const char* key, std::initializer_list<std::pair<const char*, V>> names) {
   auto s = f.string(key);
   if (!s.ok()) return s.error();
   std::string expected;
@@ -33,10 +34,10 @@ common::Result<V> pick(const common::JsonFields& f, const char* key, std::initia
 class FieldReader {
  public:
   FieldReader(std::string file, std::int64_t line) : file_(std::move(file)), line_(line) {}
-  [[nodiscard]] common::JsonFields fields(const Json& obj, const std::string& path) const {
-    return common::JsonFields(obj, file_, line_, path);
+  [[nodiscard]] common::JsonViewFields fields(const View& obj, const std::string& path) const {
+    return common::JsonViewFields(obj, file_, line_, path);
   }
-  [[nodiscard]] common::Result<double> finite(const common::JsonFields& f, const char* key, double lo, double hi) const {
+  [[nodiscard]] common::Result<double> finite(const common::JsonViewFields& f, const char* key, double lo, double hi) const {
     auto v = f.number(key);
     if (!v.ok()) return v.error();
     if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -44,11 +45,12 @@ class FieldReader {
   }
   // The numbers of the array at `key` (its size already checked by the caller), each an fp32
   // value written exactly, appended to `out`.
-  [[nodiscard]] common::Status fp32_entries(const common::JsonFields& f, const char* key, const Json& arr, std::vector<float>& out) const {
+  [[nodiscard]] common::Status fp32_entries(const common::JsonViewFields& f, const char* key, const View& arr, std::vector<float>& out) const {
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-    for (std::size_t j = 0; j < arr.size(); ++j) {
-      const std::string path = common::json_child_path(f.pointer(key), j);
-      auto v = r.finite_number(arr[j], path);
+    std::size_t j = 0;
+    for (const View e : arr.elements()) {
+      const std::string path = common::json_child_path(f.pointer(key), j++);
+      auto v = r.finite_number(e, path);
       if (!v.ok()) return v.error();
       if (static_cast<double>(static_cast<float>(*v)) != *v) return r.error(path, "is not an fp32 value (written exactly)");
       out.push_back(static_cast<float>(*v));

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base64.hpp"
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "mlp_audit/model_read.hpp"
@@ -11,14 +12,14 @@
 namespace mlp_audit {
 namespace {
 
-using common::JsonFields;
+using JsonFields = common::JsonViewFields;
 using nl_audit::TensorEntry;
 
 class Reader : public FieldReader {
  public:
   using FieldReader::FieldReader;
 
-  common::Result<TensorEntry> tensor(const Json& obj, const std::string& path, const Slot& slot) const {
+  common::Result<TensorEntry> tensor(const View& obj, const std::string& path, const Slot& slot) const {
     JsonFields f = fields(obj, path);
     if (auto s = f.only({"name", "dtype", "shape", "sha256", "data"}); !s.ok()) return s.error();
     TensorEntry e;
@@ -32,8 +33,8 @@ class Reader : public FieldReader {
     auto shape = f.array("shape");
     if (!shape.ok()) return shape.error();
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-    for (std::size_t k = 0; k < (*shape)->size(); ++k) {
-      auto v = r.unsigned_integer((**shape)[k], common::json_child_path(f.pointer("shape"), k));
+    for (const View dim : shape->elements()) {
+      auto v = r.unsigned_integer(dim, common::json_child_path(f.pointer("shape"), e.shape.size()));
       if (!v.ok()) return v.error();
       e.shape.push_back(*v);
     }
@@ -60,23 +61,24 @@ class Reader : public FieldReader {
   common::Result<std::vector<TensorEntry>> section(const JsonFields& parent, const char* key, const std::vector<Slot>& slots) const {
     auto obj = parent.object(key);
     if (!obj.ok()) return obj.error();
-    JsonFields f = fields(**obj, parent.pointer(key));
+    JsonFields f = fields(*obj, parent.pointer(key));
     if (auto s = f.only({"tensors"}); !s.ok()) return s.error();
     auto arr = f.array("tensors");
     if (!arr.ok()) return arr.error();
-    if ((*arr)->size() != slots.size()) {
-      return f.error("tensors", "holds " + std::to_string((*arr)->size()) + " tensors; expected " + std::to_string(slots.size()));
+    if (arr->size() != slots.size()) {
+      return f.error("tensors", "holds " + std::to_string(arr->size()) + " tensors; expected " + std::to_string(slots.size()));
     }
     std::vector<TensorEntry> out;
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      auto t = tensor((**arr)[i], common::json_child_path(f.pointer("tensors"), i), slots[i]);
+    auto item = arr->elements().begin();
+    for (std::size_t i = 0; i < slots.size(); ++i, ++item) {
+      auto t = tensor(*item, common::json_child_path(f.pointer("tensors"), i), slots[i]);
       if (!t.ok()) return t.error();
       out.push_back(std::move(*t));
     }
     return out;
   }
 
-  common::Result<Receipt> receipt(const Json& doc) const {
+  common::Result<Receipt> receipt(const View& doc) const {
     JsonFields f = fields(doc, "");
     if (auto s = f.only({"format", "version", "trainer", "model", "receipt", "step", "batch", "before", "gradients", "after"}); !s.ok()) {
       return s.error();
@@ -90,7 +92,7 @@ class Reader : public FieldReader {
     Receipt r;
     auto trainer = f.object("trainer");
     if (!trainer.ok()) return trainer.error();
-    JsonFields tf = fields(**trainer, "/trainer");
+    JsonFields tf = fields(*trainer, "/trainer");
     if (auto s = tf.only({"name", "version"}); !s.ok()) return s.error();
     auto tname = tf.string("name");
     if (!tname.ok()) return tname.error();
@@ -100,27 +102,27 @@ class Reader : public FieldReader {
     r.trainer_version = *tver;
     auto model_obj = f.object("model");
     if (!model_obj.ok()) return model_obj.error();
-    if (auto s = read_model(*this, **model_obj, r.model); !s.ok()) return s.error();
+    if (auto s = read_model(*this, *model_obj, r.model); !s.ok()) return s.error();
     if (is_jax(r.model.optimizer.kind) != (*tname == "jax")) {
-      return fields(**model_obj, "/model/optimizer").error("kind", *tname == "jax" ? "must be one of jax's (jax_sgd, jax_momentum, jax_nesterov, jax_adam) in a receipt of trainer \"jax\""
+      return fields(*model_obj, "/model/optimizer").error("kind", *tname == "jax" ? "must be one of jax's (jax_sgd, jax_momentum, jax_nesterov, jax_adam) in a receipt of trainer \"jax\""
                                                                                    : "is one of jax's; the trainer is \"" + *tname + "\"");
     }
     if (*tname == "jax") {
-      if (auto s = check_jax_model(*this, **model_obj, r.model); !s.ok()) return s.error();
-    } else if (auto s = check_torch_model(*this, **model_obj, r.model); !s.ok()) {
+      if (auto s = check_jax_model(*this, *model_obj, r.model); !s.ok()) return s.error();
+    } else if (auto s = check_torch_model(*this, *model_obj, r.model); !s.ok()) {
       return s.error();
     }
-    r.model_text = (*model_obj)->dump();
+    r.model_text = common::dump_json(*model_obj);
 
     auto rec = f.object("receipt");
     if (!rec.ok()) return rec.error();
-    JsonFields rf = fields(**rec, "/receipt");
+    JsonFields rf = fields(*rec, "/receipt");
     if (auto s = rf.only({"index", "previous_sha256"}); !s.ok()) return s.error();
     auto index = rf.unsigned_int("index");
     if (!index.ok()) return index.error();
     r.index = *index;
     if (!rf.has("previous_sha256")) return rf.error("previous_sha256", "missing (null on the first receipt)");
-    if (!(*rec)->at("previous_sha256").is_null()) {
+    if (!rec->find("previous_sha256")->is_null()) {
       auto p = rf.string("previous_sha256");
       if (!p.ok()) return p.error();
       r.previous_sha256 = *p;
@@ -129,7 +131,7 @@ class Reader : public FieldReader {
 
     auto st = f.object("step");
     if (!st.ok()) return st.error();
-    JsonFields sf = fields(**st, "/step");
+    JsonFields sf = fields(*st, "/step");
     if (auto s = sf.only({"n", "optimizer_step", "batch", "lr", "last_epoch", "loss", "clip"}); !s.ok()) return s.error();
     for (auto [key, field] : {std::pair{"n", &r.n}, std::pair{"optimizer_step", &r.optimizer_step}, std::pair{"batch", &r.batch}}) {
       auto v = sf.unsigned_int(key);
@@ -158,10 +160,10 @@ class Reader : public FieldReader {
     r.loss = static_cast<float>(*loss);
     if (!std::isfinite(r.loss)) return sf.error("loss", "is beyond the fp32 range");
     if (!sf.has("clip")) return sf.error("clip", "missing (null when the step ran no clip_grad_norm_)");
-    if (!(*st)->at("clip").is_null()) {
+    if (!st->find("clip")->is_null()) {
       auto c = sf.object("clip");
       if (!c.ok()) return c.error();
-      JsonFields cf = fields(**c, "/step/clip");
+      JsonFields cf = fields(*c, "/step/clip");
       if (auto s = cf.only({"max_norm", "total_norm"}); !s.ok()) return s.error();
       auto max_norm = finite(cf, "max_norm", 0, 1e30);
       if (!max_norm.ok()) return max_norm.error();
@@ -256,9 +258,9 @@ std::vector<Slot> state_slots(const Model& m) {
 }
 
 common::Result<Receipt> read_receipt(std::string_view line, const std::string& file, std::int64_t line_no) {
-  auto doc = common::parse_json_text(line, {.file = file, .max_bytes = kMaxRecordBytes, .first_line = line_no});
+  auto doc = common::parse_json_document(std::string(line), {.file = file, .max_bytes = kMaxRecordBytes, .first_line = line_no});
   if (!doc.ok()) return doc.error();
-  return Reader(file, line_no).receipt(*doc);
+  return Reader(file, line_no).receipt(doc->root());
 }
 
 }  // namespace mlp_audit

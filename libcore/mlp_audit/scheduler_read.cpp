@@ -8,7 +8,7 @@
 namespace mlp_audit {
 namespace scheduler_read_detail {  // named: the unity build shares one anonymous namespace
 
-using common::JsonFields;
+using JsonFields = common::JsonViewFields;
 
 // Counts large enough for any run, small enough that Python's `%` and int-to-float are exact.
 constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 40;
@@ -24,11 +24,11 @@ common::Result<std::uint64_t> count(const JsonFields& f, const char* key, std::u
 common::Status milestones(const FieldReader& at, const JsonFields& f, Scheduler& s) {
   auto arr = f.array("milestones");
   if (!arr.ok()) return arr.error();
-  if ((*arr)->empty() || (*arr)->size() > kMaxMilestones) return f.error("milestones", "must hold 1 to 4096 epochs");
+  if (arr->size() == 0 || arr->size() > kMaxMilestones) return f.error("milestones", "must hold 1 to 4096 epochs");
   const common::JsonReader r(at.file(), at.line(), common::JsonReader::Dialect::quoting);
-  for (std::size_t i = 0; i < (*arr)->size(); ++i) {
-    const std::string path = common::json_child_path(f.pointer("milestones"), i);
-    auto v = r.unsigned_integer((**arr)[i], path);
+  for (const View e : arr->elements()) {
+    const std::string path = common::json_child_path(f.pointer("milestones"), s.milestones.size());
+    auto v = r.unsigned_integer(e, path);
     if (!v.ok()) return v.error();
     if (*v > kMaxCount) return r.error(path, "must be at most 2^40");
     if (!s.milestones.empty() && *v < s.milestones.back()) return r.error(path, "is below the milestone before it (sorted, repeats allowed)");
@@ -39,7 +39,7 @@ common::Status milestones(const FieldReader& at, const JsonFields& f, Scheduler&
 
 }  // namespace scheduler_read_detail
 
-common::Status read_scheduler(const FieldReader& at, const Json& obj, Scheduler& s) {
+common::Status read_scheduler(const FieldReader& at, const View& obj, Scheduler& s) {
   using namespace scheduler_read_detail;
   JsonFields f = at.fields(obj, "/model/scheduler");
   auto kind = pick<SchedulerKind>(f, "kind", {{"step", SchedulerKind::step}, {"multi_step", SchedulerKind::multi_step},

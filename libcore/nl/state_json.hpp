@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
 #include "common/result.hpp"
 #include "nl/conductor.hpp"
 #include "nl/context_memory.hpp"
@@ -48,6 +49,7 @@ struct StateResult {
 // only when learned. parse_config_json is strict and validates; `path` is the object's pointer.
 [[nodiscard]] nlohmann::ordered_json config_to_json(const MagConfig& cfg);
 [[nodiscard]] common::Result<MagConfig> parse_config_json(const nlohmann::ordered_json& c, const std::string& path);
+[[nodiscard]] common::Result<MagConfig> parse_config_json(common::JsonView c, const std::string& path);  // a document's
 
 [[nodiscard]] common::Result<StateInput> parse_state(const nlohmann::ordered_json& doc);
 [[nodiscard]] nlohmann::ordered_json state_to_json(const StateInput& in);

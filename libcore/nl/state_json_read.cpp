@@ -22,7 +22,8 @@ const common::JsonReader& reader() {
 
 common::Error state_error(const std::string& path, const std::string& what) { return reader().error(path, what); }
 
-common::Result<std::size_t> size_at(const Json& v, const std::string& path) {
+template <class Node>
+common::Result<std::size_t> size_at(const Node& v, const std::string& path) {
   auto x = reader().unsigned_integer(v, path);
   if (!x.ok()) return x.error();
   return static_cast<std::size_t>(*x);
@@ -51,12 +52,13 @@ common::Status floats_into(const Json& arr, const std::string& path, std::span<f
   return {};
 }
 
-common::Result<std::vector<std::size_t>> sizes_at(const Json& v, const std::string& path) {
+template <class Node>
+common::Result<std::vector<std::size_t>> sizes_at(const Node& v, const std::string& path) {
   if (auto s = reader().array(v, path); !s.ok()) return s.error();
   std::vector<std::size_t> out;
   out.reserve(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    auto x = size_at(v[i], common::json_child_path(path, i));
+  for (const auto& e : common::elements_of(v)) {
+    auto x = size_at(e, common::json_child_path(path, out.size()));
     if (!x.ok()) return x.error();
     out.push_back(*x);
   }
@@ -65,7 +67,11 @@ common::Result<std::vector<std::size_t>> sizes_at(const Json& v, const std::stri
 
 }  // namespace
 
-common::Result<MagConfig> parse_config_json(const Json& c, const std::string& p) {
+namespace {
+
+// parse_config_json, for a tree and for a document.
+template <class Node>
+common::Result<MagConfig> parse_config(const Node& c, const std::string& p) {
   const common::JsonReader& r = reader();
   if (auto s = r.check_object(c, p,
                               {"vocab", "d", "heads", "seq_len", "window", "rule", "periods", "seed", "d_h", "m", "d_c",
@@ -81,12 +87,13 @@ common::Result<MagConfig> parse_config_json(const Json& c, const std::string& p)
                                                         {"seq_len", &cfg.seq_len}, {"window", &cfg.window},
                                                         {"d_h", &rc.d_h},   {"m", &rc.m},     {"d_c", &rc.d_c}};
   for (auto [key, field] : sizes) {
-    if (!c.contains(key)) continue;  // the required ones were checked above
-    auto v = size_at(c.at(key), common::json_child_path(p, key));
+    const auto v_at = common::find_member(c, key);
+    if (!v_at) continue;  // the required ones were checked above
+    auto v = size_at(*v_at, common::json_child_path(p, key));
     if (!v.ok()) return v.error();
     *field = *v;
   }
-  auto rule_name = r.string(c.at("rule"), p + "/rule");
+  auto rule_name = r.string(*common::find_member(c, "rule"), p + "/rule");
   if (!rule_name.ok()) return rule_name.error();
   const auto key = tape::opaque::parse_opaque_key(*rule_name);
   bool found = false;
@@ -94,11 +101,11 @@ common::Result<MagConfig> parse_config_json(const Json& c, const std::string& p)
     if (key && active_key(k) == *key) cfg.rule = k, found = true;
   }
   if (!found) return state_error(p + "/rule", "unknown rule \"" + common::excerpt(*rule_name) + "\"");
-  auto periods = sizes_at(c.at("periods"), p + "/periods");
+  auto periods = sizes_at(*common::find_member(c, "periods"), p + "/periods");
   if (!periods.ok()) return periods.error();
   cfg.periods = *periods;
-  if (c.contains("seed")) {
-    auto seed = r.unsigned_integer(c.at("seed"), p + "/seed");
+  if (const auto at = common::find_member(c, "seed")) {
+    auto seed = r.unsigned_integer(*at, p + "/seed");
     if (!seed.ok()) return seed.error();
     cfg.seed = *seed;
   }
@@ -108,25 +115,31 @@ common::Result<MagConfig> parse_config_json(const Json& c, const std::string& p)
       {"lambda_loc", &rc.lambda_loc}, {"huber_delta", &rc.huber_delta}, {"p", &rc.p},
       {"a_s", &rc.a_s}};
   for (auto [key, field] : numbers) {
-    if (!c.contains(key)) continue;
-    auto v = r.finite_number(c.at(key), common::json_child_path(p, key));
+    const auto at = common::find_member(c, key);
+    if (!at) continue;
+    auto v = r.finite_number(*at, common::json_child_path(p, key));
     if (!v.ok()) return v.error();
     *field = *v;
   }
-  if (c.contains("schedule")) {
-    auto i = r.one_of(c.at("schedule"), p + "/schedule", {"fixed", "learned"});
+  if (const auto at = common::find_member(c, "schedule")) {
+    auto i = r.one_of(*at, p + "/schedule", {"fixed", "learned"});
     if (!i.ok()) return i.error();
     cfg.schedule = *i == 0 ? FrequencySchedule::fixed : FrequencySchedule::learned;
   }
-  if (c.contains("lattice_variant")) {
+  if (const auto at = common::find_member(c, "lattice_variant")) {
     constexpr LatticeVariant kVariants[] = {LatticeVariant::decode, LatticeVariant::encode, LatticeVariant::similarity};
-    auto i = r.one_of(c.at("lattice_variant"), p + "/lattice_variant", {"decode", "encode", "similarity"});
+    auto i = r.one_of(*at, p + "/lattice_variant", {"decode", "encode", "similarity"});
     if (!i.ok()) return i.error();
     rc.lattice_variant = kVariants[*i];
   }
   if (auto s = validate(cfg); !s.ok()) return state_error(p, s.error().message());
   return cfg;
 }
+
+}  // namespace
+
+common::Result<MagConfig> parse_config_json(const Json& c, const std::string& path) { return parse_config(c, path); }
+common::Result<MagConfig> parse_config_json(common::JsonView c, const std::string& path) { return parse_config(c, path); }
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "common/base64.hpp"
 #include "common/sha256.hpp"
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "nl/conductor.hpp"
@@ -21,8 +22,10 @@ bool is_kernel_device(const std::string& d) {
   return d.find_first_not_of("0123456789", 5) == std::string::npos;
 }
 
-using Json = nlohmann::ordered_json;
-using common::JsonFields;
+// The receipt is read as a JsonDocument (8 bytes a value), never as a tree: a line of 12 million
+// empty objects costs a few times its size before the reader refuses it.
+using View = common::JsonView;
+using JsonFields = common::JsonViewFields;
 
 bool is_hex_digest(const std::string& s) {
   if (s.size() != 64) return false;
@@ -39,7 +42,7 @@ class Reader {
   common::Error error(const std::string& path, const std::string& msg) const {
     return common::Error::malformed(msg, {file_, line_, path});
   }
-  JsonFields fields(const Json& obj, const std::string& path) const { return JsonFields(obj, file_, line_, path); }
+  JsonFields fields(const View& obj, const std::string& path) const { return JsonFields(obj, file_, line_, path); }
 
   common::Result<std::string> digest(const JsonFields& f, const char* key) const {
     auto s = f.string(key);
@@ -51,11 +54,11 @@ class Reader {
   common::Result<std::vector<std::uint64_t>> counts(const JsonFields& f, const char* key, std::size_t n) const {
     auto a = f.array(key);
     if (!a.ok()) return a.error();
-    if ((*a)->size() != n) return f.error(key, "expected " + std::to_string(n) + " entries, one per level");
+    if (a->size() != n) return f.error(key, "expected " + std::to_string(n) + " entries, one per level");
     std::vector<std::uint64_t> out;
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-    for (std::size_t i = 0; i < n; ++i) {
-      auto v = r.unsigned_integer((**a)[i], common::json_child_path(f.pointer(key), i));
+    for (const View e : a->elements()) {
+      auto v = r.unsigned_integer(e, common::json_child_path(f.pointer(key), out.size()));
       if (!v.ok()) return v.error();
       out.push_back(*v);
     }
@@ -64,16 +67,17 @@ class Reader {
 
   // Tensors laid out as `layout`; with_bytes: every entry must carry data (true), none may
   // (false), or either (nullopt, all alike).
-  common::Result<std::vector<TensorEntry>> tensors(const Json& arr, const std::string& path,
+  common::Result<std::vector<TensorEntry>> tensors(View arr, const std::string& path,
                                                    const std::vector<TensorSlot>& layout, std::optional<bool> with_bytes) const {
     if (!arr.is_array()) return error(path, "expected an array of tensors");
     if (arr.size() != layout.size()) {
       return error(path, "holds " + std::to_string(arr.size()) + " tensors; the model has " + std::to_string(layout.size()));
     }
     std::vector<TensorEntry> out;
-    for (std::size_t i = 0; i < layout.size(); ++i) {
+    auto item = arr.elements().begin();
+    for (std::size_t i = 0; i < layout.size(); ++i, ++item) {
       const std::string at = common::json_child_path(path, i);
-      JsonFields f = fields(arr[i], at);
+      JsonFields f = fields(*item, at);
       if (auto s = f.only({"name", "dtype", "shape", "sha256", "data"}); !s.ok()) return s.error();
       TensorEntry e;
       auto name = f.string("name");
@@ -90,8 +94,8 @@ class Reader {
       auto shape = f.array("shape");
       if (!shape.ok()) return shape.error();
       const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
-      for (std::size_t k = 0; k < (*shape)->size(); ++k) {
-        auto v = r.unsigned_integer((**shape)[k], common::json_child_path(f.pointer("shape"), k));
+      for (const View dim : shape->elements()) {
+        auto v = r.unsigned_integer(dim, common::json_child_path(f.pointer("shape"), e.shape.size()));
         if (!v.ok()) return v.error();
         e.shape.push_back(*v);
       }
@@ -122,13 +126,13 @@ class Reader {
     return out;
   }
 
-  common::Result<StateSection> section(const Json& obj, const std::string& path, const nl::MagConfig& cfg,
+  common::Result<StateSection> section(View obj, const std::string& path, const nl::MagConfig& cfg,
                                        std::optional<bool> with_bytes) const {
     JsonFields f = fields(obj, path);
     if (auto s = f.only({"counters", "tensors"}); !s.ok()) return s.error();
     auto c = f.object("counters");
     if (!c.ok()) return c.error();
-    JsonFields cf = fields(**c, f.pointer("counters"));
+    JsonFields cf = fields(*c, f.pointer("counters"));
     if (auto s = cf.only({"step", "adam_tau", "adam_tau_level", "error_buffer_counts"}); !s.ok()) return s.error();
     StateSection out;
     auto step = cf.unsigned_int("step");
@@ -142,7 +146,7 @@ class Reader {
     out.counters = {*step, *tau, std::move(*tau_level), std::move(*buffer_counts)};
     auto t = f.array("tensors");
     if (!t.ok()) return t.error();
-    auto ts = tensors(**t, f.pointer("tensors"), state_layout(cfg), with_bytes);
+    auto ts = tensors(*t, f.pointer("tensors"), state_layout(cfg), with_bytes);
     if (!ts.ok()) return ts.error();
     out.tensors = std::move(*ts);
     return out;
@@ -151,11 +155,11 @@ class Reader {
   common::Result<std::vector<std::size_t>> token_list(const JsonFields& f, const char* key, std::size_t n, std::size_t vocab) const {
     auto a = f.array(key);
     if (!a.ok()) return a.error();
-    if ((*a)->size() != n) return f.error(key, "holds " + std::to_string((*a)->size()) + " tokens; expected seq_len=" + std::to_string(n));
+    if (a->size() != n) return f.error(key, "holds " + std::to_string(a->size()) + " tokens; expected seq_len=" + std::to_string(n));
     const common::JsonReader r(file_, line_, common::JsonReader::Dialect::quoting);
     std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < n; ++i) {
-      auto v = r.integer((**a)[i], common::json_child_path(f.pointer(key), i), 0, static_cast<std::int64_t>(vocab) - 1);
+    for (const View e : a->elements()) {
+      auto v = r.integer(e, common::json_child_path(f.pointer(key), out.size()), 0, static_cast<std::int64_t>(vocab) - 1);
       if (!v.ok()) return v.error();
       out.push_back(static_cast<std::size_t>(*v));
     }
@@ -175,7 +179,7 @@ class Reader {
     return v;
   }
 
-  common::Status step(const Json& obj, const std::string& path, Receipt& r) const {
+  common::Status step(View obj, const std::string& path, Receipt& r) const {
     JsonFields f = fields(obj, path);
     if (auto s = f.only({"n", "chunk", "offset", "context_reset", "tokens", "pulse", "lr", "loss", "grad_norm", "clip_scale"}); !s.ok()) {
       return s.error();
@@ -191,7 +195,7 @@ class Reader {
     if (f.has("tokens")) {
       auto t = f.object("tokens");
       if (!t.ok()) return t.error();
-      JsonFields tf = fields(**t, f.pointer("tokens"));
+      JsonFields tf = fields(*t, f.pointer("tokens"));
       if (auto s = tf.only({"ids", "targets"}); !s.ok()) return s.error();
       auto ids = token_list(tf, "ids", r.cfg.seq_len, r.cfg.vocab);
       if (!ids.ok()) return ids.error();
@@ -201,10 +205,10 @@ class Reader {
     }
     auto pulse = f.array("pulse");
     if (!pulse.ok()) return pulse.error();
-    if ((*pulse)->size() != r.cfg.levels()) return f.error("pulse", "expected one entry per level (" + std::to_string(r.cfg.levels()) + ")");
-    for (const Json& b : **pulse) {
+    if (pulse->size() != r.cfg.levels()) return f.error("pulse", "expected one entry per level (" + std::to_string(r.cfg.levels()) + ")");
+    for (const View b : pulse->elements()) {
       if (!b.is_boolean()) return f.error("pulse", "expected booleans");
-      r.pulse.push_back(b.get<bool>());
+      r.pulse.push_back(b.boolean());
     }
     if (!r.pulse.front()) return f.error("pulse", "level 0 is active at every step");
     auto lr = f.number("lr");
@@ -218,7 +222,7 @@ class Reader {
     if (*norm < 0) return f.error("grad_norm", "is negative");
     r.grad_norm = *norm;
     if (!f.has("clip_scale")) return f.error("clip_scale", "missing (null when the step was not clipped)");
-    if (!obj.at("clip_scale").is_null()) {
+    if (!obj.find("clip_scale")->is_null()) {
       auto s = float_at(f, "clip_scale");
       if (!s.ok()) return s.error();
       r.clip_scale = *s;
@@ -226,7 +230,7 @@ class Reader {
     return {};
   }
 
-  common::Result<Receipt> receipt(const Json& doc) const {
+  common::Result<Receipt> receipt(View doc) const {
     JsonFields f = fields(doc, "");
     if (auto s = f.only({"format", "version", "trainer", "model", "data", "kernels", "receipt", "step", "before", "gradients", "after"});
         !s.ok()) {
@@ -241,7 +245,7 @@ class Reader {
     Receipt r;
     auto trainer = f.object("trainer");
     if (!trainer.ok()) return trainer.error();
-    JsonFields tf = fields(**trainer, "/trainer");
+    JsonFields tf = fields(*trainer, "/trainer");
     if (auto s = tf.only({"name", "version"}); !s.ok()) return s.error();
     auto tname = tf.string("name");
     if (!tname.ok()) return tname.error();
@@ -252,7 +256,7 @@ class Reader {
 
     auto model = f.object("model");
     if (!model.ok()) return model.error();
-    JsonFields mf = fields(**model, "/model");
+    JsonFields mf = fields(*model, "/model");
     if (auto s = mf.only({"kind", "config", "optimizer", "precision", "sha256"}); !s.ok()) return s.error();
     if (mf.has("precision")) {
       auto p = mf.string("precision");
@@ -266,12 +270,12 @@ class Reader {
     if (*kind != kModelKind) return mf.error("kind", "expected \"nltrain-mag\"");
     auto cfg_obj = mf.object("config");
     if (!cfg_obj.ok()) return cfg_obj.error();
-    auto cfg = nl::parse_config_json(**cfg_obj, "/model/config");
+    auto cfg = nl::parse_config_json(*cfg_obj, "/model/config");
     if (!cfg.ok()) return cfg.error().at_file(file_);
     r.cfg = std::move(*cfg);
     auto opt_obj = mf.object("optimizer");
     if (!opt_obj.ok()) return opt_obj.error();
-    JsonFields of = fields(**opt_obj, "/model/optimizer");
+    JsonFields of = fields(*opt_obj, "/model/optimizer");
     if (auto s = of.only({"lr", "beta1", "beta2", "eps", "weight_decay", "clip", "warmup", "total_steps"}); !s.ok()) return s.error();
     for (auto [key, field] : {std::pair{"lr", &r.opt.lr}, std::pair{"beta1", &r.opt.beta1}, std::pair{"beta2", &r.opt.beta2},
                               std::pair{"eps", &r.opt.eps}, std::pair{"weight_decay", &r.opt.weight_decay}, std::pair{"clip", &r.opt.clip}}) {
@@ -291,7 +295,7 @@ class Reader {
 
     auto data = f.object("data");
     if (!data.ok()) return data.error();
-    JsonFields df = fields(**data, "/data");
+    JsonFields df = fields(*data, "/data");
     if (auto s = df.only({"sha256", "bytes", "format"}); !s.ok()) return s.error();
     auto dsha = digest(df, "sha256");
     if (!dsha.ok()) return dsha.error();
@@ -313,7 +317,7 @@ class Reader {
 
     auto kernels = f.object("kernels");
     if (!kernels.ok()) return kernels.error();
-    JsonFields kf = fields(**kernels, "/kernels");
+    JsonFields kf = fields(*kernels, "/kernels");
     if (auto s = kf.only({"gradient_path", "blas", "device"}); !s.ok()) return s.error();
     auto path = kf.string("gradient_path");
     if (!path.ok()) return path.error();
@@ -331,7 +335,7 @@ class Reader {
 
     auto rec = f.object("receipt");
     if (!rec.ok()) return rec.error();
-    JsonFields rf = fields(**rec, "/receipt");
+    JsonFields rf = fields(*rec, "/receipt");
     if (auto s = rf.only({"index", "every", "previous_sha256"}); !s.ok()) return s.error();
     auto index = rf.unsigned_int("index");
     if (!index.ok()) return index.error();
@@ -341,7 +345,7 @@ class Reader {
     if (*every == 0) return rf.error("every", "must be at least 1");
     r.every = *every;
     if (!rf.has("previous_sha256")) return rf.error("previous_sha256", "missing (null on the first receipt)");
-    if (!(*rec)->at("previous_sha256").is_null()) {
+    if (!rec->find("previous_sha256")->is_null()) {
       auto p = digest(rf, "previous_sha256");
       if (!p.ok()) return p.error();
       r.previous_sha256 = *p;
@@ -350,13 +354,13 @@ class Reader {
 
     auto st = f.object("step");
     if (!st.ok()) return st.error();
-    if (auto s = step(**st, "/step", r); !s.ok()) return s.error();
+    if (auto s = step(*st, "/step", r); !s.ok()) return s.error();
     const bool compact = !r.tokens;
 
     if (f.has("before")) {
       auto b = f.object("before");
       if (!b.ok()) return b.error();
-      auto sec = section(**b, "/before", r.cfg, true);
+      auto sec = section(*b, "/before", r.cfg, true);
       if (!sec.ok()) return sec.error();
       r.before = std::move(*sec);
     } else if (r.index == 0 || r.every > 1) {
@@ -364,16 +368,16 @@ class Reader {
     }
     auto g = f.object("gradients");
     if (!g.ok()) return g.error();
-    JsonFields gf = fields(**g, "/gradients");
+    JsonFields gf = fields(*g, "/gradients");
     if (auto s = gf.only({"tensors"}); !s.ok()) return s.error();
     auto garr = gf.array("tensors");
     if (!garr.ok()) return garr.error();
-    auto grads = tensors(**garr, "/gradients/tensors", gradient_layout(r.cfg, nl::Pulse{r.pulse}), !compact);
+    auto grads = tensors(*garr, "/gradients/tensors", gradient_layout(r.cfg, nl::Pulse{r.pulse}), !compact);
     if (!grads.ok()) return grads.error();
     r.gradients = std::move(*grads);
     auto a = f.object("after");
     if (!a.ok()) return a.error();
-    auto after = section(**a, "/after", r.cfg, !compact);
+    auto after = section(*a, "/after", r.cfg, !compact);
     if (!after.ok()) return after.error();
     r.after = std::move(*after);
     return r;
@@ -421,10 +425,10 @@ std::size_t first_difference(std::string_view canonical, const std::vector<std::
 }  // namespace
 
 common::Result<Receipt> read_receipt(std::string_view line, const std::string& file, std::int64_t line_no) {
-  auto doc = common::parse_json_text(line, {.file = file, .max_bytes = kMaxReceiptLineBytes, .first_line = line_no});
+  auto doc = common::parse_json_document(std::string(line), {.file = file, .max_bytes = kMaxReceiptLineBytes, .first_line = line_no});
   if (!doc.ok()) return doc.error();
   const Reader reader(file, line_no);
-  auto r = reader.receipt(*doc);
+  auto r = reader.receipt(doc->root());
   if (!r.ok()) return r.error();
   // One spelling per receipt: a duplicated key, whitespace, another number spelling or escape
   // would let two texts (and two digests) stand for one step. The tensors' data strings already

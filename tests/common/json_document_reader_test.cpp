@@ -44,6 +44,24 @@ bool same(const ojson& a, const ojson& b) {
   }
 }
 
+// Every number's source text reads back as its value; counts the values (keys included).
+void check_numbers(common::JsonView v, std::size_t& values) {
+  ++values;
+  if (v.is_number()) {
+    const auto alone = common::parse_json_text(std::string(v.number_text()));
+    REQUIRE(alone.ok());
+    CHECK(same(*alone, common::to_ordered_json(v)));
+  } else if (v.is_array()) {
+    for (common::JsonView e : v.elements()) check_numbers(e, values);
+  } else if (v.is_object()) {
+    const auto range = v.members();
+    for (auto it = range.begin(); it != range.end(); ++it) {
+      ++values;
+      check_numbers(*it, values);
+    }
+  }
+}
+
 // Both readers on `text` under `options`: the same verdict, the same error line, the same value.
 void check_same_as_tree_reader(const std::string& text, const common::JsonInputOptions& options) {
   CAPTURE(text);
@@ -56,6 +74,9 @@ void check_same_as_tree_reader(const std::string& text, const common::JsonInputO
     return;
   }
   CHECK(same(common::to_ordered_json(doc->root()), *tree));
+  std::size_t values = 0;
+  check_numbers(doc->root(), values);
+  CHECK(doc->value_count() == values);
 }
 
 void check_both_bom_policies(const std::string& text) {
@@ -129,6 +150,34 @@ TEST_CASE("json_document_reader: values, escapes, numbers and duplicates read as
   for (int i = 0; i < 200000; ++i) many += (i % 3 == 0 ? "{\"k\":" : "[") + std::to_string(i) + (i % 3 == 0 ? "}," : "],");
   many.back() = ']';
   check_both_bom_policies(many);
+}
+
+TEST_CASE("json_document_reader: a non-negative integer below 2^28 takes one slot, its text and kind kept") {
+  auto doc = common::parse_json_document("[0,9,10,268435455,268435456,-1,1.0,1e2,{\"k\":7},3]");
+  REQUIRE(doc.ok());
+  // The array, its 10 elements, the object's key and value; the four small integers, 7 and 3 one
+  // slot each, the other four numbers two.
+  CHECK(doc->value_count() == 13);
+  CHECK(doc->node_count() == 17);
+  const char* texts[] = {"0", "9", "10", "268435455", "268435456", "-1", "1.0", "1e2"};
+  const common::JsonType kinds[] = {common::JsonType::number_unsigned, common::JsonType::number_unsigned,
+                                    common::JsonType::number_unsigned, common::JsonType::number_unsigned,
+                                    common::JsonType::number_unsigned, common::JsonType::number_integer,
+                                    common::JsonType::number_float,    common::JsonType::number_float};
+  std::vector<common::JsonView> items;
+  for (common::JsonView e : doc->root().elements()) items.push_back(e);
+  REQUIRE(items.size() == 10);
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(items[i].number_text() == texts[i]);
+    CHECK(items[i].type() == kinds[i]);
+  }
+  CHECK(items[3].unsigned_integer() == 268435455u);
+  CHECK(items[3].number() == 268435455.0);
+  CHECK(items[4].unsigned_integer() == 268435456u);
+  CHECK(items[8].find("k")->unsigned_integer() == 7u);
+  CHECK(items[9].unsigned_integer() == 3u);
+  CHECK(items[9].is_number());
 }
 
 TEST_CASE("json_document_reader: every fixture, and seeded mutations of them, read as the tree reader reads them") {

@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <type_traits>
+#include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
 
 using common::JsonFields;
@@ -132,5 +135,108 @@ TEST_CASE("json_reader: JsonFields reads by key with the object's path, file and
   const ordered_json not_object = parse("[1]");
   const JsonFields top(not_object, "t.json", 0, "");
   CHECK(error_of(top.only({"a"})) == "t.json: /: expected an object, got array");
+  CHECK(!top.has("a"));
+}
+
+namespace json_reader_view_test {
+
+// The same read of a tree and of a document gives the same value or the same error line.
+template <class T>
+std::string outcome(const common::Result<T>& r) {
+  if (!r.ok()) return "error: " + r.error().to_string();
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    std::string all;
+    for (const auto& s : *r) all += s + ";";
+    return all;
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return *r;
+  } else {
+    return std::to_string(*r);
+  }
+}
+std::string outcome(const common::Status& s) { return s.ok() ? "ok" : "error: " + s.error().to_string(); }
+
+template <class Node>
+std::vector<std::string> every_read(const JsonReader& r, const Node& v) {
+  return {outcome(r.finite_number(v, "/v")),
+          outcome(r.unit_interval(v, "/v")),
+          outcome(r.integer(v, "/v", -5, 1000)),
+          outcome(r.integer(v, "/v", 0, INT64_MAX)),
+          outcome(r.unsigned_integer(v, "/v")),
+          outcome(r.signed_integer(v, "/v")),
+          outcome(r.string(v, "/v", 4)),
+          outcome(r.string(v, "/v")),
+          outcome(r.boolean(v, "/v")),
+          outcome(r.identifier(v, "/v", 8)),
+          outcome(r.identifier_array(v, "/v", 1, 3, 8)),
+          outcome(r.one_of(v, "/v", {"fixed", "learned"})),
+          outcome(r.array(v, "/v")),
+          outcome(r.object(v, "/v")),
+          outcome(r.check_object(v, "/v", {"a", "b"}, {"a"}))};
+}
+
+}  // namespace json_reader_view_test
+
+TEST_CASE("json_reader: a JsonView reads as its tree reads, value for value and message for message") {
+  using namespace json_reader_view_test;
+  const std::string long_string = "\"" + std::string(300, 'w') + "\\u00e9\\n\\u0001\"";
+  std::string long_array = "[";
+  for (int i = 0; i < 120; ++i) long_array += (i ? ",\"" : "\"") + std::to_string(i) + "\\t\"";
+  long_array += "]";
+  for (const std::string& text :
+       {std::string("0"), std::string("7"), std::string("-3"), std::string("1e2"), std::string("3.0"), std::string("0.5"),
+        std::string("1.7976931348623157e308"), std::string("18446744073709551615"), std::string("-9223372036854775808"),
+        std::string("9223372036854775808"), std::string("268435456"), std::string("true"), std::string("null"),
+        std::string("\"ab\""), std::string("\"learned\""), std::string("\"a b\\\"\\\\\""), std::string("\"abcdefghij\""),
+        std::string("[]"), std::string("[\"x\",\"y1\"]"), std::string("[\"x\",2]"), std::string("[\"1x\"]"),
+        std::string("{}"), std::string("{\"a\":1}"), std::string("{\"a\":1,\"c\":2}"), std::string("{\"b\":[{}]}"),
+        std::string("{\"\\u00e9\":{\"k\":[1,2.5,null,true,\"s\"]}}"), long_string, long_array}) {
+    CAPTURE(text);
+    const ordered_json tree = parse(text);
+    auto doc = common::parse_json_document(text);
+    REQUIRE(doc.ok());
+    for (const auto dialect : {JsonReader::Dialect::terse, JsonReader::Dialect::quoting}) {
+      const JsonReader r{"v.json", 3, dialect};
+      CHECK(every_read(r, doc->root()) == every_read(r, tree));
+    }
+    CHECK(common::dump_excerpt(doc->root(), common::kMaxQuotedInputBytes) == common::excerpt(tree.dump()));
+    CHECK(common::dump_excerpt(doc->root(), 5) == common::excerpt(tree.dump(), 5));
+    CHECK(common::dump_json(doc->root()) == tree.dump());
+  }
+}
+
+TEST_CASE("json_reader: JsonViewFields reads a document's object as JsonFields reads its tree") {
+  const std::string text =
+      R"({"on":true,"n":3,"neg":-4,"x":0.25,"s":"hi","arr":[1],"obj":{},"big":2.5,"str1":"1","nul":null})";
+  const ordered_json tree = parse(text);
+  auto doc = common::parse_json_document(text);
+  REQUIRE(doc.ok());
+  const JsonFields t(tree, "s.jsonl", 7, "/ticks/2");
+  const common::JsonViewFields v(doc->root(), "s.jsonl", 7, "/ticks/2");
+  using json_reader_view_test::outcome;
+  for (const char* key : {"on", "n", "neg", "x", "s", "arr", "obj", "big", "str1", "nul", "absent"}) {
+    CAPTURE(key);
+    CHECK(v.has(key) == t.has(key));
+    CHECK(outcome(v.boolean(key)) == outcome(t.boolean(key)));
+    CHECK(outcome(v.unsigned_int(key)) == outcome(t.unsigned_int(key)));
+    CHECK(outcome(v.signed_int(key)) == outcome(t.signed_int(key)));
+    CHECK(outcome(v.number(key)) == outcome(t.number(key)));
+    CHECK(outcome(v.unit_float(key)) == outcome(t.unit_float(key)));
+    CHECK(outcome(v.string(key)) == outcome(t.string(key)));
+    const auto va = v.array(key);
+    const auto ta = t.array(key);
+    REQUIRE(va.ok() == ta.ok());
+    if (va.ok()) CHECK(va->size() == (*ta)->size());
+    else CHECK(va.error().to_string() == ta.error().to_string());
+    const auto vo = v.object(key);
+    const auto to = t.object(key);
+    REQUIRE(vo.ok() == to.ok());
+    if (!vo.ok()) CHECK(vo.error().to_string() == to.error().to_string());
+  }
+  CHECK(outcome(v.only({"on"})) == outcome(t.only({"on"})));
+  auto arr = common::parse_json_document("[1]");
+  REQUIRE(arr.ok());
+  const common::JsonViewFields top(arr->root(), "t.json", 0, "");
+  CHECK(outcome(top.only({"a"})) == "error: t.json: /: expected an object, got array");
   CHECK(!top.has("a"));
 }

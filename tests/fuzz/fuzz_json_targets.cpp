@@ -40,6 +40,17 @@ Depth json_target(std::string_view data) {
   return Depth::accepted;
 }
 
+// Every number of `v` reads back from its source text as the value the document holds.
+void expect_number_texts(common::JsonView v) {
+  if (v.is_number()) {
+    const auto alone = common::parse_json_text(std::string(v.number_text()));
+    expect(alone.ok() && alone->dump() == common::to_ordered_json(v).dump(), "a number's text reads back as its value",
+           std::string(v.number_text()));
+  } else if (v.is_array() || v.is_object()) {
+    for (common::JsonView e : v.is_array() ? v.elements() : v.members()) expect_number_texts(e);
+  }
+}
+
 Depth json_document_target(std::string_view data) {
   // The arena reader (json_document_reader.hpp) against the tree reader, under both BOM policies:
   // the same verdict, the same error line, and the same value (number kinds included, dumped).
@@ -61,6 +72,7 @@ Depth json_document_target(std::string_view data) {
     }
     expect(common::to_ordered_json(doc->root()).dump() == tree->dump(), "both readers read the same value",
            tree->dump().substr(0, 200));
+    expect_number_texts(doc->root());
     depth = Depth::accepted;
   }
   return depth;

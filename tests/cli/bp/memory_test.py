@@ -80,6 +80,10 @@ def main():
                      "bp: %s: bp import pytorch: sidecar " % path, 8),
                     ("bp generate from-config", [bp, "generate", "from-config", path], 2,
                      "bp: generate from-config: input rejected: ", 8),
+                    # verify nltrain and verify tensor read each receipt line as a JsonDocument
+                    # through the same strict reader (JsonViewFields): no tree at all.
+                    ("bp verify nltrain", [bp, "verify", "nltrain", path], 2, "bp: %s:1: /" % path, 8),
+                    ("bp verify tensor", [bp, "verify", "tensor", path], 2, "bp: %s:1: /" % path, 8),
                     ("atenia simulate", [atenia, "simulate", path], 2, "atenia: " + path, MULTIPLE)):
                 bound = multiple * size + BASELINE
                 rc, peak, err = peak_rss_of(cmd)
