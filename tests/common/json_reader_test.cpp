@@ -8,6 +8,7 @@
 
 #include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
+#include "support/json_reads.hpp"
 
 using common::JsonFields;
 using common::JsonReader;
@@ -138,47 +139,9 @@ TEST_CASE("json_reader: JsonFields reads by key with the object's path, file and
   CHECK(!top.has("a"));
 }
 
-namespace json_reader_view_test {
-
-// The same read of a tree and of a document gives the same value or the same error line.
-template <class T>
-std::string outcome(const common::Result<T>& r) {
-  if (!r.ok()) return "error: " + r.error().to_string();
-  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-    std::string all;
-    for (const auto& s : *r) all += s + ";";
-    return all;
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    return *r;
-  } else {
-    return std::to_string(*r);
-  }
-}
-std::string outcome(const common::Status& s) { return s.ok() ? "ok" : "error: " + s.error().to_string(); }
-
-template <class Node>
-std::vector<std::string> every_read(const JsonReader& r, const Node& v) {
-  return {outcome(r.finite_number(v, "/v")),
-          outcome(r.unit_interval(v, "/v")),
-          outcome(r.integer(v, "/v", -5, 1000)),
-          outcome(r.integer(v, "/v", 0, INT64_MAX)),
-          outcome(r.unsigned_integer(v, "/v")),
-          outcome(r.signed_integer(v, "/v")),
-          outcome(r.string(v, "/v", 4)),
-          outcome(r.string(v, "/v")),
-          outcome(r.boolean(v, "/v")),
-          outcome(r.identifier(v, "/v", 8)),
-          outcome(r.identifier_array(v, "/v", 1, 3, 8)),
-          outcome(r.one_of(v, "/v", {"fixed", "learned"})),
-          outcome(r.array(v, "/v")),
-          outcome(r.object(v, "/v")),
-          outcome(r.check_object(v, "/v", {"a", "b"}, {"a"}))};
-}
-
-}  // namespace json_reader_view_test
 
 TEST_CASE("json_reader: a JsonView reads as its tree reads, value for value and message for message") {
-  using namespace json_reader_view_test;
+  using suite_test::every_read;
   const std::string long_string = "\"" + std::string(300, 'w') + "\\u00e9\\n\\u0001\"";
   std::string long_array = "[";
   for (int i = 0; i < 120; ++i) long_array += (i ? ",\"" : "\"") + std::to_string(i) + "\\t\"";
@@ -213,7 +176,7 @@ TEST_CASE("json_reader: JsonViewFields reads a document's object as JsonFields r
   REQUIRE(doc.ok());
   const JsonFields t(tree, "s.jsonl", 7, "/ticks/2");
   const common::JsonViewFields v(doc->root(), "s.jsonl", 7, "/ticks/2");
-  using json_reader_view_test::outcome;
+  const auto outcome = [](const auto& r) { return suite_test::read_outcome(r); };
   for (const char* key : {"on", "n", "neg", "x", "s", "arr", "obj", "big", "str1", "nul", "absent"}) {
     CAPTURE(key);
     CHECK(v.has(key) == t.has(key));

@@ -10,6 +10,7 @@
 #include "common/json_input.hpp"
 #include "fuzz_checks.hpp"
 #include "fuzz_targets.hpp"
+#include "support/json_reads.hpp"
 
 namespace fuzz {
 
@@ -73,6 +74,14 @@ Depth json_document_target(std::string_view data) {
     expect(common::to_ordered_json(doc->root()).dump() == tree->dump(), "both readers read the same value",
            tree->dump().substr(0, 200));
     expect_number_texts(doc->root());
+    // The strict typed reader reads the document as it reads the tree (JsonViewFields' reads).
+    for (const auto dialect : {common::JsonReader::Dialect::terse, common::JsonReader::Dialect::quoting}) {
+      const common::JsonReader r("fuzz.json", 1, dialect);
+      expect(suite_test::every_read(r, doc->root()) == suite_test::every_read(r, *tree), "a document reads as its tree reads",
+             tree->dump().substr(0, 200));
+    }
+    expect(common::dump_excerpt(doc->root(), common::kMaxQuotedInputBytes) == common::excerpt(tree->dump()),
+           "a document's bounded dump is its tree's excerpt", tree->dump().substr(0, 200));
     depth = Depth::accepted;
   }
   return depth;
