@@ -1,8 +1,10 @@
 #include "common/json_document.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/json_string.hpp"
 
 namespace common {
 
@@ -34,32 +36,20 @@ struct PrefixWriter {
   }
 };
 
-// A string as nlohmann's dump() writes it (ensure_ascii off): quotes, the two-character escapes,
-// \u00xx (lowercase) for the other control characters, every other byte as it is.
+// A string as nlohmann's dump() writes it (ensure_ascii off), which for valid UTF-8 is what
+// append_json_string writes: escaped a piece at a time (cut between characters), so a 200 MB
+// string is never copied whole.
 void dump_string(std::string_view s, PrefixWriter& w) {
   w.add("\"");
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    w.add(s.substr(run, i - run));
-    run = i + 1;
-    switch (c) {
-      case '"': w.add("\\\""); break;
-      case '\\': w.add("\\\\"); break;
-      case '\b': w.add("\\b"); break;
-      case '\f': w.add("\\f"); break;
-      case '\n': w.add("\\n"); break;
-      case '\r': w.add("\\r"); break;
-      case '\t': w.add("\\t"); break;
-      default: {
-        static constexpr char kHex[] = "0123456789abcdef";
-        const char u[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-        w.add(std::string_view(u, sizeof u));
-      }
-    }
+  std::string piece;
+  while (!s.empty()) {
+    std::size_t n = std::min<std::size_t>(s.size(), 4096);
+    while (n > 1 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    piece.clear();
+    append_json_string(piece, s.substr(0, n));
+    w.add(std::string_view(piece).substr(1, piece.size() - 2));
+    s.remove_prefix(n);
   }
-  w.add(s.substr(run));
   w.add("\"");
 }
 

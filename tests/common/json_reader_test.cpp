@@ -143,6 +143,10 @@ TEST_CASE("json_reader: JsonFields reads by key with the object's path, file and
 TEST_CASE("json_reader: a JsonView reads as its tree reads, value for value and message for message") {
   using suite_test::every_read;
   const std::string long_string = "\"" + std::string(300, 'w') + "\\u00e9\\n\\u0001\"";
+  // Past the bounded dump's 4096-byte pieces, a two-byte character astride each cut.
+  std::string accents = "\"";
+  for (int i = 0; i < 5000; ++i) accents += i % 700 == 0 ? "\\n" : "\xC3\xA9";
+  accents += "\"";
   std::string long_array = "[";
   for (int i = 0; i < 120; ++i) long_array += (i ? ",\"" : "\"") + std::to_string(i) + "\\t\"";
   long_array += "]";
@@ -153,7 +157,7 @@ TEST_CASE("json_reader: a JsonView reads as its tree reads, value for value and 
         std::string("\"ab\""), std::string("\"learned\""), std::string("\"a b\\\"\\\\\""), std::string("\"abcdefghij\""),
         std::string("[]"), std::string("[\"x\",\"y1\"]"), std::string("[\"x\",2]"), std::string("[\"1x\"]"),
         std::string("{}"), std::string("{\"a\":1}"), std::string("{\"a\":1,\"c\":2}"), std::string("{\"b\":[{}]}"),
-        std::string("{\"\\u00e9\":{\"k\":[1,2.5,null,true,\"s\"]}}"), long_string, long_array}) {
+        std::string("{\"\\u00e9\":{\"k\":[1,2.5,null,true,\"s\"]}}"), long_string, long_array, accents}) {
     CAPTURE(text);
     const ordered_json tree = parse(text);
     auto doc = common::parse_json_document(text);
