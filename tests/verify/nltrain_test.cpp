@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "nl_audit/kernel_identity.hpp"
+#include "nl_audit/receipt.hpp"
 #include "verify/nltrain.hpp"
 #include "verify_fixtures.hpp"
 
@@ -13,13 +15,24 @@ namespace {
 
 std::vector<std::string> receipts() { return verify_test::fixture_lines("nltrain/receipts-d8.jsonl"); }
 
+// The fixture was trained with one OpenBLAS core (AVX-512); another core's sgemm sums in another
+// order, so on a machine with another BLAS the fixture is checked as a user's receipts from
+// another machine are (bp verify nltrain --cross-machine: way (b)'s fp64 bound where bits differ).
+verify::NltrainOptions options_for(const std::string& first_line) {
+  auto r = nl_audit::read_receipt(first_line, "receipts-d8.jsonl", 1);
+  REQUIRE(r.ok());
+  verify::NltrainOptions o;
+  o.cross_machine = r->blas != nl_audit::blas_identity();
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("nltrain: the fixture run's receipts pass every rule") {
   const auto lines = receipts();
   REQUIRE(lines.size() >= 2);
   const verify_test::TextInput in(verify_test::joined(lines));
-  auto v = verify::verify_nltrain(in.fd(), "receipts-d8.jsonl", {});
+  auto v = verify::verify_nltrain(in.fd(), "receipts-d8.jsonl", options_for(lines[0]));
   REQUIRE(v.ok());
   CHECK(v->receipts() == lines.size());
   CHECK(v->failure_count() == 0);
@@ -32,7 +45,7 @@ TEST_CASE("nltrain: the fixture run's receipts pass every rule") {
 TEST_CASE("nltrain: a receipt repeated fails the chain rule") {
   const auto lines = receipts();
   const verify_test::TextInput in(verify_test::joined({lines[0], lines[0]}));
-  auto v = verify::verify_nltrain(in.fd(), "repeated.jsonl", {});
+  auto v = verify::verify_nltrain(in.fd(), "repeated.jsonl", options_for(lines[0]));
   REQUIRE(v.ok());
   REQUIRE(v->failure_count() > 0);
   CHECK(v->tally()[2].failed > 0);

@@ -8,6 +8,7 @@
 NLTRAIN=$1
 MODE=${2:-check}
 . "$(dirname "$0")/cli_assert.sh"
+. "$(dirname "$0")/blas_core.sh"
 GOLDEN=$(cd "$(dirname "$0")/../../../fixtures/nltrain" && pwd)/vocab256-d8.golden
 cd "$WORK" || exit 2
 
@@ -37,14 +38,8 @@ if [ "$MODE" = --print ]; then
   digests golden
   exit $?
 fi
-# The golden names the BLAS core it was printed with. Where this CPU has that core's instructions
-# (Cooperlake: AVX-512 with BF16), OpenBLAS is told to use it: its own detection can name another
-# core on the same CPU (under a hypervisor, SkylakeX), and the test would only be skipped there.
-want_core=$(grep '^blas ' "$GOLDEN" | sed -E 's/.*\(core_([A-Za-z0-9]+)\).*/\1/')
-if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "$want_core" = Cooperlake ] &&
-  grep -qw avx512_bf16 /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo; then
-  export OPENBLAS_CORETYPE=Cooperlake
-fi
+# The golden names the BLAS core it was printed with (Cooperlake: blas_core.sh pins it where the
+# CPU has its instructions; OpenBLAS's own detection can name SkylakeX on the same CPU).
 digests plain >plain.golden || { echo "FAIL: the default run did not complete" >&2; exit 1; }
 want_blas=$(grep '^blas ' "$GOLDEN")
 if [ "$(grep '^blas ' plain.golden)" != "$want_blas" ]; then
