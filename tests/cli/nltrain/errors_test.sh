@@ -137,9 +137,10 @@ run "$NLTRAIN" eval --checkpoint nowhere
 expect_error 2 "nowhere: no checkpoint here"
 
 # Two trainers on one directory: the second is refused while the first holds the lock.
-flock -n good -c 'sleep 5' &
+flock good -c 'sleep 5' &
 holder=$!
-sleep 0.3
+# Until the holder has the lock (a fixed wait can end first on a loaded machine).
+for _ in $(seq 1 600); do flock -n good true 2>/dev/null || break; sleep 0.05; done
 run "$NLTRAIN" train --resume good
 expect_error 2 "another nltrain is training into this directory"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
