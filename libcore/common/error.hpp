@@ -54,6 +54,13 @@ class Error {
     if (e.where_.file.empty()) e.where_.file = std::move(file);
     return e;
   }
+  // Returns a copy with the line filled in where it was unknown (a reader of one line of a stream
+  // that errs from code that knows no lines: the config of a receipt, say).
+  [[nodiscard]] Error at_line(std::int64_t line) const {
+    Error e = *this;
+    if (e.where_.line == 0) e.where_.line = line;
+    return e;
+  }
   // Returns a copy reported against `file`, whatever it named before.
   [[nodiscard]] Error for_file(std::string file) const {
     Error e = *this;

@@ -271,7 +271,7 @@ class Reader {
     auto cfg_obj = mf.object("config");
     if (!cfg_obj.ok()) return cfg_obj.error();
     auto cfg = nl::parse_config_json(*cfg_obj, "/model/config");
-    if (!cfg.ok()) return cfg.error().at_file(file_);
+    if (!cfg.ok()) return cfg.error().at_file(file_).at_line(line_);
     r.cfg = std::move(*cfg);
     auto opt_obj = mf.object("optimizer");
     if (!opt_obj.ok()) return opt_obj.error();

@@ -265,7 +265,7 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   std::optional<nl::BasicTrainerState<T>>& carried = carried_as<T>();
   if (r.before) {
     auto b = decode_state<T>(*r.before, r.cfg, r.opt);
-    if (!b.ok()) return b.error().at_file(file);
+    if (!b.ok()) return b.error().at_file(file).at_line(line);
     before = std::move(*b);
   } else if (carried) {
     before = std::move(*carried);
@@ -278,7 +278,7 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   const nl::BasicTrainerState<T>& seen = before;  // as the step read it
 
   auto trainer = nl::BasicTrainer<T>::from_state(before);
-  if (!trainer.ok()) return trainer.error().at_file(file);
+  if (!trainer.ok()) return trainer.error().at_file(file).at_line(line);
   nl::BasicStepTrace<T> trace;
   auto report = trainer->build_step(registry, ids, targets, nl::GradientPath::hand_written, &trace);
   if (!report.ok()) {
@@ -314,7 +314,7 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   std::optional<nl::BasicStepTrace<T>> decoded;
   if (full && !grads_same) {
     auto g = decode_gradients<T>(r.gradients, r.cfg, nl::Pulse{r.pulse});
-    if (!g.ok()) return g.error().at_file(file);
+    if (!g.ok()) return g.error().at_file(file).at_line(line);
     decoded = std::move(*g);
   }
   BasicStageResult<T> stage;
@@ -362,7 +362,7 @@ common::Status StreamVerifier::Impl::step_as(Receipt& r, std::string_view text, 
   nl::BasicTrainerState<T> stored_after;
   if (full && !same_digests(r.after.tensors, rec_after)) {
     auto a = decode_state<T>(r.after, r.cfg, r.opt);
-    if (!a.ok()) return a.error().at_file(file);
+    if (!a.ok()) return a.error().at_file(file).at_line(line);
     stored_after = std::move(*a);
   } else {
     stored_after = std::move(stage.after);

@@ -53,6 +53,20 @@ TEST_CASE("nltrain: a receipt repeated fails the chain rule") {
   CHECK(v->failures().front().line == 2);
 }
 
+TEST_CASE("nltrain: a receipt whose model config is refused is named by its line") {
+  const auto lines = receipts();
+  std::string bad = lines[1];
+  const auto at = bad.find("\"d\":8,");
+  REQUIRE(at != std::string::npos);
+  bad.replace(at, 6, "\"d\":8.0,");
+  const verify_test::TextInput in(verify_test::joined({lines[0], bad}));
+  auto v = verify::verify_nltrain(in.fd(), "bad.jsonl", options_for(lines[0]));
+  REQUIRE_FALSE(v.ok());
+  CHECK(v.error().failure() == verify::StreamFailure::rejected);
+  CHECK(v.error().line() == 2);
+  CHECK(v.error().message() == "bad.jsonl:2: /model/config/d: expected a non-negative integer, got 8.0");
+}
+
 TEST_CASE("nltrain: a truncated receipt and an empty stream stop the run") {
   SUBCASE("truncated") {
     const verify_test::TextInput in(receipts()[0].substr(0, 200) + "\n");
