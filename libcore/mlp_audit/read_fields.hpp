@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/js_json_text.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "common/result.hpp"
@@ -40,7 +41,9 @@ class FieldReader {
   [[nodiscard]] common::Result<double> finite(const common::JsonViewFields& f, const char* key, double lo, double hi) const {
     auto v = f.number(key);
     if (!v.ok()) return v.error();
-    if (!(*v >= lo && *v <= hi)) return f.error(key, "is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    if (!(*v >= lo && *v <= hi)) {
+      return f.error(key, "is out of range [" + common::js_number_to_string(lo) + ", " + common::js_number_to_string(hi) + "]");
+    }
     return *v;
   }
   // The numbers of the array at `key` (its size already checked by the caller), each an fp32

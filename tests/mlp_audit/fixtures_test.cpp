@@ -128,7 +128,9 @@ TEST_CASE("mlp_audit: a malformed receipt is an error naming the line and JSON p
   const std::string ce = "\"reduction\":\"mean\"";
   CHECK(error_for(ce, ce + ",\"weight\":[1,0.1,2]").find("/model/loss/weight/1: is not an fp32 value") != std::string::npos);
   CHECK(error_for(ce, ce + ",\"weight\":[1,2]").find("/model/loss/weight") != std::string::npos);
-  CHECK(error_for(ce, ce + ",\"label_smoothing\":1.5").find("/model/loss/label_smoothing") != std::string::npos);
+  CHECK(error_for(ce, ce + ",\"label_smoothing\":1.5").find("/model/loss/label_smoothing: is out of range [0, 1]") != std::string::npos);
+  // A range's bounds are written as JavaScript writes numbers, never by printf ("1000000.000000").
+  CHECK(error_for("\"lr\":0.01,\"loss\"", "\"lr\":-1,\"loss\"").find("/step/lr: is out of range [0, 1000000]") != std::string::npos);
   CHECK(error_for("\"kind\":\"cross_entropy\",\"reduction\":\"mean\"", "\"kind\":\"mse\",\"reduction\":\"mean\",\"label_smoothing\":0.1")
             .find("/model/loss/label_smoothing: is for cross_entropy only") != std::string::npos);
   CHECK(error_for(ce, ce + ",\"pos_weight\":[1,1,1]").find("/model/loss/pos_weight: is for bce_with_logits only") != std::string::npos);
