@@ -115,3 +115,8 @@ set_tests_properties(nltrain_cli_device PROPERTIES LABELS "nltrain;bp;cli")
 add_test(NAME nltrain_cli_spill_full
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/spill_full_test.sh $<TARGET_FILE:nltrain>)
 set_tests_properties(nltrain_cli_spill_full PROPERTIES LABELS "nltrain;cli")
+# The recorded-bits tests again with OpenBLAS's AVX2 core, as on a machine without AVX-512.
+add_test(NAME nltrain_cli_foreign_core
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/nltrain/foreign_core_test.sh $<TARGET_FILE:nltrain> $<TARGET_FILE:atenia>
+                 $<TARGET_FILE:bp> $<TARGET_FILE:verify_tests> $<TARGET_FILE:fuzz_smoke> "${SUITE_PYTHON_VENV}")
+set_tests_properties(nltrain_cli_foreign_core PROPERTIES SKIP_RETURN_CODE 77 LABELS "nltrain;atenia;bp;cli")
