@@ -8,6 +8,12 @@
 
 namespace common {
 
+std::string js_string(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return js_number_to_string(v);
+}
+
 std::string js_number_to_string(double v) {
   if (std::isnan(v) || std::isinf(v)) return "null";  // JSON.stringify's spelling of non-finite numbers
   if (v == 0) return "0";

@@ -10,6 +10,9 @@
 namespace common {
 
 [[nodiscard]] std::string js_number_to_string(double v);
+// JavaScript's String(v): js_number_to_string's digits, and NaN, Infinity, -Infinity by name (what
+// messages that quote a number print; JSON text has null there).
+[[nodiscard]] std::string js_string(double v);
 // indent 0: JSON.stringify(value) (no whitespace at all).
 [[nodiscard]] std::string js_stringify_pretty(const nlohmann::ordered_json& value, int indent);
 [[nodiscard]] inline std::string js_stringify(const nlohmann::ordered_json& value) { return js_stringify_pretty(value, 0); }

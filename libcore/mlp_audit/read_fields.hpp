@@ -42,7 +42,7 @@ class FieldReader {
     auto v = f.number(key);
     if (!v.ok()) return v.error();
     if (!(*v >= lo && *v <= hi)) {
-      return f.error(key, "is out of range [" + common::js_number_to_string(lo) + ", " + common::js_number_to_string(hi) + "]");
+      return f.error(key, "is out of range [" + common::js_string(lo) + ", " + common::js_string(hi) + "]");
     }
     return *v;
   }

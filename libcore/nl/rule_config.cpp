@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/js_json_text.hpp"
+
 namespace nl {
 
 std::string_view to_string(RuleKind kind) {
@@ -16,7 +18,7 @@ common::Status bad(const std::string& field, const std::string& what) {
 }
 
 common::Status non_negative(const char* field, double v) {
-  if (!std::isfinite(v) || v < 0) return bad(field, "must be finite and >= 0, got " + std::to_string(v));
+  if (!std::isfinite(v) || v < 0) return bad(field, "must be finite and >= 0, got " + common::js_string(v));
   return {};
 }
 

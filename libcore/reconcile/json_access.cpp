@@ -118,10 +118,6 @@ PathLookup resolve_path(const Json& root, std::string_view path) {
   return {v, {}};
 }
 
-std::string js_number(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  return common::js_number_to_string(v);
-}
+std::string js_number(double v) { return common::js_string(v); }
 
 }  // namespace reconcile

@@ -23,6 +23,9 @@ TEST_CASE("rule_config: inconsistent sizes and constants are errors naming the f
   CHECK(msg([](nl::RuleConfig& c) { c.d_c = 9; }).find("d_c") != std::string::npos);
   CHECK(msg([](nl::RuleConfig& c) { c.lambda_2 = -1; }).find("lambda_2") != std::string::npos);
   CHECK(msg([](nl::RuleConfig& c) { c.huber_delta = NAN; }).find("huber_delta") != std::string::npos);
+  // The value as written, however small (std::to_string gave "-0.000000"), NaN and infinities too.
+  CHECK(msg([](nl::RuleConfig& c) { c.lambda_k = -1e-9; }) == "rule config: lambda_k: must be finite and >= 0, got -1e-9");
+  CHECK(msg([](nl::RuleConfig& c) { c.huber_delta = INFINITY; }) == "rule config: huber_delta: must be finite and >= 0, got Infinity");
   CHECK(msg([](nl::RuleConfig& c) { c.p = 0.5; }).find("p:") != std::string::npos);
 }
 
