@@ -9,6 +9,7 @@
 
 #include "common/json_lexer.hpp"
 #include "common/json_release.hpp"
+#include "common/json_string.hpp"
 
 namespace common {
 // Named, not anonymous: in a unity batch this file shares one unit with json_fast_reader.cpp and
@@ -312,6 +313,45 @@ std::optional<JsonDocument> tokenize(std::string&& text, std::size_t start, std:
   return doc;
 }
 
+// `v` as text the tokenizer reads back as the same values, kinds included: nlohmann's dump but
+// for a signed integer zero (the text -0), which dump() writes as 0, an unsigned integer's text.
+void write_for_tokenizer(const nlohmann::ordered_json& v, std::string& out) {
+  switch (v.type()) {
+    case nlohmann::ordered_json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, member] : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, key);
+        out += ':';
+        write_for_tokenizer(member, out);
+      }
+      out += '}';
+      return;
+    }
+    case nlohmann::ordered_json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first) out += ',';
+        first = false;
+        write_for_tokenizer(e, out);
+      }
+      out += ']';
+      return;
+    }
+    case nlohmann::ordered_json::value_t::string: append_json_string(out, v.get_ref<const std::string&>()); return;
+    case nlohmann::ordered_json::value_t::number_integer:
+      if (v.get<std::int64_t>() == 0) {
+        out += "-0";
+        return;
+      }
+      [[fallthrough]];
+    default: out += v.dump();
+  }
+}
+
 }  // namespace document_tokenizer
 
 using document_tokenizer::kBom;
@@ -334,9 +374,10 @@ Result<JsonDocument> parse_json_document_keeping(std::string& text, const JsonIn
   }
   auto tree = parse_json_text(text, options);
   if (!tree) return tree.error();
-  // Accepted by the checked reader alone (duplicate keys, an underflowing number): its tree,
-  // written out, is text the tokenizer reads as the same values.
-  std::string again = tree->dump();
+  // Accepted by the checked reader alone (duplicate keys, an underflowing number, a second BOM):
+  // its tree, written out, is text the tokenizer reads as the same values.
+  std::string again;
+  document_tokenizer::write_for_tokenizer(*tree, again);
   common::release_json(*tree);
   if (auto doc = tokenize(std::move(again), 0, options.max_depth)) return std::move(*doc);
   return Error::malformed("the JSON document reader refused the checked reader's own output", {options.file, 0, ""});
