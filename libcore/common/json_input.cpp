@@ -202,6 +202,10 @@ Result<std::string_view> check_envelope(std::string_view text, const JsonInputOp
                               {options.file, options.first_line, ""});
     }
     text.remove_prefix(kBom.size());
+    if (text.starts_with(kBom)) {  // nlohmann's lexer would skip it too
+      return Error::malformed("a second UTF-8 byte order mark at byte 3; JSON text cannot start with one",
+                              {options.file, options.first_line, ""});
+    }
   }
   return text;
 }

@@ -88,6 +88,12 @@ TEST_CASE("json_input: byte order mark is rejected or stripped as the caller say
   auto r = parse_json_text(text, strip);
   REQUIRE(r.ok());
   CHECK((*r)["a"] == 1);
+  // One mark is stripped, not two: JSON text has no byte order mark (nlohmann's own lexer skipped
+  // a second one; JSON.parse and Python's json refuse it).
+  strip.file = "two.json";
+  auto two = parse_json_text("\xEF\xBB\xBF" + text, strip);
+  REQUIRE_FALSE(two.ok());
+  CHECK(two.error().to_string() == "two.json:1: a second UTF-8 byte order mark at byte 3; JSON text cannot start with one");
 }
 
 TEST_CASE("json_input: JSONL records, CRLF, blank lines, line numbers") {
