@@ -11,6 +11,7 @@ target_link_libraries(fuzz_json_targets PUBLIC suite::common)
 target_include_directories(fuzz_json_targets PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # support/json_reads.hpp
 add_library(fuzz_targets STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_targets.cpp ${CMAKE_CURRENT_LIST_DIR}/fuzz_import_target.cpp
                                 ${CMAKE_CURRENT_LIST_DIR}/fuzz_tensor_step_target.cpp)
+target_include_directories(fuzz_targets PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # support/foreign_blas.hpp
 target_link_libraries(fuzz_targets PUBLIC fuzz_json_targets suite::importer suite::reconcile suite::receipt suite::schema_registry
                                           suite::nl_audit)
 

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "nl_audit/kernel_identity.hpp"
-#include "nl_audit/receipt.hpp"
+#include "support/foreign_blas.hpp"
 #include "verify/nltrain.hpp"
 #include "verify_fixtures.hpp"
 
@@ -19,10 +18,8 @@ std::vector<std::string> receipts() { return verify_test::fixture_lines("nltrain
 // order, so on a machine with another BLAS the fixture is checked as a user's receipts from
 // another machine are (bp verify nltrain --cross-machine: way (b)'s fp64 bound where bits differ).
 verify::NltrainOptions options_for(const std::string& first_line) {
-  auto r = nl_audit::read_receipt(first_line, "receipts-d8.jsonl", 1);
-  REQUIRE(r.ok());
   verify::NltrainOptions o;
-  o.cross_machine = r->blas != nl_audit::blas_identity();
+  o.cross_machine = suite_test::made_with_another_blas(first_line);
   return o;
 }
 
