@@ -107,16 +107,19 @@ int run_reconcile(const Invocation& inv) {
   verbose_log(inv, "processing " + path);
   auto input = read_input(path);
   if (auto* e = std::get_if<CliError>(&input)) return fail(inv, *e);
-  auto doc = read_one_receipt(std::get<InputText>(input), path);
+  // A document, not a tree: the rules read it in place (reconcile::ReadReceipt).
+  auto doc = read_one_receipt_document(std::get<InputText>(input), path);
   if (auto* e = std::get_if<CliError>(&doc)) return fail(inv, *e);
-  const auto& receipt = std::get<nlohmann::ordered_json>(doc);
+  auto& document = std::get<common::JsonDocument>(doc);
+  const common::JsonView receipt = document.root();
   if (inv.verbose) {
     const verify::ReceiptLabel label = verify::describe_receipt(receipt);
     if (label.schema_version) verbose_log(inv, "schema_version: " + *label.schema_version);
     if (label.fixture_id) verbose_log(inv, "fixture_id: " + *label.fixture_id);
     verbose_log(inv, "reconciling...");
   }
-  return report_result(inv, reconcile::reconcile_receipt(receipt));
+  const reconcile::ReadReceipt read(std::move(document));  // its nodes freed as they are read
+  return report_result(inv, reconcile::reconcile_receipt(read));
 }
 
 }  // namespace bp::cli

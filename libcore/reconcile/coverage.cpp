@@ -38,7 +38,7 @@ RuleSet record_coverage(const Json& r) {
   }
   for (int n = 4; n <= 8; ++n) s.add(n);
   const Json* topology = member(r, "topology");
-  const auto* activation = topology ? string_member(*topology, "activation_output") : nullptr;
+  const auto activation = topology ? string_member(*topology, "activation_output") : std::nullopt;
   if (activation && *activation == "softmax") s.add(11);
   const Json* loss = member(r, "loss");
   const Json* batch = member(r, "batch");
@@ -60,13 +60,13 @@ RuleSet record_coverage(const Json& r) {
   }
   if (labelled_external_imported(r) || has_observer_markers(r)) s.add(14);
   const Json* status = member(r, "fixture_status");
-  const auto* verification = status ? string_member(*status, "verification_state") : nullptr;
+  const auto verification = status ? string_member(*status, "verification_state") : std::nullopt;
   if (verification && *verification == "engine_recompute_skipped_with_basis") s.add(15);
   const Json* attestor = member(r, "attestor");
-  const auto* digest = attestor ? string_member(*attestor, "signed_subject_digest") : nullptr;
+  const auto digest = attestor ? string_member(*attestor, "signed_subject_digest") : std::nullopt;
   if (digest && !digest->empty()) s.add(16);
   if (has_batch) {
-    const auto* reduction = string_member(*batch, "reduction");
+    const auto reduction = string_member(*batch, "reduction");
     if (reduction && (*reduction == "mean" || *reduction == "sum")) s.add(18);
     if (array_member(*batch, "sample_order")) s.add(19);
   }

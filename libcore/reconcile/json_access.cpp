@@ -7,30 +7,23 @@
 
 namespace reconcile {
 
-const Json* member(const Json& obj, std::string_view key) noexcept {
-  if (!obj.is_object()) return nullptr;
-  const auto& map = obj.get_ref<const Json::object_t&>();
-  // Scan from the back: with duplicate keys in the text the last one is what JSON.parse keeps.
-  for (auto it = map.rbegin(); it != map.rend(); ++it) {
-    if (same_key(it->first, key)) return &it->second;
-  }
-  return nullptr;
-}
+const Json* member(const Json& obj, std::string_view key) noexcept { return obj.find(key); }
 
 std::optional<double> as_number(const Json& v) noexcept {
   if (!v.is_number()) return std::nullopt;
-  return v.get<double>();
+  return v.number();
 }
 
 std::optional<double> number_member(const Json& obj, std::string_view key) noexcept {
   return as_number(member(obj, key));
 }
 
-const std::string* as_string(const Json* v) noexcept {
-  return v && v->is_string() ? &v->get_ref<const std::string&>() : nullptr;
+std::optional<std::string_view> as_string(const Json* v) noexcept {
+  if (!v || !v->is_string()) return std::nullopt;
+  return v->string();
 }
 
-const std::string* string_member(const Json& obj, std::string_view key) noexcept {
+std::optional<std::string_view> string_member(const Json& obj, std::string_view key) noexcept {
   return as_string(member(obj, key));
 }
 
@@ -44,10 +37,47 @@ const Json* array_member(const Json& obj, std::string_view key) noexcept {
   return v && v->is_array() ? v : nullptr;
 }
 
+const Tree* member(const Tree& obj, std::string_view key) noexcept {
+  if (!obj.is_object()) return nullptr;
+  const auto& map = obj.get_ref<const Tree::object_t&>();
+  // Scan from the back: with duplicate keys in the text the last one is what JSON.parse keeps.
+  for (auto it = map.rbegin(); it != map.rend(); ++it) {
+    if (same_key(it->first, key)) return &it->second;
+  }
+  return nullptr;
+}
+
+std::optional<double> as_number(const Tree& v) noexcept {
+  if (!v.is_number()) return std::nullopt;
+  return v.get<double>();
+}
+
+std::optional<double> number_member(const Tree& obj, std::string_view key) noexcept {
+  return as_number(member(obj, key));
+}
+
+const std::string* as_string(const Tree* v) noexcept {
+  return v && v->is_string() ? &v->get_ref<const std::string&>() : nullptr;
+}
+
+const std::string* string_member(const Tree& obj, std::string_view key) noexcept {
+  return as_string(member(obj, key));
+}
+
+const Tree* object_member(const Tree& obj, std::string_view key) noexcept {
+  const auto* v = member(obj, key);
+  return v && v->is_object() ? v : nullptr;
+}
+
+const Tree* array_member(const Tree& obj, std::string_view key) noexcept {
+  const auto* v = member(obj, key);
+  return v && v->is_array() ? v : nullptr;
+}
+
 ObjectIndex::ObjectIndex(const Json* obj) {
   if (!obj || !obj->is_object()) return;
   map_.reserve(obj->size());
-  for (const auto& [k, v] : obj->get_ref<const Json::object_t&>()) map_.insert_or_assign(std::string_view(k), &v);
+  for (const JsonMember& m : obj->members()) map_.insert_or_assign(m.first, &m.second);
 }
 
 const Json* ObjectIndex::find(std::string_view key) const noexcept {
@@ -57,7 +87,7 @@ const Json* ObjectIndex::find(std::string_view key) const noexcept {
 
 namespace {
 
-std::string quoted(std::string_view s) { return Json(std::string(s)).dump(); }
+std::string quoted(std::string_view s) { return Tree(std::string(s)).dump(); }
 
 }  // namespace
 
@@ -113,7 +143,7 @@ PathLookup resolve_path(const Json& root, std::string_view path) {
     const char* kind = cursor->is_string() ? "string" : cursor->is_boolean() ? "boolean" : "object";
     return {std::nullopt, "path " + q + " resolved to " + kind + ", expected a number"};
   }
-  const double v = cursor->get<double>();
+  const double v = cursor->number();
   if (!std::isfinite(v)) return {std::nullopt, "path " + q + " resolved to a non-finite number (" + js_number(v) + ")"};
   return {v, {}};
 }

@@ -11,17 +11,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reconcile/read_json.hpp"
+
 namespace reconcile {
 
-using Json = nlohmann::ordered_json;
+// What the rules build (evidence, the engine's input) and what the importer reads with the
+// accessors below.
+using Tree = nlohmann::ordered_json;
 
 // k == key, the length and the first byte compared before the rest: most keys of a receipt object
 // differ in one of them, and a call to memcmp per key scanned showed in every profile.
-[[nodiscard]] inline bool same_key(const std::string& k, std::string_view key) noexcept {
+[[nodiscard]] inline bool same_key(std::string_view k, std::string_view key) noexcept {
   return k.size() == key.size() && (key.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), key.size()) == 0));
 }
 
-// obj[key] when obj is an object holding key (the last value when a key was duplicated in the text).
+// obj[key] when obj is an object holding key.
 [[nodiscard]] const Json* member(const Json& obj, std::string_view key) noexcept;
 [[nodiscard]] inline const Json* member(const Json* obj, std::string_view key) noexcept {
   return obj ? member(*obj, key) : nullptr;
@@ -31,10 +35,25 @@ using Json = nlohmann::ordered_json;
   return v ? as_number(*v) : std::nullopt;
 }
 [[nodiscard]] std::optional<double> number_member(const Json& obj, std::string_view key) noexcept;
-[[nodiscard]] const std::string* as_string(const Json* v) noexcept;
-[[nodiscard]] const std::string* string_member(const Json& obj, std::string_view key) noexcept;
+[[nodiscard]] std::optional<std::string_view> as_string(const Json* v) noexcept;
+[[nodiscard]] std::optional<std::string_view> string_member(const Json& obj, std::string_view key) noexcept;
 [[nodiscard]] const Json* object_member(const Json& obj, std::string_view key) noexcept;  // only if an object
 [[nodiscard]] const Json* array_member(const Json& obj, std::string_view key) noexcept;   // only if an array
+
+// The same on an ordered_json tree (the last value when a key was duplicated in the text).
+[[nodiscard]] const Tree* member(const Tree& obj, std::string_view key) noexcept;
+[[nodiscard]] inline const Tree* member(const Tree* obj, std::string_view key) noexcept {
+  return obj ? member(*obj, key) : nullptr;
+}
+[[nodiscard]] std::optional<double> as_number(const Tree& v) noexcept;
+[[nodiscard]] inline std::optional<double> as_number(const Tree* v) noexcept {
+  return v ? as_number(*v) : std::nullopt;
+}
+[[nodiscard]] std::optional<double> number_member(const Tree& obj, std::string_view key) noexcept;
+[[nodiscard]] const std::string* as_string(const Tree* v) noexcept;
+[[nodiscard]] const std::string* string_member(const Tree& obj, std::string_view key) noexcept;
+[[nodiscard]] const Tree* object_member(const Tree& obj, std::string_view key) noexcept;  // only if an object
+[[nodiscard]] const Tree* array_member(const Tree& obj, std::string_view key) noexcept;   // only if an array
 
 // Constant-time key lookup into one JSON object (ordered_json's own lookup is a linear scan,
 // quadratic over a receipt with thousands of parameters). Views keys of `obj`, which must outlive it.

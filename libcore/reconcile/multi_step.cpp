@@ -38,14 +38,14 @@ RecordFacts::~RecordFacts() = default;
 RecordFacts::RecordFacts(RecordFacts&&) noexcept = default;
 RecordFacts& RecordFacts::operator=(RecordFacts&&) noexcept = default;
 
-RecordFacts record_facts(const Json& receipt) noexcept {
+RecordFacts record_facts(const ReadReceipt& receipt) noexcept {
   // notes() is const and reads no state: one set of rules serves every thread.
   static const auto rules = cross_record_rules();
   RecordFacts facts;
   try {
     facts.data_ = std::make_unique<RecordFacts::Data>();
     try {
-      facts.data_->coverage = coverage_notes(receipt);
+      facts.data_->coverage = coverage_notes(receipt.root());
       for (const auto& rule : rules) facts.data_->notes.push_back(rule->notes(receipt));
     } catch (...) {
       facts.data_->error = std::current_exception();
@@ -72,11 +72,25 @@ MultiStepReconciler::~MultiStepReconciler() = default;
 
 std::size_t MultiStepReconciler::records_seen() const noexcept { return state_->records; }
 
-Result MultiStepReconciler::add(const Json& receipt) noexcept {
-  return add(receipt, reconcile_receipt(receipt, state_->options));
+RecordFacts record_facts(const Tree& receipt) noexcept {
+  RecordFacts facts;
+  try {
+    return record_facts(ReadReceipt(receipt));
+  } catch (...) {
+    return facts;  // no room to read it: add() reports it
+  }
 }
 
-Result MultiStepReconciler::add(const Json& receipt, Result own) noexcept {
+Result MultiStepReconciler::add(const Tree& receipt) noexcept {
+  try {
+    const ReadReceipt read(receipt);
+    return add(read, reconcile_receipt(read, state_->options));
+  } catch (...) {
+    return add(RecordFacts(), Result());  // no room to read it: reported as the record's failure
+  }
+}
+
+Result MultiStepReconciler::add(const ReadReceipt& receipt, Result own) noexcept {
   return add(record_facts(receipt), std::move(own));
 }
 
@@ -118,7 +132,7 @@ Result MultiStepReconciler::finish() noexcept {
   });
 }
 
-Result reconcile_multi_step(std::span<const Json> receipts) noexcept {
+Result reconcile_multi_step(std::span<const Tree> receipts) noexcept {
   return contained("receipts", "Bundle", [&] {
     MultiStepReconciler multi;
     Result all;

@@ -3,20 +3,20 @@
 namespace reconcile {
 namespace {
 
-const std::string* optimizer_name(const Json& update) noexcept {
+std::optional<std::string_view> optimizer_name(const Json& update) noexcept {
   const auto* optimizer = member(update, "optimizer");
-  return optimizer ? string_member(*optimizer, "name") : nullptr;
+  return optimizer ? string_member(*optimizer, "name") : std::nullopt;
 }
 
 }  // namespace
 
 bool is_adam_family_update(const Json& update) noexcept {
-  const auto* name = optimizer_name(update);
+  const auto name = optimizer_name(update);
   return name && (*name == "adam" || *name == "adamw");
 }
 
 bool is_sgd_momentum_update(const Json& update) noexcept {
-  const auto* name = optimizer_name(update);
+  const auto name = optimizer_name(update);
   return name && *name == "sgd_momentum";
 }
 
@@ -40,7 +40,7 @@ bool has_observer_markers(const Json& receipt) noexcept {
 
 bool labelled_external_imported(const Json& receipt) noexcept {
   const auto* status = member(receipt, "fixture_status");
-  const auto* state = status ? string_member(*status, "authoring_state") : nullptr;
+  const auto state = status ? string_member(*status, "authoring_state") : std::nullopt;
   return state && *state == "external_imported";
 }
 

@@ -40,7 +40,9 @@ struct Options {
   bool engine_labels = false;
 };
 
-[[nodiscard]] Result reconcile_receipt(const Json& receipt, const Options& options = {}) noexcept;
+[[nodiscard]] Result reconcile_receipt(const ReadReceipt& receipt, const Options& options = {}) noexcept;
+// The same of a tree (read as ReadReceipt(receipt)).
+[[nodiscard]] Result reconcile_receipt(const Tree& receipt, const Options& options = {}) noexcept;
 
 // What the cross-record rules and the bundle coverage read of one record, taken from it alone
 // (record_facts): pure, so it may run on any thread ahead of the record's turn, and the record's
@@ -54,12 +56,13 @@ class RecordFacts {
   RecordFacts& operator=(RecordFacts&&) noexcept;
 
  private:
-  friend RecordFacts record_facts(const Json& receipt) noexcept;
+  friend RecordFacts record_facts(const ReadReceipt& receipt) noexcept;
   friend class MultiStepReconciler;
   struct Data;
   std::unique_ptr<Data> data_;
 };
-[[nodiscard]] RecordFacts record_facts(const Json& receipt) noexcept;
+[[nodiscard]] RecordFacts record_facts(const ReadReceipt& receipt) noexcept;
+[[nodiscard]] RecordFacts record_facts(const Tree& receipt) noexcept;
 
 // Records are given one at a time and may be released by the caller after add(): only the state
 // the cross-record rules need (the previous record's parameters and optimizer state, the first
@@ -72,13 +75,13 @@ class MultiStepReconciler {
   MultiStepReconciler& operator=(const MultiStepReconciler&) = delete;
 
   // The record's own reconcile result; failure field paths are prefixed "receipts[i].".
-  [[nodiscard]] Result add(const Json& receipt) noexcept;
+  [[nodiscard]] Result add(const Tree& receipt) noexcept;
   // The same, with the record's own result already computed: `own` must be
   // reconcile_receipt(receipt, options) with this reconciler's options. The record's own rules
   // need nothing from the records before it, so a caller may run them on other threads, out of
   // order, and feed the records here in order (bp verify multi --jobs); only the cross-record
   // state is folded here.
-  [[nodiscard]] Result add(const Json& receipt, Result own) noexcept;
+  [[nodiscard]] Result add(const ReadReceipt& receipt, Result own) noexcept;
   // The same from the record's facts (record_facts(receipt)): the fold never reads the record.
   [[nodiscard]] Result add(RecordFacts facts, Result own) noexcept;
   // Cross-record failures (rules 9, 10, 17, 25, 26, in that order) and the coverage of the whole
@@ -92,6 +95,6 @@ class MultiStepReconciler {
 };
 
 // The reference's reconcileMultiStep in one call: every record's failures, then the cross-record ones.
-[[nodiscard]] Result reconcile_multi_step(std::span<const Json> receipts) noexcept;
+[[nodiscard]] Result reconcile_multi_step(std::span<const Tree> receipts) noexcept;
 
 }  // namespace reconcile

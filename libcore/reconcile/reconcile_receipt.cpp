@@ -73,7 +73,8 @@ bool run_rules(RuleContext& ctx, Result& result) {
   return true;
 }
 
-Result reconcile_checked(const Json& receipt, const Options& options) {
+Result reconcile_checked(const ReadReceipt& read, const Options& options) {
+  const Json& receipt = read.root();
   if (!receipt.is_object() && !receipt.is_array()) {
     return structural("root", std::string("Receipt is not a JSON object (got ") + json_kind(receipt) + "). " +
                                   kRunSchemaFirst);
@@ -109,7 +110,7 @@ Result reconcile_checked(const Json& receipt, const Options& options) {
   Result result;
   FailureSink sink(result);
   CascadeTracker cascades;
-  RuleContext ctx{receipt, clamped.effective, sink, cascades, options.derive_every_record, options.term_scaled_sums,
+  RuleContext ctx{receipt, read, clamped.effective, sink, cascades, options.derive_every_record, options.term_scaled_sums,
                  options.engine_labels};
   bool complete = false;
   try {
@@ -135,8 +136,12 @@ Result reconcile_checked(const Json& receipt, const Options& options) {
 
 }  // namespace
 
-Result reconcile_receipt(const Json& receipt, const Options& options) noexcept {
+Result reconcile_receipt(const ReadReceipt& receipt, const Options& options) noexcept {
   return contained("root", "Receipt", [&] { return reconcile_checked(receipt, options); });
+}
+
+Result reconcile_receipt(const Tree& receipt, const Options& options) noexcept {
+  return contained("root", "Receipt", [&] { return reconcile_checked(ReadReceipt(receipt), options); });
 }
 
 }  // namespace reconcile

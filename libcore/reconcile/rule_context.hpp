@@ -49,7 +49,8 @@ class FailureSink {
 };
 
 struct RuleContext {
-  const Json& receipt;
+  const Json& receipt;         // read.root()
+  const ReadReceipt& read;     // the trees some rules hand on (the engine input, the canonical emitter)
   Tolerance tolerance;  // numeric_policy.tolerance, already clamped to the ceiling
   FailureSink& failures;
   CascadeTracker& cascades;

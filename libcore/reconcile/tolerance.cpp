@@ -25,7 +25,7 @@ ToleranceCheck check_tolerance(double recomputed, double stored, Tolerance t, do
   return c;
 }
 
-std::optional<Tolerance> read_tolerance_policy(const nlohmann::ordered_json& policy) noexcept {
+std::optional<Tolerance> read_tolerance_policy(const Json& policy) noexcept {
   auto usable = [](std::optional<double> v) { return v && std::isfinite(*v) && *v >= 0; };
   if (auto scalar = as_number(policy)) {
     if (!usable(scalar)) return std::nullopt;
@@ -47,9 +47,9 @@ ClampedTolerance clamp_tolerance(Tolerance declared, Tolerance ceiling) noexcept
   return out;
 }
 
-Tolerance numeric_ceiling_for(const nlohmann::ordered_json& receipt) noexcept {
+Tolerance numeric_ceiling_for(const Json& receipt) noexcept {
   const auto* status = member(receipt, "fixture_status");
-  const auto* state = status ? string_member(*status, "authoring_state") : nullptr;
+  const auto state = status ? string_member(*status, "authoring_state") : std::nullopt;
   return state && *state == "external_imported" ? kObserverNumericCeiling : kNumericCeiling;
 }
 

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reconcile/read_json.hpp"
+
 namespace reconcile {
 
 struct Tolerance {
@@ -39,7 +41,7 @@ struct ToleranceCheck {
 
 // A tolerance policy as receipts spell it: a finite non-negative number (v0.1/v0.2, meaning
 // {atol: n, rtol: 0}) or an object {atol, rtol} of finite non-negative numbers. Anything else: nullopt.
-[[nodiscard]] std::optional<Tolerance> read_tolerance_policy(const nlohmann::ordered_json& policy) noexcept;
+[[nodiscard]] std::optional<Tolerance> read_tolerance_policy(const Json& policy) noexcept;
 
 struct ClampedTolerance {
   Tolerance effective;    // each axis clamped into [0, ceiling]
@@ -51,6 +53,6 @@ struct ClampedTolerance {
 
 // The ceiling for a receipt's numeric_policy.tolerance: observer ceiling when its
 // fixture_status.authoring_state is "external_imported", the engine ceiling otherwise.
-[[nodiscard]] Tolerance numeric_ceiling_for(const nlohmann::ordered_json& receipt) noexcept;
+[[nodiscard]] Tolerance numeric_ceiling_for(const Json& receipt) noexcept;
 
 }  // namespace reconcile

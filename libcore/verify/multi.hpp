@@ -23,13 +23,6 @@ namespace verify {
 // most this much of it.
 inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024 * 1024;
 
-// A record line this long or longer is read as a JsonDocument (8 bytes a value, 16 a number) and becomes a
-// tree only when its schema passes, so one huge record that fails its schema (12 million empty
-// objects, 36 MB) peaks near 0.23 GB, not 0.76. A shorter line is read straight into a tree: the
-// document reading costs a valid 7 KB record about 12% more CPU, and a tree of at most 64 KiB of
-// text (a few MB, a few records in flight) bounds nothing worth it. Same report either way.
-inline constexpr std::size_t kDocumentRecordBytes = std::size_t{64} * 1024;
-
 struct MultiOptions {
   VerdictOptions verdict;
   // Threads that parse and check records (1: this thread alone, in turn). With more, records are

@@ -31,8 +31,9 @@ PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index)
   PreparedRecord p;
   p.schema = schema_check(receipt, "schema[" + std::to_string(index) + "]");
   if (p.schema.status == CheckStatus::pass) {
-    p.own = reconcile::reconcile_receipt(receipt, derive_every_record());
-    p.facts = reconcile::record_facts(receipt);
+    const reconcile::ReadReceipt read(receipt);
+    p.own = reconcile::reconcile_receipt(read, derive_every_record());
+    p.facts = reconcile::record_facts(read);
   }
   p.label = describe_receipt(receipt);
   p.traced = receipt.is_object() && receipt.contains("trace_id");
@@ -47,11 +48,9 @@ PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index)
   p.label = describe_receipt(root);
   p.traced = root.is_object() && root.find("trace_id").has_value();
   if (p.schema.status != CheckStatus::pass) return p;
-  nlohmann::ordered_json tree = common::to_ordered_json(root);
-  receipt = common::JsonDocument();  // freed before the rules run: only the tree is held from here
-  p.own = reconcile::reconcile_receipt(tree, derive_every_record());
-  p.facts = reconcile::record_facts(tree);
-  common::release_json(tree);
+  const reconcile::ReadReceipt read(std::move(receipt));  // the document's nodes freed as they are read
+  p.own = reconcile::reconcile_receipt(read, derive_every_record());
+  p.facts = reconcile::record_facts(read);
   return p;
 }
 

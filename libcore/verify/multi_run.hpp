@@ -64,13 +64,12 @@ struct PreparedRecord {
   bool traced = false;                      // an object with a trace_id member
 };
 
-// Pure: no state, no observer; `receipt` is taken over and released.
-[[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
-// The same record read as a JsonDocument (8 bytes a value, 16 a number): the schema gate and the label are
-// decided on the document, and only a record its schema accepts becomes a tree for the rules (the
-// document freed first), so a huge record that fails its schema never costs a tree. The same
-// PreparedRecord as the tree form gives.
+// Pure: no state, no observer; `receipt` is taken over and released. verify multi reads each
+// record as a JsonDocument: the schema check, the label and the rules (reconcile::ReadReceipt,
+// 16 bytes a value, built only for a record its schema accepts) read it in place.
 [[nodiscard]] PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index);
+// The same of a tree (what tests and tree holders have): the same PreparedRecord.
+[[nodiscard]] PreparedRecord prepare_record(nlohmann::ordered_json receipt, std::size_t index);
 
 class MultiRun {
  public:

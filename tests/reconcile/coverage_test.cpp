@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "reconcile/coverage.hpp"
+#include "read_tree.hpp"
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 using reconcile::record_coverage;
+using reconcile_test::Read;
 
 namespace {
 
@@ -18,23 +20,23 @@ Json receipt_with_backward(const char* backward) {
 }  // namespace
 
 TEST_CASE("coverage: rules 1-3 run on any backward the reference calls an object, arrays included") {
-  CHECK(record_coverage(receipt_with_backward("{}")).has(1));
-  const auto as_array = record_coverage(receipt_with_backward("[]"));
+  CHECK(record_coverage(Read(receipt_with_backward("{}"))).has(1));
+  const auto as_array = record_coverage(Read(receipt_with_backward("[]")));
   CHECK(as_array.has(1));
   CHECK(as_array.has(2));
   CHECK(as_array.has(3));
   for (const char* absent : {"null", "3", "\"x\"", "true"}) {
     CAPTURE(absent);
-    CHECK_FALSE(record_coverage(receipt_with_backward(absent)).has(1));
+    CHECK_FALSE(record_coverage(Read(receipt_with_backward(absent))).has(1));
   }
   Json none = Json::parse(R"({"updates": []})");
-  CHECK_FALSE(record_coverage(none).has(1));
+  CHECK_FALSE(record_coverage(Read(none)).has(1));
 }
 
 TEST_CASE("coverage: Rule 13 finds a dual_form in output_error_signals held as an array") {
-  CHECK(record_coverage(receipt_with_backward(R"({"output_error_signals": {"o1": {"dual_form": {}}}})")).has(13));
-  CHECK(record_coverage(receipt_with_backward(R"({"output_error_signals": [{"dual_form": {}}]})")).has(13));
-  CHECK(record_coverage(receipt_with_backward(R"({"output_error_signals": [3, {"dual_form": []}]})")).has(13));
-  CHECK_FALSE(record_coverage(receipt_with_backward(R"({"output_error_signals": [{"dual_form": 0}]})")).has(13));
-  CHECK_FALSE(record_coverage(receipt_with_backward(R"({"output_error_signals": "dual_form"})")).has(13));
+  CHECK(record_coverage(Read(receipt_with_backward(R"({"output_error_signals": {"o1": {"dual_form": {}}}})"))).has(13));
+  CHECK(record_coverage(Read(receipt_with_backward(R"({"output_error_signals": [{"dual_form": {}}]})"))).has(13));
+  CHECK(record_coverage(Read(receipt_with_backward(R"({"output_error_signals": [3, {"dual_form": []}]})"))).has(13));
+  CHECK_FALSE(record_coverage(Read(receipt_with_backward(R"({"output_error_signals": [{"dual_form": 0}]})"))).has(13));
+  CHECK_FALSE(record_coverage(Read(receipt_with_backward(R"({"output_error_signals": "dual_form"})"))).has(13));
 }

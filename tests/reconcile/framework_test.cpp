@@ -10,8 +10,10 @@
 #include "reconcile/json_access.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/tolerance.hpp"
+#include "read_tree.hpp"
 
-using reconcile::Json;
+using Json = reconcile::Tree;
+using reconcile_test::Read;
 
 TEST_CASE("tolerance: symmetric max form, non-finite operands fail with NaN delta") {
   const reconcile::Tolerance t{1e-9, 1e-6};
@@ -32,22 +34,22 @@ TEST_CASE("tolerance: symmetric max form, non-finite operands fail with NaN delt
 }
 
 TEST_CASE("tolerance: policies are a non-negative scalar or {atol, rtol}; clamping never loosens") {
-  CHECK(reconcile::read_tolerance_policy(Json(1e-9))->atol == 1e-9);
-  CHECK(reconcile::read_tolerance_policy(Json(1e-9))->rtol == 0);
-  CHECK_FALSE(reconcile::read_tolerance_policy(Json(-1.0)));
-  CHECK_FALSE(reconcile::read_tolerance_policy(Json(true)));
-  CHECK_FALSE(reconcile::read_tolerance_policy(Json::parse(R"({"atol":1e-9})")));
-  CHECK_FALSE(reconcile::read_tolerance_policy(Json::parse(R"({"atol":1e-9,"rtol":"0"})")));
+  CHECK(reconcile::read_tolerance_policy(Read(Json(1e-9)))->atol == 1e-9);
+  CHECK(reconcile::read_tolerance_policy(Read(Json(1e-9)))->rtol == 0);
+  CHECK_FALSE(reconcile::read_tolerance_policy(Read(Json(-1.0))));
+  CHECK_FALSE(reconcile::read_tolerance_policy(Read(Json(true))));
+  CHECK_FALSE(reconcile::read_tolerance_policy(Read(Json::parse(R"({"atol":1e-9})"))));
+  CHECK_FALSE(reconcile::read_tolerance_policy(Read(Json::parse(R"({"atol":1e-9,"rtol":"0"})"))));
   const auto c = reconcile::clamp_tolerance({1e-3, 1e-7}, reconcile::kNumericCeiling);
   CHECK(c.exceeded);
   CHECK(c.effective.atol == reconcile::kNumericCeiling.atol);
   CHECK(c.effective.rtol == 1e-7);
-  CHECK(reconcile::numeric_ceiling_for(Json::parse(R"({"fixture_status":{"authoring_state":"external_imported"}})"))
+  CHECK(reconcile::numeric_ceiling_for(Read(Json::parse(R"({"fixture_status":{"authoring_state":"external_imported"}})")))
             .atol == reconcile::kObserverNumericCeiling.atol);
 }
 
 TEST_CASE("resolve_path: dotted names and bracketed indices, typed reasons") {
-  const auto doc = Json::parse(R"({"a":{"b":[1,{"c":2.5}]},"s":"x","k":{"k":1,"k":7}})");
+  const Read doc(Json::parse(R"({"a":{"b":[1,{"c":2.5}]},"s":"x","k":{"k":1,"k":7}})"));
   CHECK(*reconcile::resolve_path(doc, "a.b[1].c").value == 2.5);
   CHECK(*reconcile::resolve_path(doc, "a.b[0]").value == 1);
   CHECK(reconcile::resolve_path(doc, "a.b[2].c").reason.find("out of bounds (length 2)") != std::string::npos);

@@ -80,14 +80,14 @@ class Differential {
       const Json* ru = core::lookup(receipt_units, unit);
       const bool present = skip_reserved ? (ru && js_object(*ru)) : core::truthy(ru);
       if (!present) {
-        missing(path, "the engine recomputed " + base + " unit " + Json(std::string(unit)).dump() +
+        missing(path, "the engine recomputed " + base + " unit " + Tree(std::string(std::string(unit))).dump() +
                           " but the receipt has NO entry for it (selective omission).");
         continue;
       }
       for (const char* field : {"net", "out"}) {
         const Json* rv = core::lookup(ru, field);
         if (!rv || !rv->is_number()) {
-          missing(path + "." + field, base + " unit " + Json(std::string(unit)).dump() + " is missing its " + field +
+          missing(path + "." + field, base + " unit " + Tree(std::string(std::string(unit))).dump() + " is missing its " + field +
                                           " value; a unit must carry BOTH net and out.",
                   core::lookup(eu, field));
         } else {
@@ -98,7 +98,7 @@ class Differential {
     for (const auto& key : js_object_keys(receipt_units)) {
       if (skip_reserved && (key == "status" || key == "units")) continue;
       if (engine_keys.count(key) == 0) {
-        missing(base + "." + key, "the receipt's " + base + " declares unit " + Json(key).dump() +
+        missing(base + "." + key, "the receipt's " + base + " declares unit " + Tree(std::string(key)).dump() +
                                       " that the engine did NOT recompute (no extra units).");
       }
     }
@@ -119,7 +119,7 @@ class Differential {
     }
     for (const auto& key : js_object_keys(receipt_map)) {
       if (engine_keys.count(key) == 0) {
-        missing(base + "." + key, "the receipt's " + base + " declares " + Json(key).dump() +
+        missing(base + "." + key, "the receipt's " + base + " declares " + Tree(std::string(key)).dump() +
                                       " that the engine did NOT recompute.");
       }
     }
@@ -170,7 +170,7 @@ class Differential {
                  coalesce(core::lookup(core::lookup(rs, "loss"), "per_output"), &kEmptyObject));
       const Json* total = core::lookup(core::lookup(rs, "loss"), "total");
       if (!total || !total->is_number()) {
-        missing(base + ".loss.total", "receipt per-sample " + Json(std::string(sid)).dump() +
+        missing(base + ".loss.total", "receipt per-sample " + Tree(std::string(std::string(sid))).dump() +
                                           " is missing its loss.total.",
                 member(*el, "total"));
       } else {
@@ -202,17 +202,17 @@ class Differential {
     if (const Json* updates = array_member(r_, "updates")) {
       for (const auto& u : *updates) {
         if (u.is_null()) throw std::runtime_error("Cannot read properties of null (reading 'parameter_id')");
-        if (const std::string* pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(*pid, &u);
+        if (const auto pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(std::string(*pid), &u);
       }
     }
     const Json* eu_list = member(e_, "updates");
     if (!eu_list) return;
     for (const auto& eu : *eu_list) {
-      const std::string pid = *string_member(eu, "parameter_id");
+      const std::string pid(*string_member(eu, "parameter_id"));
       const auto found = by_param_.find(pid);
       const std::string base = "updates[" + pid + "]";
       if (found == by_param_.end()) {
-        missing(base, "the engine produced an update for parameter " + Json(pid).dump() +
+        missing(base, "the engine produced an update for parameter " + Tree(std::string(pid)).dump() +
                           " but the receipt's updates[] has NO entry for it (selective omission).",
                 nullptr, pid);
         continue;
@@ -226,7 +226,7 @@ class Differential {
       const Json* ea = core::lookup(eo, "state_after");
       const Json* ra = core::lookup(ro, "state_after");
       if (core::truthy(ea) && core::truthy(ra) && js_strict_equal_name(core::lookup(eo, "name"), core::lookup(ro, "name"))) {
-        const std::string* name = as_string(core::lookup(eo, "name"));
+        const auto name = as_string(core::lookup(eo, "name"));
         const std::string sbase = base + ".optimizer.state_after.";
         if (name && (*name == "adam" || *name == "adamw")) {
           compare(sbase + "m", core::lookup(ea, "m"), core::lookup(ra, "m"));
@@ -239,7 +239,7 @@ class Differential {
   }
 
   static bool js_strict_equal_name(const Json* a, const Json* b) {
-    return a && b && a->is_string() && b->is_string() && *a == *b;
+    return a && b && a->is_string() && b->is_string() && a->string() == b->string();
   }
 
   void parameters_after_section() {
@@ -255,7 +255,7 @@ class Differential {
         const std::string pid = js_string(&id);
         declared.insert(pid);
         if (observed_set.count(pid) == 0) {
-          missing("parameters_after." + pid, "parameter " + Json(pid).dump() +
+          missing("parameters_after." + pid, "parameter " + Tree(std::string(pid)).dump() +
                                                  " is declared in topology.parameter_order but ABSENT from "
                                                  "parameters_after.",
                   nullptr, pid);
@@ -264,7 +264,7 @@ class Differential {
     }
     for (const auto& pid : observed) {
       if (declared.count(pid) == 0) {
-        missing("parameters_after." + pid, "parameters_after contains parameter " + Json(pid).dump() +
+        missing("parameters_after." + pid, "parameters_after contains parameter " + Tree(std::string(pid)).dump() +
                                                " NOT declared in topology.parameter_order.",
                 nullptr, pid);
       }
@@ -286,7 +286,7 @@ class Differential {
     }
     if (const Json* eu_list = member(e_, "updates")) {
       for (const auto& eu : *eu_list) {
-        const std::string pid = *string_member(eu, "parameter_id");
+        const std::string pid(*string_member(eu, "parameter_id"));
         const auto found = by_param_.find(pid);
         if (found != by_param_.end()) walk(eu, found->second, "updates[" + pid + "]");
       }
@@ -308,11 +308,11 @@ class Differential {
       for (std::size_t i = 0; i < ev.size() && i < rv->size(); ++i) {
         const Json& a = ev[i];
         const Json& b = (*rv)[i];
-        const std::string* an = a.is_object() ? string_member(a, "name") : nullptr;
-        const std::string* bn = b.is_object() ? string_member(b, "name") : nullptr;
+        const auto an = a.is_object() ? string_member(a, "name") : std::nullopt;
+        const auto bn = b.is_object() ? string_member(b, "name") : std::nullopt;
         if (an && (!bn || *an != *bn)) continue;  // a differently named factor is another claim
-        const std::string* af = a.is_object() ? string_member(a, "from") : nullptr;
-        const std::string* bf = b.is_object() ? string_member(b, "from") : nullptr;
+        const auto af = a.is_object() ? string_member(a, "from") : std::nullopt;
+        const auto bf = b.is_object() ? string_member(b, "from") : std::nullopt;
         if (!an && af && (!bf || *af != *bf)) continue;  // downstream contributions pair by source unit
         walk(a, &b, path + "[" + std::to_string(i) + "]");
       }
@@ -329,8 +329,9 @@ class Differential {
 
 }  // namespace
 
-void compare_with_engine_tree(const Json& receipt, const Json& engine, Tolerance tolerance, FailureSink& out) {
-  Differential(receipt, engine, tolerance, out).run();
+void compare_with_engine_tree(const Tree& receipt, const Tree& engine, Tolerance tolerance, FailureSink& out) {
+  const ReadReceipt r(receipt), e(engine);
+  Differential(r.root(), e.root(), tolerance, out).run();
 }
 
 }  // namespace rule14_tree

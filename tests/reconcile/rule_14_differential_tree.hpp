@@ -9,7 +9,7 @@
 namespace rule14_tree {
 
 // The engine receipt `engine` (to_json's document) against `receipt`; throws as the struct form does.
-void compare_with_engine_tree(const reconcile::Json& receipt, const reconcile::Json& engine,
+void compare_with_engine_tree(const reconcile::Tree& receipt, const reconcile::Tree& engine,
                               reconcile::Tolerance tolerance, reconcile::FailureSink& out);
 
 }  // namespace rule14_tree

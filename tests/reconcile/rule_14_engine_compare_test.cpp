@@ -18,12 +18,13 @@
 
 #include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_compare.hpp"
+#include "read_tree.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
 #include "rule_14_differential_tree.hpp"
 #include "rule_14_records.hpp"
 #include "rules_state_support.hpp"
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 using receipt::engine::GeneralReceipt;
 
 namespace rule14_compare_test {  // named: the unity batch holds other tests' helpers
@@ -64,7 +65,7 @@ std::vector<std::string> report(const Form& form, const Json& r, const GeneralRe
 }
 
 const Form kStruct = [](const Json& r, const GeneralReceipt& e, reconcile::Tolerance t, reconcile::FailureSink& out) {
-  reconcile::rules::compare_with_engine(r, e, t, out);
+  reconcile::rules::compare_with_engine(reconcile_test::Read(r), e, t, out);
 };
 const Form kTree = [](const Json& r, const GeneralReceipt& e, reconcile::Tolerance t, reconcile::FailureSink& out) {
   rule14_tree::compare_with_engine_tree(r, receipt::engine::to_json(e), t, out);
@@ -124,7 +125,7 @@ std::vector<std::pair<std::string, Json>> bases() {
                    with_batch(renamed({{"h1", "units"}}), R"({"size":2,"sample_order":["9","1"],"reduction":"sum"})"));
   std::vector<std::pair<std::string, Json>> out;
   for (auto& [name, r] : raw) {
-    auto engine = reconcile::rules::recompute_engine_receipt(r, batched(r));
+    auto engine = reconcile::rules::recompute_engine_receipt(reconcile_test::Read(r), batched(r));
     REQUIRE_MESSAGE(engine, name << ": " << (engine ? "" : engine.error().message()));
     Json own = receipt::engine::to_json(*engine);
     if (batched(r)) r = own;  // the hand-written batch claims nothing; the engine's document does
@@ -210,7 +211,7 @@ TEST_CASE("rule 14: the engine's struct and its JSON document report the same fa
     variants.emplace_back(name + " all shifted", all);
     for (unsigned seed = 1; seed <= 24; ++seed) variants.emplace_back(name + " seed " + std::to_string(seed), mutated(base, seed));
     for (const auto& [vname, r] : variants) {
-      auto engine = reconcile::rules::recompute_engine_receipt(r, batched(r));
+      auto engine = reconcile::rules::recompute_engine_receipt(reconcile_test::Read(r), batched(r));
       if (!engine) {
         ++refused;
         continue;

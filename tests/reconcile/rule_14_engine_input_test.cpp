@@ -10,10 +10,11 @@
 
 #include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
+#include "read_tree.hpp"
 #include "rule_14_records.hpp"
 #include "rules_state_support.hpp"
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 using reconcile::rules::EngineInputPath;
 using reconcile::rules::recompute_engine_receipt;
 
@@ -74,12 +75,12 @@ TEST_CASE("rule 14: the engine input read in place gives the document path's eng
   for (const auto& [name, r] : variants()) {
     CAPTURE(name);
     const bool batched = batched_receipt(r);
-    const auto document = recompute_engine_receipt(r, batched, EngineInputPath::document);
+    const auto document = recompute_engine_receipt(reconcile_test::Read(r), batched, EngineInputPath::document);
     INFO(outcome(document).substr(0, 300));
-    CHECK(outcome(recompute_engine_receipt(r, batched)) == outcome(document));
+    CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(r), batched)) == outcome(document));
     if (!document) continue;  // mazur's golden predates the engine's topology (Rule 14 then reports why)
     ++ran;
-    CHECK(outcome(recompute_engine_receipt(r, batched, EngineInputPath::in_place)) == outcome(document));
+    CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(r), batched, EngineInputPath::in_place)) == outcome(document));
   }
   CHECK(ran == variants().size() - 1);
 }
@@ -88,14 +89,14 @@ TEST_CASE("rule 14: a refused engine input keeps the document path's text (sorte
   Json r = xor_golden();
   r["inputs"]["zz"] = 1;
   r["inputs"]["aa"] = 2;
-  const std::string expected = outcome(recompute_engine_receipt(r, false, EngineInputPath::document));
+  const std::string expected = outcome(recompute_engine_receipt(reconcile_test::Read(r), false, EngineInputPath::document));
   CHECK(expected.find("/inputs/aa") != std::string::npos);
-  CHECK(outcome(recompute_engine_receipt(r, false)) == expected);
+  CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(r), false)) == expected);
   // Refusals before the input is read (a sample the batch declares but per_sample lacks).
   Json b = xor_golden();
   b["batch"] = Json::parse(R"({"size":1,"sample_order":["s9"],"reduction":"mean"})");
   b["per_sample"] = Json::object({{"s0", Json::object()}});
-  const std::string missing = outcome(recompute_engine_receipt(b, true, EngineInputPath::document));
+  const std::string missing = outcome(recompute_engine_receipt(reconcile_test::Read(b), true, EngineInputPath::document));
   CHECK(missing.find("per_sample missing entry for sample_id \"s9\"") != std::string::npos);
-  CHECK(outcome(recompute_engine_receipt(b, true)) == missing);
+  CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(b), true)) == missing);
 }

@@ -6,7 +6,7 @@
 
 namespace rule14_records {
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 
 inline Json xor_golden() { return rules_state_test::load_jsonl("fixtures/xor.golden.jsonl").at(0); }
 

@@ -11,7 +11,7 @@
 
 namespace rules_core_test {
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 
 inline Json tiny_receipt() {
   return Json::parse(R"({

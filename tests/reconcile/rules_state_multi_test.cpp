@@ -177,7 +177,8 @@ TEST_CASE("cross-record rules: state does not grow with the number of records; f
   for (std::size_t k = 0; k < 100'000; ++k) {
     Json r = adam_step(k);
     r["attestor"] = Json{{"bundle_root_digest", "sha256:" + std::string(64, 'a')}};
-    for (auto& rule : all) rule->observe(k, r);
+    const reconcile::ReadReceipt read(r);
+    for (auto& rule : all) rule->observe(k, read);
     if (k + 1 == 1'000) {
       for (auto& rule : all) at_1k.push_back(rule->retained_state());
     }
@@ -205,7 +206,8 @@ TEST_CASE("cross-record rules: state does not grow with the number of records; f
     r["parameters_before"]["w"] = -1.0;
     r["updates"][0]["optimizer"]["state_before"]["m"] = -1.0;
     if (k > 0) r["optimizer_config"]["beta1"] = 0.5;
-    for (auto& rule : all) rule->observe(k, r);
+    const reconcile::ReadReceipt read(r);
+    for (auto& rule : all) rule->observe(k, read);
   }
   for (auto& rule : all) CHECK(rule->retained_state() <= reconcile::kMaxFailures + 64);
   reconcile::Result broken;

@@ -15,7 +15,7 @@
 
 namespace rules_state_test {
 
-using reconcile::Json;
+using Json = reconcile::Tree;
 
 struct Run {
   reconcile::Result result;
@@ -35,7 +35,8 @@ Run run_rule(const Json& receipt, Check check, reconcile::Tolerance tol = {1e-12
   Run run;
   reconcile::FailureSink sink(run.result);
   reconcile::CascadeTracker cascades;
-  reconcile::RuleContext ctx{receipt, tol, sink, cascades};
+  const reconcile::ReadReceipt read(receipt);
+  reconcile::RuleContext ctx{read.root(), read, tol, sink, cascades};
   using R = decltype(check(ctx));
   if constexpr (std::is_same_v<R, reconcile::rules::Rule14Outcome>) {
     run.math_gate_skipped = check(ctx).math_gate_skipped;
@@ -48,7 +49,7 @@ Run run_rule(const Json& receipt, Check check, reconcile::Tolerance tol = {1e-12
 // Feeds records to one cross-record rule and returns its failures.
 inline Run run_cross(reconcile::rules::CrossRecordRule& rule, const std::vector<Json>& records) {
   Run run;
-  for (std::size_t i = 0; i < records.size(); ++i) rule.observe(i, records[i]);
+  for (std::size_t i = 0; i < records.size(); ++i) rule.observe(i, reconcile::ReadReceipt(records[i]));
   reconcile::FailureSink sink(run.result);
   rule.finish(sink);
   return run;

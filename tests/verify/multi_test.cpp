@@ -22,6 +22,9 @@ namespace {
 
 using verify::CheckStatus;
 
+// Trailing spaces that make a record line long (64 KiB, where verify multi once switched readers).
+constexpr std::size_t kPad = std::size_t{64} * 1024;
+
 struct Seen final : verify::MultiObserver {
   std::vector<std::string> records;  // "schema[i]=pass reconcile[i]=fail (fixture id)"
   std::vector<int> cross_rules;
@@ -189,8 +192,8 @@ TEST_CASE("multi: input that is not a bundle stops with the failure that says wh
     CHECK(out.error().line() == 2);
     CHECK(out.error().message().rfind("Invalid JSON at line 2: b.jsonl:2", 0) == 0);
   }
-  SUBCASE("a line long enough to be read as a document, not JSON, is worded as a short one is") {
-    const std::string pad(verify::kDocumentRecordBytes, ' ');
+  SUBCASE("a long line that is not JSON is worded as a short one is") {
+    const std::string pad(kPad, ' ');
     const verify_test::TextInput in(bundle()[0] + "\n{not json" + pad + "\n");
     const verify_test::TextInput short_in(bundle()[0] + "\n{not json\n");
     auto out = verify::verify_multi(in.fd(), "b.jsonl", {});
@@ -273,10 +276,9 @@ TEST_CASE("multi: records read as documents get the tree's report, byte for byte
   for (const auto& [what, lines] : bundles) {
     CAPTURE(what);
     const std::string want = tree_path(lines);
-    // As they are (short lines are read as trees, the huge array as a document), then every line
-    // padded with spaces to be read as a document.
+    // As they are, then every line padded with 64 KiB of spaces.
     auto padded = lines;
-    for (auto& line : padded) line.append(verify::kDocumentRecordBytes, ' ');
+    for (auto& line : padded) line.append(kPad, ' ');
     for (const auto& text : {verify_test::joined(lines), verify_test::joined(padded)}) {
       CHECK(run_with_jobs(text, 1) == want);
       CHECK(run_with_jobs(text, 3) == want);

@@ -13,22 +13,22 @@ bool is_sha256_digest(std::string_view s) noexcept {
   return true;
 }
 
-void erase_member(Json& obj, std::string_view parent, std::string_view key) {
+void erase_member(Tree& obj, std::string_view parent, std::string_view key) {
   if (!obj.is_object()) return;
-  for (auto& [k, v] : obj.get_ref<Json::object_t&>()) {
+  for (auto& [k, v] : obj.get_ref<Tree::object_t&>()) {
     if (k != parent || !v.is_object()) continue;
-    auto& inner = v.get_ref<Json::object_t&>();
+    auto& inner = v.get_ref<Tree::object_t&>();
     for (auto it = inner.begin(); it != inner.end();) {
       it = it->first == key ? inner.erase(it) : std::next(it);
     }
   }
 }
 
-CanonicalBytes canonical_bytes(const Json& receipt) {
+CanonicalBytes canonical_bytes(const Tree& receipt) {
   CanonicalBytes out;
   // The reference always uses its general emitter here; a v0.1.0 (Mazur) receipt has none of the
   // general layout's required sections, so it cannot be emitted that way.
-  const Json* version = member(receipt, "schema_version");
+  const Tree* version = member(receipt, "schema_version");
   if (version && version->is_string() && version->get_ref<const std::string&>() == "0.1.0") {
     out.error = "the general canonical layout does not apply to a schema_version 0.1.0 receipt";
     return out;

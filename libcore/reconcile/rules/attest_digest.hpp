@@ -13,7 +13,7 @@ namespace reconcile::rules {
 [[nodiscard]] bool is_sha256_digest(std::string_view s) noexcept;
 
 // Removes every occurrence of obj[parent][key] (obj and obj[parent] objects; otherwise no-op).
-void erase_member(Json& obj, std::string_view parent, std::string_view key);
+void erase_member(Tree& obj, std::string_view parent, std::string_view key);
 
 struct CanonicalBytes {
   bool ok = false;
@@ -21,6 +21,6 @@ struct CanonicalBytes {
   std::string error;  // why emission failed otherwise
 };
 // The general emitter's canonical line (the reference's emitGeneralReceipt), also for 0.1.0 receipts.
-[[nodiscard]] CanonicalBytes canonical_bytes(const Json& receipt);
+[[nodiscard]] CanonicalBytes canonical_bytes(const Tree& receipt);
 
 }  // namespace reconcile::rules

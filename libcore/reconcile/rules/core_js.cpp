@@ -67,7 +67,7 @@ void to_string_into(Ref v, std::string& out, int depth) {
   if (!v) {
     out += "undefined";
   } else if (v->is_string()) {
-    out += v->get_ref<const std::string&>();
+    out += v->string();
   } else if (v->is_number()) {
     out += js_number(v->get<double>());
   } else if (v->is_boolean()) {
@@ -107,11 +107,7 @@ std::optional<std::size_t> array_index(std::string_view key) noexcept {
 }
 
 Ref find_key(const Json& object, std::string_view key) noexcept {
-  const auto& map = object.get_ref<const Json::object_t&>();
-  for (auto it = map.rbegin(); it != map.rend(); ++it) {
-    if (same_key(it->first, key)) return &it->second;
-  }
-  return nullptr;
+  return object.find(key);  // a document holds each key once: the last written, as JSON.parse
 }
 
 Ref lookup(Ref base, std::string_view key) noexcept {
@@ -139,14 +135,14 @@ bool truthy(Ref v) noexcept {
     const double d = v->get<double>();
     return d != 0 && !std::isnan(d);
   }
-  if (v->is_string()) return !v->get_ref<const std::string&>().empty();
+  if (v->is_string()) return !v->string().empty();
   return true;
 }
 
 bool strict_equals(Ref a, Ref b) noexcept {
   if (!a || !b) return a == b;
   if (a->is_number() && b->is_number()) return a->get<double>() == b->get<double>();
-  if (a->is_string() && b->is_string()) return a->get_ref<const std::string&>() == b->get_ref<const std::string&>();
+  if (a->is_string() && b->is_string()) return a->string() == b->string();
   if (a->is_boolean() && b->is_boolean()) return a->get<bool>() == b->get<bool>();
   if (a->is_null() && b->is_null()) return true;
   return a == b;  // objects and arrays: identity
@@ -193,7 +189,7 @@ double to_number(Ref v) noexcept {
   if (v->is_number()) return v->get<double>();
   if (v->is_null()) return 0;
   if (v->is_boolean()) return v->get<bool>() ? 1 : 0;
-  if (v->is_string()) return string_to_number(v->get_ref<const std::string&>());
+  if (v->is_string()) return string_to_number(v->string());
   if (v->is_array()) {
     if (v->empty()) return 0;
     try {
@@ -221,7 +217,9 @@ std::string js_typeof(Ref v) {
   return "object";
 }
 
-std::string js_stringify_value(const Json& v) { return common::js_stringify(v); }
+std::string js_stringify_value(const Json& v) { return common::js_stringify(to_tree(v)); }
+
+std::string js_stringify_text(std::string_view s) { return common::js_stringify(Tree(std::string(s))); }
 
 KeyList::KeyList(Ref v) : v_(v) {
   if (!v) return;
@@ -231,14 +229,14 @@ KeyList::KeyList(Ref v) : v_(v) {
   }
   if (v->is_string()) {
     // UTF-16 length: every byte that does not continue a sequence, plus one more for 4-byte ones.
-    for (unsigned char c : v->get_ref<const std::string&>()) {
+    for (unsigned char c : v->string()) {
       if ((c & 0xc0) != 0x80) ++count_;
       if (c >= 0xf0) ++count_;
     }
     return;
   }
   if (!v->is_object()) return;
-  const auto& map = v->get_ref<const Json::object_t&>();
+  const auto& map = v->members();
   count_ = map.size();
   bool any_index = false;
   for (const auto& [k, _] : map) {
@@ -263,7 +261,7 @@ KeyList::KeyList(Ref v) : v_(v) {
 std::string_view KeyList::key(std::size_t i) const noexcept {
   if (v_->is_object()) {
     if (reordered_) return order_[i].first;
-    return std::next(v_->get_ref<const Json::object_t&>().begin(), static_cast<std::ptrdiff_t>(i))->first;
+    return std::next(v_->members().begin(), static_cast<std::ptrdiff_t>(i))->first;
   }
   index_text_ = std::to_string(i);
   return index_text_;
@@ -272,7 +270,7 @@ std::string_view KeyList::key(std::size_t i) const noexcept {
 Ref KeyList::value(std::size_t i) const noexcept {
   if (v_->is_object()) {
     if (reordered_) return order_[i].second;
-    return &std::next(v_->get_ref<const Json::object_t&>().begin(), static_cast<std::ptrdiff_t>(i))->second;
+    return &std::next(v_->members().begin(), static_cast<std::ptrdiff_t>(i))->second;
   }
   if (v_->is_array()) return &(*v_)[i];
   return nullptr;
@@ -283,7 +281,7 @@ std::string same_value_key(Ref v) {
   if (!v) {
     key.push_back('u');
   } else if (v->is_string()) {
-    const auto& s = v->get_ref<const std::string&>();
+    const auto& s = v->string();
     key.reserve(s.size() + 1);
     key.push_back('s');
     key.append(s);
@@ -310,7 +308,7 @@ std::string same_value_key(Ref v) {
 
 Lookup::Lookup(Ref base) : base_(base) {
   if (base && base->is_object() && base->size() > 12) {
-    const auto& map = base->get_ref<const Json::object_t&>();
+    const auto& map = base->members();
     index_.reserve(map.size());
     for (const auto& [k, v] : map) index_.set(k, &v);
     indexed_ = true;
@@ -326,7 +324,7 @@ Ref Lookup::find(std::string_view key) const noexcept {
 }
 
 Ref Lookup::find_value(Ref v) const {
-  if (v && v->is_string()) return find(v->get_ref<const std::string&>());
+  if (v && v->is_string()) return find(v->string());
   return find(to_string(v));
 }
 

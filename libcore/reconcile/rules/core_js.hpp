@@ -58,7 +58,7 @@ class KeyHint {
   explicit KeyHint(std::string_view key) noexcept : key_(key) {}
   [[nodiscard]] Ref in(Ref obj) noexcept {
     if (!obj || !obj->is_object()) return lookup(obj, key_);
-    const auto& map = obj->get_ref<const Json::object_t&>();  // a vector of (key, value) pairs
+    const auto& map = obj->members();  // a vector of (key, value) pairs
     const auto begin = map.begin();
     const std::size_t n = map.size();
     if (hint_ < n && matches(begin[static_cast<std::ptrdiff_t>(hint_)].first)) {
@@ -81,7 +81,7 @@ class KeyHint {
   [[nodiscard]] Ref opt(Ref obj) noexcept { return !obj || obj->is_null() ? nullptr : in(obj); }
 
  private:
-  [[nodiscard]] bool matches(const std::string& k) const noexcept { return same_key(k, key_); }
+  [[nodiscard]] bool matches(std::string_view k) const noexcept { return same_key(k, key_); }
   std::string_view key_;
   std::size_t hint_ = 0;
 };
@@ -96,7 +96,7 @@ class KeyHint {
 [[nodiscard]] inline bool is_finite_number(Ref v) noexcept { return is_number(v) && std::isfinite(number(v)); }
 // v === "text"
 [[nodiscard]] inline bool equals(Ref v, std::string_view text) noexcept {
-  return v && v->is_string() && v->get_ref<const std::string&>() == text;
+  return v && v->is_string() && v->string() == text;
 }
 // a === b for two values read from JSON (objects and arrays only equal themselves).
 [[nodiscard]] bool strict_equals(Ref a, Ref b) noexcept;
@@ -108,13 +108,15 @@ class KeyHint {
 [[nodiscard]] std::string to_string(Ref v);
 // The value as it would print in a field path: a key string, or String(v).
 [[nodiscard]] inline std::string key_of(Ref v) {
-  return v && v->is_string() ? v->get_ref<const std::string&>() : to_string(v);
+  return v && v->is_string() ? std::string(v->string()) : to_string(v);
 }
 
 // typeof v
 [[nodiscard]] std::string js_typeof(Ref v);
 // JSON.stringify(v) for a value read from JSON (allocates).
 [[nodiscard]] std::string js_stringify_value(const Json& v);
+// JSON.stringify(s) for a string.
+[[nodiscard]] std::string js_stringify_text(std::string_view s);
 
 // for (const x of v): arrays give their elements; a string gives its characters, which no rule
 // here can use (so none are visited); anything else is not iterable and throws.
@@ -156,20 +158,20 @@ class SameValueMap {
  public:
   void set(Ref key, T value) {
     if (key && key->is_string()) {
-      strings_.set(key->get_ref<const std::string&>(), std::move(value));
+      strings_.set(key->string(), std::move(value));
     } else {
       others_.insert_or_assign(same_value_key(key), std::move(value));
     }
   }
   void set_if_absent(Ref key, T value) {
     if (key && key->is_string()) {
-      strings_.set_if_absent(key->get_ref<const std::string&>(), std::move(value));
+      strings_.set_if_absent(key->string(), std::move(value));
     } else {
       others_.try_emplace(same_value_key(key), std::move(value));
     }
   }
   [[nodiscard]] const T* find(Ref key) const {
-    if (key && key->is_string()) return find_string(key->get_ref<const std::string&>());
+    if (key && key->is_string()) return find_string(key->string());
     const auto it = others_.find(same_value_key(key));
     return it == others_.end() ? nullptr : &it->second;
   }

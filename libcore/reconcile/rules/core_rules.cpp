@@ -38,7 +38,7 @@ double terms_of(Val a, Val b) noexcept {
 }
 
 std::optional<std::string> parameter_id(Ref v) {
-  if (v && v->is_string()) return v->get_ref<const std::string&>();
+  if (v && v->is_string()) return std::string(v->string());
   return std::nullopt;
 }
 
@@ -101,8 +101,8 @@ std::vector<Factor> factor_list(Ref factors) {
   out.reserve(factors->size());
   for (const auto& e : *factors) {
     Factor f;
-    if (const auto* name = as_string(lookup(&e, "name"))) f.name = *name;
-    if (const auto* from = as_string(lookup(&e, "from"))) f.from = *from;
+    if (const auto name = as_string(lookup(&e, "name"))) f.name = *name;
+    if (const auto from = as_string(lookup(&e, "from"))) f.from = *from;
     const Ref value = lookup(&e, "value");
     f.value = is_number(value) ? number(value) : kNaN;
     out.push_back(std::move(f));
@@ -137,7 +137,7 @@ Val sum_in_order(const Json& items, const Json& order, std::string_view key_name
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Ref key = get(&items[k], key_name);
       if (is_string(key)) {
-        first_by_string.set_if_absent(key->get_ref<const std::string&>(), k);
+        first_by_string.set_if_absent(key->string(), k);
       } else if (!is_object(key)) {
         first_by_other.try_emplace(same_value_key(key), k);
       }
@@ -149,7 +149,7 @@ Val sum_in_order(const Json& items, const Json& order, std::string_view key_name
     Ref item = nullptr;
     if (indexed) {
       if (entry.is_string()) {
-        if (const auto* k = first_by_string.find(entry.get_ref<const std::string&>())) item = &items[*k];
+        if (const auto* k = first_by_string.find(entry.string())) item = &items[*k];
       } else if (!entry.is_object() && !entry.is_array()) {
         const auto it = first_by_other.find(same_value_key(&entry));
         if (it != first_by_other.end()) item = &items[it->second];
@@ -221,7 +221,7 @@ OptimizerConfig read_optimizer_config(const Json& receipt) noexcept {
   const Ref name = lookup(oc, "name");
   if (!is_string(name)) return out;
   out.present = true;
-  out.name = &name->get_ref<const std::string&>();
+  out.name = name->string();
   out.weight_decay = lookup(oc, "weight_decay");
   return out;
 }

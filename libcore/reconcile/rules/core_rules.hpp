@@ -64,7 +64,7 @@ void record(CascadeTracker& cascades, int rule, std::string_view parameter_id);
 // readOptimizerConfig(r)?.name etc.
 struct OptimizerConfig {
   bool present = false;  // an object with a string name
-  const std::string* name = nullptr;
+  std::optional<std::string_view> name;
   Ref weight_decay = nullptr;
 };
 [[nodiscard]] OptimizerConfig read_optimizer_config(const Json& receipt) noexcept;

@@ -38,6 +38,8 @@ class CappedFailures {
 // a === b for two JSON values (nullptr = undefined). Objects and arrays are equal only when they
 // are the same value (`same` says so: the reference compares a record's field with itself).
 [[nodiscard]] bool js_strict_equal(const Json* a, const Json* b) noexcept;
+// The same for values a cross-record rule keeps beyond their record (copied out as trees).
+[[nodiscard]] bool js_strict_equal(const Tree* a, const Tree* b) noexcept;
 
 // typeof v === "object" && v !== null: objects and arrays.
 [[nodiscard]] inline bool js_object(const Json& v) noexcept { return v.is_object() || v.is_array(); }
@@ -45,6 +47,6 @@ class CappedFailures {
 // Bounded-state introspection for tests: every cross-record rule reports how many elements its
 // retained containers hold (failure buffers included), so a test can assert the state does not
 // grow with the number of records.
-[[nodiscard]] std::size_t retained_elements(const Json& v) noexcept;
+[[nodiscard]] std::size_t retained_elements(const Tree& v) noexcept;
 
 }  // namespace reconcile::rules

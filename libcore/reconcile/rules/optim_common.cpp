@@ -14,10 +14,10 @@ namespace reconcile::rules {
 std::optional<OptimizerConfigView> read_optimizer_config(const Json& receipt) {
   const Json* oc = object_member(receipt, "optimizer_config");
   if (!oc) return std::nullopt;
-  const std::string* name = string_member(*oc, "name");
+  const auto name = string_member(*oc, "name");
   if (!name) return std::nullopt;
   OptimizerConfigView v;
-  v.name = *name;
+  v.name = std::string(*name);
   v.learning_rate = number_member(*oc, "learning_rate");
   v.beta1 = number_member(*oc, "beta1");
   v.beta2 = number_member(*oc, "beta2");
@@ -40,7 +40,7 @@ double sgd_coupled_weight_decay(const std::optional<OptimizerConfigView>& oc) {
 std::vector<KeyedMember> js_members(const Json* obj) {
   std::vector<KeyedMember> out;
   if (!obj || !obj->is_object()) return out;
-  const auto& map = obj->get_ref<const Json::object_t&>();
+  const auto& map = obj->members();
   out.reserve(map.size());
   std::unordered_map<std::string_view, std::size_t> position;
   position.reserve(map.size());
@@ -71,7 +71,7 @@ std::vector<std::string> js_object_keys(const Json* v) {
   } else if (v->is_array()) {
     for (std::size_t i = 0; i < v->size(); ++i) out.push_back(std::to_string(i));
   } else if (v->is_string()) {
-    for (std::size_t i = 0; i < v->get_ref<const std::string&>().size(); ++i) out.push_back(std::to_string(i));
+    for (std::size_t i = 0; i < v->string().size(); ++i) out.push_back(std::to_string(i));
   }
   return out;
 }
@@ -83,7 +83,7 @@ double js_to_number(const Json* v) {
   if (v->is_null()) return 0;
   if (v->is_boolean()) return v->get<bool>() ? 1 : 0;
   if (v->is_string()) {
-    const std::string& s = v->get_ref<const std::string&>();
+    const std::string s(v->string());
     const auto first = s.find_first_not_of(" \t\n\r\f\v");
     if (first == std::string::npos) return 0;
     const auto last = s.find_last_not_of(" \t\n\r\f\v");
@@ -115,7 +115,7 @@ std::string js_string(const Json* v) {
   if (v->is_null()) return "null";
   if (v->is_boolean()) return v->get<bool>() ? "true" : "false";
   if (v->is_number()) return js_number(v->get<double>());
-  if (v->is_string()) return v->get_ref<const std::string&>();
+  if (v->is_string()) return std::string(v->string());
   if (v->is_array()) {  // Array.prototype.join(","): null and undefined elements print empty
     std::string out;
     for (std::size_t i = 0; i < v->size(); ++i) {

@@ -30,7 +30,7 @@ void check_rule_00_forward_completeness(RuleContext& ctx) {
   FlatStringMap<bool> declared_strings;  // only strings can equal a forward key
   declared_strings.reserve(declared.size());
   for (const Ref u : declared) {
-    if (is_string(u)) declared_strings.set(u->get_ref<const std::string&>(), true);
+    if (is_string(u)) declared_strings.set(u->string(), true);
   }
 
   Ref forward_map = lookup(&r, "forward");

@@ -14,7 +14,7 @@ using namespace core;
 
 constexpr const char* kRecognizedList = "{sgd, sgd_momentum, adam, adamw}";
 
-bool recognized(const std::string& name) {
+bool recognized(std::string_view name) {
   return name == "sgd" || name == "sgd_momentum" || name == "adam" || name == "adamw";
 }
 
@@ -27,12 +27,12 @@ void check_rule_00_optimizer_recognized(RuleContext& ctx) {
     const Ref u = &updates[i];
     if (!truthy(u)) continue;
     const Ref name = k_name.opt(k_optimizer.in(u));
-    if (!is_string(name) || recognized(name->get_ref<const std::string&>())) continue;
+    if (!is_string(name) || recognized(name->string())) continue;
     const Ref pid = lookup(u, "parameter_id");
     const std::string path = "updates[" + std::to_string(i) + "].optimizer.name";
     ctx.failures.add(structural(
         parameter_id(pid), path,
-        "Unrecognized optimizer.name='" + name->get_ref<const std::string&>() + "' at " + path + " (parameter '" +
+        "Unrecognized optimizer.name='" + std::string(name->string()) + "' at " + path + " (parameter '" +
             to_string(pid) + "'). The reconciler implements update-equation rules only for " + kRecognizedList +
             "; an unrecognized optimizer has NO rule checking update == f(gradient), so a fabricated update would "
             "pass unchecked. Rejecting structurally."));
@@ -41,7 +41,7 @@ void check_rule_00_optimizer_recognized(RuleContext& ctx) {
   const OptimizerConfig oc = core::read_optimizer_config(ctx.receipt);
   if (oc.present && !recognized(*oc.name)) {
     ctx.failures.add(structural(std::nullopt, "optimizer_config.name",
-                                "Unrecognized optimizer_config.name='" + *oc.name +
+                                "Unrecognized optimizer_config.name='" + std::string(*oc.name) +
                                     "'. The reconciler implements update-equation rules only for " + kRecognizedList +
                                     ". An unrecognized optimizer has no rule checking the parameter update, so a "
                                     "fabricated update would pass unchecked — rejecting structurally."));

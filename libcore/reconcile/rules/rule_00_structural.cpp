@@ -197,7 +197,7 @@ std::optional<double> js_length(Ref v) {
   if (is_array(v)) return static_cast<double>(v->size());
   if (is_string(v)) {
     double n = 0;
-    for (unsigned char c : v->get_ref<const std::string&>()) {
+    for (unsigned char c : v->string()) {
       if ((c & 0xc0) != 0x80) ++n;
       if (c >= 0xf0) ++n;
     }

@@ -16,7 +16,7 @@ using namespace core;
 using PathCache = FlatStringMap<std::optional<std::optional<double>>>;  // outer empty: not resolved yet
 
 template <class SitePath, class Pid>
-void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::string& from, const SitePath& site_path,
+void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, std::string_view from, const SitePath& site_path,
                   const Pid& pid) {
   const Val stored = Val::of(lookup(factor, "value"));
   std::optional<double> resolved;
@@ -30,12 +30,12 @@ void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::str
     Failure f;
     f.rule = 8;
     f.parameter_id = pid();
-    f.field_path = from;
+    f.field_path = std::string(from);
     f.stored = stored.output();
     f.recomputed = std::numeric_limits<double>::quiet_NaN();
     f.delta = std::numeric_limits<double>::quiet_NaN();
     f.tolerance = 0;
-    f.message = "Provenance path " + js_stringify_value(Json(from)) + " could not be resolved (referenced from " +
+    f.message = "Provenance path " + js_stringify_text(from) + " could not be resolved (referenced from " +
                 site_path() + "): " + resolve_path(ctx.receipt, from).reason + ".";
     ctx.failures.add(std::move(f));
     return;
@@ -43,7 +43,7 @@ void check_factor(RuleContext& ctx, PathCache& cache, Ref factor, const std::str
   const Val recomputed = Val::of_number(*resolved);
   const auto c = check(recomputed, stored, ctx.tolerance);
   if (c.ok) return;
-  ctx.failures.add(numeric(8, pid(), from, stored, recomputed, c));
+  ctx.failures.add(numeric(8, pid(), std::string(from), stored, recomputed, c));
 }
 
 // The factors of one site; `from` must be a non-empty string to be checked.
@@ -53,8 +53,8 @@ void check_factors(RuleContext& ctx, PathCache& cache, KeyHint& k_from, const Js
   for (std::size_t j = 0; j < factors.size(); ++j) {
     const Ref factor = &factors[j];
     const Ref from = k_from.get(factor);
-    if (!is_string(from) || from->get_ref<const std::string&>().empty()) continue;
-    check_factor(ctx, cache, factor, from->get_ref<const std::string&>(), [&] { return site_path(j); }, pid);
+    if (!is_string(from) || from->string().empty()) continue;
+    check_factor(ctx, cache, factor, from->string(), [&] { return site_path(j); }, pid);
   }
 }
 

@@ -33,7 +33,8 @@ struct ChainNotes final : RecordNotes {
 
 class ParameterChain final : public CrossRecordRule {
  public:
-  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+  std::unique_ptr<RecordNotes> notes(const ReadReceipt& read) const override {
+    const Json& r = read.root();
     auto n = std::make_unique<ChainNotes>();
     if (!r.is_object()) return n;
     n->is_object = true;
@@ -52,7 +53,7 @@ class ParameterChain final : public CrossRecordRule {
       n->has_after = true;
       if (after->is_object()) {  // its keys are distinct (the reader keeps a repeated key's last value)
         n->after.reserve(after->size());
-        for (const auto& [id, value] : after->get_ref<const Json::object_t&>()) n->after.emplace_back(id, as_number(value));
+        for (const auto& [id, value] : after->members()) n->after.emplace_back(std::string(id), as_number(value));
         std::sort(n->after.begin(), n->after.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       }
     }

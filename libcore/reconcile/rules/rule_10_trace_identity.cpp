@@ -16,18 +16,19 @@ namespace {
 // What Rule 10 reads of a record: its trace_id and step_index.
 struct TraceNotes final : RecordNotes {
   bool is_record = false;              // an object or array (typeof "object"): the rule reads only these
-  std::optional<Json> trace_id;        // absent: undefined
-  std::optional<Json> step;            // step_index; absent: undefined
+  std::optional<Tree> trace_id;        // absent: undefined; copied out of the record
+  std::optional<Tree> step;            // step_index; absent: undefined
 };
 
 class TraceIdentity final : public CrossRecordRule {
  public:
-  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+  std::unique_ptr<RecordNotes> notes(const ReadReceipt& read) const override {
+    const Json& r = read.root();
     auto n = std::make_unique<TraceNotes>();
     if (!js_object(r)) return n;
     n->is_record = true;
-    if (const Json* id = member(r, "trace_id")) n->trace_id = *id;
-    if (const Json* step = member(r, "step_index")) n->step = *step;
+    if (const Json* id = member(r, "trace_id")) n->trace_id = to_tree(*id);
+    if (const Json* step = member(r, "step_index")) n->step = to_tree(*step);
     return n;
   }
 
@@ -43,7 +44,7 @@ class TraceIdentity final : public CrossRecordRule {
       expected_is_value_ = !(expected_.is_object() || expected_.is_array());
     }
     if (exempt_ || !n.is_record) return;
-    const Json* id = n.trace_id ? &*n.trace_id : nullptr;
+    const Tree* id = n.trace_id ? &*n.trace_id : nullptr;
     const bool same = index == 0 || (expected_is_value_ && js_strict_equal(id, &expected_));
     const std::string at = "receipts[" + std::to_string(index) + "]";
     if (!same) {
@@ -55,7 +56,7 @@ class TraceIdentity final : public CrossRecordRule {
       f.recomputed.reset();
       failures_.add(std::move(f));
     }
-    const Json* step = n.step ? &*n.step : nullptr;
+    const Tree* step = n.step ? &*n.step : nullptr;
     const auto step_number = as_number(step);
     if (!step_number || *step_number != static_cast<double>(index)) {
       const double observed = step_number.value_or(-1);
@@ -77,7 +78,7 @@ class TraceIdentity final : public CrossRecordRule {
 
  private:
   bool exempt_ = false;
-  Json expected_;
+  Tree expected_;
   bool expected_is_value_ = true;
   CappedFailures failures_;
 };

@@ -43,10 +43,10 @@ void component_coherence(RuleContext& ctx) {
   }
   FlatStringMap<bool> declared_strings(declared->size());
   for (const auto& unit : *declared) {
-    if (unit.is_string()) declared_strings.set(unit.get_ref<const std::string&>(), true);
+    if (unit.is_string()) declared_strings.set(unit.string(), true);
   }
   for (const auto& unit : *declared) {
-    if (unit.is_string() && observed_keys.contains(unit.get_ref<const std::string&>())) continue;
+    if (unit.is_string() && observed_keys.contains(unit.string())) continue;
     const std::string key = key_of(&unit);
     ctx.failures.add(rule12_structural(
         parameter_id(&unit), "loss.per_output." + key,

@@ -179,7 +179,7 @@ class EngineDifferential {
     if (const Json* updates = array_member(r_, "updates")) {
       for (const auto& u : *updates) {
         if (u.is_null()) throw std::runtime_error("Cannot read properties of null (reading 'parameter_id')");
-        if (const std::string* pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(*pid, &u);
+        if (const auto pid = string_member(u, "parameter_id")) by_param_.insert_or_assign(std::string(*pid), &u);
       }
     }
     const char* name = e_.optimizer_name();

@@ -47,15 +47,16 @@ void check_parameters_before_keys(const Json& r, FailureSink& out) {
     declared.insert(pid);
     if (!before->contains(pid)) {
       out.add(plain_failure(14, "parameters_before." + pid,
-                            std::string(kCompleteTag) + "parameter " + Json(pid).dump() +
+                            std::string(kCompleteTag) + "parameter " + Tree(pid).dump() +
                                 " is declared in topology.parameter_order but ABSENT from parameters_before.",
                             pid));
     }
   }
-  for (const auto& [pid, value] : before->items()) {
+  for (const auto& [key, value] : before->items()) {
+    const std::string pid(key);
     if (declared.count(pid) == 0) {
       out.add(plain_failure(14, "parameters_before." + pid,
-                            std::string(kCompleteTag) + "parameters_before contains parameter " + Json(pid).dump() +
+                            std::string(kCompleteTag) + "parameters_before contains parameter " + Tree(pid).dump() +
                                 " NOT declared in topology.parameter_order.",
                             pid));
     }
@@ -69,7 +70,7 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
   const bool imported = labelled_external_imported(r) || has_observer_markers(r);
   if (!imported && !ctx.derive_every_record) return {};
   const Json* status = member(r, "fixture_status");
-  const std::string* verification = status ? string_member(*status, "verification_state") : nullptr;
+  const auto verification = status ? string_member(*status, "verification_state") : std::nullopt;
   if (verification && *verification == "engine_recompute_skipped_with_basis") return {true};
   if (ctx.derive_every_record) check_parameters_before_keys(r, ctx.failures);
 
@@ -102,7 +103,7 @@ Rule14Outcome check_rule_14_engine_differential(RuleContext& ctx) {
   if (!core::truthy(core::lookup(member(r, "numeric_policy"), "tolerance"))) return {};
 
   const bool batched = core::truthy(member(r, "batch")) && core::truthy(member(r, "per_sample"));
-  auto engine = recompute_engine_receipt(r, batched);
+  auto engine = recompute_engine_receipt(ctx.read, batched);
   if (!engine) {
     ctx.failures.add(plain_failure(14, "engine_recompute",
                                    std::string(kTag) + "engine failed while recomputing the receipt for observer-mode "

@@ -60,7 +60,7 @@ class ExtendedWalk {
     if (!arr) return;
     for (std::size_t i = 0; i < factors.size() && i < arr->size(); ++i) {
       const Json& b = (*arr)[i];
-      const std::string* bn = b.is_object() ? string_member(b, "name") : nullptr;
+      const auto bn = b.is_object() ? string_member(b, "name") : std::nullopt;
       if (!bn || *bn != factors[i].name) continue;
       leaf(path + ".factors[" + std::to_string(i) + "]", "value", factors[i].value, b);
     }
@@ -101,7 +101,7 @@ class ExtendedWalk {
     const double* params = e_.input->base.parameters_before.data();
     for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
       const Json& b = (*arr)[o];
-      const std::string* bf = b.is_object() ? string_member(b, "from") : nullptr;
+      const auto bf = b.is_object() ? string_member(b, "from") : std::nullopt;
       if (!bf || *bf != outs[o]) continue;  // downstream contributions pair by source unit
       const std::uint32_t w = e_.index.w_ho[o * e_.index.n_hid + h];
       const std::string cpath = path + ".downstream_contributions[" + std::to_string(o) + "]";
@@ -235,7 +235,7 @@ bool state_after_compared(const Json& update, std::string_view optimizer_name) {
   const Json* ro = member(update, "optimizer");
   const Json* rname = core::lookup(ro, "name");
   return core::truthy(core::lookup(ro, "state_after")) && rname && rname->is_string() &&
-         rname->get_ref<const std::string&>() == optimizer_name;
+         rname->string() == optimizer_name;
 }
 
 const Json* post_forward_units(const Json* post_update_forward) {

@@ -26,15 +26,15 @@ common::Error recompute_refused(std::string message) { return common::Error::mal
 // the layers the engine expects, a batch's per_sample (inputs and targets of the declared samples
 // only) and the first sample's inputs/targets, or optimizer_config and updates (the state_before
 // of parameter_order ids). Also the reference's refusals before the engine runs.
-common::Result<Json> derived_members(const Json& r, bool batched) {
-  Json in = Json::object();
+common::Result<Tree> derived_members(const Json& r, bool batched) {
+  Tree in = Tree::object();
   // The engines ignore topology.layers (the reference's never reads it): a malformed one is the
   // schema's finding, not a reason the step cannot be recomputed.
   if (const Json* topology = member(r, "topology"); topology && topology->is_object()) {
-    static const Json kLayers = Json::array({"input", "hidden", "output"});
+    static const Tree kLayers = Tree::array({"input", "hidden", "output"});
     const Json* layers = member(*topology, "layers");
-    if (!layers || *layers != kLayers) {
-      in["topology"] = *topology;
+    if (!layers || to_tree(*layers) != kLayers) {
+      in["topology"] = to_tree(*topology);
       in["topology"]["layers"] = kLayers;
     }
   }
@@ -53,7 +53,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
     }
     if (!order || !order->is_array()) return recompute_refused("batch.sample_order.map is not a function");
     const Json* per_sample = member(r, "per_sample");
-    Json samples = Json::object();
+    Tree samples = Tree::object();
     for (const auto& sid : *order) {
       const std::string key = js_string(&sid);
       const Json* s = core::lookup(per_sample, key);
@@ -61,14 +61,14 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
         return recompute_refused("per_sample missing entry for sample_id " + sid.dump() +
                                  " declared in batch.sample_order");
       }
-      Json one = Json::object();
-      if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = *x;
-      if (const Json* y = core::lookup(s, "targets")) one["targets"] = *y;
+      Tree one = Tree::object();
+      if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = to_tree(*x);
+      if (const Json* y = core::lookup(s, "targets")) one["targets"] = to_tree(*y);
       samples[key] = std::move(one);
     }
     // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
     if (!samples.empty()) {
-      const Json& first = samples.begin().value();
+      const Tree& first = samples.begin().value();
       if (first.contains("inputs")) in["inputs"] = first["inputs"];
       if (first.contains("targets")) in["targets"] = first["targets"];
     }
@@ -79,7 +79,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
   if (!oc) return in;
   const Json* updates = array_member(r, "updates");
   const Json* lr = oc->learning_rate ? member(*member(r, "optimizer_config"), "learning_rate") : member(r, "learning_rate");
-  Json config = Json::object();
+  Tree config = Tree::object();
   // Which parameters the state belongs to: the engine takes state for parameter_order ids only.
   std::unordered_set<std::string> known;
   if (const Json* order = core::lookup(member(r, "topology"), "parameter_order"); order && order->is_array()) {
@@ -88,13 +88,13 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
     }
   }
   auto states = [&](bool adam) {
-    Json out = Json::array();
+    Tree out = Tree::array();
     if (!updates) return out;
     for (const auto& u : *updates) {
       const Json* sb = core::lookup(core::lookup(&u, "optimizer"), "state_before");
-      const std::string* pid = string_member(u, "parameter_id");
-      if (!sb || !pid || known.count(*pid) == 0) continue;
-      Json state = Json::object();
+      const auto pid = string_member(u, "parameter_id");
+      if (!sb || !pid || known.count(std::string(*pid)) == 0) continue;
+      Tree state = Tree::object();
       if (adam) {
         const auto m = number_member(*sb, "m");
         const auto v = number_member(*sb, "v");
@@ -106,7 +106,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
         if (!sb->is_object() || !b) continue;
         state["buffer"] = *b;
       }
-      out.push_back(Json{{"parameter_id", *pid}, {"optimizer", Json{{"state_before", std::move(state)}}}});
+      out.push_back(Tree{{"parameter_id", std::string(*pid)}, {"optimizer", Tree{{"state_before", std::move(state)}}}});
     }
     return out;
   };
@@ -118,7 +118,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
   }
   if (oc->is_adam_family()) {
     config["name"] = oc->name;
-    config["learning_rate"] = *lr;
+    config["learning_rate"] = to_tree(*lr);
     if (oc->beta1) config["beta1"] = *oc->beta1;
     if (oc->beta2) config["beta2"] = *oc->beta2;
     if (oc->epsilon) config["epsilon"] = *oc->epsilon;
@@ -129,7 +129,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
     in["updates"] = states(true);
   } else if (oc->name == "sgd_momentum") {
     config["name"] = "sgd_momentum";
-    config["learning_rate"] = *lr;
+    config["learning_rate"] = to_tree(*lr);
     if (oc->momentum) config["momentum"] = *oc->momentum;
     if (oc->nesterov_true()) config["nesterov"] = true;
     if (const auto d = oc->dampening_number(); d && *d != 0) config["dampening"] = *d;
@@ -138,7 +138,7 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
     in["updates"] = states(false);
   } else if (oc->name == "sgd" && oc->weight_decay && *oc->weight_decay != 0) {
     config["name"] = "sgd";
-    config["learning_rate"] = *lr;
+    config["learning_rate"] = to_tree(*lr);
     config["weight_decay"] = *oc->weight_decay;
     in["optimizer_config"] = std::move(config);
   }
@@ -147,12 +147,12 @@ common::Result<Json> derived_members(const Json& r, bool batched) {
 
 // The engine input as one receipt-shaped document: the forwarded members, the batch, and the
 // derived members over them (the path the rule took before reading in place).
-Json input_document(const Json& r, bool batched, Json derived) {
-  Json in = Json::object();
+Tree input_document(const ReadReceipt& read, bool batched, Tree derived) {
+  Tree in = Tree::object();
   for (const char* key : kForwardedMembers) {
-    if (const Json* v = member(r, key)) in[key] = *v;
+    if (const Tree* v = read.tree_member(key)) in[key] = *v;
   }
-  if (batched) in["batch"] = *member(r, "batch");
+  if (batched) in["batch"] = *read.tree_member("batch");
   for (auto it = derived.begin(); it != derived.end(); ++it) in[it.key()] = std::move(it.value());
   return in;
 }
@@ -176,25 +176,25 @@ common::Result<GeneralReceipt> run_step(receipt::engine::GeneralInput input, boo
   return std::move(*out);
 }
 
-common::Result<GeneralReceipt> through_document(const Json& r, bool batched, Json derived) {
-  auto input = receipt::reproduce::extract_general_input(input_document(r, batched, std::move(derived)));
+common::Result<GeneralReceipt> through_document(const ReadReceipt& read, bool batched, Tree derived) {
+  auto input = receipt::reproduce::extract_general_input(input_document(read, batched, std::move(derived)));
   if (!input) return recompute_refused(describe_refusal(input.error()));
   return run_step(std::move(*input), batched);
 }
 
-common::Result<receipt::engine::GeneralInput> read_in_place(const Json& r, bool batched, const Json& derived) {
-  return receipt::reproduce::extract_general_input([&](const char* key) -> const Json* {
-    if (const Json* d = member(derived, key)) return d;
-    if (forwarded(key)) return member(r, key);
-    if (batched && std::string_view(key) == "batch") return member(r, "batch");
+common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& read, bool batched, const Tree& derived) {
+  return receipt::reproduce::extract_general_input([&](const char* key) -> const Tree* {
+    if (const Tree* d = member(derived, key)) return d;
+    if (forwarded(key)) return read.tree_member(key);
+    if (batched && std::string_view(key) == "batch") return read.tree_member("batch");
     return nullptr;  // the document carries nothing else (no fixture, metadata, trace_id, step_index)
   });
 }
 
 }  // namespace
 
-common::Result<GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path) {
-  auto derived = derived_members(receipt, batched);
+common::Result<GeneralReceipt> recompute_engine_receipt(const ReadReceipt& receipt, bool batched, EngineInputPath path) {
+  auto derived = derived_members(receipt.root(), batched);
   if (!derived) return derived.error();
   if (path == EngineInputPath::document) return through_document(receipt, batched, std::move(*derived));
   auto input = read_in_place(receipt, batched, *derived);
@@ -202,8 +202,8 @@ common::Result<GeneralReceipt> recompute_engine_receipt(const Json& receipt, boo
   return run_step(std::move(*input), batched);
 }
 
-common::Result<GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched) {
-  auto derived = derived_members(receipt, batched);
+common::Result<GeneralReceipt> recompute_engine_receipt(const ReadReceipt& receipt, bool batched) {
+  auto derived = derived_members(receipt.root(), batched);
   if (!derived) return derived.error();
   auto input = read_in_place(receipt, batched, *derived);
   // Refused: the message is the document's (where several members are wrong, the first in sorted

@@ -19,11 +19,11 @@ enum class EngineInputPath {
 // The engine's receipt for `receipt` (a batched step when `batched`), its input read by `path`, as
 // the engine's struct (to_json, receipt/engine/receipt_json.hpp, gives the reference's document).
 // Errors are the reference engine's refusal texts.
-[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const Json& receipt, bool batched, EngineInputPath path);
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const ReadReceipt& receipt, bool batched, EngineInputPath path);
 
 // What Rule 14 runs: in place, and through the document where that refuses, so every refusal
 // keeps the document path's exact text.
-[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const Json& receipt,
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> recompute_engine_receipt(const ReadReceipt& receipt,
                                                                                       bool batched);
 
 }  // namespace reconcile::rules

@@ -28,7 +28,7 @@ class LabelWalk {
   // path_ grows and shrinks with the descent: one buffer, no string per node.
   void visit(const Json& claimed, common::JsonView engine) {
     if (engine.is_string()) {
-      if (!claimed.is_string() || claimed.get_ref<const std::string&>() != engine.string()) differ(claimed, engine);
+      if (!claimed.is_string() || claimed.string() != engine.string()) differ(claimed, engine);
     } else if (engine.is_object()) {
       if (!claimed.is_object()) return;
       for (auto it = engine.members().begin(); it != engine.members().end(); ++it) {
@@ -92,10 +92,10 @@ void compare_engine_labels(const Json& receipt, const receipt::engine::GeneralRe
     if (id && id->is_string()) by_id.emplace(id->string(), u);
   }
   for (const Json& u : *claimed_updates) {
-    const std::string* id = string_member(u, "parameter_id");
+    const auto id = string_member(u, "parameter_id");
     if (!id) continue;
     const auto found = by_id.find(*id);
-    if (found != by_id.end()) walk.walk(u, found->second, "updates[" + *id + "]");
+    if (found != by_id.end()) walk.walk(u, found->second, "updates[" + std::string(*id) + "]");
   }
 }
 

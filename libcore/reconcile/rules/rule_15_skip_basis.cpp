@@ -26,11 +26,11 @@ std::string enum_list() {
 
 void check_rule_15_skip_basis(RuleContext& ctx) {
   const Json* status = member(ctx.receipt, "fixture_status");
-  const std::string* state = status ? string_member(*status, "verification_state") : nullptr;
+  const auto state = status ? string_member(*status, "verification_state") : std::nullopt;
   if (!state || *state != "engine_recompute_skipped_with_basis") return;
   const Json* attestor = member(ctx.receipt, "attestor");
   const Json* basis = attestor ? member(*attestor, "skip_basis") : nullptr;
-  const std::string* text = as_string(basis);
+  const auto text = as_string(basis);
   if (!text || text->empty()) {
     ctx.failures.add(plain_failure(
         15, "attestor.skip_basis",
@@ -44,7 +44,7 @@ void check_rule_15_skip_basis(RuleContext& ctx) {
     if (*text == allowed) return;
   }
   ctx.failures.add(plain_failure(15, "attestor.skip_basis",
-                                 "Rule 15 (skip-basis required): attestor.skip_basis=" + Json(*text).dump() +
+                                 "Rule 15 (skip-basis required): attestor.skip_basis=" + Tree(std::string(*text)).dump() +
                                      " is not in the closed enum EXTERNAL_TRUST_BASIS = " + enum_list() + "."));
 }
 

@@ -9,16 +9,16 @@ namespace reconcile::rules {
 
 void check_rule_16_attestation_digest(RuleContext& ctx) {
   const Json* attestor = member(ctx.receipt, "attestor");
-  const std::string* digest = attestor ? string_member(*attestor, "signed_subject_digest") : nullptr;
+  const auto digest = attestor ? string_member(*attestor, "signed_subject_digest") : std::nullopt;
   if (!digest || digest->empty()) return;  // gated
   constexpr const char* kPath = "attestor.signed_subject_digest";
   if (!is_sha256_digest(*digest)) {
     ctx.failures.add(plain_failure(16, kPath,
                                    "Rule 16 (attestation digest binding): attestor.signed_subject_digest " +
-                                       Json(*digest).dump() + " is not in the expected \"sha256:<64-hex>\" format."));
+                                       Tree(std::string(*digest)).dump() + " is not in the expected \"sha256:<64-hex>\" format."));
     return;
   }
-  Json stripped = ctx.receipt;
+  Tree stripped = ctx.read.tree();
   erase_member(stripped, "attestor", "signed_subject_digest");
   const auto bytes = canonical_bytes(stripped);
   if (!bytes.ok) {
@@ -29,7 +29,7 @@ void check_rule_16_attestation_digest(RuleContext& ctx) {
   const std::string recomputed = "sha256:" + common::sha256_hex(bytes.text);
   if (recomputed != *digest) {
     ctx.failures.add(plain_failure(16, kPath,
-                                   "Rule 16 (attestation digest binding): declared digest " + *digest +
+                                   "Rule 16 (attestation digest binding): declared digest " + std::string(*digest) +
                                        " does not match recomputed digest " + recomputed +
                                        ". The receipt bytes were changed after the digest was bound."));
   }

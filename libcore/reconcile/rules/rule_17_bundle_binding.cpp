@@ -16,9 +16,9 @@
 namespace reconcile::rules {
 namespace {
 
-const std::string* declared_digest(const Json& r) {
+std::optional<std::string_view> declared_digest(const Json& r) {
   const Json* attestor = object_member(r, "attestor");
-  return attestor ? string_member(*attestor, "bundle_root_digest") : nullptr;
+  return attestor ? string_member(*attestor, "bundle_root_digest") : std::nullopt;
 }
 
 // What Rule 17 reads of a record: its declared digest and, when that is one the bundle can be
@@ -32,7 +32,7 @@ struct BindingNotes final : RecordNotes {
 // the field cut out when its key and value occur exactly once, after a comma (a key's quotes are
 // never escaped, a string's always are, and a well-formed digest needs no escaping); otherwise
 // emitted again from a copy without it.
-CanonicalBytes unbound_bytes(const Json& r, const std::string& digest) {
+CanonicalBytes unbound_bytes(const Tree& r, const std::string& digest) {
   CanonicalBytes bytes = canonical_bytes(r);
   if (bytes.ok) {
     const std::string field = "\"bundle_root_digest\":\"" + digest + "\"";
@@ -43,18 +43,19 @@ CanonicalBytes unbound_bytes(const Json& r, const std::string& digest) {
       return bytes;
     }
   }
-  Json stripped = r;
+  Tree stripped = r;
   erase_member(stripped, "attestor", "bundle_root_digest");
   return canonical_bytes(stripped);
 }
 
 class BundleBinding final : public CrossRecordRule {
  public:
-  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+  std::unique_ptr<RecordNotes> notes(const ReadReceipt& read) const override {
+    const Json& r = read.root();
     auto n = std::make_unique<BindingNotes>();
-    if (const std::string* digest = declared_digest(r)) {
-      n->digest = *digest;
-      if (is_sha256_digest(*digest)) n->unbound = unbound_bytes(r, *digest);
+    if (const auto digest = declared_digest(r)) {
+      n->digest = std::string(*digest);
+      if (is_sha256_digest(*digest)) n->unbound = unbound_bytes(read.tree(), n->digest.value());
     }
     return n;
   }
@@ -103,7 +104,7 @@ class BundleBinding final : public CrossRecordRule {
     }
     if (!first_well_formed_) {
       out.add(plain_failure(17, "receipts[0].attestor.bundle_root_digest",
-                            "Rule 17 (trace-bundle binding): bundle_root_digest " + Json(*first_).dump() +
+                            "Rule 17 (trace-bundle binding): bundle_root_digest " + Tree(std::string(*first_)).dump() +
                                 " is not in the expected \"sha256:<64-hex>\" format."));
       return;
     }

@@ -15,7 +15,7 @@ namespace reconcile::rules {
 void check_rule_18_batch_reduction(RuleContext& ctx) {
   const Json* batch = member(ctx.receipt, "batch");
   if (!core::truthy(batch)) return;
-  const std::string* reduction = string_member(*batch, "reduction");
+  const auto reduction = string_member(*batch, "reduction");
   if (!reduction || (*reduction != "mean" && *reduction != "sum")) return;
   const Json* loss = member(ctx.receipt, "loss");
   if (!loss || loss->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'per_sample')");
@@ -25,7 +25,7 @@ void check_rule_18_batch_reduction(RuleContext& ctx) {
   if (!order || !(order->is_array() || order->is_string())) throw std::runtime_error("batch.sample_order is not iterable");
   std::vector<std::string> ids;  // a string sample_order iterates its characters
   if (order->is_string()) {
-    for (char c : order->get_ref<const std::string&>()) ids.emplace_back(1, c);
+    for (char c : order->string()) ids.emplace_back(1, c);
   } else {
     for (const auto& sid : *order) ids.push_back(js_string(&sid));
   }
@@ -46,8 +46,8 @@ void check_rule_18_batch_reduction(RuleContext& ctx) {
   if (check.ok) return;
   Failure f = numeric_failure(18, "loss.total", declared.value_or(0), expected, check,
                               "Rule 18 (batch reduction consistency): loss.total " + js_string(total) +
-                                  " does not match " + *reduction + "(loss.per_sample.values()) = " + js_number(expected) +
-                                  " (" + std::to_string(count) + " samples, reduction=" + *reduction +
+                                  " does not match " + std::string(*reduction) + "(loss.per_sample.values()) = " + js_number(expected) +
+                                  " (" + std::to_string(count) + " samples, reduction=" + std::string(*reduction) +
                                   "). Catches the mean-vs-sum confusion (off by a factor of N).");
   if (!declared) f.stored.reset();
   ctx.failures.add(std::move(f));

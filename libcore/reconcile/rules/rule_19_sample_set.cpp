@@ -1,5 +1,6 @@
 // Rule 19: sample-set coherence. batch.sample_order has no duplicate id, and every per-sample map
 // (loss.per_sample, per_sample) has exactly the ids of batch.sample_order as its keys.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -29,7 +30,7 @@ void check_key_set(const std::vector<const Json*>& declared, const Json& map, co
     if (declared_strings.count(key) == 0) {
       failures.add(plain_failure(19, map_path + "." + key,
                                  "Rule 19 (sample-set coherence): " + map_path + " contains sample_id " +
-                                     Json(key).dump() + " not declared in batch.sample_order."));
+                                     Tree(std::string(key)).dump() + " not declared in batch.sample_order."));
     }
   }
 }
@@ -41,13 +42,15 @@ void check_rule_19_sample_set(RuleContext& ctx) {
   if (!core::truthy(batch)) return;
   const Json* order = member(*batch, "sample_order");
   if (!order || order->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'length')");
-  std::vector<Json> chars;  // a string sample_order iterates its characters
+  Tree chars = Tree::array();  // a string sample_order iterates its characters
+  std::optional<ReadReceipt> chars_read;
   std::vector<const Json*> ids;
   if (order->is_array()) {
     for (const auto& sid : *order) ids.push_back(&sid);
   } else if (order->is_string()) {
-    for (char c : order->get_ref<const std::string&>()) chars.emplace_back(std::string(1, c));
-    for (const auto& c : chars) ids.push_back(&c);
+    for (char c : order->string()) chars.push_back(std::string(1, c));
+    chars_read.emplace(chars);
+    for (const auto& c : chars_read->root()) ids.push_back(&c);
   } else if (order->is_object()) {
     throw std::runtime_error("batch.sample_order is not iterable");
   }

@@ -71,15 +71,15 @@ void check_state(FailureSink& out, const Json& update, std::size_t i, const std:
 void check_rule_20_optimizer_state_shape(RuleContext& ctx) {
   const Json* updates = array_member(ctx.receipt, "updates");
   if (!updates) return;
-  const std::string* first_adam = nullptr;
-  const std::string* first_momentum = nullptr;
+  std::optional<std::string_view> first_adam;
+  std::optional<std::string_view> first_momentum;
   for (const auto& u : *updates) {
-    const std::string* name = update_optimizer_name(u);
+    const auto name = update_optimizer_name(u);
     if (is_adam_name(name) && !first_adam) first_adam = name;
     if (name && *name == "sgd_momentum" && !first_momentum) first_momentum = name;
   }
   if (!first_adam && !first_momentum) return;  // gated: no stateful optimizer
-  const std::string declared = first_adam ? *first_adam : *first_momentum;
+  const std::string declared(first_adam ? *first_adam : *first_momentum);
   const auto oc = read_optimizer_config(ctx.receipt);
   if (!oc) {
     ctx.failures.add(plain_failure(20, "optimizer_config",
@@ -101,7 +101,7 @@ void check_rule_20_optimizer_state_shape(RuleContext& ctx) {
     const Json* optimizer = member(u, "optimizer");
     if (!optimizer || optimizer->is_null()) throw std::runtime_error("Cannot read properties of undefined (reading 'name')");
     const Json* name_value = member(*optimizer, "name");
-    const std::string* name = as_string(name_value);
+    const auto name = as_string(name_value);
     if (!(name && (*name == "sgd" || *name == oc->name))) {
       ctx.failures.add(plain_failure(20, "updates[" + std::to_string(i) + "].optimizer.name",
                                      "Rule 20: updates[" + std::to_string(i) + "].optimizer.name='" +
@@ -153,10 +153,10 @@ void check_rule_20_optimizer_state_shape(RuleContext& ctx) {
   }
   for (std::size_t i = 0; i < updates->size(); ++i) {
     const Json& u = (*updates)[i];
-    const std::string* name = update_optimizer_name(u);
+    const auto name = update_optimizer_name(u);
     if (!is_stateful_name(name)) continue;
-    check_state(out, u, i, *name, "state_before");
-    check_state(out, u, i, *name, "state_after");
+    check_state(out, u, i, std::string(*name), "state_before");
+    check_state(out, u, i, std::string(*name), "state_after");
   }
 }
 

@@ -22,7 +22,7 @@ void check_rule_21_sgd_momentum(RuleContext& ctx) {
   const double wd = sgd_coupled_weight_decay(oc);
   for (std::size_t i = 0; i < updates->size(); ++i) {
     const Json& u = (*updates)[i];
-    const std::string* name = update_optimizer_name(u);
+    const auto name = update_optimizer_name(u);
     if (!name || *name != "sgd_momentum") continue;
     const Json* opt = member(u, "optimizer");
     const Json* before = member(*opt, "state_before");

@@ -57,7 +57,8 @@ struct StateNotes final : RecordNotes {
 
 class OptimizerStateChain final : public CrossRecordRule {
  public:
-  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+  std::unique_ptr<RecordNotes> notes(const ReadReceipt& read) const override {
+    const Json& r = read.root();
     auto n = std::make_unique<StateNotes>();
     n->state = summarize(r);
     if (!n->state.valid) return n;
@@ -75,7 +76,7 @@ class OptimizerStateChain final : public CrossRecordRule {
       if (!core::truthy(before)) continue;
       StateBefore b;
       b.j = j;
-      if (const std::string* name = update_optimizer_name(u)) b.name = *name;
+      if (const auto name = update_optimizer_name(u)) b.name = *name;
       b.pid = update_parameter_id(u);
       b.key = parameter_key(u);
       b.buffer = number_member(*before, "buffer");
@@ -109,7 +110,7 @@ class OptimizerStateChain final : public CrossRecordRule {
     if (!updates) return s;
     for (const auto& u : *updates) {
       if (u.is_null()) continue;  // (the per-record rules report it)
-      const std::string* name = update_optimizer_name(u);
+      const auto name = update_optimizer_name(u);
       if (!is_stateful_name(name)) continue;
       const Json* after = member(*member(u, "optimizer"), "state_after");
       if (!core::truthy(after)) continue;
@@ -132,7 +133,7 @@ class OptimizerStateChain final : public CrossRecordRule {
     const std::string at = "receipts[" + std::to_string(i) + "]";
     const std::string prev_at = "receipts[" + std::to_string(i - 1) + "]";
     for (const StateBefore& b : cur.befores) {
-      const std::string* name = b.name ? &*b.name : nullptr;
+      const auto name = b.name ? std::optional<std::string_view>(*b.name) : std::nullopt;
       if (adam_pair ? !is_adam_name(name) : !(name && *name == "sgd_momentum")) continue;
       const std::string path = at + ".updates[" + std::to_string(b.j) + "].optimizer.state_before";
       const std::string label = b.pid ? *b.pid : b.key;

@@ -20,14 +20,14 @@ namespace {
 // A hyperparameter as read for the comparison: numbers only for the numeric ones, any JSON value
 // (null included) for nesterov / dampening. Absent = undefined.
 struct Hyper {
-  std::optional<Json> value;
+  std::optional<Tree> value;  // kept beyond its record
   bool is_value_type = true;  // false for objects / arrays, which are === only to themselves
 };
 
 Hyper read_hyper(const OptimizerConfigView& oc, std::string_view key) {
   Hyper h;
   auto number = [&](const std::optional<double>& v) {
-    if (v) h.value = Json(*v);
+    if (v) h.value = Tree(*v);
   };
   if (key == "beta1") number(oc.beta1);
   if (key == "beta2") number(oc.beta2);
@@ -36,10 +36,17 @@ Hyper read_hyper(const OptimizerConfigView& oc, std::string_view key) {
   if (key == "momentum") number(oc.momentum);
   const Json* raw = key == "nesterov" ? oc.nesterov : key == "dampening" ? oc.dampening : nullptr;
   if (raw) {
-    h.value = *raw;
+    h.value = to_tree(*raw);
     h.is_value_type = !(raw->is_object() || raw->is_array());
   }
   return h;
+}
+
+// A kept value read as the rules read a receipt's.
+std::string js_string_of(const std::optional<Tree>& v) {
+  if (!v) return js_string(nullptr);
+  const ReadReceipt read(*v);
+  return js_string(&read.root());
 }
 
 std::vector<std::string_view> constancy_keys(const std::string& name) {
@@ -65,7 +72,8 @@ struct ConfigNotes final : RecordNotes {
 
 class OptimizerConfigConstancy final : public CrossRecordRule {
  public:
-  std::unique_ptr<RecordNotes> notes(const Json& r) const override {
+  std::unique_ptr<RecordNotes> notes(const ReadReceipt& read) const override {
+    const Json& r = read.root();
     auto n = std::make_unique<ConfigNotes>();
     const std::optional<OptimizerConfigView> oc = r.is_object() ? read_optimizer_config(r) : std::nullopt;
     if (!oc) return n;
@@ -107,12 +115,12 @@ class OptimizerConfigConstancy final : public CrossRecordRule {
       const bool equal = (!a.value && !b.value) ||
                          (a.value && b.value && a.is_value_type && b.is_value_type && js_strict_equal(&*a.value, &*b.value));
       if (equal) continue;
-      const Json* av = a.value ? &*a.value : nullptr;
-      const Json* bv = b.value ? &*b.value : nullptr;
+      const Tree* av = a.value ? &*a.value : nullptr;
+      const Tree* bv = b.value ? &*b.value : nullptr;
       Failure f = plain_failure(26, at + "." + std::string(keys_[k]),
                                 "Rule 26 (optimizer-config constancy): " + at + "." + std::string(keys_[k]) + "=" +
-                                    js_string(bv) + " differs from receipts[0].optimizer_config." +
-                                    std::string(keys_[k]) + "=" + js_string(av) + ". For optimizer.name='" +
+                                    js_string_of(b.value) + " differs from receipts[0].optimizer_config." +
+                                    std::string(keys_[k]) + "=" + js_string_of(a.value) + ". For optimizer.name='" +
                                     first_name_ + "' the constancy key list is [" + join(keys_) +
                                     "]; all MUST be IDENTICAL across a multi-step bundle (learning_rate and t excluded).");
       const auto an = as_number(av);

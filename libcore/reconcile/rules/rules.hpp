@@ -64,10 +64,10 @@ struct RecordNotes {
 class CrossRecordRule {
  public:
   virtual ~CrossRecordRule() = default;
-  [[nodiscard]] virtual std::unique_ptr<RecordNotes> notes(const Json& receipt) const = 0;
+  [[nodiscard]] virtual std::unique_ptr<RecordNotes> notes(const ReadReceipt& receipt) const = 0;
   // `notes` is what this rule's notes() gave for record `index`; it may be taken apart.
   virtual void observe(std::size_t index, RecordNotes& notes) = 0;
-  void observe(std::size_t index, const Json& receipt) { observe(index, *notes(receipt)); }
+  void observe(std::size_t index, const ReadReceipt& receipt) { observe(index, *notes(receipt)); }
   virtual void finish(FailureSink& out) = 0;
   // How many values the rule holds between records (copied JSON nodes, map entries, buffered
   // failures): tests assert it stays bounded whatever the number of records.

@@ -1,0 +1,233 @@
+#include "reconcile/read_json.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+
+namespace reconcile {
+
+const Json* Json::find(std::string_view key) const {
+  if (!is_object()) return nullptr;
+  // The length and the first byte before the rest: most keys of a receipt object differ in one of
+  // them, and a call to memcmp per key scanned showed in every profile.
+  const std::size_t n = key.size();
+  for (const JsonMember* m = v_.members, *e = v_.members + size_; m != e; ++m) {
+    const std::string_view k = m->first;
+    if (k.size() != n) continue;
+    if (n == 0) return &m->second;
+    if (k[0] == key[0] && std::memcmp(k.data() + 1, key.data() + 1, n - 1) == 0) return &m->second;
+  }
+  return nullptr;
+}
+
+nlohmann::ordered_json to_tree(const Json& v) {
+  using ojson = nlohmann::ordered_json;
+  switch (v.type()) {
+    case Json::Type::null: return nullptr;
+    case Json::Type::boolean: return v.boolean();
+    case Json::Type::number_integer: return static_cast<ojson::number_integer_t>(v.integer());
+    case Json::Type::number_unsigned: return static_cast<ojson::number_unsigned_t>(v.unsigned_integer());
+    case Json::Type::number_float: return v.number();
+    case Json::Type::string: return std::string(v.string());
+    case Json::Type::array: {
+      ojson out(ojson::value_t::array);
+      auto& items = out.get_ref<ojson::array_t&>();
+      items.reserve(v.size());
+      for (const Json& e : v) items.push_back(to_tree(e));
+      return out;
+    }
+    case Json::Type::object: {
+      ojson out(ojson::value_t::object);
+      // No duplicate key: members go straight into the object's vector.
+      auto& entries = static_cast<ojson::object_t::Container&>(out.get_ref<ojson::object_t&>());
+      entries.reserve(v.size());
+      for (const JsonMember& m : v.members()) entries.emplace_back(std::string(m.first), to_tree(m.second));
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+std::string Json::dump() const { return to_tree(*this).dump(); }
+
+// Fills nodes from a document or a tree, a container's children in one run of the arena (so that
+// a container is a pointer and a count), its grandchildren after them.
+class JsonArenaBuilder {
+ public:
+  explicit JsonArenaBuilder(std::vector<std::unique_ptr<std::byte[]>>& blocks) : blocks_(blocks) {}
+
+  // The value at slot i of `doc` into `out`; the slot after its subtree. Slots are read in order,
+  // each once, and a consumed document (`release`) frees its blocks behind the walk.
+  std::uint32_t fill(Json& out, common::JsonDocument& doc, std::uint32_t i, bool release) {
+    using D = common::JsonDocument;
+    const D::Node n = doc.node(i);
+    switch (n.head & 0xF) {
+      case D::kNull: out.type_ = Json::Type::null; return i + 1;
+      case D::kFalse:
+      case D::kTrue:
+        out.type_ = Json::Type::boolean;
+        out.boolean_ = (n.head & 0xF) == D::kTrue;
+        return i + 1;
+      case D::kSmallUnsigned:
+        out.type_ = Json::Type::number_unsigned;
+        out.v_.u = n.head >> 4;
+        return i + 1;
+      case D::kInteger:
+        out.type_ = Json::Type::number_integer;
+        out.v_.i = std::bit_cast<std::int64_t>(doc.number_bits(i));
+        return i + 2;
+      case D::kUnsigned:
+        out.type_ = Json::Type::number_unsigned;
+        out.v_.u = doc.number_bits(i);
+        return i + 2;
+      case D::kFloat:
+        out.type_ = Json::Type::number_float;
+        out.v_.d = std::bit_cast<double>(doc.number_bits(i));
+        return i + 2;
+      case D::kStringInText:
+      case D::kStringDecoded: set_string(out, string_at(doc, n)); return i + 1;
+      case D::kArray: {
+        const std::uint32_t count = n.head >> 4;
+        Json* elements = take<Json>(count);
+        set_container(out, Json::Type::array, count);
+        out.v_.elements = elements;
+        std::uint32_t at = i + 1;
+        for (std::uint32_t k = 0; k < count; ++k) {
+          at = fill(elements[k], doc, at, release);
+          if (release) doc.release_nodes_before(at);
+        }
+        return n.offset;
+      }
+      default: {  // an object: key, value, key, value...
+        const std::uint32_t count = n.head >> 4;
+        JsonMember* members = take<JsonMember>(count);
+        set_container(out, Json::Type::object, count);
+        out.v_.members = members;
+        std::uint32_t at = i + 1;
+        for (std::uint32_t k = 0; k < count; ++k) {
+          members[k].first = string_at(doc, doc.node(at));
+          at = fill(members[k].second, doc, at + 1, release);
+          if (release) doc.release_nodes_before(at);
+        }
+        return n.offset;
+      }
+    }
+  }
+
+  void fill(Json& out, const nlohmann::ordered_json& v) {
+    using ojson = nlohmann::ordered_json;
+    switch (v.type()) {
+      case ojson::value_t::boolean:
+        out.type_ = Json::Type::boolean;
+        out.boolean_ = v.get<bool>();
+        return;
+      case ojson::value_t::number_integer:
+        out.type_ = Json::Type::number_integer;
+        out.v_.i = v.get<std::int64_t>();
+        return;
+      case ojson::value_t::number_unsigned:
+        out.type_ = Json::Type::number_unsigned;
+        out.v_.u = v.get<std::uint64_t>();
+        return;
+      case ojson::value_t::number_float:
+        out.type_ = Json::Type::number_float;
+        out.v_.d = v.get<double>();
+        return;
+      case ojson::value_t::string: set_string(out, v.get_ref<const std::string&>()); return;
+      case ojson::value_t::array: {
+        const auto& items = v.get_ref<const ojson::array_t&>();
+        Json* elements = take<Json>(items.size());
+        set_container(out, Json::Type::array, items.size());
+        out.v_.elements = elements;
+        for (std::size_t i = 0; i < items.size(); ++i) fill(elements[i], items[i]);
+        return;
+      }
+      case ojson::value_t::object: {
+        const auto& map = v.get_ref<const ojson::object_t&>();
+        JsonMember* members = take<JsonMember>(map.size());
+        std::size_t n = 0;
+        for (const auto& [key, value] : map) {
+          members[n].first = key;
+          fill(members[n++].second, value);
+        }
+        set_container(out, Json::Type::object, n);
+        out.v_.members = members;
+        return;
+      }
+      default: out.type_ = Json::Type::null; return;  // null, discarded, binary (never read from text)
+    }
+  }
+
+ private:
+  static std::string_view string_at(const common::JsonDocument& doc, const common::JsonDocument::Node& n) {
+    const std::string_view from =
+        (n.head & 0xF) == common::JsonDocument::kStringDecoded ? doc.decoded_view() : doc.text_view();
+    return {from.data() + n.offset, n.head >> 4};
+  }
+  static void set_string(Json& out, std::string_view s) {
+    out.type_ = Json::Type::string;
+    out.size_ = static_cast<std::uint32_t>(s.size());
+    out.v_.s = s.data();
+  }
+  static void set_container(Json& out, Json::Type t, std::size_t n) {
+    out.type_ = t;
+    out.size_ = static_cast<std::uint32_t>(n);
+  }
+
+  // n default-constructed T in the current block, or a new one.
+  template <class T>
+  T* take(std::size_t n) {
+    if (n == 0) return nullptr;
+    const std::size_t bytes = n * sizeof(T);
+    if (static_cast<std::size_t>(end_ - next_) < bytes) {
+      const std::size_t size = std::max(bytes, kBlockBytes);
+      blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));
+      next_ = blocks_.back().get();
+      end_ = next_ + size;
+    }
+    T* out = new (next_) T[n];
+    next_ += bytes;
+    return out;
+  }
+
+  static constexpr std::size_t kBlockBytes = 16 * 1024;
+  std::vector<std::unique_ptr<std::byte[]>>& blocks_;
+  std::byte* next_ = nullptr;
+  std::byte* end_ = nullptr;
+};
+
+ReadReceipt::ReadReceipt(common::JsonDocument&& document) : document_(std::move(document)) {
+  if (document_.node_count() > 0) JsonArenaBuilder(blocks_).fill(root_, document_, 0, true);
+}
+
+ReadReceipt::ReadReceipt(const nlohmann::ordered_json& tree) : source_tree_(&tree) {
+  JsonArenaBuilder(blocks_).fill(root_, tree);
+}
+
+ReadReceipt::~ReadReceipt() = default;
+
+const nlohmann::ordered_json& ReadReceipt::tree() const {
+  if (source_tree_) return *source_tree_;
+  if (!converted_) converted_ = std::make_unique<nlohmann::ordered_json>(to_tree(root_));
+  return *converted_;
+}
+
+const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
+  if (source_tree_ || converted_) {
+    const nlohmann::ordered_json& t = tree();
+    if (!t.is_object()) return nullptr;
+    const auto& map = t.get_ref<const nlohmann::ordered_json::object_t&>();
+    for (auto it = map.rbegin(); it != map.rend(); ++it) {
+      if (it->first == key) return &it->second;
+    }
+    return nullptr;
+  }
+  const Json* v = root_.find(key);
+  if (!v) return nullptr;
+  const auto hit = members_.find(std::string_view(key));
+  if (hit != members_.end()) return &hit->second;
+  return &members_.emplace(key, to_tree(*v)).first->second;
+}
+
+}  // namespace reconcile

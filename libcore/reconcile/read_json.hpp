@@ -1,0 +1,219 @@
+#pragma once
+// What the rules read: a receipt as a read-only JSON value in one arena, 16 bytes a value (32 a
+// member, its key beside it), strings and keys viewing the text or tree it was read from. Its
+// nodes keep their addresses, so the rules hold `const Json*` into it as they held them into an
+// ordered_json (nullptr for JavaScript's undefined), and its accessors are the subset of
+// nlohmann's that the rules use, with the same answers: iterating an object gives its member
+// values, get<double>() reads any number, objects hold no duplicate key (JSON.parse keeps the
+// last; both readers do).
+//
+//   const reconcile::ReadReceipt receipt(std::move(document));   // or (tree)
+//   const reconcile::Json& r = receipt.root();
+//   if (const Json* updates = array_member(r, "updates")) for (const Json& u : *updates) ...
+//
+// It is built from a JsonDocument (what bp's readers hold), which it takes over, or from an
+// ordered_json (what tests and tree callers hold), which must outlive it. Where a rule needs a tree (the engine's
+// input reader, the canonical emitter, a value kept beyond the record), ReadReceipt gives one: the
+// caller's own when built from a tree, otherwise converted once and kept.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_document.hpp"
+
+namespace reconcile {
+
+struct JsonMember;
+
+class Json {
+ public:
+  enum class Type : std::uint8_t { null, boolean, number_integer, number_unsigned, number_float, string, array, object };
+
+  Json() = default;  // null
+  [[nodiscard]] static Json object() { return Json(Type::object); }  // an empty object
+  [[nodiscard]] static Json array() { return Json(Type::array); }    // an empty array
+
+  [[nodiscard]] Type type() const { return type_; }
+  [[nodiscard]] bool is_null() const { return type_ == Type::null; }
+  [[nodiscard]] bool is_boolean() const { return type_ == Type::boolean; }
+  [[nodiscard]] bool is_number() const {
+    return type_ == Type::number_integer || type_ == Type::number_unsigned || type_ == Type::number_float;
+  }
+  [[nodiscard]] bool is_number_integer() const { return type_ == Type::number_integer || type_ == Type::number_unsigned; }
+  [[nodiscard]] bool is_number_unsigned() const { return type_ == Type::number_unsigned; }
+  [[nodiscard]] bool is_number_float() const { return type_ == Type::number_float; }
+  [[nodiscard]] bool is_string() const { return type_ == Type::string; }
+  [[nodiscard]] bool is_array() const { return type_ == Type::array; }
+  [[nodiscard]] bool is_object() const { return type_ == Type::object; }
+  [[nodiscard]] bool is_structured() const { return is_array() || is_object(); }
+  [[nodiscard]] bool is_primitive() const { return !is_structured(); }
+
+  // Each for a value of its type only, as nlohmann's get<>() (numbers: any number type).
+  [[nodiscard]] bool boolean() const { return boolean_; }
+  [[nodiscard]] double number() const {
+    switch (type_) {
+      case Type::number_integer: return static_cast<double>(v_.i);
+      case Type::number_unsigned: return static_cast<double>(v_.u);
+      default: return v_.d;
+    }
+  }
+  [[nodiscard]] std::int64_t integer() const { return type_ == Type::number_unsigned ? static_cast<std::int64_t>(v_.u) : v_.i; }
+  [[nodiscard]] std::uint64_t unsigned_integer() const { return v_.u; }
+  [[nodiscard]] std::string_view string() const { return {v_.s, size_}; }
+  template <class T>
+  [[nodiscard]] T get() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return boolean_;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      return std::string(string());
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return string();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(number());
+    } else {
+      static_assert(std::is_integral_v<T>, "Json::get reads bool, strings and numbers");
+      if (type_ == Type::number_float) return static_cast<T>(v_.d);
+      return type_ == Type::number_unsigned ? static_cast<T>(v_.u) : static_cast<T>(v_.i);
+    }
+  }
+
+  // Elements of an array, members of an object; 0 for a scalar (nlohmann says 1; no rule asks).
+  [[nodiscard]] std::size_t size() const { return is_structured() ? size_ : 0; }
+  [[nodiscard]] bool empty() const { return size() == 0; }
+
+  // An array's elements, or an object's member values (it.key() names the member), in order.
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Json;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Json*;
+    using reference = const Json&;
+    const_iterator() = default;
+    const_iterator(const Json* element, const JsonMember* member) : element_(element), member_(member) {}
+    [[nodiscard]] const Json& operator*() const;
+    [[nodiscard]] const Json* operator->() const { return &**this; }
+    [[nodiscard]] const Json& value() const { return **this; }
+    [[nodiscard]] std::string_view key() const;  // objects only
+    const_iterator& operator++();
+    const_iterator operator++(int) {
+      const_iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const const_iterator& o) const { return element_ == o.element_ && member_ == o.member_; }
+    bool operator!=(const const_iterator& o) const { return !(*this == o); }
+
+   private:
+    const Json* element_ = nullptr;
+    const JsonMember* member_ = nullptr;
+  };
+  [[nodiscard]] const_iterator begin() const;
+  [[nodiscard]] const_iterator end() const;
+
+  // An array's element i (i < size()).
+  [[nodiscard]] const Json& operator[](std::size_t i) const { return v_.elements[i]; }
+  [[nodiscard]] const Json& front() const { return v_.elements[0]; }
+  // An object's members in order (key, value); empty for anything else.
+  [[nodiscard]] const JsonMember* members_begin() const { return is_object() ? v_.members : nullptr; }
+  [[nodiscard]] const JsonMember* members_end() const;
+  struct Members {
+    const JsonMember* b;
+    const JsonMember* e;
+    [[nodiscard]] const JsonMember* begin() const { return b; }
+    [[nodiscard]] const JsonMember* end() const { return e; }
+    [[nodiscard]] std::size_t size() const;
+  };
+  [[nodiscard]] Members members() const { return {members_begin(), members_end()}; }
+  [[nodiscard]] Members items() const { return members(); }  // nlohmann's name; [key, value] bind
+  // An object's member `key`, or nullptr (a scan: objects with many keys are indexed by the caller).
+  [[nodiscard]] const Json* find(std::string_view key) const;
+  [[nodiscard]] bool contains(std::string_view key) const { return find(key) != nullptr; }
+
+  // The value's JSON text as nlohmann's dump() writes it (numbers re-spelled from their values).
+  [[nodiscard]] std::string dump() const;
+
+ private:
+  friend class ReadReceipt;
+  friend class JsonArenaBuilder;
+  explicit Json(Type t) : type_(t) {}
+
+  Type type_ = Type::null;
+  bool boolean_ = false;
+  std::uint32_t size_ = 0;  // string bytes, elements or members
+  union Value {
+    double d;
+    std::int64_t i;
+    std::uint64_t u;
+    const char* s;
+    const Json* elements;
+    const JsonMember* members;
+  } v_{.u = 0};
+};
+static_assert(sizeof(Json) == 16);
+
+struct JsonMember {
+  std::string_view first;  // the key
+  Json second;             // the value
+};
+
+inline const Json& Json::const_iterator::operator*() const { return member_ ? member_->second : *element_; }
+inline std::string_view Json::const_iterator::key() const { return member_->first; }
+inline Json::const_iterator& Json::const_iterator::operator++() {
+  if (member_) {
+    ++member_;
+  } else {
+    ++element_;
+  }
+  return *this;
+}
+inline Json::const_iterator Json::begin() const {
+  if (is_object()) return {nullptr, v_.members};
+  if (is_array()) return {v_.elements, nullptr};
+  return {};
+}
+inline Json::const_iterator Json::end() const {
+  if (is_object()) return {nullptr, v_.members + size_};
+  if (is_array()) return {v_.elements + size_, nullptr};
+  return {};
+}
+inline std::size_t Json::Members::size() const { return static_cast<std::size_t>(e - b); }
+inline const JsonMember* Json::members_end() const { return is_object() ? v_.members + size_ : nullptr; }
+
+// The value as an ordered_json tree (for a rule that hands a part of the receipt to tree code, or
+// keeps it beyond the record).
+[[nodiscard]] nlohmann::ordered_json to_tree(const Json& v);
+
+// A receipt read for the rules, and the trees some of them need.
+class ReadReceipt {
+ public:
+  // Takes the document over: its nodes are freed as they are read (the copy is 16 bytes a value,
+  // the nodes 8: they need not peak together), its text is kept for the strings.
+  explicit ReadReceipt(common::JsonDocument&& document);
+  explicit ReadReceipt(const nlohmann::ordered_json& tree);
+  ReadReceipt(const ReadReceipt&) = delete;
+  ReadReceipt& operator=(const ReadReceipt&) = delete;
+  ~ReadReceipt();
+
+  [[nodiscard]] const Json& root() const { return root_; }
+  // The whole receipt as a tree (the caller's own, or converted on first use and kept).
+  [[nodiscard]] const nlohmann::ordered_json& tree() const;
+  // The root's member `key` as a tree, or nullptr when the root is not an object or lacks it.
+  [[nodiscard]] const nlohmann::ordered_json* tree_member(const char* key) const;
+
+ private:
+  common::JsonDocument document_;  // read from a document: its text (the nodes are let go)
+  Json root_;
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  const nlohmann::ordered_json* source_tree_ = nullptr;
+  mutable std::unique_ptr<nlohmann::ordered_json> converted_;                  // tree(), when read from a document
+  mutable std::map<std::string, nlohmann::ordered_json, std::less<>> members_;  // tree_member(), likewise
+};
+
+}  // namespace reconcile
