@@ -13,7 +13,6 @@
 // Views are cheap to copy (a pointer and an index) and valid while their document lives. Types
 // are nlohmann's: an integer written without fraction or exponent is number_unsigned when
 // positive, number_integer when negative, and a number_float when outside 64 bits.
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -131,7 +130,6 @@ class JsonDocument {
       blocks_ = std::move(o.blocks_);
       count_ = std::exchange(o.count_, 0);
       wide_numbers_ = std::exchange(o.wide_numbers_, 0);
-      released_ = std::exchange(o.released_, 0);
       next_ = std::exchange(o.next_, nullptr);
       block_end_ = std::exchange(o.block_end_, nullptr);
       text_ = std::move(o.text_);
@@ -181,14 +179,6 @@ class JsonDocument {
   }
   std::string& text() { return text_; }
   std::string& decoded() { return decoded_; }
-
-  // Frees the blocks that hold only slots before `index`, for a reader that walks the document
-  // once in order and copies what it keeps (reconcile::ReadReceipt): the document's nodes and the
-  // copy need not peak together. No view may read a slot before `index` afterwards; the text stays.
-  void release_nodes_before(std::uint32_t index) {
-    const std::uint32_t whole = locate(std::min(index, count_)).block;
-    for (; released_ < whole; ++released_) blocks_[released_].reset();
-  }
   [[nodiscard]] std::string_view text_view() const { return text_; }
   [[nodiscard]] std::string_view decoded_view() const { return decoded_; }
 
@@ -217,7 +207,6 @@ class JsonDocument {
   std::vector<std::unique_ptr<Node[]>> blocks_;
   std::uint32_t count_ = 0;
   std::uint32_t wide_numbers_ = 0;  // numbers that took two slots
-  std::uint32_t released_ = 0;      // blocks freed by release_nodes_before, from the first
   Node* next_ = nullptr;  // where append writes, in the last block
   Node* block_end_ = nullptr;
   std::string text_;     // the input; strings without escapes and number texts point into it

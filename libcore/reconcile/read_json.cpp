@@ -9,6 +9,7 @@ namespace reconcile {
 
 const Json* Json::find(std::string_view key) const {
   if (!is_object()) return nullptr;
+  build();
   // The length and the first byte before the rest: most keys of a receipt object differ in one of
   // them, and a call to memcmp per key scanned showed in every profile.
   const std::size_t n = key.size();
@@ -55,11 +56,11 @@ std::string Json::dump() const { return to_tree(*this).dump(); }
 // a container is a pointer and a count), its grandchildren after them.
 class JsonArenaBuilder {
  public:
-  explicit JsonArenaBuilder(std::vector<std::unique_ptr<std::byte[]>>& blocks) : blocks_(blocks) {}
+  explicit JsonArenaBuilder(ReadReceipt::Arena& arena) : arena_(arena) {}
 
-  // The value at slot i of `doc` into `out`; the slot after its subtree. Slots are read in order,
-  // each once, and a consumed document (`release`) frees its blocks behind the walk.
-  std::uint32_t fill(Json& out, common::JsonDocument& doc, std::uint32_t i, bool release) {
+  // The value at slot i of `doc` into `out`, a container left pending (its children are built by
+  // build_children when first read); the slot after the value's subtree.
+  static std::uint32_t fill_one(Json& out, const common::JsonDocument& doc, std::uint32_t i, const ReadReceipt* owner) {
     using D = common::JsonDocument;
     const D::Node n = doc.node(i);
     switch (n.head & 0xF) {
@@ -87,32 +88,38 @@ class JsonArenaBuilder {
         return i + 2;
       case D::kStringInText:
       case D::kStringDecoded: set_string(out, string_at(doc, n)); return i + 1;
-      case D::kArray: {
-        const std::uint32_t count = n.head >> 4;
-        Json* elements = take<Json>(count);
-        set_container(out, Json::Type::array, count);
-        out.v_.elements = elements;
-        std::uint32_t at = i + 1;
-        for (std::uint32_t k = 0; k < count; ++k) {
-          at = fill(elements[k], doc, at, release);
-          if (release) doc.release_nodes_before(at);
-        }
-        return n.offset;
-      }
-      default: {  // an object: key, value, key, value...
-        const std::uint32_t count = n.head >> 4;
-        JsonMember* members = take<JsonMember>(count);
-        set_container(out, Json::Type::object, count);
-        out.v_.members = members;
-        std::uint32_t at = i + 1;
-        for (std::uint32_t k = 0; k < count; ++k) {
-          members[k].first = string_at(doc, doc.node(at));
-          at = fill(members[k].second, doc, at + 1, release);
-          if (release) doc.release_nodes_before(at);
+      default: {  // an array or an object
+        set_container(out, (n.head & 0xF) == D::kArray ? Json::Type::array : Json::Type::object, n.head >> 4);
+        if (out.size_ > 0) {  // pending: the slot where size_ goes, the owner where the children go
+          out.pending_ = true;
+          out.size_ = i;
+          out.v_.owner = owner;
         }
         return n.offset;
       }
     }
+  }
+
+  // The children of the pending container `node` (at its slot of `doc`), each container among them
+  // pending in turn.
+  void build_children(const Json& node, const common::JsonDocument& doc, const ReadReceipt* owner) {
+    const std::uint32_t slot = node.size_;
+    const std::uint32_t count = doc.node(slot).head >> 4;
+    std::uint32_t at = slot + 1;
+    if (node.type_ == Json::Type::array) {
+      Json* elements = take<Json>(count);
+      for (std::uint32_t k = 0; k < count; ++k) at = fill_one(elements[k], doc, at, owner);
+      node.v_.elements = elements;
+    } else {  // an object: key, value, key, value...
+      JsonMember* members = take<JsonMember>(count);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        members[k].first = string_at(doc, doc.node(at));
+        at = fill_one(members[k].second, doc, at + 1, owner);
+      }
+      node.v_.members = members;
+    }
+    node.size_ = count;
+    node.pending_ = false;
   }
 
   void fill(Json& out, const nlohmann::ordered_json& v) {
@@ -180,29 +187,30 @@ class JsonArenaBuilder {
   T* take(std::size_t n) {
     if (n == 0) return nullptr;
     const std::size_t bytes = n * sizeof(T);
-    if (static_cast<std::size_t>(end_ - next_) < bytes) {
+    if (static_cast<std::size_t>(arena_.end - arena_.next) < bytes) {
       const std::size_t size = std::max(bytes, kBlockBytes);
-      blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));
-      next_ = blocks_.back().get();
-      end_ = next_ + size;
+      arena_.blocks.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));
+      arena_.next = arena_.blocks.back().get();
+      arena_.end = arena_.next + size;
     }
-    T* out = new (next_) T[n];
-    next_ += bytes;
+    T* out = new (arena_.next) T[n];
+    arena_.next += bytes;
+    arena_.used += bytes;
     return out;
   }
 
   static constexpr std::size_t kBlockBytes = 16 * 1024;
-  std::vector<std::unique_ptr<std::byte[]>>& blocks_;
-  std::byte* next_ = nullptr;
-  std::byte* end_ = nullptr;
+  ReadReceipt::Arena& arena_;
 };
 
 ReadReceipt::ReadReceipt(common::JsonDocument&& document) : document_(std::move(document)) {
-  if (document_.node_count() > 0) JsonArenaBuilder(blocks_).fill(root_, document_, 0, true);
+  if (document_.node_count() > 0) JsonArenaBuilder::fill_one(root_, document_, 0, this);
 }
 
+void ReadReceipt::build_children(const Json& node) const { JsonArenaBuilder(arena_).build_children(node, document_, this); }
+
 ReadReceipt::ReadReceipt(const nlohmann::ordered_json& tree) : source_tree_(&tree) {
-  JsonArenaBuilder(blocks_).fill(root_, tree);
+  JsonArenaBuilder(arena_).fill(root_, tree);
 }
 
 ReadReceipt::~ReadReceipt() = default;

@@ -1,6 +1,9 @@
 #pragma once
 // What the rules read: a receipt as a read-only JSON value in one arena, 16 bytes a value (32 a
-// member, its key beside it), strings and keys viewing the text or tree it was read from. Its
+// member, its key beside it), strings and keys viewing the text or tree it was read from. Read from
+// a document, a container's children are built the first time they are read: the rules read the
+// members they know, so a receipt padded with a million values the rules never visit costs its
+// document and its text, not a copy of them. Its
 // nodes keep their addresses, so the rules hold `const Json*` into it as they held them into an
 // ordered_json (nullptr for JavaScript's undefined), and its accessors are the subset of
 // nlohmann's that the rules use, with the same answers: iterating an object gives its member
@@ -30,6 +33,7 @@
 namespace reconcile {
 
 struct JsonMember;
+class ReadReceipt;
 
 class Json {
  public:
@@ -84,7 +88,7 @@ class Json {
   }
 
   // Elements of an array, members of an object; 0 for a scalar (nlohmann says 1; no rule asks).
-  [[nodiscard]] std::size_t size() const { return is_structured() ? size_ : 0; }
+  [[nodiscard]] std::size_t size() const;
   [[nodiscard]] bool empty() const { return size() == 0; }
 
   // An array's elements, or an object's member values (it.key() names the member), in order.
@@ -118,10 +122,10 @@ class Json {
   [[nodiscard]] const_iterator end() const;
 
   // An array's element i (i < size()).
-  [[nodiscard]] const Json& operator[](std::size_t i) const { return v_.elements[i]; }
-  [[nodiscard]] const Json& front() const { return v_.elements[0]; }
+  [[nodiscard]] const Json& operator[](std::size_t i) const { return build().v_.elements[i]; }
+  [[nodiscard]] const Json& front() const { return build().v_.elements[0]; }
   // An object's members in order (key, value); empty for anything else.
-  [[nodiscard]] const JsonMember* members_begin() const { return is_object() ? v_.members : nullptr; }
+  [[nodiscard]] const JsonMember* members_begin() const { return is_object() ? build().v_.members : nullptr; }
   [[nodiscard]] const JsonMember* members_end() const;
   struct Members {
     const JsonMember* b;
@@ -143,17 +147,21 @@ class Json {
   friend class ReadReceipt;
   friend class JsonArenaBuilder;
   explicit Json(Type t) : type_(t) {}
+  // This container with its children built (ReadReceipt::build_children when still pending).
+  const Json& build() const;
 
   Type type_ = Type::null;
   bool boolean_ = false;
-  std::uint32_t size_ = 0;  // string bytes, elements or members
-  union Value {
+  mutable bool pending_ = false;  // a document's container whose children are not built yet
+  mutable std::uint32_t size_ = 0;  // string bytes, elements or members; a pending container's slot
+  mutable union Value {
     double d;
     std::int64_t i;
     std::uint64_t u;
     const char* s;
     const Json* elements;
     const JsonMember* members;
+    const ReadReceipt* owner;  // a pending container's: who builds its children
   } v_{.u = 0};
 };
 static_assert(sizeof(Json) == 16);
@@ -174,17 +182,22 @@ inline Json::const_iterator& Json::const_iterator::operator++() {
   return *this;
 }
 inline Json::const_iterator Json::begin() const {
-  if (is_object()) return {nullptr, v_.members};
-  if (is_array()) return {v_.elements, nullptr};
+  if (is_object()) return {nullptr, build().v_.members};
+  if (is_array()) return {build().v_.elements, nullptr};
   return {};
 }
 inline Json::const_iterator Json::end() const {
-  if (is_object()) return {nullptr, v_.members + size_};
-  if (is_array()) return {v_.elements + size_, nullptr};
-  return {};
+  if (!is_structured()) return {};
+  const Json& built = build();
+  if (is_object()) return {nullptr, built.v_.members + built.size_};
+  return {built.v_.elements + built.size_, nullptr};
 }
 inline std::size_t Json::Members::size() const { return static_cast<std::size_t>(e - b); }
-inline const JsonMember* Json::members_end() const { return is_object() ? v_.members + size_ : nullptr; }
+inline const JsonMember* Json::members_end() const {
+  if (!is_object()) return nullptr;
+  const Json& built = build();
+  return built.v_.members + built.size_;
+}
 
 // The value as an ordered_json tree (for a rule that hands a part of the receipt to tree code, or
 // keeps it beyond the record).
@@ -193,8 +206,7 @@ inline const JsonMember* Json::members_end() const { return is_object() ? v_.mem
 // A receipt read for the rules, and the trees some of them need.
 class ReadReceipt {
  public:
-  // Takes the document over: its nodes are freed as they are read (the copy is 16 bytes a value,
-  // the nodes 8: they need not peak together), its text is kept for the strings.
+  // Takes the document over; its containers' children are built as the rules first read them.
   explicit ReadReceipt(common::JsonDocument&& document);
   explicit ReadReceipt(const nlohmann::ordered_json& tree);
   ReadReceipt(const ReadReceipt&) = delete;
@@ -206,14 +218,41 @@ class ReadReceipt {
   [[nodiscard]] const nlohmann::ordered_json& tree() const;
   // The root's member `key` as a tree, or nullptr when the root is not an object or lacks it.
   [[nodiscard]] const nlohmann::ordered_json* tree_member(const char* key) const;
+  // Bytes of nodes built so far (what the rules' reads have cost; tests hold it bounded).
+  [[nodiscard]] std::size_t built_bytes() const { return arena_.used; }
 
  private:
-  common::JsonDocument document_;  // read from a document: its text (the nodes are let go)
+  friend class Json;
+  friend class JsonArenaBuilder;
+  // A pending container's children, from the document (`node` is one of this receipt's).
+  void build_children(const Json& node) const;
+  // The elements or members of the container at `slot` of the document.
+  [[nodiscard]] std::uint32_t count_at(std::uint32_t slot) const { return document_.node(slot).head >> 4; }
+
+  // Where nodes are placed: blocks that never move, filled in turn.
+  struct Arena {
+    std::vector<std::unique_ptr<std::byte[]>> blocks;
+    std::byte* next = nullptr;
+    std::byte* end = nullptr;
+    std::size_t used = 0;
+  };
+
+  common::JsonDocument document_;  // when read from a document
   Json root_;
-  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  mutable Arena arena_;
   const nlohmann::ordered_json* source_tree_ = nullptr;
   mutable std::unique_ptr<nlohmann::ordered_json> converted_;                  // tree(), when read from a document
   mutable std::map<std::string, nlohmann::ordered_json, std::less<>> members_;  // tree_member(), likewise
 };
+
+inline const Json& Json::build() const {
+  if (pending_) v_.owner->build_children(*this);
+  return *this;
+}
+
+inline std::size_t Json::size() const {
+  if (!is_structured()) return 0;
+  return pending_ ? v_.owner->count_at(size_) : size_;
+}
 
 }  // namespace reconcile

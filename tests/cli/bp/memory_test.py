@@ -71,6 +71,9 @@ def main():
                     ("bp verify mazur", [bp, "verify", "mazur", path], 1, "verification failed", 8),
                     ("bp verify general, two files", [bp, "verify", "general", path, path], 1, "[FAIL] " + path, 8),
                     ("bp verify multi", [bp, "verify", "multi", path], 1, "verify multi failed (1 record(s))", 8),
+                    # reconcile reads a document; the rules' receipt (reconcile::ReadReceipt) builds
+                    # a container's children only when a rule reads them.
+                    ("bp reconcile receipt", [bp, "reconcile", "receipt", path], 1, "reconciliation failed", 8),
                     # import reads a long sidecar line as a JsonDocument and builds a tree only of
                     # one its first checks (optimizer, schema) accept.
                     ("bp import pytorch multi", [bp, "import", "pytorch", "multi", path], 2,

@@ -1,0 +1,133 @@
+// reconcile::ReadReceipt, the receipt the rules read: read from a document it holds what the
+// tree of the same text holds, value for value and key for key; a container's children are built
+// only when read; and the reconciler's verdict on every fixture record is the tree's.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/json_document_reader.hpp"
+#include "common/json_input.hpp"
+#include "reconcile/read_json.hpp"
+#include "reconcile/reconcile.hpp"
+#include "reconcile/result_json.hpp"
+#include "support/suite_paths.hpp"
+
+namespace read_json_test {  // named: other files of its unity batch say Json for the tree
+namespace {
+
+using reconcile::Json;
+using reconcile::ReadReceipt;
+using reconcile::Tree;
+
+
+common::JsonDocument document(const std::string& text) {
+  auto doc = common::parse_json_document(text);
+  REQUIRE_MESSAGE(doc.ok(), text);
+  return std::move(*doc);
+}
+
+// Both forms agree on type, value, size, keys and order, all the way down (and find() agrees).
+void check_same(const Json& a, const Json& b) {
+  REQUIRE(a.type() == b.type());
+  switch (a.type()) {
+    case Json::Type::boolean: CHECK(a.boolean() == b.boolean()); break;
+    case Json::Type::number_integer: CHECK(a.integer() == b.integer()); break;
+    case Json::Type::number_unsigned: CHECK(a.unsigned_integer() == b.unsigned_integer()); break;
+    case Json::Type::number_float: CHECK(std::bit_cast<std::uint64_t>(a.number()) == std::bit_cast<std::uint64_t>(b.number())); break;
+    case Json::Type::string: CHECK(a.string() == b.string()); break;
+    case Json::Type::array: {
+      REQUIRE(a.size() == b.size());
+      for (std::size_t i = 0; i < a.size(); ++i) check_same(a[i], b[i]);
+      break;
+    }
+    case Json::Type::object: {
+      REQUIRE(a.size() == b.size());
+      auto ia = a.members().begin();
+      for (const auto& [key, value] : b.members()) {
+        CHECK(ia->first == key);
+        check_same(ia->second, value);
+        REQUIRE(a.find(key) == &ia->second);
+        ++ia;
+      }
+      break;
+    }
+    case Json::Type::null: break;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("read receipt: a document reads as its tree does, value for value") {
+  const std::vector<std::string> texts = {
+      R"({"a":1,"b":[true,false,null,-0,0,-1,18446744073709551615,-9223372036854775808,1e400e0,2.5e-300],"c":{}})",
+      R"({"s":"plain","e":"tab\tquote\" slash\\ \u00e9 \ud83d\ude00","k\u0000":"nul key","":"empty key"})",
+      R"([[[[]]],{},[],{"x":{"y":{"z":[1,{"w":"deep"}]}}},268435455,268435456,1.0,-0.0])",
+      R"("just a string")", "17", "null", "[]",
+  };
+  for (const std::string& text : texts) {
+    CAPTURE(text);
+    auto tree = common::parse_json_text(text);
+    if (!tree.ok()) continue;  // 1e400e0 is not JSON: that line checks the reader, not this
+    const ReadReceipt from_tree(*tree);
+    const ReadReceipt from_document(document(text));
+    check_same(from_document.root(), from_tree.root());
+    CHECK(reconcile::to_tree(from_document.root()) == *tree);
+    CHECK(from_document.root().dump() == tree->dump());
+  }
+}
+
+TEST_CASE("read receipt: a document's containers are built only when read") {
+  std::string big = "[";
+  for (int i = 0; i < 10000; ++i) big += (i ? ",{}" : "{}");
+  big += "]";
+  const ReadReceipt read(document(R"({"small":[1,2,3],"big":)" + big + R"(,"n":{"m":[4]}})"));
+  CHECK(read.built_bytes() == 0);
+  CHECK(read.root().size() == 3);  // answered from the document: nothing built
+  CHECK(read.built_bytes() == 0);
+  const Json* small = read.root().find("small");  // builds the root's three members
+  REQUIRE(small != nullptr);
+  const std::size_t root_only = read.built_bytes();
+  CHECK(root_only == 3 * sizeof(reconcile::JsonMember));
+  CHECK((*small)[2].unsigned_integer() == 3);
+  CHECK(read.built_bytes() == root_only + 3 * sizeof(Json));
+  const Json* n = read.root().find("n");
+  REQUIRE(n != nullptr);
+  CHECK(n->find("m")->front().unsigned_integer() == 4);
+  CHECK(read.built_bytes() < 1024);  // "big" never read: its 10,000 elements cost nothing
+  CHECK(read.root().find("big")->size() == 10000);
+  CHECK(read.built_bytes() < 1024);
+  std::size_t visited = 0;
+  for (const Json& e : *read.root().find("big")) visited += e.is_object() && e.empty();
+  CHECK(visited == 10000);
+  CHECK(read.built_bytes() >= 10000 * sizeof(Json));
+}
+
+TEST_CASE("read receipt: the reconciler's verdict on a document is the tree's, on every fixture record") {
+  std::size_t records = 0;
+  for (const char* name : {"iris.golden.jsonl", "xor.golden.jsonl", "xor.multi-step.jsonl", "softmax-ce.golden.jsonl",
+                           "xor-per-neuron-bias.golden.jsonl", "mazur.golden.jsonl"}) {
+    std::ifstream in(suite_test::source_dir() + "/fixtures/" + name);
+    REQUIRE(in);
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty()) continue;
+      CAPTURE(name);
+      const Tree tree = Tree::parse(line);
+      // A tampered copy too, so that failures (their paths, values, messages) are compared.
+      Tree tampered = tree;
+      if (tampered.contains("loss") && tampered["loss"].contains("total")) tampered["loss"]["total"] = 0.5;
+      for (const Tree& t : {tree, tampered}) {
+        const reconcile::Options options{.derive_every_record = true, .term_scaled_sums = true, .engine_labels = true};
+        const auto from_tree = reconcile::reconcile_receipt(t, options);
+        const auto from_document = reconcile::reconcile_receipt(ReadReceipt(document(t.dump())), options);
+        CHECK(reconcile::to_json(from_document).dump() == reconcile::to_json(from_tree).dump());
+        ++records;
+      }
+    }
+  }
+  CHECK(records >= 12);
+}
+
+}  // namespace read_json_test
