@@ -12,6 +12,7 @@ void JsonDocument::grow() {
   const auto k = static_cast<std::uint32_t>(blocks_.size());
   const std::uint32_t nodes = k < kDoublingBlocks ? 1u << (kFirstBlockBits + k) : 1u << kBigBlockBits;
   blocks_.push_back(std::make_unique_for_overwrite<Node[]>(nodes));
+  if (k == 0) first_ = blocks_.front().get();
   next_ = blocks_.back().get();
   block_end_ = next_ + nodes;
 }

@@ -230,8 +230,11 @@ class Tokenizer {
     const std::string_view text = key_text(key);
     const std::size_t n = level.keys.size();
     if (n < kHashFrom) {
+      // A key's length is in its node: most keys of an object differ in it, and their texts
+      // need not be looked up.
+      const std::uint32_t length = static_cast<std::uint32_t>(text.size());
       for (std::uint32_t k : level.keys) {
-        if (key_text(k) == text) return true;
+        if ((doc_.node(k).head >> 4) == length && key_text(k) == text) return true;
       }
     } else {
       if (level.slots.size() < 2 * n) rebuild(level, 4 * kHashFrom);

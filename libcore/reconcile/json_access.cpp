@@ -27,15 +27,19 @@ std::optional<std::string_view> string_member(const Json& obj, std::string_view 
   return as_string(member(obj, key));
 }
 
-const Json* object_member(const Json& obj, std::string_view key) noexcept {
-  const auto* v = member(obj, key);
-  return v && v->is_object() ? v : nullptr;
+namespace {
+
+// obj[key] when it is an object (want_object) or an array; for either form of a receipt.
+template <class J>
+const J* typed_member(const J& obj, std::string_view key, bool want_object) noexcept {
+  const J* v = member(obj, key);
+  return v && (want_object ? v->is_object() : v->is_array()) ? v : nullptr;
 }
 
-const Json* array_member(const Json& obj, std::string_view key) noexcept {
-  const auto* v = member(obj, key);
-  return v && v->is_array() ? v : nullptr;
-}
+}  // namespace
+
+const Json* object_member(const Json& obj, std::string_view key) noexcept { return typed_member(obj, key, true); }
+const Json* array_member(const Json& obj, std::string_view key) noexcept { return typed_member(obj, key, false); }
 
 const Tree* member(const Tree& obj, std::string_view key) noexcept {
   if (!obj.is_object()) return nullptr;
@@ -64,15 +68,8 @@ const std::string* string_member(const Tree& obj, std::string_view key) noexcept
   return as_string(member(obj, key));
 }
 
-const Tree* object_member(const Tree& obj, std::string_view key) noexcept {
-  const auto* v = member(obj, key);
-  return v && v->is_object() ? v : nullptr;
-}
-
-const Tree* array_member(const Tree& obj, std::string_view key) noexcept {
-  const auto* v = member(obj, key);
-  return v && v->is_array() ? v : nullptr;
-}
+const Tree* object_member(const Tree& obj, std::string_view key) noexcept { return typed_member(obj, key, true); }
+const Tree* array_member(const Tree& obj, std::string_view key) noexcept { return typed_member(obj, key, false); }
 
 ObjectIndex::ObjectIndex(const Json* obj) {
   if (!obj || !obj->is_object()) return;

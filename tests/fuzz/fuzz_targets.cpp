@@ -14,6 +14,7 @@
 #include "schema_registry/schema_registry.hpp"
 #include "schema_registry/validator.hpp"
 #include "receipt/topology/parse_topology_input.hpp"
+#include "common/json_document_reader.hpp"
 #include "reconcile/reconcile.hpp"
 #include "reconcile/result_json.hpp"
 
@@ -130,6 +131,16 @@ Depth reconcile_target(std::string_view data) {
     expect(verdict_of(alone) == verdict_of(inside, prefix), "a record's verdict is the same alone and in a bundle",
            verdict_of(alone) + " | " + verdict_of(inside, prefix));
     (void)reconcile::to_json(alone);
+    // The rules read a document as they read its tree (bp reads documents): the same result.
+    if (auto doc = common::parse_json_document(value.dump()); doc.ok()) {
+      const auto from_document = reconcile::reconcile_receipt(reconcile::ReadReceipt(std::move(*doc)));
+      const std::string got = reconcile::to_json(from_document).dump(), want = reconcile::to_json(alone).dump();
+      std::size_t at = 0;
+      while (at < got.size() && at < want.size() && got[at] == want[at]) ++at;
+      expect(got == want, "a record read as a document reconciles as its tree does",
+             "at byte " + std::to_string(at) + ": " + got.substr(at > 120 ? at - 120 : 0, 240) + " | " +
+                 want.substr(at > 120 ? at - 120 : 0, 240));
+    }
     all_ok = all_ok && alone.ok;
     // emit(parse(x)) verifies iff x verifies, where emission keeps every value (it reorders keys
     // into schema order and may re-spell numbers, neither of which may change a verdict).
