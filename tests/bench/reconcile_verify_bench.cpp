@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -33,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/reference_process.hpp"
+#include "common/json_document_reader.hpp"
 #include "reconcile/reconcile.hpp"
 #include "support/suite_paths.hpp"
 
@@ -154,13 +156,16 @@ std::string bundle(int records) { return bench::generated_bundle(records, "bp_ve
 
 // The rules of one `bp verify multi` record as verify multi runs them (every record derived: Rule 14
 // re-runs the engine on it; sums judged against their terms): the second record of a generated
-// bundle, 7 KB, already parsed. Rule 14 is most of it (a record compares about a hundred numbers).
+// bundle, 7 KB, already read as verify multi reads it (a document, reconcile::ReadReceipt; its
+// nodes built by the first iteration). Rule 14 is most of it (a record compares about a hundred numbers).
 void BM_reconcile_derived_record_library(benchmark::State& state) {
-  static const std::optional<nlohmann::ordered_json> record = []() -> std::optional<nlohmann::ordered_json> {
+  static const std::unique_ptr<reconcile::ReadReceipt> record = []() -> std::unique_ptr<reconcile::ReadReceipt> {
     std::ifstream in(bundle(2));
     std::string first, second;
-    if (!std::getline(in, first) || !std::getline(in, second)) return std::nullopt;
-    return nlohmann::ordered_json::parse(second);
+    if (!std::getline(in, first) || !std::getline(in, second)) return nullptr;
+    auto doc = common::parse_json_document(second);
+    if (!doc) return nullptr;
+    return std::make_unique<reconcile::ReadReceipt>(std::move(*doc));
   }();
   if (!record) return state.SkipWithError("bundle_gen is not built or failed");
   const reconcile::Options options{.derive_every_record = true, .term_scaled_sums = true};
