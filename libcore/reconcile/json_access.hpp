@@ -19,12 +19,6 @@ namespace reconcile {
 // accessors below.
 using Tree = nlohmann::ordered_json;
 
-// k == key, the length and the first byte compared before the rest: most keys of a receipt object
-// differ in one of them, and a call to memcmp per key scanned showed in every profile.
-[[nodiscard]] inline bool same_key(std::string_view k, std::string_view key) noexcept {
-  return k.size() == key.size() && (key.empty() || (k[0] == key[0] && std::memcmp(k.data(), key.data(), key.size()) == 0));
-}
-
 // obj[key] when obj is an object holding key.
 [[nodiscard]] const Json* member(const Json& obj, std::string_view key) noexcept;
 [[nodiscard]] inline const Json* member(const Json* obj, std::string_view key) noexcept {

@@ -20,6 +20,7 @@
 // caller's own when built from a tree, otherwise converted once and kept.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,6 +35,39 @@ namespace reconcile {
 
 struct JsonMember;
 class ReadReceipt;
+
+// k == key for an object's keys, which are short and often alike but for their ends (w_h1_i1,
+// w_h1_i2): the length, then the last and the first eight (or four) bytes in a load each, memcmp
+// only for the middle of a key over 16 bytes. A call to memcmp per key scanned was a tenth of the
+// rules' time.
+[[nodiscard]] inline bool same_key(std::string_view k, std::string_view key) noexcept {
+  const std::size_t n = key.size();
+  if (k.size() != n) return false;
+  const char* a = k.data();
+  const char* b = key.data();
+  if (n >= 8) {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a + n - 8, 8);
+    std::memcpy(&y, b + n - 8, 8);
+    if (x != y) return false;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    return x == y && (n <= 16 || std::memcmp(a + 8, b + 8, n - 16) == 0);
+  }
+  if (n >= 4) {
+    std::uint32_t x = 0, y = 0;
+    std::memcpy(&x, a + n - 4, 4);
+    std::memcpy(&y, b + n - 4, 4);
+    if (x != y) return false;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    return x == y;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
 
 class Json {
  public:
