@@ -118,7 +118,7 @@ int run_reconcile(const Invocation& inv) {
     if (label.fixture_id) verbose_log(inv, "fixture_id: " + *label.fixture_id);
     verbose_log(inv, "reconciling...");
   }
-  const reconcile::ReadReceipt read(std::move(document));  // its nodes freed as they are read
+  const reconcile::ReadReceipt read(std::move(document));  // containers built as the rules read them
   return report_result(inv, reconcile::reconcile_receipt(read));
 }
 

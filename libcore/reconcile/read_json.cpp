@@ -46,6 +46,10 @@ nlohmann::ordered_json to_tree(const Json& v) {
 
 std::string Json::dump() const { return to_tree(*this).dump(); }
 
+// Both kinds of node are placed in turn in the same blocks: each keeps the alignment of the other.
+static_assert(sizeof(Json) % alignof(JsonMember) == 0 && sizeof(JsonMember) % alignof(Json) == 0 &&
+              alignof(JsonMember) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+
 // Fills nodes from a document or a tree, a container's children in one run of the arena (so that
 // a container is a pointer and a count), its grandchildren after them.
 class JsonArenaBuilder {
@@ -187,7 +191,8 @@ class JsonArenaBuilder {
       arena_.next = arena_.blocks.back().get();
       arena_.end = arena_.next + size;
     }
-    T* out = new (arena_.next) T[n];
+    T* out = reinterpret_cast<T*>(arena_.next);
+    for (std::size_t k = 0; k < n; ++k) new (out + k) T();  // one by one: no array cookie to allow for
     arena_.next += bytes;
     arena_.used += bytes;
     return out;

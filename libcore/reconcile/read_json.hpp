@@ -1,9 +1,6 @@
 #pragma once
 // What the rules read: a receipt as a read-only JSON value in one arena, 16 bytes a value (32 a
-// member, its key beside it), strings and keys viewing the text or tree it was read from. Read from
-// a document, a container's children are built the first time they are read: the rules read the
-// members they know, so a receipt padded with a million values the rules never visit costs its
-// document and its text, not a copy of them. Its
+// member, its key beside it), strings and keys viewing the text or tree it was read from. Its
 // nodes keep their addresses, so the rules hold `const Json*` into it as they held them into an
 // ordered_json (nullptr for JavaScript's undefined), and its accessors are the subset of
 // nlohmann's that the rules use, with the same answers: iterating an object gives its member
@@ -14,10 +11,13 @@
 //   const reconcile::Json& r = receipt.root();
 //   if (const Json* updates = array_member(r, "updates")) for (const Json& u : *updates) ...
 //
-// It is built from a JsonDocument (what bp's readers hold), which it takes over, or from an
-// ordered_json (what tests and tree callers hold), which must outlive it. Where a rule needs a tree (the engine's
-// input reader, the canonical emitter, a value kept beyond the record), ReadReceipt gives one: the
-// caller's own when built from a tree, otherwise converted once and kept.
+// Read from a JsonDocument (what bp's readers hold), which it takes over, a container's children
+// are built the first time they are read: the rules read the members they know, so a receipt
+// padded with a million values no rule visits costs its document and its text, not a copy of
+// them. That building is why one receipt is read by one thread at a time. Read from an
+// ordered_json (what tests and tree callers hold), which must outlive it, it is built whole.
+// Where a rule needs a tree (the engine's input reader, the canonical emitter, a value kept beyond
+// the record), ReadReceipt gives one: the caller's own, or converted once and kept.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

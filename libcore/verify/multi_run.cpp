@@ -48,7 +48,7 @@ PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index)
   p.label = describe_receipt(root);
   p.traced = root.is_object() && root.find("trace_id").has_value();
   if (p.schema.status != CheckStatus::pass) return p;
-  const reconcile::ReadReceipt read(std::move(receipt));  // the document's nodes freed as they are read
+  const reconcile::ReadReceipt read(std::move(receipt));  // containers built as the rules read them
   p.own = reconcile::reconcile_receipt(read, derive_every_record());
   p.facts = reconcile::record_facts(read);
   return p;
