@@ -182,16 +182,18 @@ struct ProcessTimes {
   double wall = 0, cpu = 0;  // seconds per run
 };
 
-// One bp command on the 6 MB receipt, and the exit status both tools give it: `verify general`
-// exits 1 on this receipt in both (a 64-wide sum of 9-digit products misses rules 2 and 6 at
-// their tolerance), so that status is the one expected of each run.
+// One bp command on the 6 MB receipt, and the exit status each tool gives it: the reference's
+// `verify general` exits 1 on this receipt (a 64-wide sum of 9-digit products misses rules 2 and
+// 6 at its tolerance), bp's passes it (bp(1): a sum is judged against its terms' size), so each
+// run is held to its own tool's status.
 struct Command {
   std::vector<std::string> words;
-  int status = 0;
+  int status = 0;            // bp's
+  int reference_status = 0;  // the reference's
 };
 
-const Command kValidate{{"validate"}, 0};
-const Command kVerifyGeneral{{"verify", "general"}, 1};
+const Command kValidate{{"validate"}, 0, 0};
+const Command kVerifyGeneral{{"verify", "general"}, 0, 1};
 
 std::vector<std::string> argv_of(const std::string& program, const Command& c, const std::string& file) {
   std::vector<std::string> argv{program};
@@ -208,7 +210,7 @@ std::optional<ProcessTimes> reference_seconds(const Command& c) {
   const double c0 = bench::children_cpu_seconds();
   constexpr int kRuns = 3;
   for (int i = 0; i < kRuns; ++i)
-    if (bench::run_quiet_status(argv_of("node", c, f.receipt_path)) != c.status) return std::nullopt;
+    if (bench::run_quiet_status(argv_of("node", c, f.receipt_path)) != c.reference_status) return std::nullopt;
   return ProcessTimes{seconds(t0) / kRuns, (bench::children_cpu_seconds() - c0) / kRuns};
 }
 
