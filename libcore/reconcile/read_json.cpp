@@ -46,6 +46,38 @@ nlohmann::ordered_json to_tree(const Json& v) {
 
 std::string Json::dump() const { return to_tree(*this).dump(); }
 
+bool same_as_tree(const Json& a, const nlohmann::ordered_json& b) {
+  using ojson = nlohmann::ordered_json;
+  switch (a.type()) {
+    case Json::Type::null: return b.is_null();
+    case Json::Type::boolean: return b.is_boolean() && b.get<bool>() == a.boolean();
+    case Json::Type::number_integer: return b.is_number_integer() && !b.is_number_unsigned() && b.get<std::int64_t>() == a.integer();
+    case Json::Type::number_unsigned: return b.is_number_unsigned() && b.get<std::uint64_t>() == a.unsigned_integer();
+    case Json::Type::number_float:
+      return b.is_number_float() && std::bit_cast<std::uint64_t>(b.get<double>()) == std::bit_cast<std::uint64_t>(a.number());
+    case Json::Type::string: return b.is_string() && b.get_ref<const std::string&>() == a.string();
+    case Json::Type::array: {
+      if (!b.is_array() || b.size() != a.size()) return false;
+      const auto& items = b.get_ref<const ojson::array_t&>();
+      std::size_t i = 0;
+      for (const Json& e : a) {
+        if (!same_as_tree(e, items[i++])) return false;
+      }
+      return true;
+    }
+    case Json::Type::object: {
+      if (!b.is_object() || b.size() != a.size()) return false;
+      auto it = b.get_ref<const ojson::object_t&>().begin();
+      for (const JsonMember& m : a.members()) {
+        if (m.first != it->first || !same_as_tree(m.second, it->second)) return false;
+        ++it;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
 // Both kinds of node are placed in turn in the same blocks: each keeps the alignment of the other.
 static_assert(sizeof(Json) % alignof(JsonMember) == 0 && sizeof(JsonMember) % alignof(Json) == 0 &&
               alignof(JsonMember) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
@@ -233,8 +265,13 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
   const Json* v = root_.find(key);
   if (!v) return nullptr;
   const auto hit = members_.find(std::string_view(key));
-  if (hit != members_.end()) return &hit->second;
-  return &members_.emplace(key, to_tree(*v)).first->second;
+  if (hit != members_.end()) return hit->second.get();
+  // The last tree of each key this thread converted: shared, so that a receipt still holding it
+  // keeps it when another replaces it here.
+  thread_local std::map<std::string, std::shared_ptr<const nlohmann::ordered_json>, std::less<>> last;
+  auto& kept = last[key];
+  if (!kept || !same_as_tree(*v, *kept)) kept = std::make_shared<const nlohmann::ordered_json>(to_tree(*v));
+  return members_.emplace(key, kept).first->second.get();
 }
 
 }  // namespace reconcile

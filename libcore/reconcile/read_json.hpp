@@ -236,6 +236,9 @@ inline const JsonMember* Json::members_end() const {
 // The value as an ordered_json tree (for a rule that hands a part of the receipt to tree code, or
 // keeps it beyond the record).
 [[nodiscard]] nlohmann::ordered_json to_tree(const Json& v);
+// Whether to_tree(a) would equal b exactly: the same kinds of number (and the same bits of a
+// double), the same keys in the same order.
+[[nodiscard]] bool same_as_tree(const Json& a, const nlohmann::ordered_json& b);
 
 // A receipt read for the rules, and the trees some of them need.
 class ReadReceipt {
@@ -250,7 +253,9 @@ class ReadReceipt {
   [[nodiscard]] const Json& root() const { return root_; }
   // The whole receipt as a tree (the caller's own, or converted on first use and kept).
   [[nodiscard]] const nlohmann::ordered_json& tree() const;
-  // The root's member `key` as a tree, or nullptr when the root is not an object or lacks it.
+  // The root's member `key` as a tree, or nullptr when the root is not an object or lacks it. Read
+  // from a document, the tree this thread converted last for `key` serves again when the member
+  // equals it exactly (a stream's records share their topology and policies).
   [[nodiscard]] const nlohmann::ordered_json* tree_member(const char* key) const;
   // Bytes of nodes built so far (what the rules' reads have cost; tests hold it bounded).
   [[nodiscard]] std::size_t built_bytes() const { return arena_.used; }
@@ -276,7 +281,7 @@ class ReadReceipt {
   mutable Arena arena_;
   const nlohmann::ordered_json* source_tree_ = nullptr;
   mutable std::unique_ptr<nlohmann::ordered_json> converted_;                  // tree(), when read from a document
-  mutable std::map<std::string, nlohmann::ordered_json, std::less<>> members_;  // tree_member(), likewise
+  mutable std::map<std::string, std::shared_ptr<const nlohmann::ordered_json>, std::less<>> members_;  // tree_member()
 };
 
 inline const Json& Json::build() const {

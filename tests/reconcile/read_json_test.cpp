@@ -105,6 +105,29 @@ TEST_CASE("read receipt: a document's containers are built only when read") {
   CHECK(read.built_bytes() >= 10000 * sizeof(Json));
 }
 
+TEST_CASE("read receipt: a member's tree is converted again only when it differs from the last one") {
+  const std::string topology = R"({"unit_order":{"input":["x"],"output":["y"]},"w":[1,2.5,-0]})";
+  const ReadReceipt a(document(R"({"topology":)" + topology + R"(,"n":1})"));
+  const ReadReceipt b(document(R"({"n":1,"topology":)" + topology + "}"));
+  const Tree* ta = a.tree_member("topology");
+  REQUIRE(ta != nullptr);
+  CHECK(*ta == Tree::parse(topology));
+  CHECK(b.tree_member("topology") == ta);  // the same tree, not a second conversion
+  CHECK(a.tree_member("absent") == nullptr);
+  // Any difference, the kind of a number included, gives a tree of its own, equal to the member.
+  for (const std::string other : {R"({"unit_order":{"input":["x"],"output":["y"]},"w":[1,2.5,0]})",
+                                  R"({"unit_order":{"input":["x"],"output":["y"]},"w":[1.0,2.5,-0]})",
+                                  R"({"unit_order":{"output":["y"],"input":["x"]},"w":[1,2.5,-0]})"}) {
+    CAPTURE(other);
+    const ReadReceipt c(document(R"({"topology":)" + other + "}"));
+    const Tree* tc = c.tree_member("topology");
+    REQUIRE(tc != nullptr);
+    CHECK(tc != ta);
+    CHECK(tc->dump() == Tree::parse(other).dump());
+    CHECK(*ta == Tree::parse(topology));  // the first receipt's tree is kept while it lives
+  }
+}
+
 TEST_CASE("read receipt: the reconciler's verdict on a document is the tree's, on every fixture record") {
   std::size_t records = 0;
   for (const char* name : {"iris.golden.jsonl", "xor.golden.jsonl", "xor.multi-step.jsonl", "softmax-ce.golden.jsonl",
