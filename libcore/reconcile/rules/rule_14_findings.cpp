@@ -6,7 +6,7 @@
 
 namespace reconcile::rules::rule14 {
 
-std::string json_quoted(std::string_view text) { return Tree(std::string(std::string(text))).dump(); }
+std::string json_quoted(std::string_view text) { return Tree(std::string(text)).dump(); }
 
 void Findings::compare(std::initializer_list<std::string_view> pieces, double recomputed, const Json* claimed,
                        bool extended) {
