@@ -17,11 +17,35 @@ void JsonDocument::grow() {
   block_end_ = next_ + nodes;
 }
 
+const JsonDocument::Node& JsonDocument::far_node(std::uint32_t i) const {
+  const auto [block, at] = locate(i);
+  return blocks_[block][at];
+}
+
 std::optional<JsonView> JsonView::find(std::string_view key) const {
   for (auto it = members().begin(), e = members().end(); it != e; ++it) {
     if (it.key().string() == key) return *it;
   }
   return std::nullopt;
+}
+
+std::optional<std::string_view> JsonView::member_span(const Iterator& it) const {
+  const auto in_text = [this](std::uint32_t key) { return (doc_->node(key).head & 0xF) == JsonDocument::kStringInText; };
+  if (!in_text(it.index_)) return std::nullopt;
+  const JsonDocument::Node& key = doc_->node(it.index_);
+  const std::size_t from = std::size_t{key.offset} + (key.head >> 4);  // the closing quote
+  Iterator next = it;
+  ++next;
+  std::size_t to = 0;
+  if (next.index_ != doc_->node(index_).offset) {
+    if (!in_text(next.index_)) return std::nullopt;
+    to = doc_->node(next.index_).offset;  // just past the opening quote
+  } else if (index_ == 0) {
+    to = doc_->text_view().size();
+  } else {
+    return std::nullopt;
+  }
+  return doc_->text_view().substr(from, to - from);
 }
 
 namespace {

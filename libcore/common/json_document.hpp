@@ -58,6 +58,8 @@ class JsonView {
 
   // The elements of an array, or the member values of an object, in order.
   class Iterator {
+    friend class JsonView;
+
    public:
     Iterator(const JsonDocument* doc, std::uint32_t index, bool members) : doc_(doc), index_(index), members_(members) {}
     [[nodiscard]] JsonView operator*() const { return {doc_, members_ ? index_ + 1 : index_}; }
@@ -82,6 +84,14 @@ class JsonView {
 
   // An object's member `key`, or nullopt. A scan: objects with many keys are best walked once.
   [[nodiscard]] std::optional<JsonView> find(std::string_view key) const;
+
+  // Input bytes that hold the value of this object's member `it` and only what the input puts
+  // around it: from its key's closing quote to the next key's opening quote, or, for the last
+  // member of the root, to the end of the text. Two members whose spans are equal hold equal
+  // values (same bytes, same reading), which lets a reader of a stream of records reuse what it
+  // made of a member the record before had too. nullopt when a key had escapes (its bytes are
+  // not in the text) or for the last member of a nested object (where its span ends is not kept).
+  [[nodiscard]] std::optional<std::string_view> member_span(const Iterator& it) const;
 
   [[nodiscard]] std::uint32_t index() const { return index_; }
 
@@ -143,9 +153,8 @@ class JsonDocument {
   [[nodiscard]] std::size_t node_count() const { return count_; }  // slots
   [[nodiscard]] std::size_t value_count() const { return count_ - wide_numbers_; }  // JSON values, keys included
   [[nodiscard]] const Node& node(std::uint32_t i) const {
-    if (i < kFirstBlockNodes) return first_[i];  // every slot of a record-sized document
-    const auto [block, at] = locate(i);
-    return blocks_[block][at];
+    if (i < kFirstBlockNodes) [[likely]] return first_[i];  // every slot of a record-sized document
+    return far_node(i);
   }
 
   // For the reader (json_document_reader.cpp): nodes are appended in document order.
@@ -176,9 +185,8 @@ class JsonDocument {
     return bits;
   }
   Node& node(std::uint32_t i) {
-    if (i < kFirstBlockNodes) return first_[i];
-    const auto [block, at] = locate(i);
-    return blocks_[block][at];
+    if (i < kFirstBlockNodes) [[likely]] return first_[i];
+    return const_cast<Node&>(far_node(i));
   }
   std::string& text() { return text_; }
   std::string& decoded() { return decoded_; }
@@ -208,6 +216,9 @@ class JsonDocument {
     return {kDoublingBlocks + (j >> kBigBlockBits), j & ((1u << kBigBlockBits) - 1)};
   }
   void grow();
+  // A slot past the first block, out of line: node() stays small enough to be inlined into the
+  // accessors, which GCC otherwise called as functions (a sixth of the validator's time on a record).
+  [[nodiscard]] const Node& far_node(std::uint32_t i) const;
 
   std::vector<std::unique_ptr<Node[]>> blocks_;
   Node* first_ = nullptr;  // blocks_[0]
@@ -230,20 +241,14 @@ class JsonDocument {
 
 // ---- inline: the accessors are on every path that reads a document ----
 
-inline JsonType JsonView::type() const {
-  switch (doc_->node(index_).head & 0xF) {
-    case JsonDocument::kNull: return JsonType::null;
-    case JsonDocument::kFalse:
-    case JsonDocument::kTrue: return JsonType::boolean;
-    case JsonDocument::kInteger: return JsonType::number_integer;
-    case JsonDocument::kUnsigned:
-    case JsonDocument::kSmallUnsigned: return JsonType::number_unsigned;
-    case JsonDocument::kFloat: return JsonType::number_float;
-    case JsonDocument::kStringInText:
-    case JsonDocument::kStringDecoded: return JsonType::string;
-    case JsonDocument::kArray: return JsonType::array;
-    default: return JsonType::object;
-  }
+[[gnu::always_inline]] inline JsonType JsonView::type() const {
+  // By storage tag (JsonDocument::Tag); the unused tags read as objects, as no node has them.
+  static constexpr JsonType kOfTag[16] = {
+      JsonType::null,          JsonType::boolean,         JsonType::boolean, JsonType::number_integer,
+      JsonType::number_unsigned, JsonType::number_float,  JsonType::string,  JsonType::string,
+      JsonType::array,         JsonType::object,          JsonType::number_unsigned, JsonType::object,
+      JsonType::object,        JsonType::object,          JsonType::object,  JsonType::object};
+  return kOfTag[doc_->node(index_).head & 0xF];
 }
 
 inline bool JsonView::is_number() const { return JsonDocument::is_number_tag(doc_->node(index_).head & 0xF); }
@@ -271,7 +276,7 @@ inline std::string_view JsonView::number_text() const {
   return doc_->text_view().substr(n.offset, digits);
 }
 
-inline std::string_view JsonView::string() const {
+[[gnu::always_inline]] inline std::string_view JsonView::string() const {
   const auto& n = doc_->node(index_);
   const std::string_view from =
       (n.head & 0xF) == JsonDocument::kStringDecoded ? doc_->decoded_view() : doc_->text_view();
@@ -284,7 +289,7 @@ inline std::size_t JsonView::size() const {
   return tag == JsonDocument::kArray || tag == JsonDocument::kObject ? n.head >> 4 : 0;
 }
 
-inline JsonView::Iterator& JsonView::Iterator::operator++() {
+[[gnu::always_inline]] inline JsonView::Iterator& JsonView::Iterator::operator++() {
   // Past this element (and its subtree), or past this member's key and value.
   if (members_) ++index_;
   const auto& n = doc_->node(index_);

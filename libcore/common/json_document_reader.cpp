@@ -24,6 +24,9 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 struct Level {
   std::vector<std::uint32_t> keys;
   std::vector<std::uint32_t> slots;  // open addressing over keys (0: empty, else 1 + position)
+  // One bit per key read so far, chosen by its length and end bytes: a key whose bit is clear is
+  // new without a scan (nearly every key of a small object).
+  std::uint64_t seen = 0;
 };
 
 // From this many members on, duplicate keys are found by hashing instead of a scan.
@@ -225,16 +228,29 @@ class Tokenizer {
     for (std::size_t k = 0; k < level.keys.size(); ++k) index_key(level, k);
   }
 
+  // Which of Level::seen's 64 bits stands for `key`.
+  static unsigned fingerprint(std::string_view key) {
+    if (key.empty()) return 0;
+    const auto first = static_cast<unsigned char>(key.front());
+    const auto last = static_cast<unsigned char>(key.back());
+    return (static_cast<unsigned>(key.size()) * 7u + first * 3u + last * 5u) & 63u;
+  }
+
   // Whether this object already has the key just read (`key`, the last node), then records it.
   bool duplicate(Level& level, std::uint32_t key) {
     const std::string_view text = key_text(key);
     const std::size_t n = level.keys.size();
     if (n < kHashFrom) {
+      const std::uint64_t bit = std::uint64_t{1} << fingerprint(text);
+      const bool maybe = (level.seen & bit) != 0;
+      level.seen |= bit;
       // A key's length is in its node: most keys of an object differ in it, and their texts
       // need not be looked up.
       const std::uint32_t length = static_cast<std::uint32_t>(text.size());
-      for (std::uint32_t k : level.keys) {
-        if ((doc_.node(k).head >> 4) == length && key_text(k) == text) return true;
+      if (maybe) {
+        for (std::uint32_t k : level.keys) {
+          if ((doc_.node(k).head >> 4) == length && key_text(k) == text) return true;
+        }
       }
     } else {
       if (level.slots.size() < 2 * n) rebuild(level, 4 * kHashFrom);
@@ -263,6 +279,7 @@ class Tokenizer {
     if (levels_.size() <= depth) levels_.resize(depth + 1);
     levels_[depth].keys.clear();
     levels_[depth].slots.clear();
+    levels_[depth].seen = 0;
     std::uint32_t count = 0;
     skip_ws();
     bool closed = p_ != end_ && *p_ == '}';

@@ -267,11 +267,36 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
   const auto hit = members_.find(std::string_view(key));
   if (hit != members_.end()) return hit->second.get();
   // The last tree of each key this thread converted: shared, so that a receipt still holding it
-  // keeps it when another replaces it here.
-  thread_local std::map<std::string, std::shared_ptr<const nlohmann::ordered_json>, std::less<>> last;
-  auto& kept = last[key];
-  if (!kept || !same_as_tree(*v, *kept)) kept = std::make_shared<const nlohmann::ordered_json>(to_tree(*v));
-  return members_.emplace(key, kept).first->second.get();
+  // keeps it when another replaces it here. With it the member's input bytes, when known: the
+  // same bytes again are the same value without walking it (same_as_tree walks both).
+  struct Kept {
+    std::shared_ptr<const nlohmann::ordered_json> tree;
+    std::optional<std::string> span;
+  };
+  thread_local std::map<std::string, Kept, std::less<>> last;
+  Kept& kept = last[key];
+  const std::optional<std::string_view> span = member_span(key);
+  const bool same_bytes = kept.tree && span && kept.span && *kept.span == *span;
+  if (!same_bytes) {
+    if (!kept.tree || !same_as_tree(*v, *kept.tree)) kept.tree = std::make_shared<const nlohmann::ordered_json>(to_tree(*v));
+    if (span) {
+      kept.span.emplace(*span);
+    } else {
+      kept.span.reset();
+    }
+  }
+  return members_.emplace(key, kept.tree).first->second.get();
+}
+
+std::optional<std::string_view> ReadReceipt::member_span(std::string_view key) const {
+  if (document_.node_count() == 0) return std::nullopt;
+  const common::JsonView root = document_.root();
+  if (!root.is_object()) return std::nullopt;
+  const auto members = root.members();
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    if (it.key().string() == key) return root.member_span(it);
+  }
+  return std::nullopt;
 }
 
 }  // namespace reconcile

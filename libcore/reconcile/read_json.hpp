@@ -263,6 +263,8 @@ class ReadReceipt {
   friend class JsonArenaBuilder;
   // A pending container's children, from the document (`node` is one of this receipt's).
   void build_children(const Json& node) const;
+  // The input bytes of the root's member `key` (common::JsonView::member_span), when known.
+  [[nodiscard]] std::optional<std::string_view> member_span(std::string_view key) const;
   // The elements or members of the container at `slot` of the document.
   [[nodiscard]] std::uint32_t count_at(std::uint32_t slot) const { return document_.node(slot).head >> 4; }
 

@@ -126,6 +126,18 @@ TEST_CASE("read receipt: a member's tree is converted again only when it differs
     CHECK(tc->dump() == Tree::parse(other).dump());
     CHECK(*ta == Tree::parse(topology));  // the first receipt's tree is kept while it lives
   }
+  // Read twice with the same bytes around it (the tree is then reused without comparing it), then
+  // with one byte changed where the length stays: a tree of its own.
+  const std::string same_length = R"({"unit_order":{"input":["x"],"output":["y"]},"w":[1,2.5,-1]})";
+  const ReadReceipt d(document(R"({"topology":)" + topology + R"(,"n":1})"));
+  const ReadReceipt e(document(R"({"topology":)" + topology + R"(,"n":1})"));
+  const Tree* td = d.tree_member("topology");
+  CHECK(e.tree_member("topology") == td);
+  const ReadReceipt f(document(R"({"topology":)" + same_length + R"(,"n":1})"));
+  const Tree* tf = f.tree_member("topology");
+  REQUIRE(tf != nullptr);
+  CHECK(tf != td);
+  CHECK(tf->dump() == Tree::parse(same_length).dump());
 }
 
 TEST_CASE("read receipt: the reconciler's verdict on a document is the tree's, on every fixture record") {

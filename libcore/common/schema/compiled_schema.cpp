@@ -1,6 +1,7 @@
 #include "common/schema/compiled_schema.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -444,6 +445,8 @@ struct CompiledSchema::Impl {
   std::deque<Node> nodes;
   std::map<std::string, std::unique_ptr<PatternMatcher>, std::less<>> patterns;
   const Node* root = nullptr;
+  // Unique in the process (unlike an address, which a later schema may reuse): RootMemo's key.
+  std::uint64_t id = 0;
 };
 
 namespace {
@@ -738,11 +741,28 @@ class Compiler {
 
 // ---- running ----
 
+// The root members of the last documents this thread validated against one schema that passed
+// their property's schema, by slot, as their input bytes (JsonView::member_span): a stream's
+// records repeat their topology and policies, which need not be walked again. Only spans of at
+// least kMinBytes are kept (a shorter member costs less to check than to compare and copy).
+struct RootMemo {
+  static constexpr std::size_t kMinBytes = 64;
+  std::uint64_t schema = 0;
+  const Node* node = nullptr;
+  std::vector<std::string> passed;  // by slot; empty: nothing kept
+  void key(std::uint64_t s, const Node& n) {
+    if (schema == s && node == &n) return;
+    schema = s;
+    node = &n;
+    passed.assign(n.names.size(), {});
+  }
+};
+
 // One validation of one instance; V is how the instance is read (TreeView or common::JsonView).
 template <class V>
 class Run {
  public:
-  explicit Run(std::size_t max_errors) : max_(max_errors) { frames_.reserve(32); }
+  Run(std::size_t max_errors, std::uint64_t schema) : max_(max_errors), schema_(schema) { frames_.reserve(32); }
 
   // True when `v` is valid against `n`; records errors unless probing. Once an error is
   // recorded and the list is full (or, when probing, at the first failure) it returns.
@@ -1020,7 +1040,7 @@ class Run {
       bool matched = false;
       if (slot != kNoSlot && n.slot_schema[slot] != nullptr) {
         matched = true;
-        ok = child(*n.slot_schema[slot], value, key) && ok;
+        ok = property(n, slot, v, it, key) && ok;
         if (!ok && full()) return false;
       }
       for (const auto& [pattern, sub] : n.pattern_properties) {
@@ -1042,6 +1062,30 @@ class Run {
       }
     }
     return ok;
+  }
+
+  // The member `it` of `object` against its property's schema (slot `slot` of `n`), or, for a
+  // root member of a document whose bytes passed that schema just before, nothing to do.
+  template <class MemberIterator>
+  bool property(const Node& n, std::uint32_t slot, const V& object, const MemberIterator& it, std::string_view key) {
+    const Node& schema = *n.slot_schema[slot];
+    if constexpr (std::is_same_v<V, common::JsonView>) {
+      if (object.index() == 0 && schema_ != 0) {
+        thread_local RootMemo memo;
+        memo.key(schema_, n);
+        const auto span = object.member_span(it);
+        std::string& passed = memo.passed[slot];
+        if (span && !passed.empty() && passed == *span) return true;
+        const bool ok = child(schema, *it, key);
+        if (ok && span && span->size() >= RootMemo::kMinBytes) {
+          passed.assign(*span);
+        } else {
+          passed.clear();
+        }
+        return ok;
+      }
+    }
+    return child(schema, *it, key);
   }
 
   bool combinators(const Node& n, const V& v) {
@@ -1091,6 +1135,7 @@ class Run {
   }
 
   std::size_t max_;
+  std::uint64_t schema_;  // CompiledSchema::Impl::id
   int quiet_ = 0;
   std::vector<common::Error> errors_;
   std::vector<Frame> frames_;
@@ -1101,19 +1146,21 @@ class Run {
 }  // namespace
 
 CompiledSchema::CompiledSchema(const ojson& schema) : impl_(std::make_unique<Impl>()) {
+  static std::atomic<std::uint64_t> last_id{0};
+  impl_->id = ++last_id;
   impl_->root = Compiler(schema, *impl_).compile(schema, "");
 }
 
 CompiledSchema::~CompiledSchema() = default;
 
 std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::size_t max_errors) const {
-  Run<TreeView> run(max_errors == 0 ? 1 : max_errors);
+  Run<TreeView> run(max_errors == 0 ? 1 : max_errors, impl_->id);
   run.check(*impl_->root, TreeView(instance));
   return run.take();
 }
 
 std::vector<common::Error> CompiledSchema::validate(common::JsonView instance, std::size_t max_errors) const {
-  Run<common::JsonView> run(max_errors == 0 ? 1 : max_errors);
+  Run<common::JsonView> run(max_errors == 0 ? 1 : max_errors, impl_->id);
   run.check(*impl_->root, instance);
   return run.take();
 }
