@@ -255,6 +255,9 @@ class ReadReceipt {
   // from a document, the tree this thread converted last for `key` serves again when the member
   // equals it exactly (a stream's records share their topology and policies).
   [[nodiscard]] const nlohmann::ordered_json* tree_member(const char* key) const;
+  // The input bytes of the root's member `key` (common::JsonView::member_span), when read from a
+  // document and known.
+  [[nodiscard]] std::optional<std::string_view> member_span(std::string_view key) const;
   // Bytes of nodes built so far (what the rules' reads have cost; tests hold it bounded).
   [[nodiscard]] std::size_t built_bytes() const { return arena_.used; }
 
@@ -263,8 +266,6 @@ class ReadReceipt {
   friend class JsonArenaBuilder;
   // A pending container's children, from the document (`node` is one of this receipt's).
   void build_children(const Json& node) const;
-  // The input bytes of the root's member `key` (common::JsonView::member_span), when known.
-  [[nodiscard]] std::optional<std::string_view> member_span(std::string_view key) const;
   // The elements or members of the container at `slot` of the document.
   [[nodiscard]] std::uint32_t count_at(std::uint32_t slot) const { return document_.node(slot).head >> 4; }
 

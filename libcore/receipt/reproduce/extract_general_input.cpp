@@ -230,7 +230,7 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const Json& b, con
 // The input from a receipt's members: part(key) is the receipt's member `key` (nullptr when it has
 // none), ordered(key) the same member as ordered_json (the policies are echoed in their order).
 template <class Json, class Part, class OrderedPart>
-common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordered) {
+common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordered, const ReceiptSpans* spans = nullptr) {
   const JsonReader r{std::string_view{}};
   for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
                           "bias_policy"}) {
@@ -245,7 +245,8 @@ common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordere
     // In place the block is read as it is, and the last small one parsed on this thread is
     // remembered (a stream's records share one topology).
     if constexpr (std::is_same_v<Json, json>) return topology::parse_topology(*part("topology"), "/topology", opts);
-    else return topology::parse_topology_remembered(*part("topology"), "/topology", opts);
+    else return topology::parse_topology_remembered(*part("topology"), "/topology", opts,
+                                                    spans ? (*spans)("topology") : std::nullopt);
   }();
   if (!t) return t.error();
   b.topology = std::move(*t);
@@ -349,6 +350,10 @@ common::Result<GeneralInput> extract_general_input(const ordered_json& receipt_o
 
 common::Result<GeneralInput> extract_general_input(const ReceiptParts& part) {
   return extract<ordered_json>(part, part);
+}
+
+common::Result<GeneralInput> extract_general_input(const ReceiptParts& part, const ReceiptSpans& spans) {
+  return extract<ordered_json>(part, part, &spans);
 }
 
 }  // namespace receipt::reproduce

@@ -7,7 +7,9 @@
 // `verify general` rejects its own sgd-coupled-l2 goldens), the optimizer configuration, state and
 // batch are carried over: every engine golden of the reference regenerates byte for byte.
 #include <functional>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,5 +38,10 @@ using ReceiptParts = std::function<const nlohmann::ordered_json*(const char* key
 // another of them (object order, not sorted): callers that promise the document's messages take
 // them from extract_general_input when this fails.
 [[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const ReceiptParts& parts);
+// The same, with the input bytes of those parts where known (common::JsonView::member_span): a
+// stream's records repeat their topology, recognised by its bytes.
+using ReceiptSpans = std::function<std::optional<std::string_view>(const char* key)>;
+[[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const ReceiptParts& parts,
+                                                                                  const ReceiptSpans& spans);
 
 }  // namespace receipt::reproduce

@@ -16,10 +16,19 @@ constexpr std::size_t kMaxRememberedParameters = 1024;
 
 struct Remembered {
   ordered_json block;
+  std::optional<std::string> source;  // its input bytes, when they were given
   std::string path;
   ParseOptions options;
   std::optional<common::Result<Topology>> result;
 };
+
+void keep(std::optional<std::string>& kept, std::optional<std::string_view> source) {
+  if (source) {
+    kept.emplace(*source);
+  } else {
+    kept.reset();
+  }
+}
 
 bool small_enough(const ordered_json& block) {
   if (!block.is_object()) return true;
@@ -54,14 +63,19 @@ bool same_json_exactly(const ordered_json& a, const ordered_json& b) {
 }
 
 common::Result<Topology> parse_topology_remembered(const ordered_json& block, std::string_view path,
-                                                   ParseOptions options) {
+                                                   ParseOptions options, std::optional<std::string_view> source) {
   if (!small_enough(block)) return parse_topology(block, path, options);
   thread_local Remembered last;
   if (last.result && last.path == path && last.options.allow_softmax == options.allow_softmax &&
-      last.options.max_layer_units == options.max_layer_units && same_json_exactly(last.block, block)) {
-    return *last.result;
+      last.options.max_layer_units == options.max_layer_units) {
+    if (source && last.source && *last.source == *source) return *last.result;
+    if (same_json_exactly(last.block, block)) {
+      keep(last.source, source);  // the same block: these bytes are it too
+      return *last.result;
+    }
   }
   auto result = parse_topology(block, path, options);
+  keep(last.source, source);
   last.block = block;
   last.path = std::string(path);
   last.options = options;

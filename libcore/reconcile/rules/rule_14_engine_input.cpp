@@ -183,12 +183,16 @@ common::Result<GeneralReceipt> through_document(const ReadReceipt& read, bool ba
 }
 
 common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& read, bool batched, const Tree& derived) {
-  return receipt::reproduce::extract_general_input([&](const char* key) -> const Tree* {
-    if (const Tree* d = member(derived, key)) return d;
-    if (forwarded(key)) return read.tree_member(key);
-    if (batched && std::string_view(key) == "batch") return read.tree_member("batch");
-    return nullptr;  // the document carries nothing else (no fixture, metadata, trace_id, step_index)
-  });
+  const auto from_document = [&](const char* key) {
+    return member(derived, key) == nullptr && (forwarded(key) || (batched && std::string_view(key) == "batch"));
+  };
+  return receipt::reproduce::extract_general_input(
+      [&](const char* key) -> const Tree* {
+        if (const Tree* d = member(derived, key)) return d;
+        if (from_document(key)) return read.tree_member(key);
+        return nullptr;  // the document carries nothing else (no fixture, metadata, trace_id, step_index)
+      },
+      [&](const char* key) { return from_document(key) ? read.member_span(key) : std::nullopt; });
 }
 
 }  // namespace
