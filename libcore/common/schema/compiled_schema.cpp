@@ -741,21 +741,32 @@ class Compiler {
 
 // ---- running ----
 
-// The root members of the last documents this thread validated against one schema that passed
-// their property's schema, by slot, as their input bytes (JsonView::member_span): a stream's
-// records repeat their topology and policies, which need not be walked again. Only spans of at
-// least kMinBytes are kept (a shorter member costs less to check than to compare and copy).
-struct RootMemo {
+// The root members of the last documents this thread validated that passed their property's
+// schema, as their input bytes (JsonView::member_span), by schema, object node (a root may be
+// checked against several: allOf, $ref, if/then) and slot: a stream's records repeat their
+// topology and policies, which need not be walked again. Only spans of at least kMinBytes are kept
+// (a shorter member costs less to check than to compare and copy).
+class RootMemo {
+ public:
   static constexpr std::size_t kMinBytes = 64;
-  std::uint64_t schema = 0;
-  const Node* node = nullptr;
-  std::vector<std::string> passed;  // by slot; empty: nothing kept
-  void key(std::uint64_t s, const Node& n) {
-    if (schema == s && node == &n) return;
-    schema = s;
-    node = &n;
-    passed.assign(n.names.size(), {});
+  // The spans kept for the object node `n` of schema `schema`, by slot.
+  std::vector<std::string>& passed(std::uint64_t schema, const Node& n) {
+    for (Entry& e : entries_) {
+      if (e.schema == schema && e.node == &n) return e.passed;
+    }
+    if (entries_.size() >= kMaxEntries) entries_.clear();
+    entries_.push_back({schema, &n, std::vector<std::string>(n.names.size())});
+    return entries_.back().passed;
   }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 16;
+  struct Entry {
+    std::uint64_t schema;
+    const Node* node;
+    std::vector<std::string> passed;
+  };
+  std::vector<Entry> entries_;
 };
 
 // One validation of one instance; V is how the instance is read (TreeView or common::JsonView).
@@ -1072,9 +1083,9 @@ class Run {
     if constexpr (std::is_same_v<V, common::JsonView>) {
       if (object.index() == 0 && schema_ != 0) {
         thread_local RootMemo memo;
-        memo.key(schema_, n);
+        // Held across child(), which reads no root: nothing adds an entry meanwhile.
+        std::string& passed = memo.passed(schema_, n)[slot];
         const auto span = object.member_span(it);
-        std::string& passed = memo.passed[slot];
         if (span && !passed.empty() && passed == *span) return true;
         const bool ok = child(schema, *it, key);
         if (ok && span && span->size() >= RootMemo::kMinBytes) {
