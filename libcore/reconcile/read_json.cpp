@@ -275,7 +275,10 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
   };
   thread_local std::map<std::string, Kept, std::less<>> last;
   Kept& kept = last[key];
-  const std::optional<std::string_view> span = member_span(key);
+  // Bytes of a member beyond this are not kept: a huge record's would double what it holds.
+  constexpr std::size_t kMaxSpanBytes = std::size_t{4} << 20;
+  std::optional<std::string_view> span = member_span(key);
+  if (span && span->size() > kMaxSpanBytes) span.reset();
   const bool same_bytes = kept.tree && span && kept.span && *kept.span == *span;
   if (!same_bytes) {
     if (!kept.tree || !same_as_tree(*v, *kept.tree)) kept.tree = std::make_shared<const nlohmann::ordered_json>(to_tree(*v));

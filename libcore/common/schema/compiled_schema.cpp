@@ -744,11 +744,13 @@ class Compiler {
 // The root members of the last documents this thread validated that passed their property's
 // schema, as their input bytes (JsonView::member_span), by schema, object node (a root may be
 // checked against several: allOf, $ref, if/then) and slot: a stream's records repeat their
-// topology and policies, which need not be walked again. Only spans of at least kMinBytes are kept
-// (a shorter member costs less to check than to compare and copy).
+// topology and policies, which need not be walked again. Only spans of kMinBytes to kMaxBytes are
+// kept: a shorter member costs less to check than to compare and copy, and a longer one would
+// double what a huge record holds.
 class RootMemo {
  public:
   static constexpr std::size_t kMinBytes = 64;
+  static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
   // The spans kept for the object node `n` of schema `schema`, by slot.
   std::vector<std::string>& passed(std::uint64_t schema, const Node& n) {
     for (Entry& e : entries_) {
@@ -1088,7 +1090,7 @@ class Run {
         const auto span = object.member_span(it);
         if (span && !passed.empty() && passed == *span) return true;
         const bool ok = child(schema, *it, key);
-        if (ok && span && span->size() >= RootMemo::kMinBytes) {
+        if (ok && span && span->size() >= RootMemo::kMinBytes && span->size() <= RootMemo::kMaxBytes) {
           passed.assign(*span);
         } else {
           passed.clear();
