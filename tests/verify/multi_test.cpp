@@ -6,6 +6,7 @@
 // the same first error as one job.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -308,4 +309,57 @@ TEST_CASE("multi: a record read as a document is checked by the rules only when 
   CHECK_FALSE(q.own.has_value());
   CHECK_FALSE(q.facts.has_value());
   CHECK_FALSE(q.traced);
+}
+
+// Records repeat their topology and policies byte for byte; the schema check and the engine's
+// input reader reuse what they made of a member the record before had (by its bytes). A member
+// that changes in the middle of a run, by a byte, by its spacing only or by its keys' order, is
+// read again: the report is the tree reading's, which reuses nothing.
+TEST_CASE("multi: a repeated member that changes mid-run is read again, whatever the change") {
+  const auto golden = bundle();
+  const auto replaced = [](std::string line, const std::string& from, const std::string& to) {
+    const auto at = line.find(from);
+    REQUIRE(at != std::string::npos);
+    return line.replace(at, from.size(), to);
+  };
+  const auto edited = [](const std::string& line, const std::function<void(nlohmann::ordered_json&)>& edit) {
+    auto tree = nlohmann::ordered_json::parse(line);
+    edit(tree);
+    return tree.dump();
+  };
+  using Edit = std::function<std::string(const std::string&)>;
+  const std::vector<std::pair<std::string, Edit>> changes{
+      {"a topology role the schema refuses", [&](const std::string& l) { return replaced(l, "\"input_to_hidden_weight\"", "\"input_to_hidden_weighs\""); }},
+      {"a topology unit renamed", [&](const std::string& l) { return replaced(l, "\"hidden\":[\"h1\",\"h2\"]", "\"hidden\":[\"h1\",\"h3\"]"); }},
+      {"topology spacing only", [&](const std::string& l) { return replaced(l, "\"topology\":{\"layers\"", "\"topology\": { \"layers\" "); }},
+      {"a looser tolerance", [&](const std::string& l) { return edited(l, [](auto& t) { t["numeric_policy"]["tolerance"]["atol"] = 0.5; }); }},
+      {"a tolerance the schema refuses", [&](const std::string& l) { return edited(l, [](auto& t) { t["numeric_policy"]["tolerance"]["atol"] = "0"; }); }},
+      {"bias policy keys reordered", [&](const std::string& l) {
+         return edited(l, [](auto& t) {
+           auto b = nlohmann::ordered_json::object();
+           for (auto it = t["bias_policy"].rbegin(); it != t["bias_policy"].rend(); ++it) b[it.key()] = it.value();
+           t["bias_policy"] = b;
+         });
+       }},
+      {"the metadata dropped", [&](const std::string& l) { return edited(l, [](auto& t) { t.erase("metadata"); }); }}};
+  for (const auto& [what, change] : changes) {
+    for (const std::size_t k : {std::size_t{0}, std::size_t{3}, std::size_t{7}}) {
+      CAPTURE(what);
+      CAPTURE(k);
+      std::vector<std::string> lines;
+      for (int i = 0; i < 4; ++i) lines.insert(lines.end(), golden.begin(), golden.end());
+      lines[k] = change(lines[k]);
+      REQUIRE(lines[k] != golden[k % 2]);
+      const std::string want = tree_path(lines);
+      CHECK(run_with_jobs(verify_test::joined(lines), 1) == want);
+      CHECK(run_with_jobs(verify_test::joined(lines), 2) == want);
+    }
+  }
+  // Not vacuous: the refused role fails record 3's schema alone, the renamed unit its rules.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 4; ++i) lines.insert(lines.end(), golden.begin(), golden.end());
+  lines[3] = changes[0].second(lines[3]);
+  const std::string report = run_with_jobs(verify_test::joined(lines), 1);
+  CHECK(report.find("{\"name\":\"schema[3]\",\"status\":\"fail\"") != std::string::npos);
+  CHECK(report.find("{\"name\":\"schema[4]\",\"status\":\"pass\"") != std::string::npos);
 }
