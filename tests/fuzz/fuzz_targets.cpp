@@ -133,6 +133,14 @@ Depth reconcile_target(std::string_view data) {
     (void)reconcile::to_json(alone);
     // The rules read a document as they read its tree (bp reads documents): the same result.
     if (auto doc = common::parse_json_document(value.dump()); doc.ok()) {
+      // So does the schema check, which keeps what passed of the last documents' root members
+      // (by their bytes) on this thread: every input before this one is such a document.
+      if (const auto* schema = schema_registry::find_schema(schema_registry::pick_receipt_version(value))) {
+        std::string from_tree, from_doc;
+        for (const auto& e : schema_registry::validate(*schema, value, 3)) from_tree += e.to_string() + "\n";
+        for (const auto& e : schema_registry::validate(*schema, doc->root(), 3)) from_doc += e.to_string() + "\n";
+        expect(from_doc == from_tree, "a document's schema errors are its tree's", from_doc + " | " + from_tree);
+      }
       const auto from_document = reconcile::reconcile_receipt(reconcile::ReadReceipt(std::move(*doc)));
       const std::string got = reconcile::to_json(from_document).dump(), want = reconcile::to_json(alone).dump();
       std::size_t at = 0;
