@@ -12,32 +12,34 @@ void CompactJsonWriter::before_value() {
     after_key_ = false;
     return;
   }
-  if (!first_.empty()) {
-    if (!first_.back()) out_.push_back(',');
-    first_.back() = false;
-  }
+  if (depth_ > 0 && need_comma_) out_.push_back(',');
+  need_comma_ = true;
 }
 
 void CompactJsonWriter::begin_object() {
   before_value();
   out_.push_back('{');
-  first_.push_back(true);
+  ++depth_;
+  need_comma_ = false;
 }
 
 void CompactJsonWriter::end_object() {
   out_.push_back('}');
-  first_.pop_back();
+  --depth_;
+  need_comma_ = true;
 }
 
 void CompactJsonWriter::begin_array() {
   before_value();
   out_.push_back('[');
-  first_.push_back(true);
+  ++depth_;
+  need_comma_ = false;
 }
 
 void CompactJsonWriter::end_array() {
   out_.push_back(']');
-  first_.pop_back();
+  --depth_;
+  need_comma_ = true;
 }
 
 void CompactJsonWriter::key(std::string_view k) {
@@ -51,12 +53,12 @@ Status CompactJsonWriter::number(double v) {
   // On error nothing changes: neither the text nor the comma state.
   const std::size_t mark = out_.size();
   const bool after_key = after_key_;
-  const bool first = !first_.empty() && first_.back();
+  const bool need_comma = need_comma_;
   before_value();
   if (auto s = append_receipt_number(out_, v); !s) {
     out_.resize(mark);
     after_key_ = after_key;
-    if (!first_.empty()) first_.back() = first;
+    need_comma_ = need_comma;
     return s;
   }
   return {};

@@ -12,7 +12,7 @@
 //   std::string text = w.take();   // {"lr":0.500000000,"ids":["a"]}
 #include <string>
 #include <string_view>
-#include <vector>
+#include <cstddef>
 
 #include "common/result.hpp"
 
@@ -39,7 +39,11 @@ class CompactJsonWriter {
  private:
   void before_value();
   std::string out_;
-  std::vector<bool> first_;  // per open container: no element written yet
+  // The comma state as two words rather than a flag per open container: a value of the
+  // innermost container has been written (false right after its '{' or '['; a closed container
+  // counts as a value of its parent), and how many containers are open (none: no commas).
+  bool need_comma_ = false;
+  std::size_t depth_ = 0;
   bool after_key_ = false;
 };
 

@@ -38,3 +38,31 @@ TEST_CASE("canonical_json: number errors leave the text untouched") {
   w.end_array();
   CHECK(w.text() == "[0.000000000]");
 }
+
+TEST_CASE("canonical_json: commas after nested and empty containers, and after a refused number") {
+  common::CompactJsonWriter w;
+  w.begin_object();
+  w.key("a");
+  CHECK_FALSE(w.number(1e300).ok());  // refused after its key: the key still waits for its value
+  REQUIRE(w.number(1).ok());
+  w.key("b");
+  w.begin_array();
+  w.begin_array();
+  w.end_array();
+  w.begin_array();
+  REQUIRE(w.number(2).ok());
+  CHECK_FALSE(w.number(-1e7).ok());  // refused after an element: no comma left behind
+  REQUIRE(w.number(3).ok());
+  w.end_array();
+  w.begin_object();
+  w.end_object();
+  w.end_array();
+  w.key("c");
+  w.begin_object();
+  w.key("d");
+  w.begin_array();
+  w.end_array();
+  w.end_object();
+  w.end_object();
+  CHECK(w.take() == R"({"a":1.00000000,"b":[[],[2.00000000,3.00000000],{}],"c":{"d":[]}})");
+}
