@@ -2,6 +2,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/json_document_reader.hpp"
 #include "receipt/emit/general_receipt_writer.hpp"
@@ -20,49 +21,79 @@ class LabelWalk {
 
   // Every string under `engine` against the receipt's value at the same place, `path` naming it.
   void walk(const Json& claimed, common::JsonView engine, std::string_view path) {
-    path_.assign(path);
+    root_.assign(path);
+    steps_.clear();
     visit(claimed, engine);
   }
 
  private:
-  // path_ grows and shrinks with the descent: one buffer, no string per node.
+  // Where the walk is, below root_: a member's key or an element's index. The path text is made
+  // only for a failure (making it at every node was most of the walk).
+  struct Step {
+    std::string_view key;
+    std::size_t index = 0;
+    bool element = false;
+  };
+
   void visit(const Json& claimed, common::JsonView engine) {
     if (engine.is_string()) {
       if (!claimed.is_string() || claimed.string() != engine.string()) differ(claimed, engine);
     } else if (engine.is_object()) {
       if (!claimed.is_object()) return;
+      // The receipt's members are usually in the engine's order: the one after the last found
+      // is tried first.
+      const auto mine = claimed.members();
+      auto next = mine.begin();
       for (auto it = engine.members().begin(); it != engine.members().end(); ++it) {
         const std::string_view key = it.key().string();
-        const Json* c = member(claimed, key);
+        const Json* c = nullptr;
+        if (next != mine.end() && next->first == key) {
+          c = &next->second;
+          ++next;
+        } else {
+          c = member(claimed, key);
+        }
         if (c == nullptr) continue;
-        const std::size_t at = path_.size();
-        path_.append(".").append(key);
+        steps_.push_back({key, 0, false});
         visit(*c, *it);
-        path_.resize(at);
+        steps_.pop_back();
       }
     } else if (engine.is_array()) {
       if (!claimed.is_array()) return;
       std::size_t i = 0;
       for (const common::JsonView e : engine.elements()) {
         if (i >= claimed.size()) break;
-        const std::size_t at = path_.size();
-        path_.append("[").append(std::to_string(i)).append("]");
+        steps_.push_back({{}, i, true});
         visit(claimed[i], e);
-        path_.resize(at);
+        steps_.pop_back();
         ++i;
       }
     }
   }
 
+  std::string path() const {
+    std::string p = root_;
+    for (const Step& s : steps_) {
+      if (s.element) {
+        p.append("[").append(std::to_string(s.index)).append("]");
+      } else {
+        p.append(".").append(s.key);
+      }
+    }
+    return p;
+  }
+
   void differ(const Json& claimed, common::JsonView engine) {
-    out_.add(plain_failure(14, path_,
-                           std::string(kTag) + "label: the receipt says " + claimed.dump() + " at " + path_ +
+    const std::string at = path();
+    out_.add(plain_failure(14, at,
+                           std::string(kTag) + "label: the receipt says " + claimed.dump() + " at " + at +
                                " where the engine, re-running the step from the receipt's own topology, says " +
                                json_quoted(engine.string()) +
                                ": the numbers compared there are named for something else."));
   }
 
-  std::string path_;
+  std::string root_;
+  std::vector<Step> steps_;
   FailureSink& out_;
 };
 
