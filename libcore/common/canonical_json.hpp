@@ -10,9 +10,9 @@
 //   w.key("ids"); w.begin_array(); w.string("a"); w.end_array();
 //   w.end_object();
 //   std::string text = w.take();   // {"lr":0.500000000,"ids":["a"]}
+#include <cstddef>
 #include <string>
 #include <string_view>
-#include <cstddef>
 
 #include "common/result.hpp"
 
