@@ -745,24 +745,41 @@ class Compiler {
 // schema, as their input bytes (JsonView::member_span), by schema, object node (a root may be
 // checked against several: allOf, $ref, if/then) and slot: a stream's records repeat their
 // topology and policies, which need not be walked again. Only spans of kMinBytes to kMaxBytes are
-// kept: a shorter member costs less to check than to compare and copy, and a longer one would
-// double what a huge record holds.
+// kept, kMaxTotalBytes in all: a shorter member costs less to check than to compare and copy, and
+// more would double what a huge record holds.
 class RootMemo {
  public:
   static constexpr std::size_t kMinBytes = 64;
   static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kMaxTotalBytes = std::size_t{16} << 20;
   // The spans kept for the object node `n` of schema `schema`, by slot.
   std::vector<std::string>& passed(std::uint64_t schema, const Node& n) {
     for (Entry& e : entries_) {
       if (e.schema == schema && e.node == &n) return e.passed;
     }
-    if (entries_.size() >= kMaxEntries) entries_.clear();
+    if (entries_.size() >= kMaxEntries) {
+      entries_.clear();
+      total_ = 0;
+    }
     entries_.push_back({schema, &n, std::vector<std::string>(n.names.size())});
     return entries_.back().passed;
+  }
+  // `slot` (one of passed()'s) now holds `span`, or nothing when it is not to be kept.
+  void keep(std::string& slot, std::optional<std::string_view> span) {
+    total_ -= slot.size();
+    const bool kept = span && span->size() >= kMinBytes && span->size() <= kMaxBytes &&
+                      total_ + span->size() <= kMaxTotalBytes;
+    if (kept) {
+      slot.assign(*span);
+    } else {
+      slot.clear();
+    }
+    total_ += slot.size();
   }
 
  private:
   static constexpr std::size_t kMaxEntries = 16;
+  std::size_t total_ = 0;  // bytes of the spans held
   struct Entry {
     std::uint64_t schema;
     const Node* node;
@@ -1090,11 +1107,7 @@ class Run {
         const auto span = object.member_span(it);
         if (span && !passed.empty() && passed == *span) return true;
         const bool ok = child(schema, *it, key);
-        if (ok && span && span->size() >= RootMemo::kMinBytes && span->size() <= RootMemo::kMaxBytes) {
-          passed.assign(*span);
-        } else {
-          passed.clear();
-        }
+        memo.keep(passed, ok ? span : std::nullopt);
         return ok;
       }
     }
