@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/find_text.hpp"
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "importer/witnessed_step.hpp"
@@ -108,13 +109,14 @@ PreparedStep StreamImport::prepare(std::string&& line, std::size_t index, bool w
   // it. Only the field's placeholders get the digest, not a sidecar's string that spells it.
   p.text = std::move(*emitted);
   const std::string_view text(p.text);
-  const auto at = text.find(kField);
-  if (at != std::string_view::npos && text.find(kField, at + 1) == std::string_view::npos) {
+  const auto at = common::find_text(text, kField);
+  if (at != std::string_view::npos && common::find_text(text, kField, at + 1) == std::string_view::npos) {
     p.field_at = at;
     p.placeholders.push_back(at + kField.size() - kDigestPlaceholder.size() - 1);
     return p;
   }
-  for (auto k = text.find(kKeyAndPlaceholder); k != std::string_view::npos; k = text.find(kKeyAndPlaceholder, k + 1)) {
+  for (auto k = common::find_text(text, kKeyAndPlaceholder); k != std::string_view::npos;
+       k = common::find_text(text, kKeyAndPlaceholder, k + 1)) {
     p.placeholders.push_back(k + kKeyAndPlaceholder.size() - kDigestPlaceholder.size());
   }
   (*receipt)["attestor"].erase("bundle_root_digest");

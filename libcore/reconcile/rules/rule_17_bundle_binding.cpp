@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/find_text.hpp"
 #include "common/sha256.hpp"
 #include "reconcile/rules/attest_digest.hpp"
 #include "reconcile/rules/multi_common.hpp"
@@ -36,9 +37,9 @@ CanonicalBytes unbound_bytes(const Tree& r, const std::string& digest) {
   CanonicalBytes bytes = canonical_bytes(r);
   if (bytes.ok) {
     const std::string field = "\"bundle_root_digest\":\"" + digest + "\"";
-    const auto at = bytes.text.find(field);
+    const auto at = common::find_text(bytes.text, field);
     if (at != std::string::npos && at > 0 && bytes.text[at - 1] == ',' &&
-        bytes.text.find(field, at + 1) == std::string::npos) {
+        common::find_text(bytes.text, field, at + 1) == std::string::npos) {
       bytes.text.erase(at - 1, field.size() + 1);
       return bytes;
     }
