@@ -152,6 +152,11 @@ void import_process(benchmark::State& state, const std::string& sidecar) {
   }
 }
 
+// Both process benchmarks: --jobs 1 and 2, timed by the wall clock around each process.
+void process_runs(benchmark::internal::Benchmark* b) {
+  b->ArgName("jobs")->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+}
+
 void BM_import_multi_1000_process(benchmark::State& state) {
   if (sidecar_bytes().empty() || !bench::exists(bench::kBp)) {
     state.SkipWithError("bp or the sidecar is missing");
@@ -159,13 +164,7 @@ void BM_import_multi_1000_process(benchmark::State& state) {
   }
   import_process(state, kSidecar);
 }
-BENCHMARK(BM_import_multi_1000_process)
-    ->ArgName("jobs")
-    ->Arg(1)
-    ->Arg(2)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(2.0);
+BENCHMARK(BM_import_multi_1000_process)->Apply(process_runs);
 
 void BM_import_multi_run_1000_process(benchmark::State& state) {
   if (!bench::exists(bench::kBp)) {
@@ -178,13 +177,7 @@ void BM_import_multi_run_1000_process(benchmark::State& state) {
   }
   import_process(state, kRunSidecar);
 }
-BENCHMARK(BM_import_multi_run_1000_process)
-    ->ArgName("jobs")
-    ->Arg(1)
-    ->Arg(2)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(2.0);
+BENCHMARK(BM_import_multi_run_1000_process)->Apply(process_runs);
 
 }  // namespace
 
