@@ -18,6 +18,7 @@
 
 #include "receipt/engine/receipt_json.hpp"
 #include "reconcile/rules/rule_14_engine_compare.hpp"
+#include "reconcile/rules/rule_14_findings.hpp"
 #include "read_tree.hpp"
 #include "reconcile/rules/rule_14_engine_input.hpp"
 #include "rule_14_differential_tree.hpp"
@@ -248,4 +249,23 @@ TEST_CASE("rule 14: the engine's struct and its JSON document report the same fa
   CHECK(completeness > 200);
   CHECK(non_finite > 20);
   CHECK(threw > 5);
+}
+
+TEST_CASE("rule 14: a comparison path in pieces spells what concatenation spelled") {
+  using reconcile::rules::rule14::PathPieces;
+  using reconcile::rules::rule14::index_piece;
+  std::string spill;
+  const PathPieces update{"updates[", "w_h1_x1", "]"};
+  const PathPieces factor = update.then({".optimizer", ".factors", index_piece(1, spill)}).then({".", "value"});
+  CHECK(factor.str() == "updates[w_h1_x1].optimizer.factors[1].value");
+  CHECK(update.str() == "updates[w_h1_x1]");  // then() leaves its path as it was
+  CHECK(PathPieces{}.str().empty());
+  CHECK(index_piece(0, spill) == "[0]");
+  CHECK(index_piece(255, spill) == "[255]");
+  CHECK(spill.empty());  // small indices are static texts
+  CHECK(index_piece(256, spill) == "[256]");
+  CHECK(index_piece(18446744073709551615u, spill) == "[18446744073709551615]");
+  const PathPieces full{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+  CHECK(full.str() == "abcdefghij");
+  CHECK_THROWS_AS((void)full.then({"k"}), std::length_error);
 }

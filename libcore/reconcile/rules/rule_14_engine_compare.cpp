@@ -5,6 +5,8 @@
 // Object.keys order (EngineKeys), so every failure comes out as it did, in the same order.
 #include "reconcile/rules/rule_14_engine_compare.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,7 +39,7 @@ class EngineDifferential {
  public:
   EngineDifferential(const Json& receipt, const GeneralReceipt& engine, Tolerance tol, FailureSink& out)
       : r_(receipt), e_(engine), t_(engine.topology()), c_(engine.core), n_hidden_(t_.unit_order.hidden.size()),
-        keys_(engine), found_(tol, out) {}
+        keys_(engine_keys(engine, own_keys_)), found_(tol, out) {}
 
   void run() {
     forward_section();
@@ -59,12 +61,13 @@ class EngineDifferential {
   // unit carries both numbers. post_update_forward (`reserved`) has a "status" key besides its
   // units, skipped on both sides, and may nest its units under "units".
   void unit_map(const std::string& base, const ForwardValues& f, const Json* receipt_units, bool reserved) {
-    std::unordered_set<std::string_view> engine_keys;
-    for (const Key& k : reserved ? keys_.post_forward : keys_.forward) {
+    const std::vector<Key>& keys = reserved ? keys_.post_forward : keys_.forward;
+    std::size_t hits = 0;  // engine units the receipt has a member for, the reserved names aside
+    for (const Key& k : keys) {
       if (reserved && k.name == "status") continue;
       const std::size_t unit = reserved ? k.at - 1 : k.at;
-      engine_keys.emplace(k.name);
       const Json* ru = core::lookup(receipt_units, k.name);
+      if (ru && !(reserved && k.name == "units")) ++hits;
       const bool present = reserved ? (ru && js_object(*ru)) : core::truthy(ru);
       if (!present) {
         found_.missing(base + "." + std::string(k.name), "the engine recomputed " + base + " unit " + json_quoted(k.name) +
@@ -83,6 +86,12 @@ class EngineDifferential {
         }
       }
     }
+    if (!reserved && only_engine_keys(receipt_units, hits, 0)) return;
+    if (reserved && only_engine_keys(receipt_units, hits, present_count(receipt_units, {"status", "units"}))) return;
+    std::unordered_set<std::string_view> engine_keys;
+    for (const Key& k : keys) {
+      if (!(reserved && k.name == "status")) engine_keys.emplace(k.name);
+    }
     for (const auto& key : js_object_keys(receipt_units)) {
       if (reserved && (key == "status" || key == "units")) continue;
       if (engine_keys.count(key) == 0) {
@@ -92,12 +101,25 @@ class EngineDifferential {
     }
   }
 
+  // Whether the receipt's object holds no key but the `hits` engine keys found in it (distinct,
+  // none of the `skipped` members the check passes over), so that looking for extra keys would
+  // find none. A duplicated key or anything but an object answers false: the full check decides.
+  static bool only_engine_keys(const Json* receipt_map, std::size_t hits, std::size_t skipped) {
+    return receipt_map != nullptr && receipt_map->is_object() && receipt_map->size() == hits + skipped;
+  }
+
+  static std::size_t present_count(const Json* receipt_map, std::initializer_list<std::string_view> names) {
+    std::size_t n = 0;
+    for (std::string_view name : names) n += core::lookup(receipt_map, name) != nullptr ? 1 : 0;
+    return n;
+  }
+
   // {output unit: number} maps whose key set must equal the engine's.
   void output_map(const std::string& base, const std::vector<double>& values, const Json* receipt_map) {
-    std::unordered_set<std::string_view> engine_keys;
+    std::size_t hits = 0;
     for (const Key& k : keys_.output) {
-      engine_keys.emplace(k.name);
       const Json* rv = core::lookup(receipt_map, k.name);
+      if (rv) ++hits;
       if (!rv || !rv->is_number()) {
         const std::string path = base + "." + std::string(k.name);
         found_.missing(path, "the engine recomputed " + path + " but the receipt is missing it.", values[k.at]);
@@ -105,6 +127,9 @@ class EngineDifferential {
         found_.compare({base, ".", k.name}, values[k.at], rv);
       }
     }
+    if (only_engine_keys(receipt_map, hits, 0)) return;
+    std::unordered_set<std::string_view> engine_keys;
+    for (const Key& k : keys_.output) engine_keys.emplace(k.name);
     for (const auto& key : js_object_keys(receipt_map)) {
       if (engine_keys.count(key) == 0) {
         found_.missing(base + "." + key, "the receipt's " + base + " declares " + json_quoted(key) +
@@ -215,6 +240,7 @@ class EngineDifferential {
       found_.compare({"parameters_after.", k.name}, e_.parameters_after[k.at], core::lookup(rpa, k.name));
     }
     const Json* order = core::lookup(member(r_, "topology"), "parameter_order");
+    if (declared_are_observed(order, rpa)) return;
     const auto observed = js_object_keys(coalesce(rpa, &kNoMembers));
     const std::unordered_set<std::string> observed_set(observed.begin(), observed.end());
     std::unordered_set<std::string> declared;
@@ -239,12 +265,28 @@ class EngineDifferential {
     }
   }
 
+  // Whether parameter_order is an array of distinct strings and parameters_after an object of
+  // exactly those keys, so that the completeness check below would find nothing. Anything else
+  // (a duplicated key or id included) answers false: the full check decides.
+  static bool declared_are_observed(const Json* order, const Json* rpa) {
+    if (!order || !order->is_array() || !rpa || !rpa->is_object() || order->size() != rpa->size()) return false;
+    std::vector<std::string_view> ids;
+    ids.reserve(order->size());
+    for (const auto& id : *order) {
+      if (!id.is_string() || core::lookup(rpa, id.string()) == nullptr) return false;
+      ids.push_back(id.string());
+    }
+    std::sort(ids.begin(), ids.end());
+    return std::adjacent_find(ids.begin(), ids.end()) == ids.end();
+  }
+
   const Json& r_;
   const GeneralReceipt& e_;
   const receipt::topology::Topology& t_;
   const receipt::engine::StepCore& c_;
   std::size_t n_hidden_;
-  EngineKeys keys_;
+  std::optional<EngineKeys> own_keys_;  // a batched receipt's (engine_keys)
+  const EngineKeys& keys_;
   Findings found_;
   UpdatesById by_param_;
 };

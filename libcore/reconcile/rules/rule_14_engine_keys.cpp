@@ -42,21 +42,45 @@ std::vector<Key> js_key_order(const std::vector<std::string_view>& keys) {
   return out;
 }
 
-EngineKeys::EngineKeys(const receipt::engine::GeneralReceipt& engine) {
-  const auto& t = engine.topology();
-  const auto& ord = t.unit_order;
-  forward = js_key_order(views({&ord.hidden, &ord.output}));
-  post_forward = js_key_order(views({&ord.hidden, &ord.output}, "status"));
-  input = js_key_order(views({&ord.input}));
-  output = js_key_order(views({&ord.output}));
-  hidden = js_key_order(views({&ord.hidden}));
-  parameter = js_key_order(views({&t.parameter_order}));
+EngineKeys::EngineKeys(const receipt::engine::GeneralReceipt& engine)
+    : EngineKeys(engine.topology().unit_order, engine.topology().parameter_order) {
   if (engine.batched()) {
     std::vector<std::string_view> ids;
     const auto& samples = engine.input->batch->samples;
     for (std::size_t s = 0; s < engine.samples.size(); ++s) ids.emplace_back(samples[s].id);
     sample = js_key_order(ids);
   }
+}
+
+EngineKeys::EngineKeys(const receipt::topology::UnitOrder& ord, const std::vector<std::string>& parameter_order) {
+  forward = js_key_order(views({&ord.hidden, &ord.output}));
+  post_forward = js_key_order(views({&ord.hidden, &ord.output}, "status"));
+  input = js_key_order(views({&ord.input}));
+  output = js_key_order(views({&ord.output}));
+  hidden = js_key_order(views({&ord.hidden}));
+  parameter = js_key_order(views({&parameter_order}));
+}
+
+const EngineKeys& engine_keys(const receipt::engine::GeneralReceipt& engine, std::optional<EngineKeys>& scratch) {
+  if (engine.batched()) return scratch.emplace(engine);
+  struct Remembered {
+    receipt::topology::UnitOrder order;  // the ids the keys view
+    std::vector<std::string> parameter_order;
+    std::optional<EngineKeys> keys;
+  };
+  thread_local Remembered last;
+  const auto& t = engine.topology();
+  const auto& ord = t.unit_order;
+  if (!last.keys || ord.input != last.order.input || ord.hidden != last.order.hidden ||
+      ord.output != last.order.output || t.parameter_order != last.parameter_order) {
+    last.keys.reset();
+    last.order.input = ord.input;
+    last.order.hidden = ord.hidden;
+    last.order.output = ord.output;
+    last.parameter_order = t.parameter_order;
+    last.keys.emplace(last.order, last.parameter_order);
+  }
+  return *last.keys;
 }
 
 }  // namespace reconcile::rules::rule14

@@ -4,6 +4,8 @@
 // the order receipt/engine/receipt_json.cpp writes them. Rule 14 reads the engine's struct, so it
 // visits ids in this order to report what the JSON form reported, in the same order.
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,12 +25,22 @@ struct Key {
 
 struct EngineKeys {
   explicit EngineKeys(const receipt::engine::GeneralReceipt& engine);
+  // Every key but sample's, viewing these ids.
+  EngineKeys(const receipt::topology::UnitOrder& order, const std::vector<std::string>& parameter_order);
   // Units of forward maps, `at` indexing hidden ++ output; post_forward's list starts with the
   // "status" key (at 0), so its units' `at` is one more.
   std::vector<Key> forward, post_forward;
   std::vector<Key> input, output, hidden, parameter;
   std::vector<Key> sample;  // batched: per_sample's ids, `at` indexing engine.samples
 };
+
+// The keys of `engine`. An unbatched receipt's keys depend on its topology alone, and a stream's
+// records share one: the last topology's keys are kept per thread (with copies of the ids they
+// view) and returned while the next receipt's unit and parameter orders equal them. A batched
+// receipt's are built into `scratch` (its sample ids change). The reference is valid until the
+// thread's next call.
+[[nodiscard]] const EngineKeys& engine_keys(const receipt::engine::GeneralReceipt& engine,
+                                            std::optional<EngineKeys>& scratch);
 
 // A forward map's unit by its index in hidden ++ output (EngineKeys::forward's `at`).
 [[nodiscard]] inline double unit_net(const receipt::engine::ForwardValues& f, std::size_t n_hidden, std::size_t at) {

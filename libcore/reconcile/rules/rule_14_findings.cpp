@@ -1,5 +1,7 @@
 #include "reconcile/rules/rule_14_findings.hpp"
 
+#include <charconv>
+#include <stdexcept>
 #include <utility>
 
 #include "reconcile/rules/optim_common.hpp"
@@ -7,6 +9,46 @@
 namespace reconcile::rules::rule14 {
 
 std::string json_quoted(std::string_view text) { return Tree(std::string(text)).dump(); }
+
+void PathPieces::append(std::initializer_list<std::string_view> pieces) {
+  if (pieces.size() > kMaxPieces - size_) throw std::length_error("Rule 14: a comparison path of too many pieces");
+  for (std::string_view piece : pieces) pieces_[size_++] = piece;
+}
+
+PathPieces PathPieces::then(std::initializer_list<std::string_view> pieces) const {
+  PathPieces out = *this;
+  out.append(pieces);
+  return out;
+}
+
+std::string PathPieces::str() const {
+  std::string path;
+  for (std::size_t i = 0; i < size_; ++i) path += pieces_[i];
+  return path;
+}
+
+namespace {
+
+std::string bracketed(std::size_t i) {
+  char text[24];
+  text[0] = '[';
+  char* end = std::to_chars(text + 1, text + sizeof text - 1, i).ptr;
+  *end++ = ']';
+  return std::string(text, end);
+}
+
+}  // namespace
+
+std::string_view index_piece(std::size_t i, std::string& spill) {
+  static const auto kSmall = [] {
+    std::array<std::string, 256> texts;
+    for (std::size_t k = 0; k < texts.size(); ++k) texts[k] = bracketed(k);
+    return texts;
+  }();
+  if (i < kSmall.size()) return kSmall[i];
+  spill = bracketed(i);
+  return spill;
+}
 
 void Findings::compare(std::initializer_list<std::string_view> pieces, double recomputed, const Json* claimed,
                        bool extended) {
@@ -16,6 +58,18 @@ void Findings::compare(std::initializer_list<std::string_view> pieces, double re
   if (c.ok) return;
   std::string path;
   for (std::string_view piece : pieces) path += piece;
+  disagree(path, recomputed, stored, c, extended);
+}
+
+void Findings::compare(const PathPieces& pieces, double recomputed, const Json* claimed, bool extended) {
+  if (!claimed || !claimed->is_number()) return;
+  const double stored = claimed->get<double>();
+  const auto c = check_tolerance(recomputed, stored, tol_);
+  if (!c.ok) disagree(pieces.str(), recomputed, stored, c, extended);
+}
+
+void Findings::disagree(const std::string& path, double recomputed, double stored, const ToleranceCheck& c,
+                        bool extended) {
   // The reference names no parameter on these.
   std::string message =
       c.finite ? std::string(kTag) + (extended ? "(extended) " : "") + "foreign claim at " + path + " (" +

@@ -3,6 +3,8 @@
 // tolerance (or non-finite), or a claim the engine's recomputation has and the receipt lacks (or
 // the reverse). A comparison's path is given in pieces and spelled only when it fails: a record
 // compares about a hundred numbers, and building each path was a tenth of Rule 14's time.
+#include <array>
+#include <cstddef>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -20,6 +22,28 @@ inline constexpr const char* kCompleteTag = "Rule 14 (engine-recompute COMPLETEN
 // A JSON string literal of `text`, as the messages quote ids.
 [[nodiscard]] std::string json_quoted(std::string_view text);
 
+// A path in pieces (views of strings that outlive it), joined only when a comparison fails. The
+// walks extend a section's path piece by piece instead of concatenating strings at each level
+// (phase 2 built about 60 strings a record that only a failure reads).
+class PathPieces {
+ public:
+  static constexpr std::size_t kMaxPieces = 10;
+  PathPieces() = default;
+  PathPieces(std::initializer_list<std::string_view> pieces) { append(pieces); }
+  // This path followed by `pieces`; throws std::length_error past kMaxPieces (a walk's bug).
+  [[nodiscard]] PathPieces then(std::initializer_list<std::string_view> pieces) const;
+  [[nodiscard]] std::string str() const;
+
+ private:
+  void append(std::initializer_list<std::string_view> pieces);
+
+  std::array<std::string_view, kMaxPieces> pieces_;
+  std::size_t size_ = 0;
+};
+
+// "[i]" for an array index: a view of a static text for i < 256, else of `spill`.
+[[nodiscard]] std::string_view index_piece(std::size_t i, std::string& spill);
+
 class Findings {
  public:
   Findings(Tolerance tolerance, FailureSink& out) : tol_(tolerance), out_(out) {}
@@ -29,12 +53,16 @@ class Findings {
   // message.
   void compare(std::initializer_list<std::string_view> path, double recomputed, const Json* claimed,
                bool extended = false);
+  void compare(const PathPieces& path, double recomputed, const Json* claimed, bool extended = false);
 
   // A COMPLETENESS finding: `message` after the tag, the engine's number when it has one.
   void missing(const std::string& path, std::string message, std::optional<double> recomputed = std::nullopt,
                std::optional<std::string> parameter_id = std::nullopt);
 
  private:
+  // The comparison's failure, reported at `path`.
+  void disagree(const std::string& path, double recomputed, double stored, const ToleranceCheck& c, bool extended);
+
   Tolerance tol_;
   FailureSink& out_;
 };
