@@ -100,3 +100,65 @@ TEST_CASE("rule 14: a refused engine input keeps the document path's text (sorte
   CHECK(missing.find("per_sample missing entry for sample_id \"s9\"") != std::string::npos);
   CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(b), true)) == missing);
 }
+
+TEST_CASE("rule 14: the number maps read in place accept and refuse what the document path does") {
+  const auto reversed = [](const Json& map) {
+    Json out = Json::object();
+    std::vector<std::pair<std::string, Json>> members;
+    for (auto it = map.begin(); it != map.end(); ++it) members.emplace_back(it.key(), it.value());
+    for (auto it = members.rbegin(); it != members.rend(); ++it) out[it->first] = it->second;
+    return out;
+  };
+  std::vector<std::pair<std::string, Json>> cases;
+  const Json base = xor_golden();
+  for (const char* key : {"inputs", "targets", "parameters_before"}) {
+    const std::string k(key);
+    Json r = base;
+    r[key] = reversed(base[key]);
+    cases.emplace_back(k + " in reverse order", r);
+    r = base;
+    const std::string first = base[key].begin().key();
+    r[key].erase(first);
+    r[key][first + "_renamed"] = 0.5;  // as many keys, one not in the topology
+    cases.emplace_back(k + " with a key renamed", r);
+    r = base;
+    r[key]["extra"] = 1;
+    cases.emplace_back(k + " with an extra key", r);
+    r = base;
+    r[key][first] = "1";
+    cases.emplace_back(k + " with a string", r);
+    r = base;
+    r[key][first] = nullptr;
+    cases.emplace_back(k + " with a null", r);
+    r = base;
+    r[key][first] = 18446744073709551615u;
+    cases.emplace_back(k + " with an unsigned integer", r);
+    r = base;
+    r[key][first] = -3;
+    cases.emplace_back(k + " with an integer", r);
+    r = base;
+    r.erase(key);
+    cases.emplace_back(k + " absent", r);
+    r = base;
+    r[key] = Json::array({0, 1});
+    cases.emplace_back(k + " an array", r);
+    r = base;
+    r[key] = Json::object();
+    cases.emplace_back(k + " empty", r);
+  }
+  std::size_t accepted = 0, refused = 0;
+  for (const auto& [name, r] : cases) {
+    CAPTURE(name);
+    const auto document = recompute_engine_receipt(reconcile_test::Read(r), false, EngineInputPath::document);
+    CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(r), false)) == outcome(document));
+    if (document) {
+      ++accepted;
+      CHECK(outcome(recompute_engine_receipt(reconcile_test::Read(r), false, EngineInputPath::in_place)) == outcome(document));
+    } else {
+      ++refused;
+      CHECK(!recompute_engine_receipt(reconcile_test::Read(r), false, EngineInputPath::in_place));
+    }
+  }
+  CHECK(accepted == 9);  // each map reversed and with an integer or unsigned integer
+  CHECK(refused == cases.size() - 9);
+}

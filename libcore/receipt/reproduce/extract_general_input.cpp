@@ -230,12 +230,25 @@ common::Result<engine::Batch> read_batch(const JsonReader& r, const Json& b, con
 // The input from a receipt's members: part(key) is the receipt's member `key` (nullptr when it has
 // none), ordered(key) the same member as ordered_json (the policies are echoed in their order).
 template <class Json, class Part, class OrderedPart>
-common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordered, const ReceiptSpans* spans = nullptr) {
+common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordered, const ReceiptSpans* spans = nullptr,
+                                     const ReceiptMaps* maps = nullptr) {
   const JsonReader r{std::string_view{}};
+  // With `maps`, a map member is looked for when it is read: its absence is refused there (in
+  // place, which error comes first does not matter: see reproduce.hpp).
   for (const char* key : {"topology", "learning_rate", "inputs", "targets", "parameters_before", "numeric_policy",
                           "bias_policy"}) {
-    if (part(key) == nullptr) return r.error("", std::string("missing '") + key + "'");
+    const bool map_key = std::string_view(key) == "inputs" || std::string_view(key) == "targets" ||
+                         std::string_view(key) == "parameters_before";
+    if ((maps == nullptr || !map_key) && part(key) == nullptr) return r.error("", std::string("missing '") + key + "'");
   }
+  const auto number_map = [&](const char* key, const std::vector<std::string>& order) -> common::Result<std::vector<double>> {
+    if (maps != nullptr) {
+      if (auto values = (*maps)(key, order)) return std::move(*values);
+    }
+    const Json* node = part(key);
+    if (node == nullptr) return r.error("", std::string("missing '") + key + "'");
+    return read_map(r, *node, std::string("/") + key, order);
+  };
   GeneralInput in;
   auto& b = in.base;
   topology::ParseOptions opts;
@@ -253,13 +266,13 @@ common::Result<GeneralInput> extract(const Part& part, const OrderedPart& ordere
   auto lr = r.finite_number(*part("learning_rate"), "/learning_rate");
   if (!lr) return lr.error();
   b.learning_rate = *lr;
-  auto x = read_map(r, *part("inputs"), "/inputs", b.topology.unit_order.input);
+  auto x = number_map("inputs", b.topology.unit_order.input);
   if (!x) return x.error();
   b.inputs = std::move(*x);
-  auto y = read_map(r, *part("targets"), "/targets", b.topology.unit_order.output);
+  auto y = number_map("targets", b.topology.unit_order.output);
   if (!y) return y.error();
   b.targets = std::move(*y);
-  auto p = read_map(r, *part("parameters_before"), "/parameters_before", b.topology.parameter_order);
+  auto p = number_map("parameters_before", b.topology.parameter_order);
   if (!p) return p.error();
   b.parameters_before = std::move(*p);
   // Policies are echoed (the emitter validates their shape and orders their keys).
@@ -354,6 +367,11 @@ common::Result<GeneralInput> extract_general_input(const ReceiptParts& part) {
 
 common::Result<GeneralInput> extract_general_input(const ReceiptParts& part, const ReceiptSpans& spans) {
   return extract<ordered_json>(part, part, &spans);
+}
+
+common::Result<GeneralInput> extract_general_input(const ReceiptParts& part, const ReceiptSpans& spans,
+                                                   const ReceiptMaps& maps) {
+  return extract<ordered_json>(part, part, &spans, &maps);
 }
 
 }  // namespace receipt::reproduce

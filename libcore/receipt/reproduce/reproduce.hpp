@@ -43,5 +43,15 @@ using ReceiptParts = std::function<const nlohmann::ordered_json*(const char* key
 using ReceiptSpans = std::function<std::optional<std::string_view>(const char* key)>;
 [[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const ReceiptParts& parts,
                                                                                   const ReceiptSpans& spans);
+// The same, with the id-keyed number maps (inputs, targets, parameters_before) read by the caller
+// where it can: maps(key, order) is the member's numbers in `order`'s order when the member is an
+// object of exactly those keys, each a finite number; nullopt otherwise (then parts(key) is read,
+// which accepts or refuses the member as the document would). Callers reading a receipt that is
+// not a tree save converting the members that change in every record.
+using ReceiptMaps =
+    std::function<std::optional<std::vector<double>>(const char* key, const std::vector<std::string>& order)>;
+[[nodiscard]] common::Result<receipt::engine::GeneralInput> extract_general_input(const ReceiptParts& parts,
+                                                                                  const ReceiptSpans& spans,
+                                                                                  const ReceiptMaps& maps);
 
 }  // namespace receipt::reproduce

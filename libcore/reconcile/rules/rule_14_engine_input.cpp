@@ -1,10 +1,13 @@
 #include "reconcile/rules/rule_14_engine_input.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
@@ -182,6 +185,28 @@ common::Result<GeneralReceipt> through_document(const ReadReceipt& read, bool ba
   return run_step(std::move(*input), batched);
 }
 
+// The numbers of `map` in `order`'s order when it is an object of exactly those keys, each a finite
+// number (what extract_general_input's tree reading accepts without a word); nullopt for anything
+// else, which the tree reading then decides.
+std::optional<std::vector<double>> number_map(const Json* map, const std::vector<std::string>& order) {
+  if (map == nullptr || !map->is_object() || map->size() != order.size()) return std::nullopt;
+  const auto members = map->members();
+  const JsonMember* cursor = members.begin();  // a receipt writes its maps in order
+  std::vector<double> out;
+  out.reserve(order.size());
+  for (const std::string& key : order) {
+    const Json* value = nullptr;
+    if (cursor != members.end() && cursor->first == key) {
+      value = &(cursor++)->second;
+    } else {
+      value = map->find(key);
+    }
+    if (value == nullptr || !value->is_number() || !std::isfinite(value->number())) return std::nullopt;
+    out.push_back(value->number());
+  }
+  return out;
+}
+
 common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& read, bool batched, const Tree& derived) {
   const auto from_document = [&](const char* key) {
     return member(derived, key) == nullptr && (forwarded(key) || (batched && std::string_view(key) == "batch"));
@@ -192,7 +217,11 @@ common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& r
         if (from_document(key)) return read.tree_member(key);
         return nullptr;  // the document carries nothing else (no fixture, metadata, trace_id, step_index)
       },
-      [&](const char* key) { return from_document(key) ? read.member_span(key) : std::nullopt; });
+      [&](const char* key) { return from_document(key) ? read.member_span(key) : std::nullopt; },
+      [&](const char* key, const std::vector<std::string>& order) -> std::optional<std::vector<double>> {
+        if (!from_document(key)) return std::nullopt;
+        return number_map(member(read.root(), key), order);
+      });
 }
 
 }  // namespace
