@@ -5,7 +5,6 @@
 // Object.keys order (EngineKeys), so every failure comes out as it did, in the same order.
 #include "reconcile/rules/rule_14_engine_compare.hpp"
 
-#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
@@ -236,11 +235,14 @@ class EngineDifferential {
 
   void parameters_after_section() {
     const Json* rpa = member(r_, "parameters_after");
+    std::size_t hits = 0;  // the engine's parameters that parameters_after has a member for
     for (const Key& k : keys_.parameter) {
-      found_.compare({"parameters_after.", k.name}, e_.parameters_after[k.at], core::lookup(rpa, k.name));
+      const Json* claimed = core::lookup(rpa, k.name);
+      if (claimed != nullptr) ++hits;
+      found_.compare({"parameters_after.", k.name}, e_.parameters_after[k.at], claimed);
     }
     const Json* order = core::lookup(member(r_, "topology"), "parameter_order");
-    if (declared_are_observed(order, rpa)) return;
+    if (declared_are_observed(order, rpa, hits)) return;
     const auto observed = js_object_keys(coalesce(rpa, &kNoMembers));
     const std::unordered_set<std::string> observed_set(observed.begin(), observed.end());
     std::unordered_set<std::string> declared;
@@ -265,19 +267,22 @@ class EngineDifferential {
     }
   }
 
-  // Whether parameter_order is an array of distinct strings and parameters_after an object of
-  // exactly those keys, so that the completeness check below would find nothing. Anything else
-  // (a duplicated key or id included) answers false: the full check decides.
-  static bool declared_are_observed(const Json* order, const Json* rpa) {
-    if (!order || !order->is_array() || !rpa || !rpa->is_object() || order->size() != rpa->size()) return false;
-    std::vector<std::string_view> ids;
-    ids.reserve(order->size());
-    for (const auto& id : *order) {
-      if (!id.is_string() || core::lookup(rpa, id.string()) == nullptr) return false;
-      ids.push_back(id.string());
+  // Whether parameter_order is the engine's parameter order (it was read from it: the same
+  // strings, in order), of distinct ids, and parameters_after an object of exactly those keys
+  // (`hits` of them found above, no other member), so that the completeness check below would
+  // find nothing. Anything else (a duplicated key or id included) answers false: the full check
+  // decides. Linear: parameter maps reach 10^4 entries.
+  bool declared_are_observed(const Json* order, const Json* rpa, std::size_t hits) const {
+    const auto& ids = t_.parameter_order;
+    if (!order || !order->is_array() || !rpa || !rpa->is_object() || order->size() != ids.size() ||
+        keys_.parameter.size() != ids.size() || hits != ids.size() || rpa->size() != hits) {
+      return false;
     }
-    std::sort(ids.begin(), ids.end());
-    return std::adjacent_find(ids.begin(), ids.end()) == ids.end();
+    std::size_t i = 0;
+    for (const auto& id : *order) {
+      if (!id.is_string() || id.string() != ids[i++]) return false;
+    }
+    return true;
   }
 
   const Json& r_;

@@ -185,24 +185,22 @@ common::Result<GeneralReceipt> through_document(const ReadReceipt& read, bool ba
   return run_step(std::move(*input), batched);
 }
 
-// The numbers of `map` in `order`'s order when it is an object of exactly those keys, each a finite
-// number (what extract_general_input's tree reading accepts without a word); nullopt for anything
-// else, which the tree reading then decides.
+// The numbers of `map` in `order`'s order when it is an object of exactly those keys in that
+// order, each a finite number (what extract_general_input's tree reading accepts without a word);
+// nullopt for anything else, which the tree reading then decides.
 std::optional<std::vector<double>> number_map(const Json* map, const std::vector<std::string>& order) {
   if (map == nullptr || !map->is_object() || map->size() != order.size()) return std::nullopt;
   const auto members = map->members();
-  const JsonMember* cursor = members.begin();  // a receipt writes its maps in order
+  // In the topology's order, as every writer of receipts puts them: any other order is left to
+  // the tree reading, which indexes the map (a lookup here scans, and maps reach 10^4 entries).
+  const JsonMember* cursor = members.begin();
   std::vector<double> out;
   out.reserve(order.size());
   for (const std::string& key : order) {
-    const Json* value = nullptr;
-    if (cursor != members.end() && cursor->first == key) {
-      value = &(cursor++)->second;
-    } else {
-      value = map->find(key);
-    }
-    if (value == nullptr || !value->is_number() || !std::isfinite(value->number())) return std::nullopt;
-    out.push_back(value->number());
+    if (cursor == members.end() || cursor->first != key) return std::nullopt;
+    const Json& value = (cursor++)->second;
+    if (!value.is_number() || !std::isfinite(value.number())) return std::nullopt;
+    out.push_back(value.number());
   }
   return out;
 }
