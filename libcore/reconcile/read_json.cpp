@@ -282,11 +282,7 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
   const bool same_bytes = kept.tree && span && kept.span && *kept.span == *span;
   if (!same_bytes) {
     if (!kept.tree || !same_as_tree(*v, *kept.tree)) kept.tree = std::make_shared<const nlohmann::ordered_json>(to_tree(*v));
-    if (span) {
-      kept.span.emplace(*span);
-    } else {
-      kept.span.reset();
-    }
+    kept.span = span ? std::optional<std::string>(*span) : std::nullopt;
   }
   return members_.emplace(key, kept.tree).first->second.get();
 }

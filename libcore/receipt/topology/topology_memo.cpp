@@ -22,14 +22,6 @@ struct Remembered {
   std::optional<common::Result<Topology>> result;
 };
 
-void keep(std::optional<std::string>& kept, std::optional<std::string_view> source) {
-  if (source) {
-    kept.emplace(*source);
-  } else {
-    kept.reset();
-  }
-}
-
 bool small_enough(const ordered_json& block) {
   if (!block.is_object()) return true;
   const auto it = block.find("parameter_order");
@@ -66,16 +58,17 @@ common::Result<Topology> parse_topology_remembered(const ordered_json& block, st
                                                    ParseOptions options, std::optional<std::string_view> source) {
   if (!small_enough(block)) return parse_topology(block, path, options);
   thread_local Remembered last;
+  const auto remember_source = [&] { last.source = source ? std::optional<std::string>(*source) : std::nullopt; };
   if (last.result && last.path == path && last.options.allow_softmax == options.allow_softmax &&
       last.options.max_layer_units == options.max_layer_units) {
     if (source && last.source && *last.source == *source) return *last.result;
     if (same_json_exactly(last.block, block)) {
-      keep(last.source, source);  // the same block: these bytes are it too
+      remember_source();  // the same block: these bytes are it too
       return *last.result;
     }
   }
   auto result = parse_topology(block, path, options);
-  keep(last.source, source);
+  remember_source();
   last.block = block;
   last.path = std::string(path);
   last.options = options;

@@ -85,8 +85,8 @@ class EngineDifferential {
         }
       }
     }
-    if (!reserved && only_engine_keys(receipt_units, hits, 0)) return;
-    if (reserved && only_engine_keys(receipt_units, hits, present_count(receipt_units, {"status", "units"}))) return;
+    const std::size_t skipped = reserved ? present_count(receipt_units, {"status", "units"}) : 0;
+    if (only_engine_keys(receipt_units, hits, skipped)) return;
     std::unordered_set<std::string_view> engine_keys;
     for (const Key& k : keys) {
       if (!(reserved && k.name == "status")) engine_keys.emplace(k.name);

@@ -50,22 +50,26 @@ std::string_view index_piece(std::size_t i, std::string& spill) {
   return spill;
 }
 
-void Findings::compare(std::initializer_list<std::string_view> pieces, double recomputed, const Json* claimed,
-                       bool extended) {
+template <class Spell>
+void Findings::compare_spelled(const Spell& spell, double recomputed, const Json* claimed, bool extended) {
   if (!claimed || !claimed->is_number()) return;  // shape is the schema's domain
   const double stored = claimed->get<double>();
   const auto c = check_tolerance(recomputed, stored, tol_);
-  if (c.ok) return;
-  std::string path;
-  for (std::string_view piece : pieces) path += piece;
-  disagree(path, recomputed, stored, c, extended);
+  if (!c.ok) disagree(spell(), recomputed, stored, c, extended);
+}
+
+void Findings::compare(std::initializer_list<std::string_view> pieces, double recomputed, const Json* claimed,
+                       bool extended) {
+  const auto spell = [pieces] {
+    std::string path;
+    for (std::string_view piece : pieces) path += piece;
+    return path;
+  };
+  compare_spelled(spell, recomputed, claimed, extended);
 }
 
 void Findings::compare(const PathPieces& pieces, double recomputed, const Json* claimed, bool extended) {
-  if (!claimed || !claimed->is_number()) return;
-  const double stored = claimed->get<double>();
-  const auto c = check_tolerance(recomputed, stored, tol_);
-  if (!c.ok) disagree(pieces.str(), recomputed, stored, c, extended);
+  compare_spelled([&pieces] { return pieces.str(); }, recomputed, claimed, extended);
 }
 
 void Findings::disagree(const std::string& path, double recomputed, double stored, const ToleranceCheck& c,

@@ -60,6 +60,9 @@ class Findings {
                std::optional<std::string> parameter_id = std::nullopt);
 
  private:
+  // The comparison, `spell()` giving the path only for a failure.
+  template <class Spell>
+  void compare_spelled(const Spell& spell, double recomputed, const Json* claimed, bool extended);
   // The comparison's failure, reported at `path`.
   void disagree(const std::string& path, double recomputed, double stored, const ToleranceCheck& c, bool extended);
 
