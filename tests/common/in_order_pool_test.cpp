@@ -167,3 +167,17 @@ TEST_CASE("in_order_pool: next_ready says whether the oldest item is done, witho
   CHECK(pool.next_ready());  // item 1 finished long ago
   CHECK(pool.next() == 11);
 }
+
+TEST_CASE("in_order_pool: a consumer that waits on quick items is always woken") {
+  // Items that take no time make the consumer wait at the moment a worker finishes, over and
+  // over: a wake-up lost between the consumer's last look at an item and its sleep would hang
+  // here (the test's timeout fails it), and a result read before its item is done would differ.
+  for (std::size_t threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    Pool pool(threads, [](int& i) { return i * i; });
+    for (std::size_t window : {std::size_t{1}, threads, 4 * threads}) {
+      CAPTURE(window);
+      CHECK(drive(pool, 20000, window) == squares(20000));
+    }
+  }
+}
