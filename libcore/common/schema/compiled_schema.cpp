@@ -788,11 +788,23 @@ class RootMemo {
   std::vector<Entry> entries_;
 };
 
+// The RootMemo of this thread (one for every kind of Run).
+RootMemo& root_memo() {
+  thread_local RootMemo memo;
+  return memo;
+}
+
 // One validation of one instance; V is how the instance is read (TreeView or common::JsonView).
-template <class V>
+// A Run that records (kRecord) keeps the errors with their paths; one that does not only
+// answers whether the instance is valid, stopping at the first failure, without the paths'
+// frames or the errors' texts: validate() asks it first, and a valid instance (nearly every
+// one) is never walked again.
+template <class V, bool kRecord>
 class Run {
  public:
-  Run(std::size_t max_errors, std::uint64_t schema) : max_(max_errors), schema_(schema) { frames_.reserve(32); }
+  Run(std::size_t max_errors, std::uint64_t schema) : max_(max_errors), schema_(schema) {
+    if constexpr (kRecord) frames_.reserve(32);
+  }
 
   // True when `v` is valid against `n`; records errors unless probing. Once an error is
   // recorded and the list is full (or, when probing, at the first failure) it returns.
@@ -848,8 +860,20 @@ class Run {
   static constexpr std::size_t kKeyFrame = SIZE_MAX;
 
   // When probing, the first failure decides: nothing is recorded.
-  bool full() const { return quiet_ > 0 || errors_.size() >= max_; }
-  bool recording() const { return quiet_ == 0 && errors_.size() < max_; }
+  bool full() const {
+    if constexpr (kRecord) {
+      return quiet_ > 0 || errors_.size() >= max_;
+    } else {
+      return true;
+    }
+  }
+  bool recording() const {
+    if constexpr (kRecord) {
+      return quiet_ == 0 && errors_.size() < max_;
+    } else {
+      return false;
+    }
+  }
 
   std::string path() const {
     std::string p;
@@ -872,20 +896,21 @@ class Run {
   }
 
   bool probe(const Node& n, const V& v) {
+    if constexpr (!kRecord) return check(n, v);
     ++quiet_;
     const bool ok = check(n, v);
     --quiet_;
     return ok;
   }
 
-  bool child(const Node& n, const V& v, std::size_t index) {
-    frames_.push_back({{}, index});
-    const bool ok = check(n, v);
-    frames_.pop_back();
-    return ok;
-  }
-  bool child(const Node& n, const V& v, std::string_view key) {
-    frames_.push_back({key, kKeyFrame});
+  template <class Step>
+  bool child(const Node& n, const V& v, Step step) {
+    if constexpr (!kRecord) return check(n, v);
+    if constexpr (std::is_same_v<Step, std::size_t>) {
+      frames_.push_back({{}, step});
+    } else {
+      frames_.push_back({step, kKeyFrame});
+    }
     const bool ok = check(n, v);
     frames_.pop_back();
     return ok;
@@ -1101,7 +1126,7 @@ class Run {
     const Node& schema = *n.slot_schema[slot];
     if constexpr (std::is_same_v<V, common::JsonView>) {
       if (object.index() == 0 && schema_ != 0) {
-        thread_local RootMemo memo;
+        RootMemo& memo = root_memo();
         // Held across child(), which reads no root: nothing adds an entry meanwhile.
         std::string& passed = memo.passed(schema_, n)[slot];
         const auto span = object.member_span(it);
@@ -1179,18 +1204,29 @@ CompiledSchema::CompiledSchema(const ojson& schema) : impl_(std::make_unique<Imp
 
 CompiledSchema::~CompiledSchema() = default;
 
-std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::size_t max_errors) const {
-  Run<TreeView> run(max_errors == 0 ? 1 : max_errors, impl_->id);
-  run.check(*impl_->root, TreeView(instance));
+namespace {
+
+// Whether `instance` is valid, then, only when it is not, its errors.
+template <class V>
+std::vector<common::Error> validate_with(const CompiledSchema::Impl& schema, const V& instance, std::size_t max_errors) {
+  if (Run<V, false>(1, schema.id).check(*schema.root, instance)) return {};
+  Run<V, true> run(max_errors == 0 ? 1 : max_errors, schema.id);
+  run.check(*schema.root, instance);
   return run.take();
+}
+
+}  // namespace
+
+std::vector<common::Error> CompiledSchema::validate(const ojson& instance, std::size_t max_errors) const {
+  return validate_with(*impl_, TreeView(instance), max_errors);
 }
 
 std::vector<common::Error> CompiledSchema::validate(common::JsonView instance, std::size_t max_errors) const {
-  Run<common::JsonView> run(max_errors == 0 ? 1 : max_errors, impl_->id);
-  run.check(*impl_->root, instance);
-  return run.take();
+  return validate_with(*impl_, instance, max_errors);
 }
 
-bool CompiledSchema::is_valid(const ojson& instance) const { return validate(instance, 1).empty(); }
+bool CompiledSchema::is_valid(const ojson& instance) const {
+  return Run<TreeView, false>(1, impl_->id).check(*impl_->root, TreeView(instance));
+}
 
 }  // namespace common::schema
