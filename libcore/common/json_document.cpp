@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/json_string.hpp"
+#include "common/same_key.hpp"
 
 namespace common {
 
@@ -24,7 +25,7 @@ const JsonDocument::Node& JsonDocument::far_node(std::uint32_t i) const {
 
 std::optional<JsonView> JsonView::find(std::string_view key) const {
   for (auto it = members().begin(), e = members().end(); it != e; ++it) {
-    if (it.key().string() == key) return *it;
+    if (same_key(it.key().string(), key)) return *it;
   }
   return std::nullopt;
 }

@@ -10,6 +10,7 @@
 #include "common/json_lexer.hpp"
 #include "common/json_release.hpp"
 #include "common/json_string.hpp"
+#include "common/same_key.hpp"
 
 namespace common {
 // Named, not anonymous: in a unity batch this file shares one unit with json_fast_reader.cpp and
@@ -249,7 +250,7 @@ class Tokenizer {
       const std::uint32_t length = static_cast<std::uint32_t>(text.size());
       if (maybe) {
         for (std::uint32_t k : level.keys) {
-          if ((doc_.node(k).head >> 4) == length && key_text(k) == text) return true;
+          if ((doc_.node(k).head >> 4) == length && same_key(key_text(k), text)) return true;
         }
       }
     } else {
@@ -258,7 +259,7 @@ class Tokenizer {
       for (std::size_t i = hash(text) & mask;; i = (i + 1) & mask) {
         const std::uint32_t s = level.slots[i];
         if (s == 0) break;
-        if (key_text(level.keys[s - 1]) == text) return true;
+        if (same_key(key_text(level.keys[s - 1]), text)) return true;
       }
     }
     level.keys.push_back(key);

@@ -20,6 +20,7 @@
 #include "common/json_document.hpp"
 #include "common/json_input.hpp"
 #include "common/json_string.hpp"
+#include "common/same_key.hpp"
 #include "common/schema/pattern_matcher.hpp"
 
 namespace common::schema {
@@ -344,7 +345,7 @@ class NameTable {
     for (std::size_t at = name_hash(name) & mask_;; at = (at + 1) & mask_) {
       const std::uint32_t slot = buckets_[at];
       if (slot == kNoSlot) return kNoSlot;
-      if (names_[slot] == name) return slot;
+      if (common::same_key(names_[slot], name)) return slot;
     }
   }
   std::size_t size() const { return names_.size(); }
