@@ -1,5 +1,6 @@
 #include "receipt/topology/topology_index.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -70,7 +71,9 @@ common::Error under_path(const common::Error& e, const std::string& prefix) {
   return common::Error(e.code(), e.message(), std::move(where));
 }
 
-common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_units) {
+namespace {
+
+common::Result<TopologyIndex> build_index(const Topology& t, std::size_t max_units) {
   const std::pair<const char*, std::int64_t> sizes[] = {
       {"input_size", t.input_size}, {"hidden_size", t.hidden_size}, {"output_size", t.output_size}};
   for (const auto& [name, size] : sizes) {
@@ -215,6 +218,28 @@ common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_
     return topo_error("loss cross_entropy_softmax and activation_output softmax go together", "/loss");
   }
   return ix;
+}
+
+}  // namespace
+
+// A topology of at most this many parameters is remembered with its index (per thread): a stream
+// of receipts repeats one topology, and comparing it costs a fraction of indexing it again.
+constexpr std::size_t kMaxRememberedParameters = 1024;
+
+common::Result<TopologyIndex> index_topology(const Topology& t, std::size_t max_units) {
+  if (t.parameters.size() > kMaxRememberedParameters) return build_index(t, max_units);
+  struct Remembered {
+    Topology topology;
+    std::size_t max_units = 0;
+    std::optional<common::Result<TopologyIndex>> index;
+  };
+  thread_local Remembered last;
+  if (last.index && last.max_units == max_units && last.topology == t) return *last.index;
+  auto index = build_index(t, max_units);
+  last.topology = t;
+  last.max_units = max_units;
+  last.index = index;
+  return index;
 }
 
 }  // namespace receipt::topology

@@ -45,12 +45,14 @@ struct Parameter {
   std::optional<std::string> from_unit;
   std::optional<std::string> to_unit;
   std::optional<std::vector<std::string>> applies_to_units;
+  friend bool operator==(const Parameter&, const Parameter&) = default;
 };
 
 struct UnitOrder {
   std::vector<std::string> input;
   std::vector<std::string> hidden;
   std::vector<std::string> output;
+  friend bool operator==(const UnitOrder&, const UnitOrder&) = default;
 };
 
 struct Topology {
@@ -64,6 +66,7 @@ struct Topology {
   std::int64_t input_size = 0;
   std::int64_t hidden_size = 0;
   std::int64_t output_size = 0;
+  friend bool operator==(const Topology&, const Topology&) = default;
 };
 
 // Echoed verbatim into receipts; kept as canonical-order JSON
