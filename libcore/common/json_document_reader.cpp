@@ -31,7 +31,7 @@ struct Level {
 };
 
 // From this many members on, duplicate keys are found by hashing instead of a scan.
-constexpr std::size_t kHashFrom = 16;
+constexpr std::size_t kHashFrom = 32;
 // Scratch capacity (keys) kept between documents, per nesting level.
 constexpr std::size_t kKeptCapacity = 4096;
 
@@ -238,37 +238,46 @@ class Tokenizer {
   }
 
   // Whether this object already has the key just read (`key`, the last node), then records it.
-  bool duplicate(Level& level, std::uint32_t key) {
+  // Inlined into object(): nearly every key of a small object is told new by its fingerprint
+  // bit alone, and a call per key cost a third of the check.
+  [[gnu::always_inline]] bool duplicate(Level& level, std::uint32_t key) {
     const std::string_view text = key_text(key);
-    const std::size_t n = level.keys.size();
-    if (n < kHashFrom) {
+    if (level.keys.size() < kHashFrom) {
       const std::uint64_t bit = std::uint64_t{1} << fingerprint(text);
       const bool maybe = (level.seen & bit) != 0;
       level.seen |= bit;
-      // A key's length is in its node: most keys of an object differ in it, and their texts
-      // need not be looked up.
-      const std::uint32_t length = static_cast<std::uint32_t>(text.size());
-      if (maybe) {
-        for (std::uint32_t k : level.keys) {
-          if ((doc_.node(k).head >> 4) == length && same_key(key_text(k), text)) return true;
-        }
-      }
-    } else {
-      if (level.slots.size() < 2 * n) rebuild(level, 4 * kHashFrom);
-      const std::size_t mask = level.slots.size() - 1;
-      for (std::size_t i = hash(text) & mask;; i = (i + 1) & mask) {
-        const std::uint32_t s = level.slots[i];
-        if (s == 0) break;
-        if (same_key(key_text(level.keys[s - 1]), text)) return true;
-      }
+      if (maybe && scanned_duplicate(level, text)) return true;
+      level.keys.push_back(key);
+      return false;
+    }
+    return hashed_duplicate(level, key, text);
+  }
+
+  // A key whose fingerprint bit is set: compared with the object's keys (their lengths are in
+  // their nodes: most differ in it, and their texts need not be looked up).
+  [[gnu::noinline]] bool scanned_duplicate(const Level& level, std::string_view text) const {
+    const auto length = static_cast<std::uint32_t>(text.size());
+    for (std::uint32_t k : level.keys) {
+      if ((doc_.node(k).head >> 4) == length && same_key(key_text(k), text)) return true;
+    }
+    return false;
+  }
+
+  // From kHashFrom keys on: an open-addressing table over them.
+  [[gnu::noinline]] bool hashed_duplicate(Level& level, std::uint32_t key, std::string_view text) {
+    const std::size_t n = level.keys.size();
+    if (level.slots.size() < 2 * n) rebuild(level, 4 * kHashFrom);
+    const std::size_t mask = level.slots.size() - 1;
+    for (std::size_t i = hash(text) & mask;; i = (i + 1) & mask) {
+      const std::uint32_t s = level.slots[i];
+      if (s == 0) break;
+      if (same_key(key_text(level.keys[s - 1]), text)) return true;
     }
     level.keys.push_back(key);
-    if (!level.slots.empty()) {
-      if (2 * level.keys.size() > level.slots.size()) {
-        rebuild(level, 2 * level.slots.size());
-      } else {
-        index_key(level, level.keys.size() - 1);
-      }
+    if (2 * level.keys.size() > level.slots.size()) {
+      rebuild(level, 2 * level.slots.size());
+    } else {
+      index_key(level, level.keys.size() - 1);
     }
     return false;
   }

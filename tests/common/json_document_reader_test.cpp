@@ -148,6 +148,40 @@ TEST_CASE("json_document_reader: values, escapes, numbers and duplicates read as
   for (int i = 0; i < 100; ++i) big += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
   big += "\"k5\":\"again\",\"k77\":null}";
   check_both_bom_policies(big);
+  // Around the tokenizer's switch from scanning to hashing an object's keys: a key repeated at
+  // the start, the middle and the end of objects of 15 to 64 keys, keys told apart by their
+  // lengths and ends, and keys that share them (one fingerprint: every check is a scan).
+  for (const bool alike : {false, true}) {
+    for (const int n : {15, 16, 17, 31, 32, 33, 64}) {
+      for (const int again : {0, n / 2, n - 1}) {
+        const auto key = [alike](int i) {
+          std::string k(1, alike ? 'a' : 'k');
+          if (alike) k += static_cast<char>('0' + i % 10);
+          k += std::to_string(alike ? i / 10 : i);
+          if (alike) k += 'z';
+          return k;
+        };
+        std::string object = "{";
+        const auto member = [&object](const std::string& k, const std::string& value) {
+          object += '"';
+          object += k;
+          object += "\":";
+          object += value;
+        };
+        for (int i = 0; i < n; ++i) {
+          member(key(i), std::to_string(i));
+          object += ',';
+        }
+        CAPTURE(object);
+        const std::string before = object;
+        member(key(again), "true}");
+        check_both_bom_policies(object);
+        object = before;
+        member("other", "true}");
+        check_both_bom_policies(object);
+      }
+    }
+  }
   check_both_bom_policies(std::string(128, '[') + std::string(128, ']'));  // exactly the limit
   // Past the growing blocks (522,240 nodes) into the fixed ones: every node where it was put.
   std::string many = "[";
