@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/json_lexer.hpp"
+#include "common/same_key.hpp"
 
 namespace common {
 namespace {
@@ -174,7 +175,7 @@ class Reader {
     const std::size_t n = level.members.size();
     if (n < kHashFrom) {
       for (auto& m : level.members) {
-        if (m.first == key) return &m;
+        if (same_key(m.first, key)) return &m;
       }
       return nullptr;
     }
@@ -183,7 +184,7 @@ class Reader {
     for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
       const std::uint32_t s = level.slots[i];
       if (s == 0) return nullptr;
-      if (level.members[s - 1].first == key) return &level.members[s - 1];
+      if (same_key(level.members[s - 1].first, key)) return &level.members[s - 1];
     }
   }
 
