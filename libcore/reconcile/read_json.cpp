@@ -274,7 +274,9 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
     std::optional<std::string> span;
   };
   thread_local std::map<std::string, Kept, std::less<>> last;
-  Kept& kept = last[key];
+  auto at = last.find(std::string_view(key));
+  if (at == last.end()) at = last.emplace(key, Kept{}).first;
+  Kept& kept = at->second;
   // Bytes of a member beyond this are not kept: a huge record's would double what it holds.
   constexpr std::size_t kMaxSpanBytes = std::size_t{4} << 20;
   std::optional<std::string_view> span = member_span(key);
@@ -293,7 +295,7 @@ std::optional<std::string_view> ReadReceipt::member_span(std::string_view key) c
   if (!root.is_object()) return std::nullopt;
   const auto members = root.members();
   for (auto it = members.begin(); it != members.end(); ++it) {
-    if (it.key().string() == key) return root.member_span(it);
+    if (same_key(it.key().string(), key)) return root.member_span(it);
   }
   return std::nullopt;
 }
