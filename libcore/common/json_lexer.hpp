@@ -30,6 +30,26 @@ struct Number {
 
 inline bool digit(char c) { return c >= '0' && c <= '9'; }
 
+// Eight bytes at once (`w` read little-endian: the first byte lowest), for the long digit runs of
+// a receipt's decimals. A byte is a digit when its high nibble is 3 both as it is and with 6 added
+// (0x3A..0x3F become 0x40..0x45); a carry out of a byte >= 0xFA fails that byte itself first.
+inline bool eight_digits(std::uint64_t w) {
+  constexpr std::uint64_t highs = 0xF0F0F0F0F0F0F0F0ULL;
+  return ((w & highs) | (((w + 0x0606060606060606ULL) & highs) >> 4)) == 0x3333333333333333ULL;
+}
+
+// The value of eight digits: adjacent pairs first (each even byte becomes 10 x its digit + the
+// next one), then the four pairs weighted 10^6, 10^4, 10^2 and 1 by two multiplications whose
+// bits 32..63 hold the sums.
+inline std::uint64_t eight_digit_value(std::uint64_t w) {
+  w -= 0x3030303030303030ULL;
+  w = w * 10 + (w >> 8);
+  constexpr std::uint64_t pairs = 0x000000FF000000FFULL;
+  constexpr std::uint64_t high_pairs = 100 + (std::uint64_t{1000000} << 32);  // pairs 0 and 2
+  constexpr std::uint64_t low_pairs = 1 + (std::uint64_t{10000} << 32);      // pairs 1 and 3
+  return (((w & pairs) * high_pairs) + (((w >> 16) & pairs) * low_pairs)) >> 32;
+}
+
 // A number at c.p: integers as nlohmann's lexer reads them (unsigned when positive, signed when
 // negative, a double when outside 64 bits), fractions correctly rounded. The significant digits
 // are gathered while the grammar is checked: integers of up to 19 digits need nothing more, and
@@ -51,9 +71,27 @@ inline bool number(Cursor& c, Number& out, bool read_underflow) {
     if (m == 0 && ch == '0') return;  // a leading zero adds no significant digit
     if (++digits <= 19) m = m * 10 + static_cast<std::uint64_t>(ch - '0');
   };
+  // Eight digits at q taken at once when they are eight digits and keep m within 19 digits
+  // (the same m and count as eight take()s); false: nothing taken.
+  const auto take_eight = [&]() {
+    if (end - q < 8) return false;
+    std::uint64_t w = 0;
+    std::memcpy(&w, q, 8);
+    if constexpr (std::endian::native != std::endian::little) w = __builtin_bswap64(w);
+    if (!eight_digits(w)) return false;
+    const std::uint64_t zeros = w - 0x3030303030303030ULL;  // a zero byte per '0'
+    const int significant = m != 0 ? 8 : (zeros == 0 ? 0 : 8 - std::countr_zero(zeros) / 8);
+    if (digits + significant > 19) return false;
+    m = m * 100000000ULL + eight_digit_value(w);
+    digits += significant;
+    q += 8;
+    return true;
+  };
   if (*q == '0') {
     ++q;
   } else if (*q >= '1' && *q <= '9') {
+    while (take_eight()) {
+    }
     for (; q != end && digit(*q); ++q) take(*q);
   } else {
     return false;
@@ -63,6 +101,7 @@ inline bool number(Cursor& c, Number& out, bool read_underflow) {
     integer = false;
     ++q;
     if (q == end || !digit(*q)) return false;
+    while (take_eight()) exp10 -= 8;
     for (; q != end && digit(*q); ++q, --exp10) take(*q);
   }
   if (q != end && (*q == 'e' || *q == 'E')) {

@@ -178,14 +178,18 @@ TEST_CASE("json_fast_reader: seeded mutations of the fixtures never disagree wit
 }
 
 TEST_CASE("json_fast_reader: decimals on and around the exact fast path round as the checked reader does") {
-  // Digits of 1-20 (2^53 and 19 digits are the fast path's edges), the point anywhere, exponents
-  // to +-30 (10^22 is its edge): every value bit for bit the checked reader's, signs of zero too.
+  // Digits of 1-30 (2^53 and 19 digits are the fast path's edges, eight at a time the lexer's
+  // stride), runs of zeros among them, the point anywhere, exponents to +-30 (10^22 is its
+  // edge): every value bit for bit the checked reader's, signs of zero too.
   std::mt19937_64 rng(20261123);
   const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int n = 0; n < 200000; ++n) {
     std::string digits;
-    const int count = pick(1, 20);
-    for (int i = 0; i < count; ++i) digits.push_back(static_cast<char>('0' + pick(i == 0 ? 1 : 0, 9)));
+    const int count = pick(1, 30);
+    const bool zero_runs = pick(0, 3) == 0;
+    for (int i = 0; i < count; ++i) {
+      digits.push_back(static_cast<char>('0' + (zero_runs && i > 0 && pick(0, 2) != 0 ? 0 : pick(i == 0 ? 1 : 0, 9))));
+    }
     if (pick(0, 3) == 0) digits = std::to_string((std::uint64_t{1} << 53) + static_cast<std::uint64_t>(pick(-2, 2)));
     std::string text = pick(0, 1) == 1 ? "-" : "";
     const int point = pick(0, static_cast<int>(digits.size()));
