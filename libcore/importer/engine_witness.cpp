@@ -3,6 +3,7 @@
 #include <memory>
 #include <string_view>
 
+#include "common/json_release.hpp"
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/json_access.hpp"
@@ -183,6 +184,10 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
 common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar) {
   auto derived = derived_members(sidecar);
   if (!derived) return derived.error();
+  struct Release {  // leaves first (common/json_release.hpp)
+    ordered_json& tree;
+    ~Release() { common::release_json(tree); }
+  } release{*derived};
   // The document engine_input_document would assemble, read in place.
   auto input = receipt::reproduce::extract_general_input([&](const char* key) -> const ordered_json* {
     if (verbatim_member(key)) return member(sidecar, key);
