@@ -5,6 +5,8 @@
 #include <cstring>
 #include <new>
 
+#include "common/json_release.hpp"
+
 namespace reconcile {
 
 const Json* Json::find(std::string_view key) const {
@@ -244,7 +246,10 @@ ReadReceipt::ReadReceipt(const nlohmann::ordered_json& tree) : source_tree_(&tre
   JsonArenaBuilder(arena_).fill(root_, tree);
 }
 
-ReadReceipt::~ReadReceipt() = default;
+ReadReceipt::~ReadReceipt() {
+  // The whole receipt's tree, when a rule asked for it: freed leaves first (common/json_release.hpp).
+  if (converted_) common::release_json(*converted_);
+}
 
 const nlohmann::ordered_json& ReadReceipt::tree() const {
   if (source_tree_) return *source_tree_;

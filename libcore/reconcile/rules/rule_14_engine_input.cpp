@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/json_release.hpp"
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
 #include "reconcile/rules/core_js.hpp"
@@ -237,6 +238,7 @@ common::Result<GeneralReceipt> recompute_engine_receipt(const ReadReceipt& recei
   auto derived = derived_members(receipt.root(), batched);
   if (!derived) return derived.error();
   auto input = read_in_place(receipt, batched, *derived);
+  if (input) common::release_json(*derived);  // leaves first (common/json_release.hpp)
   // Refused: the message is the document's (where several members are wrong, the first in sorted
   // order), so the document is assembled and read only then.
   if (!input) return through_document(receipt, batched, std::move(*derived));
