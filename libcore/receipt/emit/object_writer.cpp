@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/json_input.hpp"
+#include "common/same_key.hpp"
 
 namespace receipt::emit {
 
@@ -64,12 +65,25 @@ Status ObjectWriter::scalar(const ojson& v, FieldKind kind) {
   return error("internal: nested field without a writer");
 }
 
+namespace {
+
+// obj's member `key` (obj an object), or nullptr: a scan with same_key, which tells most keys
+// apart by their length and ends instead of a call to memcmp per member (ordered_json::find).
+const ojson* find_member(const ojson& obj, std::string_view key) {
+  for (const auto& [k, v] : obj.get_ref<const ojson::object_t&>()) {
+    if (common::same_key(k, key)) return &v;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Status ObjectWriter::object(const ojson& obj, const Layout& layout, const Nested& nested) {
   if (!obj.is_object()) return error(std::string("expected an object, got ") + type_name(obj));
   out_.begin_object();
   for (const Field& f : layout.fields) {
-    const auto it = obj.find(f.key);
-    const bool present = it != obj.end();
+    const ojson* it = find_member(obj, f.key);
+    const bool present = it != nullptr;
     if (f.kind == FieldKind::true_only && !(present && it->is_boolean() && it->get<bool>())) continue;
     if (f.kind == FieldKind::nonzero_number && (!present || (it->is_number() && it->get<double>() == 0))) continue;
     if (!present) {
@@ -103,7 +117,7 @@ Status ObjectWriter::ordered_map(const ojson& map, const ojson& order, const std
     if (!id.is_string()) return error("the declared order contains " + std::string(type_name(id)) + ", not an id");
     const std::string& key = id.get_ref<const std::string&>();
     const ojson* value = nullptr;
-    if (cursor != map.end() && cursor.key() == key) {
+    if (cursor != map.end() && common::same_key(cursor.key(), key)) {
       value = &*cursor;
       ++cursor;
     } else {
