@@ -61,13 +61,21 @@ class TreeView {
   static constexpr auto kOther = static_cast<JsonType>(255);
 
   bool boolean() const { return node_->get<bool>(); }
-  double number() const { return node_->get<double>(); }
+  double number() const {
+    switch (node_->type()) {
+      case ojson::value_t::number_integer: return static_cast<double>(*node_->get_ptr<const ojson::number_integer_t*>());
+      case ojson::value_t::number_unsigned: return static_cast<double>(*node_->get_ptr<const ojson::number_unsigned_t*>());
+      default: return node_->get<double>();
+    }
+  }
   std::string_view string() const { return key_ != nullptr ? *key_ : node_->get_ref<const std::string&>(); }
   std::size_t size() const { return key_ != nullptr ? 0 : node_->size(); }
 
+  // An array's elements, straight over its vector (ordered_json's own iterator switches on the
+  // value's type at every step).
   class ElementIterator {
    public:
-    explicit ElementIterator(ojson::const_iterator it) : it_(it) {}
+    explicit ElementIterator(ojson::array_t::const_iterator it) : it_(it) {}
     TreeView operator*() const { return TreeView(*it_); }
     ElementIterator& operator++() {
       ++it_;
@@ -76,7 +84,7 @@ class TreeView {
     bool operator!=(const ElementIterator& o) const { return it_ != o.it_; }
 
    private:
-    ojson::const_iterator it_;
+    ojson::array_t::const_iterator it_;
   };
   class MemberIterator {
    public:
@@ -98,14 +106,18 @@ class TreeView {
     It begin() const { return b; }
     It end() const { return e; }
   };
-  Range<ElementIterator> elements() const { return {ElementIterator(node_->cbegin()), ElementIterator(node_->cend())}; }
+  // Precondition: an array.
+  Range<ElementIterator> elements() const {
+    const auto& a = node_->get_ref<const ojson::array_t&>();
+    return {ElementIterator(a.cbegin()), ElementIterator(a.cend())};
+  }
   Range<MemberIterator> members() const {
     const auto& m = node_->get_ref<const ojson::object_t&>();
     return {MemberIterator(m.cbegin()), MemberIterator(m.cend())};
   }
   std::optional<TreeView> find(std::string_view key) const {
     for (const auto& [k, v] : node_->get_ref<const ojson::object_t&>()) {
-      if (k == key) return TreeView(v);
+      if (common::same_key(k, key)) return TreeView(v);
     }
     return std::nullopt;
   }
