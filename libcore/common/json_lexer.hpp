@@ -12,6 +12,10 @@
 #include <cstring>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace common::json_lexer {
 
 // The text still to read.
@@ -243,8 +247,25 @@ inline std::uint64_t special_bits(std::uint64_t w) {
 
 inline bool plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
 
-// Plain ASCII inside a string skipped, eight bytes at a time, to the first byte that needs a look.
+// Plain ASCII inside a string skipped, sixteen bytes at a time where SSE2 is (every x86-64) and
+// eight elsewhere, to the first byte that needs a look.
 inline void skip_plain(Cursor& c) {
+#if defined(__SSE2__)
+  // One signed compare flags both the control bytes (< 0x20) and the bytes >= 0x80 (negative).
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (c.end - c.p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.p));
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), _mm_cmplt_epi8(v, space));
+    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special)); mask != 0) {
+      c.p += std::countr_zero(mask);
+      return;
+    }
+    c.p += 16;
+  }
+#endif
   for (;;) {
     if (c.end - c.p >= 8) {
       std::uint64_t w = 0;

@@ -52,3 +52,27 @@ TEST_CASE("json_lexer: eight_digit_value is the digits' decimal value") {
     CHECK(eight_digit_value(word_of(text)) == std::stoull(text));
   }
 }
+
+TEST_CASE("json_lexer: skip_plain stops at the first byte that needs a look, wherever it is") {
+  // Each byte value at each position of texts of up to 40 bytes (past two 16-byte strides and
+  // into the 8-byte and byte-at-a-time tails): where it stops is where plain() first says no.
+  using common::json_lexer::Cursor;
+  using common::json_lexer::plain;
+  using common::json_lexer::skip_plain;
+  for (std::size_t length = 0; length <= 40; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(byte);
+        std::size_t want = 0;
+        while (want < text.size() && plain(static_cast<unsigned char>(text[want]))) ++want;
+        Cursor c{text.data(), text.data() + text.size()};
+        skip_plain(c);
+        CAPTURE(length);
+        CAPTURE(at);
+        CAPTURE(byte);
+        REQUIRE(static_cast<std::size_t>(c.p - text.data()) == want);
+      }
+    }
+  }
+}
