@@ -126,8 +126,9 @@ class Tokenizer {
   }
 
   // A string token at p_ (the opening quote) as a node: a view into the text when it has no
-  // escape, else its decoded bytes appended to the document's decoded pool.
-  bool string() {
+  // escape, else its decoded bytes appended to the document's decoded pool. Inlined into both of
+  // its callers (keys in object(), values in value()): a record is mostly short strings.
+  [[gnu::always_inline]] bool string() {
     ++p_;
     const char* first = p_;
     std::string* decoded = nullptr;  // set at the first escape
