@@ -95,6 +95,7 @@ inline bool number(Cursor& c, Number& out, bool read_underflow) {
     ++q;
   } else if (*q >= '1' && *q <= '9') {
     while (take_eight()) {
+      // eight digits at a time while they last, then one at a time
     }
     for (; q != end && digit(*q); ++q) take(*q);
   } else {

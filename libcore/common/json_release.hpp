@@ -13,4 +13,17 @@ namespace common {
 // Leaves `doc` null.
 void release_json(nlohmann::ordered_json& doc) noexcept;
 
+// release_json(tree) when the scope ends, whichever way it ends: for a tree a function builds
+// and drops (an imported receipt once emitted, the members a rule derived).
+class ReleasedAtExit {
+ public:
+  explicit ReleasedAtExit(nlohmann::ordered_json& tree) noexcept : tree_(tree) {}
+  ReleasedAtExit(const ReleasedAtExit&) = delete;
+  ReleasedAtExit& operator=(const ReleasedAtExit&) = delete;
+  ~ReleasedAtExit() { release_json(tree_); }
+
+ private:
+  nlohmann::ordered_json& tree_;
+};
+
 }  // namespace common

@@ -184,10 +184,7 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
 common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar) {
   auto derived = derived_members(sidecar);
   if (!derived) return derived.error();
-  struct Release {  // leaves first (common/json_release.hpp)
-    ordered_json& tree;
-    ~Release() { common::release_json(tree); }
-  } release{*derived};
+  const common::ReleasedAtExit release(*derived);  // leaves first (common/json_release.hpp)
   // The document engine_input_document would assemble, read in place.
   auto input = receipt::reproduce::extract_general_input([&](const char* key) -> const ordered_json* {
     if (verbatim_member(key)) return member(sidecar, key);

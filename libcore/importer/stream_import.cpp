@@ -68,10 +68,8 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
   if (!witness) return std::nullopt;
 
   ordered_json sidecar = std::move(parsed);
-  struct Release {  // what the receipt does not take, freed leaves first (common/json_release.hpp)
-    ordered_json& tree;
-    ~Release() { common::release_json(tree); }
-  } release_sidecar{sidecar};
+  // What the receipt does not take, freed leaves first (common/json_release.hpp).
+  const common::ReleasedAtExit release_sidecar(sidecar);
   auto w = detail::witness(sidecar, options_.differential_tolerance);
   if (!w) {
     p.witness_error = "record " + n + " (step_index " + std::to_string(i) +
@@ -104,10 +102,7 @@ PreparedStep StreamImport::prepare(std::string&& line, std::size_t index, bool w
   if (!receipt) return p;
   // Freed leaves first (common/json_release.hpp): nlohmann's destructor moves every child of
   // every container onto a stack of its own first.
-  struct Release {
-    nlohmann::ordered_json& tree;
-    ~Release() { common::release_json(tree); }
-  } release{*receipt};
+  const common::ReleasedAtExit release(*receipt);
   (*receipt)["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
   auto emitted = receipt::emit::emit_receipt_line(*receipt);
   if (!emitted) {
