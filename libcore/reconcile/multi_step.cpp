@@ -86,15 +86,17 @@ Result MultiStepReconciler::add(const Tree& receipt) noexcept {
     const ReadReceipt read(receipt);
     return add(read, reconcile_receipt(read, state_->options));
   } catch (...) {
-    return add(RecordFacts(), Result());  // no room to read it: reported as the record's failure
+    RecordFacts none;
+    return add(none, Result());  // no room to read it: reported as the record's failure
   }
 }
 
 Result MultiStepReconciler::add(const ReadReceipt& receipt, Result own) noexcept {
-  return add(record_facts(receipt), std::move(own));
+  RecordFacts facts = record_facts(receipt);
+  return add(facts, std::move(own));
 }
 
-Result MultiStepReconciler::add(RecordFacts facts, Result own) noexcept {
+Result MultiStepReconciler::add(RecordFacts& facts, Result own) noexcept {
   const std::size_t index = state_->records++;
   char at[48];  // no allocation outside contained()
   std::snprintf(at, sizeof at, "receipts[%zu]", index);

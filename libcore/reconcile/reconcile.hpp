@@ -83,7 +83,9 @@ class MultiStepReconciler {
   // state is folded here.
   [[nodiscard]] Result add(const ReadReceipt& receipt, Result own) noexcept;
   // The same from the record's facts (record_facts(receipt)): the fold never reads the record.
-  [[nodiscard]] Result add(RecordFacts facts, Result own) noexcept;
+  // The facts are taken apart (what the rules keep is moved out) and left to the caller, who
+  // frees the rest: bp verify multi --jobs frees them on the thread that made them.
+  [[nodiscard]] Result add(RecordFacts& facts, Result own) noexcept;
   // Cross-record failures (rules 9, 10, 17, 25, 26, in that order) and the coverage of the whole
   // bundle; math_gate_skipped* summarise the records seen.
   [[nodiscard]] Result finish() noexcept;

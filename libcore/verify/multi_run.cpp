@@ -62,7 +62,7 @@ void MultiRun::add(PreparedRecord& record) {
   if (schema.status == CheckStatus::pass) {
     reconcile::Result r;
     if (all_valid_) {
-      r = multi_.add(std::move(*record.facts), std::move(*record.own));
+      r = multi_.add(*record.facts, std::move(*record.own));  // the facts' rest freed with the record
       send_cross_failures(r);
       const std::string prefix = "receipts[" + std::to_string(index) + "].";
       for (auto& f : r.failures) {
