@@ -9,9 +9,39 @@
 
 namespace reconcile {
 
+namespace {
+
+// The root's key table (Json::indexed_): 64 slots for at most 32 keys, probed linearly from a hash
+// of the key's length and end bytes. Every rule looks members of the root up, 150 times a record
+// or so, many of them absent (optimizer_config, attestor, batch): a scan of its 20-odd keys each.
+constexpr std::size_t kKeyTableSlots = 64;
+constexpr std::size_t kIndexedMembers = 12;
+constexpr std::size_t kMaxIndexedMembers = 32;
+
+std::size_t key_slot(std::string_view k) {
+  std::uint64_t x = k.size();
+  if (!k.empty()) x ^= std::uint64_t{static_cast<unsigned char>(k.front())} << 8;
+  if (k.size() >= 4) {
+    std::uint32_t tail = 0;
+    std::memcpy(&tail, k.data() + k.size() - 4, sizeof tail);
+    x ^= std::uint64_t{tail} << 16;
+  }
+  return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ULL) >> 58);  // the top 6 bits: 0..63
+}
+
+}  // namespace
+
 const Json* Json::find(std::string_view key) const {
   if (!is_object()) return nullptr;
   build();
+  if (indexed_) {
+    const auto* slots = reinterpret_cast<const std::uint8_t*>(v_.members + size_);
+    for (std::size_t at = key_slot(key);; at = (at + 1) & (kKeyTableSlots - 1)) {
+      const std::uint8_t s = slots[at];
+      if (s == 0) return nullptr;
+      if (same_key(v_.members[s - 1].first, key)) return &v_.members[s - 1].second;
+    }
+  }
   for (const JsonMember* m = v_.members, *e = v_.members + size_; m != e; ++m) {
     if (same_key(m->first, key)) return &m->second;
   }
@@ -143,12 +173,17 @@ class JsonArenaBuilder {
       for (std::uint32_t k = 0; k < count; ++k) at = fill_one(elements[k], doc, at, owner);
       node.v_.elements = elements;
     } else {  // an object: key, value, key, value...
+      const bool indexed = &node == &owner->root_ && count >= kIndexedMembers && count <= kMaxIndexedMembers;
+      // The key table right after the members: room for both in one block.
+      if (indexed) make_room(count * sizeof(JsonMember) + kKeyTableSlots);
       JsonMember* members = take<JsonMember>(count);
       for (std::uint32_t k = 0; k < count; ++k) {
         members[k].first = string_at(doc, doc.node(at));
         at = fill_one(members[k].second, doc, at + 1, owner);
       }
       node.v_.members = members;
+      if (indexed) index_keys(members, count);
+      node.indexed_ = indexed;
     }
     node.size_ = count;
     node.pending_ = false;
@@ -214,17 +249,36 @@ class JsonArenaBuilder {
     out.size_ = static_cast<std::uint32_t>(n);
   }
 
-  // n default-constructed T in the current block, or a new one.
-  template <class T>
-  T* take(std::size_t n) {
-    if (n == 0) return nullptr;
-    const std::size_t bytes = n * sizeof(T);
+  // `bytes` free in the current block (a new block when they are not).
+  void make_room(std::size_t bytes) {
     if (static_cast<std::size_t>(arena_.end - arena_.next) < bytes) {
       const std::size_t size = std::max(bytes, kBlockBytes);
       arena_.blocks.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));
       arena_.next = arena_.blocks.back().get();
       arena_.end = arena_.next + size;
     }
+  }
+
+  // The key table of `count` members (kIndexedMembers..kMaxIndexedMembers of them, distinct
+  // keys: the reader keeps one value a key), taken right after them.
+  void index_keys(const JsonMember* members, std::uint32_t count) {
+    auto* slots = reinterpret_cast<std::uint8_t*>(arena_.next);
+    std::memset(slots, 0, kKeyTableSlots);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      std::size_t at = key_slot(members[k].first);
+      while (slots[at] != 0) at = (at + 1) & (kKeyTableSlots - 1);
+      slots[at] = static_cast<std::uint8_t>(k + 1);
+    }
+    arena_.next += kKeyTableSlots;
+    arena_.used += kKeyTableSlots;
+  }
+
+  // n default-constructed T in the current block, or a new one.
+  template <class T>
+  T* take(std::size_t n) {
+    if (n == 0) return nullptr;
+    const std::size_t bytes = n * sizeof(T);
+    make_room(bytes);
     T* out = reinterpret_cast<T*>(arena_.next);
     for (std::size_t k = 0; k < n; ++k) new (out + k) T();  // one by one: no array cookie to allow for
     arena_.next += bytes;

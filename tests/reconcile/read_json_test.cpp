@@ -3,6 +3,7 @@
 // only when read; and the reconciler's verdict on every fixture record is the tree's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <fstream>
 #include <string>
@@ -163,6 +164,44 @@ TEST_CASE("read receipt: the reconciler's verdict on a document is the tree's, o
     }
   }
   CHECK(records >= 12);
+}
+
+TEST_CASE("read receipt: a root of 11 to 40 members finds each key, and no other, as a scan does") {
+  // 12-32 root members are looked up through a key table; keys alike but for their middle or
+  // their length (one slot of the table) and keys absent from the root must answer as a scan.
+  for (const std::size_t n : {11, 12, 13, 21, 31, 32, 33, 40}) {
+    CAPTURE(n);
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string key = i % 3 == 0 ? "k" : (i % 3 == 1 ? "parameters_" : "p");
+      key += std::to_string(i);
+      if (i % 4 == 0) key += "_same_end";
+      keys.push_back(key);
+    }
+    std::string text = "{";
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i > 0) text += ',';
+      text += '"';
+      text += keys[i];
+      text += "\":";
+      text += std::to_string(i);
+    }
+    text += '}';
+    const ReadReceipt read(document(text));
+    const Json& root = read.root();
+    REQUIRE(root.size() == n);
+    for (std::size_t i = 0; i < n; ++i) {
+      CAPTURE(keys[i]);
+      const Json* v = root.find(keys[i]);
+      REQUIRE(v != nullptr);
+      CHECK(v->unsigned_integer() == i);
+      CHECK(v == &root.members().begin()[static_cast<std::ptrdiff_t>(i)].second);
+    }
+    for (const char* absent : {"", "k", "p", "k0", "parameters_", "x_same_end", "k1000", "optimizer_config"}) {
+      const bool present = std::find(keys.begin(), keys.end(), std::string(absent)) != keys.end();
+      CHECK((root.find(absent) != nullptr) == present);
+    }
+  }
 }
 
 }  // namespace read_json_test
