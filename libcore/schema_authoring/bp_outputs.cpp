@@ -17,7 +17,12 @@ Node count() { return integer().min(0); }
 Node rule_list() { return array(integer().min(1).max(26)); }
 Node js_number() { return anything().any_of({number(), constant(nullptr)}); }
 Node verdict() { return one_of_values({"pass", "warn", "fail"}); }
-Node indexed(std::string_view stem) { return string().pattern("^" + std::string(stem) + "(\\[(0|[1-9][0-9]*)\\])?$"); }
+Node indexed(std::string_view stem) {
+  std::string pattern = "^";  // appended: GCC 12 at -O3 misreads a literal + a temporary
+  pattern += stem;
+  pattern += "(\\[(0|[1-9][0-9]*)\\])?$";
+  return string().pattern(pattern);
+}
 
 // {"properties": {name: schema}, "required": [name]}: a condition on one member.
 Node member(std::string_view name, Node schema) {

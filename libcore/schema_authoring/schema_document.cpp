@@ -53,7 +53,13 @@ Json SchemaDocument::json() const {
   out["$id"] = std::string(kIdBase) + name() + ".json";
   out["title"] = title_ + ", v" + version_;
   std::string description = summary_;
-  if (!changes_.empty()) description += (description.empty() ? "" : " ") + ("New in v" + version_ + ": " + changes_);
+  if (!changes_.empty()) {
+    if (!description.empty()) description += ' ';  // appends: GCC 12 at -O3 misreads a literal + a temporary
+    description += "New in v";
+    description += version_;
+    description += ": ";
+    description += changes_;
+  }
   if (!description.empty()) out["description"] = description;
   for (const auto& [k, v] : root_.json().items()) out[k] = v;
   if (!defs_.empty()) {

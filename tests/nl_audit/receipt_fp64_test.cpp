@@ -92,7 +92,10 @@ std::string failing(const std::vector<std::string>& lines, nl_audit::VerifyOptio
   std::set<unsigned> rules;
   for (const nl_audit::Failure& f : v.failures()) rules.insert(f.rule);
   std::string out;
-  for (unsigned r : rules) out += (out.empty() ? "" : " ") + std::to_string(r);
+  for (unsigned r : rules) {
+    if (!out.empty()) out += ' ';  // appends: GCC 12 at -O3 misreads a literal + a temporary
+    out += std::to_string(r);
+  }
   return out;
 }
 

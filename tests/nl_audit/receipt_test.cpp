@@ -81,7 +81,10 @@ Run train(std::size_t steps, bool compact, std::uint64_t seed = 7, double clip =
 // The failing rules as "5 8", with the first failures' texts after "|" (for the report).
 std::string rules_text(const std::set<unsigned>& rules) {
   std::string s;
-  for (unsigned r : rules) s += (s.empty() ? "" : " ") + std::to_string(r);
+  for (unsigned r : rules) {
+    if (!s.empty()) s += ' ';  // appends: GCC 12 at -O3 misreads a literal + a temporary
+    s += std::to_string(r);
+  }
   return s;
 }
 
@@ -233,8 +236,14 @@ TEST_CASE("nl_audit: every tampering is caught by the rule that owns it, and pas
     dropped.erase(dropped.begin() + 4), b.erase(b.begin() + 4);
     cases.push_back({"a step dropped", relink(dropped, b), 2});
     std::vector<std::string> repeated = good;
-    b = befores;
-    repeated.insert(repeated.begin() + 4, good[4]), b.insert(b.begin() + 4, befores[4]);
+    // Step 4 twice. Rebuilt by appends: GCC 12 at -O3 misreads an insert into the middle of
+    // these vectors (-Warray-bounds).
+    repeated.clear();
+    b.clear();
+    for (std::size_t i = 0; i < good.size(); ++i) {
+      repeated.push_back(good[i]), b.push_back(befores[i]);
+      if (i == 4) repeated.push_back(good[i]), b.push_back(befores[i]);
+    }
     cases.push_back({"a step repeated", relink(repeated, b), 2});
     const std::vector<std::string> other = train(12, false, 8).lines;
     const std::vector<nl_audit::StateSection> ob = befores_of(other);
@@ -345,7 +354,7 @@ TEST_CASE("nl_audit: malformed receipts are refused naming the JSON path; one sp
   escaped.replace(data, 1, hex);
   CHECK(error_of(escaped).find("canonical") != std::string::npos);
   std::string spaced = l;
-  spaced.insert(spaced.find('"', data), " ");
+  spaced.insert(spaced.find('"', data), 1, ' ');
   CHECK(!error_of(spaced).empty());
   CHECK(error_of(l + " ").find("canonical") != std::string::npos);
 }

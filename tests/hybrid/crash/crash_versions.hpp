@@ -27,7 +27,7 @@ inline hybrid::HybridCheckpoint manifest_version(std::uint64_t g) {
   cp.created_unix = g;
   for (std::uint64_t j = 0; j <= g % 6; ++j) {
     hybrid::CheckpointEntry e;
-    e.id = "t" + std::to_string(j);
+    e.id = 't' + std::to_string(j);
     e.tier = j % 2 ? hybrid::MemoryTier::ssd : hybrid::MemoryTier::ram;
     e.len_bytes = g * 10 + j;
     e.cache_kind = hybrid::CacheKind::tensor;
