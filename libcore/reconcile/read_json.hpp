@@ -157,8 +157,8 @@ class Json {
   Type type_ = Type::null;
   bool boolean_ = false;
   mutable bool pending_ = false;  // a document's container whose children are not built yet
-  // A document's root object of kIndexedMembers.. members: a table of 64 one-byte slots
-  // (1 + member index, 0 empty) follows its members, for find() (JsonArenaBuilder).
+  // A document's root object of 12 to 32 members: a table of 64 one-byte slots (1 + member
+  // index, 0 empty) follows its members, which find() probes (read_json.cpp: key_slot).
   mutable bool indexed_ = false;
   mutable std::uint32_t size_ = 0;  // string bytes, elements or members; a pending container's slot
   mutable union Value {
