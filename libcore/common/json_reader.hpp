@@ -29,6 +29,7 @@
 
 #include "common/json_document.hpp"
 #include "common/result.hpp"
+#include "common/same_key.hpp"
 
 namespace common {
 
@@ -153,10 +154,14 @@ using JsonViewFields = BasicJsonFields<JsonView>;
 // For readers written once for trees and documents: an object's member (the tree's pointer or
 // nullptr, the document's view or nullopt; either tests and dereferences alike), and what a
 // range-for over an array's elements takes.
+// The tree's member is the one ordered_json::find finds (the first of that key), keys compared
+// by same_key (length and ends) instead of a call to memcmp per member.
 [[nodiscard]] inline const nlohmann::ordered_json* find_member(const nlohmann::ordered_json& obj, std::string_view key) {
   if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
+  for (const auto& [k, v] : obj.get_ref<const nlohmann::ordered_json::object_t&>()) {
+    if (same_key(k, key)) return &v;
+  }
+  return nullptr;
 }
 [[nodiscard]] inline std::optional<JsonView> find_member(JsonView obj, std::string_view key) {
   return obj.is_object() ? obj.find(key) : std::nullopt;

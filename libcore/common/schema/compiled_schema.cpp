@@ -19,6 +19,7 @@
 
 #include "common/json_document.hpp"
 #include "common/json_input.hpp"
+#include "common/json_reader.hpp"
 #include "common/json_string.hpp"
 #include "common/same_key.hpp"
 #include "common/schema/pattern_matcher.hpp"
@@ -116,9 +117,7 @@ class TreeView {
     return {MemberIterator(m.cbegin()), MemberIterator(m.cend())};
   }
   std::optional<TreeView> find(std::string_view key) const {
-    for (const auto& [k, v] : node_->get_ref<const ojson::object_t&>()) {
-      if (common::same_key(k, key)) return TreeView(v);
-    }
+    if (const ojson* v = common::find_member(*node_, key)) return TreeView(*v);
     return std::nullopt;
   }
 

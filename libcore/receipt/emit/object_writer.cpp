@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/json_input.hpp"
+#include "common/json_reader.hpp"
 #include "common/same_key.hpp"
 
 namespace receipt::emit {
@@ -65,24 +66,11 @@ Status ObjectWriter::scalar(const ojson& v, FieldKind kind) {
   return error("internal: nested field without a writer");
 }
 
-namespace {
-
-// obj's member `key` (obj an object), or nullptr: a scan with same_key, which tells most keys
-// apart by their length and ends instead of a call to memcmp per member (ordered_json::find).
-const ojson* find_member(const ojson& obj, std::string_view key) {
-  for (const auto& [k, v] : obj.get_ref<const ojson::object_t&>()) {
-    if (common::same_key(k, key)) return &v;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 Status ObjectWriter::object(const ojson& obj, const Layout& layout, const Nested& nested) {
   if (!obj.is_object()) return error(std::string("expected an object, got ") + type_name(obj));
   out_.begin_object();
   for (const Field& f : layout.fields) {
-    const ojson* it = find_member(obj, f.key);
+    const ojson* it = common::find_member(obj, f.key);
     const bool present = it != nullptr;
     if (f.kind == FieldKind::true_only && !(present && it->is_boolean() && it->get<bool>())) continue;
     if (f.kind == FieldKind::nonzero_number && (!present || (it->is_number() && it->get<double>() == 0))) continue;

@@ -198,7 +198,7 @@ std::optional<std::vector<double>> number_map(const Json* map, const std::vector
   std::vector<double> out;
   out.reserve(order.size());
   for (const std::string& key : order) {
-    if (cursor == members.end() || cursor->first != key) return std::nullopt;
+    if (cursor == members.end() || !same_key(cursor->first, key)) return std::nullopt;
     const Json& value = (cursor++)->second;
     if (!value.is_number() || !std::isfinite(value.number())) return std::nullopt;
     out.push_back(value.number());
