@@ -1,11 +1,17 @@
 #include "common/canonical_json.hpp"
 
 #include <cmath>
+#include <cstring>
 
+#include "common/json_lexer.hpp"
 #include "common/json_string.hpp"
 #include "common/number_format.hpp"
 
 namespace common {
+
+namespace {
+constexpr std::size_t kShortKey = 48;  // bytes of a key quoted on the stack
+}  // namespace
 
 void CompactJsonWriter::before_value() {
   if (after_key_) {
@@ -44,6 +50,24 @@ void CompactJsonWriter::end_array() {
 
 void CompactJsonWriter::key(std::string_view k) {
   before_value();
+  // Nearly every key is short and needs no escape: copied to the stack, padded with plain bytes
+  // to whole 16-byte blocks for skip_plain, then written with its quotes and colon at once.
+  const std::size_t n = k.size();
+  if (n <= kShortKey) {
+    char quoted[kShortKey + 16 + 3];
+    quoted[0] = '"';
+    std::memcpy(quoted + 1, k.data(), n);
+    std::memset(quoted + 1 + n, 'a', 16);
+    json_lexer::Cursor c{quoted + 1, quoted + 1 + (n + 15) / 16 * 16};
+    json_lexer::skip_plain(c);
+    if (c.p >= quoted + 1 + n) {
+      quoted[n + 1] = '"';
+      quoted[n + 2] = ':';
+      out_.append(quoted, n + 3);
+      after_key_ = true;
+      return;
+    }
+  }
   append_json_string(out_, k);
   out_.push_back(':');
   after_key_ = true;

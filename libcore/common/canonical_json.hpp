@@ -33,6 +33,9 @@ class CompactJsonWriter {
   // A value already spelled as JSON (e.g. the output of another writer).
   void raw_value(std::string_view json);
 
+  // Room for `bytes` of text: a writer of many similar documents (a stream's receipts) grows
+  // its text once rather than by doubling.
+  void reserve(std::size_t bytes) { out_.reserve(bytes); }
   [[nodiscard]] const std::string& text() const { return out_; }
   [[nodiscard]] std::string take() { return std::move(out_); }
 

@@ -23,6 +23,12 @@ const JsonDocument::Node& JsonDocument::far_node(std::uint32_t i) const {
   return blocks_[block][at];
 }
 
+JsonDocument::Run JsonDocument::run_from(std::uint32_t i) const {
+  const auto [block, at] = locate(i);
+  const std::uint32_t size = block < kDoublingBlocks ? 1u << (kFirstBlockBits + block) : 1u << kBigBlockBits;
+  return {blocks_[block].get() + at, std::min(size - at, count_ - i)};
+}
+
 std::optional<JsonView> JsonView::find(std::string_view key) const {
   for (auto it = members().begin(), e = members().end(); it != e; ++it) {
     if (same_key(it.key().string(), key)) return *it;

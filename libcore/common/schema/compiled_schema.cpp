@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,17 +13,21 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "common/json_document.hpp"
+#include "common/json_document_shape.hpp"
 #include "common/json_input.hpp"
 #include "common/json_reader.hpp"
 #include "common/json_string.hpp"
+#include "common/json_tree_shape.hpp"
 #include "common/same_key.hpp"
 #include "common/schema/pattern_matcher.hpp"
+#include "common/schema/shape_memo.hpp"
 
 namespace common::schema {
 // Named, not anonymous: CompiledSchema::Impl (declared in the header) holds these types, and a
@@ -62,6 +67,20 @@ class TreeView {
   static constexpr auto kOther = static_cast<JsonType>(255);
 
   bool boolean() const { return node_->get<bool>(); }
+  bool is_number() const { return key_ == nullptr && node_->is_number(); }
+  bool is_string() const { return key_ != nullptr || node_->is_string(); }
+  // Its value's bits as kept (int64, uint64 or double, as its type says).
+  std::uint64_t number_bits() const {
+    switch (node_->type()) {
+      case ojson::value_t::number_integer: return std::bit_cast<std::uint64_t>(*node_->get_ptr<const ojson::number_integer_t*>());
+      case ojson::value_t::number_unsigned: return *node_->get_ptr<const ojson::number_unsigned_t*>();
+      default: return std::bit_cast<std::uint64_t>(node_->get<double>());
+    }
+  }
+  // What it is a view of (a value or a key): the same for every view of it.
+  const void* address() const { return key_ != nullptr ? static_cast<const void*>(key_) : node_; }
+  const ojson& tree() const { return *node_; }  // a value's (not a key's)
+  static TreeView of(const common::TreeShape::Place& p) { return p.key != nullptr ? TreeView(*p.key) : TreeView(*p.value); }
   double number() const {
     switch (node_->type()) {
       case ojson::value_t::number_integer: return static_cast<double>(*node_->get_ptr<const ojson::number_integer_t*>());
@@ -756,7 +775,8 @@ class Compiler {
 // The root members of the last documents this thread validated that passed their property's
 // schema, as their input bytes (JsonView::member_span), by schema, object node (a root may be
 // checked against several: allOf, $ref, if/then) and slot: a stream's records repeat their
-// topology and policies, which need not be walked again. Only spans of kMinBytes to kMaxBytes are
+// topology and policies, which need not be walked again. Only for documents whose shape is too big
+// to keep (shape_memo.hpp serves the others, whole). Only spans of kMinBytes to kMaxBytes are
 // kept, kMaxTotalBytes in all: a shorter member costs less to check than to compare and copy, and
 // more would double what a huge record holds.
 class RootMemo {
@@ -806,6 +826,12 @@ RootMemo& root_memo() {
   return memo;
 }
 
+template <class Shape>
+ShapeMemo<Shape>& shape_memo() {
+  thread_local ShapeMemo<Shape> memo;
+  return memo;
+}
+
 // One validation of one instance; V is how the instance is read (TreeView or common::JsonView).
 // A Run that records (kRecord) keeps the errors with their paths; one that does not only
 // answers whether the instance is valid, stopping at the first failure, without the paths'
@@ -814,8 +840,28 @@ RootMemo& root_memo() {
 template <class V, bool kRecord>
 class Run {
  public:
-  Run(std::size_t max_errors, std::uint64_t schema) : max_(max_errors), schema_(schema) {
+  // Where a tree's values and keys are in its TreeShape's order (TreeView::address() -> place).
+  using TreePlaces = std::unordered_map<const void*, std::uint32_t>;
+  // With `checks`, the walk (which then reads no RootMemo) notes each check that reads a value;
+  // a tree's walk names their places by `places`.
+  Run(std::size_t max_errors, std::uint64_t schema, std::vector<LeafCheck>* checks = nullptr,
+      const TreePlaces* places = nullptr)
+      : max_(max_errors), schema_(schema), checks_(checks), places_(places) {
     if constexpr (kRecord) frames_.reserve(32);
+  }
+
+  // What `check` answers for `v` now: as a walk would, had it reached that check.
+  bool answers(const LeafCheck& c, const V& v) {
+    const Node& n = *c.node;
+    switch (c.kind) {
+      case LeafCheck::Kind::types: return (n.types & instance_types(v)) != 0;
+      case LeafCheck::Kind::constant: return json_equal(TreeView(*n.const_value), v);
+      case LeafCheck::Kind::enumeration: return in_enum(n, v);
+      case LeafCheck::Kind::number: return number(n, v);
+      case LeafCheck::Kind::text: return text(n, v.string());
+      case LeafCheck::Kind::unique: return !first_duplicate(n, v);
+    }
+    return false;
   }
 
   // True when `v` is valid against `n`; records errors unless probing. Once an error is
@@ -831,23 +877,44 @@ class Run {
       ok = check(*n.ref, v);
       if (!ok && full()) return false;
     }
-    if (n.has_type && (n.types & instance_types(v)) == 0) return fail(n.type_message);
-    if (n.const_value && !json_equal(TreeView(*n.const_value), v)) {
-      ok = fail(n.const_message);
-      if (full()) return false;
+    if (n.has_type) {
+      const bool typed = (n.types & instance_types(v)) != 0;
+      // Only a float's answer can change with its value: 2.0 is an integer, 2.5 is not.
+      if ((n.types & kNumber) == 0 && v.type() == JsonType::number_float) note(LeafCheck::Kind::types, n, v, typed);
+      if (!typed) return fail(n.type_message);
     }
-    if (n.has_enum && !in_enum(n, v)) {
-      ok = fail("must be equal to one of the allowed values", n.enum_allowed);
-      if (full()) return false;
+    if (n.const_value) {
+      const bool equal = json_equal(TreeView(*n.const_value), v);
+      note(LeafCheck::Kind::constant, n, v, equal);
+      if (!equal) {
+        ok = fail(n.const_message);
+        if (full()) return false;
+      }
+    }
+    if (n.has_enum) {
+      const bool allowed = in_enum(n, v);
+      note(LeafCheck::Kind::enumeration, n, v, allowed);
+      if (!allowed) {
+        ok = fail("must be equal to one of the allowed values", n.enum_allowed);
+        if (full()) return false;
+      }
     }
     switch (v.type()) {
       case JsonType::number_integer:
       case JsonType::number_unsigned:
       case JsonType::number_float:
-        if (n.has_number) ok = number(n, v) && ok;
+        if (n.has_number) {
+          const bool within = number(n, v);
+          note(LeafCheck::Kind::number, n, v, within);
+          ok = within && ok;
+        }
         break;
       case JsonType::string:
-        if (n.has_string) ok = text(n, v.string()) && ok;
+        if (n.has_string) {
+          const bool fits = text(n, v.string());
+          note(LeafCheck::Kind::text, n, v, fits);
+          ok = fits && ok;
+        }
         break;
       case JsonType::array:
         if (n.has_array) ok = array(n, v) && ok;
@@ -870,6 +937,17 @@ class Run {
     std::size_t index;  // kKeyFrame: a member, else an array index
   };
   static constexpr std::size_t kKeyFrame = SIZE_MAX;
+
+  void note(LeafCheck::Kind kind, const Node& n, const V& v, bool answer) {
+    if constexpr (!kRecord) {
+      if (checks_ == nullptr) return;
+      if constexpr (std::is_same_v<V, common::JsonView>) {
+        checks_->push_back({kind, answer, v.index(), &n});
+      } else {
+        checks_->push_back({kind, answer, places_->at(v.address()), &n});
+      }
+    }
+  }
 
   // When probing, the first failure decides: nothing is recorded.
   bool full() const {
@@ -1013,7 +1091,9 @@ class Run {
     if (n.min_items && size < n.min_items->value) return fail(n.min_items->message);
     if (n.max_items && size > n.max_items->value) return fail(n.max_items->message);
     if (n.unique_items) {
-      if (auto dup = first_duplicate(n, v)) {
+      const auto dup = first_duplicate(n, v);
+      note(LeafCheck::Kind::unique, n, v, !dup);
+      if (dup) {
         if (!recording()) return false;
         return fail("must NOT have duplicate items (items ## " + std::to_string(dup->first) + " and " +
                     std::to_string(dup->second) + " are identical)");
@@ -1137,7 +1217,7 @@ class Run {
   bool property(const Node& n, std::uint32_t slot, const V& object, const MemberIterator& it, std::string_view key) {
     const Node& schema = *n.slot_schema[slot];
     if constexpr (std::is_same_v<V, common::JsonView>) {
-      if (object.index() == 0 && schema_ != 0) {
+      if (object.index() == 0 && schema_ != 0 && checks_ == nullptr) {
         RootMemo& memo = root_memo();
         // Held across child(), which reads no root: nothing adds an entry meanwhile.
         std::string& passed = memo.passed(schema_, n)[slot];
@@ -1199,6 +1279,8 @@ class Run {
 
   std::size_t max_;
   std::uint64_t schema_;  // CompiledSchema::Impl::id
+  std::vector<LeafCheck>* checks_;
+  const TreePlaces* places_;
   int quiet_ = 0;
   std::vector<common::Error> errors_;
   std::vector<Frame> frames_;
@@ -1218,10 +1300,68 @@ CompiledSchema::~CompiledSchema() = default;
 
 namespace {
 
+// Whether the last valid instance of `last`'s shape, walked, would answer for an instance of that
+// shape (`at(place)` its value there) what it answered: then that instance is valid too.
+template <class V, class Shape, class At>
+bool answers_as_before(const typename ShapeMemo<Shape>::Entry& last, At at) {
+  Run<V, false> run(1, last.schema);
+  for (std::size_t k = 0; k < last.checks.size(); ++k) {
+    const LeafCheck& c = last.checks[k];
+    const V v = at(c.place);
+    if (!last.same_value(k, v) && run.answers(c, v) != c.answer) return false;
+  }
+  return true;
+}
+
+// Whether the document `root` is the root of is valid: as the last valid one of its shape was,
+// or walked, noting its checks of values for the next.
+bool valid_document(const CompiledSchema::Impl& schema, common::JsonView root) {
+  const common::JsonDocument& doc = root.document();
+  const auto at = [&doc](std::uint32_t place) { return common::JsonView(&doc, place); };
+  auto& memo = shape_memo<common::DocumentShape>();
+  if (const auto* last = memo.find(schema.id);
+      last != nullptr && last->shape.matches(doc) && answers_as_before<common::JsonView, common::DocumentShape>(*last, at)) {
+    return true;
+  }
+  common::DocumentShape shape;
+  // A shape too big to keep: the walk that skips root members seen before (RootMemo).
+  if (!shape.take(doc)) return Run<common::JsonView, false>(1, schema.id).check(*schema.root, root);
+  std::vector<LeafCheck> checks;
+  if (!Run<common::JsonView, false>(1, schema.id, &checks).check(*schema.root, root)) return false;
+  memo.keep(schema.id, std::move(shape), std::move(checks), at);
+  return true;
+}
+
+// The same for an ordered_json tree (whose places are listed by its TreeShape).
+bool valid_tree(const CompiledSchema::Impl& schema, const ojson& tree) {
+  thread_local std::vector<common::TreeShape::Place> places;
+  const auto at = [](std::uint32_t place) { return TreeView::of(places[place]); };
+  auto& memo = shape_memo<common::TreeShape>();
+  if (const auto* last = memo.find(schema.id);
+      last != nullptr && last->shape.matches(tree, places) && answers_as_before<TreeView, common::TreeShape>(*last, at)) {
+    return true;
+  }
+  common::TreeShape shape;
+  if (!shape.take(tree, places)) return Run<TreeView, false>(1, schema.id).check(*schema.root, TreeView(tree));
+  Run<TreeView, false>::TreePlaces where;
+  where.reserve(places.size());
+  for (std::uint32_t i = 0; i < places.size(); ++i) where.emplace(TreeView::of(places[i]).address(), i);
+  std::vector<LeafCheck> checks;
+  if (!Run<TreeView, false>(1, schema.id, &checks, &where).check(*schema.root, TreeView(tree))) return false;
+  memo.keep(schema.id, std::move(shape), std::move(checks), at);
+  return true;
+}
+
 // Whether `instance` is valid, then, only when it is not, its errors.
 template <class V>
 std::vector<common::Error> validate_with(const CompiledSchema::Impl& schema, const V& instance, std::size_t max_errors) {
-  if (Run<V, false>(1, schema.id).check(*schema.root, instance)) return {};
+  if constexpr (std::is_same_v<V, common::JsonView>) {
+    if (instance.index() == 0 ? valid_document(schema, instance) : Run<V, false>(1, schema.id).check(*schema.root, instance)) {
+      return {};
+    }
+  } else {
+    if (valid_tree(schema, instance.tree())) return {};
+  }
   Run<V, true> run(max_errors == 0 ? 1 : max_errors, schema.id);
   run.check(*schema.root, instance);
   return run.take();
@@ -1237,8 +1377,6 @@ std::vector<common::Error> CompiledSchema::validate(common::JsonView instance, s
   return validate_with(*impl_, instance, max_errors);
 }
 
-bool CompiledSchema::is_valid(const ojson& instance) const {
-  return Run<TreeView, false>(1, impl_->id).check(*impl_->root, TreeView(instance));
-}
+bool CompiledSchema::is_valid(const ojson& instance) const { return valid_tree(*impl_, instance); }
 
 }  // namespace common::schema
