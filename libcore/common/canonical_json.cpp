@@ -1,6 +1,7 @@
 #include "common/canonical_json.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "common/json_lexer.hpp"
@@ -10,7 +11,35 @@
 namespace common {
 
 namespace {
-constexpr std::size_t kShortKey = 48;  // bytes of a key quoted on the stack
+
+constexpr std::size_t kShortKey = 48;  // longer keys take append_json_string's way
+
+// Whether append_json_string would add only quotes to `k` (json_lexer's plain bytes), eight bytes
+// a load, the last load overlapping the one before; under eight, two loads of four.
+bool plain_key(std::string_view k) {
+  const char* p = k.data();
+  const std::size_t n = k.size();
+  std::uint64_t w = 0;
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 <= n; i += 8) {
+      std::memcpy(&w, p + i, 8);
+      if (json_lexer::special_bits(w) != 0) return false;
+    }
+    std::memcpy(&w, p + n - 8, 8);
+    return json_lexer::special_bits(w) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t a = 0, b = 0;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    return json_lexer::special_bits(a | (std::uint64_t{b} << 32)) == 0;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!json_lexer::plain(static_cast<unsigned char>(p[i]))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void CompactJsonWriter::before_value() {
@@ -50,26 +79,21 @@ void CompactJsonWriter::end_array() {
 
 void CompactJsonWriter::key(std::string_view k) {
   before_value();
-  // Nearly every key is short and needs no escape: copied to the stack, padded with plain bytes
-  // to whole 16-byte blocks for skip_plain, then written with its quotes and colon at once.
+  // Nearly every key is short and needs no escape: written with its quotes and colon in place.
+  // (Not through a copy on the stack: reading back the bytes just stored there stalled.)
   const std::size_t n = k.size();
-  if (n <= kShortKey) {
-    char quoted[kShortKey + 16 + 3];
-    quoted[0] = '"';
-    std::memcpy(quoted + 1, k.data(), n);
-    std::memset(quoted + 1 + n, 'a', 16);
-    json_lexer::Cursor c{quoted + 1, quoted + 1 + (n + 15) / 16 * 16};
-    json_lexer::skip_plain(c);
-    if (c.p >= quoted + 1 + n) {
-      quoted[n + 1] = '"';
-      quoted[n + 2] = ':';
-      out_.append(quoted, n + 3);
-      after_key_ = true;
-      return;
-    }
+  if (n <= kShortKey && plain_key(k)) {
+    const std::size_t at = out_.size();
+    out_.resize(at + n + 3);
+    char* d = out_.data() + at;
+    d[0] = '"';
+    std::memcpy(d + 1, k.data(), n);
+    d[n + 1] = '"';
+    d[n + 2] = ':';
+  } else {
+    append_json_string(out_, k);
+    out_.push_back(':');
   }
-  append_json_string(out_, k);
-  out_.push_back(':');
   after_key_ = true;
 }
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -144,4 +145,79 @@ TEST_CASE("common schema validator: a document of the last valid one's shape is 
   // One keyword of every kind that reads a value failed, after a valid document of one shape.
   CHECK(walked(others[1]) == "/id must match pattern \"^w_[a-z0-9]+$\";");
   CHECK(walked(others[11]) == "/lr must be <= 0.01; must match \"then\" schema;");
+}
+
+// The same, on seeded random changes of values: a schema with every keyword that reads a value
+// (and combinators that depend on them), a document whose leaves take values from small pools
+// that straddle each keyword's bounds. Each document, read both ways by one long-lived schema,
+// must get the errors of a schema compiled for it alone.
+TEST_CASE("common schema validator: random values in one shape are judged as if walked") {
+  const ojson schema = ojson::parse(R"({
+    "type": "object",
+    "properties": {
+      "n": {"type": "array", "items": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "number", "maximum": -1}]}},
+      "u": {"type": "array", "uniqueItems": true, "items": {"type": "number"}},
+      "m": {"type": "number", "multipleOf": 0.5, "exclusiveMaximum": 10},
+      "s": {"type": "array", "items": {"type": "string", "pattern": "^[a-c]+$", "minLength": 2, "maxLength": 3}},
+      "e": {"enum": ["x", 1, 2.5, null, true]},
+      "c": {"const": {"k": [1, "y"]}},
+      "o": {"type": "object", "additionalProperties": {"not": {"type": "string", "maxLength": 1}}},
+      "x": {"type": "array", "contains": {"type": "number", "minimum": 5}},
+      "w": {"oneOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "b$"}]}
+    },
+    "if": {"properties": {"m": {"minimum": 5}}},
+    "then": {"properties": {"e": {"enum": ["x", 1]}}},
+    "else": {"properties": {"w": {"maxLength": 3}}}})");
+  const common::schema::CompiledSchema compiled(schema);
+  // Values that pass (first) and that fail (second) the keywords where they are put; one in
+  // twenty a failing one, so that documents of both verdicts come.
+  using Pool = std::pair<std::vector<std::string>, std::vector<std::string>>;
+  const Pool numbers = {{"-2.0", "-1.0", "0.0", "1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0", "5.5"},
+                        {"-0.5", "0.5", "10.0", "12.25"}};
+  const Pool strings = {{"\"ab\"", "\"abc\"", "\"ba\"", "\"ab\\u0063\"", "\"ca\""}, {"\"a\"", "\"abcd\"", "\"ax\"", "\"b\""}};
+  const Pool either = {{"\"abc\"", "\"acc\"", "\"bb\"", "\"cab\""}, {"\"ab\"", "\"ba\"", "\"abcb\""}};  // oneOf
+  // The enum's leaf changes seldom: it draws its failing strings and floats among the others.
+  const Pool enums = {{"\"x\"", "1.0", "1", "\"y\"", "3.5", "2.5"}, {"null", "true", "false"}};
+  std::mt19937 random(20261201);
+  const auto pick = [&random](const Pool& pool) {
+    const auto& from = random() % 20 == 0 ? pool.second : pool.first;
+    return from[random() % from.size()];
+  };
+  const auto listed = [](const std::vector<common::Error>& errors) {
+    std::string all;
+    for (const auto& e : errors) all += e.where().json_path + " " + e.message() + ";";
+    return all;
+  };
+  // The document's leaves, by place, with the pool each draws from: every round changes one or
+  // two of them (the walk kept is then the last one's but for those), now and then the shape.
+  const std::vector<const Pool*> leaves = {&numbers, &numbers, &numbers, &numbers, &numbers, &numbers, &numbers,
+                                           &strings, &strings, &strings, &enums, &strings, &strings,
+                                           &numbers, &numbers, &numbers, &either};
+  std::vector<std::string> value;
+  for (const Pool* pool : leaves) value.push_back(pool->first[1]);
+  std::size_t invalid = 0, cases = 0;
+  for (int round = 0; round < 3000; ++round) {
+    for (int changes = 1 + static_cast<int>(random() % 2); changes > 0; --changes) {
+      const std::size_t leaf = random() % leaves.size();
+      value[leaf] = pick(*leaves[leaf]);
+    }
+    const bool wide = round % 97 == 96;  // another shape: one more element in "n"
+    const auto& v = value;
+    const std::string text = R"({"n":[)" + v[0] + "," + v[1] + "," + v[2] + (wide ? ",0.0" : "") + R"(],"u":[)" + v[3] +
+                             "," + v[4] + "," + v[5] + R"(],"m":)" + v[6] + R"(,"s":[)" + v[7] + "," + v[8] + "," + v[9] +
+                             R"(],"e":)" + v[10] + R"(,"c":{"k":[)" + (round % 41 == 40 ? "2" : "1") + R"(,"y"]},"o":{"p":)" +
+                             v[11] + R"(,"q":)" + v[12] + R"(},"x":[)" + v[13] + "," + v[14] + "," + v[15] + R"(],"w":)" +
+                             v[16] + "}";
+    CAPTURE(text);
+    auto doc = common::parse_json_document(text);
+    REQUIRE(doc.ok());
+    const std::string want = listed(common::schema::CompiledSchema(schema).validate(ojson::parse(text), 8));
+    CHECK(listed(compiled.validate(doc->root(), 8)) == want);
+    CHECK(listed(compiled.validate(ojson::parse(text), 8)) == want);
+    invalid += want.empty() ? 0 : 1;
+    ++cases;
+  }
+  // Both verdicts drawn often: the pools straddle the bounds.
+  CHECK(invalid > cases / 10);
+  CHECK(invalid < cases * 9 / 10);
 }
