@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/json_document_reader.hpp"
+#include "shape_edits.hpp"
 
 namespace {
 
@@ -22,7 +23,7 @@ bool same_shape(const std::string& a, const std::string& b) {
 }
 
 // An array of n numbers, each written as `number` but the last as `last`.
-std::string numbers(std::size_t n, const std::string& number, const std::string& last) {
+std::string array_of_numbers(std::size_t n, const std::string& number, const std::string& last) {
   std::string text = "{\"w\":[";
   for (std::size_t i = 0; i + 1 < n; ++i) text.append(number).append(",");
   return text.append(last).append("]}");
@@ -31,25 +32,13 @@ std::string numbers(std::size_t n, const std::string& number, const std::string&
 }  // namespace
 
 TEST_CASE("document shape: the same containers, keys and scalar types, whatever the scalars' values") {
-  const std::string base = R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})";
+  const std::string base = shape_edits::kBase;
   CHECK(same_shape(base, base));
-  // Other strings (escaped or not, of other lengths), other numbers stored alike, other spacing,
-  // a key written with an escape that reads the same.
-  CHECK(same_shape(base, R"({"name":"b\u00e9 and more","w":[1e3,-2.75,7],"on":true,"n":null,"o":{"k":"\"","e":[]}})"));
+  CHECK(same_shape(base, shape_edits::kSameShape));
+  // Strings with escapes, other spacing, a key written with an escape that reads the same.
+  CHECK(same_shape(base, R"({"name":"b\u00e9","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"\"","e":[]}})"));
   CHECK(same_shape(base, R"({ "n\u0061me" : "a", "w" : [0.5, -1.25, 3], "on":true, "n":null, "o":{"k":"v","e":[ ]} })"));
-  for (const char* other : {
-           R"({"name":"a","w":[0.5,-1.25,3.5],"on":true,"n":null,"o":{"k":"v","e":[]}})",    // 3 -> 3.5: two slots
-           R"({"name":"a","w":[0.5,-1.25,-3],"on":true,"n":null,"o":{"k":"v","e":[]}})",     // unsigned -> integer
-           R"({"nbme":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})",      // a key's byte
-           R"({"names":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})",     // a key's length
-           R"({"name":"a","w":[0.5,-1.25,3,4],"on":true,"n":null,"o":{"k":"v","e":[]}})",    // a size
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[1]}})",     // a nested size
-           R"({"name":"a","w":[0.5,-1.25,3],"on":false,"n":null,"o":{"k":"v","e":[]}})",     // a boolean
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":0,"o":{"k":"v","e":[]}})",         // a type
-           R"({"name":1,"w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})",        // a string's type
-           R"({"w":[0.5,-1.25,3],"name":"a","on":true,"n":null,"o":{"k":"v","e":[]}})",      // the order
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":[{"k":"v","e":[]}]})",    // the nesting
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"e":[],"k":"v"}})"}) {   // nested order
+  for (const char* other : shape_edits::kOtherShapes) {
     CAPTURE(other);
     CHECK_FALSE(same_shape(base, other));
   }
@@ -57,16 +46,16 @@ TEST_CASE("document shape: the same containers, keys and scalar types, whatever 
 
 TEST_CASE("document shape: documents past the first block of nodes, and past the limit") {
   // 3,000 floats take 6,001 slots: the document's nodes span three blocks.
-  const std::string floats = numbers(3000, "0.5", "0.5");
-  CHECK(same_shape(floats, numbers(3000, "1.5", "-2.5")));
-  CHECK_FALSE(same_shape(floats, numbers(3000, "0.5", "2")));    // the last slot's tag, in the third block
-  CHECK_FALSE(same_shape(floats, numbers(3001, "0.5", "0.5")));  // one more
+  const std::string floats = array_of_numbers(3000, "0.5", "0.5");
+  CHECK(same_shape(floats, array_of_numbers(3000, "1.5", "-2.5")));
+  CHECK_FALSE(same_shape(floats, array_of_numbers(3000, "0.5", "2")));    // the last slot's tag, in the third block
+  CHECK_FALSE(same_shape(floats, array_of_numbers(3001, "0.5", "0.5")));  // one more
   common::DocumentShape shape;
   CHECK_FALSE(shape.matches(shape_doc(floats)));  // nothing kept yet
   CHECK(shape.take(shape_doc(floats)));
   CHECK_FALSE(shape.empty());
   // More slots than kMaxNodes: not kept, and what was kept is gone.
-  CHECK_FALSE(shape.take(shape_doc(numbers(common::DocumentShape::kMaxNodes, "7", "7"))));
+  CHECK_FALSE(shape.take(shape_doc(array_of_numbers(common::DocumentShape::kMaxNodes, "7", "7"))));
   CHECK(shape.empty());
   CHECK_FALSE(shape.matches(shape_doc(floats)));
 }

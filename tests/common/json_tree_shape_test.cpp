@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "shape_edits.hpp"
+
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -22,24 +24,11 @@ bool same_tree_shape(const char* a, const char* b) {
 }  // namespace
 
 TEST_CASE("tree shape: the same containers, keys and scalar types, whatever the strings and numbers") {
-  const char* base = R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})";
-  CHECK(same_tree_shape(base, base));
-  CHECK(same_tree_shape(base, R"({"name":"b and more","w":[1e3,-2.75,7],"on":true,"n":null,"o":{"k":"","e":[]}})"));
-  for (const char* other : {
-           R"({"name":"a","w":[0.5,-1.25,3.5],"on":true,"n":null,"o":{"k":"v","e":[]}})",    // unsigned -> float
-           R"({"name":"a","w":[0.5,-1.25,-3],"on":true,"n":null,"o":{"k":"v","e":[]}})",     // unsigned -> integer
-           R"({"nbme":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})",      // a key's byte
-           R"({"names":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[]}})",     // a key's length
-           R"({"name":"a","w":[0.5,-1.25,3,4],"on":true,"n":null,"o":{"k":"v","e":[]}})",    // a size
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"k":"v","e":[1]}})",     // a nested size
-           R"({"name":"a","w":[0.5,-1.25,3],"on":false,"n":null,"o":{"k":"v","e":[]}})",     // a boolean
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":0,"o":{"k":"v","e":[]}})",         // a type
-           R"({"w":[0.5,-1.25,3],"name":"a","on":true,"n":null,"o":{"k":"v","e":[]}})",      // the order
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":[{"k":"v","e":[]}]})",    // the nesting
-           R"({"name":"a","w":[0.5,-1.25,3],"on":true,"n":null,"o":{"e":[],"k":"v"}})",      // nested order
-           R"([])"}) {
+  CHECK(same_tree_shape(shape_edits::kBase, shape_edits::kBase));
+  CHECK(same_tree_shape(shape_edits::kBase, shape_edits::kSameShape));
+  for (const char* other : shape_edits::kOtherShapes) {
     CAPTURE(other);
-    CHECK_FALSE(same_tree_shape(base, other));
+    CHECK_FALSE(same_tree_shape(shape_edits::kBase, other));
   }
 }
 
