@@ -840,13 +840,12 @@ ShapeMemo<Shape>& shape_memo() {
 template <class V, bool kRecord>
 class Run {
  public:
-  // Where a tree's values and keys are in its TreeShape's order (TreeView::address() -> place).
-  using TreePlaces = std::unordered_map<const void*, std::uint32_t>;
-  // With `checks`, the walk (which then reads no RootMemo) notes each check that reads a value;
-  // a tree's walk names their places by `places`.
+  // With `checks`, the walk (which then reads no RootMemo) notes each check that reads a value: a
+  // document's by its slot, a tree's by what it read (TreeView::address(), into `read`, the
+  // check's place its index there until name_places() names the tree's place).
   Run(std::size_t max_errors, std::uint64_t schema, std::vector<LeafCheck>* checks = nullptr,
-      const TreePlaces* places = nullptr)
-      : max_(max_errors), schema_(schema), checks_(checks), places_(places) {
+      std::vector<const void*>* read = nullptr)
+      : max_(max_errors), schema_(schema), checks_(checks), read_(read) {
     if constexpr (kRecord) frames_.reserve(32);
   }
 
@@ -944,7 +943,8 @@ class Run {
       if constexpr (std::is_same_v<V, common::JsonView>) {
         checks_->push_back({kind, answer, v.index(), &n});
       } else {
-        checks_->push_back({kind, answer, places_->at(v.address()), &n});
+        checks_->push_back({kind, answer, static_cast<std::uint32_t>(read_->size()), &n});
+        read_->push_back(v.address());
       }
     }
   }
@@ -1280,7 +1280,7 @@ class Run {
   std::size_t max_;
   std::uint64_t schema_;  // CompiledSchema::Impl::id
   std::vector<LeafCheck>* checks_;
-  const TreePlaces* places_;
+  std::vector<const void*>* read_;
   int quiet_ = 0;
   std::vector<common::Error> errors_;
   std::vector<Frame> frames_;
@@ -1332,6 +1332,36 @@ bool valid_document(const CompiledSchema::Impl& schema, common::JsonView root) {
   return true;
 }
 
+// Each check's place in `places` (a tree's, in its TreeShape's order), from what it read
+// (`read[check.place]`): one pass over the places with a small table of the addresses read.
+// False when one read is at no place (never: a walk reads only the tree's values and keys).
+bool name_places(std::vector<LeafCheck>& checks, const std::vector<const void*>& read,
+                 const std::vector<common::TreeShape::Place>& places) {
+  constexpr std::uint32_t kNone = 0xFFFFFFFFU;
+  std::size_t capacity = 16;
+  while (capacity < 2 * read.size()) capacity *= 2;
+  struct Slot {
+    const void* address = nullptr;
+    std::uint32_t place = kNone;
+  };
+  std::vector<Slot> table(capacity);
+  const auto slot_of = [&](const void* a) -> Slot& {
+    std::size_t at = (reinterpret_cast<std::uintptr_t>(a) * 0x9E3779B97F4A7C15ULL) >> 40 & (capacity - 1);
+    while (table[at].address != nullptr && table[at].address != a) at = (at + 1) & (capacity - 1);
+    return table[at];
+  };
+  for (const void* a : read) slot_of(a).address = a;
+  for (std::uint32_t i = 0; i < places.size(); ++i) {
+    const void* a = TreeView::of(places[i]).address();
+    if (Slot& s = slot_of(a); s.address == a) s.place = i;
+  }
+  for (LeafCheck& c : checks) {
+    c.place = slot_of(read[c.place]).place;
+    if (c.place == kNone) return false;
+  }
+  return true;
+}
+
 // The same for an ordered_json tree (whose places are listed by its TreeShape).
 bool valid_tree(const CompiledSchema::Impl& schema, const ojson& tree) {
   thread_local std::vector<common::TreeShape::Place> places;
@@ -1341,14 +1371,25 @@ bool valid_tree(const CompiledSchema::Impl& schema, const ojson& tree) {
       last != nullptr && last->shape.matches(tree, places) && answers_as_before<TreeView, common::TreeShape>(*last, at)) {
     return true;
   }
-  common::TreeShape shape;
-  if (!shape.take(tree, places)) return Run<TreeView, false>(1, schema.id).check(*schema.root, TreeView(tree));
-  Run<TreeView, false>::TreePlaces where;
-  where.reserve(places.size());
-  for (std::uint32_t i = 0; i < places.size(); ++i) where.emplace(TreeView::of(places[i]).address(), i);
+  // A tree too big for its shape to be kept is walked alone; the next of this schema whose root
+  // is as big is taken for another such (a guess that costs nothing when wrong but a memo missed)
+  // rather than taken to the shape's limit again.
+  thread_local struct {
+    std::uint64_t schema = 0;
+    std::size_t root_size = 0;
+  } too_big;
+  if (too_big.schema == schema.id && too_big.root_size == tree.size()) {
+    return Run<TreeView, false>(1, schema.id).check(*schema.root, TreeView(tree));
+  }
   std::vector<LeafCheck> checks;
-  if (!Run<TreeView, false>(1, schema.id, &checks, &where).check(*schema.root, TreeView(tree))) return false;
-  memo.keep(schema.id, std::move(shape), std::move(checks), at);
+  std::vector<const void*> read;
+  if (!Run<TreeView, false>(1, schema.id, &checks, &read).check(*schema.root, TreeView(tree))) return false;
+  common::TreeShape shape;
+  if (!shape.take(tree, places)) {
+    too_big = {schema.id, tree.size()};
+    return true;
+  }
+  if (name_places(checks, read, places)) memo.keep(schema.id, std::move(shape), std::move(checks), at);
   return true;
 }
 
