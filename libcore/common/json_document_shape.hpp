@@ -21,7 +21,7 @@ namespace common {
 
 class DocumentShape {
  public:
-  // Larger documents are not kept: a shape costs 8 bytes a node and its keys' bytes.
+  // Larger documents are not kept: a shape costs 16 bytes a slot and its keys' bytes.
   static constexpr std::size_t kMaxNodes = std::size_t{1} << 16;
   static constexpr std::size_t kMaxKeyBytes = std::size_t{1} << 20;
 
