@@ -63,22 +63,14 @@ class ShapeMemo {
     }
   };
 
-  [[nodiscard]] const Entry* find(std::uint64_t schema) const {
-    for (const Entry& e : entries_) {
-      if (e.schema == schema) return &e;
-    }
-    return nullptr;
-  }
+  [[nodiscard]] const Entry* find(std::uint64_t schema) const { return entry(entries_, schema); }
 
   // Keeps a walk of `schema` (its instance's shape, and the checks of values it made), in place
   // of the one kept before; `at(place)` is the instance's value there. Checks past kMaxChecks
   // keep nothing.
   template <class At>
   void keep(std::uint64_t schema, Shape&& shape, std::vector<LeafCheck>&& checks, At at) {
-    Entry* e = nullptr;
-    for (Entry& one : entries_) {
-      if (one.schema == schema) e = &one;
-    }
+    Entry* e = entry(entries_, schema);
     if (e == nullptr) {
       if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
       e = &entries_.emplace_back();
@@ -108,6 +100,14 @@ class ShapeMemo {
   }
 
  private:
+  template <class Entries>
+  static auto entry(Entries& entries, std::uint64_t schema) -> decltype(&entries.front()) {
+    for (auto& e : entries) {
+      if (e.schema == schema) return &e;
+    }
+    return nullptr;
+  }
+
   static constexpr std::size_t kMaxEntries = 4;
   std::vector<Entry> entries_;
 };
