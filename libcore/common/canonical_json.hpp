@@ -41,14 +41,20 @@ class CompactJsonWriter {
   [[nodiscard]] std::string_view text() const { return {out_.data(), len_}; }
   [[nodiscard]] std::string take() {
     out_.resize(len_);
+    std::string text = std::move(out_);
+    // The writer starts again from nothing: an empty text (whatever a moved-from string holds)
+    // and no open container, even where the one taken was left unfinished.
+    out_ = std::string();
     len_ = 0;
-    return std::move(out_);
+    need_comma_ = after_key_ = false;
+    depth_ = 0;
+    return text;
   }
 
  private:
   // The text is out_'s first len_ bytes; the rest of out_ is room already allocated and
   // initialised, so that a token is written with plain stores (std::string's own growth
-  // zero-fills what it adds, a generic call per token: 40% of a key's cost).
+  // zero-fills what it adds: a generic call and a fill per token, more than half of a key's cost).
   [[nodiscard]] char* room(std::size_t bytes) {
     if (out_.size() - len_ < bytes) grow(bytes);
     return out_.data() + len_;

@@ -199,5 +199,8 @@ TEST_CASE("canonical_json: random documents equal the plain spelling, across eve
     }
     CHECK(w.take() == m.text);
     CHECK(w.text().empty());
+    w.begin_array();  // a writer taken from starts again from nothing
+    w.end_array();
+    CHECK(w.take() == "[]");
   }
 }
