@@ -235,6 +235,9 @@ class ReadReceipt {
   [[nodiscard]] std::optional<std::string_view> member_span(std::string_view key) const;
   // Bytes of nodes built so far (what the rules' reads have cost; tests hold it bounded).
   [[nodiscard]] std::size_t built_bytes() const { return arena_.used; }
+  // The document's text, taken out for its storage to serve again (a stream reader's next line);
+  // the receipt must not be read after.
+  [[nodiscard]] std::string take_text() { return std::move(document_.text()); }
 
  private:
   friend class Json;

@@ -55,6 +55,11 @@ using ParsedRecord = common::Expected<PreparedRecord, StreamError>;
 // line was.
 std::optional<StreamError> read_records(int fd, const std::string& name, std::size_t jobs, MultiRun& run) {
   std::optional<StreamError> record_error;
+  // Texts of folded records, whose storage the next lines are read into (PreparedRecord::text):
+  // a few, each at most kSpareBytes, so that a huge record does not stay held.
+  constexpr std::size_t kSpareLines = 8;
+  constexpr std::size_t kSpareBytes = std::size_t{1} << 20;
+  std::vector<std::string> spare;
   common::InOrderFold<ParsedRecord> records(
       jobs,
       [&name](std::string&& line, std::int64_t number, std::size_t index) {
@@ -66,11 +71,19 @@ std::optional<StreamError> read_records(int fd, const std::string& name, std::si
           return false;
         }
         run.add(*record);
+        if (spare.size() < kSpareLines && record->text.capacity() <= kSpareBytes) {
+          spare.push_back(std::move(record->text));
+        }
         return true;
       });
   auto take = [&](std::string& line, std::int64_t n) -> std::optional<StreamError> {
-    if (blank(line) || records.offer(line, n)) return std::nullopt;
-    return record_error;
+    if (blank(line)) return std::nullopt;
+    if (!records.offer(line, n)) return record_error;
+    if (!spare.empty()) {  // `line` went with its record: the next one is read into a spare
+      line = std::move(spare.back());
+      spare.pop_back();
+    }
+    return std::nullopt;
   };
   auto stop = for_each_line(fd, kMaxRecordBytes, name, [&](std::int64_t n) { return too_long_message(name, n); }, take);
   if (record_error || !records.drain()) return record_error;

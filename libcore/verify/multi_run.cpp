@@ -47,10 +47,14 @@ PreparedRecord prepare_record(common::JsonDocument&& receipt, std::size_t index)
   p.schema = schema_check(root, "schema[" + std::to_string(index) + "]");
   p.label = describe_receipt(root);
   p.traced = root.is_object() && root.find("trace_id").has_value();
-  if (p.schema.status != CheckStatus::pass) return p;
-  const reconcile::ReadReceipt read(std::move(receipt));  // containers built as the rules read them
+  if (p.schema.status != CheckStatus::pass) {
+    p.text = std::move(receipt.text());
+    return p;
+  }
+  reconcile::ReadReceipt read(std::move(receipt));  // containers built as the rules read them
   p.own = reconcile::reconcile_receipt(read, derive_every_record());
   p.facts = reconcile::record_facts(read);
+  p.text = read.take_text();
   return p;
 }
 
@@ -77,6 +81,8 @@ void MultiRun::add(PreparedRecord& record) {
       if (r.skipped_rules.empty()) add_skipped_rule(14);
     }
     rec = reconcile_check(r, rec.name);
+    // Back with the record: its buffers are freed by the thread that prepared it (--jobs).
+    record.own = std::move(r);
   } else {
     if (all_valid_) {
       all_valid_ = false;

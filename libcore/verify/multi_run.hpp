@@ -62,6 +62,10 @@ struct PreparedRecord {
   std::optional<reconcile::RecordFacts> facts;  // what the cross-record rules read; the same
   ReceiptLabel label;
   bool traced = false;                      // an object with a trace_id member
+  // The record's text, no longer read: its storage for the stream reader's next line, so that
+  // lines are neither allocated nor freed once a stream is under way (with --jobs, a line freed
+  // by the worker that read it cost the allocator more than it costs to keep it).
+  std::string text;
 };
 
 // Pure: no state, no observer; `receipt` is taken over and released. verify multi reads each

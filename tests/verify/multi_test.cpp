@@ -309,6 +309,25 @@ TEST_CASE("multi: a record read as a document is checked by the rules only when 
   CHECK_FALSE(q.own.has_value());
   CHECK_FALSE(q.facts.has_value());
   CHECK_FALSE(q.traced);
+  // Each hands its text back, whose storage the stream reader reads the next line into.
+  CHECK(p.text == golden[0]);
+  CHECK(q.text == "[{},{},{}]");
+}
+
+TEST_CASE("multi: a folded record gets its own result back, to be freed where it was made") {
+  const auto golden = bundle();
+  verify::MultiRun run({}, nullptr);
+  for (std::size_t i = 0; i < golden.size(); ++i) {
+    auto doc = common::parse_json_document(golden[i]);
+    REQUIRE(doc.ok());
+    auto p = verify::prepare_record(std::move(*doc), i);
+    REQUIRE(p.own.has_value());
+    const auto evaluated = p.own->rules_evaluated;
+    run.add(p);
+    REQUIRE(p.own.has_value());
+    CHECK(p.own->rules_evaluated == evaluated);
+  }
+  CHECK(run.finish().overall == "pass");
 }
 
 // Records repeat their topology and policies byte for byte; the schema check and the engine's

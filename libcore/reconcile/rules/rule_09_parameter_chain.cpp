@@ -63,7 +63,9 @@ class ParameterChain final : public CrossRecordRule {
   void observe(std::size_t index, RecordNotes& notes) override {
     auto& n = static_cast<ChainNotes&>(notes);
     if (index > 0) check(n);
-    prior_after_ = std::move(n.after);
+    // Copied into the storage kept, not moved: the notes' buffers are freed with their record by
+    // the thread that prepared it (--jobs), and the kept one by this one, each its own.
+    prior_after_.assign(n.after.begin(), n.after.end());
     has_prior_after_ = n.has_after;
   }
 
