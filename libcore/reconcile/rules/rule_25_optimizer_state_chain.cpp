@@ -90,7 +90,9 @@ class OptimizerStateChain final : public CrossRecordRule {
   void observe(std::size_t index, RecordNotes& notes) override {
     auto& n = static_cast<StateNotes&>(notes);
     if (index > 0 && prev_.valid && n.state.valid) check(index, n);
-    prev_ = std::move(n.state);
+    // Copied into the state kept (its maps' nodes reused), not moved: the notes are freed with
+    // their record by the thread that prepared it (--jobs), the kept state by this one.
+    prev_ = n.state;
   }
 
   void finish(FailureSink& out) override { failures_.flush(out); }
