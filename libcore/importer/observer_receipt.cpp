@@ -64,6 +64,9 @@ std::string observer_schema_version(const ordered_json& sidecar) {
 
 namespace {
 
+// The members observer_receipt can write (25 today), with room to spare.
+constexpr std::size_t kReceiptMembers = 32;
+
 // engine_block(key) gives the engine's block `key` (topology, post_update_forward,
 // post_update_loss) or nullopt; it is asked only for the blocks the receipt takes.
 template <class EngineBlock>
@@ -76,6 +79,9 @@ ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& eng
   const auto [extractor_name, extractor_version] = split_identity(extractor_identity(f.framework, f.multi));
 
   ordered_json r = ordered_json::object();
+  // Room for every member first: ordered_json's members are pairs with a const key, which a
+  // growing vector copies rather than moves, and with them every block already moved in.
+  r.get_ref<ordered_json::object_t&>().reserve(kReceiptMembers);
   r["schema_version"] = observer_schema_version(sidecar);
   r["fixture"] = f.fixture;
   r["step"] = f.step_index ? *f.step_index + 1 : 1;
