@@ -267,6 +267,25 @@ def main():
         f.truth("relabelled %s: a Rule 14 label failure" % name,
                 b"label: the receipt says" in o and name.encode() in o, repr(o[:300]))
         expect(f, bp, "relabelled " + name + " | reconcile receipt -", ["reconcile", "receipt", "-"], 0, stdin=text)
+    # A batched step is re-run without its optimizer (the reference's batched engine applies plain
+    # SGD, and so does ours): a batched momentum step (a real PyTorch one, buffers empty) imports and
+    # verifies, as with the reference; its updates' optimizer labels are not judged, the rest are.
+    src = os.path.dirname(os.path.abspath(schemas))
+    with open(os.path.join(src, "tests", "bench", "data", "pytorch_sgd_momentum_step.sidecar.json"),
+              encoding="utf-8") as fh:
+        step = json.load(fh)
+    step["batch"] = {"size": 2, "sample_order": ["s1", "s2"], "reduction": "mean"}
+    step["per_sample"] = {sid: {k: step[k] for k in ("inputs", "targets", "forward", "loss")} for sid in ("s1", "s2")}
+    batched_path = write(os.path.join(scratch, "batched.momentum.sidecar.json"), [step], lines=False)
+    _, batched_receipt, _ = expect(f, bp, "batched momentum", ["import", "pytorch", batched_path], 0, env=EPOCH0)
+    expect(f, bp, "batched momentum | verify general -", ["verify", "general", "-"], 0, stdin=batched_receipt)
+    r = json.loads(batched_receipt)
+    r["updates"][0]["from_unit"] = "zz"
+    text = (json.dumps(r, separators=(",", ":")) + "\n").encode()
+    rc, o, e = expect(f, bp, "batched relabelled from_unit | verify general -", ["verify", "general", "-", "--json"],
+                      1, stdin=text)
+    f.truth("batched relabelled from_unit: a Rule 14 label failure",
+            b"label: the receipt says" in o and b"from_unit" in o, repr(o[:300]))
     _, tampered_bundle, _ = run(bp, ["import", "pytorch", "multi", tpath], env=EPOCH0)
     expect(f, bp, "tampered import | verify multi -", ["verify", "multi", "-"], 1, stdin=tampered_bundle)
 
