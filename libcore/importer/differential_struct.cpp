@@ -7,6 +7,7 @@
 #include "importer/differential.hpp"
 #include "importer/differential_sink.hpp"
 #include "reconcile/json_access.hpp"
+#include "reconcile/member_index.hpp"
 
 #include <cstring>
 #include <string>
@@ -144,11 +145,12 @@ class StructDifferential {
   void batched_samples() {
     const ordered_json* order = member(member(&s_, "batch"), "sample_order");
     if (order && order->is_array()) {
+      const reconcile::MemberIndex<ordered_json> per_sample(member(&s_, "per_sample"));
       for (const auto& sid_json : *order) {
         if (!sid_json.is_string()) continue;
         const std::string& sid = sid_json.get_ref<const std::string&>();
         const auto found = sample_at_.find(sid);
-        const ordered_json* ss = member(member(&s_, "per_sample"), sid);
+        const ordered_json* ss = per_sample.find(sid);
         if (found == sample_at_.end() || !ss) continue;
         const receipt::engine::SampleRecord& rec = r_.samples[found->second];
         const std::string base = "per_sample." + sid;
@@ -262,11 +264,12 @@ class StructDifferential {
     std::size_t mark_;
   };
 
-  void leaf(std::string_view key, double value, const ordered_json* stored) {
-    const ordered_json* s = member(stored, key);
-    if (!is_number_json(s)) return;
+  void leaf(std::string_view key, double value, const ordered_json* stored) { leaf_value(key, value, member(stored, key)); }
+  // The same with the member `key` already found (nullptr: absent).
+  void leaf_value(std::string_view key, double value, const ordered_json* found) {
+    if (!is_number_json(found)) return;
     Scope at(path_, key);
-    sink_.compare(path_, value, s);
+    sink_.compare(path_, value, found);
   }
 
   void walk_forward(const ForwardValues& f, const ordered_json* stored) {
@@ -382,16 +385,20 @@ class StructDifferential {
     }
     if (const ordered_json* ps = object_at(stored, "per_sample")) {
       Scope at(path_, "per_sample");
-      for (const std::string& sid : sample_ids_) leaf(sid, r_.samples[sample_at_.at(sid)].loss_total, ps);
+      const reconcile::MemberIndex<ordered_json> totals(ps);
+      for (const std::string& sid : sample_ids_) {
+        leaf_value(sid, r_.samples[sample_at_.at(sid)].loss_total, totals.find(sid));
+      }
     }
     leaf("total", r_.reduced_loss_total, stored);
   }
 
   void walk_per_sample(const ordered_json* stored) {
     const auto& t = t_;
+    const reconcile::MemberIndex<ordered_json> entries(stored);
     for (const std::string& sid : sample_ids_) {
-      const ordered_json* entry = object_at(stored, sid);
-      if (!entry) continue;
+      const ordered_json* entry = entries.find(sid);
+      if (!entry || !entry->is_object()) continue;
       const std::size_t i = sample_at_.at(sid);
       const receipt::engine::Sample& smp = r_.input->batch->samples[i];
       const receipt::engine::SampleRecord& rec = r_.samples[i];

@@ -6,12 +6,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "common/json_release.hpp"
 #include "receipt/engine/general_receipt.hpp"
 #include "receipt/reproduce/reproduce.hpp"
+#include "reconcile/member_index.hpp"
 #include "reconcile/rules/core_js.hpp"
 #include "reconcile/rules/optim_common.hpp"
 
@@ -57,10 +59,17 @@ common::Result<Tree> derived_members(const Json& r, bool batched) {
     }
     if (!order || !order->is_array()) return recompute_refused("batch.sample_order.map is not a function");
     const Json* per_sample = member(r, "per_sample");
+    // Linear in the samples: per_sample indexed once (an object's own keys are what lookup finds
+    // there), each id placed once (samples[key] would scan the ids before it, and its growth copy
+    // every sample already in).
+    const MemberIndex<Json> entries(per_sample);
     Tree samples = Tree::object();
+    auto& placed = static_cast<Tree::object_t::Container&>(samples.get_ref<Tree::object_t&>());
+    placed.reserve(order->size());
+    std::unordered_map<std::string, std::size_t> at;  // key -> its place (a repeated id keeps its first)
     for (const auto& sid : *order) {
-      const std::string key = js_string(&sid);
-      const Json* s = core::lookup(per_sample, key);
+      std::string key = js_string(&sid);
+      const Json* s = per_sample && per_sample->is_object() ? entries.find(key) : core::lookup(per_sample, key);
       if (!core::truthy(s)) {
         return recompute_refused("per_sample missing entry for sample_id " + sid.dump() +
                                  " declared in batch.sample_order");
@@ -68,7 +77,11 @@ common::Result<Tree> derived_members(const Json& r, bool batched) {
       Tree one = Tree::object();
       if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = to_tree(*x);
       if (const Json* y = core::lookup(s, "targets")) one["targets"] = to_tree(*y);
-      samples[key] = std::move(one);
+      if (const auto [it, fresh] = at.try_emplace(key, placed.size()); fresh) {
+        placed.emplace_back(std::move(key), std::move(one));
+      } else {
+        (placed.begin() + static_cast<std::ptrdiff_t>(it->second))->second = std::move(one);  // as samples[key] = one
+      }
     }
     // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
     if (!samples.empty()) {
