@@ -2,7 +2,6 @@
 
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 
 #include "common/json_release.hpp"
 #include "receipt/engine/general_receipt.hpp"
@@ -137,14 +136,11 @@ common::Result<ordered_json> derived_members(const ordered_json& sidecar) {
           "sidecar declares batch but is missing the per_sample block. Multi-sample batched receipts require "
           "per_sample to be populated for every sample in batch.sample_order.");
     }
-    // Linear in the samples: per_sample indexed once, each id placed once (samples[id] would scan
-    // the ids before it, and its growth copy every sample already in).
+    // Linear in the samples: per_sample indexed once, each id placed once (member_index.hpp).
     const reconcile::MemberIndex<ordered_json> entries(per_sample);
     const ordered_json& order = (*batch)["sample_order"];
     ordered_json samples = ordered_json::object();
-    auto& placed = static_cast<ordered_json::object_t::Container&>(samples.get_ref<ordered_json::object_t&>());
-    placed.reserve(order.size());
-    std::unordered_map<std::string_view, std::size_t> at;  // id -> its place (a repeated id keeps its first)
+    reconcile::MemberFiller placed(samples, order.size());
     for (const auto& sid : order) {
       const std::string& id = sid.get_ref<const std::string&>();
       const ordered_json* s = entries.find(id);
@@ -155,11 +151,7 @@ common::Result<ordered_json> derived_members(const ordered_json& sidecar) {
       ordered_json one = ordered_json::object();
       if (const ordered_json* x = member(*s, "inputs")) one["inputs"] = *x;
       if (const ordered_json* y = member(*s, "targets")) one["targets"] = *y;
-      if (const auto [it, fresh] = at.try_emplace(id, placed.size()); fresh) {
-        placed.emplace_back(id, std::move(one));
-      } else {
-        placed[it->second].second = std::move(one);  // as samples[id] = one would
-      }
+      placed.assign(id, std::move(one));
     }
     in["per_sample"] = std::move(samples);
     return in;

@@ -5,6 +5,7 @@
 // enough for it to pay; it answers what member() answers (keys are unique in both readings: the
 // readers keep one value per key). The object must outlive the index and not change under it.
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -44,6 +45,28 @@ class MemberIndex {
   const J* object_;
   mutable std::unordered_map<std::string_view, const J*> index_;
   mutable bool built_ = false;
+};
+
+// object[key] = value for many keys, each a hash lookup rather than ordered_json's scan of the
+// keys before it, and without its growth (which copies every member already in: pairs with a
+// const key are copied, not moved). The same object: a key met again keeps its first place and
+// takes the last value. `object` must be an empty object, and not be touched while this fills it.
+class MemberFiller {
+ public:
+  MemberFiller(Tree& object, std::size_t members) : members_(static_cast<Tree::object_t::Container&>(object.get_ref<Tree::object_t&>())) {
+    members_.reserve(members);
+  }
+  void assign(std::string key, Tree value) {
+    if (const auto [it, fresh] = at_.try_emplace(key, members_.size()); !fresh) {
+      (members_.begin() + static_cast<std::ptrdiff_t>(it->second))->second = std::move(value);
+      return;
+    }
+    members_.emplace_back(std::move(key), std::move(value));
+  }
+
+ private:
+  Tree::object_t::Container& members_;
+  std::unordered_map<std::string, std::size_t> at_;  // key -> its place
 };
 
 }  // namespace reconcile

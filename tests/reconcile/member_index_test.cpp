@@ -71,3 +71,23 @@ TEST_CASE("member_index: the rules' read form's index finds what member() finds,
   CHECK(reconcile::MemberIndex<reconcile::Json>(&array.root()).find("0") == nullptr);
   CHECK(reconcile::MemberIndex<reconcile::Json>(nullptr).find("k0") == nullptr);
 }
+
+TEST_CASE("member_index: a filler makes the object operator[] makes, repeated keys in their first place") {
+  for (const int n : {0, 1, 5, 40}) {
+    CAPTURE(n);
+    std::vector<std::string> keys;
+    for (int i = n; i-- > 0;) keys.push_back(member_index_test::key_of(i));
+    if (n > 3) {
+      keys.push_back(member_index_test::key_of(2));  // again: a new value at its first place
+      keys.push_back("");
+    }
+    reconcile::Tree expected = reconcile::Tree::object();
+    reconcile::Tree filled = reconcile::Tree::object();
+    reconcile::MemberFiller filler(filled, keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      expected[keys[k]] = k;
+      filler.assign(keys[k], k);
+    }
+    CHECK(filled.dump() == expected.dump());
+  }
+}

@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -60,13 +59,10 @@ common::Result<Tree> derived_members(const Json& r, bool batched) {
     if (!order || !order->is_array()) return recompute_refused("batch.sample_order.map is not a function");
     const Json* per_sample = member(r, "per_sample");
     // Linear in the samples: per_sample indexed once (an object's own keys are what lookup finds
-    // there), each id placed once (samples[key] would scan the ids before it, and its growth copy
-    // every sample already in).
+    // there), each id placed once (member_index.hpp).
     const MemberIndex<Json> entries(per_sample);
     Tree samples = Tree::object();
-    auto& placed = static_cast<Tree::object_t::Container&>(samples.get_ref<Tree::object_t&>());
-    placed.reserve(order->size());
-    std::unordered_map<std::string, std::size_t> at;  // key -> its place (a repeated id keeps its first)
+    MemberFiller placed(samples, order->size());
     for (const auto& sid : *order) {
       std::string key = js_string(&sid);
       const Json* s = per_sample && per_sample->is_object() ? entries.find(key) : core::lookup(per_sample, key);
@@ -77,11 +73,7 @@ common::Result<Tree> derived_members(const Json& r, bool batched) {
       Tree one = Tree::object();
       if (const Json* x = core::lookup(s, "inputs")) one["inputs"] = to_tree(*x);
       if (const Json* y = core::lookup(s, "targets")) one["targets"] = to_tree(*y);
-      if (const auto [it, fresh] = at.try_emplace(key, placed.size()); fresh) {
-        placed.emplace_back(std::move(key), std::move(one));
-      } else {
-        (placed.begin() + static_cast<std::ptrdiff_t>(it->second))->second = std::move(one);  // as samples[key] = one
-      }
+      placed.assign(std::move(key), std::move(one));
     }
     // The batched engine reads each sample's inputs; the top-level pair only has to be well formed.
     if (!samples.empty()) {
