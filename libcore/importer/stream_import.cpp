@@ -23,13 +23,26 @@ const std::string kKeyAndPlaceholder = kField.substr(1, kField.size() - 2);  // 
 
 }  // namespace
 
-StreamImport::StreamImport(const ImportOptions& options, std::string source_hash,
-                           std::function<void(std::string_view)> write)
+StreamImport::StreamImport(const ImportOptions& options, std::optional<std::string> source_hash,
+                           std::function<void(std::string_view)> write, SourcePlaceholder placeholder)
     : options_(options),
       label_(caller_label(options.framework, true)),
-      source_hash_(std::move(source_hash)),
+      placeholder_(std::move(placeholder)),
       write_(std::move(write)),
-      facts_(std::string(framework_name(options.framework)), label_) {}
+      facts_(std::string(framework_name(options.framework)), label_) {
+  if (source_hash) source_hash_known(*source_hash);
+}
+
+void StreamImport::source_hash_known(const std::string& source_hash) {
+  if (!source_hash_pending()) return;
+  known_storage_ = std::make_unique<Known>(Known{source_hash, {}});
+  if (trace_from_placeholder_) known_storage_->trace_id = facts_.trace_id(source_hash);
+  // Release: a thread that sees the pointer sees what it points to.
+  known_.store(known_storage_.get(), std::memory_order_release);
+  for (auto& [i, step] : held_) emit_known(i, step);
+  held_.clear();
+  held_bytes_ = 0;
+}
 
 common::Status StreamImport::add_line(std::string_view line) { return add_line(std::string(line)); }
 
@@ -84,11 +97,20 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
   f.multi = true;
   // Record 0 names the bundle; the others are prepared once it is folded.
   f.fixture = (i == 0 ? p.facts.name : first_name_) + "-imported-multi-step-step-" + std::to_string(i);
-  f.source_hash = source_hash_;
+  // The source hash, or its placeholder while it is not known (patched when the record is written).
+  const Known* known = known_.load(std::memory_order_acquire);
+  f.source_hash = known ? known->source_hash : placeholder_.source_hash();
+  p.hash_pending = known == nullptr;
+  if (i == 0) {
+    f.trace_id = receipts_trace_id(p.facts.trace_id, f.source_hash);
+    p.trace_pending = p.hash_pending && !p.facts.trace_id;
+  } else {
+    f.trace_id = trace_from_placeholder_ && known ? known->trace_id : trace_id_;
+    p.trace_pending = p.hash_pending && trace_from_placeholder_;
+  }
   f.import_timestamp = options_.import_timestamp;
   f.differential_tolerance = options_.differential_tolerance;
   f.differential_passed = w->outcome.passed;
-  f.trace_id = i == 0 ? receipts_trace_id(p.facts.trace_id, source_hash_) : trace_id_;
   f.step_index = static_cast<std::int64_t>(i);
   p.witnessed = true;
   p.outcome = std::move(w->outcome);
@@ -142,7 +164,9 @@ common::Status StreamImport::fold(PreparedStep& step) {
   facts_.observe(i, step.facts);
   if (i == 0) {
     first_name_ = facts_.framework_name();
-    trace_id_ = facts_.trace_id(source_hash_);
+    const Known* known = known_.load(std::memory_order_acquire);
+    trace_id_ = facts_.trace_id(known ? known->source_hash : placeholder_.source_hash());
+    trace_from_placeholder_ = known == nullptr && !step.facts.trace_id;
   }
   if (witness_error_) return {};
   if (step.witness_error) {
@@ -151,8 +175,30 @@ common::Status StreamImport::fold(PreparedStep& step) {
   }
   if (!step.witnessed) return {};  // prepared without the witness, which an earlier failure made moot
   outcome_.steps.push_back(std::move(step.outcome));
-  emit(i, step);
+  if (source_hash_pending()) {
+    held_bytes_ += step.line.size() + step.text.size() + step.plain.size();
+    held_.emplace_back(i, std::move(step));
+  } else {
+    emit_known(i, step);
+  }
   return {};
+}
+
+void StreamImport::emit_known(std::size_t i, PreparedStep& step) {
+  if (step.hash_pending) {
+    const std::string& hash = known_.load(std::memory_order_acquire)->source_hash;
+    const bool patched = placeholder_.patch(step.text, hash, step.trace_pending) &&
+                         (step.plain.empty() || placeholder_.patch(step.plain, hash, step.trace_pending));
+    if (!patched && !step.emit_error) {
+      // A sidecar spelling the placeholder (or a receipt that could not be patched whole): this
+      // record again, with the hash.
+      ++prepared_again_;
+      PreparedStep again = prepare(std::move(step.line), i);
+      emit(i, again);
+      return;
+    }
+  }
+  emit(i, step);
 }
 
 void StreamImport::emit(std::size_t i, PreparedStep& step) {
@@ -188,6 +234,7 @@ void StreamImport::emit(std::size_t i, PreparedStep& step) {
 
 common::Result<StreamOutcome> StreamImport::finish() {
   const auto fail = [&](const std::string& message) { return common::Error::malformed(label_ + ": " + message); };
+  if (source_hash_pending()) return fail("internal: the receipts were finished before the stream's hash was known");
   if (records_ == 0) {
     return fail("sidecar JSONL stream contains zero records. Multi-step ingestion requires ≥1 record (one JSON "
                 "object per line, in step order).");

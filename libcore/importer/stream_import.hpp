@@ -21,8 +21,16 @@
 // Each receipt is written with a placeholder bundle_root_digest of the digest's length; finish()
 // gives the digest (sha256 of the receipts' canonical bytes without the field) and the offsets, in
 // the bytes written, where it replaces the placeholder (patch_digests).
+//
+// The stream's source hash may come after the first records (its reading runs beside the import,
+// stream_file_import.cpp): until source_hash_known(), records are prepared with a placeholder
+// (source_placeholder.hpp) and folded into a queue; their receipts are patched and written, in
+// order, once it is known. The bytes are those of an import that knew the hash from the start.
+#include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +40,7 @@
 #include "common/result.hpp"
 #include "common/sha256.hpp"
 #include "importer/observer_import.hpp"
+#include "importer/source_placeholder.hpp"
 #include "importer/stream_facts.hpp"
 
 namespace importer {
@@ -57,13 +66,17 @@ struct PreparedStep {
   std::vector<std::size_t> placeholders;     // their offsets in text
   std::size_t field_at = std::string::npos;  // where the one bundle_root_digest field starts in text, or:
   std::string plain;                         // the receipt emitted without the field
+  bool hash_pending = false;                 // text and plain carry the source hash's placeholder,
+  bool trace_pending = false;                // and their trace_id its first half
 };
 
 class StreamImport {
  public:
   // `source_hash`: "sha256:<hex>" of the whole stream's bytes (receipts carry it, and a stream
-  // without trace_id takes its trace_id from it). `write` takes each receipt line in turn.
-  StreamImport(const ImportOptions& options, std::string source_hash, std::function<void(std::string_view)> write);
+  // without trace_id takes its trace_id from it), or nullopt until source_hash_known() gives it.
+  // `write` takes each receipt line in turn.
+  StreamImport(const ImportOptions& options, std::optional<std::string> source_hash,
+               std::function<void(std::string_view)> write, SourcePlaceholder placeholder = {});
 
   // One line of the stream, its "\n" and a "\r" before it removed. A line that is blank (JavaScript
   // whitespace only) is not a record.
@@ -77,18 +90,42 @@ class StreamImport {
   // The next record, prepared, in stream order; a record's own failure ends the stream.
   [[nodiscard]] common::Status fold(PreparedStep& step);
   [[nodiscard]] std::size_t records() const { return records_; }
-  // After the last line (and at least one record).
+  // The fold's thread, once: the source hash, when the constructor had none. The records folded
+  // so far are written.
+  void source_hash_known(const std::string& source_hash);
+  [[nodiscard]] bool source_hash_pending() const { return known_.load(std::memory_order_acquire) == nullptr; }
+  // Bytes of the records folded and held for the source hash.
+  [[nodiscard]] std::size_t held_bytes() const { return held_bytes_; }
+  // Records prepared again once the hash was known, their placeholder not where it was written.
+  [[nodiscard]] std::size_t prepared_again() const { return prepared_again_; }
+  // After the last line (and at least one record), the source hash known.
   [[nodiscard]] common::Result<StreamOutcome> finish();
 
  private:
   // The checks, the facts and, when `witness`, the engine's re-run into `p`; the receipt, when
   // there is one.
   std::optional<nlohmann::ordered_json> checked_receipt(PreparedStep& p, std::size_t i, bool witness) const;
+  // Writes a folded record, its placeholders replaced first (or the record prepared again, when
+  // they are not where they were written).
+  void emit_known(std::size_t i, PreparedStep& step);
   void emit(std::size_t i, PreparedStep& step);
 
+  // What the source hash gives, published once to every preparing thread.
+  struct Known {
+    std::string source_hash;
+    std::string trace_id;  // the receipts' trace_id, when record 0 took it from the placeholder
+  };
+
   ImportOptions options_;
-  std::string label_, source_hash_;
+  std::string label_;
+  SourcePlaceholder placeholder_;
+  std::unique_ptr<Known> known_storage_;
+  std::atomic<const Known*> known_{nullptr};
   std::string first_name_, trace_id_;  // record 0's framework name, the receipts' trace_id
+  bool trace_from_placeholder_ = false;  // trace_id_ is the placeholder's half (record 0 had none)
+  std::deque<std::pair<std::size_t, PreparedStep>> held_;  // folded before the hash was known
+  std::size_t held_bytes_ = 0;
+  std::size_t prepared_again_ = 0;
   std::function<void(std::string_view)> write_;
   std::uint64_t written_ = 0;
   std::size_t records_ = 0;

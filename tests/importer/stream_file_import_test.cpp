@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -287,5 +288,51 @@ TEST_CASE("stream_file_import: 2, 3 and 8 jobs give one job's receipts and first
     same_on_every_jobs(jsonl(records), "and unwitnessable at " + std::to_string(k + 1));
     records[k + 2] = "not a sidecar";
     same_on_every_jobs(jsonl(records), "and not a sidecar at " + std::to_string(k + 2));
+  }
+}
+
+TEST_CASE("stream_file_import: records imported before the first reading ends wait for it, and its failure wins") {
+  // With jobs > 1 a file's first reading (its hash) runs beside the import. Here it is deferred
+  // until the import asks for it (std::launch::deferred), so every record is imported first.
+  constexpr std::size_t kRecords = 12;
+  const auto records = long_trace(kRecords);
+  const std::string text = jsonl(records);
+  auto want = importer::import_sidecar_stream(text, stream_options());
+  REQUIRE(want.ok());
+  const std::string hash = "sha256:" + common::sha256_hex(text);
+  auto damaged = records;
+  damaged[1]["inputs"] = "x";  // the schema refuses record 2
+  const std::string refused = jsonl(damaged);
+  const common::Error first_failed = common::Error::io("the first reading's own failure");
+  for (std::size_t jobs : {1, 2, 3}) {
+    INFO(jobs << " jobs");
+    importer::ImportOptions options = stream_options();
+    options.jobs = jobs;
+    {  // the hash comes last: the receipts are those of an import that had it first
+      const int fd = file_with(text);
+      common::Spool receipts;
+      REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+      auto got = importer::import_hashed_stream(
+          fd, std::async(std::launch::deferred, [&] { return common::Result<std::string>(hash); }), options, receipts);
+      ::close(fd);
+      REQUIRE_MESSAGE(got.ok(), got.error().to_string());
+      std::string bytes;
+      REQUIRE(importer::replay_receipts(receipts, *got, [&](std::string_view chunk) {
+        bytes += chunk;
+        return true;
+      }));
+      CHECK(bytes == want->bytes);
+    }
+    for (const std::string& input : {text, refused}) {  // its failure, whether a record failed or none
+      const int fd = file_with(input);
+      common::Spool receipts;
+      REQUIRE_FALSE(receipts.open("stream-import-test").has_value());
+      auto got = importer::import_hashed_stream(
+          fd, std::async(std::launch::deferred, [&] { return common::Result<std::string>(first_failed); }), options,
+          receipts);
+      ::close(fd);
+      REQUIRE_FALSE(got.ok());
+      CHECK(got.error().message() == first_failed.message());
+    }
   }
 }
