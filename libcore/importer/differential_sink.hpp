@@ -2,7 +2,6 @@
 // What both forms of the differential (engine as a tree, engine as its struct) share: the
 // tolerance check, each field path compared once, the disagreements in the order found.
 #include <limits>
-#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -12,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/address_set.hpp"
 #include "importer/differential.hpp"
 #include "reconcile/tolerance.hpp"
 
@@ -33,7 +33,7 @@ class DisagreementSink {
   void compare(const Path& path, double recomputed, const nlohmann::ordered_json* stored) {
     if (!stored || !stored->is_number()) return;
     // A claim is one node of the sidecar's tree, so the node says whether its path was compared.
-    if (!compared_.insert(stored).second) return;
+    if (!compared_.insert(stored)) return;
     const double s = stored->get<double>();
     const auto c = reconcile::check_tolerance(recomputed, s, tol_);
     if (c.ok) return;
@@ -62,10 +62,9 @@ class DisagreementSink {
 
   reconcile::Tolerance tol_;
   bool extended_ = false;
-  // The claims compared so far (hundreds a step), in one arena freed at once. Paths where a number
-  // is missing are kept apart: no number stands there to be compared.
-  std::pmr::monotonic_buffer_resource arena_{16 * 1024};
-  std::pmr::unordered_set<const nlohmann::ordered_json*> compared_{512, &arena_};
+  // The claims compared so far (hundreds a step). Paths where a number is missing are kept apart:
+  // no number stands there to be compared.
+  common::AddressSet compared_{512};
   std::unordered_set<std::string> missing_;
   std::vector<Disagreement> out_;
 };

@@ -1,8 +1,10 @@
 #include <cmath>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "receipt/reproduce/reproduce.hpp"
 #include "common/json_reader.hpp"
@@ -139,6 +141,44 @@ common::Result<OptimizerConfig> read_optimizer_config(const JsonReader& r, const
   return c;
 }
 
+// A finite number at `obj[key]`, or nullopt.
+template <class Json>
+std::optional<double> finite_at(const Json& obj, const char* key) {
+  if (!obj.contains(key)) return std::nullopt;
+  const Json& v = obj[key];
+  if (!v.is_number()) return std::nullopt;
+  const double d = v.template get<double>();
+  return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+}
+
+// One update's parameter index and state_before when both read as read_states would read them;
+// nullopt where read_states' own reading must decide, and say where it fails. Read without
+// spelling a path: an update is read in every step, a path is wanted only for an error.
+template <class Json>
+std::optional<std::pair<std::size_t, OptimizerState>> plain_state(
+    const Json& up, const std::unordered_map<std::string_view, std::size_t>& index, OptimizerName name) {
+  if (!up.is_object() || !up.contains("parameter_id") || !up.contains("optimizer")) return std::nullopt;
+  const Json& id = up["parameter_id"];
+  const Json& optimizer = up["optimizer"];
+  if (!id.is_string() || !optimizer.is_object() || !optimizer.contains("state_before")) return std::nullopt;
+  const auto found = index.find(id.template get_ref<const std::string&>());
+  const Json& st = optimizer["state_before"];
+  if (found == index.end() || !st.is_object()) return std::nullopt;
+  OptimizerState s;
+  if (name == OptimizerName::sgd_momentum) {
+    const auto b = finite_at(st, "buffer");
+    if (st.size() != 1 || !b) return std::nullopt;
+    s.buffer = *b;
+  } else {
+    const auto m = finite_at(st, "m");
+    const auto v = finite_at(st, "v");
+    if (st.size() != 2 || !m || !v) return std::nullopt;
+    s.m = *m;
+    s.v = *v;
+  }
+  return std::pair{found->second, s};
+}
+
 // state_before of every update, by parameter.
 template <class Json>
 common::Result<std::vector<std::optional<OptimizerState>>> read_states(const JsonReader& r, const Json& updates,
@@ -150,8 +190,12 @@ common::Result<std::vector<std::optional<OptimizerState>>> read_states(const Jso
   index.reserve(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) index.emplace(order[k], k);
   for (std::size_t u = 0; u < updates.size(); ++u) {
-    const std::string path = "/updates/" + std::to_string(u);
     const Json& up = updates[u];
+    if (const auto plain = plain_state(up, index, name)) {
+      states[plain->first] = plain->second;
+      continue;
+    }
+    const std::string path = "/updates/" + std::to_string(u);
     if (!up.is_object() || !up.contains("parameter_id") || !up["parameter_id"].is_string()) {
       return r.error(path + "/parameter_id", "expected a parameter id");
     }
