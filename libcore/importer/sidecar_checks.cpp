@@ -218,13 +218,6 @@ namespace {
 // read_sidecar; `owner`, when given, holds `text` (from its first byte).
 common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owner, std::string_view label,
                                         std::string_view what, const SidecarGate& gate) {
-  if (text.size() < kDocumentSidecarBytes) {
-    auto tree = parse_sidecar(text, label, what);
-    if (!tree) return tree.error();
-    auto version = gate_of(*tree, gate);
-    if (!version) return version.error();
-    return GatedSidecar{std::move(*tree), std::move(*version)};
-  }
   // The document owns its text: the caller's string, trimmed in place, or else a copy.
   const Trimmed t = trimmed_sidecar(text);
   std::string local;

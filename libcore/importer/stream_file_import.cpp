@@ -57,9 +57,11 @@ common::Result<StreamOutcome> import_capture(int fd, const ImportOptions& option
 
 namespace {
 
-// Records held for the source hash beyond this wait for it: memory stays flat however slow the
-// first reading is (it is not: hashing runs at about 1.7 GB/s, a record's import at ~100 MB/s).
-constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20;
+// Records held for the source hash beyond this wait for it, so that memory stays flat however long
+// the first reading takes: hashing runs at about 1.7 GB/s and a record's import at ~100 MB/s a
+// core, so the 17 MB, 1,000-step trace holds about 2 MB before its hash is known; a 171 MB one
+// would hold 16 MB by then (peak memory 35.5 MB against 24.0 with 16 MiB allowed), and waits here.
+constexpr std::size_t kMaxHeldBytes = std::size_t{4} << 20;
 
 // The first reading's outcome (the source hash or why it failed): known before the second reading
 // starts, or coming from the thread that reads it beside the import.
