@@ -55,6 +55,10 @@ void Spool::clear() {
 }
 
 bool Spool::replay(const std::function<bool(std::string_view)>& sink) {
+  return replay_writable([&sink](std::span<char> chunk) { return sink(std::string_view(chunk.data(), chunk.size())); });
+}
+
+bool Spool::replay_writable(const std::function<bool(std::span<char>)>& sink) {
   if (bytes_ == 0) return !write_failed_;
   if (write_failed_ || std::fflush(file_) != 0) return false;
   std::rewind(file_);
@@ -63,7 +67,7 @@ bool Spool::replay(const std::function<bool(std::string_view)>& sink) {
   while (left > 0) {
     const std::size_t n = std::fread(chunk.data(), 1, std::min(chunk.size(), left), file_);
     if (n == 0) return false;
-    if (!sink(std::string_view(chunk.data(), n))) return false;
+    if (!sink(std::span<char>(chunk.data(), n))) return false;
     left -= n;
   }
   return true;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,9 @@ class Spool {
   // Feeds the whole content to `sink` in chunks; false when reading back failed, the file could
   // not be written, or `sink` returned false.
   [[nodiscard]] bool replay(const std::function<bool(std::string_view)>& sink);
+  // The same, each chunk writable: a sink that edits what it is given before passing it on needs
+  // no copy of it.
+  [[nodiscard]] bool replay_writable(const std::function<bool(std::span<char>)>& sink);
   // The file's descriptor, flushed and at offset 0, for reading it with read(2) (no append after
   // that); -1 when the flush or the seek failed.
   [[nodiscard]] int reading_fd();

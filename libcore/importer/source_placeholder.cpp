@@ -1,6 +1,5 @@
 #include "importer/source_placeholder.hpp"
 
-#include <array>
 #include <cstddef>
 #include <random>
 #include <stdexcept>

@@ -7,6 +7,7 @@
 #include <functional>
 #include <future>
 #include <optional>
+#include <span>
 #include <system_error>
 
 #include "common/in_order_fold.hpp"
@@ -212,12 +213,10 @@ common::Result<StreamOutcome> import_sidecar_stream_fd(int fd, const ImportOptio
 bool replay_receipts(common::Spool& receipts, const StreamOutcome& outcome,
                      const std::function<bool(std::string_view)>& sink) {
   std::uint64_t at = 0;
-  std::string chunk;
-  return receipts.replay([&](std::string_view bytes) {
-    chunk.assign(bytes);
-    patch_digests(outcome, at, chunk);
-    at += bytes.size();
-    return sink(chunk);
+  return receipts.replay_writable([&](std::span<char> chunk) {
+    patch_digests(outcome, at, chunk);  // in the chunk read back: no copy of the receipts
+    at += chunk.size();
+    return sink(std::string_view(chunk.data(), chunk.size()));
   });
 }
 
