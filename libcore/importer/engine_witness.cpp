@@ -186,16 +186,21 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
   return in;
 }
 
-common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar) {
+common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar, std::string_view topology_bytes) {
   auto derived = derived_members(sidecar);
   if (!derived) return derived.error();
   const common::ReleasedAtExit release(*derived);  // leaves first (common/json_release.hpp)
   // The document engine_input_document would assemble, read in place.
-  auto input = receipt::reproduce::extract_general_input([&](const char* key) -> const ordered_json* {
-    if (verbatim_member(key)) return member(sidecar, key);
-    if (std::string_view(key) == "numeric_policy") return &numeric_policy_of(sidecar);
-    return member(*derived, key);
-  });
+  auto input = receipt::reproduce::extract_general_input(
+      [&](const char* key) -> const ordered_json* {
+        if (verbatim_member(key)) return member(sidecar, key);
+        if (std::string_view(key) == "numeric_policy") return &numeric_policy_of(sidecar);
+        return member(*derived, key);
+      },
+      [&](const char* key) -> std::optional<std::string_view> {
+        if (topology_bytes.empty() || std::string_view(key) != "topology") return std::nullopt;
+        return topology_bytes;
+      });
   if (!input) {
     // Refused: the message is the one the assembled document gets (where several members are
     // wrong, it names the first in sorted order).

@@ -2,6 +2,8 @@
 // The differential witness: our engine re-runs the step from the sidecar's inputs alone
 // (topology, learning rate, inputs, targets, parameters_before, policies, optimizer settings and
 // state_before, or the batch), never from its claimed results.
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "common/result.hpp"
@@ -26,7 +28,10 @@ namespace importer {
 
 // Runs the engine on the sidecar's inputs (the document above, read in place from the sidecar
 // instead of assembled); the engine's receipt. Errors are those of the document path (malformed),
-// message without a prefix.
-[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> run_witness(const nlohmann::ordered_json& sidecar);
+// message without a prefix. `topology_bytes`, when not empty, are the sidecar's topology member
+// as read (GatedSidecar::topology_bytes): a topology read from the same bytes just before on this
+// thread is not read, nor compared, again (a stream's records repeat theirs).
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> run_witness(const nlohmann::ordered_json& sidecar,
+                                                                         std::string_view topology_bytes = {});
 
 }  // namespace importer

@@ -68,7 +68,7 @@ common::Result<ImportResult> import_sidecar(std::string_view bytes, const Import
   if (auto s = check_collection_caps(sidecar, label); !s) return s.error();
   if (auto s = check_cross_references(sidecar, label); !s) return s.error();
 
-  auto w = detail::witness(sidecar, options.differential_tolerance);
+  auto w = detail::witness(sidecar, options.differential_tolerance, read->topology_bytes);
   if (!w) return prefixed(label, w.error());
   ObserverFields f;
   f.framework = options.framework;

@@ -48,7 +48,8 @@ struct SidecarGate {
 };
 struct GatedSidecar {
   nlohmann::ordered_json doc;
-  std::string version;  // the framework-trace schema's ("0.7.0")
+  std::string version;         // the framework-trace schema's ("0.7.0")
+  std::string topology_bytes;  // the topology member's input bytes (common::JsonView::member_span), or empty
 };
 // parse_sidecar, then the gate's checks, with their errors; the text is copied for its document.
 // A sidecar is read as a JsonDocument (8 bytes a value, 16 a number) and gated there, and becomes a

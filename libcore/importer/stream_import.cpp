@@ -83,7 +83,7 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
   ordered_json sidecar = std::move(parsed);
   // What the receipt does not take, freed leaves first (common/json_release.hpp).
   const common::ReleasedAtExit release_sidecar(sidecar);
-  auto w = detail::witness(sidecar, options_.differential_tolerance);
+  auto w = detail::witness(sidecar, options_.differential_tolerance, read->topology_bytes);
   if (!w) {
     p.witness_error = "record " + n + " (step_index " + std::to_string(i) +
                       ") failed during engine recompute: " + w.error().message() +

@@ -8,8 +8,9 @@ namespace importer::detail {
 
 using nlohmann::ordered_json;
 
-common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolerance tolerance) {
-  auto engine = run_witness(sidecar);
+common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolerance tolerance,
+                                  std::string_view topology_bytes) {
+  auto engine = run_witness(sidecar, topology_bytes);
   if (!engine) return engine.error();
   Witnessed w{std::move(*engine), {}};
   w.outcome.disagreements = compare_with_engine(w.engine, sidecar, tolerance);

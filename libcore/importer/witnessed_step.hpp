@@ -4,6 +4,7 @@
 // receipt field that holds the number a receipt cannot spell.
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,9 @@ struct Witnessed {
 
 // The engine's receipt stays a struct: the differential reads it, and the observer receipt
 // takes only the blocks it needs from it, so no tree of the whole engine receipt is built.
-[[nodiscard]] common::Result<Witnessed> witness(const nlohmann::ordered_json& sidecar, reconcile::Tolerance tolerance);
+// `topology_bytes`: run_witness's.
+[[nodiscard]] common::Result<Witnessed> witness(const nlohmann::ordered_json& sidecar, reconcile::Tolerance tolerance,
+                                                std::string_view topology_bytes = {});
 
 // JSON pointer of the first number a receipt cannot spell (outside [1e-13, 1e7)), so the
 // refusal says where: Adam's second moment of a tiny gradient is the usual one.

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "importer/observer_receipt.hpp"
+#include "receipt/engine/receipt_json.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "sidecar_fixture.hpp"
 
@@ -68,4 +69,41 @@ TEST_CASE("sidecar_checks: parameters_after must equal parameter_order") {
   auto extra = importer::check_cross_references(s, "L");
   REQUIRE_FALSE(extra.ok());
   CHECK(extra.error().message().find("[\"c\"]") != std::string::npos);
+}
+
+TEST_CASE("engine_witness: a topology recognised by its bytes gives what reading it again gives") {
+  // Records whose topologies alternate, one of them once with other spacing: each witnessed with
+  // its topology's bytes (as read_sidecar keeps them) equals the witness that reads the tree.
+  const auto xor_step = importer_test::xor_trace().front();
+  ordered_json other = xor_step;  // another topology read with the same options
+  other["topology"]["activation_hidden"] = "relu";
+  ordered_json softmax = importer_test::softmax_sidecar();  // read with other options
+  softmax["format"] = xor_step["format"];
+  const std::string xor_text = xor_step.dump();
+  std::string spaced = xor_text;
+  spaced.insert(spaced.find("\"topology\":") + 11, " \n ");
+  const std::vector<std::string> texts = {xor_text, other.dump(), xor_text, spaced, softmax.dump(), xor_text, other.dump()};
+  const importer::SidecarGate gate{.label = "L", .single_step = std::nullopt};
+  std::vector<importer::GatedSidecar> read;
+  for (const auto& text : texts) {
+    auto r = importer::read_sidecar(std::string_view(text), "L", "it is", gate);
+    REQUIRE(r.ok());
+    REQUIRE_FALSE(r->topology_bytes.empty());
+    read.push_back(std::move(*r));
+  }
+  CHECK(read[3].topology_bytes != read[0].topology_bytes);  // the same topology, spaced otherwise
+  // In stream order, as an import witnesses them (what this thread remembers carries over)...
+  std::vector<ordered_json> by_bytes;
+  for (const auto& r : read) {
+    auto w = importer::run_witness(r.doc, r.topology_bytes);
+    REQUIRE(w.ok());
+    by_bytes.push_back(receipt::engine::to_json(*w));
+  }
+  // ... against each read from its tree.
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    INFO("record " << i);
+    auto w = importer::run_witness(read[i].doc);
+    REQUIRE(w.ok());
+    CHECK(by_bytes[i] == receipt::engine::to_json(*w));
+  }
 }
