@@ -27,15 +27,17 @@ std::optional<ordered_json> engine_optimizer_config(const ordered_json& optimize
 
 // updates[] carrying only each update's usable state_before (the engine reads nothing else there).
 ordered_json state_updates(const ordered_json& sidecar, bool momentum) {
-  ordered_json out = ordered_json::array();
+  ordered_json out(ordered_json::value_t::array);
   const ordered_json* updates = member(sidecar, "updates");
   if (!updates || !updates->is_array()) return out;
+  auto& entries = out.get_ref<ordered_json::array_t&>();
+  entries.reserve(updates->size());
   for (const auto& u : *updates) {
     const ordered_json* optimizer = member(u, "optimizer");
     const ordered_json* sb = optimizer ? member(*optimizer, "state_before") : nullptr;
     const ordered_json* pid = member(u, "parameter_id");
     if (!sb || !pid || !pid->is_string()) continue;
-    ordered_json state = ordered_json::object();
+    ordered_json state(ordered_json::value_t::object);
     if (momentum) {
       const ordered_json* b = member(*sb, "buffer");
       if (!b || !b->is_number()) continue;
@@ -47,7 +49,11 @@ ordered_json state_updates(const ordered_json& sidecar, bool momentum) {
       state["m"] = *m;
       state["v"] = *v;
     }
-    out.push_back(ordered_json{{"parameter_id", *pid}, {"optimizer", ordered_json{{"state_before", std::move(state)}}}});
+    // Member by member: an initializer list of pairs is copied element by element and checked for
+    // being object-like, at about ten times the cost (17 updates a step).
+    ordered_json& entry = entries.emplace_back(ordered_json::value_t::object);
+    entry["parameter_id"] = *pid;
+    entry["optimizer"]["state_before"] = std::move(state);
   }
   return out;
 }

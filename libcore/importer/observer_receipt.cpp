@@ -87,25 +87,39 @@ ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& eng
   r["step"] = f.step_index ? *f.step_index + 1 : 1;
   if (f.trace_id) r["trace_id"] = *f.trace_id;
   if (f.step_index) r["step_index"] = *f.step_index;
-  r["fixture_status"] = {{"authoring_state", "external_imported"},
-                         {"verification_state", f.differential_passed ? "engine_recompute_matched_within_tolerance"
-                                                                      : "engine_recompute_disagreed"},
-                         {"canonical", true}};
+  // Member by member, not from initializer lists of pairs: those are copied element by element
+  // and checked for being object-like, several times the cost, for every step of a stream.
+  ordered_json& status = r["fixture_status"];
+  status["authoring_state"] = "external_imported";
+  status["verification_state"] =
+      f.differential_passed ? "engine_recompute_matched_within_tolerance" : "engine_recompute_disagreed";
+  status["canonical"] = true;
   ordered_json source = ordered_json::object();
   source["name"] = name;
   source["version"] = version;
   if (const ordered_json* uri = member(framework, "information_uri")) source["information_uri"] = *uri;
-  source["extractor"] = {{"name", extractor_name}, {"version", extractor_version}};
+  ordered_json& extractor = source["extractor"];
+  extractor["name"] = extractor_name;
+  extractor["version"] = extractor_version;
   r["source_framework"] = std::move(source);
-  r["attestor"] = {
-      {"computed_by", {{"kind", "framework"}, {"identity", name + "@" + version}}},
-      {"verified_by", {{"kind", "engine"}, {"identity", "backprop-trace-engine@0.6.0"}}},
-      {"differential_tolerance", {{"atol", f.differential_tolerance.atol}, {"rtol", f.differential_tolerance.rtol}}},
-      {"import_provenance",
-       {{"source_format", sidecar["format"]}, {"source_hash", f.source_hash}, {"import_timestamp", f.import_timestamp}}}};
-  r["metadata"] = {{"source", "bp-import-" + std::string(framework_name(f.framework)) + (f.multi ? " multi" : "") +
-                                  " (sidecar from " + name + "@" + version + ")"},
-                   {"gradient_convention", "descent_direction"}};
+  ordered_json& attestor = r["attestor"];
+  ordered_json& computed_by = attestor["computed_by"];
+  computed_by["kind"] = "framework";
+  computed_by["identity"] = name + "@" + version;
+  ordered_json& verified_by = attestor["verified_by"];
+  verified_by["kind"] = "engine";
+  verified_by["identity"] = "backprop-trace-engine@0.6.0";
+  ordered_json& tolerance = attestor["differential_tolerance"];
+  tolerance["atol"] = f.differential_tolerance.atol;
+  tolerance["rtol"] = f.differential_tolerance.rtol;
+  ordered_json& provenance = attestor["import_provenance"];
+  provenance["source_format"] = sidecar["format"];
+  provenance["source_hash"] = f.source_hash;
+  provenance["import_timestamp"] = f.import_timestamp;
+  ordered_json& metadata = r["metadata"];
+  metadata["source"] = "bp-import-" + std::string(framework_name(f.framework)) + (f.multi ? " multi" : "") +
+                       " (sidecar from " + name + "@" + version + ")";
+  metadata["gradient_convention"] = "descent_direction";
   const ordered_json* policy = member(sidecar, "numeric_policy");
   r["numeric_policy"] = policy ? *policy : default_numeric_policy();
   r["bias_policy"] = resolve_bias_policy(sidecar);
