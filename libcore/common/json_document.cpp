@@ -55,6 +55,15 @@ std::optional<std::string_view> JsonView::member_span(const Iterator& it) const 
   return doc_->text_view().substr(from, to - from);
 }
 
+std::optional<std::string_view> JsonView::member_span(std::string_view key) const {
+  if (!is_object()) return std::nullopt;
+  const auto range = members();
+  for (auto it = range.begin(); it != range.end(); ++it) {
+    if (same_key(it.key().string(), key)) return member_span(it);
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // The first `keep` bytes of a text written piece by piece, and its whole length.

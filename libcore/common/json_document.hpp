@@ -93,6 +93,9 @@ class JsonView {
   // made of a member the record before had too. nullopt when a key had escapes (its bytes are
   // not in the text) or for the last member of a nested object (where its span ends is not kept).
   [[nodiscard]] std::optional<std::string_view> member_span(const Iterator& it) const;
+  // The same for this object's member `key` (a scan); nullopt also when there is none, or this is
+  // not an object.
+  [[nodiscard]] std::optional<std::string_view> member_span(std::string_view key) const;
 
   [[nodiscard]] std::uint32_t index() const { return index_; }
   [[nodiscard]] const JsonDocument& document() const { return *doc_; }

@@ -101,7 +101,7 @@ common::Result<FirstReading> read_first(int fd, const ImportOptions& options, co
   FirstHash hash(options.max_line_bytes);
   std::string head;  // the first bytes, for the capture's magic
   const int err = read_chunks(fd, [&](std::string_view chunk) {
-    if (head.size() < 8) head.append(chunk.substr(0, 8 - head.size()));
+    if (head.size() < kCaptureMagic.size()) head.append(chunk.substr(0, kCaptureMagic.size() - head.size()));
     if (!hash.take(chunk)) return false;
     if (start < 0) copy.append(chunk);
     return true;

@@ -215,16 +215,6 @@ common::Result<std::string> validate_sidecar(const ordered_json& doc, std::strin
 
 namespace {
 
-// The root's topology member as read, or empty.
-std::string topology_bytes_of(common::JsonView root) {
-  if (!root.is_object()) return {};
-  const auto members = root.members();
-  for (auto it = members.begin(); it != members.end(); ++it) {
-    if (it.key().string() == "topology") return std::string(root.member_span(it).value_or(std::string_view()));
-  }
-  return {};
-}
-
 // read_sidecar; `owner`, when given, holds `text` (from its first byte).
 common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owner, std::string_view label,
                                         std::string_view what, const SidecarGate& gate) {
@@ -244,7 +234,7 @@ common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owne
   auto version = gate_of(doc->root(), gate);
   std::optional<GatedSidecar> out;
   if (version) {
-    out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version), topology_bytes_of(doc->root())});
+    out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version), std::string(doc->root().member_span("topology").value_or(""))});
   }
   if (owned.empty()) owned = std::move(doc->text());  // taken by the document: given back
   if (!out) return version.error();

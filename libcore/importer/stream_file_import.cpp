@@ -170,8 +170,8 @@ std::optional<common::Result<StreamOutcome>> import_reading_beside(int fd, const
   if (start < 0) return std::nullopt;
   std::string head;  // the first bytes, for the capture's magic
   const int err = pread_chunks(fd, start, [&head](std::string_view chunk) {
-    head.append(chunk.substr(0, 8 - head.size()));
-    return head.size() < 8;
+    head.append(chunk.substr(0, kCaptureMagic.size() - head.size()));
+    return head.size() < kCaptureMagic.size();
   });
   if (err != 0 || is_capture(head)) return std::nullopt;  // the readings in turn report the error
   std::future<common::Result<std::string>> hashing;

@@ -350,13 +350,7 @@ const nlohmann::ordered_json* ReadReceipt::tree_member(const char* key) const {
 
 std::optional<std::string_view> ReadReceipt::member_span(std::string_view key) const {
   if (document_.node_count() == 0) return std::nullopt;
-  const common::JsonView root = document_.root();
-  if (!root.is_object()) return std::nullopt;
-  const auto members = root.members();
-  for (auto it = members.begin(); it != members.end(); ++it) {
-    if (same_key(it.key().string(), key)) return root.member_span(it);
-  }
-  return std::nullopt;
+  return document_.root().member_span(key);
 }
 
 }  // namespace reconcile
