@@ -201,7 +201,7 @@ common::Result<StreamOutcome> import_sidecar_stream_fd(int fd, const ImportOptio
   if (options.jobs > 1) {
     if (auto beside = import_reading_beside(fd, options, receipts)) return std::move(*beside);
   }
-  common::Spool copy;
+  common::Spool copy(0);  // read again through its descriptor: straight to the file
   auto first = read_first(fd, options, copy);
   if (!first) return first.error();
   if (!first->capture) return import_hashed_stream(first->again, first->source_hash, options, receipts);

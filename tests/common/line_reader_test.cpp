@@ -7,7 +7,6 @@
 #include <thread>
 #include <vector>
 
-#include "common/spool.hpp"
 
 namespace {
 
@@ -67,19 +66,3 @@ TEST_CASE("common/line_reader: a line past the limit is too_long, numbered; noth
   }
 }
 
-TEST_CASE("common/spool: what was appended is read back through reading_fd, whole and in order") {
-  common::Spool spool;
-  REQUIRE_FALSE(spool.open("line-reader-test").has_value());
-  std::string want;
-  for (int i = 0; i < 20000; ++i) {
-    const std::string piece = std::to_string(i) + "\n";
-    spool.append(piece);
-    want += piece;
-  }
-  const int fd = spool.reading_fd();
-  REQUIRE(fd >= 0);
-  std::string got;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
-  CHECK(got == want);
-}
