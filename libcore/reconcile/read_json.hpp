@@ -206,6 +206,11 @@ inline const JsonMember* Json::members_end() const {
   return built.v_.members + built.size_;
 }
 
+// What receipt::emit's section writers ask of a value (receipt/emit/object_writer.hpp), so that a
+// receipt read for the rules is written canonically as it is, not converted to a tree first.
+[[nodiscard]] inline const Json* member_of(const Json& obj, std::string_view key) { return obj.find(key); }
+[[nodiscard]] inline std::string_view text_of(const Json& s) { return s.string(); }
+
 // The value as an ordered_json tree (for a rule that hands a part of the receipt to tree code, or
 // keeps it beyond the record).
 [[nodiscard]] nlohmann::ordered_json to_tree(const Json& v);

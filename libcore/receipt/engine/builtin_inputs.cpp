@@ -45,7 +45,9 @@ namespace {
 
 std::string edge_name(const std::string& from, const std::string& to, std::size_t) { return "w_" + from + "_" + to; }
 std::string numbered_name(const std::string&, const std::string&, std::size_t index) {
-  return "w" + std::to_string(index + 1);
+  std::string name = "w";  // appended: GCC 12 reports a false -Wrestrict on "w" + std::to_string
+  name += std::to_string(index + 1);
+  return name;
 }
 
 ordered_json byte_output() {

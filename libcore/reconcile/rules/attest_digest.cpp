@@ -1,6 +1,10 @@
 #include "reconcile/rules/attest_digest.hpp"
 
+#include <optional>
+#include <utility>
+
 #include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_line.hpp"
 
 namespace reconcile::rules {
 
@@ -24,16 +28,12 @@ void erase_member(Tree& obj, std::string_view parent, std::string_view key) {
   }
 }
 
-CanonicalBytes canonical_bytes(const Tree& receipt) {
+namespace {
+
+constexpr const char* kMazurRefused = "the general canonical layout does not apply to a schema_version 0.1.0 receipt";
+
+CanonicalBytes bytes_of(common::Result<std::string>&& line) {
   CanonicalBytes out;
-  // The reference always uses its general emitter here; a v0.1.0 (Mazur) receipt has none of the
-  // general layout's required sections, so it cannot be emitted that way.
-  const Tree* version = member(receipt, "schema_version");
-  if (version && version->is_string() && version->get_ref<const std::string&>() == "0.1.0") {
-    out.error = "the general canonical layout does not apply to a schema_version 0.1.0 receipt";
-    return out;
-  }
-  auto line = receipt::emit::emit_receipt_line(receipt);
   if (!line) {
     out.error = line.error().message();
     return out;
@@ -41,6 +41,25 @@ CanonicalBytes canonical_bytes(const Tree& receipt) {
   out.ok = true;
   out.text = std::move(*line);
   return out;
+}
+
+}  // namespace
+
+// The reference always uses its general emitter here; a v0.1.0 (Mazur) receipt has none of the
+// general layout's required sections, so it cannot be emitted that way.
+CanonicalBytes canonical_bytes(const Tree& receipt) {
+  const Tree* version = member(receipt, "schema_version");
+  if (version && version->is_string() && version->get_ref<const std::string&>() == "0.1.0") {
+    return {.ok = false, .text = {}, .error = kMazurRefused};
+  }
+  return bytes_of(receipt::emit::emit_receipt_line(receipt));
+}
+
+CanonicalBytes canonical_bytes(const Json& receipt) {
+  if (string_member(receipt, "schema_version") == std::optional<std::string_view>("0.1.0")) {
+    return {.ok = false, .text = {}, .error = kMazurRefused};
+  }
+  return bytes_of(receipt::emit::emit_general_receipt_line(receipt));
 }
 
 }  // namespace reconcile::rules

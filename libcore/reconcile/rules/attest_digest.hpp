@@ -22,5 +22,7 @@ struct CanonicalBytes {
 };
 // The general emitter's canonical line (the reference's emitGeneralReceipt), also for 0.1.0 receipts.
 [[nodiscard]] CanonicalBytes canonical_bytes(const Tree& receipt);
+// The same bytes for a receipt as the rules read it (no tree is made of it).
+[[nodiscard]] CanonicalBytes canonical_bytes(const Json& receipt);
 
 }  // namespace reconcile::rules

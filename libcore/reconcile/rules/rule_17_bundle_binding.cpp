@@ -33,8 +33,8 @@ struct BindingNotes final : RecordNotes {
 // the field cut out when its key and value occur exactly once, after a comma (a key's quotes are
 // never escaped, a string's always are, and a well-formed digest needs no escaping); otherwise
 // emitted again from a copy without it.
-CanonicalBytes unbound_bytes(const Tree& r, const std::string& digest) {
-  CanonicalBytes bytes = canonical_bytes(r);
+CanonicalBytes unbound_bytes(const ReadReceipt& read, const std::string& digest) {
+  CanonicalBytes bytes = canonical_bytes(read.root());
   if (bytes.ok) {
     const std::string field = "\"bundle_root_digest\":\"" + digest + "\"";
     const auto at = common::find_text(bytes.text, field);
@@ -44,7 +44,7 @@ CanonicalBytes unbound_bytes(const Tree& r, const std::string& digest) {
       return bytes;
     }
   }
-  Tree stripped = r;
+  Tree stripped = read.tree();
   erase_member(stripped, "attestor", "bundle_root_digest");
   return canonical_bytes(stripped);
 }
@@ -56,7 +56,7 @@ class BundleBinding final : public CrossRecordRule {
     auto n = std::make_unique<BindingNotes>();
     if (const auto digest = declared_digest(r)) {
       n->digest = std::string(*digest);
-      if (is_sha256_digest(*digest)) n->unbound = unbound_bytes(read.tree(), n->digest.value());
+      if (is_sha256_digest(*digest)) n->unbound = unbound_bytes(read, n->digest.value());
     }
     return n;
   }
