@@ -6,6 +6,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -81,8 +82,10 @@ class Sink {
 // constant values are compile-time literals, so their copies inline to a few moves).
 class Writer {
  public:
-  Writer(const GeneralReceipt& r, Sink& out)
-      : r_(r),
+  // `labels`: every real number written as 0 (emit_receipt_labels).
+  Writer(const GeneralReceipt& r, Sink& out, bool labels = false)
+      : labels_(labels),
+        r_(r),
         t_(r.topology()),
         out_(out),
         in_(quoted(t_.unit_order.input)),
@@ -100,6 +103,7 @@ class Writer {
  private:
   // Small enough to stay in L1, big enough that flushes are rare.
   static constexpr std::size_t kChunk = 4000;
+  const bool labels_;
 
   void flush() {
     out_.put(buf_, static_cast<std::size_t>(p_ - buf_));
@@ -144,6 +148,12 @@ class Writer {
   // A cached quoted id without its quotes, to splice into a longer string literal.
   void unquoted(const std::string& quoted_id) { raw(quoted_id.data() + 1, quoted_id.size() - 2); }
   void num(double v) {
+    // Surely inside the canonical range (|v| in [1e-13, 1e7), 0): no need to spell it. Anything
+    // nearer the edges, or not finite, is spelled, so that it fails where it would.
+    if (labels_ && (v == 0 || (std::fabs(v) >= 1.0000001e-13 && std::fabs(v) <= 9999999.0))) {
+      ch('0');
+      return;
+    }
     room(common::kReceiptNumberMaxChars);
     if (const std::size_t n = common::write_receipt_number_fast(p_, v)) {
       p_ += n;
@@ -269,8 +279,8 @@ bool Writer::receipt() {
       case slot(F, "step"): integer(b.step_index.value_or(0) + 1); return true;
       case slot(F, "fixture_status"): fixture_status(); return true;
       case slot(F, "metadata"): metadata(); return true;
-      case slot(F, "numeric_policy"): document_block(b.numeric_policy.json, write_numeric_policy); return true;
-      case slot(F, "bias_policy"): document_block(b.bias_policy.json, write_bias_policy); return true;
+      case slot(F, "numeric_policy"): document_block(b.numeric_policy.json, write_numeric_policy<ojson>); return true;
+      case slot(F, "bias_policy"): document_block(b.bias_policy.json, write_bias_policy<ojson>); return true;
       case slot(F, "topology"): topology(); return true;
       case slot(F, "learning_rate"): num(b.learning_rate); return true;
       case slot(F, "optimizer_config"): return !r_.batched() && optimizer_config(key);
@@ -904,6 +914,13 @@ common::Status append_receipt_line(std::string& out, const GeneralReceipt& recei
   if (!line) return line.error();
   out.append(*line);
   return {};
+}
+
+std::optional<std::string> emit_receipt_labels(const GeneralReceipt& receipt) {
+  std::string out;
+  Sink sink(out);
+  if (!Writer(receipt, sink, true).receipt()) return std::nullopt;
+  return out;
 }
 
 common::Result<std::string> emit_receipt_line(const GeneralReceipt& receipt) {

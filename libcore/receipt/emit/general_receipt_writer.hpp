@@ -4,6 +4,7 @@
 // When a number falls outside the canonical range the document path is taken instead, so errors
 // carry the same message and JSON path as for any other receipt.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,10 @@ namespace receipt::emit {
 // Appends "{...}\n"; on error `out` is left as it was.
 [[nodiscard]] common::Status append_receipt_line(std::string& out, const engine::GeneralReceipt& receipt);
 [[nodiscard]] common::Result<std::string> emit_receipt_line(const engine::GeneralReceipt& receipt);
+// The same line with every real number written as 0, for a reader of its strings and shape alone
+// (Rule 14's labels): spelling the numbers, and reading them back, was most of that rule's cost on
+// imported receipts. nullopt where emit_receipt_line fails (a number outside the canonical range).
+[[nodiscard]] std::optional<std::string> emit_receipt_labels(const engine::GeneralReceipt& receipt);
 
 // emit_receipts(receipts) would succeed and give exactly `expected`; found by comparing as the
 // bytes are written, without building the output (false at the first difference or error).

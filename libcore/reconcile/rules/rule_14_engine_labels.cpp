@@ -105,8 +105,9 @@ class LabelWalk {
 }  // namespace
 
 void compare_engine_labels(const Json& receipt, const receipt::engine::GeneralReceipt& engine, FailureSink& out) {
-  // The engine's receipt as it would write it: its labels are made in one place, the writer.
-  auto line = receipt::emit::emit_receipt_line(engine);
+  // The engine's receipt as it would write it: its labels are made in one place, the writer (its
+  // numbers, which are not compared here, written as 0).
+  auto line = receipt::emit::emit_receipt_labels(engine);
   if (!line) return;  // a number outside the canonical range: the numeric comparison speaks
   auto doc = common::parse_json_document(std::move(*line));
   if (!doc) return;

@@ -27,6 +27,29 @@ common::Result<GeneralReceipt> compute(const GeneralInput& in) {
 }
 
 // Both paths; returns false when the engine refused the input.
+// The labels line (emit_receipt_labels) is the line but for its numbers: the same keys in the same
+// order, the same strings, booleans and shape, and each number 0 or, an integer field's, the same.
+void check_labels(const nlohmann::ordered_json& line, const nlohmann::ordered_json& labels) {
+  if (line.is_number()) {
+    REQUIRE(labels.is_number());
+    CHECK((labels.get<double>() == 0 || labels.get<double>() == line.get<double>()));
+    return;
+  }
+  REQUIRE(line.type() == labels.type());
+  if (line.is_object()) {
+    REQUIRE(line.size() == labels.size());
+    for (auto a = line.begin(), b = labels.begin(); a != line.end(); ++a, ++b) {
+      CHECK(a.key() == b.key());
+      check_labels(a.value(), b.value());
+    }
+  } else if (line.is_array()) {
+    REQUIRE(line.size() == labels.size());
+    for (std::size_t i = 0; i < line.size(); ++i) check_labels(line[i], labels[i]);
+  } else {
+    CHECK(line == labels);
+  }
+}
+
 bool check_same_bytes(const GeneralInput& in) {
   auto r = compute(in);
   if (!r) return false;
@@ -35,6 +58,10 @@ bool check_same_bytes(const GeneralInput& in) {
   REQUIRE_MESSAGE(document.ok(), (document.ok() ? "" : document.error().to_string()));
   REQUIRE_MESSAGE(typed.ok(), (typed.ok() ? "" : typed.error().to_string()));
   CHECK(*typed == *document);
+  const auto labels = receipt::emit::emit_receipt_labels(*r);
+  REQUIRE(labels.has_value());
+  CHECK(labels->size() < typed->size());
+  check_labels(nlohmann::ordered_json::parse(*typed), nlohmann::ordered_json::parse(*labels));
   return true;
 }
 
@@ -187,6 +214,7 @@ TEST_CASE("receipt writer: a number outside the canonical range fails as the doc
   CHECK(typed.error().to_string() == document.error().to_string());
   CHECK(typed.error().where().json_path == "/parameters_before/w_x1_h1");
   CHECK(out == "kept");  // nothing appended on error
+  CHECK_FALSE(receipt::emit::emit_receipt_labels(*r).has_value());
 
   std::vector<EngineReceipt> receipts;
   receipts.emplace_back(*compute(xor_input()));
@@ -241,4 +269,20 @@ TEST_CASE("receipt writer: emits_exactly agrees with comparing emit_receipts' by
   CHECK_FALSE(receipt::emit::emits_exactly(receipts, ""));
   CHECK(receipt::emit::emits_exactly({}, ""));
   CHECK_FALSE(receipt::emit::emits_exactly({}, "\n"));
+}
+
+TEST_CASE("receipt writer: the labels line fails exactly where the line fails, at the canonical range's edges") {
+  int failed = 0;
+  for (const double v : {9999999.0, 9999999.4, 9999999.5, 9999999.96, 1e7, 1.0000001e-13, 1e-13, 9.9999999999999e-14,
+                         9.99999999999999999e-14, 5e-14, -9999999.96, -1e-13, 0.0, -0.0}) {
+    CAPTURE(v);
+    GeneralInput in = xor_input();
+    in.base.inputs[0] = v;  // written as given (inputs), and carried into the forward pass
+    auto r = compute(in);
+    if (!r) continue;
+    const auto line = receipt::emit::emit_receipt_line(*r);
+    CHECK(receipt::emit::emit_receipt_labels(*r).has_value() == line.ok());
+    failed += line.ok() ? 0 : 1;
+  }
+  CHECK(failed >= 4);
 }
