@@ -28,7 +28,7 @@ class Sha256 {
   Sha256Digest finish();
 
  private:
-  void* ctx_;  // EVP_MD_CTX*, kept opaque so no OpenSSL header leaks out
+  void* ctx_;  // SHA256_CTX*, kept opaque so no OpenSSL header leaks out
 };
 
 }  // namespace common
