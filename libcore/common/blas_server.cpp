@@ -2,7 +2,12 @@
 
 #include <dlfcn.h>
 
+// Defined again, strong, by a tool that loads its BLAS on first use.
+extern "C" [[gnu::weak]] void suite_load_blas() {}
+
 namespace common {
+
+void load_blas() noexcept { suite_load_blas(); }
 
 bool end_idle_blas_threads() noexcept {
   // OpenBLAS's blas_thread_shutdown (Fortran-style name): joins the workers and marks the server

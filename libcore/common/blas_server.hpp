@@ -12,4 +12,9 @@ namespace common {
 // it before the process starts threads of its own that use BLAS.
 bool end_idle_blas_threads() noexcept;
 
+// Makes sure the BLAS library is loaded before its entry points are looked up by name (dlsym):
+// a tool that opens it on first use (bp: apps/bp/lazy_blas) opens it here; linked as usual, it
+// already is, and this does nothing.
+void load_blas() noexcept;
+
 }  // namespace common

@@ -2,11 +2,14 @@
 
 #include <dlfcn.h>
 
+#include "common/blas_server.hpp"
+
 namespace nl_audit {
 
 std::string blas_identity() {
   // Looked up at run time: the build links whatever CBLAS Debian's alternatives provide, and
   // only OpenBLAS has these two entry points.
+  common::load_blas();
   using Text = char* (*)();
   auto config = reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
   auto core = reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));

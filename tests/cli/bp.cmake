@@ -19,6 +19,10 @@ add_test(NAME json_input_bounds COMMAND ${Python3_EXECUTABLE} ${_bp_cli_dir}/mem
                                         $<TARGET_FILE:atenia> $<IF:$<BOOL:${SUITE_SANITIZE}>,--sanitized,--plain>)
 set_tests_properties(json_input_bounds PROPERTIES LABELS "cli;bp;atenia" TIMEOUT 600)
 set_tests_properties(bp_cli_argv bp_cli_generate bp_cli_validate bp_cli_output PROPERTIES LABELS "cli;bp" TIMEOUT 300)
+# bp's BLAS is opened on first use (apps/bp/lazy_blas).
+add_test(NAME bp_cli_blas_on_first_use
+  COMMAND bash ${_bp_cli_dir}/blas_on_first_use_test.sh $<TARGET_FILE:bp> $<TARGET_FILE:nltrain>)
+set_tests_properties(bp_cli_blas_on_first_use PROPERTIES LABELS "cli;bp" TIMEOUT 300 SKIP_RETURN_CODE 77)
 add_test(NAME bp_cli_import
   COMMAND ${Python3_EXECUTABLE} ${_bp_cli_dir}/import_test.py $<TARGET_FILE:bp> ${CMAKE_CURRENT_BINARY_DIR}/bp_cli_import
           ${PROJECT_SOURCE_DIR}/schemas)
