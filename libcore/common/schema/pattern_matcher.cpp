@@ -417,17 +417,29 @@ bool matches_at_end(const std::vector<Instr>& prog, const std::vector<std::uint3
 }  // namespace
 
 void PatternMatcher::build_dfa() {
-  // Bytes that every byte test treats alike share a class.
-  std::map<std::vector<bool>, std::uint8_t> signatures;
+  // Bytes that every byte test treats alike share a class, numbered as first met from byte 0 up; a
+  // byte's signature is the tests it passes, one bit each (a map keyed by vector<bool> signatures
+  // cost 0.5M instructions a pattern, at every start).
+  const std::size_t words = (sets_.size() + 63) / 64;
+  std::vector<std::uint64_t> signature(256 * words, 0);
   for (unsigned c = 0; c < 256; ++c) {
-    std::vector<bool> sig(sets_.size());
-    for (std::size_t i = 0; i < sets_.size(); ++i) sig[i] = has_byte(sets_[i], static_cast<unsigned char>(c));
-    auto it = signatures.emplace(std::move(sig), static_cast<std::uint8_t>(signatures.size())).first;
-    byte_class_[c] = it->second;
+    for (std::size_t i = 0; i < sets_.size(); ++i) {
+      if (has_byte(sets_[i], static_cast<unsigned char>(c))) signature[c * words + i / 64] |= std::uint64_t{1} << (i % 64);
+    }
   }
-  classes_ = static_cast<std::uint32_t>(signatures.size());
-  std::vector<unsigned char> representative(classes_);
-  for (unsigned c = 256; c-- > 0;) representative[byte_class_[c]] = static_cast<unsigned char>(c);
+  std::vector<unsigned char> representative;  // each class's lowest byte
+  for (unsigned c = 0; c < 256; ++c) {
+    const auto mine = signature.begin() + static_cast<std::ptrdiff_t>(c * words);
+    std::size_t k = 0;
+    while (k < representative.size() &&
+           !std::equal(mine, mine + static_cast<std::ptrdiff_t>(words),
+                       signature.begin() + static_cast<std::ptrdiff_t>(representative[k] * words))) {
+      ++k;
+    }
+    if (k == representative.size()) representative.push_back(static_cast<unsigned char>(c));
+    byte_class_[c] = static_cast<std::uint8_t>(k);
+  }
+  classes_ = static_cast<std::uint32_t>(representative.size());
 
   std::map<std::vector<std::uint32_t>, std::uint32_t> ids;
   std::vector<std::vector<std::uint32_t>> states;
