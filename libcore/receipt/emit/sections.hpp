@@ -4,7 +4,6 @@
 // ordered_json, or a receipt read for the rules: object_writer.hpp); Mazur receipts are written
 // from ordered_json only. Internal to receipt::emit (and to reconcile's canonical bytes);
 // emit_receipt.cpp dispatches between the layouts.
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
