@@ -192,7 +192,8 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
   return in;
 }
 
-common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar, std::string_view topology_bytes) {
+common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar,
+                                                            std::string_view topology_bytes) {
   auto derived = derived_members(sidecar);
   if (!derived) return derived.error();
   const common::ReleasedAtExit release(*derived);  // leaves first (common/json_release.hpp)

@@ -234,7 +234,8 @@ common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owne
   auto version = gate_of(doc->root(), gate);
   std::optional<GatedSidecar> out;
   if (version) {
-    out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version), std::string(doc->root().member_span("topology").value_or(""))});
+    out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version),
+                             std::string(doc->root().member_span("topology").value_or(""))});
   }
   if (owned.empty()) owned = std::move(doc->text());  // taken by the document: given back
   if (!out) return version.error();

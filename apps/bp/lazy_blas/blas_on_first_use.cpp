@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/blas_server.hpp"
+
 namespace {
 
 [[noreturn]] void unavailable(const char* what, const char* why) {
@@ -24,9 +26,9 @@ void* library() {
   static void* const handle = [] {
     void* h = dlopen(SUITE_BLAS_SONAME, RTLD_NOW | RTLD_GLOBAL);
     if (h == nullptr) unavailable("loading it", dlerror());
-    // OpenBLAS started its server threads as it loaded; they would spin for 0.1 s each.
-    using Shutdown = int (*)();
-    if (auto shutdown = reinterpret_cast<Shutdown>(dlsym(h, "blas_thread_shutdown_"))) (void)shutdown();
+    // OpenBLAS started its server threads as it loaded; they would spin for 0.1 s each. Opened
+    // into the global scope, it is found by name as a library linked at start would be.
+    (void)common::end_idle_blas_threads();
     return h;
   }();
   return handle;

@@ -424,7 +424,9 @@ void PatternMatcher::build_dfa() {
   std::vector<std::uint64_t> signature(256 * words, 0);
   for (unsigned c = 0; c < 256; ++c) {
     for (std::size_t i = 0; i < sets_.size(); ++i) {
-      if (has_byte(sets_[i], static_cast<unsigned char>(c))) signature[c * words + i / 64] |= std::uint64_t{1} << (i % 64);
+      if (has_byte(sets_[i], static_cast<unsigned char>(c))) {
+        signature[c * words + i / 64] |= std::uint64_t{1} << (i % 64);
+      }
     }
   }
   std::vector<unsigned char> representative;  // each class's lowest byte

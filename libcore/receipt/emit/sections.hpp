@@ -32,7 +32,8 @@ template <class V>
     // dual_form
     return w.object(v, general::dual_form, [&w](std::string_view, const V& terms) {
       return w.array(terms, [&w](const V& t) {
-        return w.object(t, general::jacobian_term, [&w](std::string_view, const V& f) { return write_named_factors(w, f); });
+        return w.object(t, general::jacobian_term,
+                        [&w](std::string_view, const V& f) { return write_named_factors(w, f); });
       });
     });
   });
@@ -81,7 +82,8 @@ struct Orders {
 template <class V>
 Orders<V> orders_of(const V& r) {
   Orders<V> o;
-  const V& units = *member_of(*member_of(r, "topology"), "unit_order");
+  const V& topology = *member_of(r, "topology");
+  const V& units = *member_of(topology, "unit_order");
   o.input = member_of(units, "input");
   o.output = member_of(units, "output");
   const V& hidden = *member_of(units, "hidden");
@@ -89,7 +91,7 @@ Orders<V> orders_of(const V& r) {
   for (const V& id : hidden) o.forward.push_back(&id);
   o.hidden = o.forward;
   for (const V& id : *o.output) o.forward.push_back(&id);
-  o.parameters = member_of(*member_of(r, "topology"), "parameter_order");
+  o.parameters = member_of(topology, "parameter_order");
   if (const V* b = member_of(r, "batch"); b != nullptr && b->is_object()) o.samples = member_of(*b, "sample_order");
   return o;
 }
