@@ -247,6 +247,20 @@ bool digits17_exact(double a, std::uint64_t& q, int& exponent) {
   return false;
 }
 
+// The eight decimal digits of x < 10^8 as text, in memory order: four digits in each 32-bit half,
+// then two in each 16-bit quarter, then one in each byte, each split by a multiply and a shift
+// that divide exactly in that range (x * 10486 >> 20 is x / 100 below 43,699; x * 103 >> 10 is
+// x / 10 below 179). A digit at a time (nine dependent divisions) cost 40% of write_fast.
+std::uint64_t eight_digit_text(std::uint32_t x) {
+  const std::uint64_t halves = (x / 10000) | (std::uint64_t{x % 10000} << 32);
+  const std::uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007FULL;
+  const std::uint64_t pairs = hundreds | ((halves - hundreds * 100) << 16);
+  const std::uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000FULL;
+  std::uint64_t text = (tens | ((pairs - tens * 10) << 8)) + 0x3030303030303030ULL;
+  if constexpr (std::endian::native == std::endian::big) text = __builtin_bswap64(text);
+  return text;
+}
+
 // The common case without allocation: exact 17 digits, rounded to 9 half-to-even and written to
 // `buf`; the count written. 0 (nothing written) when the slow path must decide: a value outside the
 // plain-decimal range, whose error message needs the exact spelling.
@@ -265,11 +279,11 @@ std::size_t write_fast(char* buf, double v) {
     if (exponent >= kPlainDecimalMaxExponentExclusive) return 0;
   }
   constexpr std::size_t n = kReceiptSignificantDigits;
+  static_assert(n == 9, "the digits are written as one and eight");
   std::array<char, n> digits{};
-  for (std::size_t i = n; i-- > 0;) {
-    digits[i] = static_cast<char>('0' + q9 % 10);
-    q9 /= 10;
-  }
+  digits[0] = static_cast<char>('0' + q9 / kTen8);
+  const std::uint64_t last8 = eight_digit_text(static_cast<std::uint32_t>(q9 % kTen8));
+  std::memcpy(digits.data() + 1, &last8, sizeof last8);
   char* p = buf;
   if (v < 0) *p++ = '-';
   if (exponent >= 0) {
