@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "receipt/engine/general_receipt.hpp"
+#include "reconcile/read_json.hpp"
 #include "reconcile/tolerance.hpp"
 
 namespace importer {
@@ -36,6 +37,10 @@ inline constexpr reconcile::Tolerance kDefaultDifferentialTolerance{1e-6, 1e-4};
 // oracle (tests/importer/differential_tree.*): the same disagreements, order and paths.
 [[nodiscard]] std::vector<Disagreement> compare_with_engine(const receipt::engine::GeneralReceipt& engine,
                                                             const nlohmann::ordered_json& sidecar,
+                                                            reconcile::Tolerance tolerance);
+// The same, the sidecar read in place from its document (the multi-step import).
+[[nodiscard]] std::vector<Disagreement> compare_with_engine(const receipt::engine::GeneralReceipt& engine,
+                                                            const reconcile::Json& sidecar,
                                                             reconcile::Tolerance tolerance);
 
 }  // namespace importer

@@ -29,12 +29,12 @@ class DisagreementSink {
   // claim is not a number or was compared before. `path` is a string, or a function that spells
   // it, called only when the claim disagrees (most steps agree everywhere: hundreds of paths a
   // step were spelled and hashed for nothing).
-  template <typename Path>
-  void compare(const Path& path, double recomputed, const nlohmann::ordered_json* stored) {
+  template <typename Path, typename V>
+  void compare(const Path& path, double recomputed, const V* stored) {
     if (!stored || !stored->is_number()) return;
     // A claim is one node of the sidecar's tree, so the node says whether its path was compared.
     if (!compared_.insert(stored)) return;
-    const double s = stored->get<double>();
+    const double s = stored->template get<double>();
     const auto c = reconcile::check_tolerance(recomputed, s, tol_);
     if (c.ok) return;
     out_.push_back({spell(path), c.delta, c.applied, s, recomputed, extended_});

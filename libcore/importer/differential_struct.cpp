@@ -26,22 +26,26 @@ using reconcile::member;  // never throws: nullptr for a missing key or a non-ob
 
 namespace {
 
-bool is_number_json(const ordered_json* v) { return v && v->is_number(); }
+template <class V>
+bool is_number_json(const V* v) { return v && v->is_number(); }
 
-const ordered_json* object_at(const ordered_json* stored, std::string_view key) {
-  const ordered_json* c = member(stored, key);
+template <class V>
+const V* object_at(const V* stored, std::string_view key) {
+  const V* c = member(stored, key);
   return c && c->is_object() ? c : nullptr;
 }
 
-const ordered_json* array_at(const ordered_json* stored, std::string_view key) {
-  const ordered_json* c = member(stored, key);
+template <class V>
+const V* array_at(const V* stored, std::string_view key) {
+  const V* c = member(stored, key);
   return c && c->is_array() ? c : nullptr;
 }
 
 // True when the sidecar's entry names something else at `key` than the engine's entry does.
-bool names_other(const ordered_json& entry, const char* key, std::string_view engine_value) {
-  const ordered_json* b = member(&entry, key);
-  return b && !(b->is_string() && b->get_ref<const std::string&>() == engine_value);
+template <class V>
+bool names_other(const V& entry, const char* key, std::string_view engine_value) {
+  const V* b = member(&entry, key);
+  return b && !(b->is_string() && reconcile::text_or_empty(*b) == engine_value);
 }
 
 // A factor of a product, as gradient_factors_json / output_signal_json write it.
@@ -51,9 +55,10 @@ struct Factor {
   double value;
 };
 
+template <class V>
 class StructDifferential {
  public:
-  StructDifferential(const GeneralReceipt& engine, const ordered_json& sidecar, reconcile::Tolerance tolerance)
+  StructDifferential(const GeneralReceipt& engine, const V& sidecar, reconcile::Tolerance tolerance)
       : r_(engine), t_(engine.topology()), c_(engine.core), s_(sidecar), sink_(tolerance) {
     for (const auto& u : t_.unit_order.hidden) forward_units_.insert(u);
     for (const auto& u : t_.unit_order.output) {
@@ -76,7 +81,7 @@ class StructDifferential {
       batched_samples();
     } else {
       for_each_unit(c_.fwd, [&](const std::string& unit, double net, double out) {
-        const ordered_json* su = member(member(&s_, "forward"), unit);
+        const V* su = member(member(&s_, "forward"), unit);
         if (!su) return;
         sink_.compare([&] { return "forward." + unit + ".net"; }, net, member(su, "net"));
         sink_.compare([&] { return "forward." + unit + ".out"; }, out, member(su, "out"));
@@ -103,9 +108,9 @@ class StructDifferential {
   }
   double loss_total() const { return r_.batched() ? r_.reduced_loss_total : c_.loss_total; }
 
-  void unit_map_complete(const std::string& base, const ForwardValues& f, const ordered_json* stored) {
+  void unit_map_complete(const std::string& base, const ForwardValues& f, const V* stored) {
     for_each_unit(f, [&](const std::string& unit, double net, double out) {
-      const ordered_json* su = member(stored, unit);
+      const V* su = member(stored, unit);
       if (!su || su->is_null()) {
         sink_.missing(base + "." + unit);
         return;
@@ -121,14 +126,14 @@ class StructDifferential {
     });
     if (!stored || !stored->is_object()) return;
     for (auto it = stored->begin(); it != stored->end(); ++it) {
-      if (forward_units_.count(it.key()) == 0) sink_.missing(base + "." + it.key());
+      if (forward_units_.count(it.key()) == 0) sink_.missing(base + "." + std::string(it.key()));
     }
   }
 
-  void output_map_complete(const std::string& base, const std::vector<double>& values, const ordered_json* stored) {
+  void output_map_complete(const std::string& base, const std::vector<double>& values, const V* stored) {
     const auto& outs = t_.unit_order.output;
     for (std::size_t o = 0; o < outs.size(); ++o) {
-      const ordered_json* sv = member(stored, outs[o]);
+      const V* sv = member(stored, outs[o]);
       const auto path = [&] { return base + "." + outs[o]; };
       if (!is_number_json(sv)) {
         sink_.missing(path);
@@ -138,25 +143,25 @@ class StructDifferential {
     }
     if (!stored || !stored->is_object()) return;
     for (auto it = stored->begin(); it != stored->end(); ++it) {
-      if (output_units_.count(it.key()) == 0) sink_.missing(base + "." + it.key());
+      if (output_units_.count(it.key()) == 0) sink_.missing(base + "." + std::string(it.key()));
     }
   }
 
   void batched_samples() {
-    const ordered_json* order = member(member(&s_, "batch"), "sample_order");
+    const V* order = member(member(&s_, "batch"), "sample_order");
     if (order && order->is_array()) {
-      const reconcile::MemberIndex<ordered_json> per_sample(member(&s_, "per_sample"));
+      const reconcile::MemberIndex<V> per_sample(member(&s_, "per_sample"));
       for (const auto& sid_json : *order) {
         if (!sid_json.is_string()) continue;
-        const std::string& sid = sid_json.get_ref<const std::string&>();
+        const std::string sid(reconcile::text_or_empty(sid_json));
         const auto found = sample_at_.find(sid);
-        const ordered_json* ss = per_sample.find(sid);
+        const V* ss = per_sample.find(sid);
         if (found == sample_at_.end() || !ss) continue;
         const receipt::engine::SampleRecord& rec = r_.samples[found->second];
         const std::string base = "per_sample." + sid;
         unit_map_complete(base + ".forward", rec.forward, member(ss, "forward"));
         output_map_complete(base + ".loss.per_output", rec.loss_per_output, member(member(ss, "loss"), "per_output"));
-        const ordered_json* total = member(member(ss, "loss"), "total");
+        const V* total = member(member(ss, "loss"), "total");
         if (!is_number_json(total)) {
           sink_.missing(base + ".loss.total");
         } else {
@@ -175,17 +180,17 @@ class StructDifferential {
   const std::string& parameter_id(const UpdateRecord& u) const { return t_.parameters[u.slot].id; }
 
   void backward_updates_parameters() {
-    const ordered_json* sb = member(&s_, "backward");
+    const V* sb = member(&s_, "backward");
     const auto& outs = t_.unit_order.output;
     const auto& hids = t_.unit_order.hidden;
     for (std::size_t u = 0; u < outs.size(); ++u) {
-      const ordered_json* ss = member(member(sb, "output_error_signals"), outs[u]);
+      const V* ss = member(member(sb, "output_error_signals"), outs[u]);
       if (!ss) continue;
       sink_.compare([&] { return "backward.output_error_signals." + outs[u] + ".signal_value"; }, c_.sig_o[u],
                     member(ss, "signal_value"));
     }
     for (std::size_t h = 0; h < hids.size(); ++h) {
-      const ordered_json* ss = member(member(sb, "hidden_error_signals"), hids[h]);
+      const V* ss = member(member(sb, "hidden_error_signals"), hids[h]);
       if (!ss) continue;
       const auto at = [&](const char* field) {
         return [&, field] { return "backward.hidden_error_signals." + hids[h] + "." + field; };
@@ -200,16 +205,16 @@ class StructDifferential {
       const std::string& pid = parameter_id(u);
       const auto found = by_param_.find(pid);
       if (found == by_param_.end()) continue;
-      const ordered_json& s = *found->second;
+      const V& s = *found->second;
       const auto at = [&](const char* field) { return [&, field] { return "updates[" + pid + "]" + field; }; };
       sink_.compare(at(".gradient"), u.gradient, member(&s, "gradient"));
       sink_.compare(at(".update"), u.update, member(&s, "update"));
       sink_.compare(at(".weight_after"), u.weight_after, member(&s, "weight_after"));
       if (!r_.stateful) continue;  // the engine's update has no state_after
-      const ordered_json* so = member(&s, "optimizer");
-      const ordered_json* sa = member(so, "state_after");
-      const ordered_json* sn = member(so, "name");
-      if (!sa || !sn || !sn->is_string() || sn->get_ref<const std::string&>() != name) continue;
+      const V* so = member(&s, "optimizer");
+      const V* sa = member(so, "state_after");
+      const V* sn = member(so, "name");
+      if (!sa || !sn || !sn->is_string() || reconcile::text_or_empty(*sn) != name) continue;
       if (std::strcmp(name, "adam") == 0 || std::strcmp(name, "adamw") == 0) {
         sink_.compare(at(".optimizer.state_after.m"), u.state_after.m, member(sa, "m"));
         sink_.compare(at(".optimizer.state_after.v"), u.state_after.v, member(sa, "v"));
@@ -225,11 +230,11 @@ class StructDifferential {
   }
 
   void index_updates() {
-    const ordered_json* su = member(&s_, "updates");
+    const V* su = member(&s_, "updates");
     if (!su || !su->is_array()) return;
     for (const auto& u : *su) {
-      const ordered_json* pid = member(&u, "parameter_id");
-      if (pid && pid->is_string()) by_param_.insert_or_assign(pid->get<std::string>(), &u);
+      const V* pid = member(&u, "parameter_id");
+      if (pid && pid->is_string()) by_param_.insert_or_assign(std::string(reconcile::text_or_empty(*pid)), &u);
     }
   }
 
@@ -264,17 +269,17 @@ class StructDifferential {
     std::size_t mark_;
   };
 
-  void leaf(std::string_view key, double value, const ordered_json* stored) { leaf_value(key, value, member(stored, key)); }
+  void leaf(std::string_view key, double value, const V* stored) { leaf_value(key, value, member(stored, key)); }
   // The same with the member `key` already found (nullptr: absent).
-  void leaf_value(std::string_view key, double value, const ordered_json* found) {
+  void leaf_value(std::string_view key, double value, const V* found) {
     if (!is_number_json(found)) return;
     Scope at(path_, key);
     sink_.compare(path_, value, found);
   }
 
-  void walk_forward(const ForwardValues& f, const ordered_json* stored) {
+  void walk_forward(const ForwardValues& f, const V* stored) {
     for_each_unit(f, [&](const std::string& unit, double net, double out) {
-      const ordered_json* su = object_at(stored, unit);
+      const V* su = object_at(stored, unit);
       if (!su) return;
       Scope at(path_, unit);
       leaf("net", net, su);
@@ -282,25 +287,25 @@ class StructDifferential {
     });
   }
 
-  void walk_map(const std::vector<std::string>& ids, const double* values, const ordered_json* stored) {
+  void walk_map(const std::vector<std::string>& ids, const double* values, const V* stored) {
     for (std::size_t i = 0; i < ids.size(); ++i) leaf(ids[i], values[i], stored);
   }
 
   // {per_output, total} (per_sample entries, post_update_loss after its status).
-  void walk_loss(const std::vector<double>& per_output, double total, const ordered_json* stored) {
-    if (const ordered_json* po = object_at(stored, "per_output")) {
+  void walk_loss(const std::vector<double>& per_output, double total, const V* stored) {
+    if (const V* po = object_at(stored, "per_output")) {
       Scope at(path_, "per_output");
       walk_map(t_.unit_order.output, per_output.data(), po);
     }
     leaf("total", total, stored);
   }
 
-  void walk_factors(const std::vector<Factor>& factors, const ordered_json* stored) {
-    const ordered_json* arr = array_at(stored, "factors");
+  void walk_factors(const std::vector<Factor>& factors, const V* stored) {
+    const V* arr = array_at(stored, "factors");
     if (!arr) return;
     Scope at(path_, "factors");
     for (std::size_t i = 0; i < factors.size() && i < arr->size(); ++i) {
-      const ordered_json& entry = (*arr)[i];
+      const V& entry = (*arr)[i];
       if (names_other(entry, "name", factors[i].name)) continue;
       if (!factors[i].from.empty() && names_other(entry, "from", factors[i].from)) continue;
       Scope item(path_, i);
@@ -308,7 +313,7 @@ class StructDifferential {
     }
   }
 
-  void walk_output_signal(std::size_t u, const ordered_json* stored) {
+  void walk_output_signal(std::size_t u, const V* stored) {
     const auto& outs = t_.unit_order.output;
     const std::size_t n_out = outs.size();
     const bool softmax = t_.loss == receipt::topology::Loss::cross_entropy_softmax;
@@ -319,14 +324,14 @@ class StructDifferential {
     }
     leaf("signal_value", c_.sig_o[u], stored);
     if (!softmax) return;
-    const ordered_json* dual = object_at(stored, "dual_form");
+    const V* dual = object_at(stored, "dual_form");
     if (!dual) return;
     Scope at(path_, "dual_form");
-    if (const ordered_json* terms = array_at(dual, "jacobian_terms")) {
+    if (const V* terms = array_at(dual, "jacobian_terms")) {
       Scope in(path_, "jacobian_terms");
       const double* y = r_.targets();
       for (std::size_t j = 0; j < n_out && j < terms->size(); ++j) {
-        const ordered_json& term = (*terms)[j];  // the engine's term names nothing to pair by
+        const V& term = (*terms)[j];  // the engine's term names nothing to pair by
         Scope item(path_, j);
         walk_factors({{"y_j", "targets." + outs[j], y[j]}, {"delta_ju_minus_p_u", {}, c_.dual_delta_minus_p[u * n_out + j]}},
                      &term);
@@ -336,14 +341,14 @@ class StructDifferential {
     leaf("summed_value", c_.dual_sum[u], dual);
   }
 
-  void walk_hidden_signal(std::size_t h, const ordered_json* stored) {
+  void walk_hidden_signal(std::size_t h, const V* stored) {
     const auto& outs = t_.unit_order.output;
     const std::size_t n_out = outs.size();
-    if (const ordered_json* arr = array_at(stored, "downstream_contributions")) {
+    if (const V* arr = array_at(stored, "downstream_contributions")) {
       Scope at(path_, "downstream_contributions");
       const double* params = r_.input->base.parameters_before.data();
       for (std::size_t o = 0; o < n_out && o < arr->size(); ++o) {
-        const ordered_json& entry = (*arr)[o];
+        const V& entry = (*arr)[o];
         const std::uint32_t w = r_.index.w_ho[o * r_.index.n_hid + h];
         if (names_other(entry, "from", outs[o]) || names_other(entry, "via_weight", t_.parameter_order[w])) continue;
         Scope item(path_, o);
@@ -357,20 +362,20 @@ class StructDifferential {
     leaf("signal_value", c_.sig_h[h], stored);
   }
 
-  void walk_backward(const ordered_json* stored) {
-    if (const ordered_json* signals = object_at(stored, "output_error_signals")) {
+  void walk_backward(const V* stored) {
+    if (const V* signals = object_at(stored, "output_error_signals")) {
       Scope at(path_, "output_error_signals");
       for (std::size_t u = 0; u < t_.unit_order.output.size(); ++u) {
-        const ordered_json* s = object_at(signals, t_.unit_order.output[u]);
+        const V* s = object_at(signals, t_.unit_order.output[u]);
         if (!s) continue;
         Scope unit(path_, t_.unit_order.output[u]);
         walk_output_signal(u, s);
       }
     }
-    if (const ordered_json* signals = object_at(stored, "hidden_error_signals")) {
+    if (const V* signals = object_at(stored, "hidden_error_signals")) {
       Scope at(path_, "hidden_error_signals");
       for (std::size_t h = 0; h < t_.unit_order.hidden.size(); ++h) {
-        const ordered_json* s = object_at(signals, t_.unit_order.hidden[h]);
+        const V* s = object_at(signals, t_.unit_order.hidden[h]);
         if (!s) continue;
         Scope unit(path_, t_.unit_order.hidden[h]);
         walk_hidden_signal(h, s);
@@ -378,14 +383,14 @@ class StructDifferential {
     }
   }
 
-  void walk_batched_loss(const ordered_json* stored) {
-    if (const ordered_json* po = object_at(stored, "per_output")) {
+  void walk_batched_loss(const V* stored) {
+    if (const V* po = object_at(stored, "per_output")) {
       Scope at(path_, "per_output");
       walk_map(t_.unit_order.output, r_.reduced_loss_per_output.data(), po);
     }
-    if (const ordered_json* ps = object_at(stored, "per_sample")) {
+    if (const V* ps = object_at(stored, "per_sample")) {
       Scope at(path_, "per_sample");
-      const reconcile::MemberIndex<ordered_json> totals(ps);
+      const reconcile::MemberIndex<V> totals(ps);
       for (const std::string& sid : sample_ids_) {
         leaf_value(sid, r_.samples[sample_at_.at(sid)].loss_total, totals.find(sid));
       }
@@ -393,29 +398,29 @@ class StructDifferential {
     leaf("total", r_.reduced_loss_total, stored);
   }
 
-  void walk_per_sample(const ordered_json* stored) {
+  void walk_per_sample(const V* stored) {
     const auto& t = t_;
-    const reconcile::MemberIndex<ordered_json> entries(stored);
+    const reconcile::MemberIndex<V> entries(stored);
     for (const std::string& sid : sample_ids_) {
-      const ordered_json* entry = entries.find(sid);
+      const V* entry = entries.find(sid);
       if (!entry || !entry->is_object()) continue;
       const std::size_t i = sample_at_.at(sid);
       const receipt::engine::Sample& smp = r_.input->batch->samples[i];
       const receipt::engine::SampleRecord& rec = r_.samples[i];
       Scope at(path_, sid);
-      if (const ordered_json* in = object_at(entry, "inputs")) {
+      if (const V* in = object_at(entry, "inputs")) {
         Scope s(path_, "inputs");
         walk_map(t.unit_order.input, smp.inputs.data(), in);
       }
-      if (const ordered_json* tg = object_at(entry, "targets")) {
+      if (const V* tg = object_at(entry, "targets")) {
         Scope s(path_, "targets");
         walk_map(t.unit_order.output, smp.targets.data(), tg);
       }
-      if (const ordered_json* fw = object_at(entry, "forward")) {
+      if (const V* fw = object_at(entry, "forward")) {
         Scope s(path_, "forward");
         walk_forward(rec.forward, fw);
       }
-      if (const ordered_json* loss = object_at(entry, "loss")) {
+      if (const V* loss = object_at(entry, "loss")) {
         Scope s(path_, "loss");
         walk_loss(rec.loss_per_output, rec.loss_total, loss);
       }
@@ -428,20 +433,20 @@ class StructDifferential {
       path_ = name;
       return object_at(&s_, name);
     };
-    if (const ordered_json* s = section("forward")) walk_forward(c_.fwd, s);
-    if (const ordered_json* s = section("loss")) {
+    if (const V* s = section("forward")) walk_forward(c_.fwd, s);
+    if (const V* s = section("loss")) {
       if (r_.batched()) {
         walk_batched_loss(s);
       } else {
         walk_loss(c_.loss_o, c_.loss_total, s);
       }
     }
-    if (const ordered_json* s = section("backward")) walk_backward(s);
-    if (const ordered_json* s = section("parameters_after")) walk_map(t_.parameter_order, r_.parameters_after.data(), s);
-    if (const ordered_json* s = section("post_update_forward")) walk_forward(r_.post_forward, s);
-    if (const ordered_json* s = section("post_update_loss")) walk_loss(r_.post_loss_per_output, r_.post_loss_total, s);
+    if (const V* s = section("backward")) walk_backward(s);
+    if (const V* s = section("parameters_after")) walk_map(t_.parameter_order, r_.parameters_after.data(), s);
+    if (const V* s = section("post_update_forward")) walk_forward(r_.post_forward, s);
+    if (const V* s = section("post_update_loss")) walk_loss(r_.post_loss_per_output, r_.post_loss_total, s);
     if (r_.batched()) {
-      if (const ordered_json* s = section("per_sample")) walk_per_sample(s);
+      if (const V* s = section("per_sample")) walk_per_sample(s);
     }
   }
 
@@ -467,8 +472,8 @@ class StructDifferential {
     return {};
   }
 
-  void walk_state(const char* key, const receipt::engine::OptimizerState& state, const ordered_json* optimizer) {
-    const ordered_json* s = object_at(optimizer, key);
+  void walk_state(const char* key, const receipt::engine::OptimizerState& state, const V* optimizer) {
+    const V* s = object_at(optimizer, key);
     if (!s) return;
     Scope at(path_, key);
     if (r_.input->optimizer->name == receipt::engine::OptimizerName::sgd_momentum) {
@@ -483,10 +488,10 @@ class StructDifferential {
     for (const UpdateRecord& u : r_.updates) {
       const auto found = by_param_.find(parameter_id(u));
       if (found == by_param_.end()) continue;
-      const ordered_json* s = found->second;
+      const V* s = found->second;
       path_ = "updates[" + parameter_id(u) + "]";
       leaf("weight_before", u.weight_before, s);
-      if (const ordered_json* opt = object_at(s, "optimizer")) {
+      if (const V* opt = object_at(s, "optimizer")) {
         Scope at(path_, "optimizer");
         leaf("learning_rate", r_.input->base.learning_rate, opt);
         walk_factors(gradient_factors(u), opt);
@@ -504,20 +509,25 @@ class StructDifferential {
   const GeneralReceipt& r_;
   const receipt::topology::Topology& t_;
   const receipt::engine::StepCore& c_;
-  const ordered_json& s_;
+  const V& s_;
   detail::DisagreementSink sink_;
   std::string path_;
   std::unordered_set<std::string_view> forward_units_, output_units_;
   std::vector<std::string> sample_ids_;                       // per_sample's keys, first occurrence order
   std::unordered_map<std::string, std::size_t> sample_at_;    // id -> the sample giving its values
-  std::unordered_map<std::string, const ordered_json*> by_param_;
+  std::unordered_map<std::string, const V*> by_param_;
 };
 
 }  // namespace
 
 std::vector<Disagreement> compare_with_engine(const GeneralReceipt& engine, const ordered_json& sidecar,
                                               reconcile::Tolerance tolerance) {
-  return StructDifferential(engine, sidecar, tolerance).run();
+  return StructDifferential<ordered_json>(engine, sidecar, tolerance).run();
+}
+
+std::vector<Disagreement> compare_with_engine(const GeneralReceipt& engine, const reconcile::Json& sidecar,
+                                              reconcile::Tolerance tolerance) {
+  return StructDifferential<reconcile::Json>(engine, sidecar, tolerance).run();
 }
 
 }  // namespace importer

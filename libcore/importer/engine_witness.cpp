@@ -16,91 +16,102 @@ using reconcile::member;  // never throws: nullptr for a missing key or a non-ob
 
 namespace {
 
-bool is_nonzero_number(const ordered_json* v) { return v && v->is_number() && v->get<double>() != 0; }
+using reconcile::Json;
+
+template <class V>
+bool is_nonzero_number(const V* v) { return v && v->is_number() && v->template get<double>() != 0; }
+
+template <class V>
+ordered_json forwarded_config(const V& optimizer) {
+  static const V kNull;
+  const auto at = [&](const char* key) -> const V& {
+    const V* v = member(optimizer, key);
+    return v ? *v : kNull;
+  };
+  ordered_json oc = ordered_json::object();
+  oc["name"] = reconcile::to_tree(at("name"));
+  oc["learning_rate"] = reconcile::to_tree(at("learning_rate"));
+  for (const char* key : {"beta1", "beta2", "epsilon", "t", "weight_decay", "momentum"}) {
+    if (const V* v = member(optimizer, key)) oc[key] = reconcile::to_tree(*v);
+  }
+  if (const V* n = member(optimizer, "nesterov"); n && n->is_boolean() && n->template get<bool>()) {
+    oc["nesterov"] = true;
+  }
+  if (const V* d = member(optimizer, "dampening"); is_nonzero_number(d)) oc["dampening"] = reconcile::to_tree(*d);
+  return oc;
+}
 
 // optimizer_config for the engine (nullopt: plain SGD without decay, which takes no config).
-std::optional<ordered_json> engine_optimizer_config(const ordered_json& optimizer) {
-  const std::string& name = optimizer["name"].get_ref<const std::string&>();
-  if (name == "sgd" && !is_nonzero_number(member(optimizer, "weight_decay"))) return std::nullopt;
-  return forwarded_optimizer_config(optimizer);
+template <class V>
+std::optional<ordered_json> engine_optimizer_config(const V& optimizer) {
+  const bool plain_sgd = reconcile::is_string_equal(member(optimizer, "name"), "sgd");
+  if (plain_sgd && !is_nonzero_number(member(optimizer, "weight_decay"))) return std::nullopt;
+  return forwarded_config(optimizer);
 }
 
 // updates[] carrying only each update's usable state_before (the engine reads nothing else there).
-ordered_json state_updates(const ordered_json& sidecar, bool momentum) {
+template <class V>
+ordered_json state_updates(const V& sidecar, bool momentum) {
   ordered_json out(ordered_json::value_t::array);
-  const ordered_json* updates = member(sidecar, "updates");
+  const V* updates = member(sidecar, "updates");
   if (!updates || !updates->is_array()) return out;
   auto& entries = out.get_ref<ordered_json::array_t&>();
   entries.reserve(updates->size());
   for (const auto& u : *updates) {
-    const ordered_json* optimizer = member(u, "optimizer");
-    const ordered_json* sb = optimizer ? member(*optimizer, "state_before") : nullptr;
-    const ordered_json* pid = member(u, "parameter_id");
+    const V* optimizer = member(u, "optimizer");
+    const V* sb = optimizer ? member(*optimizer, "state_before") : nullptr;
+    const V* pid = member(u, "parameter_id");
     if (!sb || !pid || !pid->is_string()) continue;
     ordered_json state(ordered_json::value_t::object);
     if (momentum) {
-      const ordered_json* b = member(*sb, "buffer");
+      const V* b = member(*sb, "buffer");
       if (!b || !b->is_number()) continue;
-      state["buffer"] = *b;
+      state["buffer"] = reconcile::to_tree(*b);
     } else {
-      const ordered_json* m = member(*sb, "m");
-      const ordered_json* v = member(*sb, "v");
+      const V* m = member(*sb, "m");
+      const V* v = member(*sb, "v");
       if (!m || !v || !m->is_number() || !v->is_number()) continue;
-      state["m"] = *m;
-      state["v"] = *v;
+      state["m"] = reconcile::to_tree(*m);
+      state["v"] = reconcile::to_tree(*v);
     }
     // Member by member: an initializer list of pairs is copied element by element and checked for
     // being object-like, at about ten times the cost (17 updates a step).
     ordered_json& entry = entries.emplace_back(ordered_json::value_t::object);
-    entry["parameter_id"] = *pid;
+    entry["parameter_id"] = reconcile::to_tree(*pid);
     entry["optimizer"]["state_before"] = std::move(state);
   }
   return out;
 }
 
-}  // namespace
+// A key as the tree form looked it up (through c_str(): up to a NUL byte).
+std::string_view up_to_nul(std::string_view key) { return key.substr(0, key.find('\0')); }
 
-ordered_json forwarded_optimizer_config(const ordered_json& optimizer) {
-  ordered_json oc = ordered_json::object();
-  oc["name"] = optimizer["name"];
-  oc["learning_rate"] = optimizer["learning_rate"];
-  for (const char* key : {"beta1", "beta2", "epsilon", "t", "weight_decay", "momentum"}) {
-    if (const ordered_json* v = member(optimizer, key)) oc[key] = *v;
-  }
-  if (const ordered_json* n = member(optimizer, "nesterov"); n && n->is_boolean() && n->get<bool>()) oc["nesterov"] = true;
-  if (const ordered_json* d = member(optimizer, "dampening"); is_nonzero_number(d)) oc["dampening"] = *d;
-  return oc;
-}
-
-const ordered_json& default_numeric_policy() {
-  static const ordered_json policy = ordered_json::parse(R"({
-    "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
-    "tolerance": {"atol": 0.000001, "rtol": 0.0001}, "computation_order": "schema_defined",
-    "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
-                    "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}})");
-  return policy;
-}
-
-ordered_json resolve_bias_policy(const ordered_json& sidecar) {
-  if (const ordered_json* declared = member(sidecar, "bias_policy")) return *declared;
-  const ordered_json* before = member(sidecar, "parameters_before");
-  const ordered_json* after = member(sidecar, "parameters_after");
-  const ordered_json* topology = member(sidecar, "topology");
-  const ordered_json* params = topology ? member(*topology, "parameters") : nullptr;
+template <class V>
+ordered_json bias_policy_of(const V& sidecar) {
+  if (const V* declared = member(sidecar, "bias_policy")) return reconcile::to_tree(*declared);
+  const V* before = member(sidecar, "parameters_before");
+  const V* after = member(sidecar, "parameters_after");
+  const V* topology = member(sidecar, "topology");
+  const V* params = topology ? member(*topology, "parameters") : nullptr;
   bool bias_moved = false;
   if (params && params->is_array() && before && after) {
     for (const auto& p : *params) {
-      const ordered_json* role = member(p, "role");
-      const ordered_json* id = member(p, "id");
-      if (!role || !id || !id->is_string() || !(*role == "hidden_bias" || *role == "output_bias")) continue;
-      const ordered_json* b = member(*before, id->get_ref<const std::string&>().c_str());
-      const ordered_json* a = member(*after, id->get_ref<const std::string&>().c_str());
-      if (b && a && b->is_number() && a->is_number() && b->get<double>() != a->get<double>()) bias_moved = true;
+      const V* role = member(p, "role");
+      const V* id = member(p, "id");
+      if (!role || !id || !id->is_string() ||
+          !(reconcile::is_string_equal(role, "hidden_bias") || reconcile::is_string_equal(role, "output_bias"))) {
+        continue;
+      }
+      const V* b = member(*before, up_to_nul(reconcile::text_or_empty(*id)));
+      const V* a = member(*after, up_to_nul(reconcile::text_or_empty(*id)));
+      if (b && a && b->is_number() && a->is_number() && b->template get<double>() != a->template get<double>()) {
+        bias_moved = true;
+      }
     }
   }
-  const ordered_json* sharing = topology ? member(*topology, "bias_sharing") : nullptr;
-  if (bias_moved && sharing && *sharing == "per_neuron") {
-    ordered_json p = ordered_json::object();
+  const V* sharing = topology ? member(*topology, "bias_sharing") : nullptr;
+  ordered_json p = ordered_json::object();
+  if (bias_moved && reconcile::is_string_equal(sharing, "per_neuron")) {
     p["mode"] = "sgd";
     p["reason"] =
         "G-015 observer routing: sidecar omitted bias_policy but carries UPDATING per-neuron biases (a real "
@@ -112,7 +123,6 @@ ordered_json resolve_bias_policy(const ordered_json& sidecar) {
         "* signal_u (verified via the optimizer's single-factor gradient under Rules 4-7 / 21-24).";
     return p;
   }
-  ordered_json p = ordered_json::object();
   p["mode"] = "constant";
   p["reason"] =
       "Default for v0.6 observer-mode receipts: sidecar omitted bias_policy; importer assumes Mazur convention "
@@ -121,6 +131,23 @@ ordered_json resolve_bias_policy(const ordered_json& sidecar) {
   p["reconciliation"] = "parameters_after[bias_id] === parameters_before[bias_id] for every bias parameter";
   return p;
 }
+
+}  // namespace
+
+ordered_json forwarded_optimizer_config(const ordered_json& optimizer) { return forwarded_config(optimizer); }
+ordered_json forwarded_optimizer_config(const Json& optimizer) { return forwarded_config(optimizer); }
+
+const ordered_json& default_numeric_policy() {
+  static const ordered_json policy = ordered_json::parse(R"({
+    "number_encoding": "decimal", "precision_significant_digits": 9, "rounding": "round_half_to_even",
+    "tolerance": {"atol": 0.000001, "rtol": 0.0001}, "computation_order": "schema_defined",
+    "byte_output": {"format": "jsonl", "json_key_order": "schema_defined",
+                    "trailing_zero_policy": "pad_to_significant_digits", "indent": "none"}})");
+  return policy;
+}
+
+ordered_json resolve_bias_policy(const ordered_json& sidecar) { return bias_policy_of(sidecar); }
+ordered_json resolve_bias_policy(const Json& sidecar) { return bias_policy_of(sidecar); }
 
 namespace {
 
@@ -132,39 +159,42 @@ bool verbatim_member(std::string_view key) {
 
 // The engine input's members that are not the sidecar's own: bias_policy, and per_sample (batched)
 // or optimizer_config and updates (their state_before only).
-common::Result<ordered_json> derived_members(const ordered_json& sidecar) {
+template <class V>
+common::Result<ordered_json> derived_members(const V& sidecar) {
   ordered_json in = ordered_json::object();
-  in["bias_policy"] = resolve_bias_policy(sidecar);
-  if (const ordered_json* batch = member(sidecar, "batch")) {
-    const ordered_json* per_sample = member(sidecar, "per_sample");
+  in["bias_policy"] = bias_policy_of(sidecar);
+  if (const V* batch = member(sidecar, "batch")) {
+    const V* per_sample = member(sidecar, "per_sample");
     if (!per_sample) {
       return common::Error::malformed(
           "sidecar declares batch but is missing the per_sample block. Multi-sample batched receipts require "
           "per_sample to be populated for every sample in batch.sample_order.");
     }
     // Linear in the samples: per_sample indexed once, each id placed once (member_index.hpp).
-    const reconcile::MemberIndex<ordered_json> entries(per_sample);
-    const ordered_json& order = (*batch)["sample_order"];
+    const reconcile::MemberIndex<V> entries(per_sample);
+    static const V kNone = V::array();  // the schema requires sample_order beside a batch
+    const V* declared = member(*batch, "sample_order");
+    const V& order = declared ? *declared : kNone;
     ordered_json samples = ordered_json::object();
     reconcile::MemberFiller placed(samples, order.size());
     for (const auto& sid : order) {
-      const std::string& id = sid.get_ref<const std::string&>();
-      const ordered_json* s = entries.find(id);
+      const std::string id(reconcile::text_or_empty(sid));
+      const V* s = entries.find(id);
       if (!s) {
         return common::Error::malformed("sidecar.per_sample missing entry for sample_id \"" + id +
                                         "\" declared in batch.sample_order.");
       }
       ordered_json one = ordered_json::object();
-      if (const ordered_json* x = member(*s, "inputs")) one["inputs"] = *x;
-      if (const ordered_json* y = member(*s, "targets")) one["targets"] = *y;
+      if (const V* x = member(*s, "inputs")) one["inputs"] = reconcile::to_tree(*x);
+      if (const V* y = member(*s, "targets")) one["targets"] = reconcile::to_tree(*y);
       placed.assign(id, std::move(one));
     }
     in["per_sample"] = std::move(samples);
     return in;
   }
-  if (const ordered_json* optimizer = member(sidecar, "optimizer")) {
+  if (const V* optimizer = member(sidecar, "optimizer")) {
     if (auto oc = engine_optimizer_config(*optimizer)) {
-      const std::string name = (*oc)["name"].get<std::string>();
+      const std::string name = (*oc)["name"].template get<std::string>();
       in["optimizer_config"] = std::move(*oc);
       if (name != "sgd") in["updates"] = state_updates(sidecar, name == "sgd_momentum");
     }
@@ -192,6 +222,18 @@ common::Result<ordered_json> engine_input_document(const ordered_json& sidecar) 
   return in;
 }
 
+namespace {
+
+common::Result<receipt::engine::GeneralReceipt> run_engine(receipt::engine::GeneralInput input) {
+  const auto shared = std::make_shared<const receipt::engine::GeneralInput>(std::move(input));
+  auto out = shared->batch ? receipt::engine::compute_batched_general_step(shared)
+                           : receipt::engine::compute_general_step(shared);
+  if (!out) return common::Error::malformed(out.error().to_string());
+  return std::move(*out);
+}
+
+}  // namespace
+
 common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& sidecar,
                                                             std::string_view topology_bytes) {
   auto derived = derived_members(sidecar);
@@ -216,11 +258,40 @@ common::Result<receipt::engine::GeneralReceipt> run_witness(const ordered_json& 
     input = receipt::reproduce::extract_general_input(*doc);
     if (!input) return common::Error::malformed(input.error().to_string());
   }
-  const auto shared = std::make_shared<const receipt::engine::GeneralInput>(std::move(*input));
-  auto out = shared->batch ? receipt::engine::compute_batched_general_step(shared)
-                           : receipt::engine::compute_general_step(shared);
-  if (!out) return common::Error::malformed(out.error().to_string());
-  return std::move(*out);
+  return run_engine(std::move(*input));
+}
+
+common::Result<receipt::engine::GeneralReceipt> run_witness(const reconcile::ReadReceipt& read,
+                                                            std::string_view topology_bytes) {
+  const Json& sidecar = read.root();
+  auto derived = derived_members(sidecar);
+  if (!derived) return derived.error();
+  const common::ReleasedAtExit release(*derived);  // leaves first (common/json_release.hpp)
+  // As the tree form reads it, the members the engine takes as they are read from the document:
+  // the id-keyed number maps straight from it, the rest as trees (each converted once a thread
+  // while a stream repeats it: ReadReceipt::tree_member).
+  const auto is_map = [](std::string_view key) {
+    return key == "inputs" || key == "targets" || key == "parameters_before";
+  };
+  auto input = receipt::reproduce::extract_general_input(
+      [&](const char* key) -> const ordered_json* {
+        if (verbatim_member(key)) return read.tree_member(key);
+        if (std::string_view(key) == "numeric_policy") {
+          const ordered_json* policy = read.tree_member(key);
+          return policy ? policy : &default_numeric_policy();
+        }
+        return member(*derived, key);
+      },
+      [&](const char* key) -> std::optional<std::string_view> {
+        if (topology_bytes.empty() || std::string_view(key) != "topology") return std::nullopt;
+        return topology_bytes;
+      },
+      [&](const char* key, const std::vector<std::string>& order) -> std::optional<std::vector<double>> {
+        if (!is_map(key)) return std::nullopt;
+        return reconcile::numbers_in_order(member(sidecar, key), order);
+      });
+  if (!input) return run_witness(read.tree(), topology_bytes);  // the tree form's refusal, in its words
+  return run_engine(std::move(*input));
 }
 
 }  // namespace importer

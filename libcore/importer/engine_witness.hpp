@@ -8,6 +8,7 @@
 
 #include "common/result.hpp"
 #include "receipt/engine/general_receipt.hpp"
+#include "reconcile/read_json.hpp"
 
 namespace importer {
 
@@ -18,10 +19,12 @@ namespace importer {
 // The sidecar's bias_policy; without one, "sgd" when per-neuron biases changed across the step
 // (a real nn.Linear(bias=True)), else the constant (Mazur) default.
 [[nodiscard]] nlohmann::ordered_json resolve_bias_policy(const nlohmann::ordered_json& sidecar);
+[[nodiscard]] nlohmann::ordered_json resolve_bias_policy(const reconcile::Json& sidecar);
 
 // The sidecar's optimizer block as optimizer_config: name, learning_rate and the hyperparameters it
 // has; nesterov only when true, dampening only when non-zero (as the engine and the receipt take it).
 [[nodiscard]] nlohmann::ordered_json forwarded_optimizer_config(const nlohmann::ordered_json& optimizer);
+[[nodiscard]] nlohmann::ordered_json forwarded_optimizer_config(const reconcile::Json& optimizer);
 
 // The engine input as a receipt-shaped document (what receipt::reproduce::extract_general_input reads).
 [[nodiscard]] common::Result<nlohmann::ordered_json> engine_input_document(const nlohmann::ordered_json& sidecar);
@@ -32,6 +35,11 @@ namespace importer {
 // as read (GatedSidecar::topology_bytes): a topology read from the same bytes just before on this
 // thread is not read, nor compared, again (a stream's records repeat theirs).
 [[nodiscard]] common::Result<receipt::engine::GeneralReceipt> run_witness(const nlohmann::ordered_json& sidecar,
+                                                                         std::string_view topology_bytes = {});
+
+// The same, the sidecar read in place from its document (the multi-step import): the same input,
+// the same engine receipt or the same refusal, without the sidecar becoming a tree.
+[[nodiscard]] common::Result<receipt::engine::GeneralReceipt> run_witness(const reconcile::ReadReceipt& sidecar,
                                                                          std::string_view topology_bytes = {});
 
 }  // namespace importer

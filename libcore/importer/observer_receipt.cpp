@@ -1,7 +1,9 @@
 #include "importer/observer_receipt.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "importer/engine_witness.hpp"
 #include "receipt/engine/receipt_blocks.hpp"
@@ -15,26 +17,41 @@ using reconcile::member;  // never throws: nullptr for a missing key or a non-ob
 
 namespace {
 
+using reconcile::Json;
+
+template <class V>
 struct OptimizerTraits {
-  const ordered_json* block = nullptr;
+  const V* block = nullptr;
   bool adam_family = false, momentum = false, nesterov_or_dampening = false, coupled_l2 = false;
 };
 
-OptimizerTraits traits_of(const ordered_json& sidecar) {
-  OptimizerTraits t;
+template <class V>
+OptimizerTraits<V> traits_of(const V& sidecar) {
+  OptimizerTraits<V> t;
   t.block = member(sidecar, "optimizer");
-  const ordered_json* name = t.block ? member(*t.block, "name") : nullptr;
+  const V* name = t.block ? member(*t.block, "name") : nullptr;
   if (!name || !name->is_string()) return t;
-  t.adam_family = *name == "adam" || *name == "adamw";
-  t.momentum = *name == "sgd_momentum";
-  const ordered_json* nesterov = member(*t.block, "nesterov");
-  const ordered_json* dampening = member(*t.block, "dampening");
+  t.adam_family = reconcile::is_string_equal(name, "adam") || reconcile::is_string_equal(name, "adamw");
+  t.momentum = reconcile::is_string_equal(name, "sgd_momentum");
+  const V* nesterov = member(*t.block, "nesterov");
+  const V* dampening = member(*t.block, "dampening");
   t.nesterov_or_dampening =
-      t.momentum && ((nesterov && nesterov->is_boolean() && nesterov->get<bool>()) ||
-                     (dampening && !(dampening->is_number() && dampening->get<double>() == 0)));
-  const ordered_json* wd = member(*t.block, "weight_decay");
-  t.coupled_l2 = (*name == "sgd" || t.momentum) && wd && wd->is_number() && wd->get<double>() != 0;
+      t.momentum && ((nesterov && nesterov->is_boolean() && nesterov->template get<bool>()) ||
+                     (dampening && !(dampening->is_number() && dampening->template get<double>() == 0)));
+  const V* wd = member(*t.block, "weight_decay");
+  t.coupled_l2 = (reconcile::is_string_equal(name, "sgd") || t.momentum) && wd && wd->is_number() &&
+                 wd->template get<double>() != 0;
   return t;
+}
+
+template <class V>
+std::string schema_version_of(const V& sidecar) {
+  const OptimizerTraits<V> t = traits_of(sidecar);
+  if (t.coupled_l2) return "0.8.0";
+  if (t.nesterov_or_dampening) return "0.7.0";
+  if (t.momentum) return "0.6.0";
+  if (t.adam_family) return "0.5.0";
+  return "0.4.0";
 }
 
 // member() for a document whose values are about to be moved out.
@@ -51,38 +68,30 @@ std::pair<std::string, std::string> split_identity(std::string_view identity) {
   return {std::string(identity.substr(0, at)), std::string(identity.substr(at + 1))};
 }
 
-}  // namespace
-
-std::string observer_schema_version(const ordered_json& sidecar) {
-  const OptimizerTraits t = traits_of(sidecar);
-  if (t.coupled_l2) return "0.8.0";
-  if (t.nesterov_or_dampening) return "0.7.0";
-  if (t.momentum) return "0.6.0";
-  if (t.adam_family) return "0.5.0";
-  return "0.4.0";
-}
-
-namespace {
 
 // The members observer_receipt can write (25 today), with room to spare.
 constexpr std::size_t kReceiptMembers = 32;
 
-// engine_block(key) gives the engine's block `key` (topology, post_update_forward,
-// post_update_loss) or nullopt; it is asked only for the blocks the receipt takes.
-template <class EngineBlock>
-ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& engine_block, const ObserverFields& f) {
-  // Read through a const view; the blocks the receipt carries verbatim are moved out instead.
-  const ordered_json& sidecar = consumed_sidecar;
-  const ordered_json& framework = sidecar["source_framework"];
-  const std::string name = framework["name"].get<std::string>();
-  const std::string version = framework["version"].get<std::string>();
+// The receipt, member by member in its order. engine_block(key) gives the engine's block `key`
+// (topology, post_update_forward, post_update_loss) or nullopt; it is asked only for the blocks
+// the receipt takes. verbatim(r, key, value) puts the sidecar's member `key` into `r` as it is
+// (moved, or marked to be read from the sidecar itself: compose()).
+template <class V, class EngineBlock, class Verbatim>
+ordered_json observer_receipt(const V& sidecar, EngineBlock&& engine_block, const ObserverFields& f,
+                              Verbatim&& verbatim) {
+  static const V kNull;
+  const auto at = [](const V* v) -> const V& { return v ? *v : kNull; };
+  // The sidecar schema makes source_framework an object with a string name and version.
+  const V& framework = at(member(sidecar, "source_framework"));
+  const std::string name(reconcile::text_or_empty(at(member(framework, "name"))));
+  const std::string version(reconcile::text_or_empty(at(member(framework, "version"))));
   const auto [extractor_name, extractor_version] = split_identity(extractor_identity(f.framework, f.multi));
 
   ordered_json r = ordered_json::object();
   // Room for every member first: ordered_json's members are pairs with a const key, which a
   // growing vector copies rather than moves, and with them every block already moved in.
   r.get_ref<ordered_json::object_t&>().reserve(kReceiptMembers);
-  r["schema_version"] = observer_schema_version(sidecar);
+  r["schema_version"] = schema_version_of(sidecar);
   r["fixture"] = f.fixture;
   r["step"] = f.step_index ? *f.step_index + 1 : 1;
   if (f.trace_id) r["trace_id"] = *f.trace_id;
@@ -97,7 +106,7 @@ ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& eng
   ordered_json source = ordered_json::object();
   source["name"] = name;
   source["version"] = version;
-  if (const ordered_json* uri = member(framework, "information_uri")) source["information_uri"] = *uri;
+  if (const V* uri = member(framework, "information_uri")) source["information_uri"] = reconcile::to_tree(*uri);
   ordered_json& extractor = source["extractor"];
   extractor["name"] = extractor_name;
   extractor["version"] = extractor_version;
@@ -113,28 +122,39 @@ ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& eng
   tolerance["atol"] = f.differential_tolerance.atol;
   tolerance["rtol"] = f.differential_tolerance.rtol;
   ordered_json& provenance = attestor["import_provenance"];
-  provenance["source_format"] = sidecar["format"];
+  provenance["source_format"] = reconcile::to_tree(at(member(sidecar, "format")));
   provenance["source_hash"] = f.source_hash;
   provenance["import_timestamp"] = f.import_timestamp;
   ordered_json& metadata = r["metadata"];
   metadata["source"] = "bp-import-" + std::string(framework_name(f.framework)) + (f.multi ? " multi" : "") +
                        " (sidecar from " + name + "@" + version + ")";
   metadata["gradient_convention"] = "descent_direction";
-  const ordered_json* policy = member(sidecar, "numeric_policy");
-  r["numeric_policy"] = policy ? *policy : default_numeric_policy();
-  r["bias_policy"] = resolve_bias_policy(sidecar);
+  if (const V* policy = member(sidecar, "numeric_policy")) {
+    verbatim(r, "numeric_policy", *policy);
+  } else {
+    r["numeric_policy"] = default_numeric_policy();
+  }
+  if (const V* declared = member(sidecar, "bias_policy")) {
+    verbatim(r, "bias_policy", *declared);
+  } else {
+    r["bias_policy"] = resolve_bias_policy(sidecar);
+  }
   if (std::optional<ordered_json> topology = engine_block("topology")) r["topology"] = std::move(*topology);
-  r["learning_rate"] = sidecar["learning_rate"];
-  const OptimizerTraits t = traits_of(sidecar);
+  if (const V* lr = member(sidecar, "learning_rate")) {  // the sidecar schema requires it
+    verbatim(r, "learning_rate", *lr);
+  } else {
+    r["learning_rate"] = nullptr;
+  }
+  const OptimizerTraits<V> t = traits_of(sidecar);
   if (t.block && (t.adam_family || t.momentum || t.coupled_l2)) r["optimizer_config"] = forwarded_optimizer_config(*t.block);
   for (const char* key : {"batch", "inputs", "targets", "parameters_before", "per_sample", "forward", "loss",
                           "backward", "updates", "parameters_after"}) {
-    if (ordered_json* v = owned_member(consumed_sidecar, key)) r[key] = std::move(*v);
+    if (const V* v = member(sidecar, key)) verbatim(r, key, *v);
   }
   for (const char* key : {"post_update_forward", "post_update_loss"}) {
-    ordered_json* v = owned_member(consumed_sidecar, key);
+    const V* v = member(sidecar, key);
     if (v && !v->is_null()) {
-      r[key] = std::move(*v);
+      verbatim(r, key, *v);
     } else if (std::optional<ordered_json> e = engine_block(key)) {
       r[key] = std::move(*e);
     }
@@ -142,30 +162,67 @@ ordered_json observer_receipt(ordered_json&& consumed_sidecar, EngineBlock&& eng
   return r;
 }
 
+// The blocks of the engine's struct a receipt takes.
+std::optional<ordered_json> engine_block_of(const receipt::engine::GeneralReceipt& engine, std::string_view key) {
+  if (key == "topology") return receipt::engine::topology_json(engine.topology());
+  if (key == "post_update_forward") return receipt::engine::forward_json(engine.topology(), engine.post_forward, "filled");
+  if (key == "post_update_loss") return receipt::engine::post_update_loss_json(engine);
+  return std::nullopt;
+}
+
+// The tree form's verbatim: the consumed sidecar's member moved into the receipt.
+auto moved_from(ordered_json& consumed) {
+  return [&consumed](ordered_json& r, const char* key, const ordered_json&) {
+    r[key] = std::move(*owned_member(consumed, key));
+  };
+}
+
 }  // namespace
+
+std::string observer_schema_version(const ordered_json& sidecar) { return schema_version_of(sidecar); }
 
 ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, ordered_json&& consumed_engine,
                                     const ObserverFields& f) {
   return observer_receipt(
-      std::move(consumed_sidecar),
+      std::as_const(consumed_sidecar),
       [&](const char* key) -> std::optional<ordered_json> {
         ordered_json* v = owned_member(consumed_engine, key);
         return v ? std::optional<ordered_json>(std::move(*v)) : std::nullopt;
       },
-      f);
+      f, moved_from(consumed_sidecar));
 }
 
 ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, const receipt::engine::GeneralReceipt& engine,
                                     const ObserverFields& f) {
   return observer_receipt(
-      std::move(consumed_sidecar),
-      [&](std::string_view key) -> std::optional<ordered_json> {
-        if (key == "topology") return receipt::engine::topology_json(engine.topology());
-        if (key == "post_update_forward") return receipt::engine::forward_json(engine.topology(), engine.post_forward, "filled");
-        if (key == "post_update_loss") return receipt::engine::post_update_loss_json(engine);
-        return std::nullopt;
-      },
-      f);
+      std::as_const(consumed_sidecar), [&](std::string_view key) { return engine_block_of(engine, key); }, f,
+      moved_from(consumed_sidecar));
+}
+
+ComposedReceipt::ComposedReceipt(const reconcile::ReadReceipt& sidecar, const receipt::engine::GeneralReceipt& engine,
+                                 const ObserverFields& f)
+    : sidecar_(sidecar) {
+  own_ = observer_receipt(
+      sidecar.root(), [&](std::string_view key) { return engine_block_of(engine, key); }, f,
+      [this](ordered_json& r, const char* key, const Json&) {
+        r[key] = nullptr;  // its place in the order; the value is the sidecar's (compose)
+        from_sidecar_.push_back(key);
+      });
+}
+
+ComposedReceipt::~ComposedReceipt() = default;
+
+const Json& ComposedReceipt::root() {
+  own_read_ = std::make_unique<reconcile::ReadReceipt>(own_);
+  const Json& own = own_read_->root();
+  members_.clear();
+  members_.reserve(own.size());
+  for (const reconcile::JsonMember& m : own.members()) {
+    const bool borrowed = std::find(from_sidecar_.begin(), from_sidecar_.end(), m.first) != from_sidecar_.end();
+    members_.push_back({m.first, borrowed ? *member(sidecar_.root(), m.first) : m.second});
+  }
+  root_ = Json::object_over(members_.data(), members_.size());
+  return root_;
 }
 
 }  // namespace importer

@@ -5,13 +5,16 @@
 // (fixture_status.verification_state). The schema version follows the optimizer: 0.4.0 SGD,
 // 0.5.0 Adam/AdamW, 0.6.0 SGD momentum, 0.7.0 with Nesterov or dampening, 0.8.0 coupled L2.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "importer/framework.hpp"
 #include "receipt/engine/general_receipt.hpp"
+#include "reconcile/read_json.hpp"
 #include "reconcile/tolerance.hpp"
 
 namespace importer {
@@ -39,6 +42,33 @@ struct ObserverFields {
 [[nodiscard]] nlohmann::ordered_json build_observer_receipt(nlohmann::ordered_json&& sidecar,
                                                             const receipt::engine::GeneralReceipt& engine,
                                                             const ObserverFields& fields);
+
+// The same receipt for a sidecar read in place (the multi-step import), as one reconcile::Json
+// object for receipt::emit's writers: the receipt's own members are a small tree, the sidecar's
+// blocks (inputs, forward, backward, updates, ...) are the sidecar's own values, not copies.
+// Neither the sidecar nor this object may move or go while root() is read.
+class ComposedReceipt {
+ public:
+  ComposedReceipt(const reconcile::ReadReceipt& sidecar, const receipt::engine::GeneralReceipt& engine,
+                  const ObserverFields& fields);
+  ComposedReceipt(const ComposedReceipt&) = delete;
+  ComposedReceipt& operator=(const ComposedReceipt&) = delete;
+  ~ComposedReceipt();
+
+  // The receipt's own members, in the receipt's order; a member the sidecar gives stands as null.
+  // Changing them (the attestor's digest field) takes effect at the next root().
+  [[nodiscard]] nlohmann::ordered_json& own() { return own_; }
+  // The receipt, composed from own() as it is now and the sidecar.
+  [[nodiscard]] const reconcile::Json& root();
+
+ private:
+  const reconcile::ReadReceipt& sidecar_;
+  nlohmann::ordered_json own_;
+  std::vector<const char*> from_sidecar_;  // the members root() takes from the sidecar
+  std::unique_ptr<reconcile::ReadReceipt> own_read_;
+  std::vector<reconcile::JsonMember> members_;
+  reconcile::Json root_;
+};
 
 // "0.4.0" .. "0.8.0" for the sidecar's optimizer block.
 [[nodiscard]] std::string observer_schema_version(const nlohmann::ordered_json& sidecar);

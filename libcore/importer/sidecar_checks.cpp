@@ -215,10 +215,15 @@ common::Result<std::string> validate_sidecar(const ordered_json& doc, std::strin
 
 namespace {
 
-// read_sidecar; `owner`, when given, holds `text` (from its first byte).
-common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owner, std::string_view label,
-                                        std::string_view what, const SidecarGate& gate) {
-  // The document owns its text: the caller's string, trimmed in place, or else a copy.
+// The sidecar's document, gated, and the version its gate settled on; `owner`, when given, holds
+// `text` (from its first byte) and keeps it unless the document is returned (the document then
+// holds it). The document owns its text: the caller's string, trimmed in place, or else a copy.
+struct GatedRead {
+  common::JsonDocument doc;
+  std::string version;
+};
+common::Result<GatedRead> read_gated_document(std::string_view text, std::string* owner, std::string_view label,
+                                              std::string_view what, const SidecarGate& gate) {
   const Trimmed t = trimmed_sidecar(text);
   std::string local;
   std::string& owned = owner != nullptr ? *owner : local;
@@ -232,14 +237,21 @@ common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owne
   auto doc = common::parse_json_document_keeping(owned, t.options);
   if (!doc) return not_json(label, what, doc.error());
   auto version = gate_of(doc->root(), gate);
-  std::optional<GatedSidecar> out;
-  if (version) {
-    out.emplace(GatedSidecar{common::to_ordered_json(doc->root()), std::move(*version),
-                             std::string(doc->root().member_span("topology").value_or(""))});
+  if (!version) {
+    if (owned.empty()) owned = std::move(doc->text());  // taken by the document: given back
+    return version.error();
   }
-  if (owned.empty()) owned = std::move(doc->text());  // taken by the document: given back
-  if (!out) return version.error();
-  return std::move(*out);
+  return GatedRead{std::move(*doc), std::move(*version)};
+}
+
+common::Result<GatedSidecar> read_gated(std::string_view text, std::string* owner, std::string_view label,
+                                        std::string_view what, const SidecarGate& gate) {
+  auto read = read_gated_document(text, owner, label, what, gate);
+  if (!read) return read.error();
+  GatedSidecar out{common::to_ordered_json(read->doc.root()), std::move(read->version),
+                   std::string(read->doc.root().member_span("topology").value_or(""))};
+  if (owner != nullptr && owner->empty()) *owner = std::move(read->doc.text());  // given back
+  return out;
 }
 
 }  // namespace
@@ -252,6 +264,14 @@ common::Result<GatedSidecar> read_sidecar(std::string_view text, std::string_vie
 common::Result<GatedSidecar> read_sidecar(std::string& text, std::string_view label, std::string_view what,
                                           const SidecarGate& gate) {
   return read_gated(text, &text, label, what, gate);
+}
+
+common::Result<GatedDocument> read_sidecar_document(std::string& text, std::string_view label, std::string_view what,
+                                                    const SidecarGate& gate) {
+  auto read = read_gated_document(text, &text, label, what, gate);
+  if (!read) return read.error();
+  std::string topology(read->doc.root().member_span("topology").value_or(""));
+  return GatedDocument{std::move(read->doc), std::move(read->version), std::move(topology)};
 }
 
 common::Status check_framework_name(const ordered_json& doc, Framework f, std::string_view label) {
@@ -285,7 +305,10 @@ common::Status check_format_matches_body(const ordered_json& doc, std::string_vi
                          "add the matching `optimizer` block.");
 }
 
-common::Status check_collection_caps(const ordered_json& doc, std::string_view label) {
+namespace {
+
+template <class V>
+common::Status collection_caps_of(const V& doc, std::string_view label) {
   const auto reject = [&](const std::string& what, std::size_t n) {
     return fail(label, "sidecar exceeds verifier ingest cap — " + what + " has " + std::to_string(n) +
                            " entries (> MAX_SIDECAR_COLLECTION_ENTRIES=" +
@@ -293,11 +316,11 @@ common::Status check_collection_caps(const ordered_json& doc, std::string_view l
                            "). This sidecar is malformed for single-step ingestion — split it or correct the "
                            "producer.");
   };
-  if (const ordered_json* u = member(doc, "updates"); u && u->is_array() && u->size() > kMaxSidecarCollectionEntries) {
+  if (const V* u = member(doc, "updates"); u && u->is_array() && u->size() > kMaxSidecarCollectionEntries) {
     return reject("updates[]", u->size());
   }
-  const ordered_json* loss = member(doc, "loss");
-  const std::pair<const char*, const ordered_json*> maps[] = {
+  const V* loss = member(doc, "loss");
+  const std::pair<const char*, const V*> maps[] = {
       {"inputs", member(doc, "inputs")},
       {"targets", member(doc, "targets")},
       {"parameters_before", member(doc, "parameters_before")},
@@ -310,19 +333,20 @@ common::Status check_collection_caps(const ordered_json& doc, std::string_view l
   return {};
 }
 
-common::Status check_cross_references(const ordered_json& doc, std::string_view label) {
-  const ordered_json* topology = member(doc, "topology");
-  const ordered_json* order = topology ? member(*topology, "parameter_order") : nullptr;
+template <class V>
+common::Status cross_references_of(const V& doc, std::string_view label) {
+  const V* topology = member(doc, "topology");
+  const V* order = topology ? member(*topology, "parameter_order") : nullptr;
   if (!order || !order->is_array()) return {};
-  static const ordered_json kEmpty = ordered_json::object();
-  const ordered_json* after = member(doc, "parameters_after");
-  if (!after || !after->is_object()) after = &kEmpty;
-  std::unordered_set<std::string> declared;
+  const V* after = member(doc, "parameters_after");
+  if (after && !after->is_object()) after = nullptr;  // no after-values: every declared id is missing
+  std::unordered_set<std::string_view> declared;
   ordered_json missing = ordered_json::array();
   for (const auto& id : *order) {
     if (!id.is_string()) continue;
-    declared.insert(id.get<std::string>());
-    if (!after->contains(id.get<std::string>())) missing.push_back(id);
+    const std::string_view declared_id = reconcile::text_or_empty(id);
+    declared.insert(declared_id);
+    if (!after || !after->contains(declared_id)) missing.push_back(std::string(declared_id));
   }
   if (!missing.empty()) {
     return fail(label, "sidecar parameters_after is missing parameter(s) " + common::js_stringify(missing) +
@@ -331,9 +355,10 @@ common::Status check_cross_references(const ordered_json& doc, std::string_view 
                            "COMPLETENESS invariant Rule 14 enforces at reconcile — caught here EARLY so a dropped "
                            "final-state value is named at import time, not deferred to verification).");
   }
+  if (!after) return {};  // no ids declared either
   ordered_json extra = ordered_json::array();
-  for (const auto& [key, value] : after->items()) {
-    if (declared.count(key) == 0) extra.push_back(key);
+  for (auto it = after->begin(); it != after->end(); ++it) {
+    if (declared.count(std::string_view(it.key())) == 0) extra.push_back(std::string(it.key()));
   }
   if (!extra.empty()) {
     return fail(label, "sidecar parameters_after declares parameter(s) " + common::js_stringify(extra) +
@@ -341,6 +366,21 @@ common::Status check_cross_references(const ordered_json& doc, std::string_view 
                            "topology.parameter_order (no extra/undeclared final-state keys).");
   }
   return {};
+}
+
+}  // namespace
+
+common::Status check_collection_caps(const ordered_json& doc, std::string_view label) {
+  return collection_caps_of(doc, label);
+}
+common::Status check_collection_caps(const reconcile::Json& doc, std::string_view label) {
+  return collection_caps_of(doc, label);
+}
+common::Status check_cross_references(const ordered_json& doc, std::string_view label) {
+  return cross_references_of(doc, label);
+}
+common::Status check_cross_references(const reconcile::Json& doc, std::string_view label) {
+  return cross_references_of(doc, label);
 }
 
 }  // namespace importer

@@ -12,8 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_document.hpp"
 #include "common/result.hpp"
 #include "importer/framework.hpp"
+#include "reconcile/read_json.hpp"
 
 namespace importer {
 
@@ -62,11 +64,22 @@ struct GatedSidecar {
 // The same, `text` read in place (trimmed) rather than copied; it holds the same text after.
 [[nodiscard]] common::Result<GatedSidecar> read_sidecar(std::string& text, std::string_view label,
                                                         std::string_view what, const SidecarGate& gate);
+// The same, the document kept as it was read (the multi-step import reads it in place, through
+// reconcile::ReadReceipt, and writes its receipt from it: no tree of the sidecar is built).
+struct GatedDocument {
+  common::JsonDocument doc;    // owns the trimmed text (ReadReceipt::take_text gives it back)
+  std::string version;         // as GatedSidecar's
+  std::string topology_bytes;  // as GatedSidecar's
+};
+[[nodiscard]] common::Result<GatedDocument> read_sidecar_document(std::string& text, std::string_view label,
+                                                                  std::string_view what, const SidecarGate& gate);
 [[nodiscard]] common::Status check_framework_name(const nlohmann::ordered_json& doc, Framework f,
                                                   std::string_view label);
 // v0.4.0 needs adam|adamw, v0.5.0/v0.6.0 sgd_momentum, v0.8.0 sgd|sgd_momentum (a mislabelled body).
 [[nodiscard]] common::Status check_format_matches_body(const nlohmann::ordered_json& doc, std::string_view label);
 [[nodiscard]] common::Status check_collection_caps(const nlohmann::ordered_json& doc, std::string_view label);
+[[nodiscard]] common::Status check_collection_caps(const reconcile::Json& doc, std::string_view label);
 [[nodiscard]] common::Status check_cross_references(const nlohmann::ordered_json& doc, std::string_view label);
+[[nodiscard]] common::Status check_cross_references(const reconcile::Json& doc, std::string_view label);
 
 }  // namespace importer

@@ -12,20 +12,32 @@ using reconcile::member;
 StreamFacts::StreamFacts(std::string framework, std::string label)
     : framework_(std::move(framework)), label_(std::move(label)) {}
 
-StepFacts StepFacts::of(const ordered_json& sidecar, std::size_t index) {
+namespace {
+
+// A string member's text (the sidecar schema makes these strings).
+std::string facts_text(const ordered_json& s) { return s.get<std::string>(); }
+std::string facts_text(const reconcile::Json& s) { return s.is_string() ? std::string(s.string()) : s.dump(); }
+
+template <class V>
+StepFacts facts_of(const V& sidecar, std::size_t index) {
   StepFacts f;
-  // at(): a const tree's operator[] on a missing key is undefined behaviour.
-  const ordered_json& sf = sidecar.at("source_framework");
-  f.name = sf.at("name").get<std::string>();
-  f.version = sf.at("version").get<std::string>();
-  if (const ordered_json* t = member(sidecar, "trace_id")) f.trace_id = t->get<std::string>();
-  if (const ordered_json* s = member(sidecar, "step_index")) {
+  // The sidecar schema guarantees source_framework with a string name and version.
+  const V& sf = *member(sidecar, "source_framework");
+  f.name = facts_text(*member(sf, "name"));
+  f.version = facts_text(*member(sf, "version"));
+  if (const V* t = member(sidecar, "trace_id")) f.trace_id = facts_text(*t);
+  if (const V* s = member(sidecar, "step_index")) {
     f.has_step = true;
-    f.step_in_place = s->is_number() && s->get<double>() == static_cast<double>(index);
+    f.step_in_place = s->is_number() && s->template get<double>() == static_cast<double>(index);
     if (!f.step_in_place) f.step_text = s->dump();
   }
   return f;
 }
+
+}  // namespace
+
+StepFacts StepFacts::of(const ordered_json& sidecar, std::size_t index) { return facts_of(sidecar, index); }
+StepFacts StepFacts::of(const reconcile::Json& sidecar, std::size_t index) { return facts_of(sidecar, index); }
 
 std::string receipts_trace_id(const std::optional<std::string>& first_trace, const std::string& source_hash) {
   return first_trace ? *first_trace : source_hash.substr(7, 32);

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reconcile/read_json.hpp"
+
 namespace importer {
 
 // What the cross-record rules read of one record: taken from its tree on the thread that parsed
@@ -22,6 +24,7 @@ struct StepFacts {
   // Record `index` (0-based) after its own checks passed (the sidecar schema guarantees
   // source_framework's name and version).
   [[nodiscard]] static StepFacts of(const nlohmann::ordered_json& sidecar, std::size_t index);
+  [[nodiscard]] static StepFacts of(const reconcile::Json& sidecar, std::size_t index);
 };
 
 // The receipts' trace_id: record 0's, or, when it has none, derived from the stream's hash.

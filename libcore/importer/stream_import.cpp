@@ -8,7 +8,8 @@
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "importer/witnessed_step.hpp"
-#include "receipt/emit/emit_receipt.hpp"
+#include "receipt/emit/general_line.hpp"
+#include "reconcile/json_access.hpp"
 
 namespace importer {
 
@@ -52,22 +53,30 @@ common::Status StreamImport::add_line(std::string&& line) {
   return fold(step);
 }
 
-std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::size_t i, bool witness) const {
+bool StreamImport::checked_receipt(PreparedStep& p, std::size_t i, bool witness,
+                                   std::optional<reconcile::ReadReceipt>& sidecar,
+                                   std::optional<ComposedReceipt>& receipt) const {
   const std::string n = std::to_string(i + 1);
   const std::string line_label = label_ + ": sidecar line " + n;
-  auto read = read_sidecar(p.line, label_, "sidecar line " + n + " is",
-                           {.label = line_label,
-                            .single_step = std::nullopt,
-                            .suffix = ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
-                                      "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
-                                      "the CLI invocation)."});
+  auto read = read_sidecar_document(
+      p.line, label_, "sidecar line " + n + " is",
+      {.label = line_label,
+       .single_step = std::nullopt,
+       .suffix = ". Multi-step ingestion requires framework-trace.v0.2.0 sidecars; if you have a "
+                 "v0.1.0 single-step sidecar, use the single-step subcommand (drop 'multi' from "
+                 "the CLI invocation)."});
   auto refuse = [&p](const common::Error& e) {
     p.error = e;
-    return std::nullopt;
+    return false;
   };
   if (!read) return refuse(read.error());
-  ordered_json& parsed = read->doc;
-  if (read->version == "0.1.0") {
+  // The sidecar is read in place from here on; its document holds the line's text (prepare gives
+  // it back).
+  const std::string version = std::move(read->version);
+  const std::string topology_bytes = std::move(read->topology_bytes);
+  sidecar.emplace(std::move(read->doc));
+  const reconcile::Json& parsed = sidecar->root();
+  if (version == "0.1.0") {
     return refuse(common::Error::malformed(
         label_ + ": sidecar line " + n +
         " declares format='framework-trace.v0.1.0' but multi-step ingestion requires "
@@ -78,19 +87,16 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
   if (auto s = check_collection_caps(parsed, line_label); !s) return refuse(s.error());
   if (auto s = check_cross_references(parsed, line_label); !s) return refuse(s.error());
   p.facts = StepFacts::of(parsed, i);
-  if (!witness) return std::nullopt;
+  if (!witness) return false;
 
-  ordered_json sidecar = std::move(parsed);
-  // What the receipt does not take, freed leaves first (common/json_release.hpp).
-  const common::ReleasedAtExit release_sidecar(sidecar);
-  auto w = detail::witness(sidecar, options_.differential_tolerance, read->topology_bytes);
+  auto w = detail::witness(*sidecar, options_.differential_tolerance, topology_bytes);
   if (!w) {
     p.witness_error = "record " + n + " (step_index " + std::to_string(i) +
                       ") failed during engine recompute: " + w.error().message() +
                       " HINT: this record (1-based line " + n +
                       " of the JSONL stream) is malformed; fix or remove it. Multi-step ingestion is all-or-nothing "
                       "— the whole bundle is rejected so a partial trace is never emitted.";
-    return std::nullopt;
+    return false;
   }
   ObserverFields f;
   f.framework = options_.framework;
@@ -114,23 +120,29 @@ std::optional<ordered_json> StreamImport::checked_receipt(PreparedStep& p, std::
   f.step_index = static_cast<std::int64_t>(i);
   p.witnessed = true;
   p.outcome = std::move(w->outcome);
-  return build_observer_receipt(std::move(sidecar), w->engine, f);
+  receipt.emplace(*sidecar, w->engine, f);
+  return true;
 }
 
 PreparedStep StreamImport::prepare(std::string&& line, std::size_t index, bool witness) const {
   PreparedStep p;
   p.line = std::move(line);
-  auto receipt = checked_receipt(p, index, witness);
-  if (!receipt) return p;
-  // Freed leaves first (common/json_release.hpp): nlohmann's destructor moves every child of
-  // every container onto a stack of its own first.
-  const common::ReleasedAtExit release(*receipt);
-  (*receipt)["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
-  auto emitted = receipt::emit::emit_receipt_line(*receipt);
+  std::optional<reconcile::ReadReceipt> sidecar;
+  {
+    std::optional<ComposedReceipt> receipt;
+    if (checked_receipt(p, index, witness, sidecar, receipt)) emit_prepared(p, *receipt);
+  }
+  if (sidecar) p.line = sidecar->take_text();  // the line's text, held by the sidecar's document
+  return p;
+}
+
+void StreamImport::emit_prepared(PreparedStep& p, ComposedReceipt& receipt) const {
+  receipt.own()["attestor"]["bundle_root_digest"] = kDigestPlaceholder;
+  auto emitted = receipt::emit::emit_general_receipt_line(receipt.root());
   if (!emitted) {
     p.emit_error = emitted.error();
-    p.unwritable = detail::unwritable_number_path(*receipt, "");
-    return p;
+    p.unwritable = detail::unwritable_number_path(reconcile::to_tree(receipt.root()), "");
+    return;
   }
   // The line without the field: its one occurrence cut out (a key's quotes are never escaped, a
   // string's always are), or, should it not occur exactly once, the receipt emitted again without
@@ -141,21 +153,20 @@ PreparedStep StreamImport::prepare(std::string&& line, std::size_t index, bool w
   if (at != std::string_view::npos && common::find_text(text, kField, at + 1) == std::string_view::npos) {
     p.field_at = at;
     p.placeholders.push_back(at + kField.size() - kDigestPlaceholder.size() - 1);
-    return p;
+    return;
   }
   for (auto k = common::find_text(text, kKeyAndPlaceholder); k != std::string_view::npos;
        k = common::find_text(text, kKeyAndPlaceholder, k + 1)) {
     p.placeholders.push_back(k + kKeyAndPlaceholder.size() - kDigestPlaceholder.size());
   }
-  (*receipt)["attestor"].erase("bundle_root_digest");
-  auto plain = receipt::emit::emit_receipt_line(*receipt);
+  receipt.own()["attestor"].erase("bundle_root_digest");
+  auto plain = receipt::emit::emit_general_receipt_line(receipt.root());
   if (!plain) {
     p.emit_error = plain.error();
     p.plain_failed = true;
-    return p;
+    return;
   }
   p.plain = std::move(*plain);
-  return p;
 }
 
 common::Status StreamImport::fold(PreparedStep& step) {
@@ -206,7 +217,11 @@ void StreamImport::emit(std::size_t i, PreparedStep& step) {
     if (name_field_ && !unwritable_at_) {
       PreparedStep again;
       again.line = step.line;
-      if (auto receipt = checked_receipt(again, i, true)) unwritable_at_ = detail::unwritable_number_path(*receipt, "");
+      std::optional<reconcile::ReadReceipt> sidecar;
+      std::optional<ComposedReceipt> receipt;
+      if (checked_receipt(again, i, true, sidecar, receipt)) {
+        unwritable_at_ = detail::unwritable_number_path(reconcile::to_tree(receipt->root()), "");
+      }
     }
     return;
   }

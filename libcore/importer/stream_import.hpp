@@ -40,8 +40,10 @@
 #include "common/result.hpp"
 #include "common/sha256.hpp"
 #include "importer/observer_import.hpp"
+#include "importer/observer_receipt.hpp"
 #include "importer/source_placeholder.hpp"
 #include "importer/stream_facts.hpp"
+#include "reconcile/read_json.hpp"
 
 namespace importer {
 
@@ -102,9 +104,14 @@ class StreamImport {
   [[nodiscard]] common::Result<StreamOutcome> finish();
 
  private:
-  // The checks, the facts and, when `witness`, the engine's re-run into `p`; the receipt, when
-  // there is one.
-  std::optional<nlohmann::ordered_json> checked_receipt(PreparedStep& p, std::size_t i, bool witness) const;
+  // The checks, the facts and, when `witness`, the engine's re-run into `p`; true when there is a
+  // receipt, composed into `receipt` from the sidecar read into `sidecar` (whose document holds
+  // p.line's text until prepare gives it back). No tree of the sidecar is built.
+  bool checked_receipt(PreparedStep& p, std::size_t i, bool witness, std::optional<reconcile::ReadReceipt>& sidecar,
+                       std::optional<ComposedReceipt>& receipt) const;
+  // The receipt's line into `p`, with the digest field's placeholder (and without the field, when
+  // the placeholder's place in the line is not certain).
+  void emit_prepared(PreparedStep& p, ComposedReceipt& receipt) const;
   // Writes a folded record, its placeholders replaced first (or the record prepared again, when
   // they are not where they were written).
   void emit_known(std::size_t i, PreparedStep& step);

@@ -18,6 +18,16 @@ common::Result<Witnessed> witness(const ordered_json& sidecar, reconcile::Tolera
   return w;
 }
 
+common::Result<Witnessed> witness(const reconcile::ReadReceipt& sidecar, reconcile::Tolerance tolerance,
+                                  std::string_view topology_bytes) {
+  auto engine = run_witness(sidecar, topology_bytes);
+  if (!engine) return engine.error();
+  Witnessed w{std::move(*engine), {}};
+  w.outcome.disagreements = compare_with_engine(w.engine, sidecar.root(), tolerance);
+  w.outcome.passed = w.outcome.disagreements.empty();
+  return w;
+}
+
 std::optional<std::string> unwritable_number_path(const ordered_json& j, const std::string& path) {
   if (j.is_number()) {
     if (common::format_receipt_number(j.get<double>())) return std::nullopt;

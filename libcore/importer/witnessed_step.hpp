@@ -12,6 +12,7 @@
 #include "common/result.hpp"
 #include "importer/observer_import.hpp"
 #include "receipt/engine/general_receipt.hpp"
+#include "reconcile/read_json.hpp"
 
 namespace importer::detail {
 
@@ -24,6 +25,9 @@ struct Witnessed {
 // takes only the blocks it needs from it, so no tree of the whole engine receipt is built.
 // `topology_bytes`: run_witness's.
 [[nodiscard]] common::Result<Witnessed> witness(const nlohmann::ordered_json& sidecar, reconcile::Tolerance tolerance,
+                                                std::string_view topology_bytes = {});
+// The same, the sidecar read in place from its document.
+[[nodiscard]] common::Result<Witnessed> witness(const reconcile::ReadReceipt& sidecar, reconcile::Tolerance tolerance,
                                                 std::string_view topology_bytes = {});
 
 // JSON pointer of the first number a receipt cannot spell (outside [1e-13, 1e7)), so the

@@ -51,6 +51,24 @@ const Tree* member(const Tree& obj, std::string_view key) noexcept {
   return nullptr;
 }
 
+std::optional<std::vector<double>> numbers_in_order(const Json* map, const std::vector<std::string>& order) {
+  if (map == nullptr || !map->is_object() || map->size() != order.size()) return std::nullopt;
+  const auto members = map->members();
+  // In the topology's order, as every writer of receipts and sidecars puts them: any other order
+  // is left to the tree reading, which indexes the map (a lookup here scans, and maps reach 10^4
+  // entries).
+  const JsonMember* cursor = members.begin();
+  std::vector<double> out;
+  out.reserve(order.size());
+  for (const std::string& key : order) {
+    if (cursor == members.end() || !same_key(cursor->first, key)) return std::nullopt;
+    const Json& value = (cursor++)->second;
+    if (!value.is_number() || !std::isfinite(value.number())) return std::nullopt;
+    out.push_back(value.number());
+  }
+  return out;
+}
+
 std::optional<double> as_number(const Tree& v) noexcept {
   if (!v.is_number()) return std::nullopt;
   return v.get<double>();

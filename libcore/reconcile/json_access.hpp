@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,11 @@ using Tree = nlohmann::ordered_json;
 [[nodiscard]] std::optional<double> number_member(const Json& obj, std::string_view key) noexcept;
 [[nodiscard]] std::optional<std::string_view> as_string(const Json* v) noexcept;
 [[nodiscard]] std::optional<std::string_view> string_member(const Json& obj, std::string_view key) noexcept;
+// The numbers of `map` in `order`'s order when it is an object of exactly those keys in that
+// order, each a finite number (what receipt::reproduce::extract_general_input's tree reading
+// accepts without a word); nullopt for anything else, which the tree reading then decides. The
+// engine's input read from a receipt or sidecar in place (ReceiptMaps).
+[[nodiscard]] std::optional<std::vector<double>> numbers_in_order(const Json* map, const std::vector<std::string>& order);
 [[nodiscard]] const Json* object_member(const Json& obj, std::string_view key) noexcept;  // only if an object
 [[nodiscard]] const Json* array_member(const Json& obj, std::string_view key) noexcept;   // only if an array
 
@@ -48,6 +54,19 @@ using Tree = nlohmann::ordered_json;
 [[nodiscard]] const std::string* string_member(const Tree& obj, std::string_view key) noexcept;
 [[nodiscard]] const Tree* object_member(const Tree& obj, std::string_view key) noexcept;  // only if an object
 [[nodiscard]] const Tree* array_member(const Tree& obj, std::string_view key) noexcept;   // only if an array
+
+// Either kind of value (code templated over the value type: the importer reads a sidecar as a tree
+// or in place): a string's bytes, empty for anything else; whether `v` is the string `s`.
+template <class V>
+[[nodiscard]] std::string_view text_or_empty(const V& v) noexcept {
+  const auto t = as_string(&v);
+  return t ? std::string_view(*t) : std::string_view();
+}
+template <class V>
+[[nodiscard]] bool is_string_equal(const V* v, std::string_view s) noexcept {
+  const auto t = as_string(v);
+  return t && *t == s;
+}
 
 // Constant-time key lookup into one JSON object (ordered_json's own lookup is a linear scan,
 // quadratic over a receipt with thousands of parameters). Views keys of `obj`, which must outlive it.

@@ -46,6 +46,9 @@ class Json {
   Json() = default;  // null
   [[nodiscard]] static Json object() { return Json(Type::object); }  // an empty object
   [[nodiscard]] static Json array() { return Json(Type::array); }    // an empty array
+  // An object whose members are `count` at `members`, kept by the caller for the object's life (a
+  // receipt composed of other documents' values: importer/observer_receipt.hpp). Found by a scan.
+  [[nodiscard]] static Json object_over(const JsonMember* members, std::size_t count);
 
   [[nodiscard]] Type type() const { return type_; }
   [[nodiscard]] bool is_null() const { return type_ == Type::null; }
@@ -214,6 +217,9 @@ inline const JsonMember* Json::members_end() const {
 // The value as an ordered_json tree (for a rule that hands a part of the receipt to tree code, or
 // keeps it beyond the record).
 [[nodiscard]] nlohmann::ordered_json to_tree(const Json& v);
+// A tree's copy: code reading either kind of value (a template over the value type) asks for a tree
+// the same way.
+[[nodiscard]] inline nlohmann::ordered_json to_tree(const nlohmann::ordered_json& v) { return v; }
 // Whether to_tree(a) would equal b exactly: the same kinds of number (and the same bits of a
 // double), the same keys in the same order.
 [[nodiscard]] bool same_as_tree(const Json& a, const nlohmann::ordered_json& b);
@@ -267,6 +273,13 @@ class ReadReceipt {
   mutable std::unique_ptr<nlohmann::ordered_json> converted_;                  // tree(), when read from a document
   mutable std::map<std::string, std::shared_ptr<const nlohmann::ordered_json>, std::less<>> members_;  // tree_member()
 };
+
+inline Json Json::object_over(const JsonMember* members, std::size_t count) {
+  Json o(Type::object);
+  o.v_.members = members;
+  o.size_ = static_cast<std::uint32_t>(count);
+  return o;
+}
 
 inline const Json& Json::build() const {
   if (pending_) v_.owner->build_children(*this);

@@ -1,16 +1,17 @@
 // compare_with_engine on the engine's struct must report what the tree form (on to_json of the
-// same struct) reports: the same paths in the same order, the same numbers, the same `extended`.
+// same struct) reports: the same paths in the same order, the same numbers, the same `extended`;
+// and so must it with the sidecar read in place from its document (the multi-step import).
 // Both sides are mutated so that every kind of check fires: the engine's numbers perturbed, and the
 // sidecar's nodes changed one kind at a time (a number moved, a string renamed, an object missing
 // a key, an array reversed, a value turned null).
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "common/json_document_reader.hpp"
 #include "differential_tree.hpp"
 #include "importer/differential.hpp"
 #include "importer/engine_witness.hpp"
@@ -67,24 +68,6 @@ void perturb_engine(receipt::engine::GeneralReceipt& r, std::size_t phase) {
   }
 }
 
-// Changes every `period`-th node of the sidecar (from `phase` on), depth first.
-void mutate(ordered_json& j, std::size_t period, std::size_t phase, std::size_t& n) {
-  const bool hit = (n++ % period) == phase;
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) mutate(it.value(), period, phase, n);
-    if (hit && !j.empty()) j.erase(j.begin().key());
-  } else if (j.is_array()) {
-    for (auto& e : j) mutate(e, period, phase, n);
-    if (hit) std::reverse(j.begin(), j.end());
-  } else if (hit && j.is_number()) {
-    j = j.get<double>() * 1.25 + 0.5;
-  } else if (hit && j.is_string()) {
-    j = j.get<std::string>() + "x";
-  } else if (hit && (n % 3) == 0) {
-    j = nullptr;
-  }
-}
-
 }  // namespace
 
 TEST_CASE("differential: the struct form reports what the tree form reports, mutation by mutation") {
@@ -98,7 +81,7 @@ TEST_CASE("differential: the struct form reports what the tree form reports, mut
       ordered_json sidecar = base;
       if (phase > 0) {
         std::size_t n = 0;
-        mutate(sidecar, 11 + phase % 3, phase % (11 + phase % 3), n);
+        importer_test::mutate(sidecar, 11 + phase % 3, phase % (11 + phase % 3), n);
       }
       if (phase % 2 == 1) perturb_engine(*engine, phase);
       CAPTURE(name);
@@ -106,6 +89,11 @@ TEST_CASE("differential: the struct form reports what the tree form reports, mut
       const auto from_tree = importer::oracle::compare_with_engine(receipt::engine::to_json(*engine), sidecar, tolerance);
       const auto from_struct = importer::compare_with_engine(*engine, sidecar, tolerance);
       CHECK(render(from_struct) == render(from_tree));
+      // The multi-step import reads the sidecar in place from its document: the same report.
+      auto doc = common::parse_json_document(sidecar.dump());
+      REQUIRE(doc.ok());
+      const reconcile::ReadReceipt read(std::move(*doc));
+      CHECK(render(importer::compare_with_engine(*engine, read.root(), tolerance)) == render(from_tree));
       // A place both the reference's checks and bp's own walk reach is reported once, by the
       // first (both forms share the sink that remembers what was compared).
       std::set<std::string> paths;

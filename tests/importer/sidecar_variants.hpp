@@ -5,6 +5,7 @@
 // bias_policy (resolved), a batch, and a step written by bp's PyTorch helper from a real run.
 // Only the engine's inputs are made consistent: the claims stay the builtin's, so a variant may
 // disagree with the engine, which the import still writes as a receipt.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -50,6 +51,25 @@ inline nlohmann::ordered_json batched_sidecar() {
   s["batch"] = {{"size", 2}, {"sample_order", {"s1", "s2"}}, {"reduction", "mean"}};
   s["per_sample"] = {{"s1", {{"inputs", s["inputs"]}, {"targets", s["targets"]}}}, {"s2", std::move(second)}};
   return s;
+}
+
+// Changes every `period`-th node of a sidecar (from `phase` on), depth first: an object loses its
+// first key, an array is reversed, a number moves, a string is renamed, some other scalar turns null.
+inline void mutate(nlohmann::ordered_json& j, std::size_t period, std::size_t phase, std::size_t& n) {
+  const bool hit = (n++ % period) == phase;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) mutate(it.value(), period, phase, n);
+    if (hit && !j.empty()) j.erase(j.begin().key());
+  } else if (j.is_array()) {
+    for (auto& e : j) mutate(e, period, phase, n);
+    if (hit) std::reverse(j.begin(), j.end());
+  } else if (hit && j.is_number()) {
+    j = j.get<double>() * 1.25 + 0.5;
+  } else if (hit && j.is_string()) {
+    j = j.get<std::string>() + "x";
+  } else if (hit && (n % 3) == 0) {
+    j = nullptr;
+  }
 }
 
 inline std::vector<std::pair<std::string, nlohmann::ordered_json>> sidecar_variants() {

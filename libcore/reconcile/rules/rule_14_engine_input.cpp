@@ -191,26 +191,6 @@ common::Result<GeneralReceipt> through_document(const ReadReceipt& read, bool ba
   return run_step(std::move(*input), batched);
 }
 
-// The numbers of `map` in `order`'s order when it is an object of exactly those keys in that
-// order, each a finite number (what extract_general_input's tree reading accepts without a word);
-// nullopt for anything else, which the tree reading then decides.
-std::optional<std::vector<double>> number_map(const Json* map, const std::vector<std::string>& order) {
-  if (map == nullptr || !map->is_object() || map->size() != order.size()) return std::nullopt;
-  const auto members = map->members();
-  // In the topology's order, as every writer of receipts puts them: any other order is left to
-  // the tree reading, which indexes the map (a lookup here scans, and maps reach 10^4 entries).
-  const JsonMember* cursor = members.begin();
-  std::vector<double> out;
-  out.reserve(order.size());
-  for (const std::string& key : order) {
-    if (cursor == members.end() || !same_key(cursor->first, key)) return std::nullopt;
-    const Json& value = (cursor++)->second;
-    if (!value.is_number() || !std::isfinite(value.number())) return std::nullopt;
-    out.push_back(value.number());
-  }
-  return out;
-}
-
 common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& read, bool batched, const Tree& derived) {
   const auto from_document = [&](const char* key) {
     return member(derived, key) == nullptr && (forwarded(key) || (batched && std::string_view(key) == "batch"));
@@ -224,7 +204,7 @@ common::Result<receipt::engine::GeneralInput> read_in_place(const ReadReceipt& r
       [&](const char* key) { return from_document(key) ? read.member_span(key) : std::nullopt; },
       [&](const char* key, const std::vector<std::string>& order) -> std::optional<std::vector<double>> {
         if (!from_document(key)) return std::nullopt;
-        return number_map(member(read.root(), key), order);
+        return numbers_in_order(member(read.root(), key), order);
       });
 }
 
