@@ -9,7 +9,9 @@
 #include "reconcile/json_access.hpp"
 #include "reconcile/member_index.hpp"
 
+#include <array>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -48,12 +50,39 @@ bool names_other(const V& entry, const char* key, std::string_view engine_value)
   return b && !(b->is_string() && reconcile::text_or_empty(*b) == engine_value);
 }
 
+// A factor's `from` as the engine spells it, in up to three pieces: compared piece by piece, not
+// joined first (a string built for every factor of every update was a tenth of the differential).
+struct Spelled {
+  std::string_view a, b, c;
+  [[nodiscard]] bool empty() const { return a.empty() && b.empty() && c.empty(); }
+  [[nodiscard]] bool is(std::string_view s) const {
+    return s.size() == a.size() + b.size() + c.size() && s.substr(0, a.size()) == a &&
+           s.substr(a.size(), b.size()) == b && s.substr(a.size() + b.size()) == c;
+  }
+};
+
 // A factor of a product, as gradient_factors_json / output_signal_json write it.
 struct Factor {
   const char* name;
-  std::string from;  // empty: the entry has no `from`
+  Spelled from;  // empty: the entry has no `from`
   double value;
 };
+
+// The factors of one product (never more than two), held in place.
+struct Factors {
+  Factors(std::initializer_list<Factor> list) {
+    for (const Factor& f : list) items[size++] = f;
+  }
+  std::array<Factor, 2> items{};
+  std::size_t size = 0;
+};
+
+// True when the sidecar's entry names another source at `key` than the engine's spelling.
+template <class V>
+bool names_other(const V& entry, const char* key, const Spelled& engine_value) {
+  const V* b = member(&entry, key);
+  return b && !(b->is_string() && engine_value.is(reconcile::text_or_empty(*b)));
+}
 
 template <class V>
 class StructDifferential {
@@ -300,16 +329,17 @@ class StructDifferential {
     leaf("total", total, stored);
   }
 
-  void walk_factors(const std::vector<Factor>& factors, const V* stored) {
+  void walk_factors(const Factors& factors, const V* stored) {
     const V* arr = array_at(stored, "factors");
     if (!arr) return;
     Scope at(path_, "factors");
-    for (std::size_t i = 0; i < factors.size() && i < arr->size(); ++i) {
+    for (std::size_t i = 0; i < factors.size && i < arr->size(); ++i) {
       const V& entry = (*arr)[i];
-      if (names_other(entry, "name", factors[i].name)) continue;
-      if (!factors[i].from.empty() && names_other(entry, "from", factors[i].from)) continue;
+      const Factor& factor = factors.items[i];
+      if (names_other(entry, "name", std::string_view(factor.name))) continue;
+      if (!factor.from.empty() && names_other(entry, "from", factor.from)) continue;
       Scope item(path_, i);
-      leaf("value", factors[i].value, &entry);
+      leaf("value", factor.value, &entry);
     }
   }
 
@@ -333,7 +363,8 @@ class StructDifferential {
       for (std::size_t j = 0; j < n_out && j < terms->size(); ++j) {
         const V& term = (*terms)[j];  // the engine's term names nothing to pair by
         Scope item(path_, j);
-        walk_factors({{"y_j", "targets." + outs[j], y[j]}, {"delta_ju_minus_p_u", {}, c_.dual_delta_minus_p[u * n_out + j]}},
+        walk_factors({{"y_j", {"targets.", outs[j], {}}, y[j]},
+                      {"delta_ju_minus_p_u", {}, c_.dual_delta_minus_p[u * n_out + j]}},
                      &term);
         leaf("term_value", c_.dual_term[u * n_out + j], &term);
       }
@@ -450,24 +481,27 @@ class StructDifferential {
     }
   }
 
-  std::vector<Factor> gradient_factors(const UpdateRecord& u) const {
+  Factors gradient_factors(const UpdateRecord& u) const {
     using receipt::topology::Role;
     if (r_.batched()) return {{"batch_reduced_gradient", {}, u.gradient}};
     const auto& s = r_.index.slots[u.slot];
     const auto& ord = t_.unit_order;
     const double* x = r_.inputs();
-    const auto signal = [](const char* layer, const std::string& unit) {
-      return std::string("backward.") + layer + "_error_signals." + unit + ".signal_value";
+    const auto hidden_signal = [](std::string_view unit) -> Spelled {
+      return {"backward.hidden_error_signals.", unit, ".signal_value"};
+    };
+    const auto output_signal = [](std::string_view unit) -> Spelled {
+      return {"backward.output_error_signals.", unit, ".signal_value"};
     };
     switch (s.role) {
       case Role::input_to_hidden_weight:
-        return {{"hidden_error_signal", signal("hidden", ord.hidden[s.to]), c_.sig_h[s.to]},
-                {"upstream_activation", "inputs." + ord.input[s.from], x[s.from]}};
+        return {{"hidden_error_signal", hidden_signal(ord.hidden[s.to]), c_.sig_h[s.to]},
+                {"upstream_activation", {"inputs.", ord.input[s.from], {}}, x[s.from]}};
       case Role::hidden_to_output_weight:
-        return {{"output_error_signal", signal("output", ord.output[s.to]), c_.sig_o[s.to]},
-                {"upstream_activation", "forward." + ord.hidden[s.from] + ".out", c_.fwd.out_h[s.from]}};
-      case Role::hidden_bias: return {{"hidden_error_signal", signal("hidden", ord.hidden[s.from]), c_.sig_h[s.from]}};
-      case Role::output_bias: return {{"output_error_signal", signal("output", ord.output[s.from]), c_.sig_o[s.from]}};
+        return {{"output_error_signal", output_signal(ord.output[s.to]), c_.sig_o[s.to]},
+                {"upstream_activation", {"forward.", ord.hidden[s.from], ".out"}, c_.fwd.out_h[s.from]}};
+      case Role::hidden_bias: return {{"hidden_error_signal", hidden_signal(ord.hidden[s.from]), c_.sig_h[s.from]}};
+      case Role::output_bias: return {{"output_error_signal", output_signal(ord.output[s.from]), c_.sig_o[s.from]}};
     }
     return {};
   }

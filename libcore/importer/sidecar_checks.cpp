@@ -9,6 +9,7 @@
 #include "common/js_json_text.hpp"
 #include "common/json_document_reader.hpp"
 #include "common/json_input.hpp"
+#include "common/same_key.hpp"
 #include "schema_registry/schema_registry.hpp"
 #include "schema_registry/validator.hpp"
 #include "reconcile/json_access.hpp"
@@ -340,6 +341,19 @@ common::Status cross_references_of(const V& doc, std::string_view label) {
   if (!order || !order->is_array()) return {};
   const V* after = member(doc, "parameters_after");
   if (after && !after->is_object()) after = nullptr;  // no after-values: every declared id is missing
+  // The usual sidecar: parameters_after holds exactly the declared ids, in their order.
+  if (after && after->size() == order->size()) {
+    auto at = after->begin();
+    bool same = true;
+    for (const auto& id : *order) {
+      if (!id.is_string() || !common::same_key(at.key(), reconcile::text_or_empty(id))) {
+        same = false;
+        break;
+      }
+      ++at;
+    }
+    if (same) return {};
+  }
   std::unordered_set<std::string_view> declared;
   ordered_json missing = ordered_json::array();
   for (const auto& id : *order) {
