@@ -25,6 +25,12 @@ class CompactJsonWriter {
   void begin_array();
   void end_array();
   void key(std::string_view k);  // inside an object, before each value
+  // A key the program itself spells (a receipt layout's field): plain by construction, so written
+  // without looking for bytes to escape (receipt::emit's tests hold every layout key plain).
+  void program_key(std::string_view k) {
+    quoted_plain(k, true);
+    after_key_ = true;
+  }
   [[nodiscard]] Status number(double v);   // canonical 9-significant-digit form
   [[nodiscard]] Status integer(double v);  // bare digits; error unless integral
   void string(std::string_view s);

@@ -177,7 +177,7 @@ Status ObjectWriter::object(const V& obj, const Layout& layout, const Nested& ne
     }
     if (f.presence == Presence::optional_batched && !has_batch_) continue;
     Step step(*this, f.key);
-    out_.key(f.key);
+    out_.program_key(f.key);
     if (f.kind == FieldKind::nested) {
       if (auto s = nested(f.key, *it); !s) return s;
     } else if (auto s = scalar(*it, f.kind); !s) {

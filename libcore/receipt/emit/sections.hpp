@@ -131,7 +131,7 @@ Status write_post_update_forward(ObjectWriter& w, const V& p, const Orders<V>& o
   if (status == nullptr) return w.error("missing required field \"status\"", "status");
   {
     ObjectWriter::Step step(w, std::string_view("status"));
-    out.key("status");
+    out.program_key("status");
     if (auto s = w.scalar(*status, FieldKind::string); !s) return s;
   }
   // Units are read from p.units when present, else from p itself (the flat wire shape).

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/canonical_json.hpp"
 #include "schema_registry/schema_registry.hpp"
 
 namespace {
@@ -66,4 +67,23 @@ TEST_CASE("field_layout: general layouts follow x-order of receipt v0.2.0 to v0.
     CAPTURE(v);
     CHECK(check_layouts(receipt::emit::general_layouts(), v) > 60);
   }
+}
+
+TEST_CASE("field_layout: every layout key is plain, as the writer takes a program's keys without a look") {
+  std::size_t keys = 0;
+  for (const auto layouts : {receipt::emit::mazur_layouts(), receipt::emit::general_layouts()}) {
+    for (const receipt::emit::Layout* layout : layouts) {
+      for (const auto& field : layout->fields) {
+        common::CompactJsonWriter checked, trusted;
+        checked.begin_object();
+        checked.key(field.key);
+        trusted.begin_object();
+        trusted.program_key(field.key);
+        CAPTURE(field.key);
+        CHECK(trusted.text() == checked.text());
+        ++keys;
+      }
+    }
+  }
+  CHECK(keys > 150);
 }
