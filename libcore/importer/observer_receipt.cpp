@@ -199,14 +199,51 @@ ordered_json build_observer_receipt(ordered_json&& consumed_sidecar, const recei
       moved_from(consumed_sidecar));
 }
 
+namespace {
+
+// The engine's topology block as a receipt value, kept while a thread's records repeat their
+// topology's bytes (a stream's do): built, read and freed once rather than at every step (the
+// block was a fifth of composing a receipt). The engine's topology is parsed from those bytes
+// alone, so equal bytes give an equal block.
+struct TopologyBlock {
+  bool valid = false;
+  std::string bytes;
+  ordered_json tree;
+  std::unique_ptr<reconcile::ReadReceipt> read;
+};
+
+const Json& topology_block(const reconcile::ReadReceipt& sidecar, const receipt::engine::GeneralReceipt& engine) {
+  thread_local TopologyBlock kept;
+  const std::optional<std::string_view> span = sidecar.member_span("topology");
+  if (!kept.valid || !span || kept.bytes != *span) {
+    kept.read.reset();
+    kept.tree = receipt::engine::topology_json(engine.topology());
+    kept.read = std::make_unique<reconcile::ReadReceipt>(kept.tree);
+    kept.bytes.assign(span.value_or(""));
+    kept.valid = span.has_value();
+    // Its members built now, in the kept arena: the receipts copy the block's own node, so that
+    // a copy never builds (and keeps) them again.
+    static_cast<void>(kept.read->root().begin());
+  }
+  return kept.read->root();
+}
+
+}  // namespace
+
 ComposedReceipt::ComposedReceipt(const reconcile::ReadReceipt& sidecar, const receipt::engine::GeneralReceipt& engine,
                                  const ObserverFields& f)
     : sidecar_(sidecar) {
   own_ = observer_receipt(
-      sidecar.root(), [&](std::string_view key) { return engine_block_of(engine, key); }, f,
+      sidecar.root(),
+      [&](std::string_view key) -> std::optional<ordered_json> {
+        if (key != "topology") return engine_block_of(engine, key);
+        topology_ = &topology_block(sidecar, engine);
+        return ordered_json();  // its place in the order; the value is topology_ (compose)
+      },
+      f,
       [this](ordered_json& r, const char* key, const Json&) {
         r[key] = nullptr;  // its place in the order; the value is the sidecar's (compose)
-        from_sidecar_.push_back(key);
+        from_sidecar_.emplace_back(key);
       });
 }
 
@@ -217,9 +254,16 @@ const Json& ComposedReceipt::root() {
   const Json& own = own_read_->root();
   members_.clear();
   members_.reserve(own.size());
+  // The sidecar's members stand in own_ in the order they were placed there.
+  std::size_t next = 0;
   for (const reconcile::JsonMember& m : own.members()) {
-    const bool borrowed = std::find(from_sidecar_.begin(), from_sidecar_.end(), m.first) != from_sidecar_.end();
-    members_.push_back({m.first, borrowed ? *member(sidecar_.root(), m.first) : m.second});
+    if (next < from_sidecar_.size() && m.first == from_sidecar_[next]) {
+      members_.push_back({m.first, *member(sidecar_.root(), from_sidecar_[next++])});
+    } else if (topology_ != nullptr && m.first == "topology") {
+      members_.push_back({m.first, *topology_});
+    } else {
+      members_.push_back(m);
+    }
   }
   root_ = Json::object_over(members_.data(), members_.size());
   return root_;

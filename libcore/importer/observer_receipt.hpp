@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,7 +47,8 @@ struct ObserverFields {
 // The same receipt for a sidecar read in place (the multi-step import), as one reconcile::Json
 // object for receipt::emit's writers: the receipt's own members are a small tree, the sidecar's
 // blocks (inputs, forward, backward, updates, ...) are the sidecar's own values, not copies.
-// Neither the sidecar nor this object may move or go while root() is read.
+// Neither the sidecar nor this object may move or go while root() is read, and a thread holds one
+// at a time (the engine's topology block, which records repeat, is kept by the thread).
 class ComposedReceipt {
  public:
   ComposedReceipt(const reconcile::ReadReceipt& sidecar, const receipt::engine::GeneralReceipt& engine,
@@ -64,7 +66,8 @@ class ComposedReceipt {
  private:
   const reconcile::ReadReceipt& sidecar_;
   nlohmann::ordered_json own_;
-  std::vector<const char*> from_sidecar_;  // the members root() takes from the sidecar
+  std::vector<std::string_view> from_sidecar_;  // the members root() takes from the sidecar, in order
+  const reconcile::Json* topology_ = nullptr;    // the engine's topology block, kept by this thread
   std::unique_ptr<reconcile::ReadReceipt> own_read_;
   std::vector<reconcile::JsonMember> members_;
   reconcile::Json root_;
