@@ -21,10 +21,13 @@ std::string facts_text(const reconcile::Json& s) { return s.is_string() ? std::s
 template <class V>
 StepFacts facts_of(const V& sidecar, std::size_t index) {
   StepFacts f;
-  // The sidecar schema guarantees source_framework with a string name and version.
-  const V& sf = *member(sidecar, "source_framework");
-  f.name = facts_text(*member(sf, "name"));
-  f.version = facts_text(*member(sf, "version"));
+  // The sidecar schema guarantees source_framework with a string name and version (a tree
+  // without them throws, as at() did; a document's reads them as null).
+  static const V kNull;
+  const auto at = [](const V* v) -> const V& { return v ? *v : kNull; };
+  const V& sf = at(member(sidecar, "source_framework"));
+  f.name = facts_text(at(member(sf, "name")));
+  f.version = facts_text(at(member(sf, "version")));
   if (const V* t = member(sidecar, "trace_id")) f.trace_id = facts_text(*t);
   if (const V* s = member(sidecar, "step_index")) {
     f.has_step = true;
