@@ -71,7 +71,9 @@ struct Factor {
 // The factors of one product (never more than two), held in place.
 struct Factors {
   Factors(std::initializer_list<Factor> list) {
-    for (const Factor& f : list) items[size++] = f;
+    for (const Factor& f : list) {
+      if (size < items.size()) items[size++] = f;
+    }
   }
   std::array<Factor, 2> items{};
   std::size_t size = 0;
