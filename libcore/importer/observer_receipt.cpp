@@ -1,6 +1,5 @@
 #include "importer/observer_receipt.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>

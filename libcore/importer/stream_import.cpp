@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "common/find_text.hpp"
-#include "common/json_release.hpp"
 #include "importer/observer_receipt.hpp"
 #include "importer/sidecar_checks.hpp"
 #include "importer/witnessed_step.hpp"
